@@ -1,0 +1,1 @@
+//! Input formats: turning bytes into canonical events (JP's vocabulary).

@@ -1,0 +1,19 @@
+//! overhear — a terminal viewer for LLM-agent conversations.
+//!
+//! The library holds the whole pipeline so that tool authors can call it from
+//! their own tests; the binary (`src/main.rs`) only hands the command line to
+//! [`cli`]. Data flows one way: [`source`] → [`format`] → [`model`] →
+//! [`policy`] → [`render`] → [`tui`] / [`cli`]. Later stages never reach back.
+//!
+//! It is not a conversation editor: nothing here ever writes to, locks or
+//! renames the files it reads.
+
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod format;
+pub mod model;
+pub mod policy;
+pub mod render;
+pub mod source;
+pub mod tui;

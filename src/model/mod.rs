@@ -1,0 +1,1 @@
+//! The conversation: turns, request/response pairing, joined speech and the three views.

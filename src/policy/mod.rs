@@ -1,0 +1,1 @@
+//! Tool display styles: parsing every accepted form and resolving them per turn.

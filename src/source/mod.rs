@@ -1,0 +1,1 @@
+//! Opening paths, reading bytes and watching for change. Knows nothing of JSON.

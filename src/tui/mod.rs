@@ -1,0 +1,1 @@
+//! The interactive viewer: state, keys, scrolling, follow mode, search, folding.
