@@ -1,1 +1,9 @@
 //! Input formats: turning bytes into canonical events (JP's vocabulary).
+//!
+//! One submodule per format. Base64 decoding, legacy generations and eve
+//! normalization live here and nowhere else; later stages only see
+//! [`event::Event`]s.
+
+pub mod event;
+
+pub use event::{Audience, Block, ChatResponse, Content, Event, EventKind};

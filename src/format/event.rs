@@ -1,0 +1,366 @@
+//! The canonical events every input format is turned into: JP's vocabulary.
+//!
+//! The model, the policy and the renderer only ever see these types, so a JP
+//! conversation and an eve stream go through one set of rules. Text held here
+//! is already decoded (base64 removed) but not yet sanitized: sanitizing is a
+//! display concern and happens in `render`.
+
+use serde_json::{Map, Value};
+
+/// One entry of a conversation stream, decoded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// The stored timestamp, verbatim (JP's human format or RFC 3339).
+    pub timestamp: Option<String>,
+    /// What happened.
+    pub kind: EventKind,
+    /// The event's `metadata` map (string leaves base64-decoded), empty when absent.
+    pub metadata: Map<String, Value>,
+    /// RFD 097 stable identity, when the writer stored one.
+    pub event_id: Option<String>,
+    /// RFD 098 link to the originating `chat_request`, when stored.
+    pub request_id: Option<String>,
+}
+
+/// The kinds of event JP stores, plus `Unknown` for anything else.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EventKind {
+    /// Opens a turn (only if the current turn already holds an event).
+    TurnStart,
+    /// What the user said.
+    ChatRequest {
+        /// The message text.
+        content: String,
+        /// Display name of the author, cosmetic.
+        author: Option<String>,
+        /// JSON Schema of a structured-output request.
+        schema: Option<Value>,
+    },
+    /// What the assistant said or thought.
+    ChatResponse(ChatResponse),
+    /// The assistant asks for a tool to run.
+    ToolCallRequest {
+        /// Call id; ids repeat, pair by nearest unanswered request.
+        id: String,
+        /// Tool name.
+        name: String,
+        /// Arguments, string leaves decoded.
+        arguments: Value,
+    },
+    /// A tool's result.
+    ToolCallResponse {
+        /// The id of the request this answers.
+        id: String,
+        /// The result: a string or RFD 058 blocks.
+        content: Content,
+        /// Whether the tool failed.
+        is_error: bool,
+    },
+    /// A question asked during a tool call (or by the assistant).
+    InquiryRequest {
+        /// Inquiry id, conventionally `<tool_call_id>.<question_id>`.
+        id: String,
+        /// Who asks (`{"source": "tool", "name": …}` etc.), kept as stored.
+        source: Value,
+        /// `{text, answer_type, default?}`, kept as stored.
+        question: Value,
+    },
+    /// The answer to an inquiry.
+    InquiryResponse {
+        /// The inquiry id.
+        id: String,
+        /// The answer (bool, option value, text), kept as stored.
+        answer: Value,
+    },
+    /// A change of configuration that applies from the next turn on.
+    ConfigDelta {
+        /// The partial configuration.
+        delta: Value,
+    },
+    /// A compaction overlay, kept as stored (projection-only).
+    Compaction(Map<String, Value>),
+    /// Any other entry, kept verbatim (including `type` when it had one).
+    Unknown(Value),
+}
+
+/// The three shapes of `chat_response`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChatResponse {
+    /// Assistant speech; `None` is an explicit `null` (intentional silence, eve).
+    Message(Option<String>),
+    /// Reasoning text (may be empty for redacted thinking).
+    Reasoning(String),
+    /// Structured output.
+    Data(Value),
+}
+
+/// A tool result's content as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// A plain string (every JP file today): one unannotated text block.
+    Text(String),
+    /// An RFD 058 block array.
+    Blocks(Vec<Block>),
+}
+
+/// Who a content block is addressed to (display-policy §1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Audience {
+    /// Only the user.
+    User,
+    /// Only the assistant.
+    Assistant,
+    /// Both, or no annotation.
+    Both,
+}
+
+impl Audience {
+    /// Whether a block with this audience is addressed to the user.
+    pub fn includes_user(self) -> bool {
+        matches!(self, Audience::User | Audience::Both)
+    }
+
+    /// Whether a block with this audience is addressed to the assistant.
+    pub fn includes_assistant(self) -> bool {
+        matches!(self, Audience::Assistant | Audience::Both)
+    }
+}
+
+/// One RFD 058 content block, kept as its stored JSON so views print it back
+/// unchanged; accessors read the fields the display rules need.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block(pub Value);
+
+impl Block {
+    /// A `text` block with optional mime type and audience.
+    pub fn text(
+        text: impl Into<String>,
+        mime_type: Option<&str>,
+        audience: Option<Audience>,
+    ) -> Self {
+        let mut map = Map::new();
+        map.insert("type".into(), Value::from("text"));
+        map.insert("text".into(), Value::from(text.into()));
+        if let Some(mime) = mime_type {
+            map.insert("mimeType".into(), Value::from(mime));
+        }
+        let names: &[&str] = match audience {
+            Some(Audience::User) => &["user"],
+            Some(Audience::Assistant) => &["assistant"],
+            Some(Audience::Both) => &["user", "assistant"],
+            None => &[],
+        };
+        if audience.is_some() {
+            let list = names.iter().map(|n| Value::from(*n)).collect();
+            let mut annotations = Map::new();
+            annotations.insert("audience".into(), Value::Array(list));
+            map.insert("annotations".into(), Value::Object(annotations));
+        }
+        Block(Value::Object(map))
+    }
+
+    /// The block's `type` (`text`, `resource`, `question`, or anything else).
+    pub fn kind(&self) -> &str {
+        self.0.get("type").and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// The audience from `annotations.audience` (absent or empty → both).
+    pub fn audience(&self) -> Audience {
+        let list = self
+            .0
+            .get("annotations")
+            .or_else(|| self.0.get("resource").and_then(|r| r.get("annotations")))
+            .and_then(|a| a.get("audience"))
+            .and_then(Value::as_array);
+        let Some(list) = list else {
+            return Audience::Both;
+        };
+        let user = list.iter().any(|v| v.as_str() == Some("user"));
+        let assistant = list.iter().any(|v| v.as_str() == Some("assistant"));
+        match (user, assistant) {
+            (true, false) => Audience::User,
+            (false, true) => Audience::Assistant,
+            _ => Audience::Both,
+        }
+    }
+
+    /// The block's mime type (`mimeType`, or the resource's).
+    pub fn mime_type(&self) -> Option<&str> {
+        self.0
+            .get("mimeType")
+            .or_else(|| self.0.get("resource").and_then(|r| r.get("mimeType")))
+            .and_then(Value::as_str)
+    }
+
+    /// The displayable text: `text` of a text block, `formatted` or
+    /// `resource.text` of a resource, `question.text` of a question.
+    pub fn display_text(&self) -> Option<&str> {
+        let v = &self.0;
+        match self.kind() {
+            "text" => v.get("text").and_then(Value::as_str),
+            "resource" => v
+                .get("formatted")
+                .or_else(|| v.get("resource").and_then(|r| r.get("formatted")))
+                .or_else(|| v.get("resource").and_then(|r| r.get("text")))
+                .and_then(Value::as_str),
+            "question" => v
+                .get("question")
+                .and_then(|q| q.get("text"))
+                .and_then(Value::as_str),
+            _ => None,
+        }
+    }
+}
+
+impl Content {
+    /// The content as blocks: a string is one unannotated text block.
+    pub fn blocks(&self) -> Vec<Block> {
+        match self {
+            Content::Text(text) => vec![Block::text(text.clone(), None, None)],
+            Content::Blocks(blocks) => blocks.clone(),
+        }
+    }
+
+    /// All displayable text joined by newlines (for search and paging).
+    pub fn plain_text(&self) -> String {
+        match self {
+            Content::Text(text) => text.clone(),
+            Content::Blocks(blocks) => blocks
+                .iter()
+                .filter_map(Block::display_text)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        }
+    }
+}
+
+impl Event {
+    /// An event with no metadata or identity, for readers and tests.
+    pub fn new(timestamp: Option<String>, kind: EventKind) -> Self {
+        Event {
+            timestamp,
+            kind,
+            metadata: Map::new(),
+            event_id: None,
+            request_id: None,
+        }
+    }
+
+    /// The `type` tag this event is stored under.
+    pub fn type_name(&self) -> &str {
+        match &self.kind {
+            EventKind::TurnStart => "turn_start",
+            EventKind::ChatRequest { .. } => "chat_request",
+            EventKind::ChatResponse(_) => "chat_response",
+            EventKind::ToolCallRequest { .. } => "tool_call_request",
+            EventKind::ToolCallResponse { .. } => "tool_call_response",
+            EventKind::InquiryRequest { .. } => "inquiry_request",
+            EventKind::InquiryResponse { .. } => "inquiry_response",
+            EventKind::ConfigDelta { .. } => "config_delta",
+            EventKind::Compaction(_) => "compaction",
+            EventKind::Unknown(v) => v.get("type").and_then(Value::as_str).unwrap_or("unknown"),
+        }
+    }
+
+    /// The event in JP's stored shape (keys as JP writes them, text decoded).
+    pub fn to_json(&self) -> Value {
+        let mut map = Map::new();
+        if let EventKind::Unknown(value) = &self.kind {
+            return value.clone();
+        }
+        if let Some(id) = &self.event_id {
+            map.insert("event_id".into(), Value::from(id.as_str()));
+        }
+        let config_like = matches!(
+            self.kind,
+            EventKind::ConfigDelta { .. } | EventKind::Compaction(_)
+        );
+        if config_like {
+            map.insert("type".into(), Value::from(self.type_name()));
+        }
+        if let Some(ts) = &self.timestamp {
+            map.insert("timestamp".into(), Value::from(ts.as_str()));
+        }
+        if !config_like {
+            map.insert("type".into(), Value::from(self.type_name()));
+        }
+        if let Some(id) = &self.request_id {
+            map.insert("request_id".into(), Value::from(id.as_str()));
+        }
+        match &self.kind {
+            EventKind::TurnStart | EventKind::Unknown(_) => {}
+            EventKind::ChatRequest {
+                content,
+                author,
+                schema,
+            } => {
+                map.insert("content".into(), Value::from(content.as_str()));
+                if let Some(schema) = schema {
+                    map.insert("schema".into(), schema.clone());
+                }
+                if let Some(author) = author {
+                    map.insert("author".into(), Value::from(author.as_str()));
+                }
+            }
+            EventKind::ChatResponse(response) => {
+                let (key, value) = match response {
+                    ChatResponse::Message(text) => {
+                        ("message", text.clone().map_or(Value::Null, Value::from))
+                    }
+                    ChatResponse::Reasoning(text) => ("reasoning", Value::from(text.as_str())),
+                    ChatResponse::Data(data) => ("data", data.clone()),
+                };
+                map.insert(key.into(), value);
+            }
+            EventKind::ToolCallRequest {
+                id,
+                name,
+                arguments,
+            } => {
+                map.insert("id".into(), Value::from(id.as_str()));
+                map.insert("name".into(), Value::from(name.as_str()));
+                map.insert("arguments".into(), arguments.clone());
+            }
+            EventKind::ToolCallResponse {
+                id,
+                content,
+                is_error,
+            } => {
+                map.insert("id".into(), Value::from(id.as_str()));
+                let content = match content {
+                    Content::Text(text) => Value::from(text.as_str()),
+                    Content::Blocks(blocks) => {
+                        Value::Array(blocks.iter().map(|b| b.0.clone()).collect())
+                    }
+                };
+                map.insert("content".into(), content);
+                map.insert("is_error".into(), Value::Bool(*is_error));
+            }
+            EventKind::InquiryRequest {
+                id,
+                source,
+                question,
+            } => {
+                map.insert("id".into(), Value::from(id.as_str()));
+                map.insert("source".into(), source.clone());
+                map.insert("question".into(), question.clone());
+            }
+            EventKind::InquiryResponse { id, answer } => {
+                map.insert("id".into(), Value::from(id.as_str()));
+                map.insert("answer".into(), answer.clone());
+            }
+            EventKind::ConfigDelta { delta } => {
+                map.insert("delta".into(), delta.clone());
+            }
+            EventKind::Compaction(rest) => {
+                for (k, v) in rest {
+                    map.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        if !self.metadata.is_empty() {
+            map.insert("metadata".into(), Value::Object(self.metadata.clone()));
+        }
+        Value::Object(map)
+    }
+}
