@@ -5,5 +5,6 @@
 //! [`event::Event`]s.
 
 pub mod event;
+pub mod jp;
 
 pub use event::{Audience, Block, ChatResponse, Content, Event, EventKind};

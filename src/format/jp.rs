@@ -1,0 +1,621 @@
+//! The JP reader: `events.json` (+ `base_config.json`) into canonical events.
+//!
+//! Handles all three stored generations (jp-format §1.9), JP's marker-less
+//! base64 (§2: STANDARD, then URL_SAFE, else the raw string), both content
+//! shapes of `tool_call_response`, and malformed events (reported, kept as
+//! unknown, reading goes on). It also follows JP's whole-file rewrites
+//! incrementally: when a new file starts with the bytes already parsed, only
+//! the new tail of the array is parsed ([`JpStream::update`]).
+
+use std::fmt;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE};
+use serde::de::{DeserializeSeed, SeqAccess, Visitor};
+use serde_json::{Map, Value};
+use xxhash_rust::xxh3::xxh3_64;
+
+use super::event::{Block, ChatResponse, Content, Event, EventKind};
+
+/// Which of JP's storage generations a conversation is in (jp-format §1.9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Generation {
+    /// `base_config.json` beside the events (RFD 054).
+    Current,
+    /// A leading `config_delta` whose `delta` holds the base config.
+    LegacyWrapped,
+    /// A leading `config_delta` with the config keys inline.
+    LegacyFlattened,
+    /// No base config anywhere (an empty or delta-less legacy stream).
+    NoBase,
+}
+
+/// A problem with one event that did not stop reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Zero-based index of the entry in the stored array.
+    pub index: usize,
+    /// What is wrong, naming the key.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "event {}: {}", self.index, self.message)
+    }
+}
+
+/// A file that could not be read as JSON at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct SyntaxError {
+    /// 1-based line of the error.
+    pub line: usize,
+    /// 1-based column of the error.
+    pub column: usize,
+    /// What the JSON parser expected or found.
+    pub message: String,
+}
+
+impl SyntaxError {
+    fn from_serde(err: &serde_json::Error) -> Self {
+        let text = err.to_string();
+        let message = match text.rfind(" at line ") {
+            Some(pos) => text[..pos].to_string(),
+            None => text,
+        };
+        SyntaxError {
+            line: err.line(),
+            column: err.column(),
+            message,
+        }
+    }
+}
+
+/// What was read from one conversation.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JpLoad {
+    /// The conversation's base configuration, if it has one.
+    pub base_config: Option<Value>,
+    /// The storage generation found.
+    pub generation: Option<Generation>,
+    /// The stored events, decoded (the base config is not an event).
+    pub events: Vec<Event>,
+    /// Events that were malformed and kept as unknown.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Reads a whole conversation from the bytes of its files.
+pub fn load(events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<JpLoad, LoadError> {
+    let base_from_file = match base_config_json {
+        Some(bytes) => Some(
+            serde_json::from_slice::<Value>(strip_bom(bytes))
+                .map_err(|e| LoadError::BaseConfig(SyntaxError::from_serde(&e)))?,
+        ),
+        None => None,
+    };
+    let mut reader = Reader::new(base_from_file.is_some(), 0);
+    let mut de = serde_json::Deserializer::from_slice(strip_bom(events_json));
+    de.deserialize_seq_with(&mut reader)?;
+    let mut out = reader.finish();
+    if let Some(base) = base_from_file {
+        out.base_config = Some(base);
+        out.generation = Some(Generation::Current);
+    }
+    Ok(out)
+}
+
+/// Why a conversation could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// `events.json` is not JSON, or not an array.
+    #[error("{0}")]
+    Events(SyntaxError),
+    /// `base_config.json` is not JSON.
+    #[error("base_config.json: {0}")]
+    BaseConfig(SyntaxError),
+}
+
+impl From<serde_json::Error> for LoadError {
+    fn from(err: serde_json::Error) -> Self {
+        LoadError::Events(SyntaxError::from_serde(&err))
+    }
+}
+
+fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
+}
+
+trait DeserializeSeqWith<'de> {
+    fn deserialize_seq_with(&mut self, reader: &mut Reader) -> Result<(), serde_json::Error>;
+}
+
+impl<'de, R: serde_json::de::Read<'de>> DeserializeSeqWith<'de> for serde_json::Deserializer<R> {
+    fn deserialize_seq_with(&mut self, reader: &mut Reader) -> Result<(), serde_json::Error> {
+        reader.deserialize(&mut *self)?;
+        self.end()
+    }
+}
+
+/// Turns stored entries into events one at a time, so a parsed entry's JSON
+/// tree is dropped as soon as its event is built.
+struct Reader {
+    has_base_file: bool,
+    next_index: usize,
+    out: JpLoad,
+}
+
+impl Reader {
+    fn new(has_base_file: bool, first_index: usize) -> Self {
+        Reader {
+            has_base_file,
+            next_index: first_index,
+            out: JpLoad::default(),
+        }
+    }
+
+    fn push(&mut self, value: Value) {
+        let index = self.next_index;
+        self.next_index += 1;
+        if index == 0 && !self.has_base_file {
+            if let Some((base, generation)) = legacy_base(&value) {
+                self.out.base_config = Some(base);
+                self.out.generation = Some(generation);
+                return;
+            }
+            self.out.generation = Some(Generation::NoBase);
+        }
+        match decode_event(value) {
+            Ok(event) => self.out.events.push(event),
+            Err((value, message)) => {
+                self.out.diagnostics.push(Diagnostic { index, message });
+                self.out.events.push(Event::new(
+                    value
+                        .get("timestamp")
+                        .and_then(Value::as_str)
+                        .map(String::from),
+                    EventKind::Unknown(value),
+                ));
+            }
+        }
+    }
+
+    fn finish(self) -> JpLoad {
+        self.out
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for &mut Reader {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for &mut Reader {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON array of conversation events")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(value) = seq.next_element::<Value>()? {
+            self.push(value);
+        }
+        Ok(())
+    }
+}
+
+/// The base config held by a legacy leading `config_delta`, if `value` is one.
+fn legacy_base(value: &Value) -> Option<(Value, Generation)> {
+    let map = value.as_object()?;
+    if map.get("type").and_then(Value::as_str) != Some("config_delta") {
+        return None;
+    }
+    if let Some(delta) = map.get("delta") {
+        return Some((delta.clone(), Generation::LegacyWrapped));
+    }
+    let mut base = map.clone();
+    base.remove("type");
+    base.remove("timestamp");
+    Some((Value::Object(base), Generation::LegacyFlattened))
+}
+
+/// Decodes one of JP's base64 strings: STANDARD, then URL_SAFE, else raw.
+pub fn decode_base64(text: String) -> String {
+    if text.is_empty() || text.len() % 4 != 0 {
+        return text;
+    }
+    for engine in [&STANDARD, &URL_SAFE] {
+        if let Ok(bytes) = engine.decode(text.as_bytes()) {
+            if let Ok(decoded) = String::from_utf8(bytes) {
+                return decoded;
+            }
+        }
+    }
+    text
+}
+
+/// Decodes every string leaf of a JSON value in place (arguments, metadata).
+pub fn decode_leaves(value: &mut Value) {
+    match value {
+        Value::String(s) => *s = decode_base64(std::mem::take(s)),
+        Value::Array(items) => items.iter_mut().for_each(decode_leaves),
+        Value::Object(map) => map.values_mut().for_each(decode_leaves),
+        _ => {}
+    }
+}
+
+type Malformed = (Value, String);
+
+/// Builds an event from one stored entry; on a missing or mistyped key the
+/// entry is handed back with the reason.
+fn decode_event(value: Value) -> Result<Event, Malformed> {
+    let Value::Object(mut map) = value else {
+        let what = json_kind(&value);
+        return Err((value, format!("expected an object, found {what}")));
+    };
+    let Some(type_name) = map.get("type").and_then(Value::as_str).map(String::from) else {
+        return Ok(unknown(map));
+    };
+    let known = matches!(
+        type_name.as_str(),
+        "turn_start"
+            | "chat_request"
+            | "chat_response"
+            | "tool_call_request"
+            | "tool_call_response"
+            | "inquiry_request"
+            | "inquiry_response"
+            | "config_delta"
+            | "compaction"
+    );
+    if !known {
+        return Ok(unknown(map));
+    }
+    let snapshot = map.clone();
+    match decode_known(&type_name, &mut map) {
+        Ok(event) => Ok(event),
+        Err(message) => Err((Value::Object(snapshot), format!("{type_name}: {message}"))),
+    }
+}
+
+fn unknown(map: Map<String, Value>) -> Event {
+    let timestamp = map
+        .get("timestamp")
+        .and_then(Value::as_str)
+        .map(String::from);
+    let mut event = Event::new(timestamp, EventKind::Unknown(Value::Object(map)));
+    if let EventKind::Unknown(v) = &event.kind {
+        event.event_id = v.get("event_id").and_then(Value::as_str).map(String::from);
+    }
+    event
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn take_string(map: &mut Map<String, Value>, key: &str) -> Result<String, String> {
+    match map.remove(key) {
+        Some(Value::String(s)) => Ok(s),
+        Some(other) => Err(format!(
+            "key `{key}` must be a string, found {}",
+            json_kind(&other)
+        )),
+        None => Err(format!("missing key `{key}`")),
+    }
+}
+
+fn take_opt_string(map: &mut Map<String, Value>, key: &str) -> Result<Option<String>, String> {
+    match map.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(format!(
+            "key `{key}` must be a string, found {}",
+            json_kind(&other)
+        )),
+    }
+}
+
+fn take_required(map: &mut Map<String, Value>, key: &str) -> Result<Value, String> {
+    map.remove(key)
+        .ok_or_else(|| format!("missing key `{key}`"))
+}
+
+fn decode_known(type_name: &str, map: &mut Map<String, Value>) -> Result<Event, String> {
+    let timestamp = take_opt_string(map, "timestamp")?;
+    let event_id = take_opt_string(map, "event_id")?;
+    let request_id = take_opt_string(map, "request_id")?;
+    let decodes_metadata = !matches!(type_name, "config_delta" | "compaction");
+    let metadata = match map.remove("metadata") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(mut meta)) => {
+            if decodes_metadata {
+                meta.values_mut().for_each(decode_leaves);
+                if let Some(Value::String(rendered)) = meta.get_mut("rendered_arguments") {
+                    *rendered = decode_base64(std::mem::take(rendered));
+                }
+            }
+            meta
+        }
+        Some(other) => {
+            return Err(format!(
+                "key `metadata` must be an object, found {}",
+                json_kind(&other)
+            ));
+        }
+    };
+    let kind = match type_name {
+        "turn_start" => EventKind::TurnStart,
+        "chat_request" => EventKind::ChatRequest {
+            content: take_string(map, "content")?,
+            author: take_opt_string(map, "author")?,
+            schema: map.remove("schema").filter(|v| !v.is_null()),
+        },
+        "chat_response" => EventKind::ChatResponse(decode_chat_response(map)?),
+        "tool_call_request" => {
+            let id = take_string(map, "id")?;
+            let name = take_string(map, "name")?;
+            let mut arguments = match map.remove("arguments") {
+                None | Some(Value::Null) => Value::Object(Map::new()),
+                Some(v @ Value::Object(_)) => v,
+                Some(other) => {
+                    return Err(format!(
+                        "key `arguments` must be an object, found {}",
+                        json_kind(&other)
+                    ));
+                }
+            };
+            decode_leaves(&mut arguments);
+            EventKind::ToolCallRequest {
+                id,
+                name,
+                arguments,
+            }
+        }
+        "tool_call_response" => {
+            let id = take_string(map, "id")?;
+            let content = match take_required(map, "content")? {
+                Value::String(s) => Content::Text(decode_base64(s)),
+                Value::Array(items) => Content::Blocks(items.into_iter().map(Block).collect()),
+                other => {
+                    return Err(format!(
+                        "key `content` must be a string or an array of blocks, found {}",
+                        json_kind(&other)
+                    ));
+                }
+            };
+            let flag = map.remove("is_error").or_else(|| map.remove("isError"));
+            let is_error = match flag {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => b,
+                Some(other) => {
+                    return Err(format!(
+                        "key `is_error` must be a boolean, found {}",
+                        json_kind(&other)
+                    ));
+                }
+            };
+            EventKind::ToolCallResponse {
+                id,
+                content,
+                is_error,
+            }
+        }
+        "inquiry_request" => EventKind::InquiryRequest {
+            id: take_string(map, "id")?,
+            source: take_required(map, "source")?,
+            question: take_required(map, "question")?,
+        },
+        "inquiry_response" => EventKind::InquiryResponse {
+            id: take_string(map, "id")?,
+            answer: map.remove("answer").unwrap_or(Value::Null),
+        },
+        "config_delta" => EventKind::ConfigDelta {
+            // JP is lenient here: a missing or invalid delta is an empty one.
+            delta: match map.remove("delta") {
+                Some(v @ Value::Object(_)) => v,
+                _ => Value::Object(Map::new()),
+            },
+        },
+        _ => {
+            map.remove("type");
+            EventKind::Compaction(std::mem::take(map))
+        }
+    };
+    Ok(Event {
+        timestamp,
+        kind,
+        metadata,
+        event_id,
+        request_id,
+    })
+}
+
+fn decode_chat_response(map: &mut Map<String, Value>) -> Result<ChatResponse, String> {
+    if let Some(message) = map.remove("message") {
+        return match message {
+            Value::String(s) => Ok(ChatResponse::Message(Some(s))),
+            Value::Null => Ok(ChatResponse::Message(None)),
+            other => Err(format!(
+                "key `message` must be a string, found {}",
+                json_kind(&other)
+            )),
+        };
+    }
+    if let Some(reasoning) = map.remove("reasoning") {
+        return match reasoning {
+            Value::String(s) => Ok(ChatResponse::Reasoning(s)),
+            other => Err(format!(
+                "key `reasoning` must be a string, found {}",
+                json_kind(&other)
+            )),
+        };
+    }
+    if let Some(data) = map.remove("data") {
+        return Ok(ChatResponse::Data(data));
+    }
+    if let Some(data) = map.remove("structured") {
+        return Ok(ChatResponse::Data(data));
+    }
+    Err("missing key `message`, `reasoning` or `data`".into())
+}
+
+/// How a re-read changed the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Update {
+    /// The bytes are the same as last time.
+    Unchanged,
+    /// The file kept everything parsed before; events from this index on are new.
+    Appended {
+        /// Index of the first new event.
+        from: usize,
+    },
+    /// The file changed in the middle (or the base config changed): everything was re-read.
+    Reloaded,
+}
+
+/// A conversation followed across JP's whole-file rewrites.
+#[derive(Debug, Clone, Default)]
+pub struct JpStream {
+    load: JpLoad,
+    /// Length of the stored bytes up to the end of the last parsed entry.
+    prefix_len: usize,
+    /// Hash of those bytes, so a rewrite can be compared without keeping them.
+    prefix_hash: u64,
+    /// Number of stored entries parsed (including a legacy base entry).
+    entries: usize,
+    /// Hash of the whole last file, to spot an unchanged rewrite.
+    file_hash: u64,
+    base_hash: Option<u64>,
+}
+
+impl JpStream {
+    /// Reads a conversation for the first time.
+    pub fn open(events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<Self, LoadError> {
+        let mut stream = JpStream::default();
+        stream.reload(events_json, base_config_json)?;
+        Ok(stream)
+    }
+
+    /// What has been read so far.
+    pub fn load(&self) -> &JpLoad {
+        &self.load
+    }
+
+    /// Takes the read conversation out, ending the stream.
+    pub fn into_load(self) -> JpLoad {
+        self.load
+    }
+
+    /// Re-reads after a rewrite: parses only the new tail when the file still
+    /// starts with the bytes parsed before, else everything.
+    pub fn update(
+        &mut self,
+        events_json: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Result<Update, LoadError> {
+        let base_hash = base_config_json.map(xxh3_64);
+        if base_hash == self.base_hash && xxh3_64(events_json) == self.file_hash {
+            return Ok(Update::Unchanged);
+        }
+        if base_hash == self.base_hash {
+            if let Some(from) = self.try_append(events_json) {
+                return Ok(Update::Appended { from });
+            }
+        }
+        self.reload(events_json, base_config_json)?;
+        Ok(Update::Reloaded)
+    }
+
+    fn reload(
+        &mut self,
+        events_json: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Result<(), LoadError> {
+        let load = load(events_json, base_config_json)?;
+        let bytes = strip_bom(events_json);
+        let bom = events_json.len() - bytes.len();
+        let prefix_len = bom + last_entry_end(bytes).unwrap_or(0);
+        self.entries = load.events.len()
+            + usize::from(matches!(
+                load.generation,
+                Some(Generation::LegacyWrapped | Generation::LegacyFlattened)
+            ));
+        self.load = load;
+        self.prefix_len = prefix_len;
+        self.prefix_hash = xxh3_64(&events_json[..prefix_len]);
+        self.file_hash = xxh3_64(events_json);
+        self.base_hash = base_config_json.map(xxh3_64);
+        Ok(())
+    }
+
+    /// Parses only what follows the known prefix; `None` when that is not possible.
+    fn try_append(&mut self, events_json: &[u8]) -> Option<usize> {
+        // An empty array is re-read whole: its first entry may be a legacy base.
+        if self.entries == 0 || events_json.len() < self.prefix_len {
+            return None;
+        }
+        if xxh3_64(&events_json[..self.prefix_len]) != self.prefix_hash {
+            return None;
+        }
+        let rest = &events_json[self.prefix_len..];
+        let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        let rest = &rest[start..];
+        let tail = match rest.first() {
+            Some(b',') => &rest[1..],
+            Some(b']') => {
+                // Same entries, different trailing bytes: nothing new to parse.
+                self.file_hash = xxh3_64(events_json);
+                return Some(self.load.events.len());
+            }
+            _ => return None,
+        };
+        let mut wrapped = Vec::with_capacity(tail.len() + 1);
+        wrapped.push(b'[');
+        wrapped.extend_from_slice(tail);
+        let mut reader = Reader::new(true, self.entries);
+        let mut de = serde_json::Deserializer::from_slice(&wrapped);
+        if de.deserialize_seq_with(&mut reader).is_err() {
+            return None;
+        }
+        last_entry_end(&wrapped)?;
+        let added = reader.finish();
+        let from = self.load.events.len();
+        self.entries += added.events.len();
+        self.load.events.extend(added.events);
+        self.load.diagnostics.extend(added.diagnostics);
+        // `wrapped` has one byte (`[`) the file does not.
+        self.prefix_len += start + 1 + last_entry_end(&wrapped)? - 1;
+        self.prefix_hash = xxh3_64(&events_json[..self.prefix_len]);
+        self.file_hash = xxh3_64(events_json);
+        Some(from)
+    }
+}
+
+/// Byte offset just past the last entry of a JSON array: the array's closing
+/// `]` with the whitespace before it removed. `None` if it does not end in `]`.
+fn last_entry_end(bytes: &[u8]) -> Option<usize> {
+    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace())?;
+    if bytes[end] != b']' {
+        return None;
+    }
+    let before = bytes[..end]
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())?;
+    Some(before + 1)
+}
+
+#[cfg(test)]
+#[path = "jp_tests.rs"]
+mod tests;

@@ -1,0 +1,221 @@
+use super::*;
+use serde_json::json;
+
+fn b64(s: &str) -> String {
+    STANDARD.encode(s)
+}
+
+fn events(value: Value) -> Vec<u8> {
+    serde_json::to_vec_pretty(&value).unwrap()
+}
+
+#[test]
+fn base64_standard_then_url_safe_then_raw() {
+    assert_eq!(
+        decode_base64(b64("crates/jp_cli/build.rs")),
+        "crates/jp_cli/build.rs"
+    );
+    // ">>>?" encodes to "Pj4-Pw==" in URL_SAFE, which STANDARD rejects.
+    let url_safe = URL_SAFE.encode(">>>?");
+    assert!(url_safe.contains('-'));
+    assert_eq!(decode_base64(url_safe), ">>>?");
+    assert_eq!(decode_base64("hello world".into()), "hello world");
+    // Valid base64 of bytes that are not UTF-8 stays as stored.
+    let binary = STANDARD.encode([0xff, 0xfe, 0x00]);
+    assert_eq!(decode_base64(binary.clone()), binary);
+}
+
+#[test]
+fn current_generation_uses_base_config_file() {
+    let stored = events(json!([{"timestamp": "2026-04-10 17:04:20.531233", "type": "turn_start"}]));
+    let load = load(&stored, Some(br#"{"conversation": {}}"#)).unwrap();
+    assert_eq!(load.generation, Some(Generation::Current));
+    assert_eq!(load.base_config, Some(json!({"conversation": {}})));
+    assert_eq!(load.events.len(), 1);
+}
+
+#[test]
+fn legacy_wrapped_base_is_not_an_event() {
+    let stored = events(json!([
+        {"type": "config_delta", "timestamp": "2025-12-20 10:00:00.0", "delta": {"style": {"x": 1}}},
+        {"timestamp": "2025-12-20 10:00:01.0", "type": "chat_request", "content": "hi"},
+        {"type": "config_delta", "timestamp": "2025-12-20 10:00:02.0", "delta": {"style": {"x": 2}}}
+    ]));
+    let load = load(&stored, None).unwrap();
+    assert_eq!(load.generation, Some(Generation::LegacyWrapped));
+    assert_eq!(load.base_config, Some(json!({"style": {"x": 1}})));
+    assert_eq!(load.events.len(), 2);
+    assert!(matches!(load.events[1].kind, EventKind::ConfigDelta { .. }));
+}
+
+#[test]
+fn legacy_flattened_base_keeps_inline_keys() {
+    let stored = events(json!([
+        {"type": "config_delta", "timestamp": "2025-12-01 10:00:00.0", "conversation": {"tools": {}}, "style": {}},
+        {"timestamp": "2025-12-01 10:00:01.0", "type": "chat_request", "content": "hi"}
+    ]));
+    let load = load(&stored, None).unwrap();
+    assert_eq!(load.generation, Some(Generation::LegacyFlattened));
+    assert_eq!(
+        load.base_config,
+        Some(json!({"conversation": {"tools": {}}, "style": {}}))
+    );
+    assert_eq!(load.events.len(), 1);
+}
+
+#[test]
+fn tool_arguments_content_and_metadata_are_decoded() {
+    let rendered = b64(&b64("\u{1b}[32m+1\u{1b}[39m"));
+    let stored = events(json!([
+        {"timestamp": "t", "type": "tool_call_request", "id": "a", "name": "fs_read_file",
+         "arguments": {"path": b64("src/lib.rs"), "n": 3, "list": [b64("x")]},
+         "metadata": {"rendered_arguments": rendered}},
+        {"timestamp": "t", "type": "tool_call_response", "id": "a", "content": b64("fn main() {}"), "is_error": false}
+    ]));
+    let load = load(&stored, Some(b"{}")).unwrap();
+    let EventKind::ToolCallRequest { arguments, .. } = &load.events[0].kind else {
+        panic!()
+    };
+    assert_eq!(
+        arguments,
+        &json!({"path": "src/lib.rs", "n": 3, "list": ["x"]})
+    );
+    assert_eq!(
+        load.events[0].metadata["rendered_arguments"],
+        json!("\u{1b}[32m+1\u{1b}[39m")
+    );
+    let EventKind::ToolCallResponse { content, .. } = &load.events[1].kind else {
+        panic!()
+    };
+    assert_eq!(content, &Content::Text("fn main() {}".into()));
+}
+
+#[test]
+fn block_content_and_is_error_spelling() {
+    let stored = events(json!([
+        {"timestamp": "t", "type": "tool_call_response", "id": "a", "isError": true,
+         "content": [{"type": "text", "text": "Phase 1 done.", "mimeType": "text/markdown",
+                      "annotations": {"audience": ["user"]}}]}
+    ]));
+    let load = load(&stored, Some(b"{}")).unwrap();
+    let EventKind::ToolCallResponse {
+        content: Content::Blocks(blocks),
+        is_error,
+        ..
+    } = &load.events[0].kind
+    else {
+        panic!()
+    };
+    assert!(is_error);
+    assert_eq!(blocks[0].audience(), crate::format::Audience::User);
+    assert_eq!(blocks[0].display_text(), Some("Phase 1 done."));
+}
+
+#[test]
+fn malformed_event_is_reported_and_kept_as_unknown() {
+    let stored = events(json!([
+        {"timestamp": "t", "type": "chat_request", "content": "first"},
+        {"timestamp": "t", "type": "tool_call_request", "name": "x"},
+        {"timestamp": "t", "type": "chat_request", "content": "third"}
+    ]));
+    let load = load(&stored, Some(b"{}")).unwrap();
+    assert_eq!(load.events.len(), 3);
+    assert!(matches!(load.events[1].kind, EventKind::Unknown(_)));
+    assert_eq!(load.diagnostics.len(), 1);
+    assert_eq!(
+        load.diagnostics[0].to_string(),
+        "event 1: tool_call_request: missing key `id`"
+    );
+}
+
+#[test]
+fn unknown_types_are_kept_verbatim() {
+    let stored = events(json!([{"type": "future_thing", "x": "Zm9v"}]));
+    let load = load(&stored, Some(b"{}")).unwrap();
+    assert_eq!(
+        load.events[0].kind,
+        EventKind::Unknown(json!({"type": "future_thing", "x": "Zm9v"}))
+    );
+    assert!(load.diagnostics.is_empty());
+}
+
+#[test]
+fn syntax_error_names_line_and_column() {
+    let err = load(b"[\n  {\"type\": \"turn_start\"}\n  {}\n]", None).unwrap_err();
+    let LoadError::Events(err) = err else {
+        panic!()
+    };
+    assert_eq!((err.line, err.column), (3, 3));
+    assert_eq!(err.to_string(), "line 3, column 3: expected `,` or `]`");
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_crash() {
+    let deep = format!("[{}{}]", "[".repeat(10_000), "]".repeat(10_000));
+    assert!(load(deep.as_bytes(), None).is_err());
+}
+
+#[test]
+fn stream_appends_only_the_new_tail() {
+    let first = json!([
+        {"timestamp": "t1", "type": "turn_start"},
+        {"timestamp": "t2", "type": "chat_request", "content": "hi"}
+    ]);
+    let mut stream = JpStream::open(&events(first.clone()), Some(b"{}")).unwrap();
+    assert_eq!(
+        stream.update(&events(first), Some(b"{}")).unwrap(),
+        Update::Unchanged
+    );
+
+    let second = json!([
+        {"timestamp": "t1", "type": "turn_start"},
+        {"timestamp": "t2", "type": "chat_request", "content": "hi"},
+        {"timestamp": "t3", "type": "chat_response", "message": "hello"}
+    ]);
+    assert_eq!(
+        stream.update(&events(second.clone()), Some(b"{}")).unwrap(),
+        Update::Appended { from: 2 }
+    );
+    let third = json!([
+        {"timestamp": "t1", "type": "turn_start"},
+        {"timestamp": "t2", "type": "chat_request", "content": "hi"},
+        {"timestamp": "t3", "type": "chat_response", "message": "hello"},
+        {"timestamp": "t4", "type": "turn_start"},
+        {"timestamp": "t5", "type": "chat_request", "content": "again"}
+    ]);
+    let third_bytes = events(third);
+    assert_eq!(
+        stream.update(&third_bytes, Some(b"{}")).unwrap(),
+        Update::Appended { from: 3 }
+    );
+    assert_eq!(stream.load(), &load(&third_bytes, Some(b"{}")).unwrap());
+
+    // A rewrite in the middle re-reads everything.
+    let changed = json!([{"timestamp": "t1", "type": "turn_start"}]);
+    assert_eq!(
+        stream.update(&events(changed), Some(b"{}")).unwrap(),
+        Update::Reloaded
+    );
+    assert_eq!(stream.load().events.len(), 1);
+}
+
+#[test]
+fn stream_from_empty_array_and_legacy_base() {
+    let mut stream = JpStream::open(b"[]\n", None).unwrap();
+    let one = events(json!([
+        {"type": "config_delta", "timestamp": "t0", "delta": {}},
+        {"timestamp": "t1", "type": "chat_request", "content": "hi"}
+    ]));
+    // The first entry of a legacy file is the base, so this re-reads.
+    stream.update(&one, None).unwrap();
+    let two = events(json!([
+        {"type": "config_delta", "timestamp": "t0", "delta": {}},
+        {"timestamp": "t1", "type": "chat_request", "content": "hi"},
+        {"timestamp": "t2", "type": "chat_response", "message": "yo"}
+    ]));
+    assert_eq!(
+        stream.update(&two, None).unwrap(),
+        Update::Appended { from: 1 }
+    );
+    assert_eq!(stream.load(), &load(&two, None).unwrap());
+}
