@@ -1,6 +1,70 @@
 //! Command line: clap definitions and the commands they run.
+//!
+//! This is the edge of the program: errors become one line on stderr and an
+//! exit code (1 for bad input, 2 for usage).
+
+mod events;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::model::View;
+
+/// overhear — watch and replay LLM-agent conversations in the terminal.
+#[derive(Debug, Parser)]
+#[command(name = "overhear", version, about, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// What to run; without one, the viewer opens PATH.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// An events.json, a conversation folder, a JP workspace, an eve stream or `-` for stdin.
+    pub path: Option<String>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print a view of the conversation's events as JSON.
+    Events {
+        /// The conversation to read.
+        path: String,
+        /// Which view: everything, what the user sees, or what the model is sent.
+        #[arg(long, value_enum, default_value = "raw")]
+        view: View,
+        /// One event per line instead of a pretty array.
+        #[arg(long)]
+        jsonl: bool,
+    },
+}
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
-    0
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            let code = if err.use_stderr() { 2 } else { 0 };
+            let _ = err.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Some(Command::Events { path, view, jsonl }) => events::run(&path, view, jsonl),
+        None => Err(anyhow::anyhow!(
+            "the viewer is not built yet: use `overhear events PATH`{}",
+            cli.path.map(|p| format!(" (PATH was {p})")).unwrap_or_default()
+        )),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(err) => {
+            eprintln!("overhear: {err:#}");
+            1
+        }
+    }
+}
+
+/// Resolves a PATH argument relative to the current folder.
+fn arg_path(path: &str) -> PathBuf {
+    PathBuf::from(path)
 }

@@ -1,0 +1,620 @@
+//! The document: a conversation turned into displayable blocks by the policy.
+//!
+//! Building a document is cheap: a block records *what* to show (event
+//! indices and the decisions of the display policy), not how it looks. Lines
+//! are made per block and width by [`super::layout`], lazily, so the TUI lays
+//! out only what is visible and `overhear render` streams turn by turn. The
+//! same document feeds both, so the screen and a snapshot cannot disagree.
+
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use crate::format::{Audience, ChatResponse, Content, Event, EventKind, ext};
+use crate::model::{Conversation, InquiryPair, Item, ToolCall};
+use crate::policy::{BlockDisplay, Overlay, ReasoningDisplay, ToolStyle, TurnPolicy, merge_config};
+
+/// Which rendering of the conversation to make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum DocView {
+    /// The display policy applied: what a person should see.
+    #[default]
+    Terminal,
+    /// Only what is addressed to the user, as a chat.
+    User,
+    /// Everything, every result block labelled with its audience.
+    Raw,
+}
+
+impl DocView {
+    /// The next view, for the TUI's `v` key.
+    pub fn next(self) -> Self {
+        match self {
+            DocView::Terminal => DocView::User,
+            DocView::User => DocView::Raw,
+            DocView::Raw => DocView::Terminal,
+        }
+    }
+
+    /// The view's name as shown in the status bar.
+    pub fn name(self) -> &'static str {
+        match self {
+            DocView::Terminal => "terminal",
+            DocView::User => "user",
+            DocView::Raw => "raw",
+        }
+    }
+}
+
+/// Choices that shape the document but are not the conversation's own.
+#[derive(Debug, Clone, Default)]
+pub struct DocOptions {
+    /// Which view.
+    pub view: DocView,
+    /// The viewer's style overlay (`--config`, `--set`).
+    pub overlay: Overlay,
+    /// Whether the conversation has ended (no agent writing it any more):
+    /// pending calls are then "no response" rather than "running…", and the
+    /// last turn can be flagged for a lost final reply.
+    pub finished: bool,
+}
+
+/// Identity of a block that survives reloads: the event's `event_id` when
+/// stored, else its position, plus which part of the event it is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BlockKey {
+    /// The event the block starts at.
+    pub anchor: Anchor,
+    /// Which block of that event (a response can yield several).
+    pub part: u16,
+}
+
+/// How an event is identified.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Anchor {
+    /// RFD 097 `event_id`.
+    Id(String),
+    /// Position in the stored stream.
+    Index(usize),
+}
+
+/// One displayable block of the document.
+#[derive(Debug, Clone)]
+pub struct DocBlock {
+    /// Stable identity for folding, cursor and caches.
+    pub key: BlockKey,
+    /// The 1-based turn the block belongs to.
+    pub turn: usize,
+    /// What the block shows.
+    pub kind: BlockKind,
+}
+
+/// What a block shows; indices point into the conversation's events.
+#[derive(Debug, Clone)]
+pub enum BlockKind {
+    /// The rule that opens a turn.
+    TurnRule {
+        /// 1-based turn number.
+        number: usize,
+        /// The turn's first timestamp.
+        timestamp: Option<String>,
+        /// Model, tokens, cost and outcome, when the format records them.
+        info: Option<ext::TurnInfo>,
+    },
+    /// What the user said.
+    UserMessage {
+        /// The `chat_request`.
+        event: usize,
+    },
+    /// What the assistant said (adjacent messages joined).
+    AssistantMessage {
+        /// The `chat_response` messages.
+        events: Vec<usize>,
+        /// Whether this is the turn's final reply in a turn that sent updates.
+        final_reply: bool,
+    },
+    /// A user-addressed tool block rendered as assistant speech (`chat`).
+    ToolSpeech(ToolSpeech),
+    /// Reasoning.
+    Reasoning {
+        /// The reasoning events (adjacent ones joined).
+        events: Vec<usize>,
+        /// How the conversation's configuration says to show it.
+        display: ReasoningDisplay,
+    },
+    /// A tool call card.
+    ToolCard(Box<ToolCard>),
+    /// Structured output.
+    Data {
+        /// The `chat_response` with `data`.
+        event: usize,
+    },
+    /// A question asked outside a tool card.
+    Inquiry(InquiryPair),
+    /// A visible flag from the rules (a lost final reply, a malformed event).
+    Notice {
+        /// What to say.
+        text: String,
+    },
+    /// A configuration change (raw view).
+    ConfigDelta {
+        /// The `config_delta`.
+        event: usize,
+    },
+    /// An entry the viewer does not understand, shown as stored (raw view).
+    Unknown {
+        /// The entry.
+        event: usize,
+    },
+}
+
+/// A tool block shown as speech, with its delivery outcome.
+#[derive(Debug, Clone)]
+pub struct ToolSpeech {
+    /// The tool's name (`tell_user`, `send_channel_update`, …).
+    pub tool: String,
+    /// The response holding the block (`None`: pending, text from arguments).
+    pub response: Option<usize>,
+    /// The request.
+    pub request: usize,
+    /// Which block of the response.
+    pub block: usize,
+    /// How many attempts the call took (retries with one id).
+    pub attempts: u32,
+}
+
+/// A tool call with everything the policy decided about it.
+#[derive(Debug, Clone)]
+pub struct ToolCard {
+    /// The request, response and inquiries.
+    pub call: ToolCall,
+    /// The tool's resolved style.
+    pub style: ToolStyle,
+    /// Per result block: its index and how to show it (speech blocks excluded).
+    pub results: Vec<(usize, BlockDisplay)>,
+    /// Whether the call may still be running (the conversation is live).
+    pub live: bool,
+    /// The background task's status, when the format records one.
+    pub task: Option<ext::TaskStatus>,
+    /// Whether every result block is labelled with its audience (raw view).
+    pub label_audience: bool,
+}
+
+/// A conversation as blocks.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    /// The blocks, in reading order.
+    pub blocks: Vec<DocBlock>,
+    /// Problems with the stored styles (shown once, not fatal).
+    pub warnings: Vec<String>,
+}
+
+impl Document {
+    /// Builds the document of `conv` (cheap: no layout happens here).
+    pub fn build(conv: &Conversation, options: &DocOptions) -> Document {
+        let mut builder = Builder {
+            conv,
+            options,
+            out: Document::default(),
+        };
+        builder.run();
+        builder.out
+    }
+
+    /// Index of the first block of each turn, in order.
+    pub fn turn_starts(&self) -> Vec<usize> {
+        let mut starts = Vec::new();
+        let mut last = 0;
+        for (i, block) in self.blocks.iter().enumerate() {
+            if block.turn != last {
+                starts.push(i);
+                last = block.turn;
+            }
+        }
+        starts
+    }
+}
+
+struct Builder<'a> {
+    conv: &'a Conversation,
+    options: &'a DocOptions,
+    out: Document,
+}
+
+/// The configuration in force, re-resolved only when a delta changes it.
+struct ConfigTrack {
+    config: Value,
+    policy: Rc<TurnPolicy>,
+    dirty: bool,
+}
+
+impl Builder<'_> {
+    fn run(&mut self) {
+        let conv = self.conv;
+        let base = conv.base_config.clone().unwrap_or(Value::Object(Default::default()));
+        let mut track = ConfigTrack {
+            policy: Rc::new(TurnPolicy::new(&base, &self.options.overlay)),
+            config: base,
+            dirty: false,
+        };
+        self.collect_warnings(&track.policy);
+        let mut next_delta = 0;
+        let last_turn = conv.turns.len();
+        for turn in &conv.turns {
+            // The turn is displayed with the configuration at its first event.
+            let first = turn
+                .events
+                .clone()
+                .find(|&i| !matches!(conv.events[i].kind, EventKind::ConfigDelta { .. }))
+                .unwrap_or(turn.events.end);
+            while next_delta < first {
+                if let EventKind::ConfigDelta { delta } = &conv.events[next_delta].kind {
+                    merge_config(&mut track.config, delta);
+                    track.dirty = true;
+                }
+                next_delta += 1;
+            }
+            if track.dirty {
+                track.policy = Rc::new(TurnPolicy::new(&track.config, &self.options.overlay));
+                track.dirty = false;
+                self.collect_warnings(&track.policy);
+            }
+            let live = !self.options.finished && turn.number == last_turn;
+            self.turn(turn, &track.policy, live);
+        }
+    }
+
+    fn collect_warnings(&mut self, policy: &TurnPolicy) {
+        for warning in policy.warnings() {
+            let text = warning.to_string();
+            if !self.out.warnings.contains(&text) {
+                self.out.warnings.push(text);
+            }
+        }
+    }
+
+    fn key(&self, event: usize, part: u16) -> BlockKey {
+        let anchor = match &self.conv.events[event].event_id {
+            Some(id) => Anchor::Id(id.clone()),
+            None => Anchor::Index(event),
+        };
+        BlockKey { anchor, part }
+    }
+
+    fn push(&mut self, turn: usize, event: usize, part: u16, kind: BlockKind) {
+        let key = self.key(event, part);
+        self.out.blocks.push(DocBlock { key, turn, kind });
+    }
+
+    fn turn(&mut self, turn: &crate::model::Turn, policy: &TurnPolicy, live: bool) {
+        let conv = self.conv;
+        let view = self.options.view;
+        let number = turn.number;
+        let rule_event = turn
+            .items
+            .iter()
+            .find_map(|item| match item {
+                Item::TurnStart(i) => Some(*i),
+                _ => None,
+            })
+            .unwrap_or(turn.events.start);
+        if turn.events.is_empty() {
+            return;
+        }
+        let timestamp = turn
+            .events
+            .clone()
+            .filter(|&i| !matches!(conv.events[i].kind, EventKind::ConfigDelta { .. }))
+            .find_map(|i| conv.events[i].timestamp.clone());
+        let info = conv.events.get(rule_event).and_then(ext::turn_info);
+        self.push(
+            number,
+            rule_event,
+            u16::MAX,
+            BlockKind::TurnRule {
+                number,
+                timestamp,
+                info,
+            },
+        );
+
+        let final_reply = final_reply_item(conv, &turn.items);
+        let mut updates = 0usize;
+        for item in &turn.items {
+            match item {
+                Item::TurnStart(_) => {}
+                Item::UserMessage(i) => self.push(number, *i, 0, BlockKind::UserMessage { event: *i }),
+                Item::Speech(events) => {
+                    let is_final = final_reply == Some(events[0]);
+                    self.push(
+                        number,
+                        events[0],
+                        0,
+                        BlockKind::AssistantMessage {
+                            events: events.clone(),
+                            final_reply: is_final,
+                        },
+                    );
+                }
+                Item::Reasoning(events) => {
+                    let display = policy.reasoning();
+                    let hidden = matches!(display, ReasoningDisplay::Hidden);
+                    if view == DocView::User || (view == DocView::Terminal && hidden) {
+                        continue;
+                    }
+                    let display = if view == DocView::Raw { ReasoningDisplay::Full } else { display };
+                    self.push(
+                        number,
+                        events[0],
+                        0,
+                        BlockKind::Reasoning {
+                            events: events.clone(),
+                            display,
+                        },
+                    );
+                }
+                Item::Data(i) => self.push(number, *i, 0, BlockKind::Data { event: *i }),
+                Item::ToolCall(call) => updates += self.tool_call(number, call, policy, live),
+                Item::OrphanResponse(i) => {
+                    if view != DocView::User {
+                        self.push(
+                            number,
+                            *i,
+                            0,
+                            BlockKind::Notice {
+                                text: format!(
+                                    "tool result with no matching call (id {})",
+                                    response_id(&conv.events[*i])
+                                ),
+                            },
+                        );
+                    }
+                }
+                Item::Inquiry(pair) => {
+                    if view != DocView::User {
+                        self.push(number, pair.request, 0, BlockKind::Inquiry(pair.clone()));
+                    }
+                }
+                Item::ConfigDelta(i) => {
+                    if view == DocView::Raw {
+                        self.push(number, *i, 0, BlockKind::ConfigDelta { event: *i });
+                    }
+                }
+                Item::Compaction(i) | Item::Unknown(i) => {
+                    if view == DocView::Raw {
+                        self.push(number, *i, 0, BlockKind::Unknown { event: *i });
+                    }
+                }
+            }
+        }
+        let ended = !live || turn_has_ended(conv, turn);
+        if updates > 0 && final_reply.is_none() && ended {
+            let last = turn.events.end.saturating_sub(1);
+            self.push(
+                number,
+                last,
+                u16::MAX - 1,
+                BlockKind::Notice {
+                    text: "no final reply — the answer may be lost".into(),
+                },
+            );
+        }
+        if updates == 0 {
+            self.unmark_final_reply(number);
+        }
+    }
+
+    /// The final reply is labelled only in turns that sent updates, where it
+    /// must not be confused with them.
+    fn unmark_final_reply(&mut self, turn: usize) {
+        for block in self.out.blocks.iter_mut().rev().take_while(|b| b.turn == turn) {
+            if let BlockKind::AssistantMessage { final_reply, .. } = &mut block.kind {
+                *final_reply = false;
+            }
+        }
+    }
+
+    /// Pushes the blocks of one tool call; returns how many updates it sent.
+    fn tool_call(&mut self, turn: usize, call: &ToolCall, policy: &TurnPolicy, live: bool) -> usize {
+        let conv = self.conv;
+        let view = self.options.view;
+        let EventKind::ToolCallRequest { name, arguments, .. } = &conv.events[call.request].kind else {
+            return 0;
+        };
+        let style = policy.tool_style(name);
+        let response = call.response.map(|i| &conv.events[i]);
+        let (blocks, is_error) = match response.map(|e| &e.kind) {
+            Some(EventKind::ToolCallResponse {
+                content, is_error, ..
+            }) => (content.blocks(), *is_error),
+            _ => (Vec::new(), false),
+        };
+        let attempts = ext::attempts(&conv.events[call.request])
+            .max(response.map(ext::attempts).unwrap_or(1));
+
+        if view == DocView::Raw {
+            let results = (0..blocks.len()).map(|b| (b, BlockDisplay::Full)).collect();
+            self.push_card(turn, call, style, results, live, true);
+            return 0;
+        }
+        if view == DocView::Terminal && (style.hidden || !policy.tool_calls_shown()) {
+            return 0;
+        }
+
+        let mut speech = Vec::new();
+        let mut results = Vec::new();
+        for (b, block) in blocks.iter().enumerate() {
+            let audience = block.audience();
+            let display = style.block_display(audience, is_error);
+            match (view, display) {
+                (_, BlockDisplay::Speech) => speech.push(b),
+                (DocView::User, _) if !audience.includes_user() => {}
+                (_, BlockDisplay::Hidden) => {}
+                (_, display) => results.push((b, display)),
+            }
+        }
+        // A message tool still running has its text only in the arguments.
+        let pending_speech = response.is_none()
+            && is_message_tool(name)
+            && arguments.get("message").and_then(Value::as_str).is_some();
+
+        let show_card = match view {
+            DocView::User => !results.is_empty(),
+            _ => style.header || !results.is_empty() || (response.is_none() && !pending_speech),
+        };
+        if show_card {
+            let live_card = live && response.is_none();
+            self.push_card(turn, call, style.clone(), results, live_card, false);
+        }
+        for (part, b) in speech.iter().enumerate() {
+            self.push(
+                turn,
+                call.request,
+                part as u16 + 1,
+                BlockKind::ToolSpeech(ToolSpeech {
+                    tool: name.clone(),
+                    response: call.response,
+                    request: call.request,
+                    block: *b,
+                    attempts,
+                }),
+            );
+        }
+        if pending_speech && speech.is_empty() {
+            self.push(
+                turn,
+                call.request,
+                1,
+                BlockKind::ToolSpeech(ToolSpeech {
+                    tool: name.clone(),
+                    response: None,
+                    request: call.request,
+                    block: 0,
+                    attempts,
+                }),
+            );
+            return 1;
+        }
+        speech.len()
+    }
+
+    fn push_card(
+        &mut self,
+        turn: usize,
+        call: &ToolCall,
+        style: ToolStyle,
+        results: Vec<(usize, BlockDisplay)>,
+        live: bool,
+        label_audience: bool,
+    ) {
+        let task = ext::task(&self.conv.events[call.request])
+            .or_else(|| call.response.and_then(|r| ext::task(&self.conv.events[r])));
+        self.push(
+            turn,
+            call.request,
+            0,
+            BlockKind::ToolCard(Box::new(ToolCard {
+                call: call.clone(),
+                style,
+                results,
+                live,
+                task,
+                label_audience,
+            })),
+        );
+    }
+}
+
+/// Whether `name` is one of the message tools whose text is speech.
+pub fn is_message_tool(name: &str) -> bool {
+    matches!(name, "tell_user" | "send_channel_update")
+}
+
+/// The first event of the turn's final reply: the format's own marker when it
+/// has one (eve), else the last assistant speech with no tool call after it.
+fn final_reply_item(conv: &Conversation, items: &[Item]) -> Option<usize> {
+    let speeches = items.iter().filter_map(|item| match item {
+        Item::Speech(events) => Some(events),
+        _ => None,
+    });
+    let marked = speeches.clone().find(|events| events.iter().any(|&i| ext::final_reply(&conv.events[i])));
+    if let Some(events) = marked {
+        return Some(events[0]);
+    }
+    if items
+        .iter()
+        .flat_map(|item| match item {
+            Item::Speech(events) => events.clone(),
+            _ => Vec::new(),
+        })
+        .any(|i| ext::is_marked(&conv.events[i]))
+    {
+        // The format marks final replies and none of these is one.
+        return None;
+    }
+    let last_call = items.iter().rposition(|i| matches!(i, Item::ToolCall(_)));
+    let last_speech = items.iter().rposition(|i| {
+        matches!(i, Item::Speech(events) if events.iter().any(|&e| has_text(&conv.events[e])))
+    })?;
+    match last_call {
+        Some(call) if call > last_speech => None,
+        _ => match &items[last_speech] {
+            Item::Speech(events) => Some(events[0]),
+            _ => None,
+        },
+    }
+}
+
+fn has_text(event: &Event) -> bool {
+    matches!(&event.kind, EventKind::ChatResponse(ChatResponse::Message(Some(t))) if !t.trim().is_empty())
+}
+
+/// Whether the format says this turn is over (eve's `turn.completed` etc.) or
+/// a later turn exists.
+fn turn_has_ended(conv: &Conversation, turn: &crate::model::Turn) -> bool {
+    turn.number < conv.turns.len()
+        || turn
+            .items
+            .iter()
+            .find_map(|item| match item {
+                Item::TurnStart(i) => ext::turn_info(&conv.events[*i]),
+                _ => None,
+            })
+            .is_some_and(|info| info.ended.is_some())
+}
+
+fn response_id(event: &Event) -> &str {
+    match &event.kind {
+        EventKind::ToolCallResponse { id, .. } => id,
+        _ => "",
+    }
+}
+
+/// The audience label used in the raw view.
+pub fn audience_label(audience: Audience) -> &'static str {
+    match audience {
+        Audience::User => "user",
+        Audience::Assistant => "assistant",
+        Audience::Both => "user, assistant",
+    }
+}
+
+/// The text of a tool-speech block, from its response or (pending) the arguments.
+pub fn speech_text<'c>(conv: &'c Conversation, speech: &ToolSpeech) -> Option<std::borrow::Cow<'c, str>> {
+    match speech.response.map(|r| &conv.events[r].kind) {
+        Some(EventKind::ToolCallResponse { content, .. }) => match content {
+            Content::Text(text) => Some(std::borrow::Cow::Borrowed(text.as_str())),
+            Content::Blocks(blocks) => blocks
+                .get(speech.block)
+                .and_then(|b| b.display_text())
+                .map(std::borrow::Cow::Borrowed),
+        },
+        _ => match &conv.events[speech.request].kind {
+            EventKind::ToolCallRequest { arguments, .. } => arguments
+                .get("message")
+                .and_then(Value::as_str)
+                .map(std::borrow::Cow::Borrowed),
+            _ => None,
+        },
+    }
+}

@@ -1,0 +1,629 @@
+//! Laying out one document block into styled lines at a width.
+//!
+//! This is where conversation text is sanitized (display-policy §5) before it
+//! is parsed or measured, and where the markdown bridge, the highlighter and
+//! the result presenter are applied. Every line returned fits the width.
+
+use std::borrow::Cow;
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use serde_json::Value;
+
+use super::document::{BlockKind, DocBlock, ToolCard, ToolSpeech, audience_label, speech_text};
+use super::highlight::highlight;
+use super::markdown::markdown_to_lines;
+use super::result::{Presentation, classify_result, present};
+use super::sanitize::{SanitizeMode, sanitize};
+use super::theme::Theme;
+use super::wrap::{cut_to_width, display_width, wrap_spans};
+use crate::format::{ChatResponse, Content, EventKind, ext};
+use crate::model::{Conversation, InquiryPair};
+use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
+
+/// Everything a block needs to be laid out.
+#[derive(Clone, Copy)]
+pub struct LayoutContext<'a> {
+    /// The conversation the document was built from.
+    pub conv: &'a Conversation,
+    /// Colours.
+    pub theme: &'a Theme,
+    /// Columns available.
+    pub width: usize,
+    /// How to treat escape sequences in conversation text.
+    pub sanitize: SanitizeMode,
+}
+
+/// Indent of speech and card bodies.
+const BODY_INDENT: &str = "  ";
+/// Gutter in front of result lines.
+const RESULT_GUTTER: &str = "  │ ";
+
+/// Lays out `block`; `folded` collapses foldable blocks to one line. The last
+/// line is always blank, separating blocks.
+pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let mut lines = match &block.kind {
+        BlockKind::TurnRule {
+            number,
+            timestamp,
+            info,
+        } => turn_rule(*number, timestamp.as_deref(), info.as_ref(), ctx),
+        BlockKind::UserMessage { event } => user_message(*event, ctx),
+        BlockKind::AssistantMessage {
+            events,
+            final_reply,
+        } => assistant_message(events, *final_reply, ctx),
+        BlockKind::ToolSpeech(speech) => tool_speech(speech, ctx),
+        BlockKind::Reasoning { events, display } => reasoning(events, *display, folded, ctx),
+        BlockKind::ToolCard(card) => tool_card(card, folded, ctx),
+        BlockKind::Data { event } => data(*event, ctx),
+        BlockKind::Inquiry(pair) => {
+            let mut lines = inquiry_lines(pair, "", ctx);
+            lines.push(Line::default());
+            lines
+        }
+        BlockKind::Notice { text } => {
+            let spans = [Span::styled(format!("⚠ {text}"), ctx.theme.warning)];
+            let mut lines = wrap_spans(&spans, ctx.width, &[], &[]);
+            lines.push(Line::default());
+            lines
+        }
+        BlockKind::ConfigDelta { event } => raw_json_block("⚙ config_delta", *event, ctx),
+        BlockKind::Unknown { event } => {
+            let name = ctx.conv.events[*event].type_name().to_string();
+            raw_json_block(&format!("? unknown event `{}`", clean(&name, ctx)), *event, ctx)
+        }
+    };
+    fit(&mut lines, ctx.width);
+    lines
+}
+
+/// Whether `block` can be folded to one line.
+pub fn is_foldable(block: &DocBlock) -> bool {
+    matches!(block.kind, BlockKind::ToolCard(_) | BlockKind::Reasoning { .. })
+}
+
+/// Every piece of text of the block, folded parts included, for search.
+pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
+    let mut out = String::new();
+    let mut add = |s: &str| {
+        out.push_str(s);
+        out.push('\n');
+    };
+    match &block.kind {
+        BlockKind::TurnRule { number, .. } => add(&format!("turn {number}")),
+        BlockKind::UserMessage { event } | BlockKind::Data { event } => add(&event_text(conv, *event)),
+        BlockKind::AssistantMessage { events, .. } | BlockKind::Reasoning { events, .. } => {
+            for &e in events {
+                add(&event_text(conv, e));
+            }
+        }
+        BlockKind::ToolSpeech(speech) => add(&speech_text(conv, speech).unwrap_or_default()),
+        BlockKind::ToolCard(card) => {
+            if let EventKind::ToolCallRequest { name, arguments, .. } = &conv.events[card.call.request].kind {
+                add(name);
+                add(&arguments.to_string());
+            }
+            if let Some(text) = full_text(block, conv) {
+                add(&text);
+            }
+        }
+        BlockKind::Inquiry(pair) => add(&event_text(conv, pair.request)),
+        BlockKind::Notice { text } => add(text),
+        BlockKind::ConfigDelta { event } | BlockKind::Unknown { event } => {
+            add(&conv.events[*event].to_json().to_string())
+        }
+    }
+    out
+}
+
+/// The complete result of a tool card (for the pager and copying), or the
+/// block's own text for speech.
+pub fn full_text(block: &DocBlock, conv: &Conversation) -> Option<String> {
+    match &block.kind {
+        BlockKind::ToolCard(card) => {
+            let response = card.call.response?;
+            match &conv.events[response].kind {
+                EventKind::ToolCallResponse { content, .. } => Some(content.plain_text()),
+                _ => None,
+            }
+        }
+        BlockKind::ToolSpeech(speech) => speech_text(conv, speech).map(Cow::into_owned),
+        BlockKind::UserMessage { event } => Some(event_text(conv, *event)),
+        BlockKind::AssistantMessage { events, .. } | BlockKind::Reasoning { events, .. } => {
+            Some(events.iter().map(|&e| event_text(conv, e)).collect())
+        }
+        _ => None,
+    }
+}
+
+fn event_text(conv: &Conversation, event: usize) -> String {
+    match &conv.events[event].kind {
+        EventKind::ChatRequest { content, .. } => content.clone(),
+        EventKind::ChatResponse(ChatResponse::Message(text)) => text.clone().unwrap_or_default(),
+        EventKind::ChatResponse(ChatResponse::Reasoning(text)) => text.clone(),
+        EventKind::ChatResponse(ChatResponse::Data(data)) => pretty(data),
+        EventKind::InquiryRequest { question, .. } => question
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn clean<'t>(text: &'t str, ctx: &LayoutContext<'_>) -> Cow<'t, str> {
+    sanitize(text, ctx.sanitize)
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// Cuts any line that is still too wide (the last guard of the width rule).
+fn fit(lines: &mut [Line<'static>], width: usize) {
+    for line in lines.iter_mut() {
+        if line.width() > width {
+            *line = cut_to_width(line, width);
+        }
+    }
+}
+
+/// `── label ───────── detail ──`, shortened to fit.
+fn rule(label: Vec<Span<'static>>, detail: Option<Span<'static>>, ctx: &LayoutContext<'_>) -> Line<'static> {
+    let dim = ctx.theme.rule;
+    let mut spans = vec![Span::styled("── ", dim)];
+    spans.extend(label);
+    spans.push(Span::raw(" "));
+    let used: usize = spans.iter().map(|s| display_width(&s.content)).sum();
+    let detail_width = detail.as_ref().map_or(0, |d| display_width(&d.content) + 4);
+    if let Some(detail) = detail.filter(|_| used + detail_width + 3 <= ctx.width) {
+        let fill = ctx.width - used - detail_width;
+        spans.push(Span::styled("─".repeat(fill + 1), dim));
+        spans.push(Span::raw(" "));
+        spans.push(detail);
+        spans.push(Span::styled(" ──", dim));
+    } else if used < ctx.width {
+        spans.push(Span::styled("─".repeat(ctx.width - used), dim));
+    }
+    let line = Line::from(spans);
+    if line.width() > ctx.width { cut_to_width(&line, ctx.width) } else { line }
+}
+
+fn turn_rule(number: usize, timestamp: Option<&str>, info: Option<&ext::TurnInfo>, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let mut label = vec![Span::styled(format!("turn {number}"), ctx.theme.turn_rule)];
+    if let Some(info) = info {
+        let summary = clean(&info.summary(), ctx).into_owned();
+        if !summary.is_empty() {
+            label.push(Span::styled(format!(" · {summary}"), ctx.theme.rule));
+        }
+    }
+    let detail = timestamp.map(|t| Span::styled(display_timestamp(&clean(t, ctx)), ctx.theme.rule));
+    let mut lines = vec![rule(label, detail, ctx)];
+    if let Some(error) = info.and_then(|i| i.error.as_deref()) {
+        let spans = [Span::styled(format!("✗ {}", clean(error, ctx)), ctx.theme.error)];
+        lines.extend(wrap_spans(&spans, ctx.width, &[], &[]));
+    }
+    lines.push(Line::default());
+    lines
+}
+
+/// A stored timestamp as `YYYY-MM-DD HH:MM:SS UTC` (absolute, deterministic).
+pub fn display_timestamp(stored: &str) -> String {
+    let trimmed = stored.trim();
+    let date_time: String = trimmed.chars().take(19).map(|c| if c == 'T' { ' ' } else { c }).collect();
+    let rest = &trimmed[date_time.len().min(trimmed.len())..];
+    let offset = rest.trim_start_matches(|c: char| c == '.' || c.is_ascii_digit());
+    match offset {
+        "" | "Z" | "+00:00" => format!("{date_time} UTC"),
+        other => format!("{date_time} {other}"),
+    }
+}
+
+fn speech_body(text: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let text = clean(text, ctx);
+    let inner = ctx.width.saturating_sub(BODY_INDENT.len()).max(1);
+    indent(markdown_to_lines(&text, inner, ctx.theme), BODY_INDENT, ctx.width)
+}
+
+fn indent(lines: Vec<Line<'static>>, prefix: &'static str, width: usize) -> Vec<Line<'static>> {
+    if width <= prefix.len() {
+        return lines;
+    }
+    lines
+        .into_iter()
+        .map(|line| {
+            if line.spans.is_empty() {
+                return line;
+            }
+            let mut spans = vec![Span::raw(prefix)];
+            spans.extend(line.spans);
+            Line::from(spans).style(line.style)
+        })
+        .collect()
+}
+
+fn pane(label: Vec<Span<'static>>, detail: Option<Span<'static>>, body: Vec<Line<'static>>, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let mut lines = vec![rule(label, detail, ctx), Line::default()];
+    lines.extend(body);
+    lines.push(Line::default());
+    lines
+}
+
+fn user_message(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let e = &ctx.conv.events[event];
+    let EventKind::ChatRequest { content, author, .. } = &e.kind else {
+        return Vec::new();
+    };
+    let name = author.as_deref().map_or(Cow::Borrowed("user"), |a| clean(a, ctx)).into_owned();
+    let mut label = vec![Span::styled(name, ctx.theme.user_label)];
+    if ext::steering(e) {
+        label.push(Span::styled(" · steering (sent mid-turn)", ctx.theme.rule));
+    }
+    pane(label, None, speech_body(content, ctx), ctx)
+}
+
+fn assistant_message(events: &[usize], final_reply: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let mut label = vec![Span::styled("assistant", ctx.theme.assistant_label)];
+    if final_reply {
+        label.push(Span::styled(" · final reply", ctx.theme.final_reply_label));
+    }
+    let mut text = String::new();
+    let mut silent = true;
+    for &e in events {
+        if let EventKind::ChatResponse(ChatResponse::Message(Some(part))) = &ctx.conv.events[e].kind {
+            text.push_str(part);
+            silent = false;
+        }
+    }
+    let body = if silent {
+        vec![Line::from(vec![
+            Span::raw(BODY_INDENT),
+            Span::styled("(no message — the assistant chose to stay silent)", ctx.theme.rule),
+        ])]
+    } else {
+        speech_body(&text, ctx)
+    };
+    pane(label, None, body, ctx)
+}
+
+fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let kind = if speech.tool == "send_channel_update" { "update" } else { "message" };
+    let label = vec![
+        Span::styled("assistant", ctx.theme.assistant_label),
+        Span::styled(format!(" · {kind} ({})", clean(&speech.tool, ctx)), ctx.theme.update_label),
+    ];
+    let (outcome, error) = delivery(speech, ctx);
+    let mut detail = outcome.to_string();
+    if speech.attempts > 1 {
+        detail.push_str(&format!(" · attempts: {}", speech.attempts));
+    }
+    let detail_style = if error.is_some() { ctx.theme.error } else { ctx.theme.rule };
+    let text = speech_text(ctx.conv, speech).unwrap_or_default();
+    let mut body = speech_body(&text, ctx);
+    if let Some(error) = error {
+        let spans = [Span::styled(format!("✗ not delivered: {}", clean(&error, ctx)), ctx.theme.error)];
+        body.push(Line::default());
+        body.extend(indent(wrap_spans(&spans, ctx.width.saturating_sub(2).max(1), &[], &[]), BODY_INDENT, ctx.width));
+    }
+    pane(label, Some(Span::styled(detail, detail_style)), body, ctx)
+}
+
+/// Delivered, failed (with the error text) or pending.
+fn delivery(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> (&'static str, Option<String>) {
+    match speech.response.map(|r| &ctx.conv.events[r].kind) {
+        Some(EventKind::ToolCallResponse { content, is_error: true, .. }) => {
+            let error = match content {
+                Content::Text(text) => text.clone(),
+                Content::Blocks(blocks) => blocks
+                    .iter()
+                    .filter(|b| !b.audience().includes_user() || b.audience().includes_assistant())
+                    .filter_map(|b| b.display_text())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            };
+            ("failed", Some(error))
+        }
+        Some(_) => ("delivered", None),
+        None => ("pending", None),
+    }
+}
+
+fn reasoning(events: &[usize], display: ReasoningDisplay, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let mut text = String::new();
+    for &e in events {
+        if let EventKind::ChatResponse(ChatResponse::Reasoning(part)) = &ctx.conv.events[e].kind {
+            text.push_str(part);
+        }
+    }
+    let text = clean(&text, ctx);
+    let chars = text.chars().count();
+    let collapsed = folded || matches!(display, ReasoningDisplay::Summary);
+    if collapsed {
+        let summary = format!("▸ thinking ({chars} characters, folded)");
+        let mut lines = wrap_spans(&[Span::styled(summary, ctx.theme.reasoning)], ctx.width, &[], &[]);
+        lines.push(Line::default());
+        return lines;
+    }
+    let shown: Cow<'_, str> = match display {
+        ReasoningDisplay::Chars(n) if chars > n => {
+            Cow::Owned(format!("{}…", text.chars().take(n).collect::<String>()))
+        }
+        _ => text,
+    };
+    let mut lines = vec![Line::from(Span::styled("▾ thinking", ctx.theme.reasoning))];
+    let inner = ctx.width.saturating_sub(BODY_INDENT.len()).max(1);
+    let body = markdown_to_lines(&shown, inner, ctx.theme)
+        .into_iter()
+        .map(|line| dim_line(line, ctx.theme.reasoning));
+    lines.extend(indent(body.collect(), BODY_INDENT, ctx.width));
+    lines.push(Line::default());
+    lines
+}
+
+fn dim_line(line: Line<'static>, style: Style) -> Line<'static> {
+    let spans = line
+        .spans
+        .into_iter()
+        .map(|s| {
+            let patched = s.style.patch(style);
+            Span::styled(s.content, patched)
+        })
+        .collect::<Vec<_>>();
+    Line::from(spans)
+}
+
+fn data(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let EventKind::ChatResponse(ChatResponse::Data(data)) = &ctx.conv.events[event].kind else {
+        return Vec::new();
+    };
+    let label = vec![Span::styled("assistant · structured output", ctx.theme.assistant_label)];
+    let code = clean(&pretty(data), ctx).into_owned();
+    let body = code_lines(&code, Some("json"), ctx.width, ctx);
+    pane(label, None, body, ctx)
+}
+
+fn code_lines(code: &str, lang: Option<&str>, width: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let inner = width.saturating_sub(BODY_INDENT.len()).max(1);
+    let lines = highlight(code, lang, ctx.theme)
+        .into_iter()
+        .map(|l| if l.width() > inner { cut_to_width(&l, inner) } else { l })
+        .collect();
+    indent(lines, BODY_INDENT, width)
+}
+
+fn raw_json_block(title: &str, event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let e = &ctx.conv.events[event];
+    let mut header = title.to_string();
+    if let Some(ts) = &e.timestamp {
+        header.push_str(&format!("  {}", display_timestamp(&clean(ts, ctx))));
+    }
+    let mut lines = wrap_spans(&[Span::styled(header, ctx.theme.tool_header)], ctx.width, &[], &[]);
+    let json = clean(&pretty(&e.to_json()), ctx).into_owned();
+    lines.extend(code_lines(&json, Some("json"), ctx.width, ctx));
+    lines.push(Line::default());
+    lines
+}
+
+fn inquiry_lines(pair: &InquiryPair, prefix: &'static str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let conv = ctx.conv;
+    let question = match &conv.events[pair.request].kind {
+        EventKind::InquiryRequest { question, .. } => {
+            question.get("text").and_then(Value::as_str).unwrap_or("").to_string()
+        }
+        _ => String::new(),
+    };
+    let first = clean(question.lines().next().unwrap_or(""), ctx).into_owned();
+    let answer = match pair.response.map(|r| &conv.events[r].kind) {
+        Some(EventKind::InquiryResponse { answer, .. }) => match answer {
+            Value::Bool(true) => "yes".to_string(),
+            Value::Bool(false) => "no".to_string(),
+            Value::String(s) => clean(s, ctx).into_owned(),
+            other => clean(&other.to_string(), ctx).into_owned(),
+        },
+        _ => "(no answer yet)".to_string(),
+    };
+    let spans = [
+        Span::styled(format!("? {first}"), ctx.theme.tool_header),
+        Span::styled(format!(" → {answer}"), ctx.theme.result),
+    ];
+    wrap_spans(&spans, ctx.width, &[Span::raw(prefix)], &[Span::raw(prefix), Span::raw("  ")])
+}
+
+fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let conv = ctx.conv;
+    let request = &conv.events[card.call.request];
+    let EventKind::ToolCallRequest { name, arguments, .. } = &request.kind else {
+        return Vec::new();
+    };
+    let response = card.call.response.map(|r| &conv.events[r].kind);
+    let is_error = matches!(response, Some(EventKind::ToolCallResponse { is_error: true, .. }));
+    let name = clean(name, ctx).into_owned();
+    let mut lines = Vec::new();
+
+    let show_header = card.style.header || card.label_audience;
+    if show_header {
+        lines.extend(card_header(card, &name, arguments, is_error, folded, ctx));
+    }
+    if folded && show_header {
+        lines.push(Line::default());
+        return lines;
+    }
+    if show_header || card.label_audience {
+        lines.extend(arguments_lines(card, request, arguments, ctx));
+    }
+    for pair in &card.call.inquiries {
+        lines.extend(inquiry_lines(pair, BODY_INDENT, ctx));
+    }
+    if let Some(EventKind::ToolCallResponse { content, is_error, .. }) = response {
+        let blocks = content.blocks();
+        for &(b, display) in &card.results {
+            let Some(block) = blocks.get(b) else { continue };
+            if card.label_audience {
+                let label = format!("[audience: {}]", audience_label(block.audience()));
+                lines.push(Line::from(vec![Span::raw(RESULT_GUTTER), Span::styled(label, ctx.theme.rule)]));
+            }
+            let text: Cow<'_, str> = match block.display_text() {
+                Some(text) => Cow::Borrowed(text),
+                None => Cow::Owned(format!("[unsupported block: {}]", block.kind())),
+            };
+            lines.extend(result_lines(&text, block.mime_type(), display, *is_error, ctx));
+        }
+    }
+    if let Some(task) = &card.task {
+        if let Some(output) = task.detail() {
+            let spans = [Span::styled(clean(&output, ctx).into_owned(), ctx.theme.result)];
+            let gutter = [Span::styled(RESULT_GUTTER, ctx.theme.rule)];
+            lines.extend(wrap_spans(&spans, ctx.width, &gutter, &gutter));
+        }
+    }
+    lines.push(Line::default());
+    lines
+}
+
+fn card_header(card: &ToolCard, name: &str, arguments: &Value, is_error: bool, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let theme = ctx.theme;
+    let (marker, style) = match (card.call.response.is_some(), is_error) {
+        (_, true) => ("✗", theme.error),
+        (true, false) => ("●", theme.tool_header),
+        (false, _) => ("◌", theme.pending),
+    };
+    let marker = if folded { "▸" } else { marker };
+    let mut spans = vec![Span::styled(format!("{marker} "), style), Span::styled(name.to_string(), theme.tool_header)];
+    if matches!(card.style.parameters, Parameters::FunctionCall) && !card.label_audience {
+        spans.extend(function_call_spans(arguments, ctx));
+    }
+    let status = if is_error {
+        Some(("failed".to_string(), theme.error))
+    } else if card.call.response.is_none() {
+        Some((if card.live { "running…" } else { "no response" }.to_string(), theme.pending))
+    } else {
+        None
+    };
+    if let Some((text, style)) = status {
+        spans.push(Span::styled(format!(" · {text}"), style));
+    }
+    if let Some(task) = &card.task {
+        spans.push(Span::styled(format!(" · task {}", task.label()), theme.pending));
+    }
+    if folded {
+        let n = card_result_lines(card, ctx);
+        spans.push(Span::styled(format!(" · {n} lines folded"), theme.rule));
+    }
+    wrap_spans(&spans, ctx.width, &[], &[Span::raw("    ")])
+}
+
+fn card_result_lines(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
+    match card.call.response.map(|r| &ctx.conv.events[r].kind) {
+        Some(EventKind::ToolCallResponse { content, .. }) => content.plain_text().lines().count(),
+        _ => 0,
+    }
+}
+
+fn function_call_spans(arguments: &Value, ctx: &LayoutContext<'_>) -> Vec<Span<'static>> {
+    let Some(map) = arguments.as_object().filter(|m| !m.is_empty()) else {
+        return Vec::new();
+    };
+    let mut spans = vec![Span::styled("(", ctx.theme.rule)];
+    for (i, (key, value)) in map.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(", ", ctx.theme.rule));
+        }
+        spans.push(Span::styled(format!("{}: ", clean(key, ctx)), ctx.theme.tool_arg_key));
+        spans.push(Span::styled(clean(&value.to_string(), ctx).into_owned(), ctx.theme.result));
+    }
+    spans.push(Span::styled(")", ctx.theme.rule));
+    spans
+}
+
+fn arguments_lines(card: &ToolCard, request: &crate::format::Event, arguments: &Value, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let empty = match arguments {
+        Value::Null => true,
+        Value::Object(m) => m.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    };
+    let parameters = if card.label_audience { &Parameters::Json } else { &card.style.parameters };
+    match parameters {
+        _ if empty => Vec::new(),
+        Parameters::Json => {
+            let json = clean(&pretty(arguments), ctx).into_owned();
+            code_lines(&json, Some("json"), ctx.width, ctx)
+                .into_iter()
+                .map(|l| {
+                    let mut spans = vec![Span::raw("  ")];
+                    spans.extend(l.spans);
+                    let line = Line::from(spans);
+                    if line.width() > ctx.width { cut_to_width(&line, ctx.width) } else { line }
+                })
+                .collect()
+        }
+        Parameters::Custom(_) => match request.metadata.get("rendered_arguments").and_then(Value::as_str) {
+            Some(rendered) => {
+                let inner = ctx.width.saturating_sub(4).max(1);
+                let lines = super::ansi::ansi_to_lines(rendered.trim_end(), ctx.sanitize)
+                    .into_iter()
+                    .map(|l| if l.width() > inner { cut_to_width(&l, inner) } else { l })
+                    .collect();
+                indent(lines, "    ", ctx.width)
+            }
+            None => Vec::new(),
+        },
+        Parameters::FunctionCall | Parameters::Off => Vec::new(),
+    }
+}
+
+/// One result block: sanitized, presented by its mime type, cut to its line
+/// budget with a visible note.
+fn result_lines(text: &str, mime: Option<&str>, display: BlockDisplay, is_error: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let gutter_style = if is_error { ctx.theme.error } else { ctx.theme.rule };
+    let gutter = [Span::styled(RESULT_GUTTER, gutter_style)];
+    let inner = ctx.width.saturating_sub(display_width(RESULT_GUTTER)).max(1);
+    let limit = match display {
+        BlockDisplay::Lines(n) => Some(n),
+        _ => None,
+    };
+    let (body, total) = if text.contains('\u{1b}') && mime.is_none() {
+        let all = super::ansi::ansi_to_lines(text, ctx.sanitize);
+        let total = all.len();
+        let kept = all.into_iter().take(limit.unwrap_or(usize::MAX));
+        let mut out = Vec::new();
+        for line in kept {
+            out.extend(wrap_spans(&line.spans, inner, &[], &[]));
+        }
+        (out, total)
+    } else {
+        let text = clean(text, ctx);
+        let (presentation, normalized) = classify_result(&text, mime);
+        let total = normalized.lines().count();
+        let shown: Cow<'_, str> = match limit {
+            Some(n) if total > n => Cow::Owned(normalized.lines().take(n).collect::<Vec<_>>().join("\n")),
+            _ => normalized,
+        };
+        let mut body = present(&presentation, &shown, inner, ctx.theme);
+        if is_error && matches!(presentation, Presentation::Plain) {
+            body = body.into_iter().map(|l| dim_line(l, ctx.theme.error)).collect();
+        }
+        (body, total)
+    };
+    let mut lines: Vec<Line<'static>> = body
+        .into_iter()
+        .map(|line| {
+            let mut spans = gutter.to_vec();
+            spans.extend(line.spans);
+            Line::from(spans)
+        })
+        .collect();
+    if let Some(n) = limit {
+        if total > n {
+            let cut = total - n;
+            let note = format!("… {cut} more line{} not shown", if cut == 1 { "" } else { "s" });
+            lines.extend(wrap_spans(&[Span::styled(note, ctx.theme.truncation)], ctx.width, &gutter, &gutter));
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+#[path = "layout_tests.rs"]
+mod tests;
