@@ -12,6 +12,7 @@
 
 pub mod cli;
 pub mod format;
+pub mod load;
 pub mod model;
 pub mod policy;
 pub mod render;

@@ -77,3 +77,25 @@ pub fn title_of(metadata: &[u8]) -> Option<String> {
     let value: Value = serde_json::from_slice(metadata).ok()?;
     value.get("title")?.as_str().map(String::from)
 }
+
+/// Opens what a PATH argument names (for now: an `events.json` or a
+/// conversation folder).
+pub fn open(arg: &str) -> Result<Loaded, OpenError> {
+    let path = Path::new(arg);
+    let dir = if path.is_file() {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    } else {
+        path.to_path_buf()
+    };
+    let read = |name: &str| std::fs::read(dir.join(name));
+    let events = read("events.json").map_err(|source| OpenError::Io {
+        path: dir.join("events.json"),
+        source,
+    })?;
+    let files = JpFiles {
+        events,
+        base_config: read("base_config.json").ok(),
+        metadata: read("metadata.json").ok(),
+    };
+    jp_conversation(&dir, &files)
+}

@@ -5,8 +5,6 @@
 
 mod events;
 
-use std::path::PathBuf;
-
 use clap::{Parser, Subcommand};
 
 use crate::model::View;
@@ -62,9 +60,4 @@ pub fn main() -> i32 {
             1
         }
     }
-}
-
-/// Resolves a PATH argument relative to the current folder.
-fn arg_path(path: &str) -> PathBuf {
-    PathBuf::from(path)
 }

@@ -1,0 +1,113 @@
+//! A deterministic synthetic JP conversation of any size, shaped like the real
+//! corpus (jp-format §1.10: reasoning ~1.2 KB, results ~750 chars with a long
+//! tail, base64 in arguments and results, pretty-printed like JP writes it).
+
+#![allow(dead_code)]
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+
+/// A tiny deterministic generator (no external randomness in benchmarks).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const WORDS: &[&str] = &[
+    "the", "conversation", "stream", "reader", "turn", "tool", "result", "parse", "render", "width",
+    "agent", "file", "event", "config", "style", "line", "markdown", "table", "cache", "terminal",
+];
+
+fn prose(rng: &mut Lcg, chars: usize) -> String {
+    let mut s = String::with_capacity(chars + 16);
+    while s.len() < chars {
+        s.push_str(WORDS[rng.below(WORDS.len() as u64) as usize]);
+        s.push(if rng.below(12) == 0 { '\n' } else { ' ' });
+    }
+    s
+}
+
+fn code(rng: &mut Lcg, lines: usize) -> String {
+    let mut s = String::from("```rs\n");
+    for i in 0..lines {
+        s.push_str(&format!("    let value_{i} = compute({}, \"{}\");\n", rng.below(1000), WORDS[i % WORDS.len()]));
+    }
+    s.push_str("```");
+    s
+}
+
+/// One turn's events, as stored.
+pub fn turn_events(rng_seed: u64, n: usize) -> Vec<Value> {
+    let mut rng = Lcg(rng_seed ^ (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let ts = |k: usize| format!("2026-05-01 10:{:02}:{:02}.{}", (n / 60) % 60, n % 60, k + 1);
+    let mut out = vec![
+        json!({"timestamp": ts(0), "type": "turn_start"}),
+        json!({"timestamp": ts(1), "type": "chat_request", "content": prose(&mut rng, 200)}),
+        json!({"timestamp": ts(2), "type": "chat_response", "reasoning": prose(&mut rng, 1200),
+               "metadata": {"anthropic_thinking_signature": STANDARD.encode(prose(&mut rng, 300))}}),
+    ];
+    let calls = 2 + rng.below(6) as usize;
+    for c in 0..calls {
+        let id = format!("toolu_{n}_{c}");
+        let path = format!("crates/jp_{}/src/lib.rs", WORDS[c % WORDS.len()]);
+        out.push(json!({"timestamp": ts(3), "type": "tool_call_request", "id": id, "name": "fs_read_file",
+                        "arguments": {"path": STANDARD.encode(path)}}));
+        let lines = if rng.below(20) == 0 { 400 } else { 15 + rng.below(30) as usize };
+        out.push(json!({"timestamp": ts(4), "type": "tool_call_response", "id": id,
+                        "content": STANDARD.encode(code(&mut rng, lines)), "is_error": false}));
+    }
+    out.push(json!({"timestamp": ts(5), "type": "chat_response", "message": prose(&mut rng, 500)}));
+    out
+}
+
+/// The events of a conversation of about `target_bytes` when stored.
+pub fn conversation_events(target_bytes: usize) -> Vec<Value> {
+    let mut events = Vec::new();
+    let mut size = 0;
+    let mut n = 0;
+    while size < target_bytes {
+        let turn = turn_events(42, n);
+        size += turn.iter().map(|e| serde_json::to_vec_pretty(e).map_or(0, |v| v.len() + 4)).sum::<usize>();
+        events.extend(turn);
+        n += 1;
+    }
+    events
+}
+
+/// Stored bytes of `events`, exactly as JP writes them.
+pub fn stored(events: &[Value]) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(events).expect("serializable");
+    bytes.push(b'\n');
+    bytes
+}
+
+/// A base config like a real one.
+pub fn base_config() -> Vec<u8> {
+    br#"{"conversation":{"tools":{"*":{"style":{"inline_results":{"truncate":{"lines":10}},"results_file_link":"osc8","parameters":"json"}},"fs_read_file":{"style":{"inline_results":"off","parameters":"function_call"}}}}}"#.to_vec()
+}
+
+/// The largest conversation of the real corpus, if `$OVERHEAR_CORPUS` names it.
+pub fn largest_fixture() -> Option<(String, Vec<u8>, Option<Vec<u8>>)> {
+    let dir = std::env::var_os("OVERHEAR_CORPUS")?;
+    let mut best: Option<(u64, std::path::PathBuf)> = None;
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let events = entry.path().join("events.json");
+        if let Ok(meta) = std::fs::metadata(&events) {
+            if best.as_ref().is_none_or(|(size, _)| meta.len() > *size) {
+                best = Some((meta.len(), entry.path()));
+            }
+        }
+    }
+    let (_, dir) = best?;
+    let events = std::fs::read(dir.join("events.json")).ok()?;
+    let base = std::fs::read(dir.join("base_config.json")).ok();
+    Some((dir.file_name()?.to_string_lossy().into_owned(), events, base))
+}

@@ -1,0 +1,70 @@
+//! `load`: reading a JP conversation into events, against a plain
+//! `serde_json::from_slice::<Value>` of the same bytes measured in the same
+//! run. Budget (issue 2): loading costs at most 1.5× that baseline.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use overhear::format::jp;
+
+fn inputs() -> Vec<(String, Vec<u8>, Option<Vec<u8>>)> {
+    let mut inputs = Vec::new();
+    if let Some(fixture) = common::largest_fixture() {
+        inputs.push(fixture);
+    }
+    let synthetic = common::stored(&common::conversation_events(100 * 1024 * 1024));
+    inputs.push(("synthetic-100MB".into(), synthetic, Some(common::base_config())));
+    inputs
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples[samples.len() / 2]
+}
+
+fn time(runs: usize, mut f: impl FnMut()) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                f();
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+fn bench(c: &mut Criterion) {
+    let inputs = inputs();
+    let mut group = c.benchmark_group("load");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(8));
+    for (name, events, base) in &inputs {
+        group.throughput(Throughput::Bytes(events.len() as u64));
+        group.bench_with_input(BenchmarkId::new("serde_json_value", name), events, |b, events| {
+            b.iter(|| serde_json::from_slice::<serde_json::Value>(events).expect("valid"))
+        });
+        group.bench_with_input(BenchmarkId::new("overhear", name), events, |b, events| {
+            b.iter(|| jp::load(events, base.as_deref()).expect("valid"))
+        });
+    }
+    group.finish();
+
+    // The budget as a ratio, both sides measured here and now.
+    for (name, events, base) in &inputs {
+        let mb = events.len() as f64 / (1024.0 * 1024.0);
+        let baseline = time(5, || drop(serde_json::from_slice::<serde_json::Value>(events)));
+        let ours = time(5, || drop(jp::load(events, base.as_deref())));
+        println!(
+            "load {name}: {mb:.1} MB · baseline {:.0} MB/s · overhear {:.0} MB/s · ratio {:.2}× (budget 1.5×)",
+            mb / baseline.as_secs_f64(),
+            mb / ours.as_secs_f64(),
+            ours.as_secs_f64() / baseline.as_secs_f64()
+        );
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,30 @@
+//! `overhear events PATH --view raw|user|provider [--jsonl]`.
+
+use std::io::{self, Write};
+
+use anyhow::Result;
+
+use crate::model::View;
+
+/// Prints `view` of the conversation at `path` as JSON.
+pub fn run(path: &str, view: View, jsonl: bool) -> Result<()> {
+    let loaded = crate::load::open(path)?;
+    for warning in &loaded.warnings {
+        eprintln!("overhear: warning: {warning}");
+    }
+    let events = loaded.conversation.view(view);
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    if jsonl {
+        for event in &events {
+            serde_json::to_writer(&mut out, &event.to_json())?;
+            out.write_all(b"\n")?;
+        }
+    } else {
+        let array: Vec<_> = events.iter().map(|e| e.to_json()).collect();
+        serde_json::to_writer_pretty(&mut out, &array)?;
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,145 @@
+//! Printing a document to a byte stream: what `overhear render` does, and
+//! what a tool author calls from a snapshot test.
+//!
+//! Output is deterministic for the same input and options, and streamed: each
+//! turn is written (and flushed) as soon as it is laid out.
+
+use std::fmt;
+use std::io::{self, Write};
+use std::str::FromStr;
+
+use super::document::{DocOptions, Document};
+use super::layout::{LayoutContext, layout};
+use super::output::write_lines;
+use super::sanitize::SanitizeMode;
+use super::theme::Theme;
+use crate::model::Conversation;
+
+/// Which turns to print: `3`, `2..4` (inclusive), `-1` (the last), `-3..-1`, `2..`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TurnSpec {
+    from: i64,
+    to: Option<i64>,
+}
+
+impl FromStr for TurnSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let parse = |t: &str| -> Result<i64, String> {
+            let n: i64 = t
+                .trim()
+                .parse()
+                .map_err(|_| format!("`{s}` is not a turn: use 3, 2..4, -1 or 2.."))?;
+            if n == 0 {
+                return Err(format!("`{s}`: turns are numbered from 1 (-1 is the last)"));
+            }
+            Ok(n)
+        };
+        match s.split_once("..") {
+            Some((a, b)) => Ok(TurnSpec {
+                from: if a.trim().is_empty() { 1 } else { parse(a)? },
+                to: if b.trim().is_empty() { None } else { Some(parse(b)?) },
+            }),
+            None => {
+                let n = parse(s)?;
+                Ok(TurnSpec { from: n, to: Some(n) })
+            }
+        }
+    }
+}
+
+impl fmt::Display for TurnSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.to {
+            Some(to) if to == self.from => write!(f, "{}", self.from),
+            Some(to) => write!(f, "{}..{}", self.from, to),
+            None => write!(f, "{}..", self.from),
+        }
+    }
+}
+
+impl TurnSpec {
+    /// Whether 1-based turn `number` of `total` is selected.
+    pub fn contains(&self, number: usize, total: usize) -> bool {
+        let resolve = |n: i64| -> i64 { if n < 0 { total as i64 + 1 + n } else { n } };
+        let from = resolve(self.from);
+        let to = self.to.map_or(total as i64, resolve);
+        (from..=to).contains(&(number as i64))
+    }
+}
+
+/// How to print.
+#[derive(Debug, Clone)]
+pub struct PrintOptions {
+    /// Columns; no line is wider.
+    pub width: usize,
+    /// Whether to write SGR colour sequences.
+    pub color: bool,
+    /// Colours.
+    pub theme: Theme,
+    /// How to treat escape sequences in conversation text.
+    pub sanitize: SanitizeMode,
+    /// Which turns; all when `None`.
+    pub turns: Option<TurnSpec>,
+}
+
+/// Writes `doc` (built from `conv`) to `out`, turn by turn.
+pub fn print_document(
+    out: &mut impl Write,
+    conv: &Conversation,
+    doc: &Document,
+    options: &PrintOptions,
+) -> io::Result<()> {
+    let ctx = LayoutContext {
+        conv,
+        theme: &options.theme,
+        width: options.width.max(1),
+        sanitize: options.sanitize,
+    };
+    let total = conv.turns.len();
+    let mut current_turn = 0;
+    for block in &doc.blocks {
+        if let Some(spec) = &options.turns {
+            if !spec.contains(block.turn, total) {
+                continue;
+            }
+        }
+        if block.turn != current_turn {
+            out.flush()?;
+            current_turn = block.turn;
+        }
+        let lines = layout(block, false, &ctx);
+        write_lines(out, &lines, options.color)?;
+    }
+    out.flush()
+}
+
+/// Renders a conversation to a string, the way `overhear render` prints it:
+/// for tool authors' snapshot tests.
+pub fn render_to_string(conv: &Conversation, doc_options: &DocOptions, options: &PrintOptions) -> String {
+    let doc = Document::build(conv, doc_options);
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = print_document(&mut out, conv, &doc, options);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turn_specs() {
+        let spec: TurnSpec = "3".parse().unwrap();
+        assert!(spec.contains(3, 5) && !spec.contains(2, 5));
+        let spec: TurnSpec = "2..4".parse().unwrap();
+        assert!(spec.contains(2, 5) && spec.contains(4, 5) && !spec.contains(5, 5));
+        let spec: TurnSpec = "-1".parse().unwrap();
+        assert!(spec.contains(5, 5) && !spec.contains(4, 5));
+        let spec: TurnSpec = "-2..".parse().unwrap();
+        assert!(spec.contains(4, 5) && spec.contains(5, 5) && !spec.contains(3, 5));
+        assert!("0".parse::<TurnSpec>().is_err());
+        assert!("x".parse::<TurnSpec>().is_err());
+    }
+}
