@@ -1,0 +1,131 @@
+//! The error a rejected style value produces, and the helpers that name key paths and
+//! values in its message.
+//!
+//! Tool names and values come from the conversation file and are untrusted: every
+//! control character is escaped before it can reach a message, so printing a
+//! [`StyleError`] on a terminal is always safe.
+
+use serde_json::Value;
+
+/// The longest value (in characters) quoted in full in an error message.
+const MAX_SHOWN_VALUE: usize = 80;
+
+/// A style value that is not one of the accepted forms.
+///
+/// It names the key path (tool name included), the offending value and the problem,
+/// e.g. `conversation.tools.fs_read_file.style.inline_results.assistant: "chat" is only
+/// valid for user`. In a conversation it is a warning (the field falls back to its
+/// default); in the viewer's own configuration it is an error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {value} {problem}")]
+pub struct StyleError {
+    /// Dotted key path of the rejected value, e.g. `conversation.tools."*".style.header`.
+    pub path: String,
+    /// The rejected value as compact JSON, control characters escaped, long values cut.
+    pub value: String,
+    /// What is wrong with it, phrased to follow the value.
+    pub problem: String,
+}
+
+impl StyleError {
+    /// Builds an error for `value` found at `path`.
+    pub(crate) fn new(path: &str, value: &Value, problem: impl Into<String>) -> Self {
+        StyleError {
+            path: path.to_owned(),
+            value: show_value(value),
+            problem: problem.into(),
+        }
+    }
+}
+
+/// One key of a dotted path: bare when it is a plain identifier, otherwise quoted
+/// with JSON-style escapes (`"*"`, `"mcp.tool"`).
+pub(crate) fn key_segment(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if plain {
+        name.to_owned()
+    } else {
+        let quoted = serde_json::to_string(name).unwrap_or_else(|_| String::from("\"?\""));
+        escape_controls(&quoted)
+    }
+}
+
+/// The key path of a tool's style in JP's configuration.
+pub(crate) fn tool_style_path(tool: &str) -> String {
+    format!("conversation.tools.{}.style", key_segment(tool))
+}
+
+/// `path.key`.
+pub(crate) fn child(path: &str, key: &str) -> String {
+    format!("{path}.{}", key_segment(key))
+}
+
+/// A value as compact JSON, safe to print and at most [`MAX_SHOWN_VALUE`] characters.
+pub(crate) fn show_value(value: &Value) -> String {
+    let json = serde_json::to_string(value).unwrap_or_else(|_| String::from("<value>"));
+    let escaped = escape_controls(&json);
+    if escaped.chars().count() > MAX_SHOWN_VALUE {
+        let cut: String = escaped.chars().take(MAX_SHOWN_VALUE).collect();
+        format!("{cut}…")
+    } else {
+        escaped
+    }
+}
+
+/// Replaces every control or bidirectional-override character by a `\u{…}` escape.
+fn escape_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        let bidi = matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if c.is_control() || bidi {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn plain_tool_names_stay_bare_and_others_are_quoted() {
+        assert_eq!(
+            tool_style_path("fs_read_file"),
+            "conversation.tools.fs_read_file.style"
+        );
+        assert_eq!(tool_style_path("*"), "conversation.tools.\"*\".style");
+        assert_eq!(
+            tool_style_path("mcp.tool"),
+            "conversation.tools.\"mcp.tool\".style"
+        );
+    }
+
+    #[test]
+    fn control_characters_in_names_and_values_are_escaped() {
+        let path = tool_style_path("evil\u{1b}]0;x\u{7}");
+        assert!(!path.chars().any(char::is_control), "{path:?}");
+        let shown = show_value(&json!("a\u{9b}b\u{7f}\u{202e}"));
+        assert!(!shown.chars().any(char::is_control), "{shown:?}");
+        assert!(shown.contains("\\u{9b}") && shown.contains("\\u{202e}"));
+    }
+
+    #[test]
+    fn long_values_are_cut() {
+        let shown = show_value(&json!("x".repeat(500)));
+        assert_eq!(shown.chars().count(), MAX_SHOWN_VALUE + 1);
+        assert!(shown.ends_with('…'));
+    }
+
+    #[test]
+    fn message_names_path_value_and_problem() {
+        let err = StyleError::new("a.b", &json!("chat"), "is only valid for user");
+        assert_eq!(err.to_string(), "a.b: \"chat\" is only valid for user");
+    }
+}
