@@ -98,6 +98,16 @@ impl Conversation {
         }
     }
 
+    /// Appends events read from a growing conversation and regroups (cheap:
+    /// grouping looks at event kinds and ids, never copies text).
+    pub fn extend(&mut self, events: Vec<Event>) {
+        if events.is_empty() {
+            return;
+        }
+        self.events.extend(events);
+        self.turns = group(&self.events);
+    }
+
     /// The events of `view` (display-policy §2).
     pub fn view(&self, view: View) -> Vec<Event> {
         views::apply(view, &self.events)

@@ -8,3 +8,6 @@ pub mod result;
 pub mod sanitize;
 pub mod theme;
 pub mod wrap;
+pub mod document;
+pub mod layout;
+pub mod print;
