@@ -129,7 +129,7 @@ pub fn file(path: &Path) -> Result<(Watch, Receiver<Change>), WatchError> {
     Ok((watch, rx))
 }
 
-/// [`file`], handing each change to `on_change` on the watch thread.
+/// [`file()`], handing each change to `on_change` on the watch thread.
 pub fn file_with(
     path: &Path,
     on_change: impl FnMut(Change) + Send + 'static,
