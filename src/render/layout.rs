@@ -179,7 +179,7 @@ fn rule(label: Vec<Span<'static>>, detail: Option<Span<'static>>, ctx: &LayoutCo
     let detail_width = detail.as_ref().map_or(0, |d| display_width(&d.content) + 4);
     if let Some(detail) = detail.filter(|_| used + detail_width + 3 <= ctx.width) {
         let fill = ctx.width - used - detail_width;
-        spans.push(Span::styled("─".repeat(fill + 1), dim));
+        spans.push(Span::styled("─".repeat(fill), dim));
         spans.push(Span::raw(" "));
         spans.push(detail);
         spans.push(Span::styled(" ──", dim));
