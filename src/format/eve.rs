@@ -102,6 +102,11 @@ pub struct InProgress {
     run_id: Option<String>,
 }
 
+/// Reads a whole eve stream at once (same as [`EveReader::read_all`]).
+pub fn read_all(bytes: &[u8]) -> EveReader {
+    EveReader::read_all(bytes)
+}
+
 /// Reads an eve session stream incrementally into canonical events.
 #[derive(Debug, Default)]
 pub struct EveReader {

@@ -336,7 +336,10 @@ impl Builder {
         let answered: HashSet<usize> = self
             .calls
             .values()
-            .filter(|c| c.response.is_some())
+            .filter(|c| {
+                c.response.is_some()
+                    && !matches!(c.outcome.as_deref(), Some("abandoned" | "interrupted"))
+            })
             .filter_map(|c| c.request)
             .collect();
         let mut marked = Vec::new();
@@ -418,7 +421,6 @@ impl Builder {
     /// A tool call request. A repeated call id is the same call attempted
     /// again: the request is updated in place and its attempts counted.
     /// Returns the request's index.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn request_call(
         &mut self,
         group: &str,
@@ -557,8 +559,10 @@ impl Builder {
             }
         }
         // A call that has its result ran: it is no longer a superseded attempt.
-        let request = self.calls.get(call_id).and_then(|c| c.request);
-        self.modify(request, |e| ext::set_flag(e, ext::SUPERSEDED, false));
+        if !matches!(result.outcome.as_str(), "abandoned" | "interrupted") {
+            let request = self.calls.get(call_id).and_then(|c| c.request);
+            self.modify(request, |e| ext::set_flag(e, ext::SUPERSEDED, false));
+        }
         self.write_attempts(call_id);
         self.clear_progress(&format!("output:{call_id}"));
     }
