@@ -36,6 +36,9 @@ mod lines;
 mod record;
 mod text;
 
+#[cfg(test)]
+mod tests;
+
 use std::fmt;
 
 use serde_json::Value;

@@ -240,14 +240,19 @@ impl Builder {
     ) {
         self.finished = true;
         self.in_progress = None;
-        let turn_id = match &self.current_turn {
-            Some(id) => id.clone(),
-            None => {
-                let id = "session".to_string();
-                self.start_turn(&id, stamp);
-                id
+        let turn_id = self
+            .current_turn
+            .clone()
+            .unwrap_or_else(|| "session".to_string());
+        if self.turns.get(&turn_id).is_none_or(|t| t.start.is_none()) {
+            // No turn_start to carry the outcome (a stream joined mid-turn,
+            // or a failure before the first turn): make one.
+            self.start_turn(&turn_id, stamp);
+            let info = self.turns.get(&turn_id).map(|t| t.info.clone());
+            if let Some(info) = info {
+                self.update_turn(&turn_id, |i| *i = info);
             }
-        };
+        }
         if outcome == SessionOutcome::Failed {
             let open = self
                 .turns
