@@ -191,15 +191,16 @@ fn rule(label: Vec<Span<'static>>, detail: Option<Span<'static>>, ctx: &LayoutCo
 }
 
 fn turn_rule(number: usize, timestamp: Option<&str>, info: Option<&ext::TurnInfo>, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let mut label = vec![Span::styled(format!("turn {number}"), ctx.theme.styles.turn_rule)];
+    let label = vec![Span::styled(format!("turn {number}"), ctx.theme.styles.turn_rule)];
+    let detail = timestamp.map(|t| Span::styled(display_timestamp(&clean(t, ctx)), ctx.theme.styles.turn_rule));
+    let mut lines = vec![rule(label, detail, ctx)];
     if let Some(info) = info {
         let summary = clean(&turn_summary(info), ctx).into_owned();
         if !summary.is_empty() {
-            label.push(Span::styled(format!(" · {summary}"), ctx.theme.styles.turn_rule));
+            let spans = [Span::styled(summary, ctx.theme.styles.turn_rule)];
+            lines.extend(wrap_spans(&spans, ctx.width, &[Span::raw("   ")], &[Span::raw("   ")]));
         }
     }
-    let detail = timestamp.map(|t| Span::styled(display_timestamp(&clean(t, ctx)), ctx.theme.styles.turn_rule));
-    let mut lines = vec![rule(label, detail, ctx)];
     if let Some(error) = info.and_then(|i| i.error.as_ref()) {
         let text = error_text(error);
         let spans = [Span::styled(format!("✗ {}", clean(&text, ctx)), ctx.theme.styles.error)];
@@ -253,7 +254,8 @@ fn task_label(task: &ext::TaskStatus) -> String {
         Some(ext::TaskState::Detached) => "detached, still working",
     };
     let mut label = format!("task {state}");
-    if let Some(reason) = &task.reason {
+    let explains = matches!(task.status, Some(ext::TaskState::Detached | ext::TaskState::Cancelled));
+    if let Some(reason) = task.reason.as_ref().filter(|_| explains) {
         label.push_str(&format!(" ({reason})"));
     }
     label
@@ -540,8 +542,13 @@ fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line
             lines.extend(result_lines(&text, block.mime_type(), display, *is_error, ctx));
         }
     }
+    let result_text = match response {
+        Some(EventKind::ToolCallResponse { content, .. }) => content.plain_text(),
+        _ => String::new(),
+    };
     if let Some(task) = &card.task {
-        if let Some(output) = task_detail(task) {
+        // The output is shown once: a foreground call's result already is it.
+        if let Some(output) = task_detail(task).filter(|o| !result_text.contains(o.trim())) {
             let spans = [Span::styled(clean(&output, ctx).into_owned(), ctx.theme.styles.result_text)];
             let gutter = [Span::styled(RESULT_GUTTER, ctx.theme.styles.turn_rule)];
             lines.extend(wrap_spans(&spans, ctx.width, &gutter, &gutter));
