@@ -32,7 +32,12 @@ const BULLETS: [&str; 3] = ["•", "◦", "▪"];
 /// The quote gutter.
 const GUTTER: &str = "│ ";
 
-/// The narrowest a table column gets before the table is shown stacked.
+/// A table column is never narrower than its longest word of up to this many columns (longer
+/// words, like URLs and paths, are broken anyway); when the columns cannot get that, the table
+/// is stacked.
+const MAX_WORD_FLOOR: usize = 12;
+
+/// Nor narrower than this (or its natural width, if smaller).
 const MIN_COLUMN: usize = 3;
 
 /// Renders markdown `text` into lines no wider than `width` (at least 1). Blocks are separated
@@ -47,6 +52,7 @@ pub fn markdown_to_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'s
         theme,
         footnotes: HashMap::new(),
         list_depth: 0,
+        trim_next_space: false,
     };
     renderer.number_footnotes(root);
     renderer.blocks(
@@ -198,6 +204,8 @@ struct Renderer<'t> {
     footnotes: HashMap<String, u32>,
     /// Nesting of lists, for the bullet shape.
     list_depth: usize,
+    /// An HTML comment was dropped after a space: drop the space that follows it.
+    trim_next_space: bool,
 }
 
 impl Renderer<'_> {
@@ -473,7 +481,14 @@ impl Renderer<'_> {
         }
         let value = node.data().value.clone();
         match value {
-            NodeValue::Text(text) => out.push(Span::styled(text.into_owned(), style)),
+            NodeValue::Text(text) => {
+                let text = if std::mem::take(&mut self.trim_next_space) {
+                    text.trim_start_matches(' ').to_string()
+                } else {
+                    text.into_owned()
+                };
+                out.push(Span::styled(text, style));
+            }
             NodeValue::SoftBreak => out.push(Span::styled(" ", style)),
             NodeValue::LineBreak => out.push(Span::styled("\n", style)),
             NodeValue::Code(code) => {
@@ -483,6 +498,9 @@ impl Renderer<'_> {
                 let text = strip_html_comments(&html);
                 if !text.is_empty() {
                     out.push(Span::styled(text.into_owned(), style.patch(styles.html)));
+                } else if out.last().is_some_and(|s| s.content.ends_with(' ')) {
+                    // `a <!-- c --> b` reads `a b`, not `a  b`.
+                    self.trim_next_space = true;
                 }
             }
             NodeValue::Emph => {
@@ -572,11 +590,23 @@ impl Renderer<'_> {
                     .max(1)
             })
             .collect();
+        let minimum: Vec<usize> = (0..columns)
+            .map(|c| {
+                rows.iter()
+                    .filter_map(|(_, cells)| cells.get(c))
+                    .flat_map(|cell| cell.iter())
+                    .flat_map(|span| span.content.split_whitespace().map(display_width))
+                    .filter(|&w| w <= MAX_WORD_FLOOR)
+                    .max()
+                    .unwrap_or(0)
+                    .max(natural[c].min(MIN_COLUMN))
+            })
+            .collect();
         let overhead = 3 * columns + 1;
         let Some(widths) = ctx
             .width
             .checked_sub(overhead)
-            .and_then(|room| fit_columns(&natural, room))
+            .and_then(|room| fit_columns(&natural, &minimum, room))
         else {
             return self.stacked_table(&rows, ctx);
         };
@@ -709,32 +739,34 @@ impl Renderer<'_> {
 }
 
 /// Column widths for `room` columns of content: natural widths when they fit, else the widest
-/// columns shrink first (all columns above a level are cut to it), never below
-/// [`MIN_COLUMN`] (or the natural width, if smaller). `None` when even that does not fit.
-fn fit_columns(natural: &[usize], room: usize) -> Option<Vec<usize>> {
-    let total: usize = natural.iter().sum();
-    if total <= room {
+/// columns shrink first (every column above a level is cut to it) but never below `minimum`
+/// (a column's longest short word, see [`MAX_WORD_FLOOR`]), so words stay whole where they can.
+/// `None` when even the minimums do not fit: the caller stacks the table.
+fn fit_columns(natural: &[usize], minimum: &[usize], room: usize) -> Option<Vec<usize>> {
+    if natural.iter().sum::<usize>() <= room {
         return Some(natural.to_vec());
     }
-    let floor: usize = natural.iter().map(|&n| n.min(MIN_COLUMN)).sum();
-    if floor > room {
+    if minimum.iter().sum::<usize>() > room {
         return None;
     }
-    // The highest level L with sum(min(n, L)) <= room, found by binary search.
-    let (mut low, mut high) = (
-        MIN_COLUMN,
-        natural.iter().copied().max().unwrap_or(MIN_COLUMN),
-    );
+    let at = |level: usize| -> Vec<usize> {
+        natural
+            .iter()
+            .zip(minimum)
+            .map(|(&n, &m)| n.min(level).max(m))
+            .collect()
+    };
+    // The highest level whose widths fit, by binary search (the sum grows with the level).
+    let (mut low, mut high) = (0, natural.iter().copied().max().unwrap_or(0));
     while low < high {
         let mid = (low + high).div_ceil(2);
-        let used: usize = natural.iter().map(|&n| n.min(mid)).sum();
-        if used <= room {
+        if at(mid).iter().sum::<usize>() <= room {
             low = mid;
         } else {
             high = mid - 1;
         }
     }
-    let mut widths: Vec<usize> = natural.iter().map(|&n| n.min(low)).collect();
+    let mut widths = at(low);
     let mut left = room - widths.iter().sum::<usize>();
     for (w, &n) in widths.iter_mut().zip(natural) {
         if left == 0 {
