@@ -525,4 +525,55 @@ mod tests {
         assert_eq!(line_text(&cut_to_width(&Line::from("中文字"), 4)), "中…");
         assert_eq!(line_text(&cut_to_width(&line, 0)), "");
     }
+
+    use proptest::prelude::*;
+
+    fn styles() -> [Style; 3] {
+        [
+            Style::new(),
+            Style::new().add_modifier(Modifier::BOLD),
+            Style::new().fg(Color::Red),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn never_wider_and_text_and_styles_survive(
+            parts in prop::collection::vec(
+                ("[a-z ]{0,15}|[中文字 ]{0,6}|(\\t|\\n| |e\u{301}|👍){0,6}", 0..3usize),
+                0..12,
+            ),
+            prefix in "[│• ]{0,8}",
+            width in 1usize..=300,
+        ) {
+            let spans: Vec<Span<'_>> = parts
+                .iter()
+                .map(|(t, s)| Span::styled(t.as_str(), styles()[*s]))
+                .collect();
+            let prefix_spans = [Span::raw(prefix.as_str())];
+            let lines = wrap_spans(&spans, width, &prefix_spans, &prefix_spans);
+            // Every visible character, with its style, in input order.
+            let visible = |spans: &mut dyn Iterator<Item = (&str, Style)>| -> Vec<(String, Style)> {
+                spans
+                    .flat_map(|(t, s)| {
+                        t.graphemes(true)
+                            .filter(|g| !g.trim().is_empty())
+                            .map(move |g| (g.to_string(), s))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect()
+            };
+            let expected = visible(&mut spans.iter().map(|s| (s.content.as_ref(), s.style)));
+            let mut shown = Vec::new();
+            for line in &lines {
+                prop_assert!(line_width(line) <= width, "{} > {width}", line_width(line));
+                // The prefix comes first on each line and is the only unstyled-raw span there.
+                let content = line.spans.iter().skip_while(|s| prefix.starts_with(s.content.as_ref()) && s.style == Style::new() && !s.content.is_empty() && s.content.chars().all(|c| "│• ".contains(c)));
+                shown.extend(visible(&mut content.map(|s| (s.content.as_ref(), s.style))));
+            }
+            if width >= 2 {
+                prop_assert_eq!(shown, expected);
+            }
+        }
+    }
 }
