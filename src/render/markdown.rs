@@ -21,7 +21,9 @@ use ratatui::text::{Line, Span};
 use super::highlight::{guess_language, highlight};
 use super::sanitize::{SanitizeMode, sanitize};
 use super::theme::Theme;
-use super::wrap::{cut_to_width, display_width, line_width, spaces, truncate_spans, wrap_spans};
+use super::wrap::{
+    child_width, cut_to_width, display_width, line_width, prefix_lines, spaces, wrap_spans,
+};
 
 /// Blocks nested deeper than this are shown as their plain text (keeps recursion bounded).
 const MAX_DEPTH: usize = 32;
@@ -44,6 +46,17 @@ const MIN_COLUMN: usize = 3;
 /// by one blank line, with none before the first or after the last. The text is sanitized
 /// (strip mode) first, so control sequences never reach the lines.
 pub fn markdown_to_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    markdown_to_lines_styled(text, width, theme, Style::new())
+}
+
+/// [`markdown_to_lines`] with every element's style laid over `base` (for example reasoning,
+/// dimmed). Code blocks keep their syntax colours.
+pub fn markdown_to_lines_styled(
+    text: &str,
+    width: usize,
+    theme: &Theme,
+    base: Style,
+) -> Vec<Line<'static>> {
     let width = width.max(1);
     let text = sanitize(text, SanitizeMode::Strip);
     let arena = Arena::new();
@@ -51,6 +64,7 @@ pub fn markdown_to_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'s
     let mut renderer = Renderer {
         theme,
         footnotes: HashMap::new(),
+        next_footnote: 0,
         list_depth: 0,
         trim_next_space: false,
     };
@@ -59,7 +73,7 @@ pub fn markdown_to_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'s
         root,
         Ctx {
             width,
-            base: Style::new(),
+            base,
             depth: 0,
         },
         false,
@@ -94,71 +108,6 @@ impl Ctx {
             width,
             depth: self.depth + 1,
             ..self
-        }
-    }
-}
-
-/// The width left for content beside a prefix `prefix` columns wide: at least two columns
-/// (one when the whole line has only one); the prefix is cut to fit the rest.
-fn child_width(width: usize, prefix: usize) -> usize {
-    width.saturating_sub(prefix).max(width.min(2))
-}
-
-/// A span list's width.
-fn spans_width(spans: &[Span<'_>]) -> usize {
-    spans.iter().map(|s| display_width(&s.content)).sum()
-}
-
-/// Puts `first` before the first line and `rest` before the others; the prefixes are cut to the
-/// `width - child` columns the content leaves. A blank line gets the prefix without its
-/// trailing spaces.
-fn prefix_lines(
-    lines: Vec<Line<'static>>,
-    first: &[Span<'static>],
-    rest: &[Span<'static>],
-    width: usize,
-    child: usize,
-) -> Vec<Line<'static>> {
-    let budget = width.saturating_sub(child);
-    let fit = |prefix: &[Span<'static>]| -> Vec<Span<'static>> {
-        if spans_width(prefix) <= budget {
-            prefix.to_vec()
-        } else {
-            truncate_spans(prefix, budget)
-        }
-    };
-    let first = fit(first);
-    let rest = fit(rest);
-    lines
-        .into_iter()
-        .enumerate()
-        .map(|(i, line)| {
-            let prefix = if i == 0 { &first } else { &rest };
-            let blank = line.spans.iter().all(|s| s.content.trim().is_empty());
-            let mut spans: Vec<Span<'static>> = Vec::with_capacity(prefix.len() + line.spans.len());
-            if blank {
-                spans.extend(prefix.iter().cloned());
-                trim_end(&mut spans);
-            } else {
-                spans.extend(prefix.iter().cloned());
-                spans.extend(line.spans);
-            }
-            Line::from(spans)
-        })
-        .collect()
-}
-
-/// Removes trailing whitespace from a span list.
-fn trim_end(spans: &mut Vec<Span<'static>>) {
-    while let Some(last) = spans.last_mut() {
-        let trimmed = last.content.trim_end().len();
-        if trimmed == 0 {
-            spans.pop();
-        } else {
-            if trimmed < last.content.len() {
-                last.content.to_mut().truncate(trimmed);
-            }
-            break;
         }
     }
 }
@@ -202,6 +151,8 @@ struct Renderer<'t> {
     theme: &'t Theme,
     /// Footnote name → its number.
     footnotes: HashMap<String, u32>,
+    /// The highest footnote number given out.
+    next_footnote: u32,
     /// Nesting of lists, for the bullet shape.
     list_depth: usize,
     /// An HTML comment was dropped after a space: drop the space that follows it.
@@ -214,13 +165,19 @@ impl Renderer<'_> {
         for node in root.descendants() {
             if let NodeValue::FootnoteReference(r) = &node.data().value {
                 self.footnotes.entry(r.name.clone()).or_insert(r.ix);
+                self.next_footnote = self.next_footnote.max(r.ix);
             }
         }
     }
 
+    /// The number of footnote `name`; a name no reference numbered gets the next free one.
     fn footnote_number(&mut self, name: &str) -> u32 {
-        let next = self.footnotes.values().max().copied().unwrap_or(0) + 1;
-        *self.footnotes.entry(name.to_string()).or_insert(next)
+        if let Some(&number) = self.footnotes.get(name) {
+            return number;
+        }
+        self.next_footnote += 1;
+        self.footnotes.insert(name.to_string(), self.next_footnote);
+        self.next_footnote
     }
 
     /// The children of `parent` as blocks, a blank line between them unless `tight`.

@@ -46,6 +46,26 @@ fn styled_spans_wrapped_across_lines_do_not_bleed() {
 }
 
 #[test]
+fn base_style_lies_under_every_element_but_code() {
+    let theme = Theme::dark();
+    let dim = Style::new().add_modifier(Modifier::DIM);
+    let lines = markdown_to_lines_styled("plain **strong**\n\n```\ncode\n```", 40, &theme, dim);
+    assert!(
+        lines[0]
+            .spans
+            .iter()
+            .all(|s| s.style.add_modifier.contains(Modifier::DIM))
+    );
+    assert!(
+        lines[0].spans[1]
+            .style
+            .add_modifier
+            .contains(Modifier::BOLD)
+    );
+    assert_eq!(lines[3].spans[0].style, theme.styles.code_block);
+}
+
+#[test]
 fn nested_list_ending_before_a_paragraph() {
     assert_eq!(
         render("- one\n  - inner a\n  - inner b\n\nAfter the list.", 40),

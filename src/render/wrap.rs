@@ -375,6 +375,68 @@ pub fn truncate_spans(spans: &[Span<'_>], width: usize) -> Vec<Span<'static>> {
     take_width(spans, width).0
 }
 
+/// The width to lay content out at beside a prefix `prefix` columns wide (a gutter, a list
+/// marker): what is left, but at least two columns (one when the line has only one); pass it to
+/// [`prefix_lines`], which cuts the prefix to fit.
+pub fn child_width(width: usize, prefix: usize) -> usize {
+    width.saturating_sub(prefix).max(width.min(2))
+}
+
+/// Puts `first` before the first line and `rest` before the others, for lines laid out at
+/// `child` = [`child_width`]`(width, prefix width)` columns; the prefixes are cut to the
+/// `width - child` columns the content leaves, so no line exceeds `width`. A blank line gets
+/// the prefix without its trailing spaces.
+pub fn prefix_lines(
+    lines: Vec<Line<'static>>,
+    first: &[Span<'static>],
+    rest: &[Span<'static>],
+    width: usize,
+    child: usize,
+) -> Vec<Line<'static>> {
+    let budget = width.saturating_sub(child);
+    let fit = |prefix: &[Span<'static>]| -> Vec<Span<'static>> {
+        if spans_width(prefix) <= budget {
+            prefix.to_vec()
+        } else {
+            truncate_spans(prefix, budget)
+        }
+    };
+    let first = fit(first);
+    let rest = fit(rest);
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let prefix = if i == 0 { &first } else { &rest };
+            let blank = line.spans.iter().all(|s| s.content.trim().is_empty());
+            let mut spans: Vec<Span<'static>> = Vec::with_capacity(prefix.len() + line.spans.len());
+            if blank {
+                spans.extend(prefix.iter().cloned());
+                trim_end(&mut spans);
+            } else {
+                spans.extend(prefix.iter().cloned());
+                spans.extend(line.spans);
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// Removes trailing whitespace from a span list.
+fn trim_end(spans: &mut Vec<Span<'static>>) {
+    while let Some(last) = spans.last_mut() {
+        let trimmed = last.content.trim_end().len();
+        if trimmed == 0 {
+            spans.pop();
+        } else {
+            if trimmed < last.content.len() {
+                last.content.to_mut().truncate(trimmed);
+            }
+            break;
+        }
+    }
+}
+
 /// A span holding `n` spaces.
 pub fn spaces(n: usize) -> Span<'static> {
     Span::raw(Cow::Owned(" ".repeat(n)))
@@ -490,6 +552,21 @@ mod tests {
         }
         let lines = wrap_spans(&[Span::raw("中")], 1, &prefix, &prefix);
         assert_eq!(texts(&lines), [TOO_WIDE]);
+    }
+
+    #[test]
+    fn prefix_lines_adds_gutters_and_cuts_them_at_narrow_widths() {
+        let gutter = [Span::raw("│ ")];
+        let child = child_width(20, 2);
+        assert_eq!(child, 18);
+        let inner = wrap_spans(&[Span::raw("one two\n\nthree")], child, &[], &[]);
+        let lines = prefix_lines(inner, &gutter, &gutter, 20, child);
+        assert_eq!(texts(&lines), ["│ one two", "│", "│ three"]);
+        // At width 3 the content keeps two columns and the gutter is cut to one.
+        let child = child_width(3, 2);
+        let inner = wrap_spans(&[Span::raw("abcd")], child, &[], &[]);
+        let lines = prefix_lines(inner, &gutter, &gutter, 3, child);
+        assert_eq!(texts(&lines), ["│ab", "│cd"]);
     }
 
     #[test]
