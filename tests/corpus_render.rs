@@ -4,7 +4,7 @@
 //! the stored config, independently of the renderer), and writes no escape
 //! byte but SGR.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use base64::Engine as _;
@@ -26,7 +26,7 @@ fn corpus() -> Option<Vec<PathBuf>> {
     Some(dirs)
 }
 
-fn render(dir: &PathBuf, width: usize, color: &str) -> String {
+fn render(dir: &Path, width: usize, color: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
         .args([
             "render",
@@ -101,7 +101,7 @@ fn limit(value: Option<&Value>) -> Option<usize> {
 }
 
 /// The notes the renderer must print for each tool result, in order.
-fn expected_notes(dir: &PathBuf) -> Vec<usize> {
+fn expected_notes(dir: &Path) -> Vec<usize> {
     let raw: Vec<Value> =
         serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
     let (mut config, events) = match std::fs::read(dir.join("base_config.json")) {
@@ -219,7 +219,7 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-fn messages(dir: &PathBuf) -> Vec<String> {
+fn messages(dir: &Path) -> Vec<String> {
     let raw: Vec<Value> =
         serde_json::from_slice(&std::fs::read(dir.join("events.json")).unwrap()).unwrap();
     raw.iter()
@@ -308,7 +308,7 @@ fn render_shows_messages_cuts_results_and_leaks_no_escapes() {
     }
 }
 
-fn check_only_sgr(text: &str, dir: &PathBuf) {
+fn check_only_sgr(text: &str, dir: &Path) {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {

@@ -12,11 +12,11 @@ use serde_json::Value;
 
 use super::document::{BlockKind, DocBlock, ToolCard, ToolSpeech, audience_label, speech_text};
 use super::highlight::highlight;
-use super::markdown::markdown_to_lines;
+use super::markdown::{markdown_to_lines, markdown_to_lines_styled};
 use super::result::{Presentation, classify_result, present};
-use super::sanitize::{SanitizeMode, sanitize};
+use super::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
 use super::theme::Theme;
-use super::wrap::{cut_to_width, display_width, wrap_spans};
+use super::wrap::{child_width, cut_to_width, display_width, prefix_lines, wrap_spans};
 use crate::format::{ChatResponse, Content, EventKind, ext};
 use crate::model::{Conversation, InquiryPair};
 use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
@@ -342,7 +342,7 @@ pub fn display_timestamp(stored: &str) -> String {
 
 fn speech_body(text: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let text = clean(text, ctx);
-    let inner = ctx.width.saturating_sub(BODY_INDENT.len()).max(1);
+    let inner = inner_width(ctx.width, BODY_INDENT);
     indent(
         markdown_to_lines(&text, inner, ctx.theme),
         BODY_INDENT,
@@ -350,21 +350,16 @@ fn speech_body(text: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     )
 }
 
+/// Puts `prefix` before lines laid out at [`child_width`] columns.
 fn indent(lines: Vec<Line<'static>>, prefix: &'static str, width: usize) -> Vec<Line<'static>> {
-    if width <= prefix.len() {
-        return lines;
-    }
-    lines
-        .into_iter()
-        .map(|line| {
-            if line.spans.is_empty() {
-                return line;
-            }
-            let mut spans = vec![Span::raw(prefix)];
-            spans.extend(line.spans);
-            Line::from(spans).style(line.style)
-        })
-        .collect()
+    let child = child_width(width, prefix.len());
+    let spans = [Span::raw(prefix)];
+    prefix_lines(lines, &spans, &spans, width, child)
+}
+
+/// Columns left for content behind `prefix`.
+fn inner_width(width: usize, prefix: &str) -> usize {
+    child_width(width, display_width(prefix))
 }
 
 fn pane(
@@ -533,11 +528,9 @@ fn reasoning(
         "▾ thinking",
         ctx.theme.styles.reasoning,
     ))];
-    let inner = ctx.width.saturating_sub(BODY_INDENT.len()).max(1);
-    let body = markdown_to_lines(&shown, inner, ctx.theme)
-        .into_iter()
-        .map(|line| dim_line(line, ctx.theme.styles.reasoning));
-    lines.extend(indent(body.collect(), BODY_INDENT, ctx.width));
+    let inner = inner_width(ctx.width, BODY_INDENT);
+    let body = markdown_to_lines_styled(&shown, inner, ctx.theme, ctx.theme.styles.reasoning);
+    lines.extend(indent(body, BODY_INDENT, ctx.width));
     lines.push(Line::default());
     lines
 }
@@ -573,7 +566,7 @@ fn code_lines(
     width: usize,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
-    let inner = width.saturating_sub(BODY_INDENT.len()).max(1);
+    let inner = inner_width(width, BODY_INDENT);
     let lines = highlight(code, lang, ctx.theme)
         .into_iter()
         .map(|l| {
@@ -844,7 +837,7 @@ fn arguments_lines(
             .and_then(Value::as_str)
         {
             Some(rendered) => {
-                let inner = ctx.width.saturating_sub(4).max(1);
+                let inner = inner_width(ctx.width, "    ");
                 let lines = super::ansi::ansi_to_lines(rendered.trim_end(), ctx.sanitize)
                     .into_iter()
                     .map(|l| {
@@ -878,50 +871,33 @@ fn result_lines(
         ctx.theme.styles.turn_rule
     };
     let gutter = [Span::styled(RESULT_GUTTER, gutter_style)];
-    let inner = ctx
-        .width
-        .saturating_sub(display_width(RESULT_GUTTER))
-        .max(1);
+    let inner = inner_width(ctx.width, RESULT_GUTTER);
     let limit = match display {
         BlockDisplay::Lines(n) => Some(n),
         _ => None,
     };
-    let (body, total) = if text.contains('\u{1b}') && mime.is_none() {
-        let all = super::ansi::ansi_to_lines(text, ctx.sanitize);
-        let total = all.len();
-        let kept = all.into_iter().take(limit.unwrap_or(usize::MAX));
-        let mut out = Vec::new();
-        for line in kept {
-            out.extend(wrap_spans(&line.spans, inner, &[], &[]));
-        }
-        (out, total)
+    // Colour in plain tool output becomes styles (never raw escapes).
+    let text = if mime.is_none() && text.contains('\u{1b}') {
+        sanitize_keep_sgr(text, ctx.sanitize)
     } else {
-        let text = clean(text, ctx);
-        let (presentation, normalized) = classify_result(&text, mime);
-        let total = normalized.lines().count();
-        let shown: Cow<'_, str> = match limit {
-            Some(n) if total > n => {
-                Cow::Owned(normalized.lines().take(n).collect::<Vec<_>>().join("\n"))
-            }
-            _ => normalized,
-        };
-        let mut body = present(&presentation, &shown, inner, ctx.theme);
-        if is_error && matches!(presentation, Presentation::Plain) {
-            body = body
-                .into_iter()
-                .map(|l| dim_line(l, ctx.theme.styles.error))
-                .collect();
-        }
-        (body, total)
+        clean(text, ctx)
     };
-    let mut lines: Vec<Line<'static>> = body
-        .into_iter()
-        .map(|line| {
-            let mut spans = gutter.to_vec();
-            spans.extend(line.spans);
-            Line::from(spans)
-        })
-        .collect();
+    let (presentation, normalized) = classify_result(&text, mime);
+    let total = normalized.lines().count();
+    let shown: Cow<'_, str> = match limit {
+        Some(n) if total > n => {
+            Cow::Owned(normalized.lines().take(n).collect::<Vec<_>>().join("\n"))
+        }
+        _ => normalized,
+    };
+    let mut body = present(&presentation, &shown, inner, ctx.theme);
+    if is_error && matches!(presentation, Presentation::Plain) {
+        body = body
+            .into_iter()
+            .map(|l| dim_line(l, ctx.theme.styles.error))
+            .collect();
+    }
+    let mut lines = prefix_lines(body, &gutter, &gutter, ctx.width, inner);
     if let Some(n) = limit
         && total > n
     {
