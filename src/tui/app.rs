@@ -510,17 +510,17 @@ impl<D: Blocks> App<D> {
     /// After block `b` changed height, puts its first line under the cursor
     /// when it was scrolled above the screen.
     fn keep_header_under_cursor(&mut self, b: usize) {
-        if self.top.block == b && self.top.line > 0 {
-            self.top = Pos::new(b, 0);
-            self.cursor = 0;
-            self.pause();
-        } else if let Some(row) = {
-            let top = self.top;
-            self.sheet().rows_between(top, Pos::new(b, 0), usize::MAX)
-        } {
-            self.cursor = row;
-        }
         self.settle();
+        let (top, rows) = (self.top, self.rows);
+        match self.sheet().rows_between(top, Pos::new(b, 0), rows) {
+            Some(row) => self.cursor = row,
+            None => {
+                self.top = Pos::new(b, 0);
+                self.cursor = 0;
+                self.pause();
+                self.settle();
+            }
+        }
     }
 
     fn fold_all(&mut self) {

@@ -87,13 +87,32 @@ impl<D: Blocks> App<D> {
     fn draw_status(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
         buf.set_style(area, BAR);
         let width = usize::from(area.width);
+        let (left, style, typing) = match &self.mode {
+            Mode::Prompt(text) => (format!("/{text}"), BAR.add_modifier(Modifier::BOLD), true),
+            _ => match &self.message {
+                Some(message) => (message.clone(), BAR.fg(Color::Yellow), false),
+                None => (
+                    clean(&self.doc.title()),
+                    BAR.add_modifier(Modifier::BOLD),
+                    false,
+                ),
+            },
+        };
+        // A note or the prompt may take half the bar; a title gets what is left.
+        let wanted_left = if typing || self.message.is_some() {
+            (left.width() + 2).min(width / 2)
+        } else {
+            12
+        };
         let mut right = self.status_parts();
-        let fits = |parts: &[Span<'_>]| {
-            parts.iter().map(|s| s.content.width()).sum::<usize>() + 12 <= width
+        let right_width = |parts: &[(&str, Span<'_>)]| {
+            parts.iter().map(|(_, s)| s.content.width()).sum::<usize>()
+                + 3 * parts.len().saturating_sub(1)
+                + 1
         };
         // Drop the least useful parts first until the rest fits.
         for drop in ["time", "events", "view", "cols", "turn"] {
-            if fits(&right.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>()) {
+            if right_width(&right) + wanted_left <= width {
                 break;
             }
             right.retain(|(name, _)| *name != drop);
@@ -112,21 +131,7 @@ impl<D: Blocks> App<D> {
         buf.set_line(right_x, area.y, &right, right_width as u16);
 
         let left_width = width.saturating_sub(right_width + 1);
-        let (left, style, cursor) = match &self.mode {
-            Mode::Prompt(text) => {
-                let shown = format!("/{text}");
-                let w = shown.width().min(left_width);
-                (shown, BAR.add_modifier(Modifier::BOLD), Some(w))
-            }
-            _ => match &self.message {
-                Some(message) => (message.clone(), BAR.fg(Color::Yellow), None),
-                None => (
-                    clean(&self.doc.title()),
-                    BAR.add_modifier(Modifier::BOLD),
-                    None,
-                ),
-            },
-        };
+        let cursor = typing.then(|| left.width().min(left_width.saturating_sub(2)));
         let left = format!(" {}", truncate(&left, left_width.saturating_sub(1)));
         buf.set_stringn(area.x, area.y, &left, left_width, style);
         cursor.map(|w| Position::new(area.x + 1 + w as u16, area.y))

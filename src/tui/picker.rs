@@ -9,6 +9,8 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use unicode_width::UnicodeWidthStr;
+
 use super::clock::Clock;
 use super::text::truncate;
 
@@ -165,9 +167,10 @@ impl Picker {
             );
             buf.set_span(area.x, area.y + 2, &none, area.width);
         }
+        let columns = Columns::measure(visible.iter().map(|&i| &self.rows[i]), width, clock);
         for (n, &i) in visible.iter().skip(first).take(list_rows).enumerate() {
             let y = area.y + 2 + n as u16;
-            let line = self.row_line(&self.rows[i], width, clock);
+            let line = columns.line(&self.rows[i], clock);
             buf.set_line(area.x, y, &line, area.width);
             if first + n == self.selected {
                 buf.set_style(
@@ -181,46 +184,94 @@ impl Picker {
             }
         }
     }
+}
 
-    fn row_line(&self, row: &ConversationRow, width: usize, clock: Clock) -> Line<'static> {
+/// Column widths shared by every row, so that the list reads as a table.
+struct Columns {
+    title: usize,
+    id: usize,
+    events: usize,
+}
+
+/// Width of `YYYY-MM-DD HH:MM`.
+const WHEN: usize = 16;
+
+impl Columns {
+    /// Fits the columns into `width`; the id column goes first when it is narrow.
+    fn measure<'a>(
+        rows: impl Iterator<Item = &'a ConversationRow>,
+        width: usize,
+        _clock: Clock,
+    ) -> Columns {
+        let (mut id, mut events, mut flags) = (0, 0, 0);
+        for row in rows {
+            id = id.max(row.id.width());
+            events = events.max(row.events.to_string().len());
+            flags = flags.max(flag_text(row).map_or(0, |f| f.len() + 2));
+        }
+        // marker, title, "  id", "  when", "  N events", "  pinned archived"
+        let fixed =
+            |id: usize| 3 + if id > 0 { id + 2 } else { 0 } + 2 + WHEN + 2 + events + 7 + flags;
+        if width < fixed(id) + 16 {
+            id = 0;
+        }
+        Columns {
+            title: width.saturating_sub(fixed(id)).max(8),
+            id,
+            events,
+        }
+    }
+
+    fn line(&self, row: &ConversationRow, clock: Clock) -> Line<'static> {
         let dim = Style::new().add_modifier(Modifier::DIM);
-        let mut flags = Vec::new();
-        if row.pinned {
-            flags.push("pinned");
-        }
-        if row.archived {
-            flags.push("archived");
-        }
-        let when = row
-            .last_activity
-            .map_or_else(|| "—".to_string(), |t| clock.date_time(t));
-        let right = format!(
-            "  {}  {when}  {:>6} events{}",
-            row.id,
-            row.events,
-            if flags.is_empty() {
-                String::new()
-            } else {
-                format!("  {}", flags.join(" "))
-            }
-        );
         let marker = if row.locked {
             Span::styled(" ● ", Style::new().fg(Color::Green))
         } else {
             Span::raw("   ")
         };
-        let title_width = width.saturating_sub(3 + right.chars().count()).max(8);
-        let title = row.title.as_deref().unwrap_or("(untitled)");
-        let title_style = if row.archived { dim } else { Style::new() };
-        let title = truncate(&clean(title), title_width);
-        let pad = title_width.saturating_sub(unicode_width::UnicodeWidthStr::width(title.as_str()));
-        Line::from(vec![
-            marker,
-            Span::styled(title, title_style),
-            Span::raw(" ".repeat(pad)),
-            Span::styled(right, dim),
-        ])
+        let title = truncate(&clean(row.title.as_deref().unwrap_or(&row.id)), self.title);
+        let title_style = if row.archived || row.title.is_none() {
+            dim
+        } else {
+            Style::new()
+        };
+        let mut spans = vec![marker, Span::styled(pad(&title, self.title), title_style)];
+        if self.id > 0 {
+            spans.push(Span::styled(
+                format!("  {}", pad(&clean(&row.id), self.id)),
+                dim,
+            ));
+        }
+        let when = row
+            .last_activity
+            .map_or_else(|| "—".to_string(), |t| clock.date_time(t));
+        spans.push(Span::styled(format!("  {}", pad(&when, WHEN)), dim));
+        spans.push(Span::styled(
+            format!("  {:>w$} events", row.events, w = self.events),
+            dim,
+        ));
+        if let Some(flags) = flag_text(row) {
+            spans.push(Span::styled(
+                format!("  {flags}"),
+                Style::new().fg(Color::Cyan),
+            ));
+        }
+        Line::from(spans)
     }
+}
+
+/// `pinned`, `archived`, both or nothing.
+fn flag_text(row: &ConversationRow) -> Option<String> {
+    let flags: Vec<&str> = [(row.pinned, "pinned"), (row.archived, "archived")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+    (!flags.is_empty()).then(|| flags.join(" "))
+}
+
+/// `text` padded with spaces to `width` columns.
+fn pad(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
 }
 
 /// Titles come from the conversation's files: drop control characters.

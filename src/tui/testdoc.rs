@@ -137,7 +137,7 @@ pub fn turn_blocks(range: std::ops::Range<usize>) -> Vec<TestBlock> {
             t,
             ClassTag::Text,
             &format!(
-                "assistant: the answer to question {t} is that the parser drops the last token"
+                "assistant: the answer to question {t} is that the parser drops the last token before the closing brace"
             ),
         ));
     }
