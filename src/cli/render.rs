@@ -120,7 +120,7 @@ fn color_depth(when: ColorWhen) -> ColorDepth {
 
 /// Runs `overhear render`.
 pub fn run(args: &RenderArgs, overlay: Overlay) -> Result<()> {
-    let loaded = crate::load::open(&args.path)?;
+    let loaded = crate::load::Live::read_once(&args.path)?;
     for warning in &loaded.warnings {
         eprintln!("overhear: warning: {warning}");
     }
@@ -133,7 +133,7 @@ pub fn run(args: &RenderArgs, overlay: Overlay) -> Result<()> {
     let doc_options = DocOptions {
         view: args.display.view,
         overlay,
-        finished: loaded.finished,
+        finished: loaded.finished(),
     };
     let doc = Document::build(&loaded.conversation, &doc_options);
     for warning in &doc.warnings {

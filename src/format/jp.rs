@@ -472,23 +472,23 @@ fn decode_chat_response(map: &mut Map<String, Value>) -> Result<ChatResponse, St
 }
 
 /// How a re-read changed the conversation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Update {
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delta {
     /// The bytes are the same as last time.
     Unchanged,
-    /// The file kept everything parsed before; events from this index on are new.
-    Appended {
-        /// Index of the first new event.
-        from: usize,
-    },
-    /// The file changed in the middle (or the base config changed): everything was re-read.
-    Reloaded,
+    /// The file kept everything parsed before: these events (and diagnostics,
+    /// indexed in the whole file) follow the ones already read.
+    Appended(JpLoad),
+    /// The file changed in the middle (or the base config changed): this is
+    /// the whole conversation, re-read.
+    Reloaded(JpLoad),
 }
 
-/// A conversation followed across JP's whole-file rewrites.
+/// Follows a conversation across JP's whole-file rewrites. It keeps no
+/// events, only what it needs to recognise the bytes it has parsed: the
+/// caller owns the events it hands out.
 #[derive(Debug, Clone, Default)]
 pub struct JpStream {
-    load: JpLoad,
     /// Length of the stored bytes up to the end of the last parsed entry.
     prefix_len: usize,
     /// Hash of those bytes, so a rewrite can be compared without keeping them.
@@ -502,20 +502,10 @@ pub struct JpStream {
 
 impl JpStream {
     /// Reads a conversation for the first time.
-    pub fn open(events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<Self, LoadError> {
+    pub fn open(events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<(Self, JpLoad), LoadError> {
         let mut stream = JpStream::default();
-        stream.reload(events_json, base_config_json)?;
-        Ok(stream)
-    }
-
-    /// What has been read so far.
-    pub fn load(&self) -> &JpLoad {
-        &self.load
-    }
-
-    /// Takes the read conversation out, ending the stream.
-    pub fn into_load(self) -> JpLoad {
-        self.load
+        let load = stream.reload(events_json, base_config_json)?;
+        Ok((stream, load))
     }
 
     /// Re-reads after a rewrite: parses only the new tail when the file still
@@ -524,25 +514,20 @@ impl JpStream {
         &mut self,
         events_json: &[u8],
         base_config_json: Option<&[u8]>,
-    ) -> Result<Update, LoadError> {
+    ) -> Result<Delta, LoadError> {
         let base_hash = base_config_json.map(xxh3_64);
         if base_hash == self.base_hash && xxh3_64(events_json) == self.file_hash {
-            return Ok(Update::Unchanged);
+            return Ok(Delta::Unchanged);
         }
         if base_hash == self.base_hash {
-            if let Some(from) = self.try_append(events_json) {
-                return Ok(Update::Appended { from });
+            if let Some(added) = self.try_append(events_json) {
+                return Ok(Delta::Appended(added));
             }
         }
-        self.reload(events_json, base_config_json)?;
-        Ok(Update::Reloaded)
+        Ok(Delta::Reloaded(self.reload(events_json, base_config_json)?))
     }
 
-    fn reload(
-        &mut self,
-        events_json: &[u8],
-        base_config_json: Option<&[u8]>,
-    ) -> Result<(), LoadError> {
+    fn reload(&mut self, events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<JpLoad, LoadError> {
         let load = load(events_json, base_config_json)?;
         let bytes = strip_bom(events_json);
         let bom = events_json.len() - bytes.len();
@@ -552,16 +537,15 @@ impl JpStream {
                 load.generation,
                 Some(Generation::LegacyWrapped | Generation::LegacyFlattened)
             ));
-        self.load = load;
         self.prefix_len = prefix_len;
         self.prefix_hash = xxh3_64(&events_json[..prefix_len]);
         self.file_hash = xxh3_64(events_json);
         self.base_hash = base_config_json.map(xxh3_64);
-        Ok(())
+        Ok(load)
     }
 
     /// Parses only what follows the known prefix; `None` when that is not possible.
-    fn try_append(&mut self, events_json: &[u8]) -> Option<usize> {
+    fn try_append(&mut self, events_json: &[u8]) -> Option<JpLoad> {
         // An empty array is re-read whole: its first entry may be a legacy base.
         if self.entries == 0 || events_json.len() < self.prefix_len {
             return None;
@@ -575,9 +559,9 @@ impl JpStream {
         let tail = match rest.first() {
             Some(b',') => &rest[1..],
             Some(b']') => {
-                // Same entries, different trailing bytes: nothing new to parse.
+                // Same entries, different trailing bytes: nothing new.
                 self.file_hash = xxh3_64(events_json);
-                return Some(self.load.events.len());
+                return Some(JpLoad::default());
             }
             _ => return None,
         };
@@ -589,17 +573,14 @@ impl JpStream {
         if de.deserialize_seq_with(&mut reader).is_err() {
             return None;
         }
-        last_entry_end(&wrapped)?;
-        let added = reader.finish();
-        let from = self.load.events.len();
-        self.entries += added.events.len();
-        self.load.events.extend(added.events);
-        self.load.diagnostics.extend(added.diagnostics);
         // `wrapped` has one byte (`[`) the file does not.
-        self.prefix_len += start + 1 + last_entry_end(&wrapped)? - 1;
+        let end = last_entry_end(&wrapped)?;
+        let added = reader.finish();
+        self.entries += added.events.len();
+        self.prefix_len += start + 1 + end - 1;
         self.prefix_hash = xxh3_64(&events_json[..self.prefix_len]);
         self.file_hash = xxh3_64(events_json);
-        Some(from)
+        Some(added)
     }
 }
 

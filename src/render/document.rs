@@ -324,6 +324,9 @@ impl Builder<'_> {
             match item {
                 Item::TurnStart(_) => {}
                 Item::UserMessage(i) => self.push(number, *i, 0, BlockKind::UserMessage { event: *i }),
+                Item::Speech(events)
+                    if view != DocView::Raw
+                        && events.iter().all(|&i| ext::superseded(&conv.events[i])) => {}
                 Item::Speech(events) => {
                     let is_final = final_reply == Some(events[0]);
                     self.push(
@@ -422,6 +425,9 @@ impl Builder<'_> {
             return 0;
         };
         let style = policy.tool_style(name);
+        if view != DocView::Raw && ext::superseded(&conv.events[call.request]) {
+            return 0;
+        }
         let response = call.response.map(|i| &conv.events[i]);
         let (blocks, is_error) = match response.map(|e| &e.kind) {
             Some(EventKind::ToolCallResponse {
@@ -434,7 +440,7 @@ impl Builder<'_> {
 
         if view == DocView::Raw {
             let results = (0..blocks.len()).map(|b| (b, BlockDisplay::Full)).collect();
-            self.push_card(turn, call, style, results, live, true);
+            self.push_card(turn, call, style.clone(), results, live, true);
             return 0;
         }
         if view == DocView::Terminal && (style.hidden || !policy.tool_calls_shown()) {
@@ -537,20 +543,15 @@ fn final_reply_item(conv: &Conversation, items: &[Item]) -> Option<usize> {
         Item::Speech(events) => Some(events),
         _ => None,
     });
-    let marked = speeches.clone().find(|events| events.iter().any(|&i| ext::final_reply(&conv.events[i])));
-    if let Some(events) = marked {
-        return Some(events[0]);
-    }
-    if items
-        .iter()
-        .flat_map(|item| match item {
-            Item::Speech(events) => events.clone(),
-            _ => Vec::new(),
-        })
-        .any(|i| ext::is_marked(&conv.events[i]))
-    {
-        // The format marks final replies and none of these is one.
-        return None;
+    // A format that marks final replies (eve) is taken at its word.
+    let marks_final = items.iter().any(|item| {
+        matches!(item, Item::TurnStart(i) if ext::turn_info(&conv.events[*i]).is_some())
+    });
+    if marks_final {
+        return speeches
+            .clone()
+            .find(|events| events.iter().any(|&i| ext::final_reply(&conv.events[i])))
+            .map(|events| events[0]);
     }
     let last_call = items.iter().rposition(|i| matches!(i, Item::ToolCall(_)));
     let last_speech = items.iter().rposition(|i| {

@@ -63,7 +63,7 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
             lines
         }
         BlockKind::Notice { text } => {
-            let spans = [Span::styled(format!("⚠ {text}"), ctx.theme.warning)];
+            let spans = [Span::styled(format!("⚠ {text}"), ctx.theme.styles.warning)];
             let mut lines = wrap_spans(&spans, ctx.width, &[], &[]);
             lines.push(Line::default());
             lines
@@ -171,7 +171,7 @@ fn fit(lines: &mut [Line<'static>], width: usize) {
 
 /// `── label ───────── detail ──`, shortened to fit.
 fn rule(label: Vec<Span<'static>>, detail: Option<Span<'static>>, ctx: &LayoutContext<'_>) -> Line<'static> {
-    let dim = ctx.theme.rule;
+    let dim = ctx.theme.styles.turn_rule;
     let mut spans = vec![Span::styled("── ", dim)];
     spans.extend(label);
     spans.push(Span::raw(" "));
@@ -179,7 +179,7 @@ fn rule(label: Vec<Span<'static>>, detail: Option<Span<'static>>, ctx: &LayoutCo
     let detail_width = detail.as_ref().map_or(0, |d| display_width(&d.content) + 4);
     if let Some(detail) = detail.filter(|_| used + detail_width + 3 <= ctx.width) {
         let fill = ctx.width - used - detail_width;
-        spans.push(Span::styled("─".repeat(fill + 1), dim));
+        spans.push(Span::styled("─".repeat(fill), dim));
         spans.push(Span::raw(" "));
         spans.push(detail);
         spans.push(Span::styled(" ──", dim));
@@ -191,21 +191,93 @@ fn rule(label: Vec<Span<'static>>, detail: Option<Span<'static>>, ctx: &LayoutCo
 }
 
 fn turn_rule(number: usize, timestamp: Option<&str>, info: Option<&ext::TurnInfo>, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let mut label = vec![Span::styled(format!("turn {number}"), ctx.theme.turn_rule)];
+    let label = vec![Span::styled(format!("turn {number}"), ctx.theme.styles.turn_rule)];
+    let detail = timestamp.map(|t| Span::styled(display_timestamp(&clean(t, ctx)), ctx.theme.styles.turn_rule));
+    let mut lines = vec![rule(label, detail, ctx)];
     if let Some(info) = info {
-        let summary = clean(&info.summary(), ctx).into_owned();
+        let summary = clean(&turn_summary(info), ctx).into_owned();
         if !summary.is_empty() {
-            label.push(Span::styled(format!(" · {summary}"), ctx.theme.rule));
+            let spans = [Span::styled(summary, ctx.theme.styles.turn_rule)];
+            lines.extend(wrap_spans(&spans, ctx.width, &[Span::raw("   ")], &[Span::raw("   ")]));
         }
     }
-    let detail = timestamp.map(|t| Span::styled(display_timestamp(&clean(t, ctx)), ctx.theme.rule));
-    let mut lines = vec![rule(label, detail, ctx)];
-    if let Some(error) = info.and_then(|i| i.error.as_deref()) {
-        let spans = [Span::styled(format!("✗ {}", clean(error, ctx)), ctx.theme.error)];
+    if let Some(error) = info.and_then(|i| i.error.as_ref()) {
+        let text = error_text(error);
+        let spans = [Span::styled(format!("✗ {}", clean(&text, ctx)), ctx.theme.styles.error)];
         lines.extend(wrap_spans(&spans, ctx.width, &[], &[]));
     }
     lines.push(Line::default());
     lines
+}
+
+/// Model, tokens, cost and state of a turn, as one line of the turn rule.
+fn turn_summary(info: &ext::TurnInfo) -> String {
+    let mut parts = Vec::new();
+    if let Some(model) = &info.model {
+        parts.push(model.clone());
+    }
+    match (info.input_tokens, info.output_tokens) {
+        (Some(i), Some(o)) => parts.push(format!("{i} in / {o} out tokens")),
+        (Some(i), None) => parts.push(format!("{i} in tokens")),
+        (None, Some(o)) => parts.push(format!("{o} out tokens")),
+        (None, None) => {}
+    }
+    if let Some(cost) = info.cost {
+        parts.push(format!("${cost:.4}"));
+    }
+    if info.held {
+        parts.push("held — continues later".into());
+    }
+    match info.ended {
+        Some(ext::TurnEnd::Failed) => parts.push("failed".into()),
+        Some(ext::TurnEnd::Cancelled) => parts.push("cancelled".into()),
+        _ => {}
+    }
+    parts.join(" · ")
+}
+
+fn error_text(error: &ext::ErrorInfo) -> String {
+    match (error.code.is_empty(), error.message.is_empty()) {
+        (false, false) => format!("{}: {}", error.code, error.message),
+        (false, true) => error.code.clone(),
+        _ => error.message.clone(),
+    }
+}
+
+/// The state of a background task, as shown on its call's header.
+fn task_label(task: &ext::TaskStatus) -> String {
+    let state = match task.status {
+        Some(ext::TaskState::Working) | None => "working…",
+        Some(ext::TaskState::Completed) => "completed",
+        Some(ext::TaskState::Failed) => "failed",
+        Some(ext::TaskState::Cancelled) => "cancelled",
+        Some(ext::TaskState::Detached) => "detached, still working",
+    };
+    let mut label = format!("task {state}");
+    let explains = matches!(task.status, Some(ext::TaskState::Detached | ext::TaskState::Cancelled));
+    if let Some(reason) = task.reason.as_ref().filter(|_| explains) {
+        label.push_str(&format!(" ({reason})"));
+    }
+    label
+}
+
+/// What a settled task produced: its output, or its error.
+fn task_detail(task: &ext::TaskStatus) -> Option<String> {
+    match task.status {
+        Some(ext::TaskState::Failed) => {
+            let code = task.code.clone().unwrap_or_default();
+            let message = task.message.clone().unwrap_or_default();
+            Some(error_text(&ext::ErrorInfo { code, message }))
+        }
+        Some(ext::TaskState::Completed) => {
+            let output = task.output.as_ref().map(|o| match o {
+                Value::String(s) => s.clone(),
+                other => pretty(other),
+            });
+            output.or_else(|| task.result_message.clone())
+        }
+        _ => None,
+    }
 }
 
 /// A stored timestamp as `YYYY-MM-DD HH:MM:SS UTC` (absolute, deterministic).
@@ -256,17 +328,17 @@ fn user_message(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
         return Vec::new();
     };
     let name = author.as_deref().map_or(Cow::Borrowed("user"), |a| clean(a, ctx)).into_owned();
-    let mut label = vec![Span::styled(name, ctx.theme.user_label)];
+    let mut label = vec![Span::styled(name, ctx.theme.styles.user_label)];
     if ext::steering(e) {
-        label.push(Span::styled(" · steering (sent mid-turn)", ctx.theme.rule));
+        label.push(Span::styled(" · steering (sent mid-turn)", ctx.theme.styles.turn_rule));
     }
     pane(label, None, speech_body(content, ctx), ctx)
 }
 
 fn assistant_message(events: &[usize], final_reply: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let mut label = vec![Span::styled("assistant", ctx.theme.assistant_label)];
+    let mut label = vec![Span::styled("assistant", ctx.theme.styles.assistant_label)];
     if final_reply {
-        label.push(Span::styled(" · final reply", ctx.theme.final_reply_label));
+        label.push(Span::styled(" · final reply", ctx.theme.styles.final_label));
     }
     let mut text = String::new();
     let mut silent = true;
@@ -279,7 +351,7 @@ fn assistant_message(events: &[usize], final_reply: bool, ctx: &LayoutContext<'_
     let body = if silent {
         vec![Line::from(vec![
             Span::raw(BODY_INDENT),
-            Span::styled("(no message — the assistant chose to stay silent)", ctx.theme.rule),
+            Span::styled("(no message — the assistant chose to stay silent)", ctx.theme.styles.turn_rule),
         ])]
     } else {
         speech_body(&text, ctx)
@@ -290,19 +362,19 @@ fn assistant_message(events: &[usize], final_reply: bool, ctx: &LayoutContext<'_
 fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let kind = if speech.tool == "send_channel_update" { "update" } else { "message" };
     let label = vec![
-        Span::styled("assistant", ctx.theme.assistant_label),
-        Span::styled(format!(" · {kind} ({})", clean(&speech.tool, ctx)), ctx.theme.update_label),
+        Span::styled("assistant", ctx.theme.styles.assistant_label),
+        Span::styled(format!(" · {kind} ({})", clean(&speech.tool, ctx)), ctx.theme.styles.update_label),
     ];
     let (outcome, error) = delivery(speech, ctx);
     let mut detail = outcome.to_string();
     if speech.attempts > 1 {
         detail.push_str(&format!(" · attempts: {}", speech.attempts));
     }
-    let detail_style = if error.is_some() { ctx.theme.error } else { ctx.theme.rule };
+    let detail_style = if error.is_some() { ctx.theme.styles.error } else { ctx.theme.styles.turn_rule };
     let text = speech_text(ctx.conv, speech).unwrap_or_default();
     let mut body = speech_body(&text, ctx);
     if let Some(error) = error {
-        let spans = [Span::styled(format!("✗ not delivered: {}", clean(&error, ctx)), ctx.theme.error)];
+        let spans = [Span::styled(format!("✗ not delivered: {}", clean(&error, ctx)), ctx.theme.styles.error)];
         body.push(Line::default());
         body.extend(indent(wrap_spans(&spans, ctx.width.saturating_sub(2).max(1), &[], &[]), BODY_INDENT, ctx.width));
     }
@@ -341,7 +413,7 @@ fn reasoning(events: &[usize], display: ReasoningDisplay, folded: bool, ctx: &La
     let collapsed = folded || matches!(display, ReasoningDisplay::Summary);
     if collapsed {
         let summary = format!("▸ thinking ({chars} characters, folded)");
-        let mut lines = wrap_spans(&[Span::styled(summary, ctx.theme.reasoning)], ctx.width, &[], &[]);
+        let mut lines = wrap_spans(&[Span::styled(summary, ctx.theme.styles.reasoning)], ctx.width, &[], &[]);
         lines.push(Line::default());
         return lines;
     }
@@ -351,11 +423,11 @@ fn reasoning(events: &[usize], display: ReasoningDisplay, folded: bool, ctx: &La
         }
         _ => text,
     };
-    let mut lines = vec![Line::from(Span::styled("▾ thinking", ctx.theme.reasoning))];
+    let mut lines = vec![Line::from(Span::styled("▾ thinking", ctx.theme.styles.reasoning))];
     let inner = ctx.width.saturating_sub(BODY_INDENT.len()).max(1);
     let body = markdown_to_lines(&shown, inner, ctx.theme)
         .into_iter()
-        .map(|line| dim_line(line, ctx.theme.reasoning));
+        .map(|line| dim_line(line, ctx.theme.styles.reasoning));
     lines.extend(indent(body.collect(), BODY_INDENT, ctx.width));
     lines.push(Line::default());
     lines
@@ -377,7 +449,7 @@ fn data(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let EventKind::ChatResponse(ChatResponse::Data(data)) = &ctx.conv.events[event].kind else {
         return Vec::new();
     };
-    let label = vec![Span::styled("assistant · structured output", ctx.theme.assistant_label)];
+    let label = vec![Span::styled("assistant · structured output", ctx.theme.styles.assistant_label)];
     let code = clean(&pretty(data), ctx).into_owned();
     let body = code_lines(&code, Some("json"), ctx.width, ctx);
     pane(label, None, body, ctx)
@@ -398,7 +470,7 @@ fn raw_json_block(title: &str, event: usize, ctx: &LayoutContext<'_>) -> Vec<Lin
     if let Some(ts) = &e.timestamp {
         header.push_str(&format!("  {}", display_timestamp(&clean(ts, ctx))));
     }
-    let mut lines = wrap_spans(&[Span::styled(header, ctx.theme.tool_header)], ctx.width, &[], &[]);
+    let mut lines = wrap_spans(&[Span::styled(header, ctx.theme.styles.tool_header)], ctx.width, &[], &[]);
     let json = clean(&pretty(&e.to_json()), ctx).into_owned();
     lines.extend(code_lines(&json, Some("json"), ctx.width, ctx));
     lines.push(Line::default());
@@ -424,8 +496,8 @@ fn inquiry_lines(pair: &InquiryPair, prefix: &'static str, ctx: &LayoutContext<'
         _ => "(no answer yet)".to_string(),
     };
     let spans = [
-        Span::styled(format!("? {first}"), ctx.theme.tool_header),
-        Span::styled(format!(" → {answer}"), ctx.theme.result),
+        Span::styled(format!("? {first}"), ctx.theme.styles.tool_header),
+        Span::styled(format!(" → {answer}"), ctx.theme.styles.result_text),
     ];
     wrap_spans(&spans, ctx.width, &[Span::raw(prefix)], &[Span::raw(prefix), Span::raw("  ")])
 }
@@ -461,7 +533,7 @@ fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line
             let Some(block) = blocks.get(b) else { continue };
             if card.label_audience {
                 let label = format!("[audience: {}]", audience_label(block.audience()));
-                lines.push(Line::from(vec![Span::raw(RESULT_GUTTER), Span::styled(label, ctx.theme.rule)]));
+                lines.push(Line::from(vec![Span::raw(RESULT_GUTTER), Span::styled(label, ctx.theme.styles.turn_rule)]));
             }
             let text: Cow<'_, str> = match block.display_text() {
                 Some(text) => Cow::Borrowed(text),
@@ -470,10 +542,15 @@ fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line
             lines.extend(result_lines(&text, block.mime_type(), display, *is_error, ctx));
         }
     }
+    let result_text = match response {
+        Some(EventKind::ToolCallResponse { content, .. }) => content.plain_text(),
+        _ => String::new(),
+    };
     if let Some(task) = &card.task {
-        if let Some(output) = task.detail() {
-            let spans = [Span::styled(clean(&output, ctx).into_owned(), ctx.theme.result)];
-            let gutter = [Span::styled(RESULT_GUTTER, ctx.theme.rule)];
+        // The output is shown once: a foreground call's result already is it.
+        if let Some(output) = task_detail(task).filter(|o| !result_text.contains(o.trim())) {
+            let spans = [Span::styled(clean(&output, ctx).into_owned(), ctx.theme.styles.result_text)];
+            let gutter = [Span::styled(RESULT_GUTTER, ctx.theme.styles.turn_rule)];
             lines.extend(wrap_spans(&spans, ctx.width, &gutter, &gutter));
         }
     }
@@ -484,19 +561,19 @@ fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line
 fn card_header(card: &ToolCard, name: &str, arguments: &Value, is_error: bool, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let theme = ctx.theme;
     let (marker, style) = match (card.call.response.is_some(), is_error) {
-        (_, true) => ("✗", theme.error),
-        (true, false) => ("●", theme.tool_header),
-        (false, _) => ("◌", theme.pending),
+        (_, true) => ("✗", theme.styles.error),
+        (true, false) => ("●", theme.styles.tool_header),
+        (false, _) => ("◌", theme.styles.pending),
     };
     let marker = if folded { "▸" } else { marker };
-    let mut spans = vec![Span::styled(format!("{marker} "), style), Span::styled(name.to_string(), theme.tool_header)];
+    let mut spans = vec![Span::styled(format!("{marker} "), style), Span::styled(name.to_string(), theme.styles.tool_header)];
     if matches!(card.style.parameters, Parameters::FunctionCall) && !card.label_audience {
         spans.extend(function_call_spans(arguments, ctx));
     }
     let status = if is_error {
-        Some(("failed".to_string(), theme.error))
+        Some(("failed".to_string(), theme.styles.error))
     } else if card.call.response.is_none() {
-        Some((if card.live { "running…" } else { "no response" }.to_string(), theme.pending))
+        Some((if card.live { "running…" } else { "no response" }.to_string(), theme.styles.pending))
     } else {
         None
     };
@@ -504,11 +581,11 @@ fn card_header(card: &ToolCard, name: &str, arguments: &Value, is_error: bool, f
         spans.push(Span::styled(format!(" · {text}"), style));
     }
     if let Some(task) = &card.task {
-        spans.push(Span::styled(format!(" · task {}", task.label()), theme.pending));
+        spans.push(Span::styled(format!(" · {}", task_label(task)), theme.styles.pending));
     }
     if folded {
         let n = card_result_lines(card, ctx);
-        spans.push(Span::styled(format!(" · {n} lines folded"), theme.rule));
+        spans.push(Span::styled(format!(" · {n} lines folded"), theme.styles.turn_rule));
     }
     wrap_spans(&spans, ctx.width, &[], &[Span::raw("    ")])
 }
@@ -524,15 +601,15 @@ fn function_call_spans(arguments: &Value, ctx: &LayoutContext<'_>) -> Vec<Span<'
     let Some(map) = arguments.as_object().filter(|m| !m.is_empty()) else {
         return Vec::new();
     };
-    let mut spans = vec![Span::styled("(", ctx.theme.rule)];
+    let mut spans = vec![Span::styled("(", ctx.theme.styles.turn_rule)];
     for (i, (key, value)) in map.iter().enumerate() {
         if i > 0 {
-            spans.push(Span::styled(", ", ctx.theme.rule));
+            spans.push(Span::styled(", ", ctx.theme.styles.turn_rule));
         }
-        spans.push(Span::styled(format!("{}: ", clean(key, ctx)), ctx.theme.tool_arg_key));
-        spans.push(Span::styled(clean(&value.to_string(), ctx).into_owned(), ctx.theme.result));
+        spans.push(Span::styled(format!("{}: ", clean(key, ctx)), ctx.theme.styles.tool_arg_key));
+        spans.push(Span::styled(clean(&value.to_string(), ctx).into_owned(), ctx.theme.styles.result_text));
     }
-    spans.push(Span::styled(")", ctx.theme.rule));
+    spans.push(Span::styled(")", ctx.theme.styles.turn_rule));
     spans
 }
 
@@ -576,7 +653,7 @@ fn arguments_lines(card: &ToolCard, request: &crate::format::Event, arguments: &
 /// One result block: sanitized, presented by its mime type, cut to its line
 /// budget with a visible note.
 fn result_lines(text: &str, mime: Option<&str>, display: BlockDisplay, is_error: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let gutter_style = if is_error { ctx.theme.error } else { ctx.theme.rule };
+    let gutter_style = if is_error { ctx.theme.styles.error } else { ctx.theme.styles.turn_rule };
     let gutter = [Span::styled(RESULT_GUTTER, gutter_style)];
     let inner = ctx.width.saturating_sub(display_width(RESULT_GUTTER)).max(1);
     let limit = match display {
@@ -602,7 +679,7 @@ fn result_lines(text: &str, mime: Option<&str>, display: BlockDisplay, is_error:
         };
         let mut body = present(&presentation, &shown, inner, ctx.theme);
         if is_error && matches!(presentation, Presentation::Plain) {
-            body = body.into_iter().map(|l| dim_line(l, ctx.theme.error)).collect();
+            body = body.into_iter().map(|l| dim_line(l, ctx.theme.styles.error)).collect();
         }
         (body, total)
     };
@@ -618,7 +695,7 @@ fn result_lines(text: &str, mime: Option<&str>, display: BlockDisplay, is_error:
         if total > n {
             let cut = total - n;
             let note = format!("… {cut} more line{} not shown", if cut == 1 { "" } else { "s" });
-            lines.extend(wrap_spans(&[Span::styled(note, ctx.theme.truncation)], ctx.width, &gutter, &gutter));
+            lines.extend(wrap_spans(&[Span::styled(note, ctx.theme.styles.truncation_note)], ctx.width, &gutter, &gutter));
         }
     }
     lines
