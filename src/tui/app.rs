@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 
-use super::blocks::{BlockClass, Blocks, LiveState, find_key, turn_start};
+use super::blocks::{BlockClass, Blocks, find_key, turn_start};
 use super::cache::LayoutCache;
 use super::clock::Clock;
 use super::fold::Folds;
@@ -26,6 +26,8 @@ pub enum AppEvent<U> {
     Reload(Reload<U>),
     /// A signal arrived.
     Signal(Signal),
+    /// About a second passed (see [`Blocks::tick`]).
+    Tick,
 }
 
 /// "The document changed", sent by the watcher thread.
@@ -34,10 +36,8 @@ pub struct Reload<U> {
     /// Which opened conversation this is about (see [`App::open`]); stale
     /// messages about a conversation no longer shown are dropped.
     pub epoch: u64,
-    /// The new content; `None` when only the live state changed.
-    pub update: Option<U>,
-    /// Whether an agent is still writing.
-    pub live: LiveState,
+    /// What changed, for [`Blocks::update`].
+    pub update: U,
     /// When the change was seen.
     pub at: SystemTime,
 }
@@ -90,8 +90,6 @@ pub enum Effect {
 /// How the viewer starts.
 #[derive(Debug, Clone)]
 pub struct ViewerOptions {
-    /// The conversation's state when opened.
-    pub live: LiveState,
     /// The zone times are shown in.
     pub clock: Clock,
     /// Whether `p` lists a workspace's conversations.
@@ -107,7 +105,6 @@ pub struct ViewerOptions {
 impl Default for ViewerOptions {
     fn default() -> Self {
         ViewerOptions {
-            live: LiveState::Live,
             clock: Clock::Local,
             workspace: false,
             conversation_id: None,
@@ -150,7 +147,6 @@ pub struct App<D: Blocks> {
     pub(super) follow: bool,
     /// The event count when following stopped, to count what is new.
     pub(super) paused_at: Option<usize>,
-    pub(super) live: LiveState,
     pub(super) last_change: SystemTime,
     pub(super) clock: Clock,
     /// Text area size: columns and rows (the status bar not included).
@@ -178,7 +174,6 @@ impl<D: Blocks> App<D> {
             hscroll: 0,
             follow: true,
             paused_at: None,
-            live: options.live,
             last_change: options.opened_at,
             clock: options.clock,
             width: 80,
@@ -218,6 +213,10 @@ impl<D: Blocks> App<D> {
                 self.resize(usize::from(w), usize::from(h));
                 None
             }
+            AppEvent::Tick => {
+                self.doc.tick();
+                None
+            }
             AppEvent::Terminal(_) | AppEvent::Signal(_) => None,
             AppEvent::Reload(reload) => {
                 self.reload(reload);
@@ -232,21 +231,19 @@ impl<D: Blocks> App<D> {
         if reload.epoch != self.epoch {
             return;
         }
-        self.live = reload.live;
-        self.last_change = reload.at;
-        let Some(update) = reload.update else {
-            self.settle();
-            return;
-        };
         let anchor = self.anchor();
-        self.doc.update(update, reload.live);
+        match self.doc.update(reload.update) {
+            Ok(true) => self.last_change = reload.at,
+            Ok(false) => {}
+            Err(note) => self.note(note),
+        }
         self.restore_anchor(anchor);
         self.settle();
     }
 
     /// Shows another conversation (after [`Effect::Open`]); `epoch` is the
     /// number its watcher's reloads carry.
-    pub fn open(&mut self, doc: D, id: String, live: LiveState, epoch: u64) {
+    pub fn open(&mut self, doc: D, id: String, epoch: u64) {
         self.doc = doc;
         self.cache = LayoutCache::default();
         self.folds = Folds::default();
@@ -255,7 +252,6 @@ impl<D: Blocks> App<D> {
         self.hscroll = 0;
         self.follow = true;
         self.paused_at = None;
-        self.live = live;
         self.last_change = SystemTime::now();
         self.search = None;
         self.mode = Mode::Normal;

@@ -6,6 +6,7 @@ use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 
 use super::*;
+use crate::tui::blocks::LiveState;
 use crate::tui::keys::BINDINGS;
 use crate::tui::testdoc::{ClassTag, TestBlock, TestDoc, turn_blocks};
 use crate::tui::text::line_text;
@@ -20,7 +21,7 @@ fn app_with(doc: TestDoc, workspace: bool) -> App<TestDoc> {
             clock: Clock::Utc,
             opened_at: UNIX_EPOCH,
             workspace,
-            conversation_id: Some("17673969718-iana-reference".into()),
+            conversation_id: Some("17673969718".into()),
             ..ViewerOptions::default()
         },
     );
@@ -130,8 +131,7 @@ fn reload(app: &mut App<TestDoc>, turns: usize, live: LiveState) {
     let events = blocks.len();
     app.handle(AppEvent::Reload(Reload {
         epoch: 0,
-        update: Some((blocks, events)),
-        live,
+        update: (Some((blocks, events)), live),
         at: UNIX_EPOCH + Duration::from_secs(3723),
     }));
 }
@@ -188,8 +188,7 @@ fn status_file_removed() {
     let mut app = app(TestDoc::turns(30));
     app.handle(AppEvent::Reload(Reload {
         epoch: 0,
-        update: None,
-        live: LiveState::Removed,
+        update: (None, LiveState::Removed),
         at: UNIX_EPOCH + Duration::from_secs(60),
     }));
     let term = screen(&mut app);
@@ -271,8 +270,7 @@ fn a_changed_block_is_laid_out_again() {
     blocks[14].text = "assistant: a corrected answer".into();
     app.handle(AppEvent::Reload(Reload {
         epoch: 0,
-        update: Some((blocks, 15)),
-        live: LiveState::Live,
+        update: (Some((blocks, 15)), LiveState::Live),
         at: UNIX_EPOCH,
     }));
     assert!(
@@ -283,12 +281,34 @@ fn a_changed_block_is_laid_out_again() {
 }
 
 #[test]
+fn an_unreadable_reload_keeps_the_content_and_says_why() {
+    let mut app = app(TestDoc::turns(3));
+    app.handle(AppEvent::Reload(Reload {
+        epoch: 0,
+        update: (Some((Vec::new(), 0)), LiveState::Live),
+        at: UNIX_EPOCH + Duration::from_secs(5),
+    }));
+    assert_eq!(app.doc.len(), 15);
+    let bar = status(&mut app);
+    assert!(bar.contains("events.json: line 1, column 1"), "{bar}");
+    assert_eq!(app.last_change, UNIX_EPOCH, "not a change");
+}
+
+#[test]
+fn a_tick_lets_the_document_notice_a_released_lock() {
+    let mut app = app(TestDoc::turns(3));
+    app.doc.lock_released = true;
+    assert!(status(&mut app).contains("● following"));
+    app.handle(AppEvent::Tick);
+    assert!(status(&mut app).contains("○ finished"));
+}
+
+#[test]
 fn reloads_of_another_conversation_are_dropped() {
     let mut app = app(TestDoc::turns(3));
     app.handle(AppEvent::Reload(Reload {
         epoch: 7,
-        update: Some((turn_blocks(1..9), 40)),
-        live: LiveState::Finished,
+        update: (Some((turn_blocks(1..9), 40)), LiveState::Finished),
         at: UNIX_EPOCH,
     }));
     assert_eq!(app.doc.len(), 15);
@@ -774,12 +794,12 @@ fn key_p_opens_the_picker_in_a_workspace() {
     assert_eq!(press(&mut app, "Down"), None);
     assert_eq!(
         press(&mut app, "Enter"),
-        Some(Effect::Open("17653152345-agentic-shepherd".into()))
+        Some(Effect::Open("17653152345".into()))
     );
     typed(&mut app, "prefill");
     assert_eq!(
         press(&mut app, "Enter"),
-        Some(Effect::Open("17760760747-replace-prefill".into()))
+        Some(Effect::Open("17760760747".into()))
     );
     press(&mut app, "Esc");
     assert_eq!(app.mode, Mode::Normal);
@@ -789,7 +809,7 @@ fn key_p_opens_the_picker_in_a_workspace() {
 fn opening_a_picked_conversation_starts_at_its_end() {
     let mut app = app_with(TestDoc::turns(3), true);
     press(&mut app, "g");
-    app.open(TestDoc::turns(9), "x".into(), LiveState::Finished, 4);
+    app.open(TestDoc::turns(9), "x".into(), 4);
     assert!(app.is_following());
     assert!(status(&mut app).contains("turn 9/9"));
     reload(&mut app, 12, LiveState::Live);
@@ -831,7 +851,7 @@ fn key_q_and_ctrl_c_quit() {
 
 // --- Mouse ------------------------------------------------------------------
 
-fn mouse(kind: MouseEventKind, row: u16) -> AppEvent<(Vec<TestBlock>, usize)> {
+fn mouse(kind: MouseEventKind, row: u16) -> AppEvent<<TestDoc as Blocks>::Update> {
     AppEvent::Terminal(Event::Mouse(MouseEvent {
         kind,
         column: 3,
@@ -857,44 +877,5 @@ fn the_wheel_scrolls_and_a_click_moves_the_cursor() {
 }
 
 fn picker_rows() -> Vec<ConversationRow> {
-    let at = |s: u64| Some(UNIX_EPOCH + Duration::from_secs(1_767_225_600 + s));
-    let row = |id: &str, title: Option<&str>, t, events| ConversationRow {
-        id: id.into(),
-        title: title.map(String::from),
-        last_activity: t,
-        events,
-        pinned: false,
-        archived: false,
-        locked: false,
-    };
-    vec![
-        row(
-            "17653152345-agentic-shepherd",
-            Some("Agentic shepherd: open issues"),
-            at(60),
-            120,
-        ),
-        ConversationRow {
-            locked: true,
-            ..row(
-                "17760760747-replace-prefill",
-                Some("Replace prefill logic"),
-                at(7200),
-                48,
-            )
-        },
-        ConversationRow {
-            pinned: true,
-            ..row(
-                "17673969718-iana-reference",
-                Some("IANA reference site"),
-                at(3600),
-                9,
-            )
-        },
-        ConversationRow {
-            archived: true,
-            ..row("17662304290-listing-perf", None, None, 300)
-        },
-    ]
+    crate::tui::picker::tests::rows()
 }

@@ -76,8 +76,14 @@ pub trait Blocks {
     fn view_name(&self) -> &'static str;
     /// Switches to the next view (the `v` key).
     fn cycle_view(&mut self);
-    /// Replaces the content with a reloaded conversation.
-    fn update(&mut self, update: Self::Update, live: LiveState);
+    /// Whether anyone is still writing the conversation.
+    fn live(&self) -> LiveState;
+    /// Applies what the watcher reported; returns whether the content
+    /// changed, or a one-line note when it could not be read.
+    fn update(&mut self, update: Self::Update) -> Result<bool, String>;
+    /// Called about once a second: a chance to notice what no file change
+    /// reports (an agent releasing its lock).
+    fn tick(&mut self) {}
 }
 
 /// Index of the block with `key`, looking at `hint` first (reloads rarely move blocks).

@@ -32,7 +32,7 @@ impl<D: Blocks> App<D> {
         let buf = frame.buffer_mut();
         if self.mode == Mode::Picker {
             if let Some(picker) = &self.picker {
-                picker.draw(area, buf, self.clock);
+                picker.draw(area, buf);
             }
             return;
         }
@@ -173,7 +173,8 @@ impl<D: Blocks> App<D> {
 
     fn live_indicator(&self) -> Span<'static> {
         let news = self.news();
-        if self.live == LiveState::Removed {
+        let live = self.doc.live();
+        if live == LiveState::Removed {
             Span::styled(
                 "✗ file removed",
                 BAR.fg(Color::LightRed).add_modifier(Modifier::BOLD),
@@ -183,7 +184,7 @@ impl<D: Blocks> App<D> {
                 format!("‖ paused · {news} new"),
                 BAR.fg(Color::LightYellow).add_modifier(Modifier::BOLD),
             )
-        } else if self.live == LiveState::Finished {
+        } else if live == LiveState::Finished {
             Span::styled("○ finished", BAR)
         } else if self.follow {
             Span::styled("● following", BAR.fg(Color::LightGreen))

@@ -1,7 +1,5 @@
 //! The workspace picker: the conversations of a JP workspace, most recent
-//! first, filtered by typing.
-
-use std::time::SystemTime;
+//! first (the order they are given in), filtered by typing.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
@@ -11,7 +9,6 @@ use ratatui::text::{Line, Span};
 
 use unicode_width::UnicodeWidthStr;
 
-use super::clock::Clock;
 use super::text::truncate;
 
 /// One conversation as the picker lists it.
@@ -21,10 +18,10 @@ pub struct ConversationRow {
     pub id: String,
     /// Its title, when it has one.
     pub title: Option<String>,
-    /// When it last changed.
-    pub last_activity: Option<SystemTime>,
-    /// How many events it holds.
-    pub events: usize,
+    /// When it was last active, as stored (`2025-12-09 21:20:34.512239`, UTC).
+    pub last_activity: Option<String>,
+    /// How many events it holds, when they were counted.
+    pub events: Option<usize>,
     /// Pinned by the user.
     pub pinned: bool,
     /// Archived.
@@ -53,13 +50,8 @@ pub struct Picker {
 }
 
 impl Picker {
-    /// A picker over `rows`, sorted most recent first, with `current` selected.
-    pub fn new(mut rows: Vec<ConversationRow>, current: Option<&str>) -> Picker {
-        rows.sort_by(|a, b| {
-            b.last_activity
-                .cmp(&a.last_activity)
-                .then_with(|| b.id.cmp(&a.id))
-        });
+    /// A picker over `rows` (most recent first), with `current` selected.
+    pub fn new(rows: Vec<ConversationRow>, current: Option<&str>) -> Picker {
         let selected = current
             .and_then(|id| rows.iter().position(|r| r.id == id))
             .unwrap_or(0);
@@ -138,7 +130,7 @@ impl Picker {
     }
 
     /// Draws the picker over the whole of `area`.
-    pub fn draw(&self, area: Rect, buf: &mut Buffer, clock: Clock) {
+    pub fn draw(&self, area: Rect, buf: &mut Buffer) {
         if area.height < 3 {
             return;
         }
@@ -167,10 +159,10 @@ impl Picker {
             );
             buf.set_span(area.x, area.y + 2, &none, area.width);
         }
-        let columns = Columns::measure(visible.iter().map(|&i| &self.rows[i]), width, clock);
+        let columns = Columns::measure(visible.iter().map(|&i| &self.rows[i]), width);
         for (n, &i) in visible.iter().skip(first).take(list_rows).enumerate() {
             let y = area.y + 2 + n as u16;
-            let line = columns.line(&self.rows[i], clock);
+            let line = columns.line(&self.rows[i]);
             buf.set_line(area.x, y, &line, area.width);
             if first + n == self.selected {
                 buf.set_style(
@@ -198,15 +190,11 @@ const WHEN: usize = 16;
 
 impl Columns {
     /// Fits the columns into `width`; the id column goes first when it is narrow.
-    fn measure<'a>(
-        rows: impl Iterator<Item = &'a ConversationRow>,
-        width: usize,
-        _clock: Clock,
-    ) -> Columns {
+    fn measure<'a>(rows: impl Iterator<Item = &'a ConversationRow>, width: usize) -> Columns {
         let (mut id, mut events, mut flags) = (0, 0, 0);
         for row in rows {
             id = id.max(row.id.width());
-            events = events.max(row.events.to_string().len());
+            events = events.max(event_count(row).len());
             flags = flags.max(flag_text(row).map_or(0, |f| f.len() + 2));
         }
         // marker, title, "  id", "  when", "  N events", "  pinned archived"
@@ -222,7 +210,7 @@ impl Columns {
         }
     }
 
-    fn line(&self, row: &ConversationRow, clock: Clock) -> Line<'static> {
+    fn line(&self, row: &ConversationRow) -> Line<'static> {
         let dim = Style::new().add_modifier(Modifier::DIM);
         let marker = if row.locked {
             Span::styled(" ● ", Style::new().fg(Color::Green))
@@ -244,10 +232,11 @@ impl Columns {
         }
         let when = row
             .last_activity
-            .map_or_else(|| "—".to_string(), |t| clock.date_time(t));
+            .as_deref()
+            .map_or_else(|| "—".to_string(), minutes);
         spans.push(Span::styled(format!("  {}", pad(&when, WHEN)), dim));
         spans.push(Span::styled(
-            format!("  {:>w$} events", row.events, w = self.events),
+            format!("  {:>w$} events", event_count(row), w = self.events),
             dim,
         ));
         if let Some(flags) = flag_text(row) {
@@ -258,6 +247,21 @@ impl Columns {
         }
         Line::from(spans)
     }
+}
+
+/// The event count, `?` when it was not counted.
+fn event_count(row: &ConversationRow) -> String {
+    row.events
+        .map_or_else(|| "?".to_string(), |n| n.to_string())
+}
+
+/// A stored time cut to the minute: `2025-12-09 21:20`.
+fn minutes(stored: &str) -> String {
+    clean(stored)
+        .chars()
+        .take(WHEN)
+        .map(|c| if c == 'T' { ' ' } else { c })
+        .collect()
 }
 
 /// `pinned`, `archived`, both or nothing.
@@ -282,50 +286,47 @@ fn clean(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use std::time::{Duration, UNIX_EPOCH};
-
+pub(crate) mod tests {
     use super::*;
 
     pub(crate) fn rows() -> Vec<ConversationRow> {
-        let at = |s: u64| Some(UNIX_EPOCH + Duration::from_secs(1_767_225_600 + s));
-        let row = |id: &str, title: Option<&str>, t, events| ConversationRow {
+        let row = |id: &str, title: Option<&str>, t: Option<&str>, events| ConversationRow {
             id: id.into(),
             title: title.map(String::from),
-            last_activity: t,
+            last_activity: t.map(String::from),
             events,
             pinned: false,
             archived: false,
             locked: false,
         };
         vec![
-            row(
-                "17653152345-agentic-shepherd",
-                Some("Agentic shepherd: open issues"),
-                at(60),
-                120,
-            ),
             ConversationRow {
                 locked: true,
                 ..row(
-                    "17760760747-replace-prefill",
+                    "17760760747",
                     Some("Replace prefill logic"),
-                    at(7200),
-                    48,
+                    Some("2026-01-01 02:00:00.5"),
+                    Some(48),
                 )
             },
             ConversationRow {
                 pinned: true,
                 ..row(
-                    "17673969718-iana-reference",
+                    "17673969718",
                     Some("IANA reference site"),
-                    at(3600),
-                    9,
+                    Some("2026-01-01T01:00:00Z"),
+                    Some(9),
                 )
             },
+            row(
+                "17653152345",
+                Some("Agentic shepherd: open issues"),
+                Some("2025-12-31 00:01:00"),
+                Some(120),
+            ),
             ConversationRow {
                 archived: true,
-                ..row("17662304290-listing-perf", None, None, 300)
+                ..row("17662304290", None, None, None)
             },
         ]
     }
@@ -335,17 +336,26 @@ mod tests {
     }
 
     #[test]
-    fn most_recent_comes_first() {
+    fn the_first_row_is_selected_unless_the_current_one_is_listed() {
         let picker = Picker::new(rows(), None);
-        assert_eq!(picker.selected_id(), Some("17760760747-replace-prefill"));
-        let order: Vec<&str> = picker
-            .visible()
-            .iter()
-            .map(|&i| picker.rows[i].id.as_str())
-            .collect();
+        assert_eq!(picker.selected_id(), Some("17760760747"));
+        let picker = Picker::new(rows(), Some("17653152345"));
+        assert_eq!(picker.selected_id(), Some("17653152345"));
+    }
+
+    #[test]
+    fn rows_read_as_a_table() {
+        let picker = Picker::new(rows(), None);
+        let mut buf = Buffer::empty(Rect::new(0, 0, 100, 6));
+        picker.draw(buf.area, &mut buf);
+        let line = |y: u16| (0..100).map(|x| buf[(x, y)].symbol()).collect::<String>();
         assert_eq!(
-            order[3], "17662304290-listing-perf",
-            "no activity time sorts last"
+            line(2).trim_end(),
+            " ● Replace prefill logic                         17760760747  2026-01-01 02:00   48 events"
+        );
+        assert_eq!(
+            line(5).trim_end(),
+            "   17662304290                                   17662304290  —                   ? events  archived"
         );
     }
 
@@ -361,28 +371,28 @@ mod tests {
         assert_eq!(picker.visible().len(), 1);
         assert_eq!(
             picker.handle(&key(KeyCode::Enter), 10),
-            PickerOutcome::Open("17673969718-iana-reference".into())
+            PickerOutcome::Open("17673969718".into())
         );
         picker.handle(&key(KeyCode::Backspace), 10);
         picker.handle(&key(KeyCode::Backspace), 10);
         picker.handle(&key(KeyCode::Backspace), 10);
         picker.handle(&key(KeyCode::Backspace), 10);
-        for c in "perf".chars() {
+        for c in "0429".chars() {
             picker.handle(&key(KeyCode::Char(c)), 10);
         }
-        assert_eq!(picker.selected_id(), Some("17662304290-listing-perf"));
+        assert_eq!(picker.selected_id(), Some("17662304290"));
     }
 
     #[test]
     fn arrows_move_and_escape_goes_back() {
-        let mut picker = Picker::new(rows(), Some("17673969718-iana-reference"));
-        assert_eq!(picker.selected_id(), Some("17673969718-iana-reference"));
+        let mut picker = Picker::new(rows(), Some("17673969718"));
+        assert_eq!(picker.selected_id(), Some("17673969718"));
         picker.handle(&key(KeyCode::Down), 10);
-        assert_eq!(picker.selected_id(), Some("17653152345-agentic-shepherd"));
+        assert_eq!(picker.selected_id(), Some("17653152345"));
         picker.handle(&key(KeyCode::Up), 10);
         picker.handle(&key(KeyCode::Up), 10);
         picker.handle(&key(KeyCode::Up), 10);
-        assert_eq!(picker.selected_id(), Some("17760760747-replace-prefill"));
+        assert_eq!(picker.selected_id(), Some("17760760747"));
         assert_eq!(picker.handle(&key(KeyCode::Esc), 10), PickerOutcome::Back);
     }
 

@@ -48,7 +48,9 @@ pub struct TestDoc {
     /// 0 terminal, 1 user, 2 raw.
     view: usize,
     /// Last state given by an update.
-    pub live: Option<LiveState>,
+    pub live: LiveState,
+    /// The next tick finds the conversation finished.
+    pub lock_released: bool,
     /// How many times a block was laid out.
     pub layouts: Cell<usize>,
 }
@@ -174,7 +176,7 @@ fn wrap(text: &str, width: usize, prefix: &str) -> Vec<String> {
 
 impl Blocks for TestDoc {
     type Key = u32;
-    type Update = (Vec<TestBlock>, usize);
+    type Update = (Option<(Vec<TestBlock>, usize)>, LiveState);
 
     fn len(&self) -> usize {
         self.shown.len()
@@ -268,9 +270,26 @@ impl Blocks for TestDoc {
         self.set(all);
     }
 
-    fn update(&mut self, (blocks, events): Self::Update, live: LiveState) {
+    fn live(&self) -> LiveState {
+        self.live
+    }
+
+    fn tick(&mut self) {
+        if self.lock_released {
+            self.live = LiveState::Finished;
+        }
+    }
+
+    fn update(&mut self, (content, live): Self::Update) -> Result<bool, String> {
+        let was = std::mem::replace(&mut self.live, live);
+        let Some((blocks, events)) = content else {
+            return Ok(was != live);
+        };
+        if blocks.is_empty() {
+            return Err("events.json: line 1, column 1: expected value".into());
+        }
         self.set(blocks);
         self.events = events;
-        self.live = Some(live);
+        Ok(true)
     }
 }
