@@ -22,7 +22,7 @@
 //!   reloads, resizes and view changes.
 //!
 //! This module is not the document: what a block looks like is the render
-//! module's business; see [`document`] for the adapter.
+//! module's business; [`live::LiveDocument`] adapts it.
 
 pub mod app;
 pub mod blocks;
@@ -32,6 +32,7 @@ mod draw;
 mod find;
 pub mod fold;
 pub mod keys;
+pub mod live;
 mod navigate;
 pub mod pager;
 pub mod picker;
