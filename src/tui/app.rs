@@ -267,6 +267,14 @@ impl<D: Blocks> App<D> {
         self.mode = Mode::Picker;
     }
 
+    /// Closes the picker (an opening failed).
+    pub fn close_picker(&mut self) {
+        self.picker = None;
+        if self.mode == Mode::Picker {
+            self.mode = Mode::Normal;
+        }
+    }
+
     /// Shows a one-off note in the status bar (errors of effects, results).
     pub fn note(&mut self, text: impl Into<String>) {
         self.message = Some(text.into());

@@ -31,13 +31,18 @@ pub mod clock;
 mod draw;
 mod find;
 pub mod fold;
+mod input;
 pub mod keys;
 pub mod live;
 mod navigate;
 pub mod pager;
 pub mod picker;
+pub mod run;
 pub mod sheet;
+mod signals;
+pub mod terminal;
 pub mod text;
+pub mod viewer;
 
 #[cfg(test)]
 mod testdoc;
@@ -46,3 +51,5 @@ pub use app::{App, AppEvent, Effect, Reload, Signal, ViewerOptions};
 pub use blocks::{BlockClass, Blocks, LiveState};
 pub use clock::Clock;
 pub use picker::ConversationRow;
+pub use run::{EventChannel, Exit, Host, NoWorkspace, Opened, TuiError, run};
+pub use viewer::{ViewerError, ViewerSettings, open_and_run, run_live};
