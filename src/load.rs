@@ -58,7 +58,10 @@ pub struct Live {
 
 enum Reader {
     Jp(JpStream),
-    Eve { reader: EveReader, tail: AppendTail },
+    Eve {
+        reader: Box<EveReader>,
+        tail: AppendTail,
+    },
 }
 
 /// What a refresh found.
@@ -112,7 +115,7 @@ impl Live {
         let mut live = Live {
             conversation: Conversation::default(),
             reader: Reader::Eve {
-                reader: EveReader::new(),
+                reader: Box::default(),
                 tail: AppendTail::new(&path),
             },
             origin: Origin::Eve(path),
@@ -156,7 +159,7 @@ impl Live {
                     TailRead::Unchanged => return Ok(Refresh::Unchanged),
                     TailRead::Appended(bytes) => reader.push(&bytes),
                     TailRead::Reset(bytes) => {
-                        *reader = EveReader::new();
+                        **reader = EveReader::new();
                         reader.push(&bytes);
                     }
                 }
@@ -184,7 +187,7 @@ impl Live {
         Live {
             conversation: Conversation::default(),
             reader: Reader::Eve {
-                reader: EveReader::new(),
+                reader: Box::default(),
                 tail: AppendTail::new("-"),
             },
             origin: Origin::Eve(PathBuf::from("-")),
@@ -209,12 +212,18 @@ impl Live {
     }
 
     fn apply_eve(&mut self) {
-        let Reader::Eve { reader, .. } = &self.reader else { return };
+        let Reader::Eve { reader, .. } = &self.reader else {
+            return;
+        };
         let name = match &self.origin {
             Origin::Eve(path) => path.display().to_string(),
             Origin::Jp(dir) => dir.events_path().display().to_string(),
         };
-        self.warnings = reader.diagnostics().iter().map(|d| format!("{name}: {d}")).collect();
+        self.warnings = reader
+            .diagnostics()
+            .iter()
+            .map(|d| format!("{name}: {d}"))
+            .collect();
         let title = self.conversation.title.take();
         self.conversation = Conversation::new(reader.events().to_vec(), None, title);
     }
@@ -259,7 +268,10 @@ fn eve_refresh(before: (usize, u64), reader: &EveReader) -> Refresh {
 }
 
 fn io_error(path: &Path, error: std::io::Error) -> OpenError {
-    OpenError::Io(std::io::Error::new(error.kind(), format!("{}: {error}", path.display())))
+    OpenError::Io(std::io::Error::new(
+        error.kind(),
+        format!("{}: {error}", path.display()),
+    ))
 }
 
 /// Whether JP holds the conversation's lock: the lock file exists and names a
@@ -303,8 +315,12 @@ pub fn title_of(metadata: &[u8]) -> Option<String> {
 }
 
 /// Builds a conversation from a JP folder's files read elsewhere (tests, benches).
-pub fn jp_conversation(dir: &ConversationDir, files: &ConversationFiles) -> Result<Conversation, OpenError> {
-    let load = jp::load(&files.events, files.base_config.as_deref()).map_err(|e| format_error(dir, e))?;
+pub fn jp_conversation(
+    dir: &ConversationDir,
+    files: &ConversationFiles,
+) -> Result<Conversation, OpenError> {
+    let load =
+        jp::load(&files.events, files.base_config.as_deref()).map_err(|e| format_error(dir, e))?;
     let title = files.metadata.as_deref().and_then(title_of);
     Ok(Conversation::new(load.events, load.base_config, title))
 }

@@ -225,14 +225,14 @@ fn legacy_base(value: &Value) -> Option<(Value, Generation)> {
 
 /// Decodes one of JP's base64 strings: STANDARD, then URL_SAFE, else raw.
 pub fn decode_base64(text: String) -> String {
-    if text.is_empty() || text.len() % 4 != 0 {
+    if text.is_empty() || !text.len().is_multiple_of(4) {
         return text;
     }
     for engine in [&STANDARD, &URL_SAFE] {
-        if let Ok(bytes) = engine.decode(text.as_bytes()) {
-            if let Ok(decoded) = String::from_utf8(bytes) {
-                return decoded;
-            }
+        if let Ok(bytes) = engine.decode(text.as_bytes())
+            && let Ok(decoded) = String::from_utf8(bytes)
+        {
+            return decoded;
         }
     }
     text
@@ -502,7 +502,10 @@ pub struct JpStream {
 
 impl JpStream {
     /// Reads a conversation for the first time.
-    pub fn open(events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<(Self, JpLoad), LoadError> {
+    pub fn open(
+        events_json: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Result<(Self, JpLoad), LoadError> {
         let mut stream = JpStream::default();
         let load = stream.reload(events_json, base_config_json)?;
         Ok((stream, load))
@@ -519,15 +522,19 @@ impl JpStream {
         if base_hash == self.base_hash && xxh3_64(events_json) == self.file_hash {
             return Ok(Delta::Unchanged);
         }
-        if base_hash == self.base_hash {
-            if let Some(added) = self.try_append(events_json) {
-                return Ok(Delta::Appended(added));
-            }
+        if base_hash == self.base_hash
+            && let Some(added) = self.try_append(events_json)
+        {
+            return Ok(Delta::Appended(added));
         }
         Ok(Delta::Reloaded(self.reload(events_json, base_config_json)?))
     }
 
-    fn reload(&mut self, events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<JpLoad, LoadError> {
+    fn reload(
+        &mut self,
+        events_json: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Result<JpLoad, LoadError> {
         let load = load(events_json, base_config_json)?;
         let bytes = strip_bom(events_json);
         let bom = events_json.len() - bytes.len();

@@ -170,7 +170,10 @@ fn stream_appends_only_the_new_tail() {
     ]);
     let (mut stream, loaded) = JpStream::open(&events(first.clone()), Some(b"{}")).unwrap();
     let mut all = loaded.events;
-    assert_eq!(stream.update(&events(first), Some(b"{}")).unwrap(), Delta::Unchanged);
+    assert_eq!(
+        stream.update(&events(first), Some(b"{}")).unwrap(),
+        Delta::Unchanged
+    );
 
     let second = json!([
         {"timestamp": "t1", "type": "turn_start"},
@@ -209,7 +212,10 @@ fn stream_from_empty_array_and_legacy_base() {
         {"timestamp": "t1", "type": "chat_request", "content": "hi"}
     ]));
     // The first entry of a legacy file is the base, so this re-reads.
-    assert!(matches!(stream.update(&one, None).unwrap(), Delta::Reloaded(_)));
+    assert!(matches!(
+        stream.update(&one, None).unwrap(),
+        Delta::Reloaded(_)
+    ));
     let two = events(json!([
         {"type": "config_delta", "timestamp": "t0", "delta": {}},
         {"timestamp": "t1", "type": "chat_request", "content": "hi"},

@@ -228,7 +228,9 @@ fn items(
             EventKind::TurnStart => out.push(Item::TurnStart(i)),
             EventKind::ChatRequest { .. } => out.push(Item::UserMessage(i)),
             EventKind::ChatResponse(ChatResponse::Message(_)) => match out.last_mut() {
-                Some(Item::Speech(run)) if run.last() == Some(&(i - 1)) && !whole_messages => run.push(i),
+                Some(Item::Speech(run)) if run.last() == Some(&(i - 1)) && !whole_messages => {
+                    run.push(i)
+                }
                 _ => out.push(Item::Speech(vec![i])),
             },
             EventKind::ChatResponse(ChatResponse::Reasoning(_)) => match out.last_mut() {

@@ -191,9 +191,13 @@ fn unannotated_blocks_go_to_both() {
 
 #[test]
 fn superseded_attempts_are_in_raw_only() {
-    let mut old = ev(EventKind::ChatResponse(ChatResponse::Message(Some("first try".into()))));
+    let mut old = ev(EventKind::ChatResponse(ChatResponse::Message(Some(
+        "first try".into(),
+    ))));
     ext::set_flag(&mut old, ext::SUPERSEDED, true);
-    let new = ev(EventKind::ChatResponse(ChatResponse::Message(Some("retry".into()))));
+    let new = ev(EventKind::ChatResponse(ChatResponse::Message(Some(
+        "retry".into(),
+    ))));
     let events = vec![old, new.clone()];
     assert_eq!(apply(View::Raw, &events).len(), 2);
     assert_eq!(apply(View::User, &events), vec![new.clone()]);
