@@ -223,3 +223,40 @@ fn the_pager_gets_the_card_text_and_the_viewer_returns() {
         "the whole result, not what the card shows"
     );
 }
+
+#[test]
+fn sighup_ends_the_viewer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
+    viewer.wait_for_text("24 events");
+    // SAFETY: signalling our own child process.
+    assert_eq!(unsafe { libc::kill(viewer.pid(), libc::SIGHUP) }, 0);
+    assert_eq!(viewer.exit_code(), 128 + libc::SIGHUP as u32);
+    assert!(viewer.cooked());
+}
+
+#[test]
+fn a_resized_terminal_is_redrawn_to_its_new_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
+    viewer.wait_for_text("24 events");
+    viewer
+        .master
+        .resize(PtySize {
+            rows: 12,
+            cols: 60,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    viewer.screen.lock().unwrap().screen_mut().set_size(
+        std::num::NonZeroU16::new(12).unwrap(),
+        std::num::NonZeroU16::new(60).unwrap(),
+    );
+    viewer.wait_for("the status bar on row 12", |s| {
+        s.contents_between(11, 0, 11, 60).contains("following")
+            || s.contents_between(11, 0, 11, 60).contains("finished")
+    });
+    viewer.send(b"q");
+    assert_eq!(viewer.exit_code(), 0);
+}
