@@ -69,6 +69,11 @@ impl LiveDocument {
         &self.live
     }
 
+    /// Problems with the conversation's stored styles (not fatal).
+    pub fn style_warnings(&self) -> &[String] {
+        &self.doc.warnings
+    }
+
     fn rebuild(&mut self) {
         self.options.finished = self.finished;
         self.doc = Document::build(&self.live.conversation, &self.options);
