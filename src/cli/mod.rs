@@ -5,6 +5,7 @@
 
 mod events;
 mod render;
+mod view;
 
 use clap::{Parser, Subcommand};
 
@@ -66,12 +67,10 @@ pub fn main() -> i32 {
             Ok(overlay) => render::run(&args, overlay),
             Err(err) => return usage_error(&err),
         },
-        None => Err(anyhow::anyhow!(
-            "the viewer is not built yet: use `overhear events PATH`{}",
-            cli.path
-                .map(|p| format!(" (PATH was {p})"))
-                .unwrap_or_default()
-        )),
+        None => match view::run(cli.path.as_deref()) {
+            Ok(code) => return code,
+            Err(err) => Err(err),
+        },
     };
     match result {
         Ok(()) => 0,
