@@ -1,0 +1,230 @@
+//! The hostile corpus (issue 6): inputs a viewer left open on files written by
+//! other programs must survive. Each test states the exact behaviour, the memory
+//! bound and the time bound it checks; the inputs and the bounds are listed in
+//! `docs/hardening.md`. Big inputs are generated into temporary folders, never
+//! committed (`tests/fixtures/hostile/README.md`).
+
+mod inputs;
+mod support;
+
+use std::path::Path;
+
+use overhear::format::jp;
+use overhear::format::{ChatResponse, Content, EventKind};
+use overhear::model::Conversation as Model;
+
+use inputs::*;
+use support::{Conversation, overhear, unsafe_bytes};
+
+const MIB: u64 = 1024 * 1024;
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/hostile")
+        .join(name)
+}
+
+fn events_arg(conv: &Conversation) -> String {
+    conv.events_path().display().to_string()
+}
+
+/// Loads a folder's files in-process, as the viewer does.
+fn load_dir(dir: &Path) -> overhear::load::Loaded {
+    overhear::load::open(&dir.display().to_string()).expect("the conversation opens")
+}
+
+// ---------------------------------------------------------------------------
+// JSON nested 10,000 deep: a clear one-line error, no stack overflow.
+
+#[test]
+fn events_nested_ten_thousand_deep_is_a_one_line_error() {
+    let conv = Conversation::from_bytes(&deep_array(10_000));
+    let run = overhear(["events", &events_arg(&conv)]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "overhear: {}: line 1, column 129: recursion limit exceeded\n",
+            conv.events_path().display()
+        )
+    );
+    assert!(run.stdout.is_empty());
+}
+
+#[test]
+fn an_event_nested_ten_thousand_deep_is_a_one_line_error() {
+    let text = format!(
+        "[\n  {{\"type\": \"tool_call_request\", \"id\": \"1\", \"name\": \"x\", \"arguments\": {}}}\n]\n",
+        deep_object(10_000)
+    );
+    let conv = Conversation::from_bytes(text.as_bytes());
+    let run = overhear(["events", &events_arg(&conv)]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "overhear: {}: line 2, column 702: recursion limit exceeded\n",
+            conv.events_path().display()
+        )
+    );
+}
+
+#[test]
+fn base_config_nested_ten_thousand_deep_is_a_one_line_error_naming_it() {
+    let conv = Conversation::from_events(&message_events("hi"))
+        .with_file("base_config.json", deep_object(10_000).as_bytes());
+    let run = overhear(["events", &events_arg(&conv)]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "overhear: {}: base_config.json: line 1, column 641: recursion limit exceeded\n",
+            conv.path().display()
+        )
+    );
+}
+
+#[test]
+fn metadata_nested_ten_thousand_deep_only_loses_the_title() {
+    let conv = Conversation::from_events(&message_events("hi"))
+        .with_file("metadata.json", deep_object(10_000).as_bytes());
+    let loaded = load_dir(conv.path());
+    assert_eq!(loaded.conversation.title, None);
+    assert_eq!(loaded.conversation.events.len(), 3);
+}
+
+// ---------------------------------------------------------------------------
+// Invalid UTF-8, NUL bytes, BOM, CRLF.
+
+#[test]
+fn invalid_utf8_inside_a_string_is_a_one_line_error_with_its_place() {
+    let run = overhear(["events", &fixture("invalid-utf8/events.json").display().to_string()]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "overhear: {}: line 10, column 25: invalid unicode code point\n",
+            fixture("invalid-utf8/events.json").display()
+        )
+    );
+}
+
+#[test]
+fn a_raw_nul_byte_inside_a_string_is_a_one_line_error_with_its_place() {
+    let run = overhear(["events", &fixture("raw-nul/events.json").display().to_string()]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "overhear: {}: line 10, column 20: control character (\\u0000-\\u001F) found while parsing a string\n",
+            fixture("raw-nul/events.json").display()
+        )
+    );
+}
+
+#[test]
+fn escaped_nul_and_lone_surrogate_free_text_load_unchanged() {
+    let loaded = load_dir(&fixture("escaped-nul"));
+    let texts: Vec<&str> = loaded
+        .conversation
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ChatResponse(ChatResponse::Message(Some(m))) => Some(m.as_str()),
+            EventKind::ChatRequest { content, .. } => Some(content.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(texts, ["nul\0inside", "two\0\0nuls and \u{fffd} a replacement char"]);
+}
+
+#[test]
+fn a_byte_order_mark_on_every_file_is_ignored() {
+    let loaded = load_dir(&fixture("bom"));
+    assert_eq!(loaded.conversation.title.as_deref(), Some("BOM everywhere"));
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.conversation.events.len(), 3);
+    let base = loaded.conversation.base_config.expect("base config read");
+    assert_eq!(base["conversation"]["tools"]["*"]["style"]["inline_results"], "full");
+}
+
+#[test]
+fn crlf_files_load_and_keep_the_stored_text_unchanged() {
+    let loaded = load_dir(&fixture("crlf"));
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let Some(EventKind::ChatResponse(ChatResponse::Message(Some(message)))) =
+        loaded.conversation.events.get(2).map(|e| &e.kind)
+    else {
+        panic!("third event is a message: {:?}", loaded.conversation.events);
+    };
+    assert_eq!(message, "line one\r\nline two\r\n");
+}
+
+// ---------------------------------------------------------------------------
+// Escape sequences in every text field.
+
+#[test]
+fn events_output_escapes_every_control_character_of_every_field() {
+    let conv = Conversation::from_events(&hostile_events())
+        .with_file("metadata.json", &hostile_metadata())
+        .with_file("base_config.json", &custom_parameters_config());
+    for view in ["raw", "user", "provider"] {
+        let run = overhear(["events", &events_arg(&conv), "--view", view]);
+        run.expect_code(0);
+        assert_eq!(unsafe_bytes(&run.stdout), None, "view {view}");
+        assert_eq!(run.stderr, "");
+        // The stored text is kept unchanged: it is only escaped as JSON.
+        let value: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+        if view != "user" {
+            assert!(value.to_string().contains(&serde_json::to_string(&hostile_text()).unwrap()[1..40]));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Size: the 50 MB message, the 1,000,000-line result, the 10 MB line.
+
+#[test]
+fn a_fifty_megabyte_message_loads_whole() {
+    let message = prose(50 * MIB as usize);
+    let conv = Conversation::from_events(&message_events(&message));
+    let run = overhear(["events", &events_arg(&conv), "--jsonl"]);
+    run.expect_code(0);
+    let last = run.stdout.split(|b| *b == b'\n').nth(2).expect("three events");
+    let event: serde_json::Value = serde_json::from_slice(last).expect("JSON line");
+    assert_eq!(event["message"].as_str().map(str::len), Some(message.len()));
+    eprintln!(
+        "50 MB message: file {} MiB, events peak {:.0} MiB, {:?}",
+        conv.events_len() / MIB,
+        run.peak_mib(),
+        run.elapsed
+    );
+}
+
+#[test]
+fn a_million_line_tool_result_loads_whole() {
+    let result = numbered_lines(1_000_000);
+    let conv = Conversation::from_events(&tool_result_events(&result));
+    let loaded = load_dir(conv.path());
+    let Some(EventKind::ToolCallResponse { content: Content::Text(text), .. }) =
+        loaded.conversation.events.get(3).map(|e| &e.kind)
+    else {
+        panic!("fourth event is the result");
+    };
+    assert_eq!(text.lines().count(), 1_000_000);
+    assert_eq!(text.lines().last(), Some("line 1000000"));
+}
+
+#[test]
+fn a_ten_megabyte_line_without_spaces_loads_whole() {
+    let line = "x".repeat(10 * MIB as usize);
+    let conv = Conversation::from_events(&message_events(&line));
+    let load = jp::load(&std::fs::read(conv.events_path()).unwrap(), None).unwrap();
+    let model = Model::new(load.events, None, None);
+    let Some(EventKind::ChatResponse(ChatResponse::Message(Some(text)))) =
+        model.events.get(2).map(|e| &e.kind)
+    else {
+        panic!("third event is the message");
+    };
+    assert_eq!(text.len(), 10 * MIB as usize);
+}
