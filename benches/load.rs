@@ -15,7 +15,11 @@ fn inputs() -> Vec<(String, Vec<u8>, Option<Vec<u8>>)> {
         inputs.push(fixture);
     }
     let synthetic = common::stored(&common::conversation_events(100 * 1024 * 1024));
-    inputs.push(("synthetic-100MB".into(), synthetic, Some(common::base_config())));
+    inputs.push((
+        "synthetic-100MB".into(),
+        synthetic,
+        Some(common::base_config()),
+    ));
     inputs
 }
 
@@ -43,9 +47,13 @@ fn bench(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(8));
     for (name, events, base) in &inputs {
         group.throughput(Throughput::Bytes(events.len() as u64));
-        group.bench_with_input(BenchmarkId::new("serde_json_value", name), events, |b, events| {
-            b.iter(|| serde_json::from_slice::<serde_json::Value>(events).expect("valid"))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("serde_json_value", name),
+            events,
+            |b, events| {
+                b.iter(|| serde_json::from_slice::<serde_json::Value>(events).expect("valid"))
+            },
+        );
         group.bench_with_input(BenchmarkId::new("overhear", name), events, |b, events| {
             b.iter(|| jp::load(events, base.as_deref()).expect("valid"))
         });
@@ -55,7 +63,9 @@ fn bench(c: &mut Criterion) {
     // The budget as a ratio, both sides measured here and now.
     for (name, events, base) in &inputs {
         let mb = events.len() as f64 / (1024.0 * 1024.0);
-        let baseline = time(5, || drop(serde_json::from_slice::<serde_json::Value>(events)));
+        let baseline = time(5, || {
+            drop(serde_json::from_slice::<serde_json::Value>(events))
+        });
         let ours = time(5, || drop(jp::load(events, base.as_deref())));
         println!(
             "load {name}: {mb:.1} MB · baseline {:.0} MB/s · overhear {:.0} MB/s · ratio {:.2}× (budget 1.5×)",

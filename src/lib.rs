@@ -2,7 +2,7 @@
 //!
 //! The library holds the whole pipeline so that tool authors can call it from
 //! their own tests; the binary (`src/main.rs`) only hands the command line to
-//! [`cli`]. Data flows one way: [`source`] → [`format`] → [`model`] →
+//! [`cli`]. Data flows one way: [`source`] → [`format`](mod@format) → [`model`] →
 //! [`policy`] → [`render`] → [`tui`] / [`cli`]. Later stages never reach back.
 //!
 //! It is not a conversation editor: nothing here ever writes to, locks or

@@ -6,7 +6,9 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/jp").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/jp")
+        .join(name)
 }
 
 fn overhear(args: &[&str]) -> Output {
@@ -22,8 +24,17 @@ fn stdout_json(out: &Output) -> Value {
 
 #[test]
 fn user_view_equals_the_hand_written_expectation() {
-    let out = overhear(&["events", fixture("blocks").to_str().unwrap(), "--view", "user"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = overhear(&[
+        "events",
+        fixture("blocks").to_str().unwrap(),
+        "--view",
+        "user",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let expected: Value =
         serde_json::from_slice(&std::fs::read(fixture("blocks.user-view.json")).unwrap()).unwrap();
     assert_eq!(stdout_json(&out), expected);
@@ -37,18 +48,33 @@ fn raw_view_is_decoded_and_excludes_a_legacy_base() {
     let events = events.as_array().unwrap();
     // The leading base config is not an event; the later delta is.
     assert_eq!(events[0]["type"], "chat_request");
-    assert_eq!(events.iter().filter(|e| e["type"] == "config_delta").count(), 1);
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| e["type"] == "config_delta")
+            .count(),
+        1
+    );
     assert_eq!(events[1]["arguments"]["path"], "ISSUES.md");
 }
 
 #[test]
 fn provider_view_replaces_withheld_content() {
-    let out = overhear(&["events", fixture("blocks").to_str().unwrap(), "--view", "provider", "--jsonl"]);
+    let out = overhear(&[
+        "events",
+        fixture("blocks").to_str().unwrap(),
+        "--view",
+        "provider",
+        "--jsonl",
+    ]);
     let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let failed = lines.iter().find(|e| e["id"] == "call_2" && e["type"] == "tool_call_response").unwrap();
+    let failed = lines
+        .iter()
+        .find(|e| e["id"] == "call_2" && e["type"] == "tool_call_response")
+        .unwrap();
     assert_eq!(failed["content"][0]["text"], "Tool failed.");
     assert_eq!(failed["is_error"], true);
 }
@@ -66,7 +92,10 @@ fn a_file_that_is_not_json_names_line_and_column() {
     let out = overhear(&["events", fixture("not-json").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("events.json: line 3, column 3: expected `,` or `]`"), "{stderr}");
+    assert!(
+        stderr.contains("events.json: line 3, column 3: expected `,` or `]`"),
+        "{stderr}"
+    );
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
 }
 
@@ -75,7 +104,10 @@ fn a_malformed_event_is_reported_and_the_rest_is_kept() {
     let out = overhear(&["events", fixture("malformed").to_str().unwrap(), "--jsonl"]);
     assert!(out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("events.json: event 2: tool_call_request: missing key `id`"), "{stderr}");
+    assert!(
+        stderr.contains("events.json: event 2: tool_call_request: missing key `id`"),
+        "{stderr}"
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 4);
 }
 
@@ -91,5 +123,8 @@ fn a_missing_path_is_one_clear_line() {
 #[test]
 fn usage_errors_exit_2() {
     assert_eq!(overhear(&["events"]).status.code(), Some(2));
-    assert_eq!(overhear(&["events", "x", "--view", "nope"]).status.code(), Some(2));
+    assert_eq!(
+        overhear(&["events", "x", "--view", "nope"]).status.code(),
+        Some(2)
+    );
 }

@@ -13,7 +13,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     fn below(&mut self, n: u64) -> u64 {
@@ -22,8 +25,26 @@ impl Lcg {
 }
 
 const WORDS: &[&str] = &[
-    "the", "conversation", "stream", "reader", "turn", "tool", "result", "parse", "render", "width",
-    "agent", "file", "event", "config", "style", "line", "markdown", "table", "cache", "terminal",
+    "the",
+    "conversation",
+    "stream",
+    "reader",
+    "turn",
+    "tool",
+    "result",
+    "parse",
+    "render",
+    "width",
+    "agent",
+    "file",
+    "event",
+    "config",
+    "style",
+    "line",
+    "markdown",
+    "table",
+    "cache",
+    "terminal",
 ];
 
 fn prose(rng: &mut Lcg, chars: usize) -> String {
@@ -38,7 +59,11 @@ fn prose(rng: &mut Lcg, chars: usize) -> String {
 fn code(rng: &mut Lcg, lines: usize) -> String {
     let mut s = String::from("```rs\n");
     for i in 0..lines {
-        s.push_str(&format!("    let value_{i} = compute({}, \"{}\");\n", rng.below(1000), WORDS[i % WORDS.len()]));
+        s.push_str(&format!(
+            "    let value_{i} = compute({}, \"{}\");\n",
+            rng.below(1000),
+            WORDS[i % WORDS.len()]
+        ));
     }
     s.push_str("```");
     s
@@ -60,9 +85,15 @@ pub fn turn_events(rng_seed: u64, n: usize) -> Vec<Value> {
         let path = format!("crates/jp_{}/src/lib.rs", WORDS[c % WORDS.len()]);
         out.push(json!({"timestamp": ts(3), "type": "tool_call_request", "id": id, "name": "fs_read_file",
                         "arguments": {"path": STANDARD.encode(path)}}));
-        let lines = if rng.below(20) == 0 { 400 } else { 15 + rng.below(30) as usize };
-        out.push(json!({"timestamp": ts(4), "type": "tool_call_response", "id": id,
-                        "content": STANDARD.encode(code(&mut rng, lines)), "is_error": false}));
+        let lines = if rng.below(20) == 0 {
+            400
+        } else {
+            15 + rng.below(30) as usize
+        };
+        out.push(
+            json!({"timestamp": ts(4), "type": "tool_call_response", "id": id,
+                        "content": STANDARD.encode(code(&mut rng, lines)), "is_error": false}),
+        );
     }
     out.push(json!({"timestamp": ts(5), "type": "chat_response", "message": prose(&mut rng, 500)}));
     out
@@ -75,7 +106,10 @@ pub fn conversation_events(target_bytes: usize) -> Vec<Value> {
     let mut n = 0;
     while size < target_bytes {
         let turn = turn_events(42, n);
-        size += turn.iter().map(|e| serde_json::to_vec_pretty(e).map_or(0, |v| v.len() + 4)).sum::<usize>();
+        size += turn
+            .iter()
+            .map(|e| serde_json::to_vec_pretty(e).map_or(0, |v| v.len() + 4))
+            .sum::<usize>();
         events.extend(turn);
         n += 1;
     }
@@ -109,5 +143,9 @@ pub fn largest_fixture() -> Option<(String, Vec<u8>, Option<Vec<u8>>)> {
     let (_, dir) = best?;
     let events = std::fs::read(dir.join("events.json")).ok()?;
     let base = std::fs::read(dir.join("base_config.json")).ok();
-    Some((dir.file_name()?.to_string_lossy().into_owned(), events, base))
+    Some((
+        dir.file_name()?.to_string_lossy().into_owned(),
+        events,
+        base,
+    ))
 }

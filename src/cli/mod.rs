@@ -11,7 +11,12 @@ use crate::model::View;
 
 /// overhear — watch and replay LLM-agent conversations in the terminal.
 #[derive(Debug, Parser)]
-#[command(name = "overhear", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "overhear",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
     /// What to run; without one, the viewer opens PATH.
     #[command(subcommand)]
@@ -50,7 +55,9 @@ pub fn main() -> i32 {
         Some(Command::Events { path, view, jsonl }) => events::run(&path, view, jsonl),
         None => Err(anyhow::anyhow!(
             "the viewer is not built yet: use `overhear events PATH`{}",
-            cli.path.map(|p| format!(" (PATH was {p})")).unwrap_or_default()
+            cli.path
+                .map(|p| format!(" (PATH was {p})"))
+                .unwrap_or_default()
         )),
     };
     match result {

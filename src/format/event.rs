@@ -115,6 +115,27 @@ pub enum Audience {
 }
 
 impl Audience {
+    /// Reads the roles of an `audience` list. Roles other than `user` and
+    /// `assistant` are ignored; a list naming neither means both (like no list).
+    pub fn from_names<'a, I>(names: I) -> Self
+    where
+        I: IntoIterator<Item = &'a str>,
+    {
+        let (mut user, mut assistant) = (false, false);
+        for name in names {
+            match name {
+                "user" => user = true,
+                "assistant" => assistant = true,
+                _ => {}
+            }
+        }
+        match (user, assistant) {
+            (true, false) => Audience::User,
+            (false, true) => Audience::Assistant,
+            _ => Audience::Both,
+        }
+    }
+
     /// Whether a block with this audience is addressed to the user.
     pub fn includes_user(self) -> bool {
         matches!(self, Audience::User | Audience::Both)
@@ -172,15 +193,9 @@ impl Block {
             .or_else(|| self.0.get("resource").and_then(|r| r.get("annotations")))
             .and_then(|a| a.get("audience"))
             .and_then(Value::as_array);
-        let Some(list) = list else {
-            return Audience::Both;
-        };
-        let user = list.iter().any(|v| v.as_str() == Some("user"));
-        let assistant = list.iter().any(|v| v.as_str() == Some("assistant"));
-        match (user, assistant) {
-            (true, false) => Audience::User,
-            (false, true) => Audience::Assistant,
-            _ => Audience::Both,
+        match list {
+            Some(list) => Audience::from_names(list.iter().filter_map(Value::as_str)),
+            None => Audience::Both,
         }
     }
 

@@ -4,7 +4,9 @@
 //! normalization live here and nowhere else; later stages only see
 //! [`event::Event`]s.
 
+pub mod eve;
 pub mod event;
+pub mod ext;
 pub mod jp;
 
 pub use event::{Audience, Block, ChatResponse, Content, Event, EventKind};

@@ -2,17 +2,7 @@
 //! steps 1, 4 and 5), given the tool's resolved [`ToolStyle`].
 
 use super::style::{InlineResults, LinkStyle, ResultSetting, ToolStyle};
-
-/// Whom a result block is addressed to, from its `annotations.audience`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Audience {
-    /// `["user"]`.
-    User,
-    /// `["assistant"]`.
-    Assistant,
-    /// Both roles listed, or no (or an empty) annotation.
-    Both,
-}
+pub use crate::format::Audience;
 
 /// How one result block is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,29 +15,6 @@ pub enum BlockDisplay {
     Full,
     /// As assistant speech (a speech pane, markdown, never truncated).
     Speech,
-}
-
-impl Audience {
-    /// Reads the roles of an `audience` list. Roles other than `user` and
-    /// `assistant` are ignored; a list naming neither means both (like no list).
-    pub fn from_names<'a, I>(names: I) -> Self
-    where
-        I: IntoIterator<Item = &'a str>,
-    {
-        let (mut user, mut assistant) = (false, false);
-        for name in names {
-            match name {
-                "user" => user = true,
-                "assistant" => assistant = true,
-                _ => {}
-            }
-        }
-        match (user, assistant) {
-            (true, false) => Audience::User,
-            (false, true) => Audience::Assistant,
-            _ => Audience::Both,
-        }
-    }
 }
 
 /// Total order of permissiveness: `off` (and 0 lines) < N lines < `full`; `chat`

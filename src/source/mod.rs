@@ -1,1 +1,29 @@
-//! Opening paths, reading bytes and watching for change. Knows nothing of JSON.
+//! Opening paths, reading bytes and watching for change.
+//!
+//! This is the only stage that touches the file system. It answers three
+//! questions for the stages after it: *what does this path name* ([`locate`]),
+//! *what are its bytes* ([`ConversationDir::read`], [`tail::AppendTail`],
+//! [`stdin`]) and *when should I read again* ([`watch`]).
+//!
+//! It is not a parser: it knows nothing of JSON events. It reads only the few
+//! keys of `metadata.json` a conversation picker needs, the workspace id in
+//! `.jp/.id` and the `pid` in JP's lock files. It never writes, locks, renames
+//! or creates anything in a conversation folder or a workspace: every file is
+//! opened read-only and JP's lock file is read, never `flock`ed.
+
+pub mod conversation;
+pub mod count;
+pub mod locate;
+pub mod lock;
+pub mod stdin;
+pub mod tail;
+mod time;
+pub mod watch;
+pub mod workspace;
+
+pub use conversation::{ConversationDir, ConversationFiles};
+pub use locate::{LocateError, Target, locate};
+pub use workspace::{ConversationEntry, Workspace};
+
+#[cfg(test)]
+mod test_support;

@@ -1,0 +1,156 @@
+//! `overhear render PATH`: the rendered transcript on stdout.
+
+use std::io::{self, IsTerminal};
+
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+
+use crate::policy::Overlay;
+use crate::render::document::{DocOptions, DocView, Document};
+use crate::render::print::{PrintOptions, TurnSpec, print_document};
+use crate::render::sanitize::SanitizeMode;
+use crate::render::theme::{ColorDepth, Theme, detect_color_depth};
+
+/// When to write colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// When stdout is a terminal and `NO_COLOR` is not set.
+    Auto,
+    /// Always (SGR sequences only).
+    Always,
+    /// Never.
+    Never,
+}
+
+/// What to do with escape sequences found in conversation text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SanitizeArg {
+    /// Remove them.
+    Strip,
+    /// Show each as a visible `␛`.
+    Visualize,
+}
+
+impl From<SanitizeArg> for SanitizeMode {
+    fn from(arg: SanitizeArg) -> Self {
+        match arg {
+            SanitizeArg::Strip => SanitizeMode::Strip,
+            SanitizeArg::Visualize => SanitizeMode::Visualize,
+        }
+    }
+}
+
+/// Options shared by the viewer and `render`.
+#[derive(Debug, Clone, Args)]
+pub struct DisplayArgs {
+    /// Which view: the display policy, only what the user is told, or everything.
+    #[arg(long, value_enum, default_value = "terminal")]
+    pub view: DocView,
+    /// A TOML file of style overrides, with JP's key paths
+    /// (`[conversation.tools.NAME.style]`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<String>,
+    /// Override one style key: `conversation.tools.NAME.style.KEY=VALUE` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Colour theme: `dark`, `light` or a path to a theme TOML file.
+    #[arg(long, default_value = "dark")]
+    pub theme: String,
+    /// Escape sequences in conversation text: removed, or shown as `␛`.
+    #[arg(long, value_enum, default_value = "strip")]
+    pub sanitize: SanitizeArg,
+}
+
+impl DisplayArgs {
+    /// The viewer overlay from `--config` and `--set` (usage errors: exit 2).
+    pub fn overlay(&self) -> Result<Overlay, crate::policy::OverlayError> {
+        let mut overlay = match &self.config {
+            Some(file) => Overlay::from_toml_file(file)?,
+            None => Overlay::default(),
+        };
+        for assignment in &self.set {
+            overlay.set(assignment)?;
+        }
+        Ok(overlay)
+    }
+
+    /// The theme named by `--theme`, adapted to `depth`.
+    pub fn theme(&self, depth: ColorDepth) -> Result<Theme> {
+        let theme = Theme::load(&self.theme).with_context(|| format!("--theme {}", self.theme))?;
+        Ok(theme.with_depth(depth))
+    }
+}
+
+/// Arguments of `overhear render`.
+#[derive(Debug, Clone, Args)]
+pub struct RenderArgs {
+    /// The conversation: events.json, conversation folder, JP workspace, eve stream or `-`.
+    pub path: String,
+    /// Columns (default: the terminal's width, else 80).
+    #[arg(long)]
+    pub width: Option<usize>,
+    /// When to write colour.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorWhen,
+    /// Which turns: `3`, `2..4`, `-1` (the last), `2..`.
+    #[arg(long, value_name = "SPEC")]
+    pub turn: Option<TurnSpec>,
+    /// Display options.
+    #[command(flatten)]
+    pub display: DisplayArgs,
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// The colour depth to write with, or `None` for no colour.
+fn color_depth(when: ColorWhen) -> ColorDepth {
+    match when {
+        ColorWhen::Never => ColorDepth::None,
+        ColorWhen::Auto if !io::stdout().is_terminal() => ColorDepth::None,
+        ColorWhen::Auto => detect_color_depth(env),
+        // An explicit request wins over NO_COLOR; the depth still follows the terminal's claims.
+        ColorWhen::Always => match detect_color_depth(|name| if name == "NO_COLOR" { None } else { env(name) }) {
+            ColorDepth::None => ColorDepth::Ansi16,
+            depth => depth,
+        },
+    }
+}
+
+/// Runs `overhear render`.
+pub fn run(args: &RenderArgs, overlay: Overlay) -> Result<()> {
+    let loaded = crate::load::open(&args.path)?;
+    for warning in &loaded.warnings {
+        eprintln!("overhear: warning: {warning}");
+    }
+    let depth = color_depth(args.color);
+    let theme = args.display.theme(depth)?;
+    let width = args
+        .width
+        .or_else(|| crossterm::terminal::size().ok().map(|(w, _)| w as usize).filter(|_| io::stdout().is_terminal()))
+        .unwrap_or(80);
+    let doc_options = DocOptions {
+        view: args.display.view,
+        overlay,
+        finished: loaded.finished,
+    };
+    let doc = Document::build(&loaded.conversation, &doc_options);
+    for warning in &doc.warnings {
+        eprintln!("overhear: warning: {warning}");
+    }
+    let options = PrintOptions {
+        width,
+        color: depth != ColorDepth::None,
+        theme,
+        sanitize: args.display.sanitize.into(),
+        turns: args.turn,
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    match print_document(&mut out, &loaded.conversation, &doc, &options) {
+        // A closed pipe (`| head`) is not an error.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
+}

@@ -1,0 +1,850 @@
+//! The canonical event list under construction, with the indexes that let a
+//! later eve event change an earlier canonical one in place (a call's result,
+//! a retry, a task settling, a turn being held or ending).
+//!
+//! Both generations map onto the operations here, so the rules for pairing,
+//! retries, attempts, final replies and tasks exist once.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::text;
+use super::{InProgress, InProgressKind};
+use crate::format::event::{ChatResponse, Content, Event, EventKind};
+use crate::format::ext::{
+    self, ErrorInfo, SessionEnd, SessionOutcome, TaskStatus, TurnEnd, TurnInfo,
+};
+
+/// Where one eve record came from: its id (stored or synthesized) and time.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Stamp {
+    /// `meta.id`, or `evt_<line>_<index>` for records of v27 lines.
+    pub(super) id: Option<String>,
+    /// `meta.at`, or the v27 line's `at`.
+    pub(super) at: Option<String>,
+}
+
+impl Stamp {
+    /// The `k`-th canonical event made from this record (`id`, `id.1`, `id.2`, …).
+    pub(super) fn event(&self, k: usize, kind: EventKind) -> Event {
+        let mut event = Event::new(self.at.clone(), kind);
+        event.event_id = self.id.as_ref().map(|id| {
+            if k == 0 {
+                id.clone()
+            } else {
+                format!("{id}.{k}")
+            }
+        });
+        event
+    }
+}
+
+/// The kind of a completed block, for matching a retry's block to the one it replaces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SlotKind {
+    Message,
+    Reasoning,
+    Data,
+    Request,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    kind: SlotKind,
+    index: usize,
+}
+
+/// The blocks of one retryable unit (a gen A step, a v27 turn's runs).
+#[derive(Debug, Default)]
+struct Group {
+    attempt: u32,
+    current: Vec<Slot>,
+    /// Blocks of superseded attempts, waiting for the retry's replacement.
+    pool: Vec<Slot>,
+}
+
+#[derive(Debug, Default)]
+struct Turn {
+    start: Option<usize>,
+    info: TurnInfo,
+    finals: Vec<usize>,
+    running: bool,
+}
+
+#[derive(Debug, Default)]
+struct Call {
+    name: String,
+    request: Option<usize>,
+    response: Option<usize>,
+    requests: u32,
+    results: u32,
+    /// A channel update's message (the `message` argument).
+    update: Option<String>,
+    task: Option<TaskStatus>,
+    /// The outcome of the stored response.
+    outcome: Option<String>,
+}
+
+/// How an inquiry is answered, to turn eve's outcome into JP's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AnswerKind {
+    Boolean,
+    Select,
+    Text,
+}
+
+/// A call's result as the source reported it.
+#[derive(Debug, Clone, Default)]
+pub(super) struct CallResult {
+    pub(super) output: Option<Value>,
+    pub(super) is_error: bool,
+    pub(super) outcome: String,
+    pub(super) error: Option<ErrorInfo>,
+}
+
+/// The canonical events and the indexes over them.
+#[derive(Debug, Default)]
+pub(super) struct Builder {
+    pub(super) events: Vec<Event>,
+    pub(super) revision: u64,
+    pub(super) in_progress: Option<InProgress>,
+    pub(super) finished: bool,
+    seen: HashSet<String>,
+    turns: HashMap<String, Turn>,
+    current_turn: Option<String>,
+    calls: HashMap<String, Call>,
+    task_calls: HashMap<String, String>,
+    groups: HashMap<String, Group>,
+    inquiries: HashMap<String, AnswerKind>,
+}
+
+impl Builder {
+    /// Records an id; true when it was seen before (a replayed event to drop).
+    pub(super) fn is_duplicate(&mut self, id: Option<&str>) -> bool {
+        match id {
+            Some(id) => !self.seen.insert(id.to_string()),
+            None => false,
+        }
+    }
+
+    fn push(&mut self, event: Event) -> usize {
+        self.events.push(event);
+        self.events.len() - 1
+    }
+
+    fn modify(&mut self, index: Option<usize>, change: impl FnOnce(&mut Event) -> bool) {
+        if let Some(event) = index.and_then(|i| self.events.get_mut(i))
+            && change(event)
+        {
+            self.revision += 1;
+        }
+    }
+
+    // ----- turns -------------------------------------------------------
+
+    /// The turn an event belongs to: its own `turnId`, else the current turn.
+    pub(super) fn turn_of(&self, explicit: Option<&str>) -> Option<String> {
+        explicit
+            .map(str::to_string)
+            .or_else(|| self.current_turn.clone())
+    }
+
+    /// `turn.started`: a `turn_start`, once per turn id (a resumed held turn keeps its id).
+    pub(super) fn start_turn(&mut self, turn_id: &str, stamp: &Stamp) {
+        self.current_turn = Some(turn_id.to_string());
+        if self.turns.get(turn_id).is_some_and(|t| t.start.is_some()) {
+            return;
+        }
+        let mut event = stamp.event(0, EventKind::TurnStart);
+        let info = TurnInfo {
+            turn_id: Some(turn_id.to_string()),
+            ..TurnInfo::default()
+        };
+        ext::set_value(&mut event, ext::TURN, &info);
+        let index = self.push(event);
+        let turn = self.turns.entry(turn_id.to_string()).or_default();
+        turn.start = Some(index);
+        turn.info.turn_id = Some(turn_id.to_string());
+    }
+
+    /// Changes a turn's facts and writes them to its `turn_start`.
+    pub(super) fn update_turn(&mut self, turn_id: &str, change: impl FnOnce(&mut TurnInfo)) {
+        let turn = self.turns.entry(turn_id.to_string()).or_default();
+        change(&mut turn.info);
+        let (start, info) = (turn.start, turn.info.clone());
+        self.modify(start, |e| ext::set_value(e, ext::TURN, &info));
+    }
+
+    /// The model started working in the turn: later input is steering, a
+    /// held turn continues.
+    pub(super) fn set_running(&mut self, turn_id: &str) {
+        let turn = self.turns.entry(turn_id.to_string()).or_default();
+        turn.running = true;
+        if turn.info.held {
+            self.update_turn(turn_id, |info| info.held = false);
+        }
+    }
+
+    /// Whether the model already worked in the turn.
+    pub(super) fn is_running(&self, turn_id: &str) -> bool {
+        self.turns.get(turn_id).is_some_and(|t| t.running)
+    }
+
+    /// Whether the turn is held right now.
+    pub(super) fn is_held(&self, turn_id: &str) -> bool {
+        self.turns.get(turn_id).is_some_and(|t| t.info.held)
+    }
+
+    /// The turn is held open. Gen A reports a held turn's text as narration,
+    /// so replies marked final so far lose the mark (`clear_finals`).
+    pub(super) fn hold(&mut self, turn_id: &str, clear_finals: bool) {
+        self.update_turn(turn_id, |info| info.held = true);
+        if clear_finals {
+            let finals = self
+                .turns
+                .get_mut(turn_id)
+                .map(|t| std::mem::take(&mut t.finals))
+                .unwrap_or_default();
+            for index in finals {
+                self.modify(Some(index), |e| ext::set_flag(e, ext::FINAL_REPLY, false));
+            }
+        }
+    }
+
+    /// The turn ended; an error is kept (a later cascade copy does not replace it).
+    pub(super) fn end_turn(&mut self, turn_id: &str, end: TurnEnd, error: Option<ErrorInfo>) {
+        self.update_turn(turn_id, |info| {
+            info.ended = Some(end);
+            info.held = false;
+            if let Some(error) = error {
+                info.error = Some(error);
+            }
+        });
+        if self
+            .in_progress
+            .as_ref()
+            .is_some_and(|p| p.turn_id.as_deref() == Some(turn_id))
+        {
+            self.in_progress = None;
+        }
+    }
+
+    /// The session ended. A failure also ends the open turn with its error;
+    /// the outcome goes on the last turn (a `turn_start` is made when there is none).
+    pub(super) fn end_session(
+        &mut self,
+        outcome: SessionOutcome,
+        error: Option<ErrorInfo>,
+        stamp: &Stamp,
+    ) {
+        self.finished = true;
+        self.in_progress = None;
+        let turn_id = match &self.current_turn {
+            Some(id) => id.clone(),
+            None => {
+                let id = "session".to_string();
+                self.start_turn(&id, stamp);
+                id
+            }
+        };
+        if outcome == SessionOutcome::Failed {
+            let open = self
+                .turns
+                .get(&turn_id)
+                .is_some_and(|t| t.info.ended.is_none());
+            if open {
+                self.update_turn(&turn_id, |info| {
+                    info.ended = Some(TurnEnd::Failed);
+                    info.held = false;
+                    if info.error.is_none() {
+                        info.error.clone_from(&error);
+                    }
+                });
+            }
+        }
+        let start = self.turns.get(&turn_id).and_then(|t| t.start);
+        let end = SessionEnd { outcome, error };
+        self.modify(start, |e| ext::set_value(e, ext::SESSION, &end));
+    }
+
+    /// Adds usage to a turn's totals.
+    pub(super) fn add_usage(&mut self, turn_id: &str, usage: &Value) {
+        let input = usage.get("inputTokens").and_then(Value::as_u64);
+        let output = usage.get("outputTokens").and_then(Value::as_u64);
+        let cost = usage.get("costUsd").and_then(Value::as_f64);
+        if input.is_none() && output.is_none() && cost.is_none() {
+            return;
+        }
+        self.update_turn(turn_id, |info| {
+            if let Some(n) = input {
+                info.input_tokens = Some(info.input_tokens.unwrap_or(0) + n);
+            }
+            if let Some(n) = output {
+                info.output_tokens = Some(info.output_tokens.unwrap_or(0) + n);
+            }
+            if let Some(c) = cost {
+                info.cost = Some(info.cost.unwrap_or(0.0) + c);
+            }
+        });
+    }
+
+    // ----- speech ------------------------------------------------------
+
+    /// What the user said; `steering` when the turn was already running.
+    pub(super) fn chat_request(&mut self, turn_id: Option<&str>, content: String, stamp: &Stamp) {
+        let steering = turn_id.is_some_and(|t| self.is_running(t));
+        let mut event = stamp.event(
+            0,
+            EventKind::ChatRequest {
+                content,
+                author: None,
+                schema: None,
+            },
+        );
+        if steering {
+            ext::set_flag(&mut event, ext::STEERING, true);
+        }
+        self.push(event);
+    }
+
+    /// A new attempt of a retryable unit: the previous attempt's blocks are
+    /// marked superseded and wait to be replaced by the retry's.
+    /// Returns whether this was a retry.
+    pub(super) fn begin_attempt(&mut self, group: &str) -> bool {
+        let g = self.groups.entry(group.to_string()).or_default();
+        g.attempt += 1;
+        if g.attempt == 1 {
+            return false;
+        }
+        let indices: Vec<usize> = g.current.iter().map(|s| s.index).collect();
+        self.supersede(group, &indices);
+        true
+    }
+
+    /// Marks these blocks of a group superseded (a call that already has its
+    /// result stays: it ran) and keeps them for replacement by a retry.
+    pub(super) fn supersede(&mut self, group: &str, indices: &[usize]) {
+        let Some(g) = self.groups.get_mut(group) else {
+            return;
+        };
+        let (moved, kept): (Vec<Slot>, Vec<Slot>) = g
+            .current
+            .drain(..)
+            .partition(|s| indices.contains(&s.index));
+        g.current = kept;
+        let answered: HashSet<usize> = self
+            .calls
+            .values()
+            .filter(|c| c.response.is_some())
+            .filter_map(|c| c.request)
+            .collect();
+        let mut marked = Vec::new();
+        for slot in moved {
+            if slot.kind == SlotKind::Request && answered.contains(&slot.index) {
+                continue;
+            }
+            marked.push(slot);
+        }
+        for slot in &marked {
+            self.modify(Some(slot.index), |e| {
+                ext::set_flag(e, ext::SUPERSEDED, true)
+            });
+        }
+        if let Some(g) = self.groups.get_mut(group) {
+            g.pool.extend(marked);
+        }
+    }
+
+    /// A completed block (`message`, `reasoning`, `data`). A retry's block
+    /// replaces the superseded block of the same kind in place; with `dedupe`,
+    /// a block identical to one of the current attempt is a replay and dropped.
+    /// Returns the event's index.
+    pub(super) fn speech(
+        &mut self,
+        group: &str,
+        turn_id: Option<&str>,
+        mut event: Event,
+        final_reply: bool,
+        dedupe: bool,
+    ) -> usize {
+        let kind = match &event.kind {
+            EventKind::ChatResponse(ChatResponse::Reasoning(_)) => SlotKind::Reasoning,
+            EventKind::ChatResponse(ChatResponse::Data(_)) => SlotKind::Data,
+            _ => SlotKind::Message,
+        };
+        if final_reply {
+            ext::set_flag(&mut event, ext::FINAL_REPLY, true);
+        }
+        let g = self.groups.entry(group.to_string()).or_default();
+        if dedupe
+            && let Some(slot) = g
+                .current
+                .iter()
+                .find(|s| s.kind == kind && self.events[s.index].kind == event.kind)
+        {
+            return slot.index;
+        }
+        let index = if let Some(pos) = g.pool.iter().position(|s| s.kind == kind) {
+            let slot = g.pool.remove(pos);
+            g.current.push(slot);
+            self.events[slot.index] = event;
+            self.revision += 1;
+            slot.index
+        } else {
+            let index = self.events.len();
+            g.current.push(Slot { kind, index });
+            self.events.push(event);
+            index
+        };
+        if final_reply && let Some(turn) = turn_id.and_then(|t| self.turns.get_mut(t)) {
+            turn.finals.push(index);
+        }
+        index
+    }
+
+    /// Marks an existing block as the final reply (v27 `turn.settled.reply`).
+    pub(super) fn mark_final(&mut self, index: usize, turn_id: Option<&str>) {
+        self.modify(Some(index), |e| ext::set_flag(e, ext::FINAL_REPLY, true));
+        if let Some(turn) = turn_id.and_then(|t| self.turns.get_mut(t))
+            && !turn.finals.contains(&index)
+        {
+            turn.finals.push(index);
+        }
+    }
+
+    // ----- calls -------------------------------------------------------
+
+    /// A tool call request. A repeated call id is the same call attempted
+    /// again: the request is updated in place and its attempts counted.
+    /// Returns the request's index.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn request_call(
+        &mut self,
+        group: &str,
+        call_id: &str,
+        name: &str,
+        arguments: Value,
+        stamp: &Stamp,
+        k: usize,
+    ) -> usize {
+        let update = text::is_channel_update(name)
+            .then(|| arguments.get("message").and_then(Value::as_str))
+            .flatten()
+            .map(str::to_string);
+        let call = self.calls.entry(call_id.to_string()).or_default();
+        call.requests += 1;
+        call.name = name.to_string();
+        if update.is_some() {
+            call.update = update;
+        }
+        let index = if let Some(index) = call.request {
+            self.modify(Some(index), |e| {
+                let changed = ext::set_flag(e, ext::SUPERSEDED, false);
+                if let EventKind::ToolCallRequest { arguments: a, .. } = &mut e.kind
+                    && *a != arguments
+                {
+                    *a = arguments;
+                    return true;
+                }
+                changed
+            });
+            let g = self.groups.entry(group.to_string()).or_default();
+            if let Some(pos) = g.pool.iter().position(|s| s.index == index) {
+                g.pool.remove(pos);
+            }
+            if !g.current.iter().any(|s| s.index == index) {
+                g.current.push(Slot {
+                    kind: SlotKind::Request,
+                    index,
+                });
+            }
+            index
+        } else {
+            let event = stamp.event(
+                k,
+                EventKind::ToolCallRequest {
+                    id: call_id.to_string(),
+                    name: name.to_string(),
+                    arguments,
+                },
+            );
+            let index = self.push(event);
+            self.calls.entry(call_id.to_string()).or_default().request = Some(index);
+            let g = self.groups.entry(group.to_string()).or_default();
+            g.current.push(Slot {
+                kind: SlotKind::Request,
+                index,
+            });
+            self.write_task(call_id);
+            index
+        };
+        self.write_attempts(call_id);
+        if self
+            .calls
+            .get(call_id)
+            .is_some_and(|c| c.response.is_some())
+        {
+            self.rewrite_response(call_id);
+        }
+        index
+    }
+
+    /// A tool call's result. A repeated result for a call updates the one
+    /// response in place; with `first_wins`, a settled call keeps its first
+    /// terminal outcome unless that was `abandoned`/`interrupted`.
+    pub(super) fn respond_call(
+        &mut self,
+        call_id: &str,
+        name_hint: Option<&str>,
+        result: CallResult,
+        stamp: &Stamp,
+        first_wins: bool,
+    ) {
+        let call = self.calls.entry(call_id.to_string()).or_default();
+        if call.name.is_empty()
+            && let Some(name) = name_hint
+        {
+            call.name = name.to_string();
+        }
+        let retryable = matches!(
+            call.outcome.as_deref(),
+            Some("abandoned" | "interrupted") | None
+        );
+        if first_wins && call.response.is_some() && !retryable {
+            return;
+        }
+        call.results += 1;
+        call.outcome = Some(result.outcome.clone());
+        let content = response_content(call, &result);
+        let existing = call.response;
+        let apply = |e: &mut Event| {
+            let mut changed = false;
+            if let EventKind::ToolCallResponse {
+                content: c,
+                is_error: err,
+                ..
+            } = &mut e.kind
+            {
+                changed = *c != content || *err != result.is_error;
+                *c = content.clone();
+                *err = result.is_error;
+            }
+            let outcome = Value::from(result.outcome.as_str());
+            if e.metadata.get(ext::OUTCOME) != Some(&outcome) {
+                e.metadata.insert(ext::OUTCOME.into(), outcome);
+                changed = true;
+            }
+            changed
+        };
+        if let Some(index) = existing {
+            self.modify(Some(index), apply);
+        } else {
+            let mut event = stamp.event(
+                0,
+                EventKind::ToolCallResponse {
+                    id: call_id.to_string(),
+                    content: content.clone(),
+                    is_error: result.is_error,
+                },
+            );
+            apply(&mut event);
+            let index = self.push(event);
+            let call = self.calls.entry(call_id.to_string()).or_default();
+            call.response = Some(index);
+            if call.request.is_none() {
+                self.write_task(call_id);
+            }
+        }
+        // A call that has its result ran: it is no longer a superseded attempt.
+        let request = self.calls.get(call_id).and_then(|c| c.request);
+        self.modify(request, |e| ext::set_flag(e, ext::SUPERSEDED, false));
+        self.write_attempts(call_id);
+        self.clear_progress(&format!("output:{call_id}"));
+    }
+
+    /// Rebuilds a response's content after the request arrived late (a
+    /// channel update's message is in the request).
+    fn rewrite_response(&mut self, call_id: &str) {
+        let Some(call) = self.calls.get(call_id) else {
+            return;
+        };
+        let Some(update) = &call.update else {
+            return;
+        };
+        let index = call.response;
+        let update = update.clone();
+        self.modify(index, |e| {
+            if let EventKind::ToolCallResponse { content, .. } = &mut e.kind {
+                let reply = match content {
+                    Content::Text(t) => t.clone(),
+                    Content::Blocks(blocks) => blocks
+                        .last()
+                        .and_then(|b| b.display_text())
+                        .unwrap_or("")
+                        .to_string(),
+                };
+                let new = text::update_content(Some(&update), &reply);
+                if *content != new {
+                    *content = new;
+                    return true;
+                }
+            }
+            false
+        });
+    }
+
+    fn write_attempts(&mut self, call_id: &str) {
+        let Some(call) = self.calls.get(call_id) else {
+            return;
+        };
+        let n = call.requests.max(call.results);
+        if n < 2 {
+            return;
+        }
+        let targets = [call.request, call.response];
+        for index in targets {
+            self.modify(index, |e| {
+                let v = Value::from(n);
+                e.metadata.insert(ext::ATTEMPTS.into(), v.clone()) != Some(v)
+            });
+        }
+    }
+
+    /// The tool name of a known call.
+    pub(super) fn call_name(&self, call_id: &str) -> Option<&str> {
+        self.calls
+            .get(call_id)
+            .map(|c| c.name.as_str())
+            .filter(|n| !n.is_empty())
+    }
+
+    /// The stored output of a call's response, for v27 `outputOf`.
+    pub(super) fn call_output(&self, call_id: &str) -> Option<Content> {
+        let index = self.calls.get(call_id)?.response?;
+        match &self.events.get(index)?.kind {
+            EventKind::ToolCallResponse { content, .. } => Some(content.clone()),
+            _ => None,
+        }
+    }
+
+    // ----- tasks -------------------------------------------------------
+
+    /// Links a task id to the call it serves.
+    pub(super) fn link_task(&mut self, task_id: &str, call_id: &str) {
+        self.task_calls
+            .insert(task_id.to_string(), call_id.to_string());
+    }
+
+    /// The call a task serves.
+    pub(super) fn task_call(&self, task_id: &str) -> Option<String> {
+        self.task_calls.get(task_id).cloned()
+    }
+
+    /// Changes the task of a call (by call id, else by task id) and writes it.
+    pub(super) fn update_task(
+        &mut self,
+        call_id: Option<&str>,
+        task_id: Option<&str>,
+        change: impl FnOnce(&mut TaskStatus),
+    ) {
+        let call_id = match (call_id, task_id) {
+            (Some(c), _) => c.to_string(),
+            (None, Some(t)) => match self.task_calls.get(t) {
+                Some(c) => c.clone(),
+                None => return,
+            },
+            (None, None) => return,
+        };
+        if let Some(t) = task_id {
+            self.link_task(t, &call_id);
+        }
+        let call = self.calls.entry(call_id.clone()).or_default();
+        let task = call.task.get_or_insert_with(TaskStatus::default);
+        if let Some(t) = task_id {
+            task.task_id.get_or_insert_with(|| t.to_string());
+        }
+        change(task);
+        self.write_task(&call_id);
+    }
+
+    /// Whether the call's task already settled.
+    pub(super) fn task_settled(&self, call_id: &str) -> bool {
+        self.calls
+            .get(call_id)
+            .and_then(|c| c.task.as_ref())
+            .and_then(|t| t.status)
+            .is_some_and(|s| !matches!(s, ext::TaskState::Working | ext::TaskState::Detached))
+    }
+
+    fn write_task(&mut self, call_id: &str) {
+        let Some(call) = self.calls.get(call_id) else {
+            return;
+        };
+        let Some(task) = call.task.clone() else {
+            return;
+        };
+        let index = call.request.or(call.response);
+        self.modify(index, |e| ext::set_value(e, ext::TASK, &task));
+    }
+
+    // ----- inquiries ---------------------------------------------------
+
+    /// A question or approval request.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn inquiry_request(
+        &mut self,
+        id: &str,
+        source: Value,
+        question: Value,
+        answer: AnswerKind,
+        call_id: Option<String>,
+        stamp: &Stamp,
+        k: usize,
+    ) {
+        self.inquiries.insert(id.to_string(), answer);
+        let mut event = stamp.event(
+            k,
+            EventKind::InquiryRequest {
+                id: id.to_string(),
+                source,
+                question,
+            },
+        );
+        if let Some(call) = call_id {
+            event
+                .metadata
+                .insert(ext::CALL_ID.into(), Value::from(call));
+        }
+        self.push(event);
+    }
+
+    /// The answer to an inquiry, from eve's outcome and response.
+    pub(super) fn inquiry_response(
+        &mut self,
+        id: &str,
+        outcome: &str,
+        response: Option<&Value>,
+        stamp: &Stamp,
+        k: usize,
+    ) {
+        let kind = self.inquiries.get(id).copied().unwrap_or(AnswerKind::Text);
+        let given = response.and_then(|r| {
+            let r = r.get("value").unwrap_or(r);
+            r.get("text")
+                .or_else(|| r.get("optionId"))
+                .filter(|v| v.is_string())
+                .cloned()
+        });
+        let yes = matches!(outcome, "approved" | "accepted");
+        let no = matches!(outcome, "denied" | "declined");
+        let answer = match (kind, given) {
+            (AnswerKind::Boolean, _) if yes || no => Value::Bool(yes),
+            (_, Some(value)) => value,
+            _ if yes || no => Value::Bool(yes),
+            _ => Value::Null,
+        };
+        let mut event = stamp.event(
+            k,
+            EventKind::InquiryResponse {
+                id: id.to_string(),
+                answer,
+            },
+        );
+        event
+            .metadata
+            .insert(ext::OUTCOME.into(), Value::from(outcome));
+        self.push(event);
+    }
+
+    // ----- streaming ---------------------------------------------------
+
+    /// Appends (or, with `replace`, sets) streaming text under a key; a new
+    /// key replaces whatever was in progress.
+    pub(super) fn delta(
+        &mut self,
+        key: String,
+        make: impl FnOnce() -> InProgress,
+        delta: &str,
+        replace: bool,
+    ) {
+        match &mut self.in_progress {
+            Some(p) if p.key == key => {
+                if replace {
+                    p.text.clear();
+                }
+                p.text.push_str(delta);
+            }
+            _ => {
+                let mut p = make();
+                p.key = key;
+                p.text = delta.to_string();
+                self.in_progress = Some(p);
+            }
+        }
+    }
+
+    /// The completed event for this key arrived: the streaming text goes.
+    pub(super) fn clear_progress(&mut self, key: &str) {
+        if self.in_progress.as_ref().is_some_and(|p| p.key == key) {
+            self.in_progress = None;
+        }
+    }
+
+    /// Removes and returns the streaming text when it matches.
+    pub(super) fn take_progress(
+        &mut self,
+        matches: impl Fn(&InProgress) -> bool,
+    ) -> Option<InProgress> {
+        if self.in_progress.as_ref().is_some_and(matches) {
+            self.in_progress.take()
+        } else {
+            None
+        }
+    }
+
+    /// Keeps streamed message text of a step that failed as an interrupted message.
+    pub(super) fn keep_interrupted(&mut self, progress: InProgress, group: &str, stamp: &Stamp) {
+        if progress.kind != InProgressKind::Message || progress.text.is_empty() {
+            return;
+        }
+        let mut event = stamp.event(
+            0,
+            EventKind::ChatResponse(ChatResponse::Message(Some(progress.text))),
+        );
+        ext::set_flag(&mut event, ext::INTERRUPTED, true);
+        let turn = progress.turn_id.clone();
+        self.speech(group, turn.as_deref(), event, false, false);
+    }
+}
+
+/// A call result's content: a channel update in the RFD 094 shape, any other
+/// call's output as text (`rejected` says so; an error without output shows the error).
+fn response_content(call: &Call, result: &CallResult) -> Content {
+    let output = text::output_text(result.output.as_ref());
+    let error = result.error.as_ref().map(text::error_text);
+    let reply = if result.outcome == "rejected" {
+        let mut t = match &error {
+            Some(e) if !e.is_empty() => format!("Rejected: {e}"),
+            _ => "Rejected".to_string(),
+        };
+        if !output.is_empty() {
+            t.push_str("\n\n");
+            t.push_str(&output);
+        }
+        t
+    } else if output.is_empty() {
+        match error.filter(|e| !e.is_empty()) {
+            Some(e) => e,
+            None if result.outcome != "completed" => result.outcome.clone(),
+            None => String::new(),
+        }
+    } else {
+        output
+    };
+    if text::is_channel_update(&call.name) {
+        text::update_content(call.update.as_deref(), &reply)
+    } else {
+        Content::Text(reply)
+    }
+}

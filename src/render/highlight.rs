@@ -1,0 +1,304 @@
+//! Syntax highlighting of code into styled lines (syntect with the pure-Rust `regex-fancy`
+//! engine, two-face's syntax and theme sets).
+//!
+//! The sets load once per process; nothing else is cached, so the caller decides what to keep.
+//! Only foreground colour, bold and italic are taken from the syntax theme (its backgrounds and
+//! underlines fight with the viewer's own), and every colour is mapped to the theme's colour
+//! depth. Lines are never wrapped here: code keeps its shape and the caller cuts long lines
+//! with [`super::wrap::cut_to_width`].
+
+use std::sync::LazyLock;
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use syntect::easy::HighlightLines;
+use syntect::highlighting::FontStyle;
+use syntect::parsing::{SyntaxReference, SyntaxSet};
+use syntect::util::LinesWithEndings;
+use two_face::theme::EmbeddedLazyThemeSet;
+
+use super::sanitize::{SanitizeMode, sanitize};
+use super::theme::Theme;
+
+/// Columns between tab stops in code.
+pub const CODE_TAB: usize = 4;
+
+/// Above this many bytes code is shown plain (highlighting it would take too long).
+pub const MAX_HIGHLIGHT_BYTES: usize = 512 * 1024;
+
+/// Above this many lines code is shown plain.
+pub const MAX_HIGHLIGHT_LINES: usize = 10_000;
+
+static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(two_face::syntax::extra_newlines);
+static THEMES: LazyLock<EmbeddedLazyThemeSet> = LazyLock::new(two_face::theme::extra);
+
+/// Common fence tokens syntect does not know by that name.
+const ALIASES: &[(&str, &str)] = &[
+    ("shell", "sh"),
+    ("console", "sh"),
+    ("shellsession", "sh"),
+    ("zsh", "sh"),
+    ("golang", "go"),
+    ("python3", "py"),
+    ("py3", "py"),
+    ("jsonl", "json"),
+    ("ndjson", "json"),
+    ("jsonc", "json"),
+    ("json5", "json"),
+    ("patch", "diff"),
+    ("udiff", "diff"),
+    ("yml", "yaml"),
+    ("javascript", "js"),
+    ("typescript", "ts"),
+    ("html5", "html"),
+    ("c++", "cpp"),
+    ("objective-c", "m"),
+];
+
+/// The syntax for a fence token or file extension, case-insensitive.
+fn find_syntax(lang: &str) -> Option<&'static SyntaxReference> {
+    let token = lang.trim().trim_start_matches('.').to_ascii_lowercase();
+    if token.is_empty() || matches!(token.as_str(), "text" | "txt" | "plain" | "plaintext") {
+        return None;
+    }
+    let token = ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == token)
+        .map_or(token.as_str(), |(_, target)| target);
+    SYNTAXES.find_syntax_by_token(token)
+}
+
+/// True when `lang` names a language the highlighter knows.
+pub fn is_known_language(lang: &str) -> bool {
+    find_syntax(lang).is_some()
+}
+
+/// A language for code that does not say: `json` for a JSON object or array, `diff` for a
+/// unified diff. `None` otherwise.
+pub fn guess_language(code: &str) -> Option<&'static str> {
+    let trimmed = code.trim_start();
+    if (trimmed.starts_with('{') || trimmed.starts_with('['))
+        && serde_json::from_str::<serde::de::IgnoredAny>(code).is_ok()
+    {
+        return Some("json");
+    }
+    let mut minus = false;
+    for line in code.lines().take(200) {
+        if line.starts_with("diff --git ") || (minus && line.starts_with("+++ ")) {
+            return Some("diff");
+        }
+        if line.starts_with("@@ -") && line[4..].contains(" @@") {
+            return Some("diff");
+        }
+        minus = line.starts_with("--- ");
+    }
+    None
+}
+
+/// Replaces tabs by spaces up to the next [`CODE_TAB`] stop.
+fn expand_tabs(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('\t') {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut column = 0;
+    for c in line.chars() {
+        if c == '\t' {
+            let to = (column / CODE_TAB + 1) * CODE_TAB;
+            out.extend(std::iter::repeat_n(' ', to - column));
+            column = to;
+        } else {
+            out.push(c);
+            column += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        }
+    }
+    out.into()
+}
+
+/// A syntect colour as a ratatui colour. Themes like `ansi` and `base16` encode palette indexes
+/// in the alpha channel (as bat does): alpha 0 means palette index `r`, alpha 1 the default.
+fn convert_color(color: syntect::highlighting::Color) -> Option<Color> {
+    match color.a {
+        0 => Some(Color::Indexed(color.r)),
+        1 => None,
+        _ => Some(Color::Rgb(color.r, color.g, color.b)),
+    }
+}
+
+fn convert_style(style: syntect::highlighting::Style, theme: &Theme) -> Style {
+    let mut out = Style::new();
+    out.fg = convert_color(style.foreground);
+    if style.font_style.contains(FontStyle::BOLD) {
+        out = out.add_modifier(Modifier::BOLD);
+    }
+    if style.font_style.contains(FontStyle::ITALIC) {
+        out = out.add_modifier(Modifier::ITALIC);
+    }
+    theme.adapt(out)
+}
+
+/// One line per line of `code` (a final newline gives no extra line), in the theme's
+/// `code_block` style.
+fn plain(code: &str, theme: &Theme) -> Vec<Line<'static>> {
+    code.lines()
+        .map(|line| {
+            Line::from(Span::styled(
+                expand_tabs(line).into_owned(),
+                theme.styles.code_block,
+            ))
+        })
+        .collect()
+}
+
+/// Highlights `code` as `lang` (a fence token or file extension such as `rs`, `rust`, `json`,
+/// `diff`, `toml`, `sh`; case-insensitive): one line per line of code, tabs expanded, nothing
+/// wrapped. Unknown or absent languages, and code over [`MAX_HIGHLIGHT_BYTES`] or
+/// [`MAX_HIGHLIGHT_LINES`], come back plain in the theme's `code_block` style. Control
+/// characters are removed first.
+pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'static>> {
+    let code = sanitize(code, SanitizeMode::Strip);
+    let code = code.as_ref();
+    let Some(syntax) = lang.and_then(find_syntax) else {
+        return plain(code, theme);
+    };
+    if code.len() > MAX_HIGHLIGHT_BYTES || code.lines().nth(MAX_HIGHLIGHT_LINES).is_some() {
+        return plain(code, theme);
+    }
+    let syntax_theme = THEMES.get(theme.syntax_theme);
+    let mut highlighter = HighlightLines::new(syntax, syntax_theme);
+    let mut lines = Vec::new();
+    let mut failed = false;
+    for source in LinesWithEndings::from(code) {
+        let text = source.strip_suffix('\n').unwrap_or(source);
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        let regions = if failed {
+            None
+        } else {
+            highlighter.highlight_line(source, &SYNTAXES).ok()
+        };
+        let Some(regions) = regions else {
+            // A grammar error: the rest of the code is shown plain.
+            failed = true;
+            lines.push(Line::from(Span::styled(
+                expand_tabs(text).into_owned(),
+                theme.styles.code_block,
+            )));
+            continue;
+        };
+        let mut spans: Vec<Span<'static>> = Vec::with_capacity(regions.len());
+        let mut column = 0;
+        for (style, piece) in regions {
+            let piece = piece.trim_end_matches(['\n', '\r']);
+            if piece.is_empty() {
+                continue;
+            }
+            let style = convert_style(style, theme);
+            let mut text = String::with_capacity(piece.len());
+            for c in piece.chars() {
+                if c == '\t' {
+                    let to = (column / CODE_TAB + 1) * CODE_TAB;
+                    text.extend(std::iter::repeat_n(' ', to - column));
+                    column = to;
+                } else {
+                    text.push(c);
+                    column += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+                }
+            }
+            match spans.last_mut() {
+                Some(last) if last.style == style => last.content.to_mut().push_str(&text),
+                _ => spans.push(Span::styled(text, style)),
+            }
+        }
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::theme::ColorDepth;
+    use crate::render::wrap::line_text;
+
+    fn colors(lines: &[Line<'_>]) -> Vec<Option<Color>> {
+        lines
+            .iter()
+            .flat_map(|l| l.spans.iter().map(|s| s.style.fg))
+            .collect()
+    }
+
+    #[test]
+    fn known_languages_by_token_and_extension() {
+        for lang in [
+            "rs", "rust", "RUST", "json", "diff", "toml", "sh", "bash", "py", "shell", "yml",
+        ] {
+            assert!(is_known_language(lang), "{lang}");
+        }
+        assert!(!is_known_language("no-such-language"));
+        assert!(!is_known_language("text"));
+    }
+
+    #[test]
+    fn highlighted_code_keeps_its_text_and_gets_colours() {
+        let theme = Theme::dark();
+        let code = "fn main() {\n\tprintln!(\"hi\");\n}\n";
+        let lines = highlight(code, Some("rust"), &theme);
+        let text: Vec<String> = lines.iter().map(line_text).collect();
+        assert_eq!(text, ["fn main() {", "    println!(\"hi\");", "}"]);
+        let distinct: std::collections::HashSet<_> = colors(&lines).into_iter().collect();
+        assert!(distinct.len() >= 3, "{distinct:?}");
+    }
+
+    #[test]
+    fn unknown_language_is_plain_code_style() {
+        let theme = Theme::dark();
+        let lines = highlight("a\nb", Some("klingon"), &theme);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].spans[0].style, theme.styles.code_block);
+    }
+
+    #[test]
+    fn syntax_colours_follow_the_colour_depth() {
+        let code = "{\"a\": [1, true, \"x\"]}";
+        let sixteen = Theme::dark().with_depth(ColorDepth::Ansi16);
+        for fg in colors(&highlight(code, Some("json"), &sixteen))
+            .into_iter()
+            .flatten()
+        {
+            assert!(!matches!(fg, Color::Rgb(..) | Color::Indexed(_)), "{fg:?}");
+        }
+        let none = Theme::dark().with_depth(ColorDepth::None);
+        assert!(
+            colors(&highlight(code, Some("json"), &none))
+                .iter()
+                .all(Option::is_none)
+        );
+        let indexed = Theme::dark().with_depth(ColorDepth::Ansi256);
+        for fg in colors(&highlight(code, Some("json"), &indexed))
+            .into_iter()
+            .flatten()
+        {
+            assert!(!matches!(fg, Color::Rgb(..)), "{fg:?}");
+        }
+    }
+
+    #[test]
+    fn guesses_json_and_diffs() {
+        assert_eq!(guess_language("  {\"a\": 1}\n"), Some("json"));
+        assert_eq!(guess_language("[1, 2]"), Some("json"));
+        assert_eq!(guess_language("{not json"), None);
+        assert_eq!(
+            guess_language("--- a/x.rs\n+++ b/x.rs\n@@ -1 +1 @@\n-a\n+b\n"),
+            Some("diff")
+        );
+        assert_eq!(guess_language("@@ -3,7 +3,8 @@ fn x()\n"), Some("diff"));
+        assert_eq!(guess_language("just words"), None);
+    }
+
+    #[test]
+    fn controls_in_code_are_removed() {
+        let theme = Theme::dark();
+        let lines = highlight("let x = 1;\x1b[2J\x07", Some("rs"), &theme);
+        assert_eq!(line_text(&lines[0]), "let x = 1;");
+    }
+}

@@ -1,0 +1,753 @@
+//! Markdown to styled lines: the comrak AST (CommonMark + GFM) walked into ratatui lines at a
+//! given width.
+//!
+//! Every block renders its children at a reduced width and then adds its own prefix (a quote
+//! gutter, a list marker and hanging indent), so the rule "no line wider than the width" holds
+//! by construction at every level; prose goes through the one wrapping helper
+//! ([`super::wrap::wrap_spans`]), code through [`super::highlight`] and is cut, never wrapped.
+//! Markers that carry structure stay visible (`#` of headings, bullets, fences) so the text
+//! reads the same with colour off; inline markup (`*`, `` ` ``) becomes style. Raw HTML is shown
+//! as text, except comments. This module does not stream: the caller re-renders a block when it
+//! changes and caches by width.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use comrak::nodes::{AstNode, ListDelimType, ListType, NodeList, NodeValue, TableAlignment};
+use comrak::{Arena, Options, parse_document};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::highlight::{guess_language, highlight};
+use super::sanitize::{SanitizeMode, sanitize};
+use super::theme::Theme;
+use super::wrap::{cut_to_width, display_width, line_width, spaces, truncate_spans, wrap_spans};
+
+/// Blocks nested deeper than this are shown as their plain text (keeps recursion bounded).
+const MAX_DEPTH: usize = 32;
+
+/// Bullets by nesting level.
+const BULLETS: [&str; 3] = ["•", "◦", "▪"];
+
+/// The quote gutter.
+const GUTTER: &str = "│ ";
+
+/// The narrowest a table column gets before the table is shown stacked.
+const MIN_COLUMN: usize = 3;
+
+/// Renders markdown `text` into lines no wider than `width` (at least 1). Blocks are separated
+/// by one blank line, with none before the first or after the last. The text is sanitized
+/// (strip mode) first, so control sequences never reach the lines.
+pub fn markdown_to_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    let text = sanitize(text, SanitizeMode::Strip);
+    let arena = Arena::new();
+    let root = parse_document(&arena, &text, &options());
+    let mut renderer = Renderer {
+        theme,
+        footnotes: HashMap::new(),
+        list_depth: 0,
+    };
+    renderer.number_footnotes(root);
+    renderer.blocks(
+        root,
+        Ctx {
+            width,
+            base: Style::new(),
+            depth: 0,
+        },
+        false,
+    )
+}
+
+/// The parser options: CommonMark plus the GFM extensions.
+fn options() -> Options<'static> {
+    let mut options = Options::default();
+    options.extension.strikethrough = true;
+    options.extension.table = true;
+    options.extension.tasklist = true;
+    options.extension.autolink = true;
+    options.extension.footnotes = true;
+    options
+}
+
+/// Where a block is being laid out.
+#[derive(Clone, Copy)]
+struct Ctx {
+    /// Columns available to the block.
+    width: usize,
+    /// Style inherited from enclosing blocks (quote text).
+    base: Style,
+    /// Block nesting depth.
+    depth: usize,
+}
+
+impl Ctx {
+    fn nested(self, width: usize) -> Ctx {
+        Ctx {
+            width,
+            depth: self.depth + 1,
+            ..self
+        }
+    }
+}
+
+/// The width left for content beside a prefix `prefix` columns wide: at least two columns
+/// (one when the whole line has only one); the prefix is cut to fit the rest.
+fn child_width(width: usize, prefix: usize) -> usize {
+    width.saturating_sub(prefix).max(width.min(2))
+}
+
+/// A span list's width.
+fn spans_width(spans: &[Span<'_>]) -> usize {
+    spans.iter().map(|s| display_width(&s.content)).sum()
+}
+
+/// Puts `first` before the first line and `rest` before the others; the prefixes are cut to the
+/// `width - child` columns the content leaves. A blank line gets the prefix without its
+/// trailing spaces.
+fn prefix_lines(
+    lines: Vec<Line<'static>>,
+    first: &[Span<'static>],
+    rest: &[Span<'static>],
+    width: usize,
+    child: usize,
+) -> Vec<Line<'static>> {
+    let budget = width.saturating_sub(child);
+    let fit = |prefix: &[Span<'static>]| -> Vec<Span<'static>> {
+        if spans_width(prefix) <= budget {
+            prefix.to_vec()
+        } else {
+            truncate_spans(prefix, budget)
+        }
+    };
+    let first = fit(first);
+    let rest = fit(rest);
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let prefix = if i == 0 { &first } else { &rest };
+            let blank = line.spans.iter().all(|s| s.content.trim().is_empty());
+            let mut spans: Vec<Span<'static>> = Vec::with_capacity(prefix.len() + line.spans.len());
+            if blank {
+                spans.extend(prefix.iter().cloned());
+                trim_end(&mut spans);
+            } else {
+                spans.extend(prefix.iter().cloned());
+                spans.extend(line.spans);
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// Removes trailing whitespace from a span list.
+fn trim_end(spans: &mut Vec<Span<'static>>) {
+    while let Some(last) = spans.last_mut() {
+        let trimmed = last.content.trim_end().len();
+        if trimmed == 0 {
+            spans.pop();
+        } else {
+            if trimmed < last.content.len() {
+                last.content.to_mut().truncate(trimmed);
+            }
+            break;
+        }
+    }
+}
+
+/// `text` without HTML comments (an unterminated one runs to the end).
+fn strip_html_comments(text: &str) -> Cow<'_, str> {
+    if !text.contains("<!--") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("<!--") {
+        out.push_str(&rest[..start]);
+        match rest[start + 4..].find("-->") {
+            Some(end) => rest = &rest[start + 4 + end + 3..],
+            None => rest = "",
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// True when a link's URL says nothing its text does not.
+fn same_target(text: &str, url: &str) -> bool {
+    let text = text.trim();
+    url == text
+        || url.strip_prefix("mailto:") == Some(text)
+        || url.strip_prefix("http://") == Some(text)
+        || url.strip_prefix("https://") == Some(text)
+}
+
+/// The language of a fence's info string (`rust,ignore` and `{.rust}` included).
+fn fence_language(info: &str) -> Option<&str> {
+    let token = info
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '{' || c == '}')
+        .find(|t| !t.is_empty())?;
+    Some(token.trim_start_matches('.'))
+}
+
+struct Renderer<'t> {
+    theme: &'t Theme,
+    /// Footnote name → its number.
+    footnotes: HashMap<String, u32>,
+    /// Nesting of lists, for the bullet shape.
+    list_depth: usize,
+}
+
+impl Renderer<'_> {
+    /// Numbers footnotes in the order comrak gives them (first reference first).
+    fn number_footnotes<'a>(&mut self, root: &'a AstNode<'a>) {
+        for node in root.descendants() {
+            if let NodeValue::FootnoteReference(r) = &node.data().value {
+                self.footnotes.entry(r.name.clone()).or_insert(r.ix);
+            }
+        }
+    }
+
+    fn footnote_number(&mut self, name: &str) -> u32 {
+        let next = self.footnotes.values().max().copied().unwrap_or(0) + 1;
+        *self.footnotes.entry(name.to_string()).or_insert(next)
+    }
+
+    /// The children of `parent` as blocks, a blank line between them unless `tight`.
+    fn blocks<'a>(&mut self, parent: &'a AstNode<'a>, ctx: Ctx, tight: bool) -> Vec<Line<'static>> {
+        let mut out: Vec<Line<'static>> = Vec::new();
+        for child in parent.children() {
+            let lines = self.block(child, ctx);
+            if lines.is_empty() {
+                continue;
+            }
+            if !out.is_empty() && !tight {
+                out.push(Line::default());
+            }
+            out.extend(lines);
+        }
+        out
+    }
+
+    fn block<'a>(&mut self, node: &'a AstNode<'a>, ctx: Ctx) -> Vec<Line<'static>> {
+        if ctx.depth > MAX_DEPTH {
+            return self.flattened(node, ctx);
+        }
+        let value = node.data().value.clone();
+        match value {
+            NodeValue::Paragraph => {
+                let spans = self.inline_spans(node, ctx.base);
+                self.prose(spans, ctx.width, &[], &[])
+            }
+            NodeValue::Heading(heading) => {
+                let style = ctx.base.patch(self.theme.heading(heading.level));
+                let marker = format!("{} ", "#".repeat(usize::from(heading.level.max(1))));
+                let indent = display_width(&marker);
+                let spans = self.inline_spans(node, style);
+                wrap_spans(
+                    &spans,
+                    ctx.width,
+                    &[Span::styled(marker, style)],
+                    &[spaces(indent)],
+                )
+            }
+            NodeValue::ThematicBreak => vec![Line::from(Span::styled(
+                "─".repeat(ctx.width),
+                self.theme.styles.thematic_break,
+            ))],
+            NodeValue::BlockQuote | NodeValue::MultilineBlockQuote(_) => {
+                let gutter = [Span::styled(GUTTER, self.theme.styles.quote_gutter)];
+                let child = child_width(ctx.width, display_width(GUTTER));
+                let inner_ctx = Ctx {
+                    base: ctx.base.patch(self.theme.styles.quote_text),
+                    ..ctx.nested(child)
+                };
+                let mut inner = self.blocks(node, inner_ctx, false);
+                if inner.is_empty() {
+                    inner.push(Line::default());
+                }
+                prefix_lines(inner, &gutter, &gutter, ctx.width, child)
+            }
+            NodeValue::List(list) => self.list(node, list, ctx),
+            NodeValue::CodeBlock(code) => {
+                let language = fence_language(&code.info);
+                self.code_block(&code.literal, language, ctx.width)
+            }
+            NodeValue::HtmlBlock(html) => {
+                let text = strip_html_comments(&html.literal);
+                let text = text.trim_end();
+                if text.trim().is_empty() {
+                    return Vec::new();
+                }
+                let style = ctx.base.patch(self.theme.styles.html);
+                wrap_spans(
+                    &[Span::styled(text.to_string(), style)],
+                    ctx.width,
+                    &[],
+                    &[],
+                )
+            }
+            NodeValue::Table(table) => self.table(node, &table.alignments, ctx),
+            NodeValue::FootnoteDefinition(definition) => {
+                let number = self.footnote_number(&definition.name);
+                let label = format!("[{number}] ");
+                let indent = display_width(&label);
+                let child = child_width(ctx.width, indent);
+                let mut inner = self.blocks(node, ctx.nested(child), false);
+                if inner.is_empty() {
+                    inner.push(Line::default());
+                }
+                let first = [Span::styled(label, self.theme.styles.footnote)];
+                prefix_lines(inner, &first, &[spaces(indent)], ctx.width, child)
+            }
+            NodeValue::Text(_)
+            | NodeValue::Code(_)
+            | NodeValue::Emph
+            | NodeValue::Strong
+            | NodeValue::Link(_) => {
+                // Inline content where a block was expected: shown as a paragraph.
+                let mut spans = Vec::new();
+                self.inline(node, ctx.base, &mut spans, 0);
+                self.prose(spans, ctx.width, &[], &[])
+            }
+            _ => self.blocks(node, ctx.nested(ctx.width), false),
+        }
+    }
+
+    /// Wraps prose; nothing for spans holding only whitespace.
+    fn prose(
+        &self,
+        spans: Vec<Span<'static>>,
+        width: usize,
+        first: &[Span<'static>],
+        rest: &[Span<'static>],
+    ) -> Vec<Line<'static>> {
+        if spans.iter().all(|s| s.content.trim().is_empty()) {
+            return Vec::new();
+        }
+        wrap_spans(&spans, width, first, rest)
+    }
+
+    /// A block nested too deep: its text as one plain paragraph.
+    fn flattened<'a>(&self, node: &'a AstNode<'a>, ctx: Ctx) -> Vec<Line<'static>> {
+        let mut text = String::new();
+        for descendant in node.descendants() {
+            match &descendant.data().value {
+                NodeValue::Text(t) => text.push_str(t),
+                NodeValue::Code(c) => text.push_str(&c.literal),
+                NodeValue::CodeBlock(c) => text.push_str(&c.literal),
+                NodeValue::HtmlBlock(h) => text.push_str(&strip_html_comments(&h.literal)),
+                NodeValue::SoftBreak | NodeValue::LineBreak => text.push(' '),
+                NodeValue::Paragraph | NodeValue::Heading(_) | NodeValue::Item(_) => text.push(' '),
+                _ => {}
+            }
+        }
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        self.prose(vec![Span::styled(text, ctx.base)], ctx.width, &[], &[])
+    }
+
+    fn list<'a>(&mut self, node: &'a AstNode<'a>, list: NodeList, ctx: Ctx) -> Vec<Line<'static>> {
+        let items: Vec<&AstNode<'_>> = node.children().collect();
+        let ordered = list.list_type == ListType::Ordered;
+        let last = list.start + items.len().saturating_sub(1);
+        let number_width = last.to_string().len();
+        let delimiter = match list.delimiter {
+            ListDelimType::Period => '.',
+            ListDelimType::Paren => ')',
+        };
+        let bullet = BULLETS[self.list_depth % BULLETS.len()];
+        self.list_depth += 1;
+        let mut out: Vec<Line<'static>> = Vec::new();
+        for (index, item) in items.into_iter().enumerate() {
+            let task = match &item.data().value {
+                NodeValue::TaskItem(task) => Some(task.symbol.is_some()),
+                _ => None,
+            };
+            let mut marker = if ordered {
+                format!("{:>number_width$}{delimiter} ", list.start + index)
+            } else if task.is_none() {
+                format!("{bullet} ")
+            } else {
+                String::new()
+            };
+            match task {
+                Some(true) => marker.push_str("[x] "),
+                Some(false) => marker.push_str("[ ] "),
+                None => {}
+            }
+            let indent = display_width(&marker);
+            let child = child_width(ctx.width, indent);
+            let mut inner = self.blocks(item, ctx.nested(child), list.tight);
+            if inner.is_empty() {
+                inner.push(Line::default());
+            }
+            let first = [Span::styled(marker, self.theme.styles.list_marker)];
+            if !out.is_empty() && !list.tight {
+                out.push(Line::default());
+            }
+            out.extend(prefix_lines(
+                inner,
+                &first,
+                &[spaces(indent)],
+                ctx.width,
+                child,
+            ));
+        }
+        self.list_depth -= 1;
+        out
+    }
+
+    /// A code block: fences, highlighted body cut to the width.
+    fn code_block(
+        &self,
+        literal: &str,
+        language: Option<&str>,
+        width: usize,
+    ) -> Vec<Line<'static>> {
+        let language = language.or_else(|| guess_language(literal));
+        let longest_run = literal
+            .lines()
+            .map(|l| l.trim_start().chars().take_while(|&c| c == '`').count())
+            .max()
+            .unwrap_or(0);
+        let fence = "`".repeat(longest_run.max(2) + 1);
+        let fence_style = self.theme.styles.code_fence;
+        let mut out = Vec::new();
+        let open = format!("{fence}{}", language.unwrap_or(""));
+        out.push(cut_to_width(
+            &Line::from(Span::styled(open, fence_style)),
+            width,
+        ));
+        for line in highlight(literal, language, self.theme) {
+            out.push(cut_to_width(&line, width));
+        }
+        out.push(cut_to_width(
+            &Line::from(Span::styled(fence, fence_style)),
+            width,
+        ));
+        out
+    }
+
+    /// The inline content of `node` as spans.
+    fn inline_spans<'a>(&mut self, node: &'a AstNode<'a>, style: Style) -> Vec<Span<'static>> {
+        let mut spans = Vec::new();
+        for child in node.children() {
+            self.inline(child, style, &mut spans, 0);
+        }
+        spans
+    }
+
+    fn inline_children<'a>(
+        &mut self,
+        node: &'a AstNode<'a>,
+        style: Style,
+        out: &mut Vec<Span<'static>>,
+        depth: usize,
+    ) {
+        for child in node.children() {
+            self.inline(child, style, out, depth + 1);
+        }
+    }
+
+    fn inline<'a>(
+        &mut self,
+        node: &'a AstNode<'a>,
+        style: Style,
+        out: &mut Vec<Span<'static>>,
+        depth: usize,
+    ) {
+        let styles = &self.theme.styles;
+        if depth > MAX_DEPTH {
+            let text: String = node
+                .descendants()
+                .filter_map(|n| match &n.data().value {
+                    NodeValue::Text(t) => Some(t.to_string()),
+                    NodeValue::Code(c) => Some(c.literal.clone()),
+                    _ => None,
+                })
+                .collect();
+            out.push(Span::styled(text, style));
+            return;
+        }
+        let value = node.data().value.clone();
+        match value {
+            NodeValue::Text(text) => out.push(Span::styled(text.into_owned(), style)),
+            NodeValue::SoftBreak => out.push(Span::styled(" ", style)),
+            NodeValue::LineBreak => out.push(Span::styled("\n", style)),
+            NodeValue::Code(code) => {
+                out.push(Span::styled(code.literal, style.patch(styles.inline_code)));
+            }
+            NodeValue::HtmlInline(html) => {
+                let text = strip_html_comments(&html);
+                if !text.is_empty() {
+                    out.push(Span::styled(text.into_owned(), style.patch(styles.html)));
+                }
+            }
+            NodeValue::Emph => {
+                let s = style.patch(styles.emphasis);
+                self.inline_children(node, s, out, depth);
+            }
+            NodeValue::Strong => {
+                let s = style.patch(styles.strong);
+                self.inline_children(node, s, out, depth);
+            }
+            NodeValue::Strikethrough => {
+                let s = style.patch(styles.strikethrough);
+                self.inline_children(node, s, out, depth);
+            }
+            NodeValue::Link(link) => {
+                let url_style = style.patch(styles.link_url);
+                let start = out.len();
+                self.inline_children(node, style.patch(styles.link_text), out, depth);
+                let text: String = out[start..].iter().map(|s| s.content.as_ref()).collect();
+                if !link.url.is_empty() && !same_target(&text, &link.url) {
+                    out.push(Span::styled(" ", style));
+                    out.push(Span::styled(format!("({})", link.url), url_style));
+                }
+            }
+            NodeValue::Image(link) => {
+                let mut alt = Vec::new();
+                self.inline_children(node, style, &mut alt, depth);
+                let alt: String = alt.iter().map(|s| s.content.as_ref()).collect();
+                out.push(Span::styled(
+                    format!("[image: {alt}]"),
+                    style.patch(styles.link_text),
+                ));
+                if !link.url.is_empty() {
+                    out.push(Span::styled(
+                        format!("({})", link.url),
+                        style.patch(styles.link_url),
+                    ));
+                }
+            }
+            NodeValue::FootnoteReference(reference) => {
+                let number = self.footnote_number(&reference.name);
+                out.push(Span::styled(
+                    format!("[{number}]"),
+                    style.patch(self.theme.styles.footnote),
+                ));
+            }
+            _ => self.inline_children(node, style, out, depth),
+        }
+    }
+
+    fn table<'a>(
+        &mut self,
+        node: &'a AstNode<'a>,
+        alignments: &[TableAlignment],
+        ctx: Ctx,
+    ) -> Vec<Line<'static>> {
+        let header_style = ctx.base.patch(self.theme.styles.table_header);
+        let mut rows: Vec<(bool, Vec<Vec<Span<'static>>>)> = Vec::new();
+        for row in node.children() {
+            let header = matches!(row.data().value, NodeValue::TableRow(true));
+            let style = if header { header_style } else { ctx.base };
+            let cells = row
+                .children()
+                .map(|cell| self.inline_spans(cell, style))
+                .collect();
+            rows.push((header, cells));
+        }
+        let columns = rows
+            .iter()
+            .map(|(_, cells)| cells.len())
+            .max()
+            .unwrap_or(0)
+            .max(alignments.len());
+        if columns == 0 {
+            return Vec::new();
+        }
+        let natural: Vec<usize> = (0..columns)
+            .map(|c| {
+                rows.iter()
+                    .filter_map(|(_, cells)| cells.get(c))
+                    .map(|cell| {
+                        let text: String = cell.iter().map(|s| s.content.as_ref()).collect();
+                        text.split('\n').map(display_width).max().unwrap_or(0)
+                    })
+                    .max()
+                    .unwrap_or(0)
+                    .max(1)
+            })
+            .collect();
+        let overhead = 3 * columns + 1;
+        let Some(widths) = ctx
+            .width
+            .checked_sub(overhead)
+            .and_then(|room| fit_columns(&natural, room))
+        else {
+            return self.stacked_table(&rows, ctx);
+        };
+        self.grid_table(&rows, &widths, alignments, ctx)
+    }
+
+    fn grid_table(
+        &self,
+        rows: &[(bool, Vec<Vec<Span<'static>>>)],
+        widths: &[usize],
+        alignments: &[TableAlignment],
+        ctx: Ctx,
+    ) -> Vec<Line<'static>> {
+        let border = self.theme.styles.table_border;
+        let rule = |left: &str, mid: &str, right: &str| {
+            let mut text = String::from(left);
+            for (i, w) in widths.iter().enumerate() {
+                if i > 0 {
+                    text.push_str(mid);
+                }
+                text.push_str(&"─".repeat(w + 2));
+            }
+            text.push_str(right);
+            Line::from(Span::styled(text, border))
+        };
+        // Lay out every row first: separators between body rows only when a row wraps.
+        let laid: Vec<(bool, Vec<Vec<Line<'static>>>)> = rows
+            .iter()
+            .map(|(header, cells)| {
+                let wrapped = widths
+                    .iter()
+                    .enumerate()
+                    .map(|(c, &w)| match cells.get(c) {
+                        Some(cell) if !cell.is_empty() => wrap_spans(cell, w, &[], &[]),
+                        _ => vec![Line::default()],
+                    })
+                    .collect();
+                (*header, wrapped)
+            })
+            .collect();
+        let multi_line = laid
+            .iter()
+            .any(|(header, cells)| !header && cells.iter().any(|c| c.len() > 1));
+        let mut out = vec![rule("┌", "┬", "┐")];
+        let mut previous_header = false;
+        for (index, (header, cells)) in laid.into_iter().enumerate() {
+            if index > 0 && ((previous_header && !header) || multi_line) {
+                out.push(rule("├", "┼", "┤"));
+            }
+            previous_header = header;
+            let height = cells.iter().map(Vec::len).max().unwrap_or(1);
+            for row_line in 0..height {
+                let mut spans = vec![Span::styled("│ ", border)];
+                for (c, cell) in cells.iter().enumerate() {
+                    if c > 0 {
+                        spans.push(Span::styled(" │ ", border));
+                    }
+                    let content = cell.get(row_line).cloned().unwrap_or_default();
+                    let pad = widths[c].saturating_sub(line_width(&content));
+                    let (left, right) = match alignments.get(c) {
+                        Some(TableAlignment::Right) => (pad, 0),
+                        Some(TableAlignment::Center) => (pad / 2, pad - pad / 2),
+                        _ => (0, pad),
+                    };
+                    if left > 0 {
+                        spans.push(spaces(left));
+                    }
+                    spans.extend(content.spans);
+                    if right > 0 {
+                        spans.push(spaces(right));
+                    }
+                }
+                spans.push(Span::styled(" │", border));
+                out.push(Line::from(spans));
+            }
+        }
+        out.push(rule("└", "┴", "┘"));
+        // Defence in depth: the layout above never exceeds the width.
+        out.into_iter()
+            .map(|l| cut_to_width(&l, ctx.width))
+            .collect()
+    }
+
+    /// A table too wide for a grid: each body row as `header: value` lines.
+    fn stacked_table(
+        &self,
+        rows: &[(bool, Vec<Vec<Span<'static>>>)],
+        ctx: Ctx,
+    ) -> Vec<Line<'static>> {
+        let header_style = ctx.base.patch(self.theme.styles.table_header);
+        let headers: Vec<String> = rows
+            .iter()
+            .find(|(header, _)| *header)
+            .map(|(_, cells)| {
+                cells
+                    .iter()
+                    .map(|cell| cell.iter().map(|s| s.content.as_ref()).collect())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut out: Vec<Line<'static>> = Vec::new();
+        let body: Vec<&Vec<Vec<Span<'static>>>> = rows
+            .iter()
+            .filter(|(header, _)| !header)
+            .map(|(_, cells)| cells)
+            .collect();
+        if body.is_empty() {
+            let spans = vec![Span::styled(headers.join(" · "), header_style)];
+            return self.prose(spans, ctx.width, &[], &[]);
+        }
+        for cells in body {
+            if !out.is_empty() {
+                out.push(Line::from(Span::styled(
+                    "─".repeat(ctx.width.min(3)),
+                    self.theme.styles.table_border,
+                )));
+            }
+            for (c, cell) in cells.iter().enumerate() {
+                let key = headers
+                    .get(c)
+                    .map_or_else(|| format!("{}", c + 1), Clone::clone);
+                let mut spans = vec![Span::styled(format!("{key}:"), header_style)];
+                spans.push(Span::styled(" ", ctx.base));
+                spans.extend(cell.iter().cloned());
+                out.extend(wrap_spans(&spans, ctx.width, &[], &[spaces(2)]));
+            }
+        }
+        out
+    }
+}
+
+/// Column widths for `room` columns of content: natural widths when they fit, else the widest
+/// columns shrink first (all columns above a level are cut to it), never below
+/// [`MIN_COLUMN`] (or the natural width, if smaller). `None` when even that does not fit.
+fn fit_columns(natural: &[usize], room: usize) -> Option<Vec<usize>> {
+    let total: usize = natural.iter().sum();
+    if total <= room {
+        return Some(natural.to_vec());
+    }
+    let floor: usize = natural.iter().map(|&n| n.min(MIN_COLUMN)).sum();
+    if floor > room {
+        return None;
+    }
+    // The highest level L with sum(min(n, L)) <= room, found by binary search.
+    let (mut low, mut high) = (
+        MIN_COLUMN,
+        natural.iter().copied().max().unwrap_or(MIN_COLUMN),
+    );
+    while low < high {
+        let mid = (low + high).div_ceil(2);
+        let used: usize = natural.iter().map(|&n| n.min(mid)).sum();
+        if used <= room {
+            low = mid;
+        } else {
+            high = mid - 1;
+        }
+    }
+    let mut widths: Vec<usize> = natural.iter().map(|&n| n.min(low)).collect();
+    let mut left = room - widths.iter().sum::<usize>();
+    for (w, &n) in widths.iter_mut().zip(natural) {
+        if left == 0 {
+            break;
+        }
+        if n > *w {
+            *w += 1;
+            left -= 1;
+        }
+    }
+    Some(widths)
+}
+
+#[cfg(test)]
+#[path = "markdown_tests.rs"]
+mod tests;

@@ -1,0 +1,296 @@
+//! How a tool result's text is presented: as markdown, as (highlighted) code, or as plain text.
+//!
+//! Classifying and presenting are separate steps because the caller cuts the normalized text to
+//! the number of lines the tool's style allows in between (display policy §3.2): the cut counts
+//! lines of what will be shown (pretty-printed JSON, the code inside a fence), not of the raw
+//! result. Nothing here decides whether a result is shown.
+
+use std::borrow::Cow;
+
+use ratatui::text::Line;
+
+use super::ansi::ansi_to_lines;
+use super::highlight::{guess_language, highlight};
+use super::markdown::markdown_to_lines;
+use super::sanitize::SanitizeMode;
+use super::theme::Theme;
+use super::wrap::{cut_to_width, wrap_spans};
+
+/// How a result's text is shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Presentation {
+    /// Through the markdown renderer (`text/markdown`).
+    Markdown,
+    /// As code in the given language (`None`: guessed, else plain code), never wrapped.
+    Code(Option<String>),
+    /// As wrapped text; ANSI colour in it becomes style.
+    Plain,
+}
+
+/// Decides how to show a result and normalizes its text: `text/markdown` → markdown; a JSON
+/// object or array → pretty-printed JSON (numbers and strings kept exactly as written); a
+/// leading ```` ```lang ```` fence → that language with the fence lines removed; an XML-like
+/// `<tag>…</tag>` envelope → XML; anything else → plain.
+pub fn classify_result<'a>(text: &'a str, mime_type: Option<&str>) -> (Presentation, Cow<'a, str>) {
+    let mime = mime_type
+        .map(|m| {
+            m.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .unwrap_or_default();
+    if mime == "text/markdown" {
+        return (Presentation::Markdown, Cow::Borrowed(text));
+    }
+    if let Some(pretty) = pretty_json(text) {
+        return (Presentation::Code(Some("json".into())), Cow::Owned(pretty));
+    }
+    if let Some((language, body)) = strip_fence(text) {
+        return (Presentation::Code(language), Cow::Borrowed(body));
+    }
+    if is_xml_envelope(text) {
+        return (Presentation::Code(Some("xml".into())), Cow::Borrowed(text));
+    }
+    (Presentation::Plain, Cow::Borrowed(text))
+}
+
+/// Lays out a classified (and possibly cut) result at `width`.
+pub fn present(
+    presentation: &Presentation,
+    text: &str,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    match presentation {
+        Presentation::Markdown => markdown_to_lines(text, width, theme),
+        Presentation::Code(language) => {
+            let language = language.as_deref().or_else(|| guess_language(text));
+            highlight(text, language, theme)
+                .iter()
+                .map(|line| cut_to_width(line, width))
+                .collect()
+        }
+        Presentation::Plain => {
+            let base = theme.styles.result_text;
+            let mut out = Vec::new();
+            for line in ansi_to_lines(text, SanitizeMode::Strip) {
+                let spans: Vec<_> = line
+                    .spans
+                    .into_iter()
+                    .map(|mut span| {
+                        span.style = theme.adapt(base.patch(span.style));
+                        span
+                    })
+                    .collect();
+                out.extend(wrap_spans(&spans, width, &[], &[]));
+            }
+            out
+        }
+    }
+}
+
+/// A JSON object or array re-indented with two spaces, or `None` for anything else. The text is
+/// re-indented token by token rather than parsed into values, so big numbers and string escapes
+/// stay exactly as written.
+fn pretty_json(text: &str) -> Option<String> {
+    let trimmed = text.trim();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        return None;
+    }
+    serde_json::from_str::<serde::de::IgnoredAny>(trimmed).ok()?;
+    let bytes = trimmed.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() * 2);
+    let mut indent = 0usize;
+    let newline = |out: &mut Vec<u8>, indent: usize| {
+        out.push(b'\n');
+        out.extend(std::iter::repeat_n(b' ', indent * 2));
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'"' => {
+                // Copy the string verbatim, escapes included.
+                let start = i;
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                out.extend_from_slice(&bytes[start..(i + 1).min(bytes.len())]);
+            }
+            b'{' | b'[' => {
+                let close = if b == b'{' { b'}' } else { b']' };
+                let next = bytes[i + 1..]
+                    .iter()
+                    .position(|c| !c.is_ascii_whitespace())
+                    .map(|p| i + 1 + p);
+                out.push(b);
+                if let Some(n) = next.filter(|&n| bytes[n] == close) {
+                    out.push(close);
+                    i = n;
+                } else {
+                    indent += 1;
+                    newline(&mut out, indent);
+                }
+            }
+            b'}' | b']' => {
+                indent = indent.saturating_sub(1);
+                newline(&mut out, indent);
+                out.push(b);
+            }
+            b',' => {
+                out.push(b',');
+                newline(&mut out, indent);
+            }
+            b':' => out.extend_from_slice(b": "),
+            b' ' | b'\t' | b'\n' | b'\r' => {}
+            _ => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// For text that opens with a code fence: the fence's language and the text between the
+/// fences (the closing fence, if any, removed).
+fn strip_fence(text: &str) -> Option<(Option<String>, &str)> {
+    let start = text.len() - text.trim_start_matches(['\n', '\r', ' ']).len();
+    // The fence must start its line.
+    let line_start = text[..start].rfind('\n').map_or(0, |p| p + 1);
+    let first_end = text[start..].find('\n').map_or(text.len(), |p| start + p);
+    let first = text[line_start..first_end].trim();
+    let fence_char = first.chars().next().filter(|c| *c == '`' || *c == '~')?;
+    let run = first.chars().take_while(|&c| c == fence_char).count();
+    if run < 3 {
+        return None;
+    }
+    let info = first[run..].trim();
+    if fence_char == '`' && info.contains('`') {
+        return None;
+    }
+    let language = info
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '{' || c == '}')
+        .find(|t| !t.is_empty())
+        .map(|t| t.trim_start_matches('.').to_string());
+    let body_start = (first_end + 1).min(text.len());
+    let mut body = &text[body_start..];
+    let trimmed = body.trim_end();
+    let last_start = trimmed.rfind('\n').map_or(0, |p| p + 1);
+    let last = trimmed[last_start..].trim();
+    if last.len() >= run && last.chars().all(|c| c == fence_char) {
+        body = &trimmed[..last_start];
+    }
+    Some((language, body.trim_end_matches(['\n', '\r'])))
+}
+
+/// `<tag …>…</tag>` around the whole text, or an XML declaration.
+fn is_xml_envelope(text: &str) -> bool {
+    let trimmed = text.trim();
+    if trimmed.starts_with("<?xml") {
+        return true;
+    }
+    let Some(rest) = trimmed.strip_prefix('<') else {
+        return false;
+    };
+    let name: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':' | '.'))
+        .collect();
+    if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        return false;
+    }
+    let after = &rest[name.len()..];
+    if !after.starts_with(['>', ' ', '\t', '\n', '/']) {
+        return false;
+    }
+    let Some(body) = trimmed.strip_suffix('>') else {
+        return false;
+    };
+    let closing = body.trim_end();
+    closing.ends_with(&format!("</{name}"))
+        || (after.starts_with("/>") && trimmed.len() == name.len() + 3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::output::lines_to_string;
+
+    #[test]
+    fn markdown_mime_type_wins() {
+        let (p, text) = classify_result("{\"a\": 1}", Some("text/markdown; charset=utf-8"));
+        assert_eq!(p, Presentation::Markdown);
+        assert_eq!(text, "{\"a\": 1}");
+    }
+
+    #[test]
+    fn json_is_pretty_printed_exactly() {
+        let (p, text) = classify_result(
+            r#"{"n": 123456789012345678901234567890, "s": "a\"b\u00e9", "e": [], "o": {"x": [1, {}]}}"#,
+            None,
+        );
+        assert_eq!(p, Presentation::Code(Some("json".into())));
+        assert_eq!(
+            text,
+            "{\n  \"n\": 123456789012345678901234567890,\n  \"s\": \"a\\\"b\\u00e9\",\n  \"e\": [],\n  \"o\": {\n    \"x\": [\n      1,\n      {}\n    ]\n  }\n}"
+        );
+        assert_eq!(classify_result("42", None).0, Presentation::Plain);
+        assert_eq!(classify_result("{broken", None).0, Presentation::Plain);
+    }
+
+    #[test]
+    fn leading_fence_selects_the_language() {
+        let (p, text) = classify_result("```rust\nfn main() {}\n```\n", None);
+        assert_eq!(p, Presentation::Code(Some("rust".into())));
+        assert_eq!(text, "fn main() {}");
+        let (p, text) = classify_result("```\nplain\ncode", None);
+        assert_eq!(p, Presentation::Code(None));
+        assert_eq!(text, "plain\ncode");
+        assert_eq!(
+            classify_result("text\n```rust\nx\n```", None).0,
+            Presentation::Plain
+        );
+    }
+
+    #[test]
+    fn xml_envelope_is_xml() {
+        let (p, _) = classify_result("<result>\n  <item a=\"1\">x</item>\n</result>\n", None);
+        assert_eq!(p, Presentation::Code(Some("xml".into())));
+        assert_eq!(
+            classify_result("<b>bold</b> and more", None).0,
+            Presentation::Plain
+        );
+        assert_eq!(
+            classify_result("a < b and c > d", None).0,
+            Presentation::Plain
+        );
+    }
+
+    #[test]
+    fn plain_text_wraps_in_result_style_and_keeps_ansi_colour() {
+        let theme = Theme::dark();
+        let lines = present(
+            &Presentation::Plain,
+            "\x1b[31merror:\x1b[0m something went wrong here",
+            16,
+            &theme,
+        );
+        assert_eq!(
+            lines_to_string(&lines),
+            "error: something\nwent wrong here\n"
+        );
+        assert!(lines[0].spans[0].style.fg.is_some());
+    }
+
+    #[test]
+    fn code_is_cut_not_wrapped() {
+        let theme = Theme::dark();
+        let (p, text) = classify_result("{\"key\": \"a long value that will not fit\"}", None);
+        let lines = present(&p, &text, 20, &theme);
+        assert_eq!(lines.len(), 3);
+        assert!(lines_to_string(&lines).contains('…'));
+    }
+}

@@ -1,0 +1,370 @@
+//! Neutralizing terminal control sequences in untrusted text (display policy §5, JP RFD 096).
+//!
+//! Conversation content may carry escape sequences that would move the cursor, rewrite earlier
+//! lines, retitle the terminal or write the clipboard. Everything is parsed with the `vte` state
+//! machine (never regex-stripped piecemeal) so that a sequence and its payload go away together.
+//! What passes: printable text, `\n` and `\t`; with [`sanitize_keep_sgr`] also SGR colour
+//! sequences (minus conceal), for [`super::ansi`] to turn into styles. It never writes anything
+//! to the terminal itself and never changes stored data: it returns a new string.
+//!
+//! A carriage return directly before a line feed is a line ending, not an overwrite, and is
+//! dropped silently in both modes.
+
+use std::borrow::Cow;
+
+use vte::{Params, Parser, Perform};
+
+/// What happens to a dropped control sequence or control character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SanitizeMode {
+    /// Remove it without a trace (the default).
+    #[default]
+    Strip,
+    /// Replace it with one visible `␛` per dropped sequence or control, so a reader can see that
+    /// something was there.
+    Visualize,
+}
+
+/// The mark shown in [`SanitizeMode::Visualize`] for each dropped sequence or control.
+pub const VISIBLE_ESCAPE: char = '␛';
+
+/// Returns `text` with every escape sequence and control character except `\n` and `\t`
+/// removed (or visualized). Borrows when there is nothing to remove.
+pub fn sanitize(text: &str, mode: SanitizeMode) -> Cow<'_, str> {
+    run(text, mode, false)
+}
+
+/// Like [`sanitize`] but keeps SGR (`CSI … m`) sequences, minus the conceal attribute (a
+/// standalone parameter `8`; the `8` in `38;5;8` is a colour). For callers that convert the SGR
+/// sequences into their own styles and never write them raw.
+pub fn sanitize_keep_sgr(text: &str, mode: SanitizeMode) -> Cow<'_, str> {
+    run(text, mode, true)
+}
+
+/// True when `text` holds a character the sanitizer would act on.
+fn needs_work(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.iter().enumerate().any(|(i, &b)| {
+        (b < 0x20 && b != b'\n' && b != b'\t')
+            || b == 0x7F
+            || (b == 0xC2 && matches!(bytes.get(i + 1), Some(0x80..=0x9F)))
+    })
+}
+
+fn run(text: &str, mode: SanitizeMode, keep_sgr: bool) -> Cow<'_, str> {
+    if !needs_work(text) {
+        return Cow::Borrowed(text);
+    }
+    let mut sink = Sink {
+        out: String::with_capacity(text.len()),
+        mode,
+        keep_sgr,
+        in_sequence: false,
+        after_string: false,
+    };
+    let mut parser = Parser::new();
+    let bytes = text.as_bytes();
+    let mut plain_start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // A CR that only ends a line is not an overwrite: drop it silently.
+        if b == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+            parser.advance(&mut sink, &bytes[plain_start..i]);
+            plain_start = i;
+            i += 1;
+            if !sink.in_sequence {
+                plain_start = i;
+            }
+            continue;
+        }
+        let c1 = b == 0xC2 && matches!(bytes.get(i + 1), Some(0x80..=0x9F));
+        if b == 0x1B || c1 {
+            parser.advance(&mut sink, &bytes[plain_start..i]);
+            // After an ESC byte vte is always in its escape state, whatever it dispatched.
+            parser.advance(&mut sink, b"\x1b");
+            sink.in_sequence = true;
+            if c1 {
+                // An 8-bit control is the 7-bit `ESC (c - 0x40)`: CSI, OSC, DCS, SOS, PM, APC
+                // and ST then take their payload with them.
+                parser.advance(&mut sink, &[bytes[i + 1] - 0x40]);
+                i += 2;
+            } else {
+                i += 1;
+            }
+            plain_start = i;
+            continue;
+        }
+        i += 1;
+    }
+    parser.advance(&mut sink, &bytes[plain_start..]);
+    if sink.in_sequence {
+        // A dangling introducer at the end of the text is a dropped sequence too.
+        sink.dropped();
+    }
+    Cow::Owned(sink.out)
+}
+
+/// The `vte` performer that rebuilds the text.
+struct Sink {
+    out: String,
+    mode: SanitizeMode,
+    keep_sgr: bool,
+    /// An escape sequence has started and not yet been dispatched.
+    in_sequence: bool,
+    /// The previous event ended an OSC or DCS string at an ESC, so a following `\` is its
+    /// string terminator and not a sequence of its own.
+    after_string: bool,
+}
+
+impl Sink {
+    fn dropped(&mut self) {
+        if self.mode == SanitizeMode::Visualize {
+            self.out.push(VISIBLE_ESCAPE);
+        }
+    }
+
+    fn sequence_done(&mut self) {
+        self.in_sequence = false;
+        self.after_string = false;
+    }
+
+    /// Writes an SGR sequence back without conceal; false when nothing is left of it.
+    fn write_sgr(&mut self, params: &Params) -> bool {
+        let groups: Vec<&[u16]> = params.iter().collect();
+        let mut kept: Vec<&[u16]> = Vec::with_capacity(groups.len());
+        let mut i = 0;
+        while i < groups.len() {
+            let group = groups[i];
+            match group {
+                [8, ..] => i += 1,
+                [38 | 48 | 58] => {
+                    // `38;5;n` and `38;2;r;g;b`: the following groups are colour payload.
+                    let payload = match groups.get(i + 1) {
+                        Some([5]) => 2,
+                        Some([2]) => 4,
+                        _ => 0,
+                    };
+                    let end = (i + 1 + payload).min(groups.len());
+                    kept.extend_from_slice(&groups[i..end]);
+                    i = end;
+                }
+                _ => {
+                    kept.push(group);
+                    i += 1;
+                }
+            }
+        }
+        if kept.is_empty() && !groups.is_empty() && groups.iter().any(|g| g != &[0]) {
+            return false;
+        }
+        self.out.push_str("\x1b[");
+        for (n, group) in kept.iter().enumerate() {
+            if n > 0 {
+                self.out.push(';');
+            }
+            for (m, value) in group.iter().enumerate() {
+                if m > 0 {
+                    self.out.push(':');
+                }
+                self.out.push_str(&value.to_string());
+            }
+        }
+        self.out.push('m');
+        true
+    }
+}
+
+impl Perform for Sink {
+    fn print(&mut self, c: char) {
+        self.after_string = false;
+        if c == '\x7f' {
+            self.dropped();
+        } else {
+            self.out.push(c);
+        }
+    }
+
+    fn execute(&mut self, byte: u8) {
+        self.after_string = false;
+        match byte {
+            b'\n' | b'\t' => self.out.push(byte as char),
+            0x18 | 0x1A => {
+                // CAN and SUB cancel a sequence in progress: both are dropped.
+                if self.in_sequence {
+                    self.in_sequence = false;
+                    self.dropped();
+                }
+                self.dropped();
+            }
+            _ => self.dropped(),
+        }
+    }
+
+    fn hook(&mut self, _params: &Params, _intermediates: &[u8], _ignore: bool, _action: char) {
+        self.sequence_done();
+        self.dropped();
+    }
+
+    fn unhook(&mut self) {
+        self.after_string = true;
+    }
+
+    fn osc_dispatch(&mut self, _params: &[&[u8]], bell_terminated: bool) {
+        self.sequence_done();
+        self.dropped();
+        self.after_string = !bell_terminated;
+    }
+
+    fn csi_dispatch(&mut self, params: &Params, intermediates: &[u8], ignore: bool, action: char) {
+        self.sequence_done();
+        let sgr = action == 'm' && intermediates.is_empty() && !ignore;
+        if !(self.keep_sgr && sgr && self.write_sgr(params)) {
+            self.dropped();
+        }
+    }
+
+    fn esc_dispatch(&mut self, intermediates: &[u8], _ignore: bool, byte: u8) {
+        let terminator = self.after_string && byte == b'\\' && intermediates.is_empty();
+        self.sequence_done();
+        if !terminator {
+            self.dropped();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strip(s: &str) -> String {
+        sanitize(s, SanitizeMode::Strip).into_owned()
+    }
+
+    fn vis(s: &str) -> String {
+        sanitize(s, SanitizeMode::Visualize).into_owned()
+    }
+
+    fn keep(s: &str) -> String {
+        sanitize_keep_sgr(s, SanitizeMode::Strip).into_owned()
+    }
+
+    #[test]
+    fn clean_text_is_borrowed() {
+        let text = "plain\ttext\nwith ünïcödé 中文 and 🦀";
+        assert!(matches!(
+            sanitize(text, SanitizeMode::Strip),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(
+            sanitize_keep_sgr(text, SanitizeMode::Visualize),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn csi_sequences_are_removed_with_their_parameters() {
+        assert_eq!(strip("a\x1b[2Jb\x1b[10;20Hc\x1b[?1049hd\x1b[31me"), "abcde");
+        assert_eq!(vis("a\x1b[2Jb\x1b[31mc"), "a␛b␛c");
+    }
+
+    #[test]
+    fn osc_sequences_are_removed_with_payload_for_both_terminators() {
+        // OSC 0/2 title, OSC 8 hyperlink, OSC 52 clipboard; BEL and ST terminated.
+        assert_eq!(strip("x\x1b]0;evil title\x07y"), "xy");
+        assert_eq!(strip("x\x1b]2;title\x1b\\y"), "xy");
+        assert_eq!(
+            strip("\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\"),
+            "click"
+        );
+        assert_eq!(strip("a\x1b]52;c;ZWNobyBwd25lZA==\x07b"), "ab");
+        assert_eq!(vis("x\x1b]2;title\x1b\\y"), "x␛y");
+        assert_eq!(vis("\x1b]8;;u\x1b\\t\x1b]8;;\x07"), "␛t␛");
+    }
+
+    #[test]
+    fn dcs_sos_pm_apc_strings_are_removed() {
+        assert_eq!(strip("a\x1bP1$qm\x1b\\b"), "ab");
+        assert_eq!(strip("a\x1bXsos payload\x1b\\b"), "ab");
+        assert_eq!(strip("a\x1b^pm payload\x1b\\b"), "ab");
+        assert_eq!(strip("a\x1b_Gf=100;AAAA\x1b\\b"), "ab");
+        assert_eq!(vis("a\x1bPq#0;2;0;0;0\x1b\\b\x1b_apc\x1b\\c"), "a␛b␛c");
+    }
+
+    #[test]
+    fn lone_escape_and_two_byte_escapes_are_removed() {
+        assert_eq!(strip("a\x1bcb\x1b7c\x1b8d"), "abcd");
+        assert_eq!(strip("end\x1b"), "end");
+        assert_eq!(vis("end\x1b"), "end␛");
+        assert_eq!(vis("half \x1b[12"), "half ␛");
+        assert_eq!(vis("open \x1b]0;never closed"), "open ␛");
+    }
+
+    #[test]
+    fn c0_del_and_c1_controls_are_removed() {
+        assert_eq!(strip("a\x00b\x07c\x08d\x7fe\rf"), "abcdef");
+        assert_eq!(vis("a\x07b\x7fc\rd"), "a␛b␛c␛d");
+        assert_eq!(strip("a\u{85}b\u{9c}c"), "abc");
+        // 8-bit CSI takes its parameters with it, 8-bit OSC its payload.
+        assert_eq!(strip("a\u{9b}31mb"), "ab");
+        assert_eq!(strip("a\u{9d}0;title\u{9c}b"), "ab");
+        assert_eq!(vis("a\u{9b}2Jb"), "a␛b");
+    }
+
+    #[test]
+    fn newline_tab_and_crlf_line_endings_pass() {
+        assert_eq!(strip("a\tb\r\nc\n"), "a\tb\nc\n");
+        assert_eq!(vis("a\r\nb"), "a\nb");
+        // A carriage return that is not a line ending is the overwrite spoof.
+        assert_eq!(vis("safe\rEVIL\n"), "safe␛EVIL\n");
+    }
+
+    #[test]
+    fn sequences_split_by_controls_still_parse_as_one() {
+        // A newline inside a CSI is executed, the CSI still swallows its parameters.
+        assert_eq!(strip("a\x1b[3\n1mb"), "a\nb");
+        // CAN cancels a sequence; nothing of it survives.
+        assert_eq!(strip("a\x1b[31\x18b"), "ab");
+        assert_eq!(vis("a\x1b[31\x18b"), "a␛␛b");
+    }
+
+    #[test]
+    fn one_mark_per_sequence_in_visualize_mode() {
+        assert_eq!(vis("\x1b[1m\x1b[2J\x1b]0;t\x07"), "␛␛␛");
+        assert_eq!(vis("\x1b]0;t\x1b\\\x1b[H"), "␛␛");
+    }
+
+    #[test]
+    fn keep_sgr_keeps_colours_and_drops_everything_else() {
+        assert_eq!(keep("\x1b[1;31mred\x1b[0m\x1b[2J"), "\x1b[1;31mred\x1b[0m");
+        assert_eq!(keep("\x1b[38;2;1;2;3mx\x1b[m"), "\x1b[38;2;1;2;3mx\x1b[0m");
+        assert_eq!(keep("\x1b[38:5:8mx"), "\x1b[38:5:8mx");
+        assert_eq!(keep("\x1b]8;;u\x07l"), "l");
+    }
+
+    #[test]
+    fn keep_sgr_drops_conceal_but_not_colour_eight() {
+        assert_eq!(keep("\x1b[8msecret"), "secret");
+        assert_eq!(keep("\x1b[1;8;4mx"), "\x1b[1;4mx");
+        assert_eq!(keep("\x1b[38;5;8mgrey"), "\x1b[38;5;8mgrey");
+        assert_eq!(keep("\x1b[48;2;8;8;8mbg"), "\x1b[48;2;8;8;8mbg");
+        assert_eq!(keep("\x1b[38;5;8;8mx"), "\x1b[38;5;8mx");
+        assert_eq!(
+            sanitize_keep_sgr("\x1b[8mx", SanitizeMode::Visualize).into_owned(),
+            "␛x"
+        );
+    }
+
+    #[test]
+    fn private_mode_csi_ending_in_m_is_not_sgr() {
+        assert_eq!(keep("a\x1b[?1000mb\x1b[>4;2mc"), "abc");
+    }
+
+    #[test]
+    fn linear_on_long_hostile_input() {
+        let unit = "word \x1b[31mred\x1b[0m \x1b]0;t\x07\r\u{9b}2J ";
+        let text = unit.repeat(20_000);
+        let out = strip(&text);
+        assert_eq!(out, "word red  ".repeat(20_000));
+    }
+}

@@ -1,0 +1,528 @@
+//! The one wrapping helper: every piece of prose on screen is wrapped here.
+//!
+//! Keeping a single implementation (as the Codex TUI does) means one set of rules for width:
+//! widths are display columns of grapheme clusters (`unicode-width` over `unicode-segmentation`
+//! clusters), so CJK takes two columns, emoji sequences stay whole and combining marks never
+//! leave their base. Wrapping is greedy at spaces, may also break beside double-width
+//! characters (CJK text has no spaces), breaks words longer than the line, and keeps each span's
+//! style on its own text only. It is linear in the input. It does not sanitize: callers pass
+//! text that went through [`super::sanitize`].
+
+use std::borrow::Cow;
+
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+/// Columns a tab advances in wrapped prose (it is written as spaces).
+pub const TAB_WIDTH: usize = 4;
+
+/// What replaces a character too wide for the one or two columns left on a line.
+const TOO_WIDE: &str = "?";
+
+/// The marker [`cut_to_width`] puts where it cut a line.
+pub const CUT_MARKER: &str = "…";
+
+/// Display width of one grapheme cluster, as wrapping counts it.
+fn grapheme_width(g: &str) -> usize {
+    if g == "\t" {
+        TAB_WIDTH
+    } else {
+        UnicodeWidthStr::width(g)
+    }
+}
+
+/// The number of terminal columns `s` takes (tabs count [`TAB_WIDTH`]).
+pub fn display_width(s: &str) -> usize {
+    s.graphemes(true).map(grapheme_width).sum()
+}
+
+/// The display width of a run of spans.
+fn spans_width(spans: &[Span<'_>]) -> usize {
+    spans.iter().map(|s| display_width(&s.content)).sum()
+}
+
+/// An owned copy of a span.
+fn owned_span(span: &Span<'_>) -> Span<'static> {
+    Span::styled(span.content.to_string(), span.style)
+}
+
+/// The longest leading part of `spans` that fits in `width` columns.
+fn take_width(spans: &[Span<'_>], width: usize) -> (Vec<Span<'static>>, usize) {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for span in spans {
+        let mut text = String::new();
+        let mut full = false;
+        for g in span.content.graphemes(true) {
+            let w = grapheme_width(g);
+            if used + w > width {
+                full = true;
+                break;
+            }
+            used += w;
+            if g == "\t" {
+                text.push_str(&" ".repeat(TAB_WIDTH));
+            } else {
+                text.push_str(g);
+            }
+        }
+        if !text.is_empty() {
+            out.push(Span::styled(text, span.style));
+        }
+        if full {
+            break;
+        }
+    }
+    (out, used)
+}
+
+/// How a piece of input is written out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The input text itself.
+    Text,
+    /// A tab, written as spaces.
+    Tab,
+    /// A character wider than the whole line, written as [`TOO_WIDE`].
+    TooWide,
+}
+
+/// One grapheme cluster (or a run of them) of the input, by span and byte range.
+#[derive(Debug, Clone, Copy)]
+struct Piece {
+    span: usize,
+    start: usize,
+    end: usize,
+    width: usize,
+    kind: Kind,
+}
+
+/// A prefix cut to leave room for content, and its width.
+struct Prefix {
+    spans: Vec<Span<'static>>,
+    width: usize,
+}
+
+impl Prefix {
+    fn new(spans: &[Span<'_>], width: usize) -> Self {
+        let natural = spans_width(spans);
+        // Content always keeps at least two columns (one when the line has only one).
+        let room = width.saturating_sub(width.min(2));
+        if natural <= room {
+            Prefix {
+                spans: spans.iter().map(owned_span).collect(),
+                width: natural,
+            }
+        } else {
+            let (spans, width) = take_width(spans, room);
+            Prefix { spans, width }
+        }
+    }
+}
+
+/// The state of one wrapping run.
+struct Wrapper<'s, 'a> {
+    spans: &'s [Span<'a>],
+    width: usize,
+    first: Prefix,
+    rest: Prefix,
+    lines: Vec<Line<'static>>,
+    line: Vec<Piece>,
+    line_width: usize,
+    line_has_word: bool,
+    /// The current line starts the input or follows a `\n`: its leading spaces are kept.
+    hard_start: bool,
+    space: Vec<Piece>,
+    space_width: usize,
+    word: Vec<Piece>,
+    word_width: usize,
+}
+
+impl Wrapper<'_, '_> {
+    fn available(&self) -> usize {
+        let prefix = if self.lines.is_empty() {
+            &self.first
+        } else {
+            &self.rest
+        };
+        self.width - prefix.width
+    }
+
+    fn push_to_line(&mut self, piece: Piece) {
+        self.line_width += piece.width;
+        if let Some(last) = self.line.last_mut()
+            && last.span == piece.span
+            && last.kind == Kind::Text
+            && piece.kind == Kind::Text
+            && last.end == piece.start
+        {
+            last.end = piece.end;
+            last.width += piece.width;
+            return;
+        }
+        self.line.push(piece);
+    }
+
+    fn emit_line(&mut self) {
+        let prefix = if self.lines.is_empty() {
+            &self.first
+        } else {
+            &self.rest
+        };
+        let mut spans: Vec<Span<'static>> = prefix.spans.clone();
+        let mut current: Option<(usize, String)> = None;
+        for piece in self.line.drain(..) {
+            let span = &self.spans[piece.span];
+            if current.as_ref().is_some_and(|(i, _)| *i != piece.span)
+                && let Some((i, text)) = current.take()
+            {
+                spans.push(Span::styled(text, self.spans[i].style));
+            }
+            let text = &mut current.get_or_insert_with(|| (piece.span, String::new())).1;
+            match piece.kind {
+                Kind::Text => text.push_str(&span.content[piece.start..piece.end]),
+                Kind::Tab => text.push_str(&" ".repeat(piece.width)),
+                Kind::TooWide => text.push_str(TOO_WIDE),
+            }
+        }
+        if let Some((i, text)) = current {
+            spans.push(Span::styled(text, self.spans[i].style));
+        }
+        self.lines.push(Line::from(spans));
+        self.line_width = 0;
+        self.line_has_word = false;
+        self.hard_start = false;
+    }
+
+    /// Places the pending spaces and word.
+    fn flush_word(&mut self) {
+        if self.word.is_empty() {
+            return;
+        }
+        let available = self.available();
+        let space = std::mem::take(&mut self.space);
+        let space_width = std::mem::replace(&mut self.space_width, 0);
+        if self.line_has_word {
+            if self.line_width + space_width + self.word_width <= available {
+                for piece in space {
+                    self.push_to_line(piece);
+                }
+                self.place_word();
+                return;
+            }
+            self.emit_line();
+        } else if self.hard_start {
+            // Leading indentation of a line of input, as much as fits.
+            for piece in space {
+                if self.line_width + piece.width > available {
+                    break;
+                }
+                self.push_to_line(piece);
+            }
+        }
+        self.place_word();
+    }
+
+    /// Puts the pending word on the current line, breaking it where it does not fit.
+    fn place_word(&mut self) {
+        let word = std::mem::take(&mut self.word);
+        let word_width = std::mem::replace(&mut self.word_width, 0);
+        if self.line_width + word_width <= self.available() {
+            for piece in word {
+                self.push_to_line(piece);
+            }
+        } else {
+            for mut piece in word {
+                if self.line_width + piece.width > self.available() && self.line_width > 0 {
+                    self.emit_line();
+                }
+                if piece.width > self.available() {
+                    piece.kind = Kind::TooWide;
+                    piece.width = 1;
+                }
+                self.push_to_line(piece);
+            }
+        }
+        self.line_has_word = true;
+    }
+
+    fn run(mut self) -> Vec<Line<'static>> {
+        for (index, span) in self.spans.iter().enumerate() {
+            for (start, g) in span.content.grapheme_indices(true) {
+                let end = start + g.len();
+                let piece = |width, kind| Piece {
+                    span: index,
+                    start,
+                    end,
+                    width,
+                    kind,
+                };
+                match g {
+                    "\n" | "\r\n" => {
+                        self.flush_word();
+                        self.space.clear();
+                        self.space_width = 0;
+                        self.emit_line();
+                        self.hard_start = true;
+                    }
+                    " " | "\t" => {
+                        self.flush_word();
+                        let p = if g == "\t" {
+                            piece(TAB_WIDTH, Kind::Tab)
+                        } else {
+                            piece(1, Kind::Text)
+                        };
+                        self.space_width += p.width;
+                        self.space.push(p);
+                    }
+                    _ => {
+                        let width = grapheme_width(g);
+                        if width >= 2 {
+                            // Double-width text (CJK) may break on either side.
+                            self.flush_word();
+                            self.word.push(piece(width, Kind::Text));
+                            self.word_width = width;
+                            self.flush_word();
+                        } else {
+                            self.word.push(piece(width, Kind::Text));
+                            self.word_width += width;
+                        }
+                    }
+                }
+            }
+        }
+        self.flush_word();
+        if self.hard_start && !self.line_has_word {
+            let available = self.available();
+            for piece in std::mem::take(&mut self.space) {
+                if self.line_width + piece.width > available {
+                    break;
+                }
+                self.push_to_line(piece);
+            }
+        }
+        self.emit_line();
+        self.lines
+    }
+}
+
+/// Wraps styled text to `width` columns: the first line starts with `first_prefix`, the others
+/// with `rest_prefix` (a hanging indent, a quote gutter). A `\n` in the text forces a break;
+/// spaces at a break are dropped, spaces that indent a line of input are kept. No line is ever
+/// wider than `width` (a prefix too wide for it is cut); an empty input gives one line holding
+/// only the prefix.
+pub fn wrap_spans(
+    spans: &[Span<'_>],
+    width: usize,
+    first_prefix: &[Span<'_>],
+    rest_prefix: &[Span<'_>],
+) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    Wrapper {
+        spans,
+        width,
+        first: Prefix::new(first_prefix, width),
+        rest: Prefix::new(rest_prefix, width),
+        lines: Vec::new(),
+        line: Vec::new(),
+        line_width: 0,
+        line_has_word: false,
+        hard_start: true,
+        space: Vec::new(),
+        space_width: 0,
+        word: Vec::new(),
+        word_width: 0,
+    }
+    .run()
+}
+
+/// The width of a line as this module counts it.
+pub fn line_width(line: &Line<'_>) -> usize {
+    spans_width(&line.spans)
+}
+
+/// A line that is never wrapped (code) cut to `width` columns, ending in a dim [`CUT_MARKER`]
+/// where something was cut off.
+pub fn cut_to_width(line: &Line<'_>, width: usize) -> Line<'static> {
+    let spans: Vec<Span<'static>> = if spans_width(&line.spans) <= width {
+        line.spans.iter().map(owned_span).collect()
+    } else if width == 0 {
+        Vec::new()
+    } else {
+        let (mut spans, _) = take_width(&line.spans, width - 1);
+        spans.push(Span::styled(
+            CUT_MARKER,
+            Style::new().add_modifier(Modifier::DIM),
+        ));
+        spans
+    };
+    let mut out = Line::from(spans);
+    out.style = line.style;
+    out.alignment = line.alignment;
+    out
+}
+
+/// Plain text of a line (for measuring and tests).
+pub fn line_text(line: &Line<'_>) -> String {
+    line.spans.iter().map(|s| s.content.as_ref()).collect()
+}
+
+/// The leading part of `spans` that fits in `width` columns, cut without a marker (for
+/// prefixes squeezed by a narrow width).
+pub fn truncate_spans(spans: &[Span<'_>], width: usize) -> Vec<Span<'static>> {
+    take_width(spans, width).0
+}
+
+/// A span holding `n` spaces.
+pub fn spaces(n: usize) -> Span<'static> {
+    Span::raw(Cow::Owned(" ".repeat(n)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::style::Color;
+
+    fn texts(lines: &[Line<'_>]) -> Vec<String> {
+        lines.iter().map(line_text).collect()
+    }
+
+    fn wrap_plain(text: &str, width: usize) -> Vec<String> {
+        texts(&wrap_spans(&[Span::raw(text)], width, &[], &[]))
+    }
+
+    #[test]
+    fn wraps_at_spaces_greedily() {
+        assert_eq!(
+            wrap_plain("the quick brown fox jumps over", 10),
+            ["the quick", "brown fox", "jumps over"]
+        );
+    }
+
+    #[test]
+    fn breaks_words_longer_than_the_line() {
+        assert_eq!(
+            wrap_plain("see abcdefghijklmnop end", 6),
+            ["see", "abcdef", "ghijkl", "mnop", "end"]
+        );
+    }
+
+    #[test]
+    fn newline_forces_a_break_and_indentation_is_kept() {
+        assert_eq!(
+            wrap_plain("fn main() {\n    body();\n}", 40),
+            ["fn main() {", "    body();", "}"]
+        );
+        assert_eq!(wrap_plain("a\n\nb", 10), ["a", "", "b"]);
+        assert_eq!(wrap_plain("", 10), [""]);
+    }
+
+    #[test]
+    fn cjk_is_double_width_and_breaks_between_characters() {
+        let lines = wrap_plain("中文字符测试", 5);
+        assert_eq!(lines, ["中文", "字符", "测试"]);
+        for line in &lines {
+            assert!(display_width(line) <= 5);
+        }
+        assert_eq!(wrap_plain("ab 中文", 5), ["ab 中", "文"]);
+    }
+
+    #[test]
+    fn emoji_and_combining_marks_stay_whole() {
+        let family = "👨\u{200d}👩\u{200d}👧";
+        assert_eq!(display_width(family), 2);
+        let lines = wrap_plain(&format!("{family}{family}{family}"), 4);
+        assert_eq!(lines, [format!("{family}{family}"), family.to_string()]);
+        // e + combining acute: one column, never split from its base.
+        let word = "e\u{301}".repeat(6);
+        let lines = wrap_plain(&word, 4);
+        assert_eq!(lines, ["e\u{301}".repeat(4), "e\u{301}".repeat(2)]);
+    }
+
+    #[test]
+    fn style_stays_with_its_span_across_breaks() {
+        let bold = Style::new().add_modifier(Modifier::BOLD);
+        let red = Style::new().fg(Color::Red);
+        let spans = [
+            Span::raw("plain "),
+            Span::styled("bold words here", bold),
+            Span::styled(" red", red),
+        ];
+        let lines = wrap_spans(&spans, 11, &[], &[]);
+        assert_eq!(texts(&lines), ["plain bold", "words here", "red"]);
+        assert_eq!(lines[0].spans[1].style, bold);
+        assert_eq!(lines[1].spans.len(), 1);
+        assert_eq!(lines[1].spans[0].style, bold);
+        assert_eq!(lines[2].spans[0].style, red);
+        assert_eq!(lines[2].spans[0].content, "red");
+    }
+
+    #[test]
+    fn punctuation_after_a_styled_span_joins_its_word() {
+        let spans = [
+            Span::styled("code", Style::new().fg(Color::Cyan)),
+            Span::raw(", next"),
+        ];
+        assert_eq!(texts(&wrap_spans(&spans, 5, &[], &[])), ["code,", "next"]);
+    }
+
+    #[test]
+    fn prefixes_hang() {
+        let lines = wrap_spans(
+            &[Span::raw("one two three four")],
+            9,
+            &[Span::raw("- ")],
+            &[Span::raw("  ")],
+        );
+        assert_eq!(texts(&lines), ["- one two", "  three", "  four"]);
+    }
+
+    #[test]
+    fn prefix_wider_than_width_is_cut() {
+        let prefix = [Span::raw("│ │ │ │ ")];
+        for width in 1..=10 {
+            let lines = wrap_spans(&[Span::raw("word 中文 x")], width, &prefix, &prefix);
+            for line in &lines {
+                assert!(line_width(line) <= width, "{width}: {:?}", line_text(line));
+            }
+        }
+        let lines = wrap_spans(&[Span::raw("中")], 1, &prefix, &prefix);
+        assert_eq!(texts(&lines), [TOO_WIDE]);
+    }
+
+    #[test]
+    fn tabs_become_spaces() {
+        assert_eq!(wrap_plain("a\tb", 20), ["a    b"]);
+        assert_eq!(display_width("\t"), TAB_WIDTH);
+    }
+
+    #[test]
+    fn long_paragraph_is_linear_and_within_width() {
+        let text = "lorem ipsum dolor sit amet ".repeat(4000);
+        let lines = wrap_plain(&text, 37);
+        assert!(lines.iter().all(|l| display_width(l) <= 37));
+        let word = "x".repeat(100_000);
+        let lines = wrap_plain(&word, 80);
+        assert_eq!(lines.len(), 1250);
+    }
+
+    #[test]
+    fn cut_marks_the_cut() {
+        let line = Line::from(vec![Span::raw("abc"), Span::raw("defgh")]);
+        let cut = cut_to_width(&line, 5);
+        assert_eq!(line_text(&cut), "abcd…");
+        assert!(
+            cut.spans
+                .last()
+                .unwrap()
+                .style
+                .add_modifier
+                .contains(Modifier::DIM)
+        );
+        assert_eq!(line_text(&cut_to_width(&line, 8)), "abcdefgh");
+        assert_eq!(line_text(&cut_to_width(&Line::from("中文字"), 4)), "中…");
+        assert_eq!(line_text(&cut_to_width(&line, 0)), "");
+    }
+}

@@ -1,0 +1,192 @@
+//! One JP conversation on disk: where its files are and their bytes.
+
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The events array of a conversation folder.
+pub const EVENTS: &str = "events.json";
+/// The base config of a current-format conversation (absent in legacy ones).
+pub const BASE_CONFIG: &str = "base_config.json";
+/// Title, activation time, pin and archive marks.
+pub const METADATA: &str = "metadata.json";
+
+/// A JP conversation folder (or a lone events file), as a path and an id.
+///
+/// Exists so the later stages can read and follow a conversation without
+/// knowing where JP keeps it or how it names folders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConversationDir {
+    /// The folder holding the conversation's files.
+    pub dir: PathBuf,
+    /// The conversation id in deciseconds (`17758406187`), read from the folder
+    /// name (text before the first `-`); `None` when the name is not an id.
+    pub id: Option<String>,
+    /// File name of the events array inside `dir`: `events.json` for a JP
+    /// folder, another name for a lone events file given on the command line
+    /// (whose siblings are then not read).
+    pub events_name: OsString,
+}
+
+/// The raw bytes of a conversation's files, read once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConversationFiles {
+    /// `events.json`: a JSON array of stream entries.
+    pub events: Vec<u8>,
+    /// `base_config.json` when present (current format).
+    pub base_config: Option<Vec<u8>>,
+    /// `metadata.json` when present.
+    pub metadata: Option<Vec<u8>>,
+}
+
+impl ConversationDir {
+    /// A conversation folder holding `events.json`; the id comes from its name.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        let dir = dir.into();
+        let id = dir
+            .file_name()
+            .and_then(OsStr::to_str)
+            .and_then(id_from_dirname)
+            .map(str::to_owned);
+        ConversationDir {
+            dir,
+            id,
+            events_name: OsString::from(EVENTS),
+        }
+    }
+
+    /// A lone events file that is not named `events.json` (a copy, a test
+    /// fixture): only that file is read, never its siblings.
+    pub fn standalone(file: &Path) -> Self {
+        let dir = match file.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        ConversationDir {
+            dir,
+            id: None,
+            events_name: file
+                .file_name()
+                .map(OsStr::to_os_string)
+                .unwrap_or_default(),
+        }
+    }
+
+    /// True for a lone events file (see [`ConversationDir::standalone`]).
+    pub fn is_standalone(&self) -> bool {
+        self.events_name != EVENTS
+    }
+
+    /// Path of the events array.
+    pub fn events_path(&self) -> PathBuf {
+        self.dir.join(&self.events_name)
+    }
+
+    /// The id as JP shows it (`jp-c17758406187`).
+    pub fn display_id(&self) -> Option<String> {
+        self.id.as_deref().map(display_id)
+    }
+
+    /// Reads the conversation's files (read-only opens). `events.json` must
+    /// exist; the other two are optional. Errors name the file.
+    pub fn read(&self) -> io::Result<ConversationFiles> {
+        let events = read_named(&self.events_path())?;
+        if self.is_standalone() {
+            return Ok(ConversationFiles {
+                events,
+                base_config: None,
+                metadata: None,
+            });
+        }
+        Ok(ConversationFiles {
+            events,
+            base_config: read_optional(&self.dir.join(BASE_CONFIG))?,
+            metadata: read_optional(&self.dir.join(METADATA))?,
+        })
+    }
+}
+
+/// The id part of a conversation folder name (`<deciseconds>[-<slug>]`), if
+/// the name is one.
+pub fn id_from_dirname(name: &str) -> Option<&str> {
+    let id = name.split('-').next().unwrap_or(name);
+    is_id(id).then_some(id)
+}
+
+/// Whether `text` is a bare conversation id (ASCII digits only).
+pub fn is_id(text: &str) -> bool {
+    !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `jp-c<id>`, the spelling JP shows and uses for lock files.
+pub fn display_id(id: &str) -> String {
+    format!("jp-c{id}")
+}
+
+/// Reads a whole file, naming it in the error.
+fn read_named(path: &Path) -> io::Result<Vec<u8>> {
+    fs::read(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// Reads a file that may be absent.
+fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    match fs::read(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_is_the_digits_before_the_first_dash() {
+        assert_eq!(id_from_dirname("17758406187"), Some("17758406187"));
+        assert_eq!(
+            id_from_dirname("17758406187-missing-date"),
+            Some("17758406187")
+        );
+        assert_eq!(id_from_dirname(".archive"), None);
+        assert_eq!(id_from_dirname("notes-2026"), None);
+        assert_eq!(id_from_dirname(""), None);
+    }
+
+    #[test]
+    fn read_returns_all_three_files_and_tolerates_missing_optional_ones() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("17758406187-title");
+        fs::create_dir(&dir).unwrap();
+        fs::write(dir.join(EVENTS), b"[]\n").unwrap();
+        fs::write(dir.join(METADATA), b"{}").unwrap();
+        let conv = ConversationDir::new(&dir);
+        assert_eq!(conv.id.as_deref(), Some("17758406187"));
+        let files = conv.read().unwrap();
+        assert_eq!(files.events, b"[]\n");
+        assert_eq!(files.base_config, None);
+        assert_eq!(files.metadata.as_deref(), Some(&b"{}"[..]));
+    }
+
+    #[test]
+    fn read_error_names_the_missing_events_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let err = ConversationDir::new(tmp.path()).read().unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+        assert!(err.to_string().contains("events.json"), "{err}");
+    }
+
+    #[test]
+    fn standalone_file_ignores_sibling_config() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("saved.json");
+        fs::write(&file, b"[]").unwrap();
+        fs::write(tmp.path().join(BASE_CONFIG), b"{}").unwrap();
+        let conv = ConversationDir::standalone(&file);
+        assert!(conv.is_standalone());
+        let files = conv.read().unwrap();
+        assert_eq!(files.events, b"[]");
+        assert_eq!(files.base_config, None);
+    }
+}

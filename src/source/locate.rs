@@ -1,0 +1,194 @@
+//! What a PATH argument names: a conversation, an eve stream, stdin or a
+//! JP workspace.
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use super::conversation::{BASE_CONFIG, ConversationDir, EVENTS, METADATA, is_id};
+use super::workspace::Workspace;
+
+/// What the viewer was asked to open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A JP conversation folder (or a lone events file).
+    JpConversation(ConversationDir),
+    /// An eve session stream: NDJSON, one object per line, appended to.
+    EveStream(PathBuf),
+    /// A stream on standard input (`-`).
+    Stdin,
+    /// A JP workspace: open its most recent conversation, offer the others.
+    Workspace(Workspace),
+}
+
+/// Why a PATH argument names nothing the viewer can open. Each message is one
+/// line that names the path.
+#[derive(Debug, Error)]
+pub enum LocateError {
+    /// The path does not exist (and is not a conversation id).
+    #[error("{}: no such file or folder", .0.display())]
+    NotFound(PathBuf),
+    /// An empty folder.
+    #[error("{}: empty folder, not a JP conversation", .0.display())]
+    EmptyFolder(PathBuf),
+    /// A folder without `events.json` outside any workspace.
+    #[error(
+        "{}: not a JP conversation (no events.json) and not inside a JP workspace (no .jp/ here or above)",
+        .0.display()
+    )]
+    NotAConversation(PathBuf),
+    /// A file that is neither a JP events array nor an eve stream.
+    #[error(
+        "{}: neither a JP events file (a JSON array) nor an eve stream (JSON objects, one per line)",
+        .0.display()
+    )]
+    UnknownFile(PathBuf),
+    /// An empty file whose name does not say it is a stream.
+    #[error("{}: empty file", .0.display())]
+    EmptyFile(PathBuf),
+    /// No argument, and no workspace around the current folder.
+    #[error("{}: not inside a JP workspace (no .jp/ here or above); give a PATH", .0.display())]
+    NoWorkspace(PathBuf),
+    /// A workspace that holds no conversation.
+    #[error("{}: JP workspace without conversations", .0.display())]
+    NoConversations(PathBuf),
+    /// A conversation id that the workspace does not hold.
+    #[error("{id}: no such conversation in the JP workspace at {}", .root.display())]
+    UnknownId {
+        /// The id as given.
+        id: String,
+        /// The workspace searched.
+        root: PathBuf,
+    },
+    /// Reading the path failed.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The path being read.
+        path: PathBuf,
+        /// What went wrong.
+        source: io::Error,
+    },
+}
+
+/// Decides what `arg` names. `None`: the workspace around `cwd`. Relative
+/// paths are taken from `cwd`; `env` reads environment variables (for the
+/// user-local storage root).
+///
+/// * `-` → [`Target::Stdin`];
+/// * an `events.json` (or a `metadata.json`/`base_config.json` beside one),
+///   or a folder holding `events.json` → that conversation;
+/// * a `.ndjson`/`.jsonl` file, or any file whose first non-blank byte is `{`
+///   → [`Target::EveStream`]; another file starting with `[` → a lone JP
+///   events file (JP's `events.json` always starts with `[`);
+/// * a folder holding `.jp/`, or any folder below one → [`Target::Workspace`];
+/// * `jp-c17758406187` or `17758406187` that is not an existing path → that
+///   conversation in the workspace around `cwd` (either root, archived too).
+pub fn locate(
+    arg: Option<&str>,
+    cwd: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Target, LocateError> {
+    let Some(arg) = arg else {
+        let workspace =
+            Workspace::discover(cwd, env).ok_or_else(|| LocateError::NoWorkspace(cwd.into()))?;
+        return with_conversations(workspace);
+    };
+    if arg == "-" {
+        return Ok(Target::Stdin);
+    }
+    let path = cwd.join(arg);
+    match fs::metadata(&path) {
+        Ok(meta) if meta.is_dir() => locate_folder(&path, env),
+        Ok(_) => locate_file(&path),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match as_conversation_id(arg) {
+            Some(id) => locate_id(id, cwd, env),
+            None => Err(LocateError::NotFound(path)),
+        },
+        Err(source) => Err(LocateError::Io { path, source }),
+    }
+}
+
+/// The digits of `jp-c<digits>` or `<digits>`.
+fn as_conversation_id(arg: &str) -> Option<&str> {
+    let id = arg.strip_prefix("jp-c").unwrap_or(arg);
+    is_id(id).then_some(id)
+}
+
+fn locate_id(
+    id: &str,
+    cwd: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Target, LocateError> {
+    let workspace =
+        Workspace::discover(cwd, env).ok_or_else(|| LocateError::NoWorkspace(cwd.into()))?;
+    let entry = workspace.find(id).ok_or_else(|| LocateError::UnknownId {
+        id: id.to_owned(),
+        root: workspace.root.clone(),
+    })?;
+    Ok(Target::JpConversation(entry.conversation()))
+}
+
+fn locate_folder(dir: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Target, LocateError> {
+    if dir.join(EVENTS).is_file() {
+        return Ok(Target::JpConversation(ConversationDir::new(dir)));
+    }
+    if let Some(workspace) = Workspace::discover(dir, env) {
+        return with_conversations(workspace);
+    }
+    let mut entries = fs::read_dir(dir).map_err(|source| LocateError::Io {
+        path: dir.into(),
+        source,
+    })?;
+    if entries.next().is_none() {
+        Err(LocateError::EmptyFolder(dir.into()))
+    } else {
+        Err(LocateError::NotAConversation(dir.into()))
+    }
+}
+
+fn with_conversations(workspace: Workspace) -> Result<Target, LocateError> {
+    if workspace.has_conversations() {
+        Ok(Target::Workspace(workspace))
+    } else {
+        Err(LocateError::NoConversations(workspace.root))
+    }
+}
+
+fn locate_file(file: &Path) -> Result<Target, LocateError> {
+    let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let dir = file.parent().unwrap_or(Path::new("."));
+    if name == EVENTS {
+        return Ok(Target::JpConversation(ConversationDir::new(dir)));
+    }
+    if (name == METADATA || name == BASE_CONFIG) && dir.join(EVENTS).is_file() {
+        return Ok(Target::JpConversation(ConversationDir::new(dir)));
+    }
+    let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if extension.eq_ignore_ascii_case("ndjson") || extension.eq_ignore_ascii_case("jsonl") {
+        return Ok(Target::EveStream(file.into()));
+    }
+    match first_byte(file).map_err(|source| LocateError::Io {
+        path: file.into(),
+        source,
+    })? {
+        Some(b'{') => Ok(Target::EveStream(file.into())),
+        Some(b'[') => Ok(Target::JpConversation(ConversationDir::standalone(file))),
+        Some(_) => Err(LocateError::UnknownFile(file.into())),
+        None => Err(LocateError::EmptyFile(file.into())),
+    }
+}
+
+/// The first byte that is not whitespace (or a UTF-8 byte order mark), looking
+/// at most 64 KiB in.
+fn first_byte(file: &Path) -> io::Result<Option<u8>> {
+    let mut head = Vec::with_capacity(4096);
+    File::open(file)?.take(64 * 1024).read_to_end(&mut head)?;
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
+    Ok(head.iter().copied().find(|b| !b.is_ascii_whitespace()))
+}
+
+#[cfg(test)]
+#[path = "locate_tests.rs"]
+mod tests;

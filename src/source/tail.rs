@@ -1,0 +1,229 @@
+//! Reading what was appended to a file since last time (eve NDJSON streams).
+//!
+//! An eve stream grows by whole lines appended at the end, so re-reading it
+//! from the start on every change would cost time proportional to the whole
+//! file. [`AppendTail`] remembers how far it read and which file that was
+//! (device and inode): a poll reads only the new bytes, and reports a
+//! [`TailRead::Reset`] with the whole content when the file shrank or was
+//! replaced by another one (rotation, rewrite by rename). Pair it with
+//! [`super::watch::file`] to know when to poll.
+//!
+//! Bytes are returned as they are on disk: an append may end in the middle of
+//! a line, and the reader keeps the unfinished part until the rest arrives.
+//! A file truncated and grown past the old offset between two polls, without
+//! changing identity, cannot be told from an append.
+
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+/// Follows one append-only file.
+#[derive(Debug)]
+pub struct AppendTail {
+    path: PathBuf,
+    /// The open file being followed, positioned at `offset`.
+    file: Option<File>,
+    /// Device and inode of `file`.
+    identity: Option<(u64, u64)>,
+    offset: u64,
+}
+
+/// What a poll found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TailRead {
+    /// Nothing new.
+    Unchanged,
+    /// These bytes follow what was read before (the first poll returns the
+    /// whole file this way).
+    Appended(Vec<u8>),
+    /// The file shrank or was replaced: forget what was read; this is the
+    /// whole new content.
+    Reset(Vec<u8>),
+}
+
+impl AppendTail {
+    /// A tail of `path` that has read nothing yet.
+    pub fn new(path: impl Into<PathBuf>) -> Self {
+        AppendTail {
+            path: path.into(),
+            file: None,
+            identity: None,
+            offset: 0,
+        }
+    }
+
+    /// The file followed.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// How many bytes of the current file have been returned.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Reads what is new. Costs a `stat` plus reading the appended bytes. An
+    /// absent file is an error (`NotFound`); polling again after it comes back
+    /// gives [`TailRead::Reset`].
+    pub fn poll(&mut self) -> io::Result<TailRead> {
+        let meta = fs::metadata(&self.path).map_err(|e| self.named(e))?;
+        let same_file = self.identity == Some(identity(&meta));
+        match self.file.as_mut() {
+            Some(file) if same_file && meta.len() >= self.offset => {
+                if meta.len() == self.offset {
+                    return Ok(TailRead::Unchanged);
+                }
+                let mut bytes = Vec::with_capacity((meta.len() - self.offset) as usize);
+                file.read_to_end(&mut bytes).map_err(|e| self.named(e))?;
+                self.offset += bytes.len() as u64;
+                Ok(if bytes.is_empty() {
+                    TailRead::Unchanged
+                } else {
+                    TailRead::Appended(bytes)
+                })
+            }
+            _ => {
+                let first = self.identity.is_none();
+                let bytes = self.reopen()?;
+                Ok(if !first {
+                    TailRead::Reset(bytes)
+                } else if bytes.is_empty() {
+                    TailRead::Unchanged
+                } else {
+                    TailRead::Appended(bytes)
+                })
+            }
+        }
+    }
+
+    /// Opens the file afresh and reads it whole.
+    fn reopen(&mut self) -> io::Result<Vec<u8>> {
+        let mut file = File::open(&self.path).map_err(|e| self.named(e))?;
+        // The identity of what was opened, not of what the path named a moment ago.
+        let meta = file.metadata().map_err(|e| self.named(e))?;
+        let mut bytes = Vec::with_capacity(meta.len() as usize);
+        file.read_to_end(&mut bytes).map_err(|e| self.named(e))?;
+        self.identity = Some(identity(&meta));
+        self.offset = bytes.len() as u64;
+        self.file = Some(file);
+        Ok(bytes)
+    }
+
+    fn named(&self, e: io::Error) -> io::Error {
+        io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
+    }
+}
+
+#[cfg(unix)]
+fn identity(meta: &fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn identity(_meta: &fs::Metadata) -> (u64, u64) {
+    (0, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    fn append(path: &Path, bytes: &[u8]) {
+        let mut file = fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path)
+            .unwrap();
+        file.write_all(bytes).unwrap();
+    }
+
+    #[test]
+    fn first_poll_reads_all_then_only_appends() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("s.ndjson");
+        append(&path, b"{\"a\":1}\n");
+        let mut tail = AppendTail::new(&path);
+        assert_eq!(
+            tail.poll().unwrap(),
+            TailRead::Appended(b"{\"a\":1}\n".to_vec())
+        );
+        assert_eq!(tail.poll().unwrap(), TailRead::Unchanged);
+        append(&path, b"{\"b\":2}\n");
+        assert_eq!(
+            tail.poll().unwrap(),
+            TailRead::Appended(b"{\"b\":2}\n".to_vec())
+        );
+        assert_eq!(tail.offset(), 16);
+    }
+
+    #[test]
+    fn partial_lines_arrive_in_pieces() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("s.ndjson");
+        append(&path, b"{\"type\":\"mess");
+        let mut tail = AppendTail::new(&path);
+        assert_eq!(
+            tail.poll().unwrap(),
+            TailRead::Appended(b"{\"type\":\"mess".to_vec())
+        );
+        append(&path, b"age\"}\n{");
+        assert_eq!(
+            tail.poll().unwrap(),
+            TailRead::Appended(b"age\"}\n{".to_vec())
+        );
+    }
+
+    #[test]
+    fn truncation_resets_with_the_new_content() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("s.ndjson");
+        append(&path, b"line one\nline two\n");
+        let mut tail = AppendTail::new(&path);
+        tail.poll().unwrap();
+        fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"new\n")
+            .unwrap();
+        assert_eq!(tail.poll().unwrap(), TailRead::Reset(b"new\n".to_vec()));
+        append(&path, b"more\n");
+        assert_eq!(tail.poll().unwrap(), TailRead::Appended(b"more\n".to_vec()));
+    }
+
+    #[test]
+    fn replacement_by_rename_resets_even_when_larger() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("s.ndjson");
+        append(&path, b"old\n");
+        let mut tail = AppendTail::new(&path);
+        tail.poll().unwrap();
+        let other = tmp.path().join("s.ndjson.tmp");
+        fs::write(&other, b"a longer replacement\n").unwrap();
+        fs::rename(&other, &path).unwrap();
+        assert_eq!(
+            tail.poll().unwrap(),
+            TailRead::Reset(b"a longer replacement\n".to_vec())
+        );
+    }
+
+    #[test]
+    fn a_missing_file_is_an_error_naming_it_and_its_return_a_reset() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("s.ndjson");
+        let mut tail = AppendTail::new(&path);
+        let err = tail.poll().unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::NotFound);
+        assert!(err.to_string().contains("s.ndjson"), "{err}");
+        append(&path, b"x\n");
+        assert_eq!(tail.poll().unwrap(), TailRead::Appended(b"x\n".to_vec()));
+        fs::remove_file(&path).unwrap();
+        assert!(tail.poll().is_err());
+        append(&path, b"y\n");
+        assert_eq!(tail.poll().unwrap(), TailRead::Reset(b"y\n".to_vec()));
+    }
+}

@@ -1,0 +1,549 @@
+//! Following files that change while they are being read.
+//!
+//! JP never modifies `events.json` in place: it writes `events.json.tmp` and
+//! renames it over the target, renames the whole conversation folder when a
+//! title arrives and moves it into `.archive/`. A watch on the file dies at the
+//! first rename, so this module watches **folders** (non-recursively, with
+//! `notify`): the conversation folder and the `conversations/` folder around
+//! it (and its `.archive/`). Raw events are only a hint that something
+//! happened; after a burst has settled (no relevant event for
+//! [`QUIET`], or [`MAX_DELAY`] after the first one) the watched files are
+//! compared by `stat` with what was seen before, and each real difference is
+//! reported once as a [`Change`]. Temp files, reads (our own included) and
+//! unrelated siblings are ignored.
+//!
+//! Start a watch **before** reading the files it follows: a change that lands
+//! between the read and the start of the watch would otherwise go unseen.
+
+use std::collections::HashMap;
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use notify::event::{AccessKind, AccessMode};
+use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
+use thiserror::Error;
+
+use super::conversation::{BASE_CONFIG, ConversationDir, EVENTS, METADATA, id_from_dirname};
+use super::workspace::{ARCHIVE, stream_mtime};
+
+/// A burst ends after this long without a relevant event…
+pub const QUIET: Duration = Duration::from_millis(20);
+/// …or this long after its first event, whichever comes first.
+pub const MAX_DELAY: Duration = Duration::from_millis(50);
+
+/// What changed on disk, once a burst of writes has settled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// The events file was replaced or grew: read it again.
+    Events,
+    /// `base_config.json` appeared, changed or went away.
+    BaseConfig,
+    /// `metadata.json` appeared, changed or went away (title, archive mark).
+    Metadata,
+    /// The events file is gone (deleted, or its folder is gone and was not
+    /// found elsewhere). Watching goes on; it may come back.
+    Removed,
+    /// The conversation folder was renamed or (un)archived; it is now here.
+    /// Found by the id before the first `-` of the folder name.
+    Moved(PathBuf),
+    /// The events file exists again after [`Change::Removed`]: read everything.
+    Returned,
+    /// Watching is impaired (a folder could not be watched, events were
+    /// lost); the text says why. Changes may be missed until the next event.
+    Error(String),
+}
+
+/// Why a watch could not start.
+#[derive(Debug, Error)]
+pub enum WatchError {
+    /// The operating system refused to watch a folder.
+    #[error("{}: cannot watch for changes: {source}", .path.display())]
+    Folder {
+        /// The folder.
+        path: PathBuf,
+        /// What `notify` reported.
+        source: notify::Error,
+    },
+    /// The file-system watcher could not be created.
+    #[error("cannot start watching for changes: {0}")]
+    Start(notify::Error),
+    /// The watch thread could not be started.
+    #[error("cannot start watching for changes: {0}")]
+    Thread(std::io::Error),
+    /// The folder to follow does not exist.
+    #[error("{}: no such folder to watch", .0.display())]
+    Missing(PathBuf),
+}
+
+/// A running watch. Changes arrive from a background thread until this is
+/// dropped.
+#[derive(Debug)]
+pub struct Watch {
+    stop: Sender<Msg>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let _ = self.stop.send(Msg::Stop);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Follows a JP conversation folder: replacements of its three files, the
+/// folder's renames and moves to and from `.archive/`, its removal and return.
+pub fn conversation(conv: &ConversationDir) -> Result<(Watch, Receiver<Change>), WatchError> {
+    let (tx, rx) = mpsc::channel();
+    let watch = conversation_with(conv, move |change| {
+        let _ = tx.send(change);
+    })?;
+    Ok((watch, rx))
+}
+
+/// [`conversation`], handing each change to `on_change` on the watch thread
+/// (to merge it into another event loop).
+pub fn conversation_with(
+    conv: &ConversationDir,
+    on_change: impl FnMut(Change) + Send + 'static,
+) -> Result<Watch, WatchError> {
+    if !conv.dir.is_dir() {
+        return Err(WatchError::Missing(conv.dir.clone()));
+    }
+    spawn(ConversationFollower::new(conv), Box::new(on_change))
+}
+
+/// Follows one file that is appended to or replaced (an eve stream): reports
+/// [`Change::Events`] when it changed, [`Change::Removed`] / [`Change::Returned`].
+/// Read what changed with [`super::tail::AppendTail`].
+pub fn file(path: &Path) -> Result<(Watch, Receiver<Change>), WatchError> {
+    let (tx, rx) = mpsc::channel();
+    let watch = file_with(path, move |change| {
+        let _ = tx.send(change);
+    })?;
+    Ok((watch, rx))
+}
+
+/// [`file`], handing each change to `on_change` on the watch thread.
+pub fn file_with(
+    path: &Path,
+    on_change: impl FnMut(Change) + Send + 'static,
+) -> Result<Watch, WatchError> {
+    let folder = parent_folder(path);
+    if !folder.is_dir() {
+        return Err(WatchError::Missing(folder));
+    }
+    let follower = FileFollower {
+        folder,
+        name: path
+            .file_name()
+            .map(OsStr::to_os_string)
+            .unwrap_or_default(),
+        seen: None,
+    };
+    spawn(follower, Box::new(on_change))
+}
+
+/// The folder holding `path` (`.` for a bare file name).
+fn parent_folder(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The shared machinery: a notify watcher feeding a debouncing thread.
+
+/// What a watch follows: which folders to watch, which raw events matter, and
+/// what a settled burst means.
+trait Follower: Send + 'static {
+    /// Folders to watch now (non-recursively); ones that do not exist are skipped.
+    fn folders(&self) -> Vec<PathBuf>;
+    /// Whether a raw event may concern what is followed.
+    fn relevant(&self, event: &Event) -> bool;
+    /// Compares the disk with what was seen last and says what changed.
+    fn settle(&mut self) -> Vec<Change>;
+}
+
+enum Msg {
+    Fs(notify::Result<Event>),
+    Stop,
+}
+
+impl std::fmt::Debug for Msg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Msg::Fs(_) => "Fs",
+            Msg::Stop => "Stop",
+        })
+    }
+}
+
+type Sink = Box<dyn FnMut(Change) + Send>;
+
+/// Identity of a watched folder, to notice one deleted and made again.
+type FolderId = (u64, u64);
+
+struct Worker<F> {
+    watcher: RecommendedWatcher,
+    /// Watched folders and the identity each had when watched.
+    watched: HashMap<PathBuf, FolderId>,
+    follower: F,
+    sink: Sink,
+}
+
+fn spawn<F: Follower>(follower: F, sink: Sink) -> Result<Watch, WatchError> {
+    let (tx, rx) = mpsc::channel();
+    let events_tx = tx.clone();
+    let watcher = notify::recommended_watcher(move |event| {
+        let _ = events_tx.send(Msg::Fs(event));
+    })
+    .map_err(WatchError::Start)?;
+    let mut worker = Worker {
+        watcher,
+        watched: HashMap::new(),
+        follower,
+        sink,
+    };
+    for folder in worker.follower.folders() {
+        if let Some(id) = folder_id(&folder) {
+            worker
+                .watcher
+                .watch(&folder, RecursiveMode::NonRecursive)
+                .map_err(|source| WatchError::Folder {
+                    path: folder.clone(),
+                    source,
+                })?;
+            worker.watched.insert(folder, id);
+        }
+    }
+    // What is on disk now, with the watches in place, is the starting point.
+    let _ = worker.follower.settle();
+    let thread = thread::Builder::new()
+        .name("overhear-watch".into())
+        .spawn(move || worker.run(rx))
+        .map_err(WatchError::Thread)?;
+    Ok(Watch {
+        stop: tx,
+        thread: Some(thread),
+    })
+}
+
+impl<F: Follower> Worker<F> {
+    fn run(mut self, rx: Receiver<Msg>) {
+        loop {
+            // Wait for the first relevant event of a burst.
+            match rx.recv() {
+                Ok(Msg::Fs(event)) => {
+                    if !self.take(event) {
+                        continue;
+                    }
+                }
+                Ok(Msg::Stop) | Err(_) => return,
+            }
+            // Collect the rest of the burst.
+            let start = Instant::now();
+            let mut last = start;
+            loop {
+                let deadline = (last + QUIET).min(start + MAX_DELAY);
+                let Some(wait) = deadline.checked_duration_since(Instant::now()) else {
+                    break;
+                };
+                match rx.recv_timeout(wait) {
+                    Ok(Msg::Fs(event)) => {
+                        if self.take(event) {
+                            last = Instant::now();
+                        }
+                    }
+                    Ok(Msg::Stop) | Err(RecvTimeoutError::Disconnected) => return,
+                    Err(RecvTimeoutError::Timeout) => break,
+                }
+            }
+            let changes = self.follower.settle();
+            self.rewatch();
+            for change in changes {
+                (self.sink)(change);
+            }
+        }
+    }
+
+    /// Whether a raw event starts or extends a burst; errors are reported.
+    fn take(&mut self, event: notify::Result<Event>) -> bool {
+        match event {
+            Ok(event) => {
+                event.need_rescan() || (!is_read(&event) && self.follower.relevant(&event))
+            }
+            Err(e) => {
+                (self.sink)(Change::Error(e.to_string()));
+                true
+            }
+        }
+    }
+
+    /// Brings the watched folders in line with what the follower wants now
+    /// (its folder moved; a folder was deleted and made again).
+    fn rewatch(&mut self) {
+        let wanted: HashMap<PathBuf, FolderId> = self
+            .follower
+            .folders()
+            .into_iter()
+            .filter_map(|folder| folder_id(&folder).map(|id| (folder, id)))
+            .collect();
+        let stale: Vec<PathBuf> = self
+            .watched
+            .iter()
+            .filter(|(path, id)| wanted.get(*path) != Some(id))
+            .map(|(path, _)| path.clone())
+            .collect();
+        for path in stale {
+            // notify drops the watch of a moved or deleted folder itself.
+            let _ = self.watcher.unwatch(&path);
+            self.watched.remove(&path);
+        }
+        for (path, id) in wanted {
+            if self.watched.contains_key(&path) {
+                continue;
+            }
+            match self.watcher.watch(&path, RecursiveMode::NonRecursive) {
+                Ok(()) => {
+                    self.watched.insert(path, id);
+                }
+                Err(e) => (self.sink)(Change::Error(format!(
+                    "{}: cannot watch for changes: {e}",
+                    path.display()
+                ))),
+            }
+        }
+    }
+}
+
+/// Opening and reading files (ours included) are not changes.
+fn is_read(event: &Event) -> bool {
+    matches!(
+        event.kind,
+        EventKind::Access(kind) if kind != AccessKind::Close(AccessMode::Write)
+    )
+}
+
+#[cfg(unix)]
+fn folder_id(path: &Path) -> Option<FolderId> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::metadata(path).ok().filter(fs::Metadata::is_dir)?;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn folder_id(path: &Path) -> Option<FolderId> {
+    fs::metadata(path)
+        .ok()
+        .filter(fs::Metadata::is_dir)
+        .map(|_| (0, 0))
+}
+
+/// What `stat` says about a file: enough to tell a replacement (new inode), an
+/// append (size, mtime) or a rewrite in place (mtime, ctime) from no change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Fingerprint {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime: Option<std::time::SystemTime>,
+    ctime: (i64, i64),
+}
+
+fn fingerprint(path: &Path) -> Option<Fingerprint> {
+    let meta = fs::metadata(path).ok().filter(fs::Metadata::is_file)?;
+    #[cfg(unix)]
+    let (dev, ino, ctime) = {
+        use std::os::unix::fs::MetadataExt;
+        (meta.dev(), meta.ino(), (meta.ctime(), meta.ctime_nsec()))
+    };
+    #[cfg(not(unix))]
+    let (dev, ino, ctime) = (0, 0, (0, 0));
+    Some(Fingerprint {
+        dev,
+        ino,
+        len: meta.len(),
+        mtime: meta.modified().ok(),
+        ctime,
+    })
+}
+
+/// The name of the last component of an event path.
+fn file_name(path: &Path) -> Option<&OsStr> {
+    path.file_name()
+}
+
+// ---------------------------------------------------------------------------
+// Followers.
+
+/// A JP conversation folder, followed through renames and (un)archiving.
+struct ConversationFollower {
+    /// Where the folder is now (or was last seen).
+    dir: PathBuf,
+    id: Option<String>,
+    events_name: OsString,
+    /// The `conversations/` folder (the parent, or above `.archive/`).
+    root: PathBuf,
+    events: Option<Fingerprint>,
+    base_config: Option<Fingerprint>,
+    metadata: Option<Fingerprint>,
+}
+
+impl ConversationFollower {
+    fn new(conv: &ConversationDir) -> Self {
+        let parent = parent_folder(&conv.dir);
+        let root = if parent.file_name() == Some(OsStr::new(ARCHIVE)) {
+            parent_folder(&parent)
+        } else {
+            parent
+        };
+        ConversationFollower {
+            dir: conv.dir.clone(),
+            id: conv.id.clone(),
+            events_name: conv.events_name.clone(),
+            root,
+            events: None,
+            base_config: None,
+            metadata: None,
+        }
+    }
+
+    /// The folder of this conversation elsewhere under the root (renamed,
+    /// archived, unarchived), by id. Several: the one with the newest stream.
+    fn find_moved(&self) -> Option<PathBuf> {
+        let id = self.id.as_deref()?;
+        [self.root.clone(), self.root.join(ARCHIVE)]
+            .iter()
+            .filter_map(|folder| fs::read_dir(folder).ok())
+            .flat_map(|entries| entries.flatten())
+            .filter(|entry| {
+                entry
+                    .file_name()
+                    .to_str()
+                    .and_then(id_from_dirname)
+                    .is_some_and(|found| found == id)
+            })
+            .map(|entry| entry.path())
+            .filter(|path| path.is_dir())
+            .max_by_key(|path| stream_mtime(path))
+    }
+
+    /// Whether a name in the root (or its `.archive/`) may be this conversation.
+    fn names_us(&self, name: &OsStr) -> bool {
+        if name == ARCHIVE || Some(name) == self.dir.file_name() {
+            return true;
+        }
+        match (&self.id, name.to_str().and_then(id_from_dirname)) {
+            (Some(id), Some(found)) => id == found,
+            _ => false,
+        }
+    }
+}
+
+impl Follower for ConversationFollower {
+    fn folders(&self) -> Vec<PathBuf> {
+        vec![self.dir.clone(), self.root.clone(), self.root.join(ARCHIVE)]
+    }
+
+    fn relevant(&self, event: &Event) -> bool {
+        let archive = self.root.join(ARCHIVE);
+        event.paths.iter().any(|path| {
+            if path == &self.dir || path == &self.root || path == &archive {
+                return true;
+            }
+            let (Some(parent), Some(name)) = (path.parent(), file_name(path)) else {
+                return false;
+            };
+            if parent == self.dir {
+                name == self.events_name.as_os_str() || name == BASE_CONFIG || name == METADATA
+            } else if parent == self.root || parent == archive {
+                self.names_us(name)
+            } else {
+                false
+            }
+        })
+    }
+
+    fn settle(&mut self) -> Vec<Change> {
+        let mut changes = Vec::new();
+        if !self.dir.is_dir()
+            && let Some(found) = self.find_moved()
+        {
+            self.dir = found.clone();
+            changes.push(Change::Moved(found));
+        }
+        let standalone = self.events_name != EVENTS;
+        let events = fingerprint(&self.dir.join(&self.events_name));
+        let (base_config, metadata) = if standalone {
+            (None, None)
+        } else {
+            (
+                fingerprint(&self.dir.join(BASE_CONFIG)),
+                fingerprint(&self.dir.join(METADATA)),
+            )
+        };
+        match (self.events.is_some(), events.is_some()) {
+            (true, false) => changes.push(Change::Removed),
+            (false, true) => changes.push(Change::Returned),
+            (false, false) => {}
+            (true, true) => {
+                if metadata != self.metadata {
+                    changes.push(Change::Metadata);
+                }
+                if base_config != self.base_config {
+                    changes.push(Change::BaseConfig);
+                }
+                if events != self.events {
+                    changes.push(Change::Events);
+                }
+            }
+        }
+        self.events = events;
+        self.base_config = base_config;
+        self.metadata = metadata;
+        changes
+    }
+}
+
+/// One file in a folder, appended to or replaced.
+struct FileFollower {
+    folder: PathBuf,
+    name: OsString,
+    seen: Option<Fingerprint>,
+}
+
+impl Follower for FileFollower {
+    fn folders(&self) -> Vec<PathBuf> {
+        vec![self.folder.clone()]
+    }
+
+    fn relevant(&self, event: &Event) -> bool {
+        event
+            .paths
+            .iter()
+            .any(|path| path == &self.folder || file_name(path) == Some(self.name.as_os_str()))
+    }
+
+    fn settle(&mut self) -> Vec<Change> {
+        let now = fingerprint(&self.folder.join(&self.name));
+        let change = match (self.seen, now) {
+            (Some(_), None) => Some(Change::Removed),
+            (None, Some(_)) => Some(Change::Returned),
+            (Some(a), Some(b)) if a != b => Some(Change::Events),
+            _ => None,
+        };
+        self.seen = now;
+        change.into_iter().collect()
+    }
+}
+
+#[cfg(test)]
+#[path = "watch_tests.rs"]
+mod tests;
