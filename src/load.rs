@@ -72,9 +72,11 @@ pub fn jp_conversation(dir: &Path, files: &JpFiles) -> Result<Loaded, OpenError>
     })
 }
 
-/// The `title` of a `metadata.json`, if it is readable.
+/// The `title` of a `metadata.json`, if it is readable (a UTF-8 byte order mark
+/// is skipped, as for the other files).
 pub fn title_of(metadata: &[u8]) -> Option<String> {
-    let value: Value = serde_json::from_slice(metadata).ok()?;
+    let json = metadata.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(metadata);
+    let value: Value = serde_json::from_slice(json).ok()?;
     value.get("title")?.as_str().map(String::from)
 }
 

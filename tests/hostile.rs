@@ -4,7 +4,9 @@
 //! `docs/hardening.md`. Big inputs are generated into temporary folders, never
 //! committed (`tests/fixtures/hostile/README.md`).
 
+#[path = "hostile/inputs.rs"]
 mod inputs;
+#[path = "hostile/support.rs"]
 mod support;
 
 use std::path::Path;
@@ -44,7 +46,7 @@ fn events_nested_ten_thousand_deep_is_a_one_line_error() {
     assert_eq!(
         run.stderr,
         format!(
-            "overhear: {}: line 1, column 129: recursion limit exceeded\n",
+            "overhear: {}: line 1, column 128: recursion limit exceeded\n",
             conv.events_path().display()
         )
     );
@@ -63,7 +65,7 @@ fn an_event_nested_ten_thousand_deep_is_a_one_line_error() {
     assert_eq!(
         run.stderr,
         format!(
-            "overhear: {}: line 2, column 702: recursion limit exceeded\n",
+            "overhear: {}: line 2, column 695: recursion limit exceeded\n",
             conv.events_path().display()
         )
     );
@@ -78,7 +80,7 @@ fn base_config_nested_ten_thousand_deep_is_a_one_line_error_naming_it() {
     assert_eq!(
         run.stderr,
         format!(
-            "overhear: {}: base_config.json: line 1, column 641: recursion limit exceeded\n",
+            "overhear: {}: base_config.json: line 1, column 636: recursion limit exceeded\n",
             conv.path().display()
         )
     );
@@ -103,7 +105,7 @@ fn invalid_utf8_inside_a_string_is_a_one_line_error_with_its_place() {
     assert_eq!(
         run.stderr,
         format!(
-            "overhear: {}: line 10, column 25: invalid unicode code point\n",
+            "overhear: {}: line 9, column 21: invalid unicode code point\n",
             fixture("invalid-utf8/events.json").display()
         )
     );
@@ -116,7 +118,7 @@ fn a_raw_nul_byte_inside_a_string_is_a_one_line_error_with_its_place() {
     assert_eq!(
         run.stderr,
         format!(
-            "overhear: {}: line 10, column 20: control character (\\u0000-\\u001F) found while parsing a string\n",
+            "overhear: {}: line 9, column 20: control character (\\u0000-\\u001F) found while parsing a string\n",
             fixture("raw-nul/events.json").display()
         )
     );
@@ -227,4 +229,52 @@ fn a_ten_megabyte_line_without_spaces_loads_whole() {
         panic!("third event is the message");
     };
     assert_eq!(text.len(), 10 * MIB as usize);
+}
+
+// ---------------------------------------------------------------------------
+// Markdown: nesting, wide tables, zero-width and right-to-left text.
+
+fn lines_text(lines: &[ratatui::text::Line<'_>]) -> String {
+    lines
+        .iter()
+        .map(overhear::render::wrap::line_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn assert_within(lines: &[ratatui::text::Line<'_>], width: usize) {
+    for (n, line) in lines.iter().enumerate() {
+        let used = overhear::render::wrap::line_width(line);
+        assert!(used <= width, "line {n} is {used} > {width} columns: {line:?}");
+    }
+}
+
+#[test]
+fn markdown_nested_a_thousand_deep_keeps_every_item_within_the_width() {
+    let theme = overhear::render::theme::Theme::dark();
+    let text = deep_markdown(1_000);
+    for width in [1, 40, 80] {
+        let lines = overhear::render::markdown::markdown_to_lines(&text, width, &theme);
+        assert_within(&lines, width);
+        if width == 80 {
+            let shown = lines_text(&lines);
+            for needle in ["item 0", "item 999", "quote 0", "quote 999"] {
+                assert!(shown.contains(needle), "{needle} missing");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_table_with_five_hundred_columns_keeps_every_cell_within_the_width() {
+    let theme = overhear::render::theme::Theme::dark();
+    let text = wide_table(500);
+    for width in [20, 80, 300] {
+        let lines = overhear::render::markdown::markdown_to_lines(&text, width, &theme);
+        assert_within(&lines, width);
+        let shown = lines_text(&lines);
+        for needle in ["h0", "h499", "a0", "a499", "b499"] {
+            assert!(shown.contains(needle), "{needle} missing at width {width}");
+        }
+    }
 }

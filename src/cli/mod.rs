@@ -4,6 +4,7 @@
 //! exit code (1 for bad input, 2 for usage).
 
 mod events;
+mod safe_json;
 
 use clap::{Parser, Subcommand};
 
