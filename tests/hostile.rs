@@ -100,7 +100,10 @@ fn metadata_nested_ten_thousand_deep_only_loses_the_title() {
 
 #[test]
 fn invalid_utf8_inside_a_string_is_a_one_line_error_with_its_place() {
-    let run = overhear(["events", &fixture("invalid-utf8/events.json").display().to_string()]);
+    let run = overhear([
+        "events",
+        &fixture("invalid-utf8/events.json").display().to_string(),
+    ]);
     run.expect_code(1);
     assert_eq!(
         run.stderr,
@@ -113,7 +116,10 @@ fn invalid_utf8_inside_a_string_is_a_one_line_error_with_its_place() {
 
 #[test]
 fn a_raw_nul_byte_inside_a_string_is_a_one_line_error_with_its_place() {
-    let run = overhear(["events", &fixture("raw-nul/events.json").display().to_string()]);
+    let run = overhear([
+        "events",
+        &fixture("raw-nul/events.json").display().to_string(),
+    ]);
     run.expect_code(1);
     assert_eq!(
         run.stderr,
@@ -125,7 +131,7 @@ fn a_raw_nul_byte_inside_a_string_is_a_one_line_error_with_its_place() {
 }
 
 #[test]
-fn escaped_nul_and_lone_surrogate_free_text_load_unchanged() {
+fn escaped_nul_bytes_and_replacement_characters_load_unchanged() {
     let loaded = load_dir(&fixture("escaped-nul"));
     let texts: Vec<&str> = loaded
         .conversation
@@ -137,7 +143,10 @@ fn escaped_nul_and_lone_surrogate_free_text_load_unchanged() {
             _ => None,
         })
         .collect();
-    assert_eq!(texts, ["nul\0inside", "two\0\0nuls and \u{fffd} a replacement char"]);
+    assert_eq!(
+        texts,
+        ["nul\0inside", "two\0\0nuls and \u{fffd} a replacement char"]
+    );
 }
 
 #[test]
@@ -147,7 +156,10 @@ fn a_byte_order_mark_on_every_file_is_ignored() {
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
     assert_eq!(loaded.conversation.events.len(), 3);
     let base = loaded.conversation.base_config.expect("base config read");
-    assert_eq!(base["conversation"]["tools"]["*"]["style"]["inline_results"], "full");
+    assert_eq!(
+        base["conversation"]["tools"]["*"]["style"]["inline_results"],
+        "full"
+    );
 }
 
 #[test]
@@ -178,7 +190,11 @@ fn events_output_escapes_every_control_character_of_every_field() {
         // The stored text is kept unchanged: it is only escaped as JSON.
         let value: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
         if view != "user" {
-            assert!(value.to_string().contains(&serde_json::to_string(&hostile_text()).unwrap()[1..40]));
+            assert!(
+                value
+                    .to_string()
+                    .contains(&serde_json::to_string(&hostile_text()).unwrap()[1..40])
+            );
         }
     }
 }
@@ -192,7 +208,11 @@ fn a_fifty_megabyte_message_loads_whole() {
     let conv = Conversation::from_events(&message_events(&message));
     let run = overhear(["events", &events_arg(&conv), "--jsonl"]);
     run.expect_code(0);
-    let last = run.stdout.split(|b| *b == b'\n').nth(2).expect("three events");
+    let last = run
+        .stdout
+        .split(|b| *b == b'\n')
+        .nth(2)
+        .expect("three events");
     let event: serde_json::Value = serde_json::from_slice(last).expect("JSON line");
     assert_eq!(event["message"].as_str().map(str::len), Some(message.len()));
     eprintln!(
@@ -208,8 +228,10 @@ fn a_million_line_tool_result_loads_whole() {
     let result = numbered_lines(1_000_000);
     let conv = Conversation::from_events(&tool_result_events(&result));
     let loaded = load_dir(conv.path());
-    let Some(EventKind::ToolCallResponse { content: Content::Text(text), .. }) =
-        loaded.conversation.events.get(3).map(|e| &e.kind)
+    let Some(EventKind::ToolCallResponse {
+        content: Content::Text(text),
+        ..
+    }) = loaded.conversation.events.get(3).map(|e| &e.kind)
     else {
         panic!("fourth event is the result");
     };
@@ -245,7 +267,10 @@ fn lines_text(lines: &[ratatui::text::Line<'_>]) -> String {
 fn assert_within(lines: &[ratatui::text::Line<'_>], width: usize) {
     for (n, line) in lines.iter().enumerate() {
         let used = overhear::render::wrap::line_width(line);
-        assert!(used <= width, "line {n} is {used} > {width} columns: {line:?}");
+        assert!(
+            used <= width,
+            "line {n} is {used} > {width} columns: {line:?}"
+        );
     }
 }
 
@@ -277,4 +302,58 @@ fn a_table_with_five_hundred_columns_keeps_every_cell_within_the_width() {
             assert!(shown.contains(needle), "{needle} missing at width {width}");
         }
     }
+}
+
+/// Zero-width characters, joiners, bidirectional text and overrides, combining marks.
+fn zero_width_and_rtl_text() -> String {
+    let sample = "zero\u{200b}width\u{200d}joiner word\u{2060}joiner in\u{feff}side \
+        שלום עולם مرحبا بالعالم \u{202e}override\u{202c} \u{2067}isolate\u{2069} \
+        \u{200f}mark\u{200e} family 👨\u{200d}👩\u{200d}👧 flag 🇫🇷 e\u{301}\u{301}\u{301} ";
+    sample.repeat(8)
+}
+
+#[test]
+fn zero_width_and_right_to_left_text_fills_lines_a_terminal_does_not_wrap() {
+    let theme = overhear::render::theme::Theme::dark();
+    let text = zero_width_and_rtl_text();
+    for width in [1, 4, 10, 20, 80] {
+        let lines = overhear::render::markdown::markdown_to_lines(&text, width, &theme);
+        assert_within(&lines, width);
+        let mut bytes = Vec::new();
+        overhear::render::output::write_lines(&mut bytes, &lines, true).unwrap();
+        assert_eq!(unsafe_bytes(&bytes), None);
+        let (_, screen, effects) = support::terminal(&bytes, u16::try_from(width).unwrap());
+        assert!(effects.is_empty(), "{effects:?}");
+        let rows = u16::try_from(lines.len()).unwrap();
+        for row in 0..rows {
+            assert!(
+                !screen.row_wrapped(row),
+                "row {row} wrapped at width {width}: {:?}",
+                lines[usize::from(row)]
+            );
+        }
+        if width < 10 {
+            continue; // a family emoji is wider than the line: shown as `?`
+        }
+        // Every word is there: nothing was dropped to make it fit.
+        let shown: String = lines_text(&lines).split_whitespace().collect();
+        assert_eq!(shown.matches("שלום").count(), 8);
+        assert_eq!(shown.matches("\u{202e}override\u{202c}").count(), 8);
+    }
+}
+
+#[test]
+fn a_ten_megabyte_line_without_spaces_is_cut_into_full_lines() {
+    let theme = overhear::render::theme::Theme::dark();
+    let line = "x".repeat(10 * MIB as usize);
+    let start = std::time::Instant::now();
+    let lines = overhear::render::markdown::markdown_to_lines(&line, 80, &theme);
+    eprintln!("10 MB line: markdown at width 80 in {:?}", start.elapsed());
+    assert_eq!(lines.len(), (10 * MIB as usize).div_ceil(80));
+    assert_within(&lines, 80);
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| overhear::render::wrap::line_width(l) == 80)
+    );
 }

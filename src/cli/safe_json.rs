@@ -120,15 +120,24 @@ mod tests {
     fn del_c1_and_bidi_overrides_are_escaped_and_the_json_means_the_same() {
         let value = json!({"k\u{9b}": ["a\u{7f}b\u{9d}0;x\u{9c}c\u{202e}d\u{1b}e"]});
         let text = pretty(&value);
-        assert!(!text.chars().any(|c| needs_escape(c) && c != '\n'), "{text:?}");
-        assert!(text.contains("a\\u007fb\\u009d0;x\\u009cc\\u202ed\\u001be"), "{text}");
+        assert!(
+            !text.chars().any(|c| needs_escape(c) && c != '\n'),
+            "{text:?}"
+        );
+        assert!(
+            text.contains("a\\u007fb\\u009d0;x\\u009cc\\u202ed\\u001be"),
+            "{text}"
+        );
         assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), value);
     }
 
     #[test]
     fn layout_is_serde_json_s_own() {
         let value = json!([{"a": 1, "b": [true, null, "é"]}, {}]);
-        assert_eq!(pretty(&value), serde_json::to_string_pretty(&value).unwrap());
+        assert_eq!(
+            pretty(&value),
+            serde_json::to_string_pretty(&value).unwrap()
+        );
         let mut compact = Vec::new();
         to_writer(&mut compact, &value).unwrap();
         assert_eq!(String::from_utf8(compact).unwrap(), value.to_string());

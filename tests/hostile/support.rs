@@ -74,7 +74,12 @@ where
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: waits for our own child; the pointers are valid for the call.
     let waited = unsafe { libc::wait4(pid, &mut raw_status, 0, &mut usage) };
-    assert_eq!(waited, pid, "wait4 failed: {}", std::io::Error::last_os_error());
+    assert_eq!(
+        waited,
+        pid,
+        "wait4 failed: {}",
+        std::io::Error::last_os_error()
+    );
     let elapsed = start.elapsed();
     Run {
         status: ExitStatus::from_raw(raw_status),
@@ -119,7 +124,9 @@ impl Conversation {
     }
 
     pub fn events_len(&self) -> u64 {
-        std::fs::metadata(self.events_path()).expect("events.json exists").len()
+        std::fs::metadata(self.events_path())
+            .expect("events.json exists")
+            .len()
     }
 }
 
@@ -137,24 +144,36 @@ pub fn unsafe_bytes(output: &[u8]) -> Option<String> {
                 // Only SGR (`ESC [ digits/; m`) may appear, and never conceal (8).
                 let rest = &text[at + 1..];
                 let Some(body) = rest.strip_prefix('[') else {
-                    return Some(format!("escape other than CSI at byte {at}: {:?}", snippet(text, at)));
+                    return Some(format!(
+                        "escape other than CSI at byte {at}: {:?}",
+                        snippet(text, at)
+                    ));
                 };
                 let end = body
                     .find(|c: char| !(c.is_ascii_digit() || c == ';' || c == ':'))
                     .unwrap_or(body.len());
                 if !body[end..].starts_with('m') {
-                    return Some(format!("CSI other than SGR at byte {at}: {:?}", snippet(text, at)));
+                    return Some(format!(
+                        "CSI other than SGR at byte {at}: {:?}",
+                        snippet(text, at)
+                    ));
                 }
                 let params = &body[..end];
                 if sgr_conceals(params) {
-                    return Some(format!("SGR 8 (conceal) at byte {at}: {:?}", snippet(text, at)));
+                    return Some(format!(
+                        "SGR 8 (conceal) at byte {at}: {:?}",
+                        snippet(text, at)
+                    ));
                 }
                 for _ in 0..=end + 1 {
                     chars.next();
                 }
             }
             c if c.is_control() => {
-                return Some(format!("control character {c:?} at byte {at}: {:?}", snippet(text, at)));
+                return Some(format!(
+                    "control character {c:?} at byte {at}: {:?}",
+                    snippet(text, at)
+                ));
             }
             _ => {}
         }
@@ -206,13 +225,16 @@ impl vt100::Callbacks for TerminalEffects {
         self.effects.push(format!("resize {request:?}"));
     }
     fn set_window_icon_name(&mut self, _: &mut vt100::Screen, name: &[u8]) {
-        self.effects.push(format!("icon name {:?}", String::from_utf8_lossy(name)));
+        self.effects
+            .push(format!("icon name {:?}", String::from_utf8_lossy(name)));
     }
     fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
-        self.effects.push(format!("title {:?}", String::from_utf8_lossy(title)));
+        self.effects
+            .push(format!("title {:?}", String::from_utf8_lossy(title)));
     }
     fn copy_to_clipboard(&mut self, _: &mut vt100::Screen, _: &[u8], data: &[u8]) {
-        self.effects.push(format!("clipboard {:?}", String::from_utf8_lossy(data)));
+        self.effects
+            .push(format!("clipboard {:?}", String::from_utf8_lossy(data)));
     }
     fn paste_from_clipboard(&mut self, _: &mut vt100::Screen, _: &[u8]) {
         self.effects.push("paste".into());
@@ -234,7 +256,8 @@ impl vt100::Callbacks for TerminalEffects {
         params: &[&[u16]],
         c: char,
     ) {
-        self.effects.push(format!("csi {i1:?} {i2:?} {params:?} {c:?}"));
+        self.effects
+            .push(format!("csi {i1:?} {i2:?} {params:?} {c:?}"));
     }
     fn unhandled_osc(&mut self, _: &mut vt100::Screen, params: &[&[u8]]) {
         let params: Vec<_> = params.iter().map(|p| String::from_utf8_lossy(p)).collect();
@@ -250,7 +273,19 @@ pub fn terminal(output: &[u8], cols: u16) -> (String, vt100::Screen, Vec<String>
     let rows = NonZeroU16::new(u16::try_from(rows).unwrap_or(4000)).expect("rows > 0");
     let cols = NonZeroU16::new(cols).expect("cols > 0");
     let mut parser = vt100::Parser::new_with_callbacks(rows, cols, 0, TerminalEffects::default());
-    parser.process(output);
+    // A terminal's line discipline turns `\n` into `\r\n` (`onlcr`); do the same.
+    let mut translated = Vec::with_capacity(output.len() + usize::from(rows.get()));
+    for &b in output {
+        if b == b'\n' {
+            translated.push(b'\r');
+        }
+        translated.push(b);
+    }
+    parser.process(&translated);
     let screen = parser.screen().clone();
-    (screen.contents(), screen, std::mem::take(&mut parser.callbacks_mut().effects))
+    (
+        screen.contents(),
+        screen,
+        std::mem::take(&mut parser.callbacks_mut().effects),
+    )
 }
