@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod demo;
 pub mod format;
 pub mod load;
 pub mod model;

@@ -1,103 +1,328 @@
-//! Opening a conversation end to end: the files `source` finds, read by the
-//! matching `format`, grouped by `model`. The one place that orchestrates the
-//! early stages, so the CLI and the TUI load conversations the same way.
+//! Opening a conversation end to end, and keeping it up to date: the files
+//! `source` finds, read by the matching `format`, grouped by `model`.
+//!
+//! The one place that orchestrates the early stages, so `overhear render`,
+//! `overhear events` and the viewer open conversations the same way.
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
-use crate::format::jp::{self, LoadError};
+use crate::format::eve::EveReader;
+use crate::format::jp::{self, Delta, JpStream, LoadError};
 use crate::model::Conversation;
-
-/// A conversation and what was wrong with parts of it.
-#[derive(Debug)]
-pub struct Loaded {
-    /// The conversation.
-    pub conversation: Conversation,
-    /// One line per problem that did not stop reading, each naming the file and place.
-    pub warnings: Vec<String>,
-}
+use crate::source::tail::{AppendTail, TailRead};
+use crate::source::{ConversationDir, ConversationFiles, LocateError, Target, Workspace, locate};
 
 /// Why a conversation could not be opened at all.
 #[derive(Debug, thiserror::Error)]
 pub enum OpenError {
-    /// A file could not be read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
-    },
+    /// The path names nothing that can be opened.
+    #[error(transparent)]
+    Locate(#[from] LocateError),
+    /// A file could not be read (the message names it).
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
     /// A file is not what it should be.
-    #[error("{path}: {error}")]
+    #[error("{}: {error}", .path.display())]
     Format {
         /// The file.
         path: PathBuf,
         /// What is wrong, with line and column.
         error: LoadError,
     },
+    /// `-` names standard input, which is followed live, not opened once.
+    #[error("-: standard input can only be followed by the viewer; use `overhear -`")]
+    Stdin,
 }
 
-/// The bytes of one JP conversation's files.
-#[derive(Debug, Clone, Default)]
-pub struct JpFiles {
-    /// `events.json`.
-    pub events: Vec<u8>,
-    /// `base_config.json`, when the conversation is in the current format.
-    pub base_config: Option<Vec<u8>>,
-    /// `metadata.json`, when present.
-    pub metadata: Option<Vec<u8>>,
+/// Where a conversation comes from.
+#[derive(Debug, Clone)]
+pub enum Origin {
+    /// A JP conversation folder.
+    Jp(ConversationDir),
+    /// An eve stream file.
+    Eve(PathBuf),
 }
 
-/// Builds a conversation from a JP folder's files; `dir` names them in messages.
-pub fn jp_conversation(dir: &Path, files: &JpFiles) -> Result<Loaded, OpenError> {
-    let events_path = dir.join("events.json");
-    let load = jp::load(&files.events, files.base_config.as_deref()).map_err(|error| {
-        let path = match error {
-            LoadError::Events(_) => events_path.clone(),
-            LoadError::BaseConfig(_) => dir.to_path_buf(),
+/// A conversation followed across changes to its files.
+pub struct Live {
+    /// Where it comes from.
+    pub origin: Origin,
+    /// The workspace it was found in, when it was named through one.
+    pub workspace: Option<Workspace>,
+    /// The conversation as last read.
+    pub conversation: Conversation,
+    /// One line per problem that did not stop reading, naming the file and place.
+    pub warnings: Vec<String>,
+    reader: Reader,
+}
+
+enum Reader {
+    Jp(JpStream),
+    Eve {
+        reader: Box<EveReader>,
+        tail: AppendTail,
+    },
+}
+
+/// What a refresh found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refresh {
+    /// Nothing new.
+    Unchanged,
+    /// Events were added at the end; earlier ones are untouched.
+    Appended,
+    /// The conversation changed anywhere: treat it as new.
+    Reloaded,
+}
+
+impl Live {
+    /// Opens what `arg` names (`None`: the workspace around the current folder).
+    pub fn open(arg: Option<&str>) -> Result<Live, OpenError> {
+        let cwd = std::env::current_dir()?;
+        let env = |name: &str| std::env::var(name).ok();
+        match locate(arg, &cwd, &env)? {
+            Target::JpConversation(dir) => Live::open_jp(dir, None),
+            Target::Workspace(workspace) => {
+                let entry = workspace
+                    .most_recent()
+                    .ok_or_else(|| LocateError::NoConversations(workspace.root.clone()))?;
+                Live::open_jp(entry.conversation(), Some(workspace))
+            }
+            Target::EveStream(path) => Live::open_eve(path),
+            Target::Stdin => Err(OpenError::Stdin),
+        }
+    }
+
+    /// Opens a JP conversation folder.
+    pub fn open_jp(dir: ConversationDir, workspace: Option<Workspace>) -> Result<Live, OpenError> {
+        let files = dir.read()?;
+        let (stream, load) = JpStream::open(&files.events, files.base_config.as_deref())
+            .map_err(|error| format_error(&dir, error))?;
+        let events_path = dir.events_path();
+        let warnings = diagnostics(&events_path, &load);
+        let title = files.metadata.as_deref().and_then(title_of);
+        Ok(Live {
+            conversation: Conversation::new(load.events, load.base_config, title),
+            origin: Origin::Jp(dir),
+            workspace,
+            warnings,
+            reader: Reader::Jp(stream),
+        })
+    }
+
+    /// Opens an eve stream file, read to its last complete line.
+    pub fn open_eve(path: PathBuf) -> Result<Live, OpenError> {
+        let mut live = Live {
+            conversation: Conversation::default(),
+            reader: Reader::Eve {
+                reader: Box::default(),
+                tail: AppendTail::new(&path),
+            },
+            origin: Origin::Eve(path),
+            workspace: None,
+            warnings: Vec::new(),
         };
-        OpenError::Format { path, error }
-    })?;
-    let warnings = load
-        .diagnostics
+        live.refresh()?;
+        Ok(live)
+    }
+
+    /// Re-reads the files after a change notification.
+    pub fn refresh(&mut self) -> Result<Refresh, OpenError> {
+        match (&mut self.reader, &self.origin) {
+            (Reader::Jp(stream), Origin::Jp(dir)) => {
+                let files = dir.read()?;
+                let delta = stream
+                    .update(&files.events, files.base_config.as_deref())
+                    .map_err(|error| format_error(dir, error))?;
+                if let Some(title) = files.metadata.as_deref().and_then(title_of) {
+                    self.conversation.title = Some(title);
+                }
+                Ok(match delta {
+                    Delta::Unchanged => Refresh::Unchanged,
+                    Delta::Appended(load) if load.events.is_empty() => Refresh::Unchanged,
+                    Delta::Appended(load) => {
+                        self.warnings.extend(diagnostics(&dir.events_path(), &load));
+                        self.conversation.extend(load.events);
+                        Refresh::Appended
+                    }
+                    Delta::Reloaded(load) => {
+                        self.warnings = diagnostics(&dir.events_path(), &load);
+                        let title = self.conversation.title.take();
+                        self.conversation = Conversation::new(load.events, load.base_config, title);
+                        Refresh::Reloaded
+                    }
+                })
+            }
+            (Reader::Eve { reader, tail }, Origin::Eve(path)) => {
+                let before = (reader.events().len(), reader.revision());
+                match tail.poll().map_err(|e| io_error(path, e))? {
+                    TailRead::Unchanged => return Ok(Refresh::Unchanged),
+                    TailRead::Appended(bytes) => reader.push(&bytes),
+                    TailRead::Reset(bytes) => {
+                        **reader = EveReader::new();
+                        reader.push(&bytes);
+                    }
+                }
+                let refresh = eve_refresh(before, reader);
+                self.apply_eve();
+                Ok(refresh)
+            }
+            _ => Ok(Refresh::Unchanged),
+        }
+    }
+
+    /// Opens what `arg` names for a one-shot read (`render`, `events`): a
+    /// stream's last line counts even without its newline.
+    pub fn read_once(arg: &str) -> Result<Live, OpenError> {
+        let mut live = Live::open(Some(arg))?;
+        if let Reader::Eve { reader, .. } = &mut live.reader {
+            reader.finish();
+            live.apply_eve();
+        }
+        Ok(live)
+    }
+
+    /// Feeds bytes of a stream read from stdin (`overhear -`).
+    pub fn stdin() -> Live {
+        Live {
+            conversation: Conversation::default(),
+            reader: Reader::Eve {
+                reader: Box::default(),
+                tail: AppendTail::new("-"),
+            },
+            origin: Origin::Eve(PathBuf::from("-")),
+            workspace: None,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Pushes stream bytes that arrived on stdin; `end` marks the end of the stream.
+    pub fn push_stream(&mut self, bytes: &[u8], end: bool) -> Refresh {
+        let Reader::Eve { reader, .. } = &mut self.reader else {
+            return Refresh::Unchanged;
+        };
+        let before = (reader.events().len(), reader.revision());
+        reader.push(bytes);
+        if end {
+            reader.finish();
+        }
+        let refresh = eve_refresh(before, reader);
+        self.apply_eve();
+        refresh
+    }
+
+    fn apply_eve(&mut self) {
+        let Reader::Eve { reader, .. } = &self.reader else {
+            return;
+        };
+        let name = match &self.origin {
+            Origin::Eve(path) => path.display().to_string(),
+            Origin::Jp(dir) => dir.events_path().display().to_string(),
+        };
+        self.warnings = reader
+            .diagnostics()
+            .iter()
+            .map(|d| format!("{name}: {d}"))
+            .collect();
+        let title = self.conversation.title.take();
+        self.conversation = Conversation::new(reader.events().to_vec(), None, title);
+    }
+
+    /// Whether the agent is done with it: no JP lock held, or the eve stream ended.
+    pub fn finished(&self) -> bool {
+        match (&self.reader, &self.origin) {
+            (Reader::Eve { reader, .. }, _) => reader.finished(),
+            (Reader::Jp(_), Origin::Jp(dir)) => !jp_lock_held(dir, self.workspace.as_ref()),
+            _ => true,
+        }
+    }
+
+    /// The eve reader's streaming text of the current step, if any.
+    pub fn in_progress(&self) -> Option<&crate::format::eve::InProgress> {
+        match &self.reader {
+            Reader::Eve { reader, .. } => reader.in_progress(),
+            Reader::Jp(_) => None,
+        }
+    }
+
+    /// Follows a JP conversation whose folder was renamed or archived.
+    pub fn moved_to(&mut self, dir: PathBuf) {
+        if let Origin::Jp(conv) = &mut self.origin {
+            conv.dir = dir;
+        }
+    }
+}
+
+fn eve_refresh(before: (usize, u64), reader: &EveReader) -> Refresh {
+    let (count, revision) = before;
+    if reader.events().len() < count {
+        Refresh::Reloaded
+    } else if reader.revision() != revision {
+        // Earlier events changed in place (an update delivered, a task settled).
+        Refresh::Reloaded
+    } else if reader.events().len() > count {
+        Refresh::Appended
+    } else {
+        Refresh::Unchanged
+    }
+}
+
+fn io_error(path: &Path, error: std::io::Error) -> OpenError {
+    OpenError::Io(std::io::Error::new(
+        error.kind(),
+        format!("{}: {error}", path.display()),
+    ))
+}
+
+/// Whether JP holds the conversation's lock: the lock file exists and names a
+/// live process. The lock is read, never taken.
+fn jp_lock_held(dir: &ConversationDir, workspace: Option<&Workspace>) -> bool {
+    let Some(id) = &dir.id else { return false };
+    let env = |name: &str| std::env::var(name).ok();
+    let found;
+    let workspace = match workspace {
+        Some(w) => w,
+        None => match Workspace::discover(&dir.dir, &env) {
+            Some(w) => {
+                found = w;
+                &found
+            }
+            None => return false,
+        },
+    };
+    workspace.is_locked(id)
+}
+
+fn format_error(dir: &ConversationDir, error: LoadError) -> OpenError {
+    let path = match error {
+        LoadError::Events(_) => dir.events_path(),
+        LoadError::BaseConfig(_) => dir.dir.clone(),
+    };
+    OpenError::Format { path, error }
+}
+
+fn diagnostics(events_path: &Path, load: &jp::JpLoad) -> Vec<String> {
+    load.diagnostics
         .iter()
         .map(|d| format!("{}: {d}", events_path.display()))
-        .collect();
-    let title = files.metadata.as_deref().and_then(title_of);
-    Ok(Loaded {
-        conversation: Conversation::new(load.events, load.base_config, title),
-        warnings,
-    })
+        .collect()
 }
 
 /// The `title` of a `metadata.json`, if it is readable (a UTF-8 byte order mark
 /// is skipped, as for the other files).
 pub fn title_of(metadata: &[u8]) -> Option<String> {
     let json = metadata.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(metadata);
-    let value: Value = serde_json::from_slice(json).ok()?;
+    let value: serde_json::Value = serde_json::from_slice(json).ok()?;
     value.get("title")?.as_str().map(String::from)
 }
 
-/// Opens what a PATH argument names (for now: an `events.json` or a
-/// conversation folder).
-pub fn open(arg: &str) -> Result<Loaded, OpenError> {
-    let path = Path::new(arg);
-    let dir = if path.is_file() {
-        path.parent().map(Path::to_path_buf).unwrap_or_default()
-    } else {
-        path.to_path_buf()
-    };
-    let read = |name: &str| std::fs::read(dir.join(name));
-    let events = read("events.json").map_err(|source| OpenError::Io {
-        path: dir.join("events.json"),
-        source,
-    })?;
-    let files = JpFiles {
-        events,
-        base_config: read("base_config.json").ok(),
-        metadata: read("metadata.json").ok(),
-    };
-    jp_conversation(&dir, &files)
+/// Builds a conversation from a JP folder's files read elsewhere (tests, benches).
+pub fn jp_conversation(
+    dir: &ConversationDir,
+    files: &ConversationFiles,
+) -> Result<Conversation, OpenError> {
+    let load =
+        jp::load(&files.events, files.base_config.as_deref()).map_err(|e| format_error(dir, e))?;
+    let title = files.metadata.as_deref().and_then(title_of);
+    Ok(Conversation::new(load.events, load.base_config, title))
 }

@@ -30,7 +30,7 @@ fn corpus() -> Option<Vec<PathBuf>> {
     Some(dirs)
 }
 
-fn read(dir: &PathBuf) -> (Vec<u8>, Option<Vec<u8>>) {
+fn read(dir: &std::path::Path) -> (Vec<u8>, Option<Vec<u8>>) {
     let events = std::fs::read(dir.join("events.json")).unwrap();
     let base = std::fs::read(dir.join("base_config.json")).ok();
     (events, base)

@@ -31,8 +31,8 @@ fn events_arg(conv: &Conversation) -> String {
 }
 
 /// Loads a folder's files in-process, as the viewer does.
-fn load_dir(dir: &Path) -> overhear::load::Loaded {
-    overhear::load::open(&dir.display().to_string()).expect("the conversation opens")
+fn load_dir(dir: &Path) -> overhear::load::Live {
+    overhear::load::Live::read_once(&dir.display().to_string()).expect("the conversation opens")
 }
 
 // ---------------------------------------------------------------------------

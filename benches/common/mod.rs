@@ -134,10 +134,10 @@ pub fn largest_fixture() -> Option<(String, Vec<u8>, Option<Vec<u8>>)> {
     let mut best: Option<(u64, std::path::PathBuf)> = None;
     for entry in std::fs::read_dir(dir).ok()?.flatten() {
         let events = entry.path().join("events.json");
-        if let Ok(meta) = std::fs::metadata(&events) {
-            if best.as_ref().is_none_or(|(size, _)| meta.len() > *size) {
-                best = Some((meta.len(), entry.path()));
-            }
+        if let Ok(meta) = std::fs::metadata(&events)
+            && best.as_ref().is_none_or(|(size, _)| meta.len() > *size)
+        {
+            best = Some((meta.len(), entry.path()));
         }
     }
     let (_, dir) = best?;

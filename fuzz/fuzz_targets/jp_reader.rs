@@ -15,7 +15,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use overhear::format::jp::{self, JpStream};
+use overhear::format::jp::{self, Delta, JpStream};
 use overhear::model::{Conversation, View};
 
 fuzz_target!(|data: &[u8]| {
@@ -57,13 +57,19 @@ fn exercise(events: &[u8], base: Option<&[u8]>) {
 }
 
 fn incremental(old: &[u8], new: &[u8]) {
-    let Ok(mut stream) = JpStream::open(old, None) else {
+    let Ok((mut stream, mut known)) = JpStream::open(old, None) else {
         return;
     };
     let updated = stream.update(new, None);
     let fresh = jp::load(new, None);
     match (updated, fresh) {
-        (Ok(_), Ok(fresh)) => assert_eq!(stream.load(), &fresh, "update differs from a fresh load"),
+        (Ok(Delta::Unchanged), Ok(fresh)) => assert_eq!(known, fresh, "unchanged, yet different"),
+        (Ok(Delta::Reloaded(load)), Ok(fresh)) => assert_eq!(load, fresh, "reload differs"),
+        (Ok(Delta::Appended(added)), Ok(fresh)) => {
+            known.events.extend(added.events);
+            known.diagnostics.extend(added.diagnostics);
+            assert_eq!(known, fresh, "appending differs from a fresh load");
+        }
         (Err(a), Err(b)) => assert_eq!(a, b),
         (a, b) => panic!("update gave {a:?}, a fresh load gave {b:?}"),
     }

@@ -9,7 +9,7 @@ use crate::model::View;
 
 /// Prints `view` of the conversation at `path` as JSON.
 pub fn run(path: &str, view: View, jsonl: bool) -> Result<()> {
-    let loaded = crate::load::open(path)?;
+    let loaded = crate::load::Live::read_once(path)?;
     for warning in &loaded.warnings {
         eprintln!("overhear: warning: {warning}");
     }

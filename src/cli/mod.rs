@@ -4,6 +4,7 @@
 //! exit code (1 for bad input, 2 for usage).
 
 mod events;
+mod render;
 mod safe_json;
 
 use clap::{Parser, Subcommand};
@@ -29,6 +30,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Print the rendered conversation and exit (deterministic: same input, same bytes).
+    Render(render::RenderArgs),
     /// Print a view of the conversation's events as JSON.
     Events {
         /// The conversation to read.
@@ -40,6 +43,12 @@ pub enum Command {
         #[arg(long)]
         jsonl: bool,
     },
+}
+
+/// Reports a mistake in the user's own options (exit 2).
+fn usage_error(err: &dyn std::fmt::Display) -> i32 {
+    eprintln!("overhear: {err}");
+    2
 }
 
 /// Runs the command line and returns the process exit code.
@@ -54,6 +63,10 @@ pub fn main() -> i32 {
     };
     let result = match cli.command {
         Some(Command::Events { path, view, jsonl }) => events::run(&path, view, jsonl),
+        Some(Command::Render(args)) => match args.display.overlay() {
+            Ok(overlay) => render::run(&args, overlay),
+            Err(err) => return usage_error(&err),
+        },
         None => Err(anyhow::anyhow!(
             "the viewer is not built yet: use `overhear events PATH`{}",
             cli.path

@@ -111,16 +111,18 @@ fn color_depth(when: ColorWhen) -> ColorDepth {
         ColorWhen::Auto if !io::stdout().is_terminal() => ColorDepth::None,
         ColorWhen::Auto => detect_color_depth(env),
         // An explicit request wins over NO_COLOR; the depth still follows the terminal's claims.
-        ColorWhen::Always => match detect_color_depth(|name| if name == "NO_COLOR" { None } else { env(name) }) {
-            ColorDepth::None => ColorDepth::Ansi16,
-            depth => depth,
-        },
+        ColorWhen::Always => {
+            match detect_color_depth(|name| if name == "NO_COLOR" { None } else { env(name) }) {
+                ColorDepth::None => ColorDepth::Ansi16,
+                depth => depth,
+            }
+        }
     }
 }
 
 /// Runs `overhear render`.
 pub fn run(args: &RenderArgs, overlay: Overlay) -> Result<()> {
-    let loaded = crate::load::open(&args.path)?;
+    let loaded = crate::load::Live::read_once(&args.path)?;
     for warning in &loaded.warnings {
         eprintln!("overhear: warning: {warning}");
     }
@@ -128,12 +130,17 @@ pub fn run(args: &RenderArgs, overlay: Overlay) -> Result<()> {
     let theme = args.display.theme(depth)?;
     let width = args
         .width
-        .or_else(|| crossterm::terminal::size().ok().map(|(w, _)| w as usize).filter(|_| io::stdout().is_terminal()))
+        .or_else(|| {
+            crossterm::terminal::size()
+                .ok()
+                .map(|(w, _)| w as usize)
+                .filter(|_| io::stdout().is_terminal())
+        })
         .unwrap_or(80);
     let doc_options = DocOptions {
         view: args.display.view,
         overlay,
-        finished: loaded.finished,
+        finished: loaded.finished(),
     };
     let doc = Document::build(&loaded.conversation, &doc_options);
     for warning in &doc.warnings {

@@ -36,6 +36,9 @@ mod lines;
 mod record;
 mod text;
 
+#[cfg(test)]
+mod tests;
+
 use std::fmt;
 
 use serde_json::Value;
@@ -100,6 +103,11 @@ pub struct InProgress {
     pub tool_name: Option<String>,
     key: String,
     run_id: Option<String>,
+}
+
+/// Reads a whole eve stream at once (same as [`EveReader::read_all`]).
+pub fn read_all(bytes: &[u8]) -> EveReader {
+    EveReader::read_all(bytes)
 }
 
 /// Reads an eve session stream incrementally into canonical events.

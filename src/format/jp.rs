@@ -225,14 +225,14 @@ fn legacy_base(value: &Value) -> Option<(Value, Generation)> {
 
 /// Decodes one of JP's base64 strings: STANDARD, then URL_SAFE, else raw.
 pub fn decode_base64(text: String) -> String {
-    if text.is_empty() || text.len() % 4 != 0 {
+    if text.is_empty() || !text.len().is_multiple_of(4) {
         return text;
     }
     for engine in [&STANDARD, &URL_SAFE] {
-        if let Ok(bytes) = engine.decode(text.as_bytes()) {
-            if let Ok(decoded) = String::from_utf8(bytes) {
-                return decoded;
-            }
+        if let Ok(bytes) = engine.decode(text.as_bytes())
+            && let Ok(decoded) = String::from_utf8(bytes)
+        {
+            return decoded;
         }
     }
     text
@@ -472,23 +472,23 @@ fn decode_chat_response(map: &mut Map<String, Value>) -> Result<ChatResponse, St
 }
 
 /// How a re-read changed the conversation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Update {
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delta {
     /// The bytes are the same as last time.
     Unchanged,
-    /// The file kept everything parsed before; events from this index on are new.
-    Appended {
-        /// Index of the first new event.
-        from: usize,
-    },
-    /// The file changed in the middle (or the base config changed): everything was re-read.
-    Reloaded,
+    /// The file kept everything parsed before: these events (and diagnostics,
+    /// indexed in the whole file) follow the ones already read.
+    Appended(JpLoad),
+    /// The file changed in the middle (or the base config changed): this is
+    /// the whole conversation, re-read.
+    Reloaded(JpLoad),
 }
 
-/// A conversation followed across JP's whole-file rewrites.
+/// Follows a conversation across JP's whole-file rewrites. It keeps no
+/// events, only what it needs to recognise the bytes it has parsed: the
+/// caller owns the events it hands out.
 #[derive(Debug, Clone, Default)]
 pub struct JpStream {
-    load: JpLoad,
     /// Length of the stored bytes up to the end of the last parsed entry.
     prefix_len: usize,
     /// Hash of those bytes, so a rewrite can be compared without keeping them.
@@ -502,20 +502,13 @@ pub struct JpStream {
 
 impl JpStream {
     /// Reads a conversation for the first time.
-    pub fn open(events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<Self, LoadError> {
+    pub fn open(
+        events_json: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Result<(Self, JpLoad), LoadError> {
         let mut stream = JpStream::default();
-        stream.reload(events_json, base_config_json)?;
-        Ok(stream)
-    }
-
-    /// What has been read so far.
-    pub fn load(&self) -> &JpLoad {
-        &self.load
-    }
-
-    /// Takes the read conversation out, ending the stream.
-    pub fn into_load(self) -> JpLoad {
-        self.load
+        let load = stream.reload(events_json, base_config_json)?;
+        Ok((stream, load))
     }
 
     /// Re-reads after a rewrite: parses only the new tail when the file still
@@ -524,25 +517,24 @@ impl JpStream {
         &mut self,
         events_json: &[u8],
         base_config_json: Option<&[u8]>,
-    ) -> Result<Update, LoadError> {
+    ) -> Result<Delta, LoadError> {
         let base_hash = base_config_json.map(xxh3_64);
         if base_hash == self.base_hash && xxh3_64(events_json) == self.file_hash {
-            return Ok(Update::Unchanged);
+            return Ok(Delta::Unchanged);
         }
-        if base_hash == self.base_hash {
-            if let Some(from) = self.try_append(events_json) {
-                return Ok(Update::Appended { from });
-            }
+        if base_hash == self.base_hash
+            && let Some(added) = self.try_append(events_json)
+        {
+            return Ok(Delta::Appended(added));
         }
-        self.reload(events_json, base_config_json)?;
-        Ok(Update::Reloaded)
+        Ok(Delta::Reloaded(self.reload(events_json, base_config_json)?))
     }
 
     fn reload(
         &mut self,
         events_json: &[u8],
         base_config_json: Option<&[u8]>,
-    ) -> Result<(), LoadError> {
+    ) -> Result<JpLoad, LoadError> {
         let load = load(events_json, base_config_json)?;
         let bytes = strip_bom(events_json);
         let bom = events_json.len() - bytes.len();
@@ -552,16 +544,15 @@ impl JpStream {
                 load.generation,
                 Some(Generation::LegacyWrapped | Generation::LegacyFlattened)
             ));
-        self.load = load;
         self.prefix_len = prefix_len;
         self.prefix_hash = xxh3_64(&events_json[..prefix_len]);
         self.file_hash = xxh3_64(events_json);
         self.base_hash = base_config_json.map(xxh3_64);
-        Ok(())
+        Ok(load)
     }
 
     /// Parses only what follows the known prefix; `None` when that is not possible.
-    fn try_append(&mut self, events_json: &[u8]) -> Option<usize> {
+    fn try_append(&mut self, events_json: &[u8]) -> Option<JpLoad> {
         // An empty array is re-read whole: its first entry may be a legacy base.
         if self.entries == 0 || events_json.len() < self.prefix_len {
             return None;
@@ -581,7 +572,7 @@ impl JpStream {
                     return None;
                 }
                 self.file_hash = xxh3_64(events_json);
-                return Some(self.load.events.len());
+                return Some(JpLoad::default());
             }
             _ => return None,
         };
@@ -593,17 +584,14 @@ impl JpStream {
         if de.deserialize_seq_with(&mut reader).is_err() {
             return None;
         }
-        last_entry_end(&wrapped)?;
-        let added = reader.finish();
-        let from = self.load.events.len();
-        self.entries += added.events.len();
-        self.load.events.extend(added.events);
-        self.load.diagnostics.extend(added.diagnostics);
         // `wrapped` has one byte (`[`) the file does not.
-        self.prefix_len += start + 1 + last_entry_end(&wrapped)? - 1;
+        let end = last_entry_end(&wrapped)?;
+        let added = reader.finish();
+        self.entries += added.events.len();
+        self.prefix_len += start + 1 + end - 1;
         self.prefix_hash = xxh3_64(&events_json[..self.prefix_len]);
         self.file_hash = xxh3_64(events_json);
-        Some(from)
+        Some(added)
     }
 }
 

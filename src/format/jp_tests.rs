@@ -155,16 +155,24 @@ fn deep_nesting_is_an_error_not_a_crash() {
     assert!(load(deep.as_bytes(), None).is_err());
 }
 
+fn appended(delta: Delta) -> Vec<Event> {
+    match delta {
+        Delta::Appended(load) => load.events,
+        other => panic!("expected an append, got {other:?}"),
+    }
+}
+
 #[test]
 fn stream_appends_only_the_new_tail() {
     let first = json!([
         {"timestamp": "t1", "type": "turn_start"},
         {"timestamp": "t2", "type": "chat_request", "content": "hi"}
     ]);
-    let mut stream = JpStream::open(&events(first.clone()), Some(b"{}")).unwrap();
+    let (mut stream, loaded) = JpStream::open(&events(first.clone()), Some(b"{}")).unwrap();
+    let mut all = loaded.events;
     assert_eq!(
         stream.update(&events(first), Some(b"{}")).unwrap(),
-        Update::Unchanged
+        Delta::Unchanged
     );
 
     let second = json!([
@@ -172,10 +180,9 @@ fn stream_appends_only_the_new_tail() {
         {"timestamp": "t2", "type": "chat_request", "content": "hi"},
         {"timestamp": "t3", "type": "chat_response", "message": "hello"}
     ]);
-    assert_eq!(
-        stream.update(&events(second.clone()), Some(b"{}")).unwrap(),
-        Update::Appended { from: 2 }
-    );
+    let added = appended(stream.update(&events(second), Some(b"{}")).unwrap());
+    assert_eq!(added.len(), 1);
+    all.extend(added);
     let third = json!([
         {"timestamp": "t1", "type": "turn_start"},
         {"timestamp": "t2", "type": "chat_request", "content": "hi"},
@@ -184,38 +191,36 @@ fn stream_appends_only_the_new_tail() {
         {"timestamp": "t5", "type": "chat_request", "content": "again"}
     ]);
     let third_bytes = events(third);
-    assert_eq!(
-        stream.update(&third_bytes, Some(b"{}")).unwrap(),
-        Update::Appended { from: 3 }
-    );
-    assert_eq!(stream.load(), &load(&third_bytes, Some(b"{}")).unwrap());
+    let added = appended(stream.update(&third_bytes, Some(b"{}")).unwrap());
+    assert_eq!(added.len(), 2);
+    all.extend(added);
+    assert_eq!(all, load(&third_bytes, Some(b"{}")).unwrap().events);
 
     // A rewrite in the middle re-reads everything.
     let changed = json!([{"timestamp": "t1", "type": "turn_start"}]);
-    assert_eq!(
-        stream.update(&events(changed), Some(b"{}")).unwrap(),
-        Update::Reloaded
-    );
-    assert_eq!(stream.load().events.len(), 1);
+    match stream.update(&events(changed), Some(b"{}")).unwrap() {
+        Delta::Reloaded(load) => assert_eq!(load.events.len(), 1),
+        other => panic!("expected a reload, got {other:?}"),
+    }
 }
 
 #[test]
 fn stream_from_empty_array_and_legacy_base() {
-    let mut stream = JpStream::open(b"[]\n", None).unwrap();
+    let (mut stream, _) = JpStream::open(b"[]\n", None).unwrap();
     let one = events(json!([
         {"type": "config_delta", "timestamp": "t0", "delta": {}},
         {"timestamp": "t1", "type": "chat_request", "content": "hi"}
     ]));
     // The first entry of a legacy file is the base, so this re-reads.
-    stream.update(&one, None).unwrap();
+    assert!(matches!(
+        stream.update(&one, None).unwrap(),
+        Delta::Reloaded(_)
+    ));
     let two = events(json!([
         {"type": "config_delta", "timestamp": "t0", "delta": {}},
         {"timestamp": "t1", "type": "chat_request", "content": "hi"},
         {"timestamp": "t2", "type": "chat_response", "message": "yo"}
     ]));
-    assert_eq!(
-        stream.update(&two, None).unwrap(),
-        Update::Appended { from: 1 }
-    );
-    assert_eq!(stream.load(), &load(&two, None).unwrap());
+    let added = appended(stream.update(&two, None).unwrap());
+    assert_eq!(added, load(&two, None).unwrap().events[1..].to_vec());
 }

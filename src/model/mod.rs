@@ -11,7 +11,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::format::{ChatResponse, Event, EventKind};
+use crate::format::{ChatResponse, Event, EventKind, ext};
 
 pub use views::View;
 
@@ -96,6 +96,16 @@ impl Conversation {
             title,
             turns,
         }
+    }
+
+    /// Appends events read from a growing conversation and regroups (cheap:
+    /// grouping looks at event kinds and ids, never copies text).
+    pub fn extend(&mut self, events: Vec<Event>) {
+        if events.is_empty() {
+            return;
+        }
+        self.events.extend(events);
+        self.turns = group(&self.events);
     }
 
     /// The events of `view` (display-policy §2).
@@ -209,13 +219,18 @@ fn items(
     let mut out: Vec<Item> = Vec::new();
     // Open calls of this turn by id, to attach their inquiries.
     let mut calls_by_id: HashMap<&str, usize> = HashMap::new();
+    // A format that records turn facts (eve) stores whole messages: one per
+    // step, never split mid-word, so adjacent ones stay apart.
+    let whole_messages = range.clone().any(|i| ext::turn_info(&events[i]).is_some());
     for i in range {
         let event = &events[i];
         match &event.kind {
             EventKind::TurnStart => out.push(Item::TurnStart(i)),
             EventKind::ChatRequest { .. } => out.push(Item::UserMessage(i)),
             EventKind::ChatResponse(ChatResponse::Message(_)) => match out.last_mut() {
-                Some(Item::Speech(run)) if run.last() == Some(&(i - 1)) => run.push(i),
+                Some(Item::Speech(run)) if run.last() == Some(&(i - 1)) && !whole_messages => {
+                    run.push(i)
+                }
                 _ => out.push(Item::Speech(vec![i])),
             },
             EventKind::ChatResponse(ChatResponse::Reasoning(_)) => match out.last_mut() {

@@ -3,7 +3,7 @@
 //! No configuration is involved: a view says what is *addressed* to whom, not
 //! how it is displayed (that is `policy`).
 
-use crate::format::{Block, ChatResponse, Content, Event, EventKind};
+use crate::format::{Block, ChatResponse, Content, Event, EventKind, ext};
 
 /// Which projection of a conversation to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -25,9 +25,15 @@ pub const PROVIDER_FAILURE_PLACEHOLDER: &str = "Tool failed.";
 pub fn apply(view: View, events: &[Event]) -> Vec<Event> {
     match view {
         View::Raw => events.to_vec(),
-        View::User => events.iter().filter_map(user_view).collect(),
-        View::Provider => events.iter().map(provider_view).collect(),
+        View::User => current(events).filter_map(user_view).collect(),
+        View::Provider => current(events).map(provider_view).collect(),
     }
+}
+
+/// Events a retry did not replace: a superseded attempt (eve's retried step)
+/// was neither shown to the user nor sent to the model.
+fn current(events: &[Event]) -> impl Iterator<Item = &Event> {
+    events.iter().filter(|e| !ext::superseded(e))
 }
 
 fn user_view(event: &Event) -> Option<Event> {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::format::Audience;
+use crate::format::{Audience, ext};
 use serde_json::{Value, json};
 
 fn ev(kind: EventKind) -> Event {
@@ -187,4 +187,19 @@ fn unannotated_blocks_go_to_both() {
         apply(View::Provider, std::slice::from_ref(&both)),
         vec![both]
     );
+}
+
+#[test]
+fn superseded_attempts_are_in_raw_only() {
+    let mut old = ev(EventKind::ChatResponse(ChatResponse::Message(Some(
+        "first try".into(),
+    ))));
+    ext::set_flag(&mut old, ext::SUPERSEDED, true);
+    let new = ev(EventKind::ChatResponse(ChatResponse::Message(Some(
+        "retry".into(),
+    ))));
+    let events = vec![old, new.clone()];
+    assert_eq!(apply(View::Raw, &events).len(), 2);
+    assert_eq!(apply(View::User, &events), vec![new.clone()]);
+    assert_eq!(apply(View::Provider, &events), vec![new]);
 }

@@ -315,4 +315,19 @@ mod tests {
         assert_eq!(lines[0].spans[0].content, "ab      c");
         assert_eq!(lines[1].spans[0].content, "        d");
     }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn no_control_character_reaches_a_span(
+            text in "(\x1b\\[[0-9;:]{0,12}m|\x1b\\]0;[a-z]*\x07|\x1b|[a-z \n\t\r\x07\u{9b}中]){0,30}",
+        ) {
+            for line in ansi_to_lines(&text, SanitizeMode::Visualize) {
+                for span in &line.spans {
+                    prop_assert!(!span.content.chars().any(char::is_control), "{:?}", span.content);
+                }
+            }
+        }
+    }
 }

@@ -231,7 +231,10 @@ struct ConfigTrack {
 impl Builder<'_> {
     fn run(&mut self) {
         let conv = self.conv;
-        let base = conv.base_config.clone().unwrap_or(Value::Object(Default::default()));
+        let base = conv
+            .base_config
+            .clone()
+            .unwrap_or(Value::Object(Default::default()));
         let mut track = ConfigTrack {
             policy: Rc::new(TurnPolicy::new(&base, &self.options.overlay)),
             config: base,
@@ -323,7 +326,12 @@ impl Builder<'_> {
         for item in &turn.items {
             match item {
                 Item::TurnStart(_) => {}
-                Item::UserMessage(i) => self.push(number, *i, 0, BlockKind::UserMessage { event: *i }),
+                Item::UserMessage(i) => {
+                    self.push(number, *i, 0, BlockKind::UserMessage { event: *i })
+                }
+                Item::Speech(events)
+                    if view != DocView::Raw
+                        && events.iter().all(|&i| ext::superseded(&conv.events[i])) => {}
                 Item::Speech(events) => {
                     let is_final = final_reply == Some(events[0]);
                     self.push(
@@ -342,7 +350,11 @@ impl Builder<'_> {
                     if view == DocView::User || (view == DocView::Terminal && hidden) {
                         continue;
                     }
-                    let display = if view == DocView::Raw { ReasoningDisplay::Full } else { display };
+                    let display = if view == DocView::Raw {
+                        ReasoningDisplay::Full
+                    } else {
+                        display
+                    };
                     self.push(
                         number,
                         events[0],
@@ -407,7 +419,13 @@ impl Builder<'_> {
     /// The final reply is labelled only in turns that sent updates, where it
     /// must not be confused with them.
     fn unmark_final_reply(&mut self, turn: usize) {
-        for block in self.out.blocks.iter_mut().rev().take_while(|b| b.turn == turn) {
+        for block in self
+            .out
+            .blocks
+            .iter_mut()
+            .rev()
+            .take_while(|b| b.turn == turn)
+        {
             if let BlockKind::AssistantMessage { final_reply, .. } = &mut block.kind {
                 *final_reply = false;
             }
@@ -415,13 +433,25 @@ impl Builder<'_> {
     }
 
     /// Pushes the blocks of one tool call; returns how many updates it sent.
-    fn tool_call(&mut self, turn: usize, call: &ToolCall, policy: &TurnPolicy, live: bool) -> usize {
+    fn tool_call(
+        &mut self,
+        turn: usize,
+        call: &ToolCall,
+        policy: &TurnPolicy,
+        live: bool,
+    ) -> usize {
         let conv = self.conv;
         let view = self.options.view;
-        let EventKind::ToolCallRequest { name, arguments, .. } = &conv.events[call.request].kind else {
+        let EventKind::ToolCallRequest {
+            name, arguments, ..
+        } = &conv.events[call.request].kind
+        else {
             return 0;
         };
         let style = policy.tool_style(name);
+        if view != DocView::Raw && ext::superseded(&conv.events[call.request]) {
+            return 0;
+        }
         let response = call.response.map(|i| &conv.events[i]);
         let (blocks, is_error) = match response.map(|e| &e.kind) {
             Some(EventKind::ToolCallResponse {
@@ -429,12 +459,12 @@ impl Builder<'_> {
             }) => (content.blocks(), *is_error),
             _ => (Vec::new(), false),
         };
-        let attempts = ext::attempts(&conv.events[call.request])
-            .max(response.map(ext::attempts).unwrap_or(1));
+        let attempts =
+            ext::attempts(&conv.events[call.request]).max(response.map(ext::attempts).unwrap_or(1));
 
         if view == DocView::Raw {
             let results = (0..blocks.len()).map(|b| (b, BlockDisplay::Full)).collect();
-            self.push_card(turn, call, style, results, live, true);
+            self.push_card(turn, call, style.clone(), results, live, true);
             return 0;
         }
         if view == DocView::Terminal && (style.hidden || !policy.tool_calls_shown()) {
@@ -537,25 +567,20 @@ fn final_reply_item(conv: &Conversation, items: &[Item]) -> Option<usize> {
         Item::Speech(events) => Some(events),
         _ => None,
     });
-    let marked = speeches.clone().find(|events| events.iter().any(|&i| ext::final_reply(&conv.events[i])));
-    if let Some(events) = marked {
-        return Some(events[0]);
-    }
-    if items
-        .iter()
-        .flat_map(|item| match item {
-            Item::Speech(events) => events.clone(),
-            _ => Vec::new(),
-        })
-        .any(|i| ext::is_marked(&conv.events[i]))
-    {
-        // The format marks final replies and none of these is one.
-        return None;
+    // A format that marks final replies (eve) is taken at its word.
+    let marks_final = items.iter().any(
+        |item| matches!(item, Item::TurnStart(i) if ext::turn_info(&conv.events[*i]).is_some()),
+    );
+    if marks_final {
+        return speeches
+            .clone()
+            .find(|events| events.iter().any(|&i| ext::final_reply(&conv.events[i])))
+            .map(|events| events[0]);
     }
     let last_call = items.iter().rposition(|i| matches!(i, Item::ToolCall(_)));
-    let last_speech = items.iter().rposition(|i| {
-        matches!(i, Item::Speech(events) if events.iter().any(|&e| has_text(&conv.events[e])))
-    })?;
+    let last_speech = items.iter().rposition(
+        |i| matches!(i, Item::Speech(events) if events.iter().any(|&e| has_text(&conv.events[e]))),
+    )?;
     match last_call {
         Some(call) if call > last_speech => None,
         _ => match &items[last_speech] {
@@ -600,7 +625,10 @@ pub fn audience_label(audience: Audience) -> &'static str {
 }
 
 /// The text of a tool-speech block, from its response or (pending) the arguments.
-pub fn speech_text<'c>(conv: &'c Conversation, speech: &ToolSpeech) -> Option<std::borrow::Cow<'c, str>> {
+pub fn speech_text<'c>(
+    conv: &'c Conversation,
+    speech: &ToolSpeech,
+) -> Option<std::borrow::Cow<'c, str>> {
     match speech.response.map(|r| &conv.events[r].kind) {
         Some(EventKind::ToolCallResponse { content, .. }) => match content {
             Content::Text(text) => Some(std::borrow::Cow::Borrowed(text.as_str())),

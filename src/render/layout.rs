@@ -12,11 +12,11 @@ use serde_json::Value;
 
 use super::document::{BlockKind, DocBlock, ToolCard, ToolSpeech, audience_label, speech_text};
 use super::highlight::highlight;
-use super::markdown::markdown_to_lines;
+use super::markdown::{markdown_to_lines, markdown_to_lines_styled};
 use super::result::{Presentation, classify_result, present};
-use super::sanitize::{SanitizeMode, sanitize};
+use super::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
 use super::theme::Theme;
-use super::wrap::{cut_to_width, display_width, wrap_spans};
+use super::wrap::{child_width, cut_to_width, display_width, prefix_lines, wrap_spans};
 use crate::format::{ChatResponse, Content, EventKind, ext};
 use crate::model::{Conversation, InquiryPair};
 use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
@@ -63,7 +63,7 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
             lines
         }
         BlockKind::Notice { text } => {
-            let spans = [Span::styled(format!("⚠ {text}"), ctx.theme.warning)];
+            let spans = [Span::styled(format!("⚠ {text}"), ctx.theme.styles.warning)];
             let mut lines = wrap_spans(&spans, ctx.width, &[], &[]);
             lines.push(Line::default());
             lines
@@ -71,7 +71,11 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
         BlockKind::ConfigDelta { event } => raw_json_block("⚙ config_delta", *event, ctx),
         BlockKind::Unknown { event } => {
             let name = ctx.conv.events[*event].type_name().to_string();
-            raw_json_block(&format!("? unknown event `{}`", clean(&name, ctx)), *event, ctx)
+            raw_json_block(
+                &format!("? unknown event `{}`", clean(&name, ctx)),
+                *event,
+                ctx,
+            )
         }
     };
     fit(&mut lines, ctx.width);
@@ -80,7 +84,10 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
 
 /// Whether `block` can be folded to one line.
 pub fn is_foldable(block: &DocBlock) -> bool {
-    matches!(block.kind, BlockKind::ToolCard(_) | BlockKind::Reasoning { .. })
+    matches!(
+        block.kind,
+        BlockKind::ToolCard(_) | BlockKind::Reasoning { .. }
+    )
 }
 
 /// Every piece of text of the block, folded parts included, for search.
@@ -92,7 +99,9 @@ pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
     };
     match &block.kind {
         BlockKind::TurnRule { number, .. } => add(&format!("turn {number}")),
-        BlockKind::UserMessage { event } | BlockKind::Data { event } => add(&event_text(conv, *event)),
+        BlockKind::UserMessage { event } | BlockKind::Data { event } => {
+            add(&event_text(conv, *event))
+        }
         BlockKind::AssistantMessage { events, .. } | BlockKind::Reasoning { events, .. } => {
             for &e in events {
                 add(&event_text(conv, e));
@@ -100,7 +109,10 @@ pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
         }
         BlockKind::ToolSpeech(speech) => add(&speech_text(conv, speech).unwrap_or_default()),
         BlockKind::ToolCard(card) => {
-            if let EventKind::ToolCallRequest { name, arguments, .. } = &conv.events[card.call.request].kind {
+            if let EventKind::ToolCallRequest {
+                name, arguments, ..
+            } = &conv.events[card.call.request].kind
+            {
                 add(name);
                 add(&arguments.to_string());
             }
@@ -170,8 +182,12 @@ fn fit(lines: &mut [Line<'static>], width: usize) {
 }
 
 /// `── label ───────── detail ──`, shortened to fit.
-fn rule(label: Vec<Span<'static>>, detail: Option<Span<'static>>, ctx: &LayoutContext<'_>) -> Line<'static> {
-    let dim = ctx.theme.rule;
+fn rule(
+    label: Vec<Span<'static>>,
+    detail: Option<Span<'static>>,
+    ctx: &LayoutContext<'_>,
+) -> Line<'static> {
+    let dim = ctx.theme.styles.turn_rule;
     let mut spans = vec![Span::styled("── ", dim)];
     spans.extend(label);
     spans.push(Span::raw(" "));
@@ -179,7 +195,7 @@ fn rule(label: Vec<Span<'static>>, detail: Option<Span<'static>>, ctx: &LayoutCo
     let detail_width = detail.as_ref().map_or(0, |d| display_width(&d.content) + 4);
     if let Some(detail) = detail.filter(|_| used + detail_width + 3 <= ctx.width) {
         let fill = ctx.width - used - detail_width;
-        spans.push(Span::styled("─".repeat(fill + 1), dim));
+        spans.push(Span::styled("─".repeat(fill), dim));
         spans.push(Span::raw(" "));
         spans.push(detail);
         spans.push(Span::styled(" ──", dim));
@@ -187,31 +203,135 @@ fn rule(label: Vec<Span<'static>>, detail: Option<Span<'static>>, ctx: &LayoutCo
         spans.push(Span::styled("─".repeat(ctx.width - used), dim));
     }
     let line = Line::from(spans);
-    if line.width() > ctx.width { cut_to_width(&line, ctx.width) } else { line }
+    if line.width() > ctx.width {
+        cut_to_width(&line, ctx.width)
+    } else {
+        line
+    }
 }
 
-fn turn_rule(number: usize, timestamp: Option<&str>, info: Option<&ext::TurnInfo>, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let mut label = vec![Span::styled(format!("turn {number}"), ctx.theme.turn_rule)];
+fn turn_rule(
+    number: usize,
+    timestamp: Option<&str>,
+    info: Option<&ext::TurnInfo>,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let label = vec![Span::styled(
+        format!("turn {number}"),
+        ctx.theme.styles.turn_rule,
+    )];
+    let detail = timestamp.map(|t| {
+        Span::styled(
+            display_timestamp(&clean(t, ctx)),
+            ctx.theme.styles.turn_rule,
+        )
+    });
+    let mut lines = vec![rule(label, detail, ctx)];
     if let Some(info) = info {
-        let summary = clean(&info.summary(), ctx).into_owned();
+        let summary = clean(&turn_summary(info), ctx).into_owned();
         if !summary.is_empty() {
-            label.push(Span::styled(format!(" · {summary}"), ctx.theme.rule));
+            let spans = [Span::styled(summary, ctx.theme.styles.turn_rule)];
+            lines.extend(wrap_spans(
+                &spans,
+                ctx.width,
+                &[Span::raw("   ")],
+                &[Span::raw("   ")],
+            ));
         }
     }
-    let detail = timestamp.map(|t| Span::styled(display_timestamp(&clean(t, ctx)), ctx.theme.rule));
-    let mut lines = vec![rule(label, detail, ctx)];
-    if let Some(error) = info.and_then(|i| i.error.as_deref()) {
-        let spans = [Span::styled(format!("✗ {}", clean(error, ctx)), ctx.theme.error)];
+    if let Some(error) = info.and_then(|i| i.error.as_ref()) {
+        let text = error_text(error);
+        let spans = [Span::styled(
+            format!("✗ {}", clean(&text, ctx)),
+            ctx.theme.styles.error,
+        )];
         lines.extend(wrap_spans(&spans, ctx.width, &[], &[]));
     }
     lines.push(Line::default());
     lines
 }
 
+/// Model, tokens, cost and state of a turn, as one line of the turn rule.
+fn turn_summary(info: &ext::TurnInfo) -> String {
+    let mut parts = Vec::new();
+    if let Some(model) = &info.model {
+        parts.push(model.clone());
+    }
+    match (info.input_tokens, info.output_tokens) {
+        (Some(i), Some(o)) => parts.push(format!("{i} in / {o} out tokens")),
+        (Some(i), None) => parts.push(format!("{i} in tokens")),
+        (None, Some(o)) => parts.push(format!("{o} out tokens")),
+        (None, None) => {}
+    }
+    if let Some(cost) = info.cost {
+        parts.push(format!("${cost:.4}"));
+    }
+    if info.held {
+        parts.push("held — continues later".into());
+    }
+    match info.ended {
+        Some(ext::TurnEnd::Failed) => parts.push("failed".into()),
+        Some(ext::TurnEnd::Cancelled) => parts.push("cancelled".into()),
+        _ => {}
+    }
+    parts.join(" · ")
+}
+
+fn error_text(error: &ext::ErrorInfo) -> String {
+    match (error.code.is_empty(), error.message.is_empty()) {
+        (false, false) => format!("{}: {}", error.code, error.message),
+        (false, true) => error.code.clone(),
+        _ => error.message.clone(),
+    }
+}
+
+/// The state of a background task, as shown on its call's header.
+fn task_label(task: &ext::TaskStatus) -> String {
+    let state = match task.status {
+        Some(ext::TaskState::Working) | None => "working…",
+        Some(ext::TaskState::Completed) => "completed",
+        Some(ext::TaskState::Failed) => "failed",
+        Some(ext::TaskState::Cancelled) => "cancelled",
+        Some(ext::TaskState::Detached) => "detached, still working",
+    };
+    let mut label = format!("task {state}");
+    let explains = matches!(
+        task.status,
+        Some(ext::TaskState::Detached | ext::TaskState::Cancelled)
+    );
+    if let Some(reason) = task.reason.as_ref().filter(|_| explains) {
+        label.push_str(&format!(" ({reason})"));
+    }
+    label
+}
+
+/// What a settled task produced: its output, or its error.
+fn task_detail(task: &ext::TaskStatus) -> Option<String> {
+    match task.status {
+        Some(ext::TaskState::Failed) => {
+            let code = task.code.clone().unwrap_or_default();
+            let message = task.message.clone().unwrap_or_default();
+            Some(error_text(&ext::ErrorInfo { code, message }))
+        }
+        Some(ext::TaskState::Completed) => {
+            let output = task.output.as_ref().map(|o| match o {
+                Value::String(s) => s.clone(),
+                other => pretty(other),
+            });
+            output.or_else(|| task.result_message.clone())
+        }
+        _ => None,
+    }
+}
+
 /// A stored timestamp as `YYYY-MM-DD HH:MM:SS UTC` (absolute, deterministic).
 pub fn display_timestamp(stored: &str) -> String {
     let trimmed = stored.trim();
-    let date_time: String = trimmed.chars().take(19).map(|c| if c == 'T' { ' ' } else { c }).collect();
+    let date_time: String = trimmed
+        .chars()
+        .take(19)
+        .map(|c| if c == 'T' { ' ' } else { c })
+        .collect();
     let rest = &trimmed[date_time.len().min(trimmed.len())..];
     let offset = rest.trim_start_matches(|c: char| c == '.' || c.is_ascii_digit());
     match offset {
@@ -222,28 +342,32 @@ pub fn display_timestamp(stored: &str) -> String {
 
 fn speech_body(text: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let text = clean(text, ctx);
-    let inner = ctx.width.saturating_sub(BODY_INDENT.len()).max(1);
-    indent(markdown_to_lines(&text, inner, ctx.theme), BODY_INDENT, ctx.width)
+    let inner = inner_width(ctx.width, BODY_INDENT);
+    indent(
+        markdown_to_lines(&text, inner, ctx.theme),
+        BODY_INDENT,
+        ctx.width,
+    )
 }
 
+/// Puts `prefix` before lines laid out at [`child_width`] columns.
 fn indent(lines: Vec<Line<'static>>, prefix: &'static str, width: usize) -> Vec<Line<'static>> {
-    if width <= prefix.len() {
-        return lines;
-    }
-    lines
-        .into_iter()
-        .map(|line| {
-            if line.spans.is_empty() {
-                return line;
-            }
-            let mut spans = vec![Span::raw(prefix)];
-            spans.extend(line.spans);
-            Line::from(spans).style(line.style)
-        })
-        .collect()
+    let child = child_width(width, prefix.len());
+    let spans = [Span::raw(prefix)];
+    prefix_lines(lines, &spans, &spans, width, child)
 }
 
-fn pane(label: Vec<Span<'static>>, detail: Option<Span<'static>>, body: Vec<Line<'static>>, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+/// Columns left for content behind `prefix`.
+fn inner_width(width: usize, prefix: &str) -> usize {
+    child_width(width, display_width(prefix))
+}
+
+fn pane(
+    label: Vec<Span<'static>>,
+    detail: Option<Span<'static>>,
+    body: Vec<Line<'static>>,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
     let mut lines = vec![rule(label, detail, ctx), Line::default()];
     lines.extend(body);
     lines.push(Line::default());
@@ -252,26 +376,40 @@ fn pane(label: Vec<Span<'static>>, detail: Option<Span<'static>>, body: Vec<Line
 
 fn user_message(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let e = &ctx.conv.events[event];
-    let EventKind::ChatRequest { content, author, .. } = &e.kind else {
+    let EventKind::ChatRequest {
+        content, author, ..
+    } = &e.kind
+    else {
         return Vec::new();
     };
-    let name = author.as_deref().map_or(Cow::Borrowed("user"), |a| clean(a, ctx)).into_owned();
-    let mut label = vec![Span::styled(name, ctx.theme.user_label)];
+    let name = author
+        .as_deref()
+        .map_or(Cow::Borrowed("user"), |a| clean(a, ctx))
+        .into_owned();
+    let mut label = vec![Span::styled(name, ctx.theme.styles.user_label)];
     if ext::steering(e) {
-        label.push(Span::styled(" · steering (sent mid-turn)", ctx.theme.rule));
+        label.push(Span::styled(
+            " · steering (sent mid-turn)",
+            ctx.theme.styles.turn_rule,
+        ));
     }
     pane(label, None, speech_body(content, ctx), ctx)
 }
 
-fn assistant_message(events: &[usize], final_reply: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let mut label = vec![Span::styled("assistant", ctx.theme.assistant_label)];
+fn assistant_message(
+    events: &[usize],
+    final_reply: bool,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let mut label = vec![Span::styled("assistant", ctx.theme.styles.assistant_label)];
     if final_reply {
-        label.push(Span::styled(" · final reply", ctx.theme.final_reply_label));
+        label.push(Span::styled(" · final reply", ctx.theme.styles.final_label));
     }
     let mut text = String::new();
     let mut silent = true;
     for &e in events {
-        if let EventKind::ChatResponse(ChatResponse::Message(Some(part))) = &ctx.conv.events[e].kind {
+        if let EventKind::ChatResponse(ChatResponse::Message(Some(part))) = &ctx.conv.events[e].kind
+        {
             text.push_str(part);
             silent = false;
         }
@@ -279,7 +417,10 @@ fn assistant_message(events: &[usize], final_reply: bool, ctx: &LayoutContext<'_
     let body = if silent {
         vec![Line::from(vec![
             Span::raw(BODY_INDENT),
-            Span::styled("(no message — the assistant chose to stay silent)", ctx.theme.rule),
+            Span::styled(
+                "(no message — the assistant chose to stay silent)",
+                ctx.theme.styles.turn_rule,
+            ),
         ])]
     } else {
         speech_body(&text, ctx)
@@ -288,23 +429,41 @@ fn assistant_message(events: &[usize], final_reply: bool, ctx: &LayoutContext<'_
 }
 
 fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let kind = if speech.tool == "send_channel_update" { "update" } else { "message" };
+    let kind = if speech.tool == "send_channel_update" {
+        "update"
+    } else {
+        "message"
+    };
     let label = vec![
-        Span::styled("assistant", ctx.theme.assistant_label),
-        Span::styled(format!(" · {kind} ({})", clean(&speech.tool, ctx)), ctx.theme.update_label),
+        Span::styled("assistant", ctx.theme.styles.assistant_label),
+        Span::styled(
+            format!(" · {kind} ({})", clean(&speech.tool, ctx)),
+            ctx.theme.styles.update_label,
+        ),
     ];
     let (outcome, error) = delivery(speech, ctx);
     let mut detail = outcome.to_string();
     if speech.attempts > 1 {
         detail.push_str(&format!(" · attempts: {}", speech.attempts));
     }
-    let detail_style = if error.is_some() { ctx.theme.error } else { ctx.theme.rule };
+    let detail_style = if error.is_some() {
+        ctx.theme.styles.error
+    } else {
+        ctx.theme.styles.turn_rule
+    };
     let text = speech_text(ctx.conv, speech).unwrap_or_default();
     let mut body = speech_body(&text, ctx);
     if let Some(error) = error {
-        let spans = [Span::styled(format!("✗ not delivered: {}", clean(&error, ctx)), ctx.theme.error)];
+        let spans = [Span::styled(
+            format!("✗ not delivered: {}", clean(&error, ctx)),
+            ctx.theme.styles.error,
+        )];
         body.push(Line::default());
-        body.extend(indent(wrap_spans(&spans, ctx.width.saturating_sub(2).max(1), &[], &[]), BODY_INDENT, ctx.width));
+        body.extend(indent(
+            wrap_spans(&spans, ctx.width.saturating_sub(2).max(1), &[], &[]),
+            BODY_INDENT,
+            ctx.width,
+        ));
     }
     pane(label, Some(Span::styled(detail, detail_style)), body, ctx)
 }
@@ -312,7 +471,11 @@ fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static
 /// Delivered, failed (with the error text) or pending.
 fn delivery(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> (&'static str, Option<String>) {
     match speech.response.map(|r| &ctx.conv.events[r].kind) {
-        Some(EventKind::ToolCallResponse { content, is_error: true, .. }) => {
+        Some(EventKind::ToolCallResponse {
+            content,
+            is_error: true,
+            ..
+        }) => {
             let error = match content {
                 Content::Text(text) => text.clone(),
                 Content::Blocks(blocks) => blocks
@@ -329,7 +492,12 @@ fn delivery(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> (&'static str, Opti
     }
 }
 
-fn reasoning(events: &[usize], display: ReasoningDisplay, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+fn reasoning(
+    events: &[usize],
+    display: ReasoningDisplay,
+    folded: bool,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
     let mut text = String::new();
     for &e in events {
         if let EventKind::ChatResponse(ChatResponse::Reasoning(part)) = &ctx.conv.events[e].kind {
@@ -341,7 +509,12 @@ fn reasoning(events: &[usize], display: ReasoningDisplay, folded: bool, ctx: &La
     let collapsed = folded || matches!(display, ReasoningDisplay::Summary);
     if collapsed {
         let summary = format!("▸ thinking ({chars} characters, folded)");
-        let mut lines = wrap_spans(&[Span::styled(summary, ctx.theme.reasoning)], ctx.width, &[], &[]);
+        let mut lines = wrap_spans(
+            &[Span::styled(summary, ctx.theme.styles.reasoning)],
+            ctx.width,
+            &[],
+            &[],
+        );
         lines.push(Line::default());
         return lines;
     }
@@ -351,12 +524,13 @@ fn reasoning(events: &[usize], display: ReasoningDisplay, folded: bool, ctx: &La
         }
         _ => text,
     };
-    let mut lines = vec![Line::from(Span::styled("▾ thinking", ctx.theme.reasoning))];
-    let inner = ctx.width.saturating_sub(BODY_INDENT.len()).max(1);
-    let body = markdown_to_lines(&shown, inner, ctx.theme)
-        .into_iter()
-        .map(|line| dim_line(line, ctx.theme.reasoning));
-    lines.extend(indent(body.collect(), BODY_INDENT, ctx.width));
+    let mut lines = vec![Line::from(Span::styled(
+        "▾ thinking",
+        ctx.theme.styles.reasoning,
+    ))];
+    let inner = inner_width(ctx.width, BODY_INDENT);
+    let body = markdown_to_lines_styled(&shown, inner, ctx.theme, ctx.theme.styles.reasoning);
+    lines.extend(indent(body, BODY_INDENT, ctx.width));
     lines.push(Line::default());
     lines
 }
@@ -377,17 +551,31 @@ fn data(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let EventKind::ChatResponse(ChatResponse::Data(data)) = &ctx.conv.events[event].kind else {
         return Vec::new();
     };
-    let label = vec![Span::styled("assistant · structured output", ctx.theme.assistant_label)];
+    let label = vec![Span::styled(
+        "assistant · structured output",
+        ctx.theme.styles.assistant_label,
+    )];
     let code = clean(&pretty(data), ctx).into_owned();
     let body = code_lines(&code, Some("json"), ctx.width, ctx);
     pane(label, None, body, ctx)
 }
 
-fn code_lines(code: &str, lang: Option<&str>, width: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let inner = width.saturating_sub(BODY_INDENT.len()).max(1);
+fn code_lines(
+    code: &str,
+    lang: Option<&str>,
+    width: usize,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let inner = inner_width(width, BODY_INDENT);
     let lines = highlight(code, lang, ctx.theme)
         .into_iter()
-        .map(|l| if l.width() > inner { cut_to_width(&l, inner) } else { l })
+        .map(|l| {
+            if l.width() > inner {
+                cut_to_width(&l, inner)
+            } else {
+                l
+            }
+        })
         .collect();
     indent(lines, BODY_INDENT, width)
 }
@@ -398,19 +586,30 @@ fn raw_json_block(title: &str, event: usize, ctx: &LayoutContext<'_>) -> Vec<Lin
     if let Some(ts) = &e.timestamp {
         header.push_str(&format!("  {}", display_timestamp(&clean(ts, ctx))));
     }
-    let mut lines = wrap_spans(&[Span::styled(header, ctx.theme.tool_header)], ctx.width, &[], &[]);
+    let mut lines = wrap_spans(
+        &[Span::styled(header, ctx.theme.styles.tool_header)],
+        ctx.width,
+        &[],
+        &[],
+    );
     let json = clean(&pretty(&e.to_json()), ctx).into_owned();
     lines.extend(code_lines(&json, Some("json"), ctx.width, ctx));
     lines.push(Line::default());
     lines
 }
 
-fn inquiry_lines(pair: &InquiryPair, prefix: &'static str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+fn inquiry_lines(
+    pair: &InquiryPair,
+    prefix: &'static str,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
     let conv = ctx.conv;
     let question = match &conv.events[pair.request].kind {
-        EventKind::InquiryRequest { question, .. } => {
-            question.get("text").and_then(Value::as_str).unwrap_or("").to_string()
-        }
+        EventKind::InquiryRequest { question, .. } => question
+            .get("text")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string(),
         _ => String::new(),
     };
     let first = clean(question.lines().next().unwrap_or(""), ctx).into_owned();
@@ -424,20 +623,31 @@ fn inquiry_lines(pair: &InquiryPair, prefix: &'static str, ctx: &LayoutContext<'
         _ => "(no answer yet)".to_string(),
     };
     let spans = [
-        Span::styled(format!("? {first}"), ctx.theme.tool_header),
-        Span::styled(format!(" → {answer}"), ctx.theme.result),
+        Span::styled(format!("? {first}"), ctx.theme.styles.tool_header),
+        Span::styled(format!(" → {answer}"), ctx.theme.styles.result_text),
     ];
-    wrap_spans(&spans, ctx.width, &[Span::raw(prefix)], &[Span::raw(prefix), Span::raw("  ")])
+    wrap_spans(
+        &spans,
+        ctx.width,
+        &[Span::raw(prefix)],
+        &[Span::raw(prefix), Span::raw("  ")],
+    )
 }
 
 fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let conv = ctx.conv;
     let request = &conv.events[card.call.request];
-    let EventKind::ToolCallRequest { name, arguments, .. } = &request.kind else {
+    let EventKind::ToolCallRequest {
+        name, arguments, ..
+    } = &request.kind
+    else {
         return Vec::new();
     };
     let response = card.call.response.map(|r| &conv.events[r].kind);
-    let is_error = matches!(response, Some(EventKind::ToolCallResponse { is_error: true, .. }));
+    let is_error = matches!(
+        response,
+        Some(EventKind::ToolCallResponse { is_error: true, .. })
+    );
     let name = clean(name, ctx).into_owned();
     let mut lines = Vec::new();
 
@@ -455,25 +665,45 @@ fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line
     for pair in &card.call.inquiries {
         lines.extend(inquiry_lines(pair, BODY_INDENT, ctx));
     }
-    if let Some(EventKind::ToolCallResponse { content, is_error, .. }) = response {
+    if let Some(EventKind::ToolCallResponse {
+        content, is_error, ..
+    }) = response
+    {
         let blocks = content.blocks();
         for &(b, display) in &card.results {
             let Some(block) = blocks.get(b) else { continue };
             if card.label_audience {
                 let label = format!("[audience: {}]", audience_label(block.audience()));
-                lines.push(Line::from(vec![Span::raw(RESULT_GUTTER), Span::styled(label, ctx.theme.rule)]));
+                lines.push(Line::from(vec![
+                    Span::raw(RESULT_GUTTER),
+                    Span::styled(label, ctx.theme.styles.turn_rule),
+                ]));
             }
             let text: Cow<'_, str> = match block.display_text() {
                 Some(text) => Cow::Borrowed(text),
                 None => Cow::Owned(format!("[unsupported block: {}]", block.kind())),
             };
-            lines.extend(result_lines(&text, block.mime_type(), display, *is_error, ctx));
+            lines.extend(result_lines(
+                &text,
+                block.mime_type(),
+                display,
+                *is_error,
+                ctx,
+            ));
         }
     }
+    let result_text = match response {
+        Some(EventKind::ToolCallResponse { content, .. }) => content.plain_text(),
+        _ => String::new(),
+    };
     if let Some(task) = &card.task {
-        if let Some(output) = task.detail() {
-            let spans = [Span::styled(clean(&output, ctx).into_owned(), ctx.theme.result)];
-            let gutter = [Span::styled(RESULT_GUTTER, ctx.theme.rule)];
+        // The output is shown once: a foreground call's result already is it.
+        if let Some(output) = task_detail(task).filter(|o| !result_text.contains(o.trim())) {
+            let spans = [Span::styled(
+                clean(&output, ctx).into_owned(),
+                ctx.theme.styles.result_text,
+            )];
+            let gutter = [Span::styled(RESULT_GUTTER, ctx.theme.styles.turn_rule)];
             lines.extend(wrap_spans(&spans, ctx.width, &gutter, &gutter));
         }
     }
@@ -481,22 +711,40 @@ fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line
     lines
 }
 
-fn card_header(card: &ToolCard, name: &str, arguments: &Value, is_error: bool, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+fn card_header(
+    card: &ToolCard,
+    name: &str,
+    arguments: &Value,
+    is_error: bool,
+    folded: bool,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
     let theme = ctx.theme;
     let (marker, style) = match (card.call.response.is_some(), is_error) {
-        (_, true) => ("✗", theme.error),
-        (true, false) => ("●", theme.tool_header),
-        (false, _) => ("◌", theme.pending),
+        (_, true) => ("✗", theme.styles.error),
+        (true, false) => ("●", theme.styles.tool_header),
+        (false, _) => ("◌", theme.styles.pending),
     };
     let marker = if folded { "▸" } else { marker };
-    let mut spans = vec![Span::styled(format!("{marker} "), style), Span::styled(name.to_string(), theme.tool_header)];
+    let mut spans = vec![
+        Span::styled(format!("{marker} "), style),
+        Span::styled(name.to_string(), theme.styles.tool_header),
+    ];
     if matches!(card.style.parameters, Parameters::FunctionCall) && !card.label_audience {
         spans.extend(function_call_spans(arguments, ctx));
     }
     let status = if is_error {
-        Some(("failed".to_string(), theme.error))
+        Some(("failed".to_string(), theme.styles.error))
     } else if card.call.response.is_none() {
-        Some((if card.live { "running…" } else { "no response" }.to_string(), theme.pending))
+        Some((
+            if card.live {
+                "running…"
+            } else {
+                "no response"
+            }
+            .to_string(),
+            theme.styles.pending,
+        ))
     } else {
         None
     };
@@ -504,11 +752,17 @@ fn card_header(card: &ToolCard, name: &str, arguments: &Value, is_error: bool, f
         spans.push(Span::styled(format!(" · {text}"), style));
     }
     if let Some(task) = &card.task {
-        spans.push(Span::styled(format!(" · task {}", task.label()), theme.pending));
+        spans.push(Span::styled(
+            format!(" · {}", task_label(task)),
+            theme.styles.pending,
+        ));
     }
     if folded {
         let n = card_result_lines(card, ctx);
-        spans.push(Span::styled(format!(" · {n} lines folded"), theme.rule));
+        spans.push(Span::styled(
+            format!(" · {n} lines folded"),
+            theme.styles.turn_rule,
+        ));
     }
     wrap_spans(&spans, ctx.width, &[], &[Span::raw("    ")])
 }
@@ -524,26 +778,41 @@ fn function_call_spans(arguments: &Value, ctx: &LayoutContext<'_>) -> Vec<Span<'
     let Some(map) = arguments.as_object().filter(|m| !m.is_empty()) else {
         return Vec::new();
     };
-    let mut spans = vec![Span::styled("(", ctx.theme.rule)];
+    let mut spans = vec![Span::styled("(", ctx.theme.styles.turn_rule)];
     for (i, (key, value)) in map.iter().enumerate() {
         if i > 0 {
-            spans.push(Span::styled(", ", ctx.theme.rule));
+            spans.push(Span::styled(", ", ctx.theme.styles.turn_rule));
         }
-        spans.push(Span::styled(format!("{}: ", clean(key, ctx)), ctx.theme.tool_arg_key));
-        spans.push(Span::styled(clean(&value.to_string(), ctx).into_owned(), ctx.theme.result));
+        spans.push(Span::styled(
+            format!("{}: ", clean(key, ctx)),
+            ctx.theme.styles.tool_arg_key,
+        ));
+        spans.push(Span::styled(
+            clean(&value.to_string(), ctx).into_owned(),
+            ctx.theme.styles.result_text,
+        ));
     }
-    spans.push(Span::styled(")", ctx.theme.rule));
+    spans.push(Span::styled(")", ctx.theme.styles.turn_rule));
     spans
 }
 
-fn arguments_lines(card: &ToolCard, request: &crate::format::Event, arguments: &Value, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+fn arguments_lines(
+    card: &ToolCard,
+    request: &crate::format::Event,
+    arguments: &Value,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
     let empty = match arguments {
         Value::Null => true,
         Value::Object(m) => m.is_empty(),
         Value::Array(a) => a.is_empty(),
         _ => false,
     };
-    let parameters = if card.label_audience { &Parameters::Json } else { &card.style.parameters };
+    let parameters = if card.label_audience {
+        &Parameters::Json
+    } else {
+        &card.style.parameters
+    };
     match parameters {
         _ if empty => Vec::new(),
         Parameters::Json => {
@@ -554,16 +823,30 @@ fn arguments_lines(card: &ToolCard, request: &crate::format::Event, arguments: &
                     let mut spans = vec![Span::raw("  ")];
                     spans.extend(l.spans);
                     let line = Line::from(spans);
-                    if line.width() > ctx.width { cut_to_width(&line, ctx.width) } else { line }
+                    if line.width() > ctx.width {
+                        cut_to_width(&line, ctx.width)
+                    } else {
+                        line
+                    }
                 })
                 .collect()
         }
-        Parameters::Custom(_) => match request.metadata.get("rendered_arguments").and_then(Value::as_str) {
+        Parameters::Custom(_) => match request
+            .metadata
+            .get("rendered_arguments")
+            .and_then(Value::as_str)
+        {
             Some(rendered) => {
-                let inner = ctx.width.saturating_sub(4).max(1);
+                let inner = inner_width(ctx.width, "    ");
                 let lines = super::ansi::ansi_to_lines(rendered.trim_end(), ctx.sanitize)
                     .into_iter()
-                    .map(|l| if l.width() > inner { cut_to_width(&l, inner) } else { l })
+                    .map(|l| {
+                        if l.width() > inner {
+                            cut_to_width(&l, inner)
+                        } else {
+                            l
+                        }
+                    })
                     .collect();
                 indent(lines, "    ", ctx.width)
             }
@@ -575,51 +858,60 @@ fn arguments_lines(card: &ToolCard, request: &crate::format::Event, arguments: &
 
 /// One result block: sanitized, presented by its mime type, cut to its line
 /// budget with a visible note.
-fn result_lines(text: &str, mime: Option<&str>, display: BlockDisplay, is_error: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let gutter_style = if is_error { ctx.theme.error } else { ctx.theme.rule };
+fn result_lines(
+    text: &str,
+    mime: Option<&str>,
+    display: BlockDisplay,
+    is_error: bool,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let gutter_style = if is_error {
+        ctx.theme.styles.error
+    } else {
+        ctx.theme.styles.turn_rule
+    };
     let gutter = [Span::styled(RESULT_GUTTER, gutter_style)];
-    let inner = ctx.width.saturating_sub(display_width(RESULT_GUTTER)).max(1);
+    let inner = inner_width(ctx.width, RESULT_GUTTER);
     let limit = match display {
         BlockDisplay::Lines(n) => Some(n),
         _ => None,
     };
-    let (body, total) = if text.contains('\u{1b}') && mime.is_none() {
-        let all = super::ansi::ansi_to_lines(text, ctx.sanitize);
-        let total = all.len();
-        let kept = all.into_iter().take(limit.unwrap_or(usize::MAX));
-        let mut out = Vec::new();
-        for line in kept {
-            out.extend(wrap_spans(&line.spans, inner, &[], &[]));
-        }
-        (out, total)
+    // Colour in plain tool output becomes styles (never raw escapes).
+    let text = if mime.is_none() && text.contains('\u{1b}') {
+        sanitize_keep_sgr(text, ctx.sanitize)
     } else {
-        let text = clean(text, ctx);
-        let (presentation, normalized) = classify_result(&text, mime);
-        let total = normalized.lines().count();
-        let shown: Cow<'_, str> = match limit {
-            Some(n) if total > n => Cow::Owned(normalized.lines().take(n).collect::<Vec<_>>().join("\n")),
-            _ => normalized,
-        };
-        let mut body = present(&presentation, &shown, inner, ctx.theme);
-        if is_error && matches!(presentation, Presentation::Plain) {
-            body = body.into_iter().map(|l| dim_line(l, ctx.theme.error)).collect();
-        }
-        (body, total)
+        clean(text, ctx)
     };
-    let mut lines: Vec<Line<'static>> = body
-        .into_iter()
-        .map(|line| {
-            let mut spans = gutter.to_vec();
-            spans.extend(line.spans);
-            Line::from(spans)
-        })
-        .collect();
-    if let Some(n) = limit {
-        if total > n {
-            let cut = total - n;
-            let note = format!("… {cut} more line{} not shown", if cut == 1 { "" } else { "s" });
-            lines.extend(wrap_spans(&[Span::styled(note, ctx.theme.truncation)], ctx.width, &gutter, &gutter));
+    let (presentation, normalized) = classify_result(&text, mime);
+    let total = normalized.lines().count();
+    let shown: Cow<'_, str> = match limit {
+        Some(n) if total > n => {
+            Cow::Owned(normalized.lines().take(n).collect::<Vec<_>>().join("\n"))
         }
+        _ => normalized,
+    };
+    let mut body = present(&presentation, &shown, inner, ctx.theme);
+    if is_error && matches!(presentation, Presentation::Plain) {
+        body = body
+            .into_iter()
+            .map(|l| dim_line(l, ctx.theme.styles.error))
+            .collect();
+    }
+    let mut lines = prefix_lines(body, &gutter, &gutter, ctx.width, inner);
+    if let Some(n) = limit
+        && total > n
+    {
+        let cut = total - n;
+        let note = format!(
+            "… {cut} more line{} not shown",
+            if cut == 1 { "" } else { "s" }
+        );
+        lines.extend(wrap_spans(
+            &[Span::styled(note, ctx.theme.styles.truncation_note)],
+            ctx.width,
+            &gutter,
+            &gutter,
+        ));
     }
     lines
 }

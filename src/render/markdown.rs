@@ -21,7 +21,9 @@ use ratatui::text::{Line, Span};
 use super::highlight::{guess_language, highlight};
 use super::sanitize::{SanitizeMode, sanitize};
 use super::theme::Theme;
-use super::wrap::{cut_to_width, display_width, line_width, spaces, truncate_spans, wrap_spans};
+use super::wrap::{
+    child_width, cut_to_width, display_width, line_width, prefix_lines, spaces, wrap_spans,
+};
 
 /// Blocks nested deeper than this are shown as their plain text (keeps recursion bounded).
 const MAX_DEPTH: usize = 32;
@@ -32,13 +34,29 @@ const BULLETS: [&str; 3] = ["•", "◦", "▪"];
 /// The quote gutter.
 const GUTTER: &str = "│ ";
 
-/// The narrowest a table column gets before the table is shown stacked.
+/// A table column is never narrower than its longest word of up to this many columns (longer
+/// words, like URLs and paths, are broken anyway); when the columns cannot get that, the table
+/// is stacked.
+const MAX_WORD_FLOOR: usize = 12;
+
+/// Nor narrower than this (or its natural width, if smaller).
 const MIN_COLUMN: usize = 3;
 
 /// Renders markdown `text` into lines no wider than `width` (at least 1). Blocks are separated
 /// by one blank line, with none before the first or after the last. The text is sanitized
 /// (strip mode) first, so control sequences never reach the lines.
 pub fn markdown_to_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    markdown_to_lines_styled(text, width, theme, Style::new())
+}
+
+/// [`markdown_to_lines`] with every element's style laid over `base` (for example reasoning,
+/// dimmed). Code blocks keep their syntax colours.
+pub fn markdown_to_lines_styled(
+    text: &str,
+    width: usize,
+    theme: &Theme,
+    base: Style,
+) -> Vec<Line<'static>> {
     let width = width.max(1);
     let text = sanitize(text, SanitizeMode::Strip);
     let arena = Arena::new();
@@ -46,14 +64,16 @@ pub fn markdown_to_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'s
     let mut renderer = Renderer {
         theme,
         footnotes: HashMap::new(),
+        next_footnote: 0,
         list_depth: 0,
+        trim_next_space: false,
     };
     renderer.number_footnotes(root);
     renderer.blocks(
         root,
         Ctx {
             width,
-            base: Style::new(),
+            base,
             depth: 0,
         },
         false,
@@ -88,71 +108,6 @@ impl Ctx {
             width,
             depth: self.depth + 1,
             ..self
-        }
-    }
-}
-
-/// The width left for content beside a prefix `prefix` columns wide: at least two columns
-/// (one when the whole line has only one); the prefix is cut to fit the rest.
-fn child_width(width: usize, prefix: usize) -> usize {
-    width.saturating_sub(prefix).max(width.min(2))
-}
-
-/// A span list's width.
-fn spans_width(spans: &[Span<'_>]) -> usize {
-    spans.iter().map(|s| display_width(&s.content)).sum()
-}
-
-/// Puts `first` before the first line and `rest` before the others; the prefixes are cut to the
-/// `width - child` columns the content leaves. A blank line gets the prefix without its
-/// trailing spaces.
-fn prefix_lines(
-    lines: Vec<Line<'static>>,
-    first: &[Span<'static>],
-    rest: &[Span<'static>],
-    width: usize,
-    child: usize,
-) -> Vec<Line<'static>> {
-    let budget = width.saturating_sub(child);
-    let fit = |prefix: &[Span<'static>]| -> Vec<Span<'static>> {
-        if spans_width(prefix) <= budget {
-            prefix.to_vec()
-        } else {
-            truncate_spans(prefix, budget)
-        }
-    };
-    let first = fit(first);
-    let rest = fit(rest);
-    lines
-        .into_iter()
-        .enumerate()
-        .map(|(i, line)| {
-            let prefix = if i == 0 { &first } else { &rest };
-            let blank = line.spans.iter().all(|s| s.content.trim().is_empty());
-            let mut spans: Vec<Span<'static>> = Vec::with_capacity(prefix.len() + line.spans.len());
-            if blank {
-                spans.extend(prefix.iter().cloned());
-                trim_end(&mut spans);
-            } else {
-                spans.extend(prefix.iter().cloned());
-                spans.extend(line.spans);
-            }
-            Line::from(spans)
-        })
-        .collect()
-}
-
-/// Removes trailing whitespace from a span list.
-fn trim_end(spans: &mut Vec<Span<'static>>) {
-    while let Some(last) = spans.last_mut() {
-        let trimmed = last.content.trim_end().len();
-        if trimmed == 0 {
-            spans.pop();
-        } else {
-            if trimmed < last.content.len() {
-                last.content.to_mut().truncate(trimmed);
-            }
-            break;
         }
     }
 }
@@ -196,8 +151,12 @@ struct Renderer<'t> {
     theme: &'t Theme,
     /// Footnote name → its number.
     footnotes: HashMap<String, u32>,
+    /// The highest footnote number given out.
+    next_footnote: u32,
     /// Nesting of lists, for the bullet shape.
     list_depth: usize,
+    /// An HTML comment was dropped after a space: drop the space that follows it.
+    trim_next_space: bool,
 }
 
 impl Renderer<'_> {
@@ -206,13 +165,19 @@ impl Renderer<'_> {
         for node in root.descendants() {
             if let NodeValue::FootnoteReference(r) = &node.data().value {
                 self.footnotes.entry(r.name.clone()).or_insert(r.ix);
+                self.next_footnote = self.next_footnote.max(r.ix);
             }
         }
     }
 
+    /// The number of footnote `name`; a name no reference numbered gets the next free one.
     fn footnote_number(&mut self, name: &str) -> u32 {
-        let next = self.footnotes.values().max().copied().unwrap_or(0) + 1;
-        *self.footnotes.entry(name.to_string()).or_insert(next)
+        if let Some(&number) = self.footnotes.get(name) {
+            return number;
+        }
+        self.next_footnote += 1;
+        self.footnotes.insert(name.to_string(), self.next_footnote);
+        self.next_footnote
     }
 
     /// The children of `parent` as blocks, a blank line between them unless `tight`.
@@ -473,7 +438,14 @@ impl Renderer<'_> {
         }
         let value = node.data().value.clone();
         match value {
-            NodeValue::Text(text) => out.push(Span::styled(text.into_owned(), style)),
+            NodeValue::Text(text) => {
+                let text = if std::mem::take(&mut self.trim_next_space) {
+                    text.trim_start_matches(' ').to_string()
+                } else {
+                    text.into_owned()
+                };
+                out.push(Span::styled(text, style));
+            }
             NodeValue::SoftBreak => out.push(Span::styled(" ", style)),
             NodeValue::LineBreak => out.push(Span::styled("\n", style)),
             NodeValue::Code(code) => {
@@ -483,6 +455,9 @@ impl Renderer<'_> {
                 let text = strip_html_comments(&html);
                 if !text.is_empty() {
                     out.push(Span::styled(text.into_owned(), style.patch(styles.html)));
+                } else if out.last().is_some_and(|s| s.content.ends_with(' ')) {
+                    // `a <!-- c --> b` reads `a b`, not `a  b`.
+                    self.trim_next_space = true;
                 }
             }
             NodeValue::Emph => {
@@ -572,11 +547,23 @@ impl Renderer<'_> {
                     .max(1)
             })
             .collect();
+        let minimum: Vec<usize> = (0..columns)
+            .map(|c| {
+                rows.iter()
+                    .filter_map(|(_, cells)| cells.get(c))
+                    .flat_map(|cell| cell.iter())
+                    .flat_map(|span| span.content.split_whitespace().map(display_width))
+                    .filter(|&w| w <= MAX_WORD_FLOOR)
+                    .max()
+                    .unwrap_or(0)
+                    .max(natural[c].min(MIN_COLUMN))
+            })
+            .collect();
         let overhead = 3 * columns + 1;
         let Some(widths) = ctx
             .width
             .checked_sub(overhead)
-            .and_then(|room| fit_columns(&natural, room))
+            .and_then(|room| fit_columns(&natural, &minimum, room))
         else {
             return self.stacked_table(&rows, ctx);
         };
@@ -709,32 +696,34 @@ impl Renderer<'_> {
 }
 
 /// Column widths for `room` columns of content: natural widths when they fit, else the widest
-/// columns shrink first (all columns above a level are cut to it), never below
-/// [`MIN_COLUMN`] (or the natural width, if smaller). `None` when even that does not fit.
-fn fit_columns(natural: &[usize], room: usize) -> Option<Vec<usize>> {
-    let total: usize = natural.iter().sum();
-    if total <= room {
+/// columns shrink first (every column above a level is cut to it) but never below `minimum`
+/// (a column's longest short word, see [`MAX_WORD_FLOOR`]), so words stay whole where they can.
+/// `None` when even the minimums do not fit: the caller stacks the table.
+fn fit_columns(natural: &[usize], minimum: &[usize], room: usize) -> Option<Vec<usize>> {
+    if natural.iter().sum::<usize>() <= room {
         return Some(natural.to_vec());
     }
-    let floor: usize = natural.iter().map(|&n| n.min(MIN_COLUMN)).sum();
-    if floor > room {
+    if minimum.iter().sum::<usize>() > room {
         return None;
     }
-    // The highest level L with sum(min(n, L)) <= room, found by binary search.
-    let (mut low, mut high) = (
-        MIN_COLUMN,
-        natural.iter().copied().max().unwrap_or(MIN_COLUMN),
-    );
+    let at = |level: usize| -> Vec<usize> {
+        natural
+            .iter()
+            .zip(minimum)
+            .map(|(&n, &m)| n.min(level).max(m))
+            .collect()
+    };
+    // The highest level whose widths fit, by binary search (the sum grows with the level).
+    let (mut low, mut high) = (0, natural.iter().copied().max().unwrap_or(0));
     while low < high {
         let mid = (low + high).div_ceil(2);
-        let used: usize = natural.iter().map(|&n| n.min(mid)).sum();
-        if used <= room {
+        if at(mid).iter().sum::<usize>() <= room {
             low = mid;
         } else {
             high = mid - 1;
         }
     }
-    let mut widths: Vec<usize> = natural.iter().map(|&n| n.min(low)).collect();
+    let mut widths = at(low);
     let mut left = room - widths.iter().sum::<usize>();
     for (w, &n) in widths.iter_mut().zip(natural) {
         if left == 0 {

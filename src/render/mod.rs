@@ -1,9 +1,12 @@
 //! The document: blocks laid out into styled lines, shared by the TUI and `overhear render`.
 
 pub mod ansi;
+pub mod document;
 pub mod highlight;
+pub mod layout;
 pub mod markdown;
 pub mod output;
+pub mod print;
 pub mod result;
 pub mod sanitize;
 pub mod theme;

@@ -39,11 +39,18 @@ impl FromStr for TurnSpec {
         match s.split_once("..") {
             Some((a, b)) => Ok(TurnSpec {
                 from: if a.trim().is_empty() { 1 } else { parse(a)? },
-                to: if b.trim().is_empty() { None } else { Some(parse(b)?) },
+                to: if b.trim().is_empty() {
+                    None
+                } else {
+                    Some(parse(b)?)
+                },
             }),
             None => {
                 let n = parse(s)?;
-                Ok(TurnSpec { from: n, to: Some(n) })
+                Ok(TurnSpec {
+                    from: n,
+                    to: Some(n),
+                })
             }
         }
     }
@@ -100,10 +107,10 @@ pub fn print_document(
     let total = conv.turns.len();
     let mut current_turn = 0;
     for block in &doc.blocks {
-        if let Some(spec) = &options.turns {
-            if !spec.contains(block.turn, total) {
-                continue;
-            }
+        if let Some(spec) = &options.turns
+            && !spec.contains(block.turn, total)
+        {
+            continue;
         }
         if block.turn != current_turn {
             out.flush()?;
@@ -117,7 +124,11 @@ pub fn print_document(
 
 /// Renders a conversation to a string, the way `overhear render` prints it:
 /// for tool authors' snapshot tests.
-pub fn render_to_string(conv: &Conversation, doc_options: &DocOptions, options: &PrintOptions) -> String {
+pub fn render_to_string(
+    conv: &Conversation,
+    doc_options: &DocOptions,
+    options: &PrintOptions,
+) -> String {
     let doc = Document::build(conv, doc_options);
     let mut out = Vec::new();
     // Writing to a Vec cannot fail.

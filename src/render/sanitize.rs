@@ -367,4 +367,66 @@ mod tests {
         let out = strip(&text);
         assert_eq!(out, "word red  ".repeat(20_000));
     }
+
+    use proptest::prelude::*;
+
+    /// Text rich in escape introducers, terminators and controls.
+    fn hostile() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                Just("\x1b".to_string()),
+                Just("\x1b[".to_string()),
+                Just("\x1b]".to_string()),
+                Just("\x1bP".to_string()),
+                Just("\x1b_".to_string()),
+                Just("\x1b\\".to_string()),
+                Just("\x07".to_string()),
+                Just("\u{9b}".to_string()),
+                Just("\u{9c}".to_string()),
+                Just("\r".to_string()),
+                Just("\x7f".to_string()),
+                "[0-9;:?m]{1,6}",
+                "[a-z \n\t中]{1,6}",
+                any::<char>().prop_map(String::from),
+            ],
+            0..40,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
+    fn only_allowed_controls(text: &str) -> bool {
+        text.chars()
+            .all(|c| !c.is_control() || c == '\n' || c == '\t')
+    }
+
+    proptest! {
+        #[test]
+        fn no_control_survives(text in hostile()) {
+            prop_assert!(only_allowed_controls(&strip(&text)));
+            prop_assert!(only_allowed_controls(&vis(&text)));
+        }
+
+        #[test]
+        fn kept_sgr_is_the_only_escape_and_never_conceals(text in hostile()) {
+            let out = keep(&text);
+            for (i, _) in out.match_indices('\x1b') {
+                let rest = &out[i + 1..];
+                let end = rest.find('m').expect("SGR ends in m");
+                let params = &rest[..end];
+                prop_assert!(params.starts_with('['));
+                prop_assert!(params[1..].chars().all(|c| c.is_ascii_digit() || c == ';' || c == ':'));
+                prop_assert!(!params[1..].split(';').any(|p| p == "8"), "{params}");
+            }
+            let without_sgr: String = out.split('\x1b').enumerate().map(|(n, part)| {
+                if n == 0 { part } else { &part[part.find('m').map_or(0, |e| e + 1)..] }
+            }).collect();
+            prop_assert!(only_allowed_controls(&without_sgr));
+        }
+
+        #[test]
+        fn text_without_controls_is_untouched(text in "[^\\p{Cc}]{0,80}") {
+            prop_assert_eq!(strip(&text), text.clone());
+            prop_assert_eq!(vis(&text), text);
+        }
+    }
 }

@@ -381,6 +381,68 @@ pub fn truncate_spans(spans: &[Span<'_>], width: usize) -> Vec<Span<'static>> {
     take_width(spans, width).0
 }
 
+/// The width to lay content out at beside a prefix `prefix` columns wide (a gutter, a list
+/// marker): what is left, but at least two columns (one when the line has only one); pass it to
+/// [`prefix_lines`], which cuts the prefix to fit.
+pub fn child_width(width: usize, prefix: usize) -> usize {
+    width.saturating_sub(prefix).max(width.min(2))
+}
+
+/// Puts `first` before the first line and `rest` before the others, for lines laid out at
+/// `child` = [`child_width`]`(width, prefix width)` columns; the prefixes are cut to the
+/// `width - child` columns the content leaves, so no line exceeds `width`. A blank line gets
+/// the prefix without its trailing spaces.
+pub fn prefix_lines(
+    lines: Vec<Line<'static>>,
+    first: &[Span<'static>],
+    rest: &[Span<'static>],
+    width: usize,
+    child: usize,
+) -> Vec<Line<'static>> {
+    let budget = width.saturating_sub(child);
+    let fit = |prefix: &[Span<'static>]| -> Vec<Span<'static>> {
+        if spans_width(prefix) <= budget {
+            prefix.to_vec()
+        } else {
+            truncate_spans(prefix, budget)
+        }
+    };
+    let first = fit(first);
+    let rest = fit(rest);
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let prefix = if i == 0 { &first } else { &rest };
+            let blank = line.spans.iter().all(|s| s.content.trim().is_empty());
+            let mut spans: Vec<Span<'static>> = Vec::with_capacity(prefix.len() + line.spans.len());
+            if blank {
+                spans.extend(prefix.iter().cloned());
+                trim_end(&mut spans);
+            } else {
+                spans.extend(prefix.iter().cloned());
+                spans.extend(line.spans);
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// Removes trailing whitespace from a span list.
+fn trim_end(spans: &mut Vec<Span<'static>>) {
+    while let Some(last) = spans.last_mut() {
+        let trimmed = last.content.trim_end().len();
+        if trimmed == 0 {
+            spans.pop();
+        } else {
+            if trimmed < last.content.len() {
+                last.content.to_mut().truncate(trimmed);
+            }
+            break;
+        }
+    }
+}
+
 /// A span holding `n` spaces.
 pub fn spaces(n: usize) -> Span<'static> {
     Span::raw(Cow::Owned(" ".repeat(n)))
@@ -502,6 +564,21 @@ mod tests {
     }
 
     #[test]
+    fn prefix_lines_adds_gutters_and_cuts_them_at_narrow_widths() {
+        let gutter = [Span::raw("│ ")];
+        let child = child_width(20, 2);
+        assert_eq!(child, 18);
+        let inner = wrap_spans(&[Span::raw("one two\n\nthree")], child, &[], &[]);
+        let lines = prefix_lines(inner, &gutter, &gutter, 20, child);
+        assert_eq!(texts(&lines), ["│ one two", "│", "│ three"]);
+        // At width 3 the content keeps two columns and the gutter is cut to one.
+        let child = child_width(3, 2);
+        let inner = wrap_spans(&[Span::raw("abcd")], child, &[], &[]);
+        let lines = prefix_lines(inner, &gutter, &gutter, 3, child);
+        assert_eq!(texts(&lines), ["│ab", "│cd"]);
+    }
+
+    #[test]
     fn tabs_become_spaces() {
         assert_eq!(wrap_plain("a\tb", 20), ["a    b"]);
         assert_eq!(display_width("\t"), TAB_WIDTH);
@@ -533,5 +610,56 @@ mod tests {
         assert_eq!(line_text(&cut_to_width(&line, 8)), "abcdefgh");
         assert_eq!(line_text(&cut_to_width(&Line::from("中文字"), 4)), "中…");
         assert_eq!(line_text(&cut_to_width(&line, 0)), "");
+    }
+
+    use proptest::prelude::*;
+
+    fn styles() -> [Style; 3] {
+        [
+            Style::new(),
+            Style::new().add_modifier(Modifier::BOLD),
+            Style::new().fg(Color::Red),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn never_wider_and_text_and_styles_survive(
+            parts in prop::collection::vec(
+                ("[a-z ]{0,15}|[中文字 ]{0,6}|(\\t|\\n| |e\u{301}|👍){0,6}", 0..3usize),
+                0..12,
+            ),
+            prefix in "[│• ]{0,8}",
+            width in 1usize..=300,
+        ) {
+            let spans: Vec<Span<'_>> = parts
+                .iter()
+                .map(|(t, s)| Span::styled(t.as_str(), styles()[*s]))
+                .collect();
+            let prefix_spans = [Span::raw(prefix.as_str())];
+            let lines = wrap_spans(&spans, width, &prefix_spans, &prefix_spans);
+            // Every visible character, with its style, in input order.
+            let visible = |spans: &mut dyn Iterator<Item = (&str, Style)>| -> Vec<(String, Style)> {
+                spans
+                    .flat_map(|(t, s)| {
+                        t.graphemes(true)
+                            .filter(|g| !g.trim().is_empty())
+                            .map(move |g| (g.to_string(), s))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect()
+            };
+            let expected = visible(&mut spans.iter().map(|s| (s.content.as_ref(), s.style)));
+            let mut shown = Vec::new();
+            for line in &lines {
+                prop_assert!(line_width(line) <= width, "{} > {width}", line_width(line));
+                // The prefix comes first on each line and is the only unstyled-raw span there.
+                let content = line.spans.iter().skip_while(|s| prefix.starts_with(s.content.as_ref()) && s.style == Style::new() && !s.content.is_empty() && s.content.chars().all(|c| "│• ".contains(c)));
+                shown.extend(visible(&mut content.map(|s| (s.content.as_ref(), s.style))));
+            }
+            if width >= 2 {
+                prop_assert_eq!(shown, expected);
+            }
+        }
     }
 }

@@ -159,4 +159,37 @@ mod tests {
         }
         assert_eq!(count_elements(Trickle(text.as_bytes())).unwrap(), Some(40));
     }
+
+    /// Every `events.json` under `$OVERHEAR_CORPUS` (real JP data) counts the
+    /// same as a JSON parser. Without the corpus this says so and passes.
+    #[test]
+    fn corpus_counts_agree_with_a_json_parser() {
+        let Some(root) = std::env::var_os("OVERHEAR_CORPUS") else {
+            eprintln!("OVERHEAR_CORPUS not set: skipping the real-data check");
+            return;
+        };
+        let mut files = Vec::new();
+        let mut folders = vec![std::path::PathBuf::from(root)];
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.file_name().is_some_and(|n| n == "events.json") {
+                    files.push(path);
+                }
+            }
+        }
+        assert!(!files.is_empty(), "no events.json in the corpus");
+        for file in files {
+            let parsed: Vec<serde_json::Value> =
+                serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+            assert_eq!(
+                count_events(&file),
+                Some(parsed.len()),
+                "{}",
+                file.display()
+            );
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Opening paths, reading bytes and watching for change.
 //!
 //! This is the only stage that touches the file system. It answers three
-//! questions for the stages after it: *what does this path name* ([`locate`]),
+//! questions for the stages after it: *what does this path name* ([`locate()`]),
 //! *what are its bytes* ([`ConversationDir::read`], [`tail::AppendTail`],
 //! [`stdin`]) and *when should I read again* ([`watch`]).
 //!

@@ -129,7 +129,7 @@ pub fn file(path: &Path) -> Result<(Watch, Receiver<Change>), WatchError> {
     Ok((watch, rx))
 }
 
-/// [`file`], handing each change to `on_change` on the watch thread.
+/// [`file()`], handing each change to `on_change` on the watch thread.
 pub fn file_with(
     path: &Path,
     on_change: impl FnMut(Change) + Send + 'static,
@@ -171,18 +171,10 @@ trait Follower: Send + 'static {
     fn settle(&mut self) -> Vec<Change>;
 }
 
+/// What the watch thread receives: raw events from notify, or the order to stop.
 enum Msg {
     Fs(notify::Result<Event>),
     Stop,
-}
-
-impl std::fmt::Debug for Msg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Msg::Fs(_) => "Fs",
-            Msg::Stop => "Stop",
-        })
-    }
 }
 
 type Sink = Box<dyn FnMut(Change) + Send>;
@@ -265,8 +257,12 @@ impl<F: Follower> Worker<F> {
                     Err(RecvTimeoutError::Timeout) => break,
                 }
             }
-            let changes = self.follower.settle();
-            self.rewatch();
+            let mut changes = self.follower.settle();
+            if self.rewatch() {
+                // A write to a newly watched folder between the settle and its
+                // watch raised no event: look once more.
+                changes.extend(self.follower.settle());
+            }
             for change in changes {
                 (self.sink)(change);
             }
@@ -287,8 +283,9 @@ impl<F: Follower> Worker<F> {
     }
 
     /// Brings the watched folders in line with what the follower wants now
-    /// (its folder moved; a folder was deleted and made again).
-    fn rewatch(&mut self) {
+    /// (its folder moved; a folder was deleted and made again). True when a
+    /// folder was added.
+    fn rewatch(&mut self) -> bool {
         let wanted: HashMap<PathBuf, FolderId> = self
             .follower
             .folders()
@@ -306,6 +303,7 @@ impl<F: Follower> Worker<F> {
             let _ = self.watcher.unwatch(&path);
             self.watched.remove(&path);
         }
+        let mut added = false;
         for (path, id) in wanted {
             if self.watched.contains_key(&path) {
                 continue;
@@ -313,6 +311,7 @@ impl<F: Follower> Worker<F> {
             match self.watcher.watch(&path, RecursiveMode::NonRecursive) {
                 Ok(()) => {
                     self.watched.insert(path, id);
+                    added = true;
                 }
                 Err(e) => (self.sink)(Change::Error(format!(
                     "{}: cannot watch for changes: {e}",
@@ -320,6 +319,7 @@ impl<F: Follower> Worker<F> {
                 ))),
             }
         }
+        added
     }
 }
 
@@ -373,11 +373,6 @@ fn fingerprint(path: &Path) -> Option<Fingerprint> {
         mtime: meta.modified().ok(),
         ctime,
     })
-}
-
-/// The name of the last component of an event path.
-fn file_name(path: &Path) -> Option<&OsStr> {
-    path.file_name()
 }
 
 // ---------------------------------------------------------------------------
@@ -458,7 +453,7 @@ impl Follower for ConversationFollower {
             if path == &self.dir || path == &self.root || path == &archive {
                 return true;
             }
-            let (Some(parent), Some(name)) = (path.parent(), file_name(path)) else {
+            let (Some(parent), Some(name)) = (path.parent(), path.file_name()) else {
                 return false;
             };
             if parent == self.dir {
@@ -528,7 +523,7 @@ impl Follower for FileFollower {
         event
             .paths
             .iter()
-            .any(|path| path == &self.folder || file_name(path) == Some(self.name.as_os_str()))
+            .any(|path| path == &self.folder || path.file_name() == Some(self.name.as_os_str()))
     }
 
     fn settle(&mut self) -> Vec<Change> {

@@ -104,6 +104,22 @@ fn renamed_folder_is_found_by_id_and_still_followed() {
     assert_eq!(next(&rx), Change::Events);
 }
 
+/// JP renames the folder when a title arrives and writes the new files into
+/// it in the same persist.
+#[test]
+fn a_title_rename_with_its_write_reports_the_move_then_the_files() {
+    let (tmp, dir) = setup();
+    let (_watch, rx) = conversation(&ConversationDir::new(&dir)).unwrap();
+    let renamed = tmp.path().join("conversations/17758406187-titled");
+    fs::rename(&dir, &renamed).unwrap();
+    jp_write(&renamed, "metadata.json", b"{\"title\":\"Titled\"}\n");
+    jp_write(&renamed, "events.json", b"[1]\n");
+    let changes = drain(&rx);
+    assert_eq!(changes[0], Change::Moved(renamed));
+    assert!(changes.contains(&Change::Metadata), "{changes:?}");
+    assert!(changes.contains(&Change::Events), "{changes:?}");
+}
+
 #[test]
 fn deleted_events_are_removed_and_their_return_reported() {
     let (_tmp, dir) = setup();

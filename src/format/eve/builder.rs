@@ -3,18 +3,20 @@
 //! a retry, a task settling, a turn being held or ending).
 //!
 //! Both generations map onto the operations here, so the rules for pairing,
-//! retries, attempts, final replies and tasks exist once.
+//! retries, attempts, final replies and tasks exist once. Calls, tasks and
+//! inquiries are in [`calls`].
+
+mod calls;
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::text;
+use self::calls::Call;
+pub(in crate::format::eve) use self::calls::{AnswerKind, CallResult};
 use super::{InProgress, InProgressKind};
-use crate::format::event::{ChatResponse, Content, Event, EventKind};
-use crate::format::ext::{
-    self, ErrorInfo, SessionEnd, SessionOutcome, TaskStatus, TurnEnd, TurnInfo,
-};
+use crate::format::event::{ChatResponse, Event, EventKind};
+use crate::format::ext::{self, ErrorInfo, SessionEnd, SessionOutcome, TurnEnd, TurnInfo};
 
 /// Where one eve record came from: its id (stored or synthesized) and time.
 #[derive(Debug, Clone, Default)]
@@ -70,37 +72,6 @@ struct Turn {
     info: TurnInfo,
     finals: Vec<usize>,
     running: bool,
-}
-
-#[derive(Debug, Default)]
-struct Call {
-    name: String,
-    request: Option<usize>,
-    response: Option<usize>,
-    requests: u32,
-    results: u32,
-    /// A channel update's message (the `message` argument).
-    update: Option<String>,
-    task: Option<TaskStatus>,
-    /// The outcome of the stored response.
-    outcome: Option<String>,
-}
-
-/// How an inquiry is answered, to turn eve's outcome into JP's answer.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum AnswerKind {
-    Boolean,
-    Select,
-    Text,
-}
-
-/// A call's result as the source reported it.
-#[derive(Debug, Clone, Default)]
-pub(super) struct CallResult {
-    pub(super) output: Option<Value>,
-    pub(super) is_error: bool,
-    pub(super) outcome: String,
-    pub(super) error: Option<ErrorInfo>,
 }
 
 /// The canonical events and the indexes over them.
@@ -240,14 +211,19 @@ impl Builder {
     ) {
         self.finished = true;
         self.in_progress = None;
-        let turn_id = match &self.current_turn {
-            Some(id) => id.clone(),
-            None => {
-                let id = "session".to_string();
-                self.start_turn(&id, stamp);
-                id
+        let turn_id = self
+            .current_turn
+            .clone()
+            .unwrap_or_else(|| "session".to_string());
+        if self.turns.get(&turn_id).is_none_or(|t| t.start.is_none()) {
+            // No turn_start to carry the outcome (a stream joined mid-turn,
+            // or a failure before the first turn): make one.
+            self.start_turn(&turn_id, stamp);
+            let info = self.turns.get(&turn_id).map(|t| t.info.clone());
+            if let Some(info) = info {
+                self.update_turn(&turn_id, |i| *i = info);
             }
-        };
+        }
         if outcome == SessionOutcome::Failed {
             let open = self
                 .turns
@@ -336,7 +312,10 @@ impl Builder {
         let answered: HashSet<usize> = self
             .calls
             .values()
-            .filter(|c| c.response.is_some())
+            .filter(|c| {
+                c.response.is_some()
+                    && !matches!(c.outcome.as_deref(), Some("abandoned" | "interrupted"))
+            })
             .filter_map(|c| c.request)
             .collect();
         let mut marked = Vec::new();
@@ -413,350 +392,6 @@ impl Builder {
         }
     }
 
-    // ----- calls -------------------------------------------------------
-
-    /// A tool call request. A repeated call id is the same call attempted
-    /// again: the request is updated in place and its attempts counted.
-    /// Returns the request's index.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn request_call(
-        &mut self,
-        group: &str,
-        call_id: &str,
-        name: &str,
-        arguments: Value,
-        stamp: &Stamp,
-        k: usize,
-    ) -> usize {
-        let update = text::is_channel_update(name)
-            .then(|| arguments.get("message").and_then(Value::as_str))
-            .flatten()
-            .map(str::to_string);
-        let call = self.calls.entry(call_id.to_string()).or_default();
-        call.requests += 1;
-        call.name = name.to_string();
-        if update.is_some() {
-            call.update = update;
-        }
-        let index = if let Some(index) = call.request {
-            self.modify(Some(index), |e| {
-                let changed = ext::set_flag(e, ext::SUPERSEDED, false);
-                if let EventKind::ToolCallRequest { arguments: a, .. } = &mut e.kind
-                    && *a != arguments
-                {
-                    *a = arguments;
-                    return true;
-                }
-                changed
-            });
-            let g = self.groups.entry(group.to_string()).or_default();
-            if let Some(pos) = g.pool.iter().position(|s| s.index == index) {
-                g.pool.remove(pos);
-            }
-            if !g.current.iter().any(|s| s.index == index) {
-                g.current.push(Slot {
-                    kind: SlotKind::Request,
-                    index,
-                });
-            }
-            index
-        } else {
-            let event = stamp.event(
-                k,
-                EventKind::ToolCallRequest {
-                    id: call_id.to_string(),
-                    name: name.to_string(),
-                    arguments,
-                },
-            );
-            let index = self.push(event);
-            self.calls.entry(call_id.to_string()).or_default().request = Some(index);
-            let g = self.groups.entry(group.to_string()).or_default();
-            g.current.push(Slot {
-                kind: SlotKind::Request,
-                index,
-            });
-            self.write_task(call_id);
-            index
-        };
-        self.write_attempts(call_id);
-        if self
-            .calls
-            .get(call_id)
-            .is_some_and(|c| c.response.is_some())
-        {
-            self.rewrite_response(call_id);
-        }
-        index
-    }
-
-    /// A tool call's result. A repeated result for a call updates the one
-    /// response in place; with `first_wins`, a settled call keeps its first
-    /// terminal outcome unless that was `abandoned`/`interrupted`.
-    pub(super) fn respond_call(
-        &mut self,
-        call_id: &str,
-        name_hint: Option<&str>,
-        result: CallResult,
-        stamp: &Stamp,
-        first_wins: bool,
-    ) {
-        let call = self.calls.entry(call_id.to_string()).or_default();
-        if call.name.is_empty()
-            && let Some(name) = name_hint
-        {
-            call.name = name.to_string();
-        }
-        let retryable = matches!(
-            call.outcome.as_deref(),
-            Some("abandoned" | "interrupted") | None
-        );
-        if first_wins && call.response.is_some() && !retryable {
-            return;
-        }
-        call.results += 1;
-        call.outcome = Some(result.outcome.clone());
-        let content = response_content(call, &result);
-        let existing = call.response;
-        let apply = |e: &mut Event| {
-            let mut changed = false;
-            if let EventKind::ToolCallResponse {
-                content: c,
-                is_error: err,
-                ..
-            } = &mut e.kind
-            {
-                changed = *c != content || *err != result.is_error;
-                *c = content.clone();
-                *err = result.is_error;
-            }
-            let outcome = Value::from(result.outcome.as_str());
-            if e.metadata.get(ext::OUTCOME) != Some(&outcome) {
-                e.metadata.insert(ext::OUTCOME.into(), outcome);
-                changed = true;
-            }
-            changed
-        };
-        if let Some(index) = existing {
-            self.modify(Some(index), apply);
-        } else {
-            let mut event = stamp.event(
-                0,
-                EventKind::ToolCallResponse {
-                    id: call_id.to_string(),
-                    content: content.clone(),
-                    is_error: result.is_error,
-                },
-            );
-            apply(&mut event);
-            let index = self.push(event);
-            let call = self.calls.entry(call_id.to_string()).or_default();
-            call.response = Some(index);
-            if call.request.is_none() {
-                self.write_task(call_id);
-            }
-        }
-        // A call that has its result ran: it is no longer a superseded attempt.
-        let request = self.calls.get(call_id).and_then(|c| c.request);
-        self.modify(request, |e| ext::set_flag(e, ext::SUPERSEDED, false));
-        self.write_attempts(call_id);
-        self.clear_progress(&format!("output:{call_id}"));
-    }
-
-    /// Rebuilds a response's content after the request arrived late (a
-    /// channel update's message is in the request).
-    fn rewrite_response(&mut self, call_id: &str) {
-        let Some(call) = self.calls.get(call_id) else {
-            return;
-        };
-        let Some(update) = &call.update else {
-            return;
-        };
-        let index = call.response;
-        let update = update.clone();
-        self.modify(index, |e| {
-            if let EventKind::ToolCallResponse { content, .. } = &mut e.kind {
-                let reply = match content {
-                    Content::Text(t) => t.clone(),
-                    Content::Blocks(blocks) => blocks
-                        .last()
-                        .and_then(|b| b.display_text())
-                        .unwrap_or("")
-                        .to_string(),
-                };
-                let new = text::update_content(Some(&update), &reply);
-                if *content != new {
-                    *content = new;
-                    return true;
-                }
-            }
-            false
-        });
-    }
-
-    fn write_attempts(&mut self, call_id: &str) {
-        let Some(call) = self.calls.get(call_id) else {
-            return;
-        };
-        let n = call.requests.max(call.results);
-        if n < 2 {
-            return;
-        }
-        let targets = [call.request, call.response];
-        for index in targets {
-            self.modify(index, |e| {
-                let v = Value::from(n);
-                e.metadata.insert(ext::ATTEMPTS.into(), v.clone()) != Some(v)
-            });
-        }
-    }
-
-    /// The tool name of a known call.
-    pub(super) fn call_name(&self, call_id: &str) -> Option<&str> {
-        self.calls
-            .get(call_id)
-            .map(|c| c.name.as_str())
-            .filter(|n| !n.is_empty())
-    }
-
-    /// The stored output of a call's response, for v27 `outputOf`.
-    pub(super) fn call_output(&self, call_id: &str) -> Option<Content> {
-        let index = self.calls.get(call_id)?.response?;
-        match &self.events.get(index)?.kind {
-            EventKind::ToolCallResponse { content, .. } => Some(content.clone()),
-            _ => None,
-        }
-    }
-
-    // ----- tasks -------------------------------------------------------
-
-    /// Links a task id to the call it serves.
-    pub(super) fn link_task(&mut self, task_id: &str, call_id: &str) {
-        self.task_calls
-            .insert(task_id.to_string(), call_id.to_string());
-    }
-
-    /// The call a task serves.
-    pub(super) fn task_call(&self, task_id: &str) -> Option<String> {
-        self.task_calls.get(task_id).cloned()
-    }
-
-    /// Changes the task of a call (by call id, else by task id) and writes it.
-    pub(super) fn update_task(
-        &mut self,
-        call_id: Option<&str>,
-        task_id: Option<&str>,
-        change: impl FnOnce(&mut TaskStatus),
-    ) {
-        let call_id = match (call_id, task_id) {
-            (Some(c), _) => c.to_string(),
-            (None, Some(t)) => match self.task_calls.get(t) {
-                Some(c) => c.clone(),
-                None => return,
-            },
-            (None, None) => return,
-        };
-        if let Some(t) = task_id {
-            self.link_task(t, &call_id);
-        }
-        let call = self.calls.entry(call_id.clone()).or_default();
-        let task = call.task.get_or_insert_with(TaskStatus::default);
-        if let Some(t) = task_id {
-            task.task_id.get_or_insert_with(|| t.to_string());
-        }
-        change(task);
-        self.write_task(&call_id);
-    }
-
-    /// Whether the call's task already settled.
-    pub(super) fn task_settled(&self, call_id: &str) -> bool {
-        self.calls
-            .get(call_id)
-            .and_then(|c| c.task.as_ref())
-            .and_then(|t| t.status)
-            .is_some_and(|s| !matches!(s, ext::TaskState::Working | ext::TaskState::Detached))
-    }
-
-    fn write_task(&mut self, call_id: &str) {
-        let Some(call) = self.calls.get(call_id) else {
-            return;
-        };
-        let Some(task) = call.task.clone() else {
-            return;
-        };
-        let index = call.request.or(call.response);
-        self.modify(index, |e| ext::set_value(e, ext::TASK, &task));
-    }
-
-    // ----- inquiries ---------------------------------------------------
-
-    /// A question or approval request.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn inquiry_request(
-        &mut self,
-        id: &str,
-        source: Value,
-        question: Value,
-        answer: AnswerKind,
-        call_id: Option<String>,
-        stamp: &Stamp,
-        k: usize,
-    ) {
-        self.inquiries.insert(id.to_string(), answer);
-        let mut event = stamp.event(
-            k,
-            EventKind::InquiryRequest {
-                id: id.to_string(),
-                source,
-                question,
-            },
-        );
-        if let Some(call) = call_id {
-            event
-                .metadata
-                .insert(ext::CALL_ID.into(), Value::from(call));
-        }
-        self.push(event);
-    }
-
-    /// The answer to an inquiry, from eve's outcome and response.
-    pub(super) fn inquiry_response(
-        &mut self,
-        id: &str,
-        outcome: &str,
-        response: Option<&Value>,
-        stamp: &Stamp,
-        k: usize,
-    ) {
-        let kind = self.inquiries.get(id).copied().unwrap_or(AnswerKind::Text);
-        let given = response.and_then(|r| {
-            let r = r.get("value").unwrap_or(r);
-            r.get("text")
-                .or_else(|| r.get("optionId"))
-                .filter(|v| v.is_string())
-                .cloned()
-        });
-        let yes = matches!(outcome, "approved" | "accepted");
-        let no = matches!(outcome, "denied" | "declined");
-        let answer = match (kind, given) {
-            (AnswerKind::Boolean, _) if yes || no => Value::Bool(yes),
-            (_, Some(value)) => value,
-            _ if yes || no => Value::Bool(yes),
-            _ => Value::Null,
-        };
-        let mut event = stamp.event(
-            k,
-            EventKind::InquiryResponse {
-                id: id.to_string(),
-                answer,
-            },
-        );
-        event
-            .metadata
-            .insert(ext::OUTCOME.into(), Value::from(outcome));
-        self.push(event);
-    }
-
     // ----- streaming ---------------------------------------------------
 
     /// Appends (or, with `replace`, sets) streaming text under a key; a new
@@ -815,36 +450,5 @@ impl Builder {
         ext::set_flag(&mut event, ext::INTERRUPTED, true);
         let turn = progress.turn_id.clone();
         self.speech(group, turn.as_deref(), event, false, false);
-    }
-}
-
-/// A call result's content: a channel update in the RFD 094 shape, any other
-/// call's output as text (`rejected` says so; an error without output shows the error).
-fn response_content(call: &Call, result: &CallResult) -> Content {
-    let output = text::output_text(result.output.as_ref());
-    let error = result.error.as_ref().map(text::error_text);
-    let reply = if result.outcome == "rejected" {
-        let mut t = match &error {
-            Some(e) if !e.is_empty() => format!("Rejected: {e}"),
-            _ => "Rejected".to_string(),
-        };
-        if !output.is_empty() {
-            t.push_str("\n\n");
-            t.push_str(&output);
-        }
-        t
-    } else if output.is_empty() {
-        match error.filter(|e| !e.is_empty()) {
-            Some(e) => e,
-            None if result.outcome != "completed" => result.outcome.clone(),
-            None => String::new(),
-        }
-    } else {
-        output
-    };
-    if text::is_channel_update(&call.name) {
-        text::update_content(call.update.as_deref(), &reply)
-    } else {
-        Content::Text(reply)
     }
 }

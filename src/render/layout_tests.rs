@@ -1,0 +1,198 @@
+use super::*;
+use crate::format::{Block, Content, Event, EventKind};
+use crate::render::document::{DocOptions, DocView, Document};
+use crate::render::wrap::line_text;
+use serde_json::json;
+
+fn conv(events: Vec<EventKind>, base: Option<Value>) -> Conversation {
+    let events = events
+        .into_iter()
+        .map(|k| Event::new(Some("2026-04-10 17:04:20.531233".into()), k))
+        .collect();
+    Conversation::new(events, base, None)
+}
+
+fn render(conv: &Conversation, width: usize, view: DocView) -> Vec<String> {
+    let theme = Theme::dark();
+    let ctx = LayoutContext {
+        conv,
+        theme: &theme,
+        width,
+        sanitize: SanitizeMode::Strip,
+    };
+    let doc = Document::build(
+        conv,
+        &DocOptions {
+            view,
+            finished: true,
+            ..DocOptions::default()
+        },
+    );
+    doc.blocks
+        .iter()
+        .flat_map(|b| layout(b, false, &ctx))
+        .map(|l| line_text(&l))
+        .collect()
+}
+
+fn sample() -> Conversation {
+    conv(
+        vec![
+            EventKind::TurnStart,
+            EventKind::ChatRequest {
+                content:
+                    "日本語のテキスト and a very long word: supercalifragilisticexpialidocious"
+                        .into(),
+                author: None,
+                schema: None,
+            },
+            EventKind::ToolCallRequest {
+                id: "a".into(),
+                name: "fs_read_file".into(),
+                arguments: json!({"path": "src/lib.rs", "deep": {"x": [1, 2, 3]}}),
+            },
+            EventKind::ToolCallResponse {
+                id: "a".into(),
+                content: Content::Text("{\"k\": \"v\", \"list\": [1, 2, 3]}".into()),
+                is_error: false,
+            },
+            EventKind::ToolCallRequest {
+                id: "b".into(),
+                name: "tell_user".into(),
+                arguments: json!({"message": "hi"}),
+            },
+            EventKind::ToolCallResponse {
+                id: "b".into(),
+                content: Content::Blocks(vec![
+                    Block::text(
+                        "**Progress:** 50%",
+                        Some("text/markdown"),
+                        Some(crate::format::Audience::User),
+                    ),
+                    Block::text("ok", None, Some(crate::format::Audience::Assistant)),
+                ]),
+                is_error: false,
+            },
+            EventKind::ChatResponse(ChatResponse::Message(Some(
+                "| a | b |\n|---|---|\n| 1 | 2 |".into(),
+            ))),
+        ],
+        None,
+    )
+}
+
+#[test]
+fn timestamps_are_absolute_and_utc() {
+    assert_eq!(
+        display_timestamp("2026-04-10 17:04:20.531233"),
+        "2026-04-10 17:04:20 UTC"
+    );
+    assert_eq!(
+        display_timestamp("2026-01-01T00:00:01.000Z"),
+        "2026-01-01 00:00:01 UTC"
+    );
+    assert_eq!(
+        display_timestamp("2026-01-01T02:00:01+02:00"),
+        "2026-01-01 02:00:01 +02:00"
+    );
+    assert_eq!(
+        display_timestamp("2026-03-05 19:31:45.7"),
+        "2026-03-05 19:31:45 UTC"
+    );
+}
+
+#[test]
+fn no_line_is_wider_than_the_width() {
+    let conv = sample();
+    for view in [DocView::Terminal, DocView::User, DocView::Raw] {
+        for width in [1, 2, 5, 10, 20, 40, 80, 200] {
+            for line in render(&conv, width, view) {
+                assert!(display_width(&line) <= width, "{view:?} {width}: {line:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn every_block_ends_with_one_blank_line() {
+    let conv = sample();
+    let theme = Theme::dark();
+    let ctx = LayoutContext {
+        conv: &conv,
+        theme: &theme,
+        width: 60,
+        sanitize: SanitizeMode::Strip,
+    };
+    let doc = Document::build(&conv, &DocOptions::default());
+    for block in &doc.blocks {
+        let lines = layout(block, false, &ctx);
+        assert!(
+            lines.last().is_some_and(|l| l.width() == 0),
+            "{:?}",
+            block.kind
+        );
+    }
+}
+
+#[test]
+fn folded_card_is_one_line_with_a_count() {
+    let conv = sample();
+    let theme = Theme::dark();
+    let ctx = LayoutContext {
+        conv: &conv,
+        theme: &theme,
+        width: 80,
+        sanitize: SanitizeMode::Strip,
+    };
+    let doc = Document::build(&conv, &DocOptions::default());
+    let card = doc.blocks.iter().find(|b| is_foldable(b)).unwrap();
+    let folded: Vec<String> = layout(card, true, &ctx).iter().map(line_text).collect();
+    assert_eq!(folded.len(), 2);
+    assert!(folded[0].starts_with("▸ fs_read_file"), "{folded:?}");
+    assert!(folded[0].contains("lines folded"), "{folded:?}");
+}
+
+#[test]
+fn escapes_in_conversation_text_never_survive() {
+    let hostile =
+        "\u{1b}]52;c;SGVsbG8=\u{7}\u{1b}[2Jtitle\u{1b}]0;pwned\u{7}\r\u{9b}31mX\u{1b}[8mhidden";
+    let conv = conv(
+        vec![
+            EventKind::ChatRequest {
+                content: hostile.into(),
+                author: Some(hostile.into()),
+                schema: None,
+            },
+            EventKind::ToolCallRequest {
+                id: "a".into(),
+                name: hostile.into(),
+                arguments: json!({hostile: hostile}),
+            },
+            EventKind::ToolCallResponse {
+                id: "a".into(),
+                content: Content::Text(hostile.into()),
+                is_error: false,
+            },
+            EventKind::ChatResponse(ChatResponse::Reasoning(hostile.into())),
+            EventKind::ChatResponse(ChatResponse::Message(Some(hostile.into()))),
+        ],
+        None,
+    );
+    for view in [DocView::Terminal, DocView::Raw] {
+        for line in render(&conv, 80, view) {
+            assert!(
+                !line.chars().any(|c| c.is_control() && c != '\t'),
+                "control character in {line:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn search_text_covers_folded_results() {
+    let conv = sample();
+    let doc = Document::build(&conv, &DocOptions::default());
+    let card = doc.blocks.iter().find(|b| is_foldable(b)).unwrap();
+    assert!(search_text(card, &conv).contains("\"list\""));
+    assert!(full_text(card, &conv).unwrap().contains("[1, 2, 3]"));
+}
