@@ -21,7 +21,13 @@ pub struct Run {
     /// Peak resident memory of the process (`ru_maxrss`), in KiB.
     pub peak_kib: u64,
     pub elapsed: Duration,
+    /// When the first screenful (24 lines) of stdout had arrived, or the output
+    /// ended if it is shorter.
+    pub first_screen: Duration,
 }
+
+/// Lines in a first screenful.
+pub const SCREEN_ROWS: usize = 24;
 
 impl Run {
     pub fn peak_mib(&self) -> f64 {
@@ -60,8 +66,21 @@ where
     let mut err = child.stderr.take().expect("stderr is piped");
     let stdout = std::thread::spawn(move || {
         let mut buf = Vec::new();
-        out.read_to_end(&mut buf).expect("stdout is readable");
-        buf
+        let mut chunk = vec![0; 64 * 1024];
+        let mut lines = 0;
+        let mut first_screen = None;
+        loop {
+            let n = out.read(&mut chunk).expect("stdout is readable");
+            if n == 0 {
+                break;
+            }
+            lines += chunk[..n].iter().filter(|b| **b == b'\n').count();
+            if lines >= SCREEN_ROWS && first_screen.is_none() {
+                first_screen = Some(start.elapsed());
+            }
+            buf.extend_from_slice(&chunk[..n]);
+        }
+        (buf, first_screen.unwrap_or_else(|| start.elapsed()))
     });
     let stderr = std::thread::spawn(move || {
         let mut buf = Vec::new();
@@ -81,9 +100,11 @@ where
         std::io::Error::last_os_error()
     );
     let elapsed = start.elapsed();
+    let (stdout, first_screen) = stdout.join().expect("stdout reader");
     Run {
         status: ExitStatus::from_raw(raw_status),
-        stdout: stdout.join().expect("stdout reader"),
+        stdout,
+        first_screen,
         stderr: String::from_utf8_lossy(&stderr.join().expect("stderr reader")).into_owned(),
         peak_kib: u64::try_from(usage.ru_maxrss).unwrap_or(0),
         elapsed,
@@ -240,7 +261,11 @@ impl vt100::Callbacks for TerminalEffects {
         self.effects.push("paste".into());
     }
     fn unhandled_char(&mut self, _: &mut vt100::Screen, c: char) {
-        self.effects.push(format!("unhandled char {c:?}"));
+        // vt100 reports U+FFFD as it would a decoding error; in output checked
+        // to be valid UTF-8 it is a literal replacement character, which prints.
+        if c != '\u{fffd}' {
+            self.effects.push(format!("unhandled char {c:?}"));
+        }
     }
     fn unhandled_control(&mut self, _: &mut vt100::Screen, b: u8) {
         self.effects.push(format!("control {b:#04x}"));
