@@ -21,6 +21,9 @@ use crate::format::{ChatResponse, Content, EventKind, ext};
 use crate::model::{Conversation, InquiryPair};
 use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
 
+#[path = "layout_stream.rs"]
+mod stream;
+
 /// Everything a block needs to be laid out.
 #[derive(Clone, Copy)]
 pub struct LayoutContext<'a> {
@@ -77,6 +80,8 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
                 ctx,
             )
         }
+        BlockKind::InProgress { kind, live } => stream::in_progress(*kind, *live, ctx),
+        BlockKind::Original { index } => stream::original(*index, ctx),
     };
     fit(&mut lines, ctx.width);
     lines
@@ -125,6 +130,9 @@ pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
         BlockKind::ConfigDelta { event } | BlockKind::Unknown { event } => {
             add(&conv.events[*event].to_json().to_string())
         }
+        BlockKind::InProgress { .. } | BlockKind::Original { .. } => {
+            add(&stream::text(&block.kind, conv).unwrap_or_default())
+        }
     }
     out
 }
@@ -144,6 +152,9 @@ pub fn full_text(block: &DocBlock, conv: &Conversation) -> Option<String> {
         BlockKind::UserMessage { event } => Some(event_text(conv, *event)),
         BlockKind::AssistantMessage { events, .. } | BlockKind::Reasoning { events, .. } => {
             Some(events.iter().map(|&e| event_text(conv, e)).collect())
+        }
+        BlockKind::InProgress { .. } | BlockKind::Original { .. } => {
+            stream::text(&block.kind, conv)
         }
         _ => None,
     }
