@@ -184,3 +184,7 @@ pub(super) fn text(kind: &BlockKind, conv: &Conversation) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+#[path = "layout_stream_tests.rs"]
+mod tests;
