@@ -98,7 +98,7 @@ fn followed_streams_render_like_streams_read_whole() {
                 assert_ne!(refresh, Refresh::Unchanged, "{what}: change not reported");
             }
 
-            for event in &reader.events()[..] {
+            for event in reader.events() {
                 if let EventKind::ChatResponse(ChatResponse::Message(Some(text))) = &event.kind
                     && !text.contains('\n')
                 {
