@@ -164,9 +164,12 @@ fn occurrences(screen: &str, text: &str) -> usize {
     screen.matches(text).count()
 }
 
+/// A check of the document area.
+type Shows = fn(&str) -> bool;
+
 /// What the screen shows once line `n` (1-based) of `streaming.ndjson` is
 /// complete; `None` for lines that change nothing visible.
-fn expectation(n: usize) -> Option<(&'static str, fn(&str) -> bool)> {
+fn expectation(n: usize) -> Option<(&'static str, Shows)> {
     Some(match n {
         2 => ("the first turn", |s| s.contains("turn 1")),
         3 => ("the user's message", |s| {
