@@ -276,9 +276,10 @@ fn items(
                     request: i,
                     response: inquiries.get(&i).copied(),
                 };
-                let call = id
-                    .split('.')
-                    .next()
+                // JP names the call in the id (`<call id>.<question>`); eve
+                // says which call it is about.
+                let call = ext::call_id(event)
+                    .or_else(|| id.split('.').next())
                     .and_then(|call_id| calls_by_id.get(call_id));
                 match call.and_then(|&slot| out.get_mut(slot)) {
                     Some(Item::ToolCall(call)) => call.inquiries.push(pair),
