@@ -73,6 +73,8 @@ pub enum Refresh {
     Appended,
     /// The conversation changed anywhere: treat it as new.
     Reloaded,
+    /// Only the text being written right now changed (eve's deltas).
+    Streaming,
 }
 
 impl Live {
@@ -155,16 +157,20 @@ impl Live {
             }
             (Reader::Eve { reader, tail }, Origin::Eve(path)) => {
                 let before = (reader.events().len(), reader.revision());
-                match tail.poll().map_err(|e| io_error(path, e))? {
+                let refresh = match tail.poll().map_err(|e| io_error(path, e))? {
                     TailRead::Unchanged => return Ok(Refresh::Unchanged),
-                    TailRead::Appended(bytes) => reader.push(&bytes),
+                    TailRead::Appended(bytes) => {
+                        reader.push(&bytes);
+                        eve_refresh(before, reader, &self.conversation)
+                    }
                     TailRead::Reset(bytes) => {
                         **reader = EveReader::new();
                         reader.push(&bytes);
+                        self.conversation.originals.clear();
+                        Refresh::Reloaded
                     }
-                }
-                let refresh = eve_refresh(before, reader);
-                self.apply_eve();
+                };
+                self.apply_eve(refresh);
                 Ok(refresh)
             }
             _ => Ok(Refresh::Unchanged),
@@ -176,8 +182,10 @@ impl Live {
     pub fn read_once(arg: &str) -> Result<Live, OpenError> {
         let mut live = Live::open(Some(arg))?;
         if let Reader::Eve { reader, .. } = &mut live.reader {
+            let before = (reader.events().len(), reader.revision());
             reader.finish();
-            live.apply_eve();
+            let refresh = eve_refresh(before, reader, &live.conversation);
+            live.apply_eve(refresh);
         }
         Ok(live)
     }
@@ -206,12 +214,14 @@ impl Live {
         if end {
             reader.finish();
         }
-        let refresh = eve_refresh(before, reader);
-        self.apply_eve();
+        let refresh = eve_refresh(before, reader, &self.conversation);
+        self.apply_eve(refresh);
         refresh
     }
 
-    fn apply_eve(&mut self) {
+    /// Brings the conversation up to the eve reader's state; costs what is new
+    /// unless `refresh` says earlier events changed.
+    fn apply_eve(&mut self, refresh: Refresh) {
         let Reader::Eve { reader, .. } = &self.reader else {
             return;
         };
@@ -224,8 +234,26 @@ impl Live {
             .iter()
             .map(|d| format!("{name}: {d}"))
             .collect();
-        let title = self.conversation.title.take();
-        self.conversation = Conversation::new(reader.events().to_vec(), None, title);
+        let conv = &mut self.conversation;
+        match refresh {
+            Refresh::Unchanged | Refresh::Streaming => {}
+            Refresh::Appended => {
+                let new = reader.events()[conv.events.len().min(reader.events().len())..].to_vec();
+                conv.extend(new);
+            }
+            Refresh::Reloaded => {
+                let title = conv.title.take();
+                let originals = std::mem::take(&mut conv.originals);
+                *conv = Conversation::new(reader.events().to_vec(), None, title);
+                conv.originals = originals;
+            }
+        }
+        // Stored lines never change once read (a reset clears them first).
+        let originals = reader.originals();
+        let known = conv.originals.len().min(originals.len());
+        conv.originals.truncate(known);
+        conv.originals.extend_from_slice(&originals[known..]);
+        conv.in_progress = reader.in_progress().cloned();
     }
 
     /// Whether the agent is done with it: no JP lock held, or the eve stream ended.
@@ -253,15 +281,19 @@ impl Live {
     }
 }
 
-fn eve_refresh(before: (usize, u64), reader: &EveReader) -> Refresh {
+/// What changed in `reader` since it had `before` (event count, revision)
+/// and `shown` was made from it.
+fn eve_refresh(before: (usize, u64), reader: &EveReader, shown: &Conversation) -> Refresh {
     let (count, revision) = before;
-    if reader.events().len() < count {
+    if reader.events().len() < count || shown.events.len() != count {
         Refresh::Reloaded
     } else if reader.revision() != revision {
         // Earlier events changed in place (an update delivered, a task settled).
         Refresh::Reloaded
     } else if reader.events().len() > count {
         Refresh::Appended
+    } else if reader.in_progress() != shown.in_progress.as_ref() {
+        Refresh::Streaming
     } else {
         Refresh::Unchanged
     }

@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
+use crate::format::eve::{EveReader, InProgress, Original};
 use crate::format::{ChatResponse, Event, EventKind, ext};
 
 pub use views::View;
@@ -26,6 +27,13 @@ pub struct Conversation {
     pub title: Option<String>,
     /// Turns, in order.
     pub turns: Vec<Turn>,
+    /// The stored records as read, when the format's records are not the
+    /// events themselves (eve's lines, malformed ones included), for the raw
+    /// view. Empty when the events are what is stored (JP).
+    pub originals: Vec<Original>,
+    /// Text the agent is writing right now (eve's deltas), not yet an event:
+    /// shown live at the end and replaced by the completed event.
+    pub in_progress: Option<InProgress>,
 }
 
 /// A turn: the events from one `turn_start` that opened a turn to the next.
@@ -95,6 +103,18 @@ impl Conversation {
             base_config,
             title,
             turns,
+            originals: Vec::new(),
+            in_progress: None,
+        }
+    }
+
+    /// The conversation an eve stream holds so far: its events, its stored
+    /// lines (for the raw view) and the text being written.
+    pub fn from_eve(reader: &EveReader) -> Self {
+        Conversation {
+            originals: reader.originals().to_vec(),
+            in_progress: reader.in_progress().cloned(),
+            ..Conversation::new(reader.events().to_vec(), None, None)
         }
     }
 
@@ -269,9 +289,10 @@ fn items(
                     request: i,
                     response: inquiries.get(&i).copied(),
                 };
-                let call = id
-                    .split('.')
-                    .next()
+                // JP names the call in the id (`<call id>.<question>`); eve
+                // says which call it is about.
+                let call = ext::call_id(event)
+                    .or_else(|| id.split('.').next())
                     .and_then(|call_id| calls_by_id.get(call_id));
                 match call.and_then(|&slot| out.get_mut(slot)) {
                     Some(Item::ToolCall(call)) => call.inquiries.push(pair),

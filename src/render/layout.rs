@@ -21,6 +21,9 @@ use crate::format::{ChatResponse, Content, EventKind, ext};
 use crate::model::{Conversation, InquiryPair};
 use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
 
+#[path = "layout_stream.rs"]
+mod stream;
+
 /// Everything a block needs to be laid out.
 #[derive(Clone, Copy)]
 pub struct LayoutContext<'a> {
@@ -77,6 +80,8 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
                 ctx,
             )
         }
+        BlockKind::InProgress { kind, live } => stream::in_progress(*kind, *live, ctx),
+        BlockKind::Original { index } => stream::original(*index, ctx),
     };
     fit(&mut lines, ctx.width);
     lines
@@ -125,6 +130,9 @@ pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
         BlockKind::ConfigDelta { event } | BlockKind::Unknown { event } => {
             add(&conv.events[*event].to_json().to_string())
         }
+        BlockKind::InProgress { .. } | BlockKind::Original { .. } => {
+            add(&stream::text(&block.kind, conv).unwrap_or_default())
+        }
     }
     out
 }
@@ -144,6 +152,9 @@ pub fn full_text(block: &DocBlock, conv: &Conversation) -> Option<String> {
         BlockKind::UserMessage { event } => Some(event_text(conv, *event)),
         BlockKind::AssistantMessage { events, .. } | BlockKind::Reasoning { events, .. } => {
             Some(events.iter().map(|&e| event_text(conv, e)).collect())
+        }
+        BlockKind::InProgress { .. } | BlockKind::Original { .. } => {
+            stream::text(&block.kind, conv)
         }
         _ => None,
     }
@@ -613,14 +624,26 @@ fn inquiry_lines(
         _ => String::new(),
     };
     let first = clean(question.lines().next().unwrap_or(""), ctx).into_owned();
-    let answer = match pair.response.map(|r| &conv.events[r].kind) {
-        Some(EventKind::InquiryResponse { answer, .. }) => match answer {
-            Value::Bool(true) => "yes".to_string(),
-            Value::Bool(false) => "no".to_string(),
-            Value::String(s) => clean(s, ctx).into_owned(),
-            other => clean(&other.to_string(), ctx).into_owned(),
+    let answer = match pair.response.map(|r| &conv.events[r]) {
+        Some(response) => match &response.kind {
+            EventKind::InquiryResponse { answer, .. } => {
+                let options = match &conv.events[pair.request].kind {
+                    EventKind::InquiryRequest { question, .. } => question
+                        .get("answer_type")
+                        .and_then(|t| t.get("options"))
+                        .and_then(Value::as_array)
+                        .map(Vec::as_slice),
+                    _ => None,
+                };
+                clean(
+                    &answer_text(answer, ext::outcome(response), options.unwrap_or(&[])),
+                    ctx,
+                )
+                .into_owned()
+            }
+            _ => String::new(),
         },
-        _ => "(no answer yet)".to_string(),
+        None => "(no answer yet)".to_string(),
     };
     let spans = [
         Span::styled(format!("? {first}"), ctx.theme.styles.tool_header),
@@ -632,6 +655,37 @@ fn inquiry_lines(
         &[Span::raw(prefix)],
         &[Span::raw(prefix), Span::raw("  ")],
     )
+}
+
+/// An answer as a person reads it: an approval's outcome as stated, yes or
+/// no, a chosen option by its description, or why there is no answer.
+fn answer_text(answer: &Value, outcome: Option<&str>, options: &[Value]) -> String {
+    match answer {
+        Value::Bool(yes) => match outcome {
+            Some(o @ ("approved" | "denied" | "accepted" | "declined")) => o.to_string(),
+            _ => if *yes { "yes" } else { "no" }.to_string(),
+        },
+        Value::Null => match outcome {
+            Some(o) => format!("({o})"),
+            None => "(no answer)".to_string(),
+        },
+        chosen => {
+            let value = match chosen {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let description = options
+                .iter()
+                .find(|o| o.get("value") == Some(chosen))
+                .and_then(|o| o.get("description"))
+                .and_then(Value::as_str)
+                .filter(|d| *d != value);
+            match description {
+                Some(d) => format!("{d} ({value})"),
+                None => value,
+            }
+        }
+    }
 }
 
 fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {

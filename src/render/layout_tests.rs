@@ -196,3 +196,23 @@ fn search_text_covers_folded_results() {
     assert!(search_text(card, &conv).contains("\"list\""));
     assert!(full_text(card, &conv).unwrap().contains("[1, 2, 3]"));
 }
+
+#[test]
+fn answers_read_as_outcomes_and_option_descriptions() {
+    let options = [
+        json!({"value": "eu", "description": "Europe"}),
+        json!({"value": "us"}),
+    ];
+    assert_eq!(answer_text(&json!(true), None, &[]), "yes");
+    assert_eq!(answer_text(&json!(false), Some("answered"), &[]), "no");
+    assert_eq!(answer_text(&json!(true), Some("approved"), &[]), "approved");
+    assert_eq!(answer_text(&json!(false), Some("denied"), &[]), "denied");
+    assert_eq!(answer_text(&json!("eu"), None, &options), "Europe (eu)");
+    assert_eq!(answer_text(&json!("us"), None, &options), "us");
+    assert_eq!(
+        answer_text(&json!("free text"), None, &options),
+        "free text"
+    );
+    assert_eq!(answer_text(&Value::Null, Some("expired"), &[]), "(expired)");
+    assert_eq!(answer_text(&Value::Null, None, &[]), "(no answer)");
+}

@@ -247,6 +247,16 @@ impl Blocks for LiveDocument {
 fn fingerprint(block: &DocBlock, live: &Live) -> u64 {
     let mut hasher = HashWriter(Xxh3::new());
     let _ = write!(hasher, "{:?}", block.kind);
+    // Blocks that draw from the stream rather than from events.
+    match &block.kind {
+        BlockKind::InProgress { .. } => {
+            let _ = write!(hasher, "\u{0}{:?}", live.conversation.in_progress);
+        }
+        BlockKind::Original { index } => {
+            let _ = write!(hasher, "\u{0}{:?}", live.conversation.originals.get(*index));
+        }
+        _ => {}
+    }
     for e in events_of(&block.kind) {
         if let Some(event) = live.conversation.events.get(e) {
             let _ = write!(hasher, "\u{0}{event:?}");
@@ -258,7 +268,10 @@ fn fingerprint(block: &DocBlock, live: &Live) -> u64 {
 /// The events a block's layout reads.
 fn events_of(kind: &BlockKind) -> Vec<usize> {
     match kind {
-        BlockKind::TurnRule { .. } | BlockKind::Notice { .. } => Vec::new(),
+        BlockKind::TurnRule { .. }
+        | BlockKind::Notice { .. }
+        | BlockKind::InProgress { .. }
+        | BlockKind::Original { .. } => Vec::new(),
         BlockKind::UserMessage { event }
         | BlockKind::Data { event }
         | BlockKind::ConfigDelta { event }
