@@ -43,31 +43,43 @@ fn delivered_update_then_final_reply() {
 }
 
 #[test]
-fn user_view_inputs_update_block_for_user_and_plain_final_message() {
+fn user_view_is_the_updates_and_the_final_reply() {
     let r = read("update-then-final.ndjson");
-    let response = find_call(&r, "tool_call_response", "upd-1");
-    let EventKind::ToolCallResponse { content, .. } = &response.kind else {
-        unreachable!()
-    };
-    let for_user: Vec<_> = content
-        .blocks()
-        .into_iter()
-        .filter(|b| b.audience().includes_user())
+    let user = overhear::model::views::apply(overhear::model::View::User, r.events());
+    let said: Vec<String> = user
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ToolCallResponse { content, .. } => Some(
+                content
+                    .views()
+                    .iter()
+                    .map(|b| {
+                        assert_ne!(
+                            b.audience,
+                            Audience::Assistant,
+                            "assistant-only block in the user view"
+                        );
+                        b.text.unwrap_or_default().to_string()
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
+            EventKind::ChatResponse(ChatResponse::Message(Some(text))) => Some(text.clone()),
+            EventKind::ChatResponse(ChatResponse::Reasoning(_)) => {
+                panic!("reasoning in the user view")
+            }
+            _ => None,
+        })
         .collect();
-    assert_eq!(for_user.len(), 1);
     assert_eq!(
-        for_user[0].display_text(),
-        Some("The export is ready. I’m updating the project wiki now.")
+        said,
+        [
+            "The export is ready. I’m updating the project wiki now.",
+            "Done — the wiki links the export."
+        ]
     );
-    assert_eq!(for_user[0].audience(), Audience::User);
     let finals: Vec<_> = r.events().iter().filter(|e| ext::final_reply(e)).collect();
     assert_eq!(finals.len(), 1);
-    assert_eq!(
-        finals[0].kind,
-        EventKind::ChatResponse(ChatResponse::Message(Some(
-            "Done — the wiki links the export.".into()
-        )))
-    );
 }
 
 #[test]

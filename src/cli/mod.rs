@@ -3,9 +3,11 @@
 //! This is the edge of the program: errors become one line on stderr and an
 //! exit code (1 for bad input, 2 for usage).
 
+mod demo;
 mod events;
 mod render;
 mod safe_json;
+mod view;
 
 use clap::{Parser, Subcommand};
 
@@ -25,6 +27,9 @@ pub struct Cli {
     pub command: Option<Command>,
     /// An events.json, a conversation folder, a JP workspace, an eve stream or `-` for stdin.
     pub path: Option<String>,
+    /// How to display it.
+    #[command(flatten)]
+    pub display: render::DisplayArgs,
 }
 
 /// The subcommands.
@@ -32,6 +37,15 @@ pub struct Cli {
 pub enum Command {
     /// Print the rendered conversation and exit (deterministic: same input, same bytes).
     Render(render::RenderArgs),
+    /// Watch a bundled conversation arrive, live, as if an agent were writing it now.
+    Demo {
+        /// Milliseconds between the agent's writes.
+        #[arg(long, default_value_t = 900)]
+        pace: u64,
+        /// How to display it.
+        #[command(flatten)]
+        display: render::DisplayArgs,
+    },
     /// Print a view of the conversation's events as JSON.
     Events {
         /// The conversation to read.
@@ -67,12 +81,22 @@ pub fn main() -> i32 {
             Ok(overlay) => render::run(&args, overlay),
             Err(err) => return usage_error(&err),
         },
-        None => Err(anyhow::anyhow!(
-            "the viewer is not built yet: use `overhear events PATH`{}",
-            cli.path
-                .map(|p| format!(" (PATH was {p})"))
-                .unwrap_or_default()
-        )),
+        Some(Command::Demo { pace, display }) => match display.overlay() {
+            Ok(overlay) => {
+                match demo::run(std::time::Duration::from_millis(pace), &display, overlay) {
+                    Ok(code) => return code,
+                    Err(err) => Err(err),
+                }
+            }
+            Err(err) => return usage_error(&err),
+        },
+        None => match cli.display.overlay() {
+            Ok(overlay) => match view::run(cli.path.as_deref(), &cli.display, overlay) {
+                Ok(code) => return code,
+                Err(err) => Err(err),
+            },
+            Err(err) => return usage_error(&err),
+        },
     };
     match result {
         Ok(()) => 0,

@@ -227,12 +227,38 @@ impl Block {
     }
 }
 
+/// A borrowed view of one content block: what display needs, no text copied.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BlockView<'a> {
+    /// The block's `type`.
+    pub kind: &'a str,
+    /// Its displayable text, if it has one.
+    pub text: Option<&'a str>,
+    /// Its mime type.
+    pub mime_type: Option<&'a str>,
+    /// Whom it is addressed to.
+    pub audience: Audience,
+}
+
 impl Content {
-    /// The content as blocks: a string is one unannotated text block.
-    pub fn blocks(&self) -> Vec<Block> {
+    /// The content as block views: a string is one unannotated text block.
+    pub fn views(&self) -> Vec<BlockView<'_>> {
         match self {
-            Content::Text(text) => vec![Block::text(text.clone(), None, None)],
-            Content::Blocks(blocks) => blocks.clone(),
+            Content::Text(text) => vec![BlockView {
+                kind: "text",
+                text: Some(text),
+                mime_type: None,
+                audience: Audience::Both,
+            }],
+            Content::Blocks(blocks) => blocks
+                .iter()
+                .map(|b| BlockView {
+                    kind: b.kind(),
+                    text: b.display_text(),
+                    mime_type: b.mime_type(),
+                    audience: b.audience(),
+                })
+                .collect(),
         }
     }
 

@@ -9,4 +9,4 @@ pub mod event;
 pub mod ext;
 pub mod jp;
 
-pub use event::{Audience, Block, ChatResponse, Content, Event, EventKind};
+pub use event::{Audience, Block, BlockView, ChatResponse, Content, Event, EventKind};

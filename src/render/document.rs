@@ -456,7 +456,7 @@ impl Builder<'_> {
         let (blocks, is_error) = match response.map(|e| &e.kind) {
             Some(EventKind::ToolCallResponse {
                 content, is_error, ..
-            }) => (content.blocks(), *is_error),
+            }) => (content.views(), *is_error),
             _ => (Vec::new(), false),
         };
         let attempts =
@@ -474,7 +474,7 @@ impl Builder<'_> {
         let mut speech = Vec::new();
         let mut results = Vec::new();
         for (b, block) in blocks.iter().enumerate() {
-            let audience = block.audience();
+            let audience = block.audience;
             let display = style.block_display(audience, is_error);
             match (view, display) {
                 (_, BlockDisplay::Speech) => speech.push(b),

@@ -669,23 +669,23 @@ fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line
         content, is_error, ..
     }) = response
     {
-        let blocks = content.blocks();
+        let blocks = content.views();
         for &(b, display) in &card.results {
             let Some(block) = blocks.get(b) else { continue };
             if card.label_audience {
-                let label = format!("[audience: {}]", audience_label(block.audience()));
+                let label = format!("[audience: {}]", audience_label(block.audience));
                 lines.push(Line::from(vec![
                     Span::raw(RESULT_GUTTER),
                     Span::styled(label, ctx.theme.styles.turn_rule),
                 ]));
             }
-            let text: Cow<'_, str> = match block.display_text() {
+            let text: Cow<'_, str> = match block.text {
                 Some(text) => Cow::Borrowed(text),
-                None => Cow::Owned(format!("[unsupported block: {}]", block.kind())),
+                None => Cow::Owned(format!("[unsupported block: {}]", block.kind)),
             };
             lines.extend(result_lines(
                 &text,
-                block.mime_type(),
+                block.mime_type,
                 display,
                 *is_error,
                 ctx,

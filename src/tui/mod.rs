@@ -1,1 +1,55 @@
 //! The interactive viewer: state, keys, scrolling, follow mode, search, folding.
+//!
+//! The viewer draws a *document* seen through the small [`Blocks`] trait: an
+//! ordered list of blocks, each laid out on demand for a width. Nothing counts
+//! the lines of the whole conversation: a position is (block, line within the
+//! block), layouts are cached per block identity, revision, width, fold state
+//! and view, and a frame lays out only what is on screen — so a 100 MB
+//! conversation opens at its end as fast as a small one.
+//!
+//! Decisions worth knowing:
+//! * The **cursor** is a highlighted screen row. `j`/`k` move it and scroll
+//!   only at the screen's edges; the block under it is the one `Enter`, `o`
+//!   and `y` act on. It opens on the last line, following the end.
+//! * **Horizontal scrolling** shifts the whole view left, like `less -S`:
+//!   text is wrapped at the window width, code lines are not wrapped and may be
+//!   wider than the window, and `h`/`l` reveal them. `l` does nothing when no
+//!   line on screen is wider than the window.
+//! * **Following** is like `less +F`: new content scrolls into view while the
+//!   view is at the end. Scrolling away pauses (the status bar counts the new
+//!   events); scrolling back down to the end, `G` or `F` resume.
+//! * Folds and the scroll anchor are keyed by block identity, so they survive
+//!   reloads, resizes and view changes.
+//!
+//! This module is not the document: what a block looks like is the render
+//! module's business; [`live::LiveDocument`] adapts it.
+
+pub mod app;
+pub mod blocks;
+pub mod cache;
+pub mod clock;
+mod draw;
+mod find;
+pub mod fold;
+mod input;
+pub mod keys;
+pub mod live;
+mod navigate;
+pub mod pager;
+pub mod picker;
+pub mod run;
+pub mod sheet;
+mod signals;
+pub mod terminal;
+pub mod text;
+pub mod viewer;
+
+#[cfg(test)]
+mod testdoc;
+
+pub use app::{App, AppEvent, Effect, Reload, Signal, ViewerOptions};
+pub use blocks::{BlockClass, Blocks, LiveState};
+pub use clock::Clock;
+pub use picker::ConversationRow;
+pub use run::{EventChannel, Exit, Host, NoWorkspace, Opened, TuiError, run};
+pub use viewer::{ViewerError, ViewerSettings, open_and_run, run_live};

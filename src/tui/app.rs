@@ -1,0 +1,604 @@
+//! The viewer's state and what each event does to it. Nothing here touches a
+//! terminal: keys, mouse and reloads go in, [`Effect`]s the runner must carry
+//! out (quit, pager, clipboard, suspend, opening another conversation) come
+//! out, and [`App::draw`] paints a ratatui frame — so every behaviour can be
+//! tested with `TestBackend`.
+
+use std::time::SystemTime;
+
+use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
+
+use super::blocks::{BlockClass, Blocks, find_key, turn_start};
+use super::cache::LayoutCache;
+use super::clock::Clock;
+use super::fold::Folds;
+use super::keys::{Action, action_for};
+use super::picker::{ConversationRow, Picker, PickerOutcome};
+use super::sheet::{Pos, Sheet};
+use super::text::Matcher;
+
+/// Something from outside the app: the terminal, the watcher or a signal.
+#[derive(Debug)]
+pub enum AppEvent<U> {
+    /// A key, mouse or resize event.
+    Terminal(Event),
+    /// The conversation changed.
+    Reload(Reload<U>),
+    /// A signal arrived.
+    Signal(Signal),
+    /// About a second passed (see [`Blocks::tick`]).
+    Tick,
+}
+
+/// "The document changed", sent by the watcher thread.
+#[derive(Debug)]
+pub struct Reload<U> {
+    /// Which opened conversation this is about (see [`App::open`]); stale
+    /// messages about a conversation no longer shown are dropped.
+    pub epoch: u64,
+    /// What changed, for [`Blocks::update`].
+    pub update: U,
+    /// When the change was seen.
+    pub at: SystemTime,
+}
+
+/// The signals the viewer reacts to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal {
+    /// SIGTERM: restore the terminal and exit.
+    Terminate,
+    /// SIGHUP: the terminal is gone; exit.
+    Hangup,
+    /// SIGINT from outside (inside, Ctrl-C is a key): exit.
+    Interrupt,
+    /// SIGTSTP: suspend like Ctrl-Z.
+    Stop,
+    /// SIGCONT: we were resumed; redraw everything.
+    Continue,
+}
+
+impl Signal {
+    /// The signal's number.
+    pub fn number(self) -> i32 {
+        match self {
+            Signal::Terminate => libc::SIGTERM,
+            Signal::Hangup => libc::SIGHUP,
+            Signal::Interrupt => libc::SIGINT,
+            Signal::Stop => libc::SIGTSTP,
+            Signal::Continue => libc::SIGCONT,
+        }
+    }
+}
+
+/// What the runner must do after an event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Leave the viewer.
+    Quit,
+    /// Restore the terminal, stop the process, re-enter on resume.
+    Suspend,
+    /// Show this (sanitized) text in `$PAGER`.
+    Pager(String),
+    /// Put this (sanitized) text on the clipboard with OSC 52.
+    Copy(String),
+    /// List the workspace's conversations and call [`App::show_picker`].
+    Pick,
+    /// Open the conversation with this id and call [`App::open`].
+    Open(String),
+}
+
+/// How the viewer starts.
+#[derive(Debug, Clone)]
+pub struct ViewerOptions {
+    /// The zone times are shown in.
+    pub clock: Clock,
+    /// Whether `p` lists a workspace's conversations.
+    pub workspace: bool,
+    /// The id of the conversation shown, to select it in the picker.
+    pub conversation_id: Option<String>,
+    /// Identifies the watcher feeding this conversation (see [`Reload::epoch`]).
+    pub epoch: u64,
+    /// When the conversation was read.
+    pub opened_at: SystemTime,
+}
+
+impl Default for ViewerOptions {
+    fn default() -> Self {
+        ViewerOptions {
+            clock: Clock::Local,
+            workspace: false,
+            conversation_id: None,
+            epoch: 0,
+            opened_at: SystemTime::now(),
+        }
+    }
+}
+
+/// What the keyboard is talking to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// The conversation.
+    Normal,
+    /// Typing a search; the text so far.
+    Prompt(String),
+    /// The help overlay.
+    Help,
+    /// The workspace picker.
+    Picker,
+}
+
+/// Columns moved by one `h` / `l`.
+pub(super) const HSCROLL_STEP: usize = 8;
+/// Lines moved by one turn of the mouse wheel.
+const WHEEL_LINES: usize = 3;
+
+/// The interactive viewer.
+pub struct App<D: Blocks> {
+    pub(super) doc: D,
+    pub(super) cache: LayoutCache<D::Key>,
+    pub(super) folds: Folds<D::Key>,
+    /// The first line on screen.
+    pub(super) top: Pos,
+    /// The highlighted screen row (0 = first line of the text area).
+    pub(super) cursor: usize,
+    /// Columns scrolled to the right.
+    pub(super) hscroll: usize,
+    /// Pinned to the end: new content scrolls into view.
+    pub(super) follow: bool,
+    /// The event count when following stopped, to count what is new.
+    pub(super) paused_at: Option<usize>,
+    pub(super) last_change: SystemTime,
+    pub(super) clock: Clock,
+    /// Text area size: columns and rows (the status bar not included).
+    pub(super) width: usize,
+    pub(super) rows: usize,
+    pub(super) search: Option<Matcher>,
+    pub(super) mode: Mode,
+    pub(super) picker: Option<Picker>,
+    /// A one-off note shown in the status bar until the next key.
+    pub(super) message: Option<String>,
+    epoch: u64,
+    workspace: bool,
+    conversation_id: Option<String>,
+}
+
+impl<D: Blocks> App<D> {
+    /// A viewer on `doc`, at its end, following.
+    pub fn new(doc: D, options: ViewerOptions) -> Self {
+        App {
+            doc,
+            cache: LayoutCache::default(),
+            folds: Folds::default(),
+            top: Pos::default(),
+            cursor: usize::MAX,
+            hscroll: 0,
+            follow: true,
+            paused_at: None,
+            last_change: options.opened_at,
+            clock: options.clock,
+            width: 80,
+            rows: 23,
+            search: None,
+            mode: Mode::Normal,
+            picker: None,
+            message: None,
+            epoch: options.epoch,
+            workspace: options.workspace,
+            conversation_id: options.conversation_id,
+        }
+    }
+
+    /// The document shown.
+    pub fn document(&self) -> &D {
+        &self.doc
+    }
+
+    /// Whether the view is pinned to the end.
+    pub fn is_following(&self) -> bool {
+        self.follow
+    }
+
+    /// Handles one event and says what the runner must do, if anything.
+    /// Signals are the runner's business and are ignored here.
+    pub fn handle(&mut self, event: AppEvent<D::Update>) -> Option<Effect> {
+        match event {
+            AppEvent::Terminal(Event::Key(key)) if key.kind != KeyEventKind::Release => {
+                self.key(&key)
+            }
+            AppEvent::Terminal(Event::Mouse(mouse)) => {
+                self.mouse(&mouse);
+                None
+            }
+            AppEvent::Terminal(Event::Resize(w, h)) => {
+                self.resize(usize::from(w), usize::from(h));
+                None
+            }
+            AppEvent::Tick => {
+                self.doc.tick();
+                None
+            }
+            AppEvent::Terminal(_) | AppEvent::Signal(_) => None,
+            AppEvent::Reload(reload) => {
+                self.reload(reload);
+                None
+            }
+        }
+    }
+
+    /// Applies a reload: following views scroll to the new end; any other
+    /// view stays exactly where it was and counts what is new.
+    pub fn reload(&mut self, reload: Reload<D::Update>) {
+        if reload.epoch != self.epoch {
+            return;
+        }
+        let anchor = self.anchor();
+        match self.doc.update(reload.update) {
+            Ok(true) => self.last_change = reload.at,
+            Ok(false) => {}
+            Err(note) => self.note(note),
+        }
+        self.restore_anchor(anchor);
+        self.settle();
+    }
+
+    /// Shows another conversation (after [`Effect::Open`]); `epoch` is the
+    /// number its watcher's reloads carry.
+    pub fn open(&mut self, doc: D, id: String, epoch: u64) {
+        self.doc = doc;
+        self.cache = LayoutCache::default();
+        self.folds = Folds::default();
+        self.top = Pos::default();
+        self.cursor = usize::MAX;
+        self.hscroll = 0;
+        self.follow = true;
+        self.paused_at = None;
+        self.last_change = SystemTime::now();
+        self.search = None;
+        self.mode = Mode::Normal;
+        self.picker = None;
+        self.epoch = epoch;
+        self.conversation_id = Some(id);
+        self.settle();
+    }
+
+    /// Shows the workspace picker over `rows` (after [`Effect::Pick`]).
+    pub fn show_picker(&mut self, rows: Vec<ConversationRow>) {
+        self.picker = Some(Picker::new(rows, self.conversation_id.as_deref()));
+        self.mode = Mode::Picker;
+    }
+
+    /// Closes the picker (an opening failed).
+    pub fn close_picker(&mut self) {
+        self.picker = None;
+        if self.mode == Mode::Picker {
+            self.mode = Mode::Normal;
+        }
+    }
+
+    /// Shows a one-off note in the status bar (errors of effects, results).
+    pub fn note(&mut self, text: impl Into<String>) {
+        self.message = Some(text.into());
+    }
+
+    /// Adapts to a new terminal size: the line at the top of the screen stays
+    /// the same place in the conversation (same block, proportional offset).
+    pub fn resize(&mut self, width: usize, height: usize) {
+        let rows = height.saturating_sub(1).max(1);
+        let width = width.max(1);
+        if width == self.width && rows == self.rows {
+            return;
+        }
+        if width != self.width && !self.doc.is_empty() {
+            let top = self.top;
+            let block = top.block.min(self.doc.len() - 1);
+            let old = self.sheet().height(block).max(1);
+            self.width = width;
+            let new = self.sheet().height(block);
+            self.top.line = top.line * new / old;
+        }
+        self.width = width;
+        self.rows = rows;
+        self.settle();
+    }
+
+    pub(super) fn sheet(&mut self) -> Sheet<'_, D> {
+        Sheet {
+            doc: &self.doc,
+            cache: &mut self.cache,
+            folds: &self.folds,
+            width: self.width,
+        }
+    }
+
+    /// The block at the top of the screen, by identity, and the line in it.
+    fn anchor(&mut self) -> Option<(D::Key, usize, usize)> {
+        if self.doc.is_empty() {
+            return None;
+        }
+        let top = self.top;
+        let top = self.sheet().normalize(top);
+        Some((self.doc.key(top.block), top.block, top.line))
+    }
+
+    fn restore_anchor(&mut self, anchor: Option<(D::Key, usize, usize)>) {
+        let Some((key, hint, line)) = anchor else {
+            self.top = Pos::default();
+            return;
+        };
+        self.top = match find_key(&self.doc, &key, hint) {
+            Some(block) => Pos::new(block, line),
+            None => Pos::new(hint, 0),
+        };
+    }
+
+    /// Puts the view back in bounds after any change: at the end when
+    /// following, never past the last screenful, the cursor on a drawn row.
+    pub(super) fn settle(&mut self) {
+        let rows = self.rows;
+        let end = self.sheet().end_top(rows);
+        let top = self.top;
+        let top = if self.follow {
+            end
+        } else {
+            self.sheet().normalize(top).min(end)
+        };
+        self.top = top;
+        let drawn = self.sheet().rows(top, rows).len().max(1);
+        self.cursor = self.cursor.min(drawn - 1);
+    }
+
+    /// Stops following (the user scrolled away); remembers the event count.
+    pub(super) fn pause(&mut self) {
+        if self.follow {
+            self.follow = false;
+            self.paused_at = Some(self.doc.event_count());
+        }
+    }
+
+    /// Starts following: to the end, cursor on the last line.
+    pub(super) fn resume(&mut self) {
+        self.follow = true;
+        self.paused_at = None;
+        self.cursor = usize::MAX;
+        self.settle();
+    }
+
+    /// How many events arrived since following stopped.
+    pub(super) fn news(&self) -> usize {
+        self.paused_at
+            .map_or(0, |at| self.doc.event_count().saturating_sub(at))
+    }
+
+    /// The position under the cursor.
+    pub(super) fn cursor_pos(&mut self) -> Option<Pos> {
+        let (top, rows, cursor) = (self.top, self.rows, self.cursor);
+        let drawn = self.sheet().rows(top, rows);
+        drawn
+            .get(cursor.min(drawn.len().saturating_sub(1)))
+            .map(|(pos, _)| *pos)
+    }
+
+    fn key(&mut self, key: &KeyEvent) -> Option<Effect> {
+        self.message = None;
+        match self.mode.clone() {
+            Mode::Help => {
+                self.mode = Mode::Normal;
+                None
+            }
+            Mode::Prompt(text) => {
+                self.prompt_key(key, text);
+                None
+            }
+            Mode::Picker => self.picker_key(key),
+            Mode::Normal => {
+                let action = action_for(key)?;
+                self.act(action)
+            }
+        }
+    }
+
+    fn picker_key(&mut self, key: &KeyEvent) -> Option<Effect> {
+        let rows = self.rows.saturating_sub(2);
+        let outcome = self
+            .picker
+            .as_mut()
+            .map_or(PickerOutcome::Back, |p| p.handle(key, rows));
+        match outcome {
+            PickerOutcome::Stay => None,
+            PickerOutcome::Back => {
+                self.mode = Mode::Normal;
+                self.picker = None;
+                None
+            }
+            PickerOutcome::Open(id) => Some(Effect::Open(id)),
+        }
+    }
+
+    /// Does what a key asks.
+    pub fn act(&mut self, action: Action) -> Option<Effect> {
+        let rows = self.rows;
+        match action {
+            Action::Down => self.cursor_down(),
+            Action::Up => self.cursor_up(),
+            Action::HalfDown => self.scroll_down((rows / 2).max(1)),
+            Action::HalfUp => self.scroll_up((rows / 2).max(1)),
+            Action::PageDown => self.scroll_down(rows.max(1)),
+            Action::PageUp => self.scroll_up(rows.max(1)),
+            Action::Top => {
+                self.cursor = 0;
+                self.move_top(Pos::default(), false);
+            }
+            Action::Bottom => self.resume(),
+            Action::PrevTurn => self.jump_turn(false),
+            Action::NextTurn => self.jump_turn(true),
+            Action::PrevCard => self.jump_card(false),
+            Action::NextCard => self.jump_card(true),
+            Action::Left => self.hscroll = self.hscroll.saturating_sub(HSCROLL_STEP),
+            Action::Right => self.scroll_right(),
+            Action::Search => self.mode = Mode::Prompt(String::new()),
+            Action::NextHit => self.find(true),
+            Action::PrevHit => self.find(false),
+            Action::ClearSearch => self.search = None,
+            Action::ToggleFold => self.toggle_fold(),
+            Action::FoldAll => self.fold_all(),
+            Action::CycleReasoning => self.cycle_reasoning(),
+            Action::CycleView => self.cycle_view(),
+            Action::Pager => return self.card_text("open").map(Effect::Pager),
+            Action::Copy => return self.card_text("copy").map(Effect::Copy),
+            Action::ToggleFollow => {
+                if self.follow {
+                    self.pause();
+                } else {
+                    self.resume();
+                }
+            }
+            Action::Picker => {
+                if self.workspace {
+                    return Some(Effect::Pick);
+                }
+                self.note("not in a workspace: no other conversations to pick");
+            }
+            Action::Help => self.mode = Mode::Help,
+            Action::Suspend => return Some(Effect::Suspend),
+            Action::Quit => return Some(Effect::Quit),
+        }
+        None
+    }
+
+    fn mouse(&mut self, mouse: &MouseEvent) {
+        match mouse.kind {
+            MouseEventKind::ScrollDown if self.mode == Mode::Normal => {
+                self.scroll_down(WHEEL_LINES)
+            }
+            MouseEventKind::ScrollUp if self.mode == Mode::Normal => self.scroll_up(WHEEL_LINES),
+            MouseEventKind::Down(_) if self.mode == Mode::Normal => {
+                let row = usize::from(mouse.row);
+                if row < self.rows {
+                    self.cursor = row;
+                    self.settle();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The full text of the block under the cursor, sanitized, or a note why not.
+    fn card_text(&mut self, verb: &str) -> Option<String> {
+        let Some(pos) = self.cursor_pos() else {
+            self.note(format!("nothing to {verb}"));
+            return None;
+        };
+        match self.doc.full_text(pos.block) {
+            Some(text) => Some(super::pager::strip_controls(&text)),
+            None => {
+                self.note(format!(
+                    "nothing to {verb} here: put the cursor on a card or a message"
+                ));
+                None
+            }
+        }
+    }
+
+    fn toggle_fold(&mut self) {
+        let Some(pos) = self.cursor_pos() else { return };
+        let b = pos.block;
+        if !self.doc.foldable(b) {
+            self.note("nothing to fold here: put the cursor on a tool card or reasoning");
+            return;
+        }
+        let key = self.doc.key(b);
+        self.folds.toggle(&key, self.doc.class(b));
+        self.keep_header_under_cursor(b);
+    }
+
+    /// After block `b` changed height, puts its first line under the cursor
+    /// when it was scrolled above the screen.
+    fn keep_header_under_cursor(&mut self, b: usize) {
+        self.settle();
+        let (top, rows) = (self.top, self.rows);
+        match self.sheet().rows_between(top, Pos::new(b, 0), rows) {
+            Some(row) => self.cursor = row,
+            None => {
+                self.top = Pos::new(b, 0);
+                self.cursor = 0;
+                self.pause();
+                self.settle();
+            }
+        }
+    }
+
+    fn fold_all(&mut self) {
+        let keys: Vec<D::Key> = (0..self.doc.len())
+            .filter(|&i| self.doc.class(i) == BlockClass::ToolCard)
+            .map(|i| self.doc.key(i))
+            .collect();
+        let anchor = self.cursor_pos().map(|p| p.block);
+        let folded = self.folds.toggle_all_cards(keys.into_iter());
+        self.note(if folded {
+            "all tool cards folded"
+        } else {
+            "all tool cards unfolded"
+        });
+        if let Some(b) = anchor {
+            self.keep_header_under_cursor(b);
+        }
+    }
+
+    fn cycle_reasoning(&mut self) {
+        let keys: Vec<D::Key> = (0..self.doc.len())
+            .filter(|&i| self.doc.class(i) == BlockClass::Reasoning)
+            .map(|i| self.doc.key(i))
+            .collect();
+        let mode = self.folds.cycle_reasoning(keys.into_iter());
+        self.note(format!("reasoning {}", mode.name()));
+        self.settle();
+    }
+
+    fn cycle_view(&mut self) {
+        let anchor = self.anchor();
+        let turn = anchor.as_ref().map(|(_, b, _)| self.doc.turn(*b));
+        self.doc.cycle_view();
+        self.top = match anchor {
+            Some((key, hint, line)) => match find_key(&self.doc, &key, hint) {
+                Some(b) => Pos::new(b, line),
+                None => Pos::new(turn_start(&self.doc, turn.unwrap_or(0)), 0),
+            },
+            None => Pos::default(),
+        };
+        self.note(format!("view: {}", self.doc.view_name()));
+        self.settle();
+    }
+
+    fn prompt_key(&mut self, key: &KeyEvent, mut text: String) {
+        use crossterm::event::{KeyCode, KeyModifiers};
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Esc => self.mode = Mode::Normal,
+            KeyCode::Char('c') if ctrl => self.mode = Mode::Normal,
+            KeyCode::Enter => {
+                self.mode = Mode::Normal;
+                self.search = Matcher::new(&text);
+                if self.search.is_some() {
+                    self.find_from_cursor();
+                }
+            }
+            KeyCode::Backspace => {
+                if text.pop().is_none() {
+                    self.mode = Mode::Normal;
+                } else {
+                    self.mode = Mode::Prompt(text);
+                }
+            }
+            KeyCode::Char('u') if ctrl => self.mode = Mode::Prompt(String::new()),
+            KeyCode::Char(c) if !ctrl => {
+                text.push(c);
+                self.mode = Mode::Prompt(text);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "app_tests.rs"]
+mod tests;

@@ -1,0 +1,114 @@
+//! What the viewer draws: an ordered list of blocks, each laid out on demand.
+//!
+//! The viewer's core (scrolling, caching, search, folding) is written against
+//! this small trait rather than against the render module's document, so it
+//! can be tested with a hand-made document and so it depends on no more of the
+//! rendering internals than it draws.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use ratatui::text::Line;
+
+/// What kind of block it is, as far as the viewer's keys care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockClass {
+    /// A tool call card: foldable by `Enter` and `z`, a target of `{` / `}`.
+    ToolCard,
+    /// Reasoning: folded, shown or hidden by `r`.
+    Reasoning,
+    /// Everything else (speech, turn rules, notices).
+    Other,
+}
+
+/// Whether anyone is still writing the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LiveState {
+    /// An agent is (or may be) writing: new content can arrive.
+    #[default]
+    Live,
+    /// No agent holds the conversation any more, or the stream ended.
+    Finished,
+    /// The file was removed; the viewer keeps showing what it had.
+    Removed,
+}
+
+/// A document the viewer can draw.
+///
+/// Blocks are addressed by index; a block's [`Blocks::key`] is its identity
+/// across reloads (folding, the scroll anchor and the layout cache are keyed by
+/// it) and its [`Blocks::revision`] changes whenever what it shows may have.
+pub trait Blocks {
+    /// Identity of a block that survives reloads.
+    type Key: Clone + Eq + Hash + Debug;
+    /// What a reload delivers (the new conversation), sent from another thread.
+    type Update: Send + 'static;
+
+    /// How many blocks there are.
+    fn len(&self) -> usize;
+    /// Whether there are no blocks.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The stable identity of block `i`.
+    fn key(&self, i: usize) -> Self::Key;
+    /// A fingerprint of block `i`'s content: equal revisions lay out equally.
+    fn revision(&self, i: usize) -> u64;
+    /// The 1-based turn block `i` belongs to; never decreases with `i`.
+    fn turn(&self, i: usize) -> usize;
+    /// What kind of block `i` is.
+    fn class(&self, i: usize) -> BlockClass;
+    /// Whether block `i` can be folded to its header.
+    fn foldable(&self, i: usize) -> bool;
+    /// Block `i` laid out for `width` columns. Text lines fit the width; lines
+    /// that must not wrap (code) may be wider and are scrolled with `h`/`l`.
+    /// The last line is blank.
+    fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>>;
+    /// All the text of block `i`, folded parts included, for search.
+    fn search_text(&self, i: usize) -> String;
+    /// The complete text of block `i` for the pager and copying, if it has one.
+    fn full_text(&self, i: usize) -> Option<String>;
+    /// The conversation's title for the status bar.
+    fn title(&self) -> String;
+    /// How many events the conversation holds.
+    fn event_count(&self) -> usize;
+    /// The name of the current view (`terminal`, `user`, `raw`).
+    fn view_name(&self) -> &'static str;
+    /// Switches to the next view (the `v` key).
+    fn cycle_view(&mut self);
+    /// Whether anyone is still writing the conversation.
+    fn live(&self) -> LiveState;
+    /// Applies what the watcher reported; returns whether the content
+    /// changed, or a one-line note when it could not be read.
+    fn update(&mut self, update: Self::Update) -> Result<bool, String>;
+    /// Called about once a second: a chance to notice what no file change
+    /// reports (an agent releasing its lock).
+    fn tick(&mut self) {}
+}
+
+/// Index of the block with `key`, looking at `hint` first (reloads rarely move blocks).
+pub fn find_key<D: Blocks>(doc: &D, key: &D::Key, hint: usize) -> Option<usize> {
+    if hint < doc.len() && doc.key(hint) == *key {
+        return Some(hint);
+    }
+    (0..doc.len()).find(|&i| doc.key(i) == *key)
+}
+
+/// Index of the first block of turn `turn` or later.
+pub fn turn_start<D: Blocks>(doc: &D, turn: usize) -> usize {
+    partition_point(doc.len(), |i| doc.turn(i) < turn)
+}
+
+/// The first index in `0..len` for which `pred` is false (`pred` is monotonic).
+fn partition_point(len: usize, pred: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, len);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if pred(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}

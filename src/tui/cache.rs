@@ -1,0 +1,184 @@
+//! The layout cache: a block's lines per (identity, revision, width, folded,
+//! view), kept while they are used, so that a frame lays out only what
+//! scrolled into view and a reload re-lays only the blocks that changed.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::rc::Rc;
+
+use ratatui::text::Line;
+
+/// Lines of one laid-out block, shared without copying.
+pub type Laid = Rc<[Line<'static>]>;
+
+/// What a layout depends on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CacheKey<K> {
+    /// The block's identity.
+    pub key: K,
+    /// The block's content fingerprint.
+    pub revision: u64,
+    /// Columns.
+    pub width: usize,
+    /// Folded or not.
+    pub folded: bool,
+    /// The view the block belongs to.
+    pub view: &'static str,
+}
+
+struct Entry {
+    lines: Laid,
+    used: u64,
+}
+
+/// A least-recently-used cache of laid-out blocks, bounded by total lines.
+pub struct LayoutCache<K> {
+    map: HashMap<CacheKey<K>, Entry>,
+    lines: usize,
+    clock: u64,
+    capacity: usize,
+}
+
+/// Lines kept by default: a few hundred screens.
+const DEFAULT_CAPACITY: usize = 50_000;
+
+impl<K: Clone + Eq + Hash> Default for LayoutCache<K> {
+    fn default() -> Self {
+        LayoutCache::with_capacity(DEFAULT_CAPACITY)
+    }
+}
+
+impl<K: Clone + Eq + Hash> LayoutCache<K> {
+    /// A cache holding about `capacity` lines.
+    pub fn with_capacity(capacity: usize) -> Self {
+        LayoutCache {
+            map: HashMap::new(),
+            lines: 0,
+            clock: 0,
+            capacity,
+        }
+    }
+
+    /// The lines for `key`, laid out by `layout` when not cached.
+    pub fn get_or_layout(
+        &mut self,
+        key: CacheKey<K>,
+        layout: impl FnOnce() -> Vec<Line<'static>>,
+    ) -> Laid {
+        self.clock += 1;
+        if let Some(entry) = self.map.get_mut(&key) {
+            entry.used = self.clock;
+            return entry.lines.clone();
+        }
+        let lines: Laid = layout().into();
+        self.lines += lines.len();
+        self.map.insert(
+            key,
+            Entry {
+                lines: lines.clone(),
+                used: self.clock,
+            },
+        );
+        if self.lines > self.capacity {
+            self.evict();
+        }
+        lines
+    }
+
+    /// The lines for `key` if they are cached (does not count as a use).
+    pub fn peek(&self, key: &CacheKey<K>) -> Option<Laid> {
+        self.map.get(key).map(|e| e.lines.clone())
+    }
+
+    /// How many blocks are cached.
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Whether nothing is cached.
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+
+    /// Drops the least recently used entries down to three quarters of the
+    /// capacity, never the one just added.
+    fn evict(&mut self) {
+        let mut ages: Vec<(u64, CacheKey<K>)> = self
+            .map
+            .iter()
+            .filter(|(_, e)| e.used != self.clock)
+            .map(|(k, e)| (e.used, k.clone()))
+            .collect();
+        ages.sort_unstable_by_key(|(used, _)| *used);
+        let target = self.capacity * 3 / 4;
+        for (_, key) in ages {
+            if self.lines <= target {
+                break;
+            }
+            if let Some(entry) = self.map.remove(&key) {
+                self.lines -= entry.lines.len();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(id: u32, width: usize) -> CacheKey<u32> {
+        CacheKey {
+            key: id,
+            revision: 0,
+            width,
+            folded: false,
+            view: "terminal",
+        }
+    }
+
+    fn lines(n: usize) -> Vec<Line<'static>> {
+        vec![Line::from("x"); n]
+    }
+
+    #[test]
+    fn a_cached_block_is_not_laid_out_again() {
+        let mut cache = LayoutCache::default();
+        let mut calls = 0;
+        for _ in 0..3 {
+            cache.get_or_layout(key(1, 80), || {
+                calls += 1;
+                lines(2)
+            });
+        }
+        assert_eq!(calls, 1);
+        cache.get_or_layout(key(1, 40), || {
+            calls += 1;
+            lines(4)
+        });
+        assert_eq!(calls, 2, "another width is another layout");
+    }
+
+    #[test]
+    fn the_least_recently_used_blocks_go_first() {
+        let mut cache = LayoutCache::with_capacity(16);
+        cache.get_or_layout(key(1, 80), || lines(4));
+        cache.get_or_layout(key(2, 80), || lines(4));
+        cache.get_or_layout(key(3, 80), || lines(4));
+        cache.get_or_layout(key(1, 80), || lines(4));
+        cache.get_or_layout(key(4, 80), || lines(4));
+        assert_eq!(cache.len(), 4, "16 lines fit");
+        cache.get_or_layout(key(5, 80), || lines(4));
+        let kept: Vec<u32> = (1..=5)
+            .filter(|&k| cache.peek(&key(k, 80)).is_some())
+            .collect();
+        assert_eq!(kept, [1, 4, 5], "down to three quarters, oldest use first");
+    }
+
+    #[test]
+    fn a_block_larger_than_the_cache_is_still_returned() {
+        let mut cache = LayoutCache::with_capacity(10);
+        let laid = cache.get_or_layout(key(1, 80), || lines(50));
+        assert_eq!(laid.len(), 50);
+        assert_eq!(cache.len(), 1);
+    }
+}

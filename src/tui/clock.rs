@@ -1,0 +1,85 @@
+//! Wall-clock times for the status bar and the picker, in local time on a
+//! terminal and in UTC in tests (so that snapshots do not depend on the zone).
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// Which zone times are shown in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Clock {
+    /// The machine's local time.
+    #[default]
+    Local,
+    /// UTC.
+    Utc,
+}
+
+/// A broken-down time.
+struct Civil {
+    year: i32,
+    month: u32,
+    day: u32,
+    hour: u32,
+    minute: u32,
+    second: u32,
+}
+
+impl Clock {
+    fn civil(self, t: SystemTime) -> Option<Civil> {
+        let secs = t.duration_since(UNIX_EPOCH).ok()?.as_secs();
+        let secs = libc::time_t::try_from(secs).ok()?;
+        // SAFETY: `tm` is plain data that the call fills in; both functions
+        // are the re-entrant variants and only read `secs`.
+        let tm = unsafe {
+            let mut tm: libc::tm = std::mem::zeroed();
+            let ok = match self {
+                Clock::Local => !libc::localtime_r(&secs, &mut tm).is_null(),
+                Clock::Utc => !libc::gmtime_r(&secs, &mut tm).is_null(),
+            };
+            if !ok {
+                return None;
+            }
+            tm
+        };
+        Some(Civil {
+            year: tm.tm_year + 1900,
+            month: u32::try_from(tm.tm_mon + 1).ok()?,
+            day: u32::try_from(tm.tm_mday).ok()?,
+            hour: u32::try_from(tm.tm_hour).ok()?,
+            minute: u32::try_from(tm.tm_min).ok()?,
+            second: u32::try_from(tm.tm_sec).ok()?,
+        })
+    }
+
+    /// `HH:MM:SS`, for the time of the last change.
+    pub fn time(self, t: SystemTime) -> String {
+        match self.civil(t) {
+            Some(c) => format!("{:02}:{:02}:{:02}", c.hour, c.minute, c.second),
+            None => "--:--:--".to_string(),
+        }
+    }
+
+    /// `YYYY-MM-DD HH:MM`, for a conversation's last activity.
+    pub fn date_time(self, t: SystemTime) -> String {
+        match self.civil(t) {
+            Some(c) => format!(
+                "{:04}-{:02}-{:02} {:02}:{:02}",
+                c.year, c.month, c.day, c.hour, c.minute
+            ),
+            None => "—".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn utc_times_are_formatted_in_full() {
+        let t = UNIX_EPOCH + Duration::from_secs(1_767_225_600 + 3_723);
+        assert_eq!(Clock::Utc.time(t), "01:02:03");
+        assert_eq!(Clock::Utc.date_time(t), "2026-01-01 01:02");
+    }
+}

@@ -1,0 +1,275 @@
+//! Painting a frame: the visible lines, the status bar, and the overlays
+//! (search prompt, help, picker). Only the blocks on screen are laid out.
+
+use ratatui::Frame;
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Position, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+use unicode_width::UnicodeWidthStr;
+
+use super::app::{App, Mode};
+use super::blocks::{Blocks, LiveState};
+use super::keys::BINDINGS;
+use super::text::{highlight, shift, truncate};
+
+/// Background of the cursor row.
+const CURSOR: Style = Style::new().bg(Color::Indexed(236));
+/// A search match.
+const MATCH: Style = Style::new().bg(Color::Yellow).fg(Color::Black);
+/// The status bar.
+const BAR: Style = Style::new().bg(Color::Indexed(238)).fg(Color::White);
+
+impl<D: Blocks> App<D> {
+    /// Draws the whole screen.
+    pub fn draw(&mut self, frame: &mut Frame<'_>) {
+        let area = frame.area();
+        if area.width == 0 || area.height == 0 {
+            return;
+        }
+        self.resize(usize::from(area.width), usize::from(area.height));
+        let buf = frame.buffer_mut();
+        if self.mode == Mode::Picker {
+            if let Some(picker) = &self.picker {
+                picker.draw(area, buf);
+            }
+            return;
+        }
+        let text = Rect {
+            height: area.height - 1,
+            ..area
+        };
+        self.draw_text(text, buf);
+        let bar = Rect {
+            y: area.bottom() - 1,
+            height: 1,
+            ..area
+        };
+        if let Some(cursor) = self.draw_status(bar, buf) {
+            frame.set_cursor_position(cursor);
+        }
+        if self.mode == Mode::Help {
+            draw_help(area, frame.buffer_mut());
+        }
+    }
+
+    fn draw_text(&mut self, area: Rect, buf: &mut Buffer) {
+        let (top, rows, hscroll, cursor) = (
+            self.top,
+            usize::from(area.height),
+            self.hscroll,
+            self.cursor,
+        );
+        let search = self.search.clone();
+        let drawn = self.sheet().rows(top, rows);
+        for (y, (pos, lines)) in drawn.iter().enumerate() {
+            let y = area.y + y as u16;
+            if y - area.y == cursor as u16 {
+                buf.set_style(
+                    Rect {
+                        y,
+                        height: 1,
+                        ..area
+                    },
+                    CURSOR,
+                );
+            }
+            let mut line = shift(&lines[pos.line], hscroll);
+            if let Some(m) = &search {
+                line = highlight(&line, m, MATCH);
+            }
+            buf.set_line(area.x, y, &line, area.width);
+        }
+    }
+
+    /// Draws the status bar; returns where the terminal cursor goes when typing.
+    fn draw_status(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
+        buf.set_style(area, BAR);
+        let width = usize::from(area.width);
+        let (left, style, typing) = match &self.mode {
+            Mode::Prompt(text) => (format!("/{text}"), BAR.add_modifier(Modifier::BOLD), true),
+            _ => match &self.message {
+                Some(message) => (message.clone(), BAR.fg(Color::Yellow), false),
+                None => (
+                    clean(&self.doc.title()),
+                    BAR.add_modifier(Modifier::BOLD),
+                    false,
+                ),
+            },
+        };
+        // A note or the prompt may take half the bar; a title gets what is left.
+        let wanted_left = if typing || self.message.is_some() {
+            (left.width() + 2).min(width / 2)
+        } else {
+            12
+        };
+        let mut right = self.status_parts();
+        let right_width = |parts: &[(&str, Span<'_>)]| {
+            parts.iter().map(|(_, s)| s.content.width()).sum::<usize>()
+                + 3 * parts.len().saturating_sub(1)
+                + 1
+        };
+        // Drop the least useful parts first until the rest fits.
+        for drop in ["time", "events", "view", "cols", "turn"] {
+            if right_width(&right) + wanted_left <= width {
+                break;
+            }
+            right.retain(|(name, _)| *name != drop);
+        }
+        let mut spans: Vec<Span<'static>> = Vec::new();
+        for (i, (_, span)) in right.into_iter().enumerate() {
+            if i > 0 {
+                spans.push(Span::styled(" · ", BAR.add_modifier(Modifier::DIM)));
+            }
+            spans.push(span);
+        }
+        spans.push(Span::raw(" "));
+        let right = Line::from(spans);
+        let right_width = right.width().min(width);
+        let right_x = area.x + (width - right_width) as u16;
+        buf.set_line(right_x, area.y, &right, right_width as u16);
+
+        let left_width = width.saturating_sub(right_width + 1);
+        let cursor = typing.then(|| left.width().min(left_width.saturating_sub(2)));
+        let left = format!(" {}", truncate(&left, left_width.saturating_sub(1)));
+        buf.set_stringn(area.x, area.y, &left, left_width, style);
+        cursor.map(|w| Position::new(area.x + 1 + w as u16, area.y))
+    }
+
+    /// The right side of the status bar, each part named for dropping.
+    fn status_parts(&mut self) -> Vec<(&'static str, Span<'static>)> {
+        let mut parts = Vec::new();
+        let len = self.doc.len();
+        if len > 0 {
+            let top = self.top;
+            let top = self.sheet().normalize(top);
+            let turns = self.doc.turn(len - 1);
+            parts.push((
+                "turn",
+                Span::styled(format!("turn {}/{turns}", self.doc.turn(top.block)), BAR),
+            ));
+        }
+        let events = self.doc.event_count();
+        parts.push((
+            "events",
+            Span::styled(
+                format!(
+                    "{} event{}",
+                    thousands(events),
+                    if events == 1 { "" } else { "s" }
+                ),
+                BAR,
+            ),
+        ));
+        parts.push(("view", Span::styled(self.doc.view_name().to_string(), BAR)));
+        if self.hscroll > 0 {
+            parts.push(("cols", Span::styled(format!("→{}", self.hscroll), BAR)));
+        }
+        parts.push(("live", self.live_indicator()));
+        parts.push(("time", Span::styled(self.clock.time(self.last_change), BAR)));
+        parts
+    }
+
+    fn live_indicator(&self) -> Span<'static> {
+        let news = self.news();
+        let live = self.doc.live();
+        if live == LiveState::Removed {
+            Span::styled(
+                "✗ file removed",
+                BAR.fg(Color::LightRed).add_modifier(Modifier::BOLD),
+            )
+        } else if !self.follow && news > 0 {
+            Span::styled(
+                format!("‖ paused · {news} new"),
+                BAR.fg(Color::LightYellow).add_modifier(Modifier::BOLD),
+            )
+        } else if live == LiveState::Finished {
+            Span::styled("○ finished", BAR)
+        } else if self.follow {
+            Span::styled("● following", BAR.fg(Color::LightGreen))
+        } else {
+            Span::styled("‖ paused", BAR.fg(Color::LightYellow))
+        }
+    }
+}
+
+/// `12345` as `12,345`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The title comes from the conversation: no control characters reach the screen.
+fn clean(text: &str) -> String {
+    super::pager::strip_controls(text).replace(['\n', '\t'], " ")
+}
+
+/// The help overlay: every binding, from the same table the keys use.
+fn draw_help(area: Rect, buf: &mut Buffer) {
+    let entries: Vec<(&str, &str)> = BINDINGS
+        .iter()
+        .filter(|b| !b.help.is_empty())
+        .map(|b| (b.label, b.help))
+        .chain([
+            ("wheel", "scroll"),
+            ("click", "move the cursor to the line"),
+        ])
+        .collect();
+    let key_width = entries.iter().map(|(k, _)| k.width()).max().unwrap_or(0);
+    let help_width = entries.iter().map(|(_, h)| h.width()).max().unwrap_or(0);
+    let width = (key_width + help_width + 7).min(usize::from(area.width)) as u16;
+    let height = (entries.len() + 4).min(usize::from(area.height)) as u16;
+    let rect = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    };
+    Clear.render(rect, buf);
+    Block::new()
+        .borders(Borders::ALL)
+        .title(" keys ")
+        .title_bottom(" any key closes ")
+        .render(rect, buf);
+    let inner = Rect {
+        x: rect.x + 2,
+        y: rect.y + 1,
+        width: rect.width.saturating_sub(4),
+        height: rect.height.saturating_sub(2),
+    };
+    let key_style = Style::new().add_modifier(Modifier::BOLD);
+    for (i, (key, help)) in entries
+        .iter()
+        .enumerate()
+        .take(usize::from(inner.height.saturating_sub(1)))
+    {
+        let pad = " ".repeat(key_width - key.width() + 2);
+        let line = Line::from(vec![
+            Span::styled(*key, key_style),
+            Span::raw(pad),
+            Span::raw(*help),
+        ]);
+        buf.set_line(inner.x, inner.y + 1 + i as u16, &line, inner.width);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::thousands;
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1234), "1,234");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+}

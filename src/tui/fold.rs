@@ -1,0 +1,163 @@
+//! Which blocks are folded: a default per kind plus the user's choices, keyed
+//! by block identity so that they survive reloads and view changes.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use super::blocks::BlockClass;
+
+/// How reasoning is shown, cycled by `r`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ReasoningMode {
+    /// As the document lays it out.
+    #[default]
+    Shown,
+    /// Folded to a one-line summary.
+    Folded,
+    /// Not drawn at all.
+    Hidden,
+}
+
+impl ReasoningMode {
+    /// The next mode for the `r` key.
+    pub fn next(self) -> Self {
+        match self {
+            ReasoningMode::Shown => ReasoningMode::Folded,
+            ReasoningMode::Folded => ReasoningMode::Hidden,
+            ReasoningMode::Hidden => ReasoningMode::Shown,
+        }
+    }
+
+    /// The mode's name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReasoningMode::Shown => "shown",
+            ReasoningMode::Folded => "folded",
+            ReasoningMode::Hidden => "hidden",
+        }
+    }
+}
+
+/// The fold state of every block.
+#[derive(Debug, Clone)]
+pub struct Folds<K> {
+    overrides: HashMap<K, bool>,
+    cards_folded: bool,
+    reasoning: ReasoningMode,
+}
+
+impl<K> Default for Folds<K> {
+    fn default() -> Self {
+        Folds {
+            overrides: HashMap::new(),
+            cards_folded: false,
+            reasoning: ReasoningMode::default(),
+        }
+    }
+}
+
+impl<K: Clone + Eq + Hash> Folds<K> {
+    /// Whether the block with `key` is drawn folded.
+    pub fn is_folded(&self, key: &K, class: BlockClass) -> bool {
+        if let Some(&folded) = self.overrides.get(key) {
+            return folded;
+        }
+        self.default_for(class)
+    }
+
+    /// Whether blocks of `class` are not drawn at all.
+    pub fn is_hidden(&self, class: BlockClass) -> bool {
+        class == BlockClass::Reasoning && self.reasoning == ReasoningMode::Hidden
+    }
+
+    fn default_for(&self, class: BlockClass) -> bool {
+        match class {
+            BlockClass::ToolCard => self.cards_folded,
+            BlockClass::Reasoning => self.reasoning == ReasoningMode::Folded,
+            BlockClass::Other => false,
+        }
+    }
+
+    /// Folds or unfolds one block; returns whether it is now folded.
+    pub fn toggle(&mut self, key: &K, class: BlockClass) -> bool {
+        let folded = !self.is_folded(key, class);
+        self.set(key, class, folded);
+        folded
+    }
+
+    /// Sets one block's fold state.
+    pub fn set(&mut self, key: &K, class: BlockClass, folded: bool) {
+        if folded == self.default_for(class) {
+            self.overrides.remove(key);
+        } else {
+            self.overrides.insert(key.clone(), folded);
+        }
+    }
+
+    /// Folds every tool card, or unfolds them all when they already are
+    /// (the `z` key); returns whether cards are now folded. Choices made
+    /// card by card are forgotten.
+    pub fn toggle_all_cards(&mut self, card_keys: impl Iterator<Item = K>) -> bool {
+        for key in card_keys {
+            self.overrides.remove(&key);
+        }
+        self.cards_folded = !self.cards_folded;
+        self.cards_folded
+    }
+
+    /// Moves reasoning to its next mode (the `r` key), forgetting per-block choices.
+    pub fn cycle_reasoning(&mut self, reasoning_keys: impl Iterator<Item = K>) -> ReasoningMode {
+        for key in reasoning_keys {
+            self.overrides.remove(&key);
+        }
+        self.reasoning = self.reasoning.next();
+        self.reasoning
+    }
+
+    /// The current reasoning mode.
+    pub fn reasoning(&self) -> ReasoningMode {
+        self.reasoning
+    }
+
+    /// Whether `z` has folded all cards.
+    pub fn cards_folded(&self) -> bool {
+        self.cards_folded
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_toggled_card_stays_folded_until_toggled_back() {
+        let mut folds = Folds::<u32>::default();
+        assert!(!folds.is_folded(&1, BlockClass::ToolCard));
+        assert!(folds.toggle(&1, BlockClass::ToolCard));
+        assert!(folds.is_folded(&1, BlockClass::ToolCard));
+        assert!(!folds.is_folded(&2, BlockClass::ToolCard));
+        assert!(!folds.toggle(&1, BlockClass::ToolCard));
+        assert!(folds.overrides.is_empty());
+    }
+
+    #[test]
+    fn fold_all_forgets_single_choices() {
+        let mut folds = Folds::<u32>::default();
+        folds.toggle(&1, BlockClass::ToolCard);
+        assert!(folds.toggle_all_cards([1, 2].into_iter()));
+        assert!(folds.is_folded(&1, BlockClass::ToolCard));
+        assert!(folds.is_folded(&2, BlockClass::ToolCard));
+        assert!(!folds.is_folded(&3, BlockClass::Other));
+    }
+
+    #[test]
+    fn reasoning_cycles_shown_folded_hidden() {
+        let mut folds = Folds::<u32>::default();
+        assert_eq!(folds.cycle_reasoning([].into_iter()), ReasoningMode::Folded);
+        assert!(folds.is_folded(&7, BlockClass::Reasoning));
+        assert_eq!(folds.cycle_reasoning([].into_iter()), ReasoningMode::Hidden);
+        assert!(folds.is_hidden(BlockClass::Reasoning));
+        assert!(!folds.is_hidden(BlockClass::ToolCard));
+        assert_eq!(folds.cycle_reasoning([].into_iter()), ReasoningMode::Shown);
+    }
+}

@@ -1,0 +1,356 @@
+//! The key bindings: one table that both maps keys to actions and is shown by
+//! the help overlay, so that the two cannot disagree.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+/// Everything a key can ask the viewer to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Cursor down a line (scrolls at the bottom edge).
+    Down,
+    /// Cursor up a line (scrolls at the top edge).
+    Up,
+    /// Scroll half a screen down.
+    HalfDown,
+    /// Scroll half a screen up.
+    HalfUp,
+    /// Scroll a screen down.
+    PageDown,
+    /// Scroll a screen up.
+    PageUp,
+    /// Go to the first line.
+    Top,
+    /// Go to the last line and follow.
+    Bottom,
+    /// Go to the previous turn.
+    PrevTurn,
+    /// Go to the next turn.
+    NextTurn,
+    /// Go to the previous tool call.
+    PrevCard,
+    /// Go to the next tool call.
+    NextCard,
+    /// Scroll left.
+    Left,
+    /// Scroll right.
+    Right,
+    /// Start typing a search.
+    Search,
+    /// Go to the next match.
+    NextHit,
+    /// Go to the previous match.
+    PrevHit,
+    /// Clear the search highlights.
+    ClearSearch,
+    /// Fold or unfold the block under the cursor.
+    ToggleFold,
+    /// Fold or unfold every tool card.
+    FoldAll,
+    /// Cycle reasoning: shown, folded, hidden.
+    CycleReasoning,
+    /// Cycle views: terminal, user, raw.
+    CycleView,
+    /// Open the full text of the block under the cursor in `$PAGER`.
+    Pager,
+    /// Copy the block under the cursor to the clipboard (OSC 52).
+    Copy,
+    /// Start or stop following the end.
+    ToggleFollow,
+    /// Show the conversations of the workspace.
+    Picker,
+    /// Show the keys.
+    Help,
+    /// Suspend to the shell.
+    Suspend,
+    /// Quit.
+    Quit,
+}
+
+/// A key with its modifiers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chord {
+    /// The key.
+    pub code: KeyCode,
+    /// Ctrl held.
+    pub ctrl: bool,
+}
+
+impl Chord {
+    const fn key(code: KeyCode) -> Chord {
+        Chord { code, ctrl: false }
+    }
+
+    const fn ch(c: char) -> Chord {
+        Chord::key(KeyCode::Char(c))
+    }
+
+    const fn ctrl(c: char) -> Chord {
+        Chord {
+            code: KeyCode::Char(c),
+            ctrl: true,
+        }
+    }
+
+    /// The key event this chord matches, for tests and tools.
+    pub fn event(self) -> KeyEvent {
+        let mods = if self.ctrl {
+            KeyModifiers::CONTROL
+        } else {
+            KeyModifiers::NONE
+        };
+        KeyEvent::new(self.code, mods)
+    }
+
+    fn matches(self, event: &KeyEvent) -> bool {
+        let ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = event.modifiers.contains(KeyModifiers::ALT);
+        if ctrl != self.ctrl || alt {
+            return false;
+        }
+        match (self.code, event.code) {
+            (KeyCode::Char(a), KeyCode::Char(b)) if self.ctrl => a.eq_ignore_ascii_case(&b),
+            (a, b) => a == b,
+        }
+    }
+}
+
+/// One line of the help overlay and the keys it names.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    /// The keys as shown.
+    pub label: &'static str,
+    /// The keys.
+    pub keys: &'static [Chord],
+    /// What they do.
+    pub action: Action,
+    /// What they do, in words.
+    pub help: &'static str,
+}
+
+const fn bind(
+    label: &'static str,
+    keys: &'static [Chord],
+    action: Action,
+    help: &'static str,
+) -> Binding {
+    Binding {
+        label,
+        keys,
+        action,
+        help,
+    }
+}
+
+/// Every key binding, in the order the help overlay lists them.
+pub const BINDINGS: &[Binding] = &[
+    bind(
+        "j ↓",
+        &[Chord::ch('j'), Chord::key(KeyCode::Down)],
+        Action::Down,
+        "cursor down a line",
+    ),
+    bind(
+        "k ↑",
+        &[Chord::ch('k'), Chord::key(KeyCode::Up)],
+        Action::Up,
+        "cursor up a line",
+    ),
+    bind(
+        "Ctrl-d",
+        &[Chord::ctrl('d')],
+        Action::HalfDown,
+        "half a screen down",
+    ),
+    bind(
+        "Ctrl-u",
+        &[Chord::ctrl('u')],
+        Action::HalfUp,
+        "half a screen up",
+    ),
+    bind(
+        "PgDn Space",
+        &[
+            Chord::key(KeyCode::PageDown),
+            Chord::ch(' '),
+            Chord::ctrl('f'),
+        ],
+        Action::PageDown,
+        "a screen down",
+    ),
+    bind(
+        "PgUp b",
+        &[
+            Chord::key(KeyCode::PageUp),
+            Chord::ch('b'),
+            Chord::ctrl('b'),
+        ],
+        Action::PageUp,
+        "a screen up",
+    ),
+    bind(
+        "g Home",
+        &[Chord::ch('g'), Chord::key(KeyCode::Home)],
+        Action::Top,
+        "first line",
+    ),
+    bind(
+        "G End",
+        &[Chord::ch('G'), Chord::key(KeyCode::End)],
+        Action::Bottom,
+        "last line, and follow",
+    ),
+    bind(
+        "[ ]",
+        &[Chord::ch('[')],
+        Action::PrevTurn,
+        "previous / next turn",
+    ),
+    bind("]", &[Chord::ch(']')], Action::NextTurn, ""),
+    bind(
+        "{ }",
+        &[Chord::ch('{')],
+        Action::PrevCard,
+        "previous / next tool call",
+    ),
+    bind("}", &[Chord::ch('}')], Action::NextCard, ""),
+    bind(
+        "h ←  l →",
+        &[Chord::ch('h'), Chord::key(KeyCode::Left)],
+        Action::Left,
+        "scroll left / right (long code lines)",
+    ),
+    bind(
+        "l →",
+        &[Chord::ch('l'), Chord::key(KeyCode::Right)],
+        Action::Right,
+        "",
+    ),
+    bind(
+        "/",
+        &[Chord::ch('/')],
+        Action::Search,
+        "search (folded content too)",
+    ),
+    bind(
+        "n N",
+        &[Chord::ch('n')],
+        Action::NextHit,
+        "next / previous match",
+    ),
+    bind("N", &[Chord::ch('N')], Action::PrevHit, ""),
+    bind(
+        "Esc",
+        &[Chord::key(KeyCode::Esc)],
+        Action::ClearSearch,
+        "clear the search highlights",
+    ),
+    bind(
+        "Enter Tab",
+        &[Chord::key(KeyCode::Enter), Chord::key(KeyCode::Tab)],
+        Action::ToggleFold,
+        "fold / unfold the card under the cursor",
+    ),
+    bind(
+        "z",
+        &[Chord::ch('z')],
+        Action::FoldAll,
+        "fold / unfold all tool cards",
+    ),
+    bind(
+        "r",
+        &[Chord::ch('r')],
+        Action::CycleReasoning,
+        "reasoning: shown, folded, hidden",
+    ),
+    bind(
+        "v",
+        &[Chord::ch('v')],
+        Action::CycleView,
+        "view: terminal, user, raw",
+    ),
+    bind(
+        "o",
+        &[Chord::ch('o')],
+        Action::Pager,
+        "open the card's full text in $PAGER",
+    ),
+    bind(
+        "y",
+        &[Chord::ch('y')],
+        Action::Copy,
+        "copy the card's text (OSC 52)",
+    ),
+    bind(
+        "F",
+        &[Chord::ch('F')],
+        Action::ToggleFollow,
+        "follow the end on / off",
+    ),
+    bind(
+        "p",
+        &[Chord::ch('p')],
+        Action::Picker,
+        "other conversations of the workspace",
+    ),
+    bind("?", &[Chord::ch('?')], Action::Help, "this help"),
+    bind(
+        "Ctrl-z",
+        &[Chord::ctrl('z')],
+        Action::Suspend,
+        "suspend to the shell",
+    ),
+    bind(
+        "q Ctrl-c",
+        &[Chord::ch('q'), Chord::ctrl('c')],
+        Action::Quit,
+        "quit",
+    ),
+];
+
+/// The action bound to `event`, if any; key releases are ignored.
+pub fn action_for(event: &KeyEvent) -> Option<Action> {
+    if event.kind == KeyEventKind::Release {
+        return None;
+    }
+    BINDINGS
+        .iter()
+        .find(|b| b.keys.iter().any(|k| k.matches(event)))
+        .map(|b| b.action)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_listed_key_maps_to_its_action() {
+        for binding in BINDINGS {
+            for key in binding.keys {
+                assert_eq!(
+                    action_for(&key.event()),
+                    Some(binding.action),
+                    "{}",
+                    binding.label
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shifted_letters_arrive_with_shift_and_still_match() {
+        let g = KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT);
+        assert_eq!(action_for(&g), Some(Action::Bottom));
+        let ctrl_shift_d = KeyEvent::new(
+            KeyCode::Char('D'),
+            KeyModifiers::CONTROL | KeyModifiers::SHIFT,
+        );
+        assert_eq!(action_for(&ctrl_shift_d), Some(Action::HalfDown));
+    }
+
+    #[test]
+    fn a_plain_letter_is_not_its_control_chord() {
+        assert_eq!(action_for(&Chord::ch('d').event()), None);
+        assert_eq!(action_for(&Chord::ch('u').event()), None);
+        assert_eq!(action_for(&Chord::ch('c').event()), None);
+    }
+}

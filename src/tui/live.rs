@@ -1,0 +1,303 @@
+//! The viewer's document for a real conversation: a [`Live`] conversation
+//! followed on disk (or on stdin), its [`Document`], and the layout of the
+//! render module, seen through the [`Blocks`] trait.
+//!
+//! File-change notifications are applied here, on the viewer's thread, so
+//! that a reload only reads what is new (the JP and eve readers are
+//! incremental) and the conversation is never copied between threads.
+
+use std::cell::RefCell;
+use std::fmt::{self, Write as _};
+
+use ratatui::text::Line;
+use xxhash_rust::xxh3::Xxh3;
+
+use super::blocks::{BlockClass, Blocks, LiveState};
+use crate::load::{Live, Origin, Refresh};
+use crate::render::document::{BlockKey, BlockKind, DocBlock, DocOptions, Document};
+use crate::render::layout::{self, LayoutContext};
+use crate::render::sanitize::{SanitizeMode, sanitize};
+use crate::render::theme::Theme;
+use crate::source::stdin::StdinChunk;
+use crate::source::watch::Change;
+
+/// What the watcher (or the stdin reader) reports.
+#[derive(Debug)]
+pub enum LiveUpdate {
+    /// A file changed on disk.
+    Changed(Change),
+    /// Bytes of a stream read on stdin, or its end.
+    Stdin(StdinChunk),
+}
+
+/// A followed conversation as the viewer draws it.
+pub struct LiveDocument {
+    live: Live,
+    options: DocOptions,
+    doc: Document,
+    theme: Theme,
+    sanitize: SanitizeMode,
+    removed: bool,
+    finished: bool,
+    /// Standard input was closed: nothing more can come.
+    ended: bool,
+    /// Content fingerprints, computed when a block is first drawn.
+    revisions: RefCell<Vec<Option<u64>>>,
+}
+
+impl LiveDocument {
+    /// The document of `live` with these display choices.
+    pub fn new(live: Live, options: DocOptions, theme: Theme, sanitize: SanitizeMode) -> Self {
+        let finished = live.finished();
+        let mut doc = LiveDocument {
+            live,
+            options,
+            doc: Document::default(),
+            theme,
+            sanitize,
+            removed: false,
+            finished,
+            ended: false,
+            revisions: RefCell::new(Vec::new()),
+        };
+        doc.rebuild();
+        doc
+    }
+
+    /// The conversation followed.
+    pub fn source(&self) -> &Live {
+        &self.live
+    }
+
+    /// Problems with the conversation's stored styles (not fatal).
+    pub fn style_warnings(&self) -> &[String] {
+        &self.doc.warnings
+    }
+
+    fn rebuild(&mut self) {
+        self.options.finished = self.finished;
+        self.doc = Document::build(&self.live.conversation, &self.options);
+        self.revisions = RefCell::new(vec![None; self.doc.blocks.len()]);
+    }
+
+    fn block(&self, i: usize) -> &DocBlock {
+        &self.doc.blocks[i]
+    }
+
+    fn ctx(&self, width: usize) -> LayoutContext<'_> {
+        LayoutContext {
+            conv: &self.live.conversation,
+            theme: &self.theme,
+            width,
+            sanitize: self.sanitize,
+        }
+    }
+
+    /// Re-reads after a change; whether anything the viewer shows changed.
+    fn refresh(&mut self) -> Result<bool, String> {
+        let refresh = self.live.refresh().map_err(|e| e.to_string())?;
+        Ok(refresh != Refresh::Unchanged)
+    }
+
+    /// Notes whether the agent is done; whether that changed.
+    fn check_finished(&mut self) -> bool {
+        let finished = self.ended || self.live.finished();
+        std::mem::replace(&mut self.finished, finished) != finished
+    }
+}
+
+impl Blocks for LiveDocument {
+    type Key = BlockKey;
+    type Update = LiveUpdate;
+
+    fn len(&self) -> usize {
+        self.doc.blocks.len()
+    }
+
+    fn key(&self, i: usize) -> BlockKey {
+        self.block(i).key.clone()
+    }
+
+    fn revision(&self, i: usize) -> u64 {
+        if let Some(Some(rev)) = self.revisions.borrow().get(i) {
+            return *rev;
+        }
+        let rev = fingerprint(self.block(i), &self.live);
+        if let Some(slot) = self.revisions.borrow_mut().get_mut(i) {
+            *slot = Some(rev);
+        }
+        rev
+    }
+
+    fn turn(&self, i: usize) -> usize {
+        self.block(i).turn
+    }
+
+    fn class(&self, i: usize) -> BlockClass {
+        match self.block(i).kind {
+            BlockKind::ToolCard(_) => BlockClass::ToolCard,
+            BlockKind::Reasoning { .. } => BlockClass::Reasoning,
+            _ => BlockClass::Other,
+        }
+    }
+
+    fn foldable(&self, i: usize) -> bool {
+        layout::is_foldable(self.block(i))
+    }
+
+    fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
+        layout::layout(self.block(i), folded, &self.ctx(width))
+    }
+
+    fn search_text(&self, i: usize) -> String {
+        layout::search_text(self.block(i), &self.live.conversation)
+    }
+
+    fn full_text(&self, i: usize) -> Option<String> {
+        let text = layout::full_text(self.block(i), &self.live.conversation)?;
+        Some(sanitize(&text, SanitizeMode::Strip).into_owned())
+    }
+
+    fn title(&self) -> String {
+        if let Some(title) = &self.live.conversation.title {
+            return sanitize(title, SanitizeMode::Strip).into_owned();
+        }
+        match &self.live.origin {
+            Origin::Jp(dir) => dir
+                .display_id()
+                .unwrap_or_else(|| dir.dir.display().to_string()),
+            Origin::Eve(path) if path.as_os_str() == "-" => "standard input".to_string(),
+            Origin::Eve(path) => path.display().to_string(),
+        }
+    }
+
+    fn event_count(&self) -> usize {
+        self.live.conversation.events.len()
+    }
+
+    fn view_name(&self) -> &'static str {
+        self.options.view.name()
+    }
+
+    fn cycle_view(&mut self) {
+        self.options.view = self.options.view.next();
+        self.rebuild();
+    }
+
+    fn live(&self) -> LiveState {
+        if self.removed {
+            LiveState::Removed
+        } else if self.finished {
+            LiveState::Finished
+        } else {
+            LiveState::Live
+        }
+    }
+
+    fn update(&mut self, update: LiveUpdate) -> Result<bool, String> {
+        let changed = match update {
+            LiveUpdate::Changed(Change::Removed) => {
+                self.removed = true;
+                return Ok(true);
+            }
+            LiveUpdate::Changed(Change::Error(text)) => return Err(text),
+            LiveUpdate::Changed(Change::Returned) => {
+                self.removed = false;
+                self.refresh()?;
+                true
+            }
+            LiveUpdate::Changed(Change::Moved(dir)) => {
+                self.live.moved_to(dir);
+                self.removed = false;
+                self.refresh()?
+            }
+            LiveUpdate::Changed(Change::Events | Change::BaseConfig | Change::Metadata) => {
+                self.refresh()?
+            }
+            LiveUpdate::Stdin(StdinChunk::Data(bytes)) => {
+                self.live.push_stream(&bytes, false) != Refresh::Unchanged
+            }
+            LiveUpdate::Stdin(StdinChunk::End) => {
+                self.ended = true;
+                self.live.push_stream(&[], true) != Refresh::Unchanged
+            }
+            LiveUpdate::Stdin(StdinChunk::Failed(e)) => {
+                self.ended = true;
+                self.check_finished();
+                self.rebuild();
+                return Err(format!("standard input: {e}"));
+            }
+        };
+        let state_changed = self.check_finished();
+        if changed || state_changed {
+            self.rebuild();
+        }
+        Ok(changed || state_changed)
+    }
+
+    fn tick(&mut self) {
+        if self.check_finished() {
+            self.rebuild();
+        }
+    }
+}
+
+/// A hash of what a block shows: its description and the events it draws
+/// from. Equal fingerprints lay out equally.
+fn fingerprint(block: &DocBlock, live: &Live) -> u64 {
+    let mut hasher = HashWriter(Xxh3::new());
+    let _ = write!(hasher, "{:?}", block.kind);
+    for e in events_of(&block.kind) {
+        if let Some(event) = live.conversation.events.get(e) {
+            let _ = write!(hasher, "\u{0}{event:?}");
+        }
+    }
+    hasher.0.digest()
+}
+
+/// The events a block's layout reads.
+fn events_of(kind: &BlockKind) -> Vec<usize> {
+    match kind {
+        BlockKind::TurnRule { .. } | BlockKind::Notice { .. } => Vec::new(),
+        BlockKind::UserMessage { event }
+        | BlockKind::Data { event }
+        | BlockKind::ConfigDelta { event }
+        | BlockKind::Unknown { event } => vec![*event],
+        BlockKind::AssistantMessage { events, .. } | BlockKind::Reasoning { events, .. } => {
+            events.clone()
+        }
+        BlockKind::ToolSpeech(speech) => [Some(speech.request), speech.response]
+            .into_iter()
+            .flatten()
+            .collect(),
+        BlockKind::ToolCard(card) => {
+            let mut events: Vec<usize> = [Some(card.call.request), card.call.response]
+                .into_iter()
+                .flatten()
+                .collect();
+            for pair in &card.call.inquiries {
+                events.push(pair.request);
+                events.extend(pair.response);
+            }
+            events
+        }
+        BlockKind::Inquiry(pair) => [Some(pair.request), pair.response]
+            .into_iter()
+            .flatten()
+            .collect(),
+    }
+}
+
+/// Feeds formatted text to a hash without building the string.
+struct HashWriter(Xxh3);
+
+impl fmt::Write for HashWriter {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.update(s.as_bytes());
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+#[path = "live_tests.rs"]
+mod tests;

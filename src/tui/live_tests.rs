@@ -1,0 +1,210 @@
+use std::path::{Path, PathBuf};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::Value;
+
+use super::*;
+use crate::render::document::DocView;
+use crate::source::ConversationDir;
+use crate::tui::app::{App, AppEvent, Reload, ViewerOptions};
+use crate::tui::clock::Clock;
+use crate::tui::keys::Action;
+use crate::tui::text::line_text;
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
+
+/// The `current` fixture copied into a temporary conversation folder with
+/// only its first `events` events.
+fn conversation(tmp: &Path, events: usize) -> PathBuf {
+    let dir = tmp.join("17760760747-live");
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["base_config.json", "metadata.json"] {
+        std::fs::copy(Path::new(FIXTURE).join(file), dir.join(file)).unwrap();
+    }
+    write_events(&dir, events);
+    dir
+}
+
+fn write_events(dir: &Path, events: usize) {
+    let all: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(Path::new(FIXTURE).join("events.json")).unwrap())
+            .unwrap();
+    let some: Vec<&Value> = all.iter().take(events).collect();
+    std::fs::write(
+        dir.join("events.json"),
+        serde_json::to_vec_pretty(&some).unwrap(),
+    )
+    .unwrap();
+}
+
+fn open(dir: &Path) -> LiveDocument {
+    let live = Live::open_jp(ConversationDir::new(dir), None).unwrap();
+    LiveDocument::new(
+        live,
+        DocOptions::default(),
+        Theme::dark(),
+        SanitizeMode::Strip,
+    )
+}
+
+fn card_of(doc: &LiveDocument, tool_id: &str) -> Option<usize> {
+    (0..doc.len()).find(|&i| {
+        doc.class(i) == BlockClass::ToolCard && doc.search_text(i).contains(tool_id)
+            || matches!(&doc.block(i).kind, BlockKind::ToolCard(card)
+                if format!("{:?}", doc.live.conversation.events[card.call.request]).contains(tool_id))
+    })
+}
+
+#[test]
+fn blocks_have_distinct_keys_and_lines_fit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let doc = open(&conversation(tmp.path(), 100));
+    assert!(doc.len() > 5);
+    let keys: std::collections::HashSet<BlockKey> = (0..doc.len()).map(|i| doc.key(i)).collect();
+    assert_eq!(keys.len(), doc.len());
+    for i in 0..doc.len() {
+        for line in doc.lines(i, 50, false) {
+            assert!(line.width() <= 50, "{}", line_text(&line));
+        }
+    }
+    assert_eq!(doc.live(), LiveState::Finished, "no workspace, no lock");
+    assert_eq!(doc.view_name(), "terminal");
+}
+
+#[test]
+fn a_response_arriving_changes_the_card_but_not_its_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path(), 4);
+    let mut doc = open(&dir);
+    let card = card_of(&doc, "toolu_01").unwrap();
+    let key = doc.key(card);
+    let before = doc.revision(card);
+    write_events(&dir, 100);
+    assert_eq!(doc.update(LiveUpdate::Changed(Change::Events)), Ok(true));
+    let after = (0..doc.len()).find(|&i| doc.key(i) == key).unwrap();
+    assert_ne!(doc.revision(after), before);
+    assert!(doc.len() > card + 1);
+    assert_eq!(
+        doc.update(LiveUpdate::Changed(Change::Events)),
+        Ok(false),
+        "nothing new"
+    );
+}
+
+#[test]
+fn removal_and_return_show_in_the_live_state() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path(), 100);
+    let mut doc = open(&dir);
+    assert_eq!(doc.update(LiveUpdate::Changed(Change::Removed)), Ok(true));
+    assert_eq!(doc.live(), LiveState::Removed);
+    assert_eq!(doc.update(LiveUpdate::Changed(Change::Returned)), Ok(true));
+    assert_ne!(doc.live(), LiveState::Removed);
+    assert_eq!(
+        doc.update(LiveUpdate::Changed(Change::Error("lost events".into()))),
+        Err("lost events".into())
+    );
+}
+
+#[test]
+fn a_broken_rewrite_is_reported_and_the_content_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path(), 100);
+    let mut doc = open(&dir);
+    let len = doc.len();
+    std::fs::write(dir.join("events.json"), "[{").unwrap();
+    let err = doc.update(LiveUpdate::Changed(Change::Events)).unwrap_err();
+    assert!(err.contains("events.json"), "{err}");
+    assert_eq!(doc.len(), len);
+}
+
+#[test]
+fn views_cycle_and_change_the_blocks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut doc = open(&conversation(tmp.path(), 100));
+    let terminal = doc.len();
+    doc.cycle_view();
+    assert_eq!(doc.view_name(), DocView::User.name());
+    assert!(doc.len() < terminal);
+    doc.cycle_view();
+    assert_eq!(doc.view_name(), "raw");
+}
+
+#[test]
+fn the_title_and_full_texts_are_sanitized() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path(), 100);
+    std::fs::write(
+        dir.join("metadata.json"),
+        r#"{"title": "Build \u001b]0;owned\u0007date"}"#,
+    )
+    .unwrap();
+    let doc = open(&dir);
+    assert_eq!(doc.title(), "Build date");
+    for i in 0..doc.len() {
+        if let Some(text) = doc.full_text(i) {
+            assert!(!text.contains('\u{1b}'));
+        }
+    }
+}
+
+#[test]
+fn stdin_streams_feed_the_document() {
+    let mut doc = LiveDocument::new(
+        Live::stdin(),
+        DocOptions::default(),
+        Theme::dark(),
+        SanitizeMode::Strip,
+    );
+    assert_eq!(doc.title(), "standard input");
+    assert_eq!(doc.live(), LiveState::Live);
+    let stream = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/eve/update-then-final.ndjson"
+    ))
+    .unwrap();
+    assert_eq!(
+        doc.update(LiveUpdate::Stdin(StdinChunk::Data(stream))),
+        Ok(true)
+    );
+    assert!(doc.len() > 0);
+    assert_eq!(doc.update(LiveUpdate::Stdin(StdinChunk::End)), Ok(true));
+    assert_eq!(doc.live(), LiveState::Finished);
+}
+
+#[test]
+fn the_viewer_draws_a_real_conversation() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path(), 100);
+    let mut app = App::new(
+        open(&dir),
+        ViewerOptions {
+            clock: Clock::Utc,
+            opened_at: std::time::UNIX_EPOCH,
+            ..ViewerOptions::default()
+        },
+    );
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    app.act(Action::Top);
+    app.act(Action::NextCard);
+    terminal.draw(|f| app.draw(f)).unwrap();
+    insta::with_settings!({
+        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
+        prepend_module_to_snapshot => false,
+    }, {
+        insta::assert_snapshot!("tui_live_card_unfolded", terminal.backend());
+        app.act(Action::ToggleFold);
+        terminal.draw(|f| app.draw(f)).unwrap();
+        insta::assert_snapshot!("tui_live_card_folded", terminal.backend());
+    });
+    // A reload that changes nothing keeps the view where it is.
+    let before = terminal.backend().buffer().clone();
+    app.handle(AppEvent::Reload(Reload {
+        epoch: 0,
+        update: LiveUpdate::Changed(Change::Events),
+        at: std::time::UNIX_EPOCH,
+    }));
+    terminal.draw(|f| app.draw(f)).unwrap();
+    assert_eq!(&before, terminal.backend().buffer());
+}

@@ -1,0 +1,123 @@
+//! Handing a card's text to the outside: `$PAGER` (`o`) and the clipboard
+//! through OSC 52 (`y`). Both write conversation text to a terminal, so both
+//! receive it stripped of every control character but newline and tab.
+
+use std::io::{self, Write};
+use std::process::{Command, Stdio};
+
+use base64::Engine;
+
+/// The pager used when `$PAGER` is unset or empty.
+pub const DEFAULT_PAGER: &str = "less -R";
+
+/// `text` without escape sequences or other control characters (`\n` and
+/// `\t` are kept): the last guard before text leaves for a terminal.
+pub fn strip_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' | '\t' => out.push(c),
+            '\u{1b}' => skip_escape(&mut chars),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Skips the rest of an escape sequence after ESC: CSI up to its final byte,
+/// string sequences (OSC, DCS, APC, PM, SOS) up to BEL or ST, else one char.
+fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    match chars.next() {
+        Some('[') => {
+            for c in chars.by_ref() {
+                if ('\u{40}'..='\u{7e}').contains(&c) {
+                    break;
+                }
+            }
+        }
+        Some(']' | 'P' | '_' | '^' | 'X') => {
+            while let Some(c) = chars.next() {
+                if c == '\u{7}' {
+                    break;
+                }
+                if c == '\u{1b}' && chars.peek() == Some(&'\\') {
+                    chars.next();
+                    break;
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The pager command line: `$PAGER`, else [`DEFAULT_PAGER`].
+pub fn pager_command() -> String {
+    match std::env::var("PAGER") {
+        Ok(p) if !p.trim().is_empty() => p,
+        _ => DEFAULT_PAGER.to_string(),
+    }
+}
+
+/// Runs `command` through `sh -c` with `text` on its standard input and
+/// waits for it. The terminal must already be restored by the caller.
+pub fn run_pager(command: &str, text: &str) -> io::Result<()> {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::piped())
+        .spawn()?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // The pager may quit before reading everything: a broken pipe is fine.
+        match stdin.write_all(text.as_bytes()) {
+            Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                let _ = child.wait();
+                return Err(e);
+            }
+            _ => {}
+        }
+    }
+    let status = child.wait()?;
+    if status.success() || status.code().is_some() {
+        Ok(())
+    } else {
+        Err(io::Error::other(format!("{command}: {status}")))
+    }
+}
+
+/// The OSC 52 sequence that puts `text` on the system clipboard.
+pub fn osc52(text: &str) -> String {
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+    format!("\u{1b}]52;c;{encoded}\u{7}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_and_controls_are_stripped() {
+        let text = "a\u{1b}[31mred\u{1b}[0m\u{1b}]52;c;ZXZpbA==\u{7}b\u{1b}]8;;http://x\u{1b}\\c\rd\u{7f}e\u{9b}f\n\tg";
+        assert_eq!(strip_controls(text), "aredbcdef\n\tg");
+    }
+
+    #[test]
+    fn osc52_carries_base64() {
+        assert_eq!(osc52("hi"), "\u{1b}]52;c;aGk=\u{7}");
+    }
+
+    #[test]
+    fn the_pager_reads_the_text_on_stdin() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        run_pager(&format!("cat > '{}'", out.display()), "hello\npager").unwrap();
+        assert_eq!(std::fs::read_to_string(out).unwrap(), "hello\npager");
+    }
+
+    #[test]
+    fn a_pager_that_quits_early_is_not_an_error() {
+        let big = "x".repeat(1 << 20);
+        run_pager("head -c 1 >/dev/null", &big).unwrap();
+    }
+}

@@ -1,0 +1,408 @@
+//! The workspace picker: the conversations of a JP workspace, most recent
+//! first (the order they are given in), filtered by typing.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use unicode_width::UnicodeWidthStr;
+
+use super::text::truncate;
+
+/// One conversation as the picker lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConversationRow {
+    /// The conversation's id (its folder name).
+    pub id: String,
+    /// Its title, when it has one.
+    pub title: Option<String>,
+    /// When it was last active, as stored (`2025-12-09 21:20:34.512239`, UTC).
+    pub last_activity: Option<String>,
+    /// How many events it holds, when they were counted.
+    pub events: Option<usize>,
+    /// Pinned by the user.
+    pub pinned: bool,
+    /// Archived.
+    pub archived: bool,
+    /// An agent holds its lock right now.
+    pub locked: bool,
+}
+
+/// What a key did in the picker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PickerOutcome {
+    /// Still picking.
+    Stay,
+    /// Open this conversation.
+    Open(String),
+    /// Close the picker.
+    Back,
+}
+
+/// The picker's state.
+#[derive(Debug, Clone)]
+pub struct Picker {
+    rows: Vec<ConversationRow>,
+    filter: String,
+    selected: usize,
+}
+
+impl Picker {
+    /// A picker over `rows` (most recent first), with `current` selected.
+    pub fn new(rows: Vec<ConversationRow>, current: Option<&str>) -> Picker {
+        let selected = current
+            .and_then(|id| rows.iter().position(|r| r.id == id))
+            .unwrap_or(0);
+        Picker {
+            rows,
+            filter: String::new(),
+            selected,
+        }
+    }
+
+    /// Indices of the rows matching the filter (case-insensitive, title or id).
+    pub fn visible(&self) -> Vec<usize> {
+        let needle = self.filter.to_lowercase();
+        (0..self.rows.len())
+            .filter(|&i| {
+                let row = &self.rows[i];
+                needle.is_empty()
+                    || row.id.to_lowercase().contains(&needle)
+                    || row
+                        .title
+                        .as_deref()
+                        .is_some_and(|t| t.to_lowercase().contains(&needle))
+            })
+            .collect()
+    }
+
+    /// The filter typed so far.
+    pub fn filter(&self) -> &str {
+        &self.filter
+    }
+
+    /// The id of the selected row, if any row matches.
+    pub fn selected_id(&self) -> Option<&str> {
+        let visible = self.visible();
+        let i = visible.get(self.selected.min(visible.len().saturating_sub(1)))?;
+        Some(&self.rows[*i].id)
+    }
+
+    /// Handles one key; `page` is how many rows a page holds.
+    pub fn handle(&mut self, key: &KeyEvent, page: usize) -> PickerOutcome {
+        let count = self.visible().len();
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Esc => return PickerOutcome::Back,
+            KeyCode::Char('c') if ctrl => return PickerOutcome::Back,
+            KeyCode::Enter => {
+                return match self.selected_id() {
+                    Some(id) => PickerOutcome::Open(id.to_string()),
+                    None => PickerOutcome::Stay,
+                };
+            }
+            KeyCode::Down => self.selected += 1,
+            KeyCode::Char('n') if ctrl => self.selected += 1,
+            KeyCode::Up => self.selected = self.selected.saturating_sub(1),
+            KeyCode::Char('p') if ctrl => self.selected = self.selected.saturating_sub(1),
+            KeyCode::PageDown => self.selected += page.max(1),
+            KeyCode::PageUp => self.selected = self.selected.saturating_sub(page.max(1)),
+            KeyCode::Home => self.selected = 0,
+            KeyCode::End => self.selected = count.saturating_sub(1),
+            KeyCode::Backspace => {
+                self.filter.pop();
+                self.selected = 0;
+            }
+            KeyCode::Char('u') if ctrl => {
+                self.filter.clear();
+                self.selected = 0;
+            }
+            KeyCode::Char(c) if !ctrl => {
+                self.filter.push(c);
+                self.selected = 0;
+            }
+            _ => {}
+        }
+        self.selected = self.selected.min(self.visible().len().saturating_sub(1));
+        PickerOutcome::Stay
+    }
+
+    /// Draws the picker over the whole of `area`.
+    pub fn draw(&self, area: Rect, buf: &mut Buffer) {
+        if area.height < 3 {
+            return;
+        }
+        let width = usize::from(area.width);
+        let bar = Style::new().add_modifier(Modifier::REVERSED);
+        let header = format!(
+            " Conversations ({}) — type to filter, Enter opens, Esc goes back",
+            self.rows.len()
+        );
+        buf.set_style(Rect { height: 1, ..area }, bar);
+        buf.set_stringn(area.x, area.y, truncate(&header, width), width, bar);
+        let filter = Line::from(vec![
+            Span::styled(" filter: ", Style::new().add_modifier(Modifier::DIM)),
+            Span::raw(self.filter.clone()),
+            Span::styled("▏", Style::new().add_modifier(Modifier::SLOW_BLINK)),
+        ]);
+        buf.set_line(area.x, area.y + 1, &filter, area.width);
+
+        let visible = self.visible();
+        let list_rows = usize::from(area.height - 2);
+        let first = self.selected.saturating_sub(list_rows.saturating_sub(1));
+        if visible.is_empty() {
+            let none = Span::styled(
+                "  no conversation matches",
+                Style::new().add_modifier(Modifier::DIM),
+            );
+            buf.set_span(area.x, area.y + 2, &none, area.width);
+        }
+        let columns = Columns::measure(visible.iter().map(|&i| &self.rows[i]), width);
+        for (n, &i) in visible.iter().skip(first).take(list_rows).enumerate() {
+            let y = area.y + 2 + n as u16;
+            let line = columns.line(&self.rows[i]);
+            buf.set_line(area.x, y, &line, area.width);
+            if first + n == self.selected {
+                buf.set_style(
+                    Rect {
+                        y,
+                        height: 1,
+                        ..area
+                    },
+                    Style::new().bg(Color::DarkGray),
+                );
+            }
+        }
+    }
+}
+
+/// Column widths shared by every row, so that the list reads as a table.
+struct Columns {
+    title: usize,
+    id: usize,
+    events: usize,
+}
+
+/// Width of `YYYY-MM-DD HH:MM`.
+const WHEN: usize = 16;
+
+impl Columns {
+    /// Fits the columns into `width`; the id column goes first when it is narrow.
+    fn measure<'a>(rows: impl Iterator<Item = &'a ConversationRow>, width: usize) -> Columns {
+        let (mut id, mut events, mut flags) = (0, 0, 0);
+        for row in rows {
+            id = id.max(row.id.width());
+            events = events.max(event_count(row).len());
+            flags = flags.max(flag_text(row).map_or(0, |f| f.len() + 2));
+        }
+        // marker, title, "  id", "  when", "  N events", "  pinned archived"
+        let fixed =
+            |id: usize| 3 + if id > 0 { id + 2 } else { 0 } + 2 + WHEN + 2 + events + 7 + flags;
+        if width < fixed(id) + 16 {
+            id = 0;
+        }
+        Columns {
+            title: width.saturating_sub(fixed(id)).max(8),
+            id,
+            events,
+        }
+    }
+
+    fn line(&self, row: &ConversationRow) -> Line<'static> {
+        let dim = Style::new().add_modifier(Modifier::DIM);
+        let marker = if row.locked {
+            Span::styled(" ● ", Style::new().fg(Color::Green))
+        } else {
+            Span::raw("   ")
+        };
+        let title = truncate(&clean(row.title.as_deref().unwrap_or(&row.id)), self.title);
+        let title_style = if row.archived || row.title.is_none() {
+            dim
+        } else {
+            Style::new()
+        };
+        let mut spans = vec![marker, Span::styled(pad(&title, self.title), title_style)];
+        if self.id > 0 {
+            spans.push(Span::styled(
+                format!("  {}", pad(&clean(&row.id), self.id)),
+                dim,
+            ));
+        }
+        let when = row
+            .last_activity
+            .as_deref()
+            .map_or_else(|| "—".to_string(), minutes);
+        spans.push(Span::styled(format!("  {}", pad(&when, WHEN)), dim));
+        spans.push(Span::styled(
+            format!("  {:>w$} events", event_count(row), w = self.events),
+            dim,
+        ));
+        if let Some(flags) = flag_text(row) {
+            spans.push(Span::styled(
+                format!("  {flags}"),
+                Style::new().fg(Color::Cyan),
+            ));
+        }
+        Line::from(spans)
+    }
+}
+
+/// The event count, `?` when it was not counted.
+fn event_count(row: &ConversationRow) -> String {
+    row.events
+        .map_or_else(|| "?".to_string(), |n| n.to_string())
+}
+
+/// A stored time cut to the minute: `2025-12-09 21:20`.
+fn minutes(stored: &str) -> String {
+    clean(stored)
+        .chars()
+        .take(WHEN)
+        .map(|c| if c == 'T' { ' ' } else { c })
+        .collect()
+}
+
+/// `pinned`, `archived`, both or nothing.
+fn flag_text(row: &ConversationRow) -> Option<String> {
+    let flags: Vec<&str> = [(row.pinned, "pinned"), (row.archived, "archived")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+    (!flags.is_empty()).then(|| flags.join(" "))
+}
+
+/// `text` padded with spaces to `width` columns.
+fn pad(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
+}
+
+/// Titles come from the conversation's files: drop control characters.
+fn clean(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn rows() -> Vec<ConversationRow> {
+        let row = |id: &str, title: Option<&str>, t: Option<&str>, events| ConversationRow {
+            id: id.into(),
+            title: title.map(String::from),
+            last_activity: t.map(String::from),
+            events,
+            pinned: false,
+            archived: false,
+            locked: false,
+        };
+        vec![
+            ConversationRow {
+                locked: true,
+                ..row(
+                    "17760760747",
+                    Some("Replace prefill logic"),
+                    Some("2026-01-01 02:00:00.5"),
+                    Some(48),
+                )
+            },
+            ConversationRow {
+                pinned: true,
+                ..row(
+                    "17673969718",
+                    Some("IANA reference site"),
+                    Some("2026-01-01T01:00:00Z"),
+                    Some(9),
+                )
+            },
+            row(
+                "17653152345",
+                Some("Agentic shepherd: open issues"),
+                Some("2025-12-31 00:01:00"),
+                Some(120),
+            ),
+            ConversationRow {
+                archived: true,
+                ..row("17662304290", None, None, None)
+            },
+        ]
+    }
+
+    fn key(c: KeyCode) -> KeyEvent {
+        KeyEvent::new(c, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn the_first_row_is_selected_unless_the_current_one_is_listed() {
+        let picker = Picker::new(rows(), None);
+        assert_eq!(picker.selected_id(), Some("17760760747"));
+        let picker = Picker::new(rows(), Some("17653152345"));
+        assert_eq!(picker.selected_id(), Some("17653152345"));
+    }
+
+    #[test]
+    fn rows_read_as_a_table() {
+        let picker = Picker::new(rows(), None);
+        let mut buf = Buffer::empty(Rect::new(0, 0, 100, 6));
+        picker.draw(buf.area, &mut buf);
+        let line = |y: u16| (0..100).map(|x| buf[(x, y)].symbol()).collect::<String>();
+        assert_eq!(
+            line(2).trim_end(),
+            " ● Replace prefill logic                         17760760747  2026-01-01 02:00   48 events"
+        );
+        assert_eq!(
+            line(5).trim_end(),
+            "   17662304290                                   17662304290  —                   ? events  archived"
+        );
+    }
+
+    #[test]
+    fn typing_filters_by_title_or_id_and_enter_opens() {
+        let mut picker = Picker::new(rows(), None);
+        for c in "iana".chars() {
+            assert_eq!(
+                picker.handle(&key(KeyCode::Char(c)), 10),
+                PickerOutcome::Stay
+            );
+        }
+        assert_eq!(picker.visible().len(), 1);
+        assert_eq!(
+            picker.handle(&key(KeyCode::Enter), 10),
+            PickerOutcome::Open("17673969718".into())
+        );
+        picker.handle(&key(KeyCode::Backspace), 10);
+        picker.handle(&key(KeyCode::Backspace), 10);
+        picker.handle(&key(KeyCode::Backspace), 10);
+        picker.handle(&key(KeyCode::Backspace), 10);
+        for c in "0429".chars() {
+            picker.handle(&key(KeyCode::Char(c)), 10);
+        }
+        assert_eq!(picker.selected_id(), Some("17662304290"));
+    }
+
+    #[test]
+    fn arrows_move_and_escape_goes_back() {
+        let mut picker = Picker::new(rows(), Some("17673969718"));
+        assert_eq!(picker.selected_id(), Some("17673969718"));
+        picker.handle(&key(KeyCode::Down), 10);
+        assert_eq!(picker.selected_id(), Some("17653152345"));
+        picker.handle(&key(KeyCode::Up), 10);
+        picker.handle(&key(KeyCode::Up), 10);
+        picker.handle(&key(KeyCode::Up), 10);
+        assert_eq!(picker.selected_id(), Some("17760760747"));
+        assert_eq!(picker.handle(&key(KeyCode::Esc), 10), PickerOutcome::Back);
+    }
+
+    #[test]
+    fn no_match_opens_nothing() {
+        let mut picker = Picker::new(rows(), None);
+        for c in "zzz".chars() {
+            picker.handle(&key(KeyCode::Char(c)), 10);
+        }
+        assert_eq!(picker.selected_id(), None);
+        assert_eq!(picker.handle(&key(KeyCode::Enter), 10), PickerOutcome::Stay);
+    }
+}

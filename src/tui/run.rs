@@ -1,0 +1,213 @@
+//! The main loop: draws, waits for the next event (terminal, watcher,
+//! signal), hands it to the [`App`] and carries out what the app asks —
+//! quitting, suspending, the pager, the clipboard, the picker.
+
+use std::io::{self, Write};
+use std::sync::mpsc::{self, Receiver, Sender};
+
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+
+use super::app::{App, AppEvent, Effect, Signal};
+use super::blocks::Blocks;
+use super::input::Input;
+use super::pager::{osc52, pager_command, run_pager};
+use super::picker::ConversationRow;
+use super::signals::SignalThread;
+use super::terminal::{TerminalGuard, stop_process};
+
+/// Why the viewer could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum TuiError {
+    /// The terminal could not be set up or written to.
+    #[error("terminal: {0}")]
+    Terminal(#[from] io::Error),
+}
+
+/// How the viewer ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// The user quit.
+    Quit,
+    /// A signal ended it; the number, for an exit status of 128 + n.
+    Signal(i32),
+}
+
+/// The channel every app event travels on. Make it first, hand
+/// [`EventChannel::sender`] to the watcher thread, then [`run`].
+pub struct EventChannel<U> {
+    tx: Sender<AppEvent<U>>,
+    rx: Receiver<AppEvent<U>>,
+}
+
+impl<U> Default for EventChannel<U> {
+    fn default() -> Self {
+        let (tx, rx) = mpsc::channel();
+        EventChannel { tx, rx }
+    }
+}
+
+impl<U> EventChannel<U> {
+    /// A new channel.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Where reloads are sent from (clone it per thread).
+    pub fn sender(&self) -> Sender<AppEvent<U>> {
+        self.tx.clone()
+    }
+}
+
+/// What the viewer needs from its surroundings for the workspace picker.
+pub trait Host<D: Blocks> {
+    /// The workspace's conversations, most recent first.
+    fn conversations(&mut self) -> Vec<ConversationRow>;
+    /// Opens conversation `id` and starts following it (the previous
+    /// conversation's watcher should stop).
+    fn open(&mut self, id: &str) -> Result<Opened<D>, String>;
+}
+
+/// A conversation opened from the picker.
+pub struct Opened<D> {
+    /// Its document.
+    pub doc: D,
+    /// The epoch its watcher's reloads carry.
+    pub epoch: u64,
+    /// Something to tell the user (it cannot be followed, say).
+    pub note: Option<String>,
+}
+
+/// A host without a workspace: nothing to pick.
+#[derive(Debug, Default)]
+pub struct NoWorkspace;
+
+impl<D: Blocks> Host<D> for NoWorkspace {
+    fn conversations(&mut self) -> Vec<ConversationRow> {
+        Vec::new()
+    }
+
+    fn open(&mut self, id: &str) -> Result<Opened<D>, String> {
+        Err(format!("{id}: not in a workspace"))
+    }
+}
+
+/// Runs the viewer in the terminal until the user quits or a signal ends it.
+/// The terminal is restored however it ends.
+pub fn run<D, H>(
+    mut app: App<D>,
+    host: &mut H,
+    events: EventChannel<D::Update>,
+) -> Result<Exit, TuiError>
+where
+    D: Blocks,
+    D::Update: Send + 'static,
+    H: Host<D>,
+{
+    let mut guard = TerminalGuard::enter()?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    let input = Input::spawn(events.sender())?;
+    let _signals = SignalThread::spawn(events.sender())?;
+    let mut session = Session {
+        guard: &mut guard,
+        terminal: &mut terminal,
+        input: &input,
+    };
+    loop {
+        session.terminal.draw(|f| app.draw(f))?;
+        let Ok(first) = events.rx.recv() else {
+            return Ok(Exit::Quit);
+        };
+        // Everything that arrived together is handled before the next frame.
+        let mut batch = vec![first];
+        batch.extend(events.rx.try_iter());
+        for event in batch {
+            let effect = match event {
+                AppEvent::Signal(signal) => match signal {
+                    Signal::Terminate | Signal::Hangup | Signal::Interrupt => {
+                        return Ok(Exit::Signal(signal.number()));
+                    }
+                    Signal::Stop => Some(Effect::Suspend),
+                    Signal::Continue => {
+                        redraw_all(session.terminal)?;
+                        None
+                    }
+                },
+                other => app.handle(other),
+            };
+            if let Some(effect) = effect
+                && let Some(exit) = session.apply(effect, &mut app, host)?
+            {
+                return Ok(exit);
+            }
+        }
+    }
+}
+
+struct Session<'a> {
+    guard: &'a mut TerminalGuard,
+    terminal: &'a mut Terminal<CrosstermBackend<io::Stdout>>,
+    input: &'a Input,
+}
+
+impl Session<'_> {
+    fn apply<D: Blocks, H: Host<D>>(
+        &mut self,
+        effect: Effect,
+        app: &mut App<D>,
+        host: &mut H,
+    ) -> Result<Option<Exit>, TuiError> {
+        match effect {
+            Effect::Quit => return Ok(Some(Exit::Quit)),
+            Effect::Suspend => self.outside(stop_process)?,
+            Effect::Pager(text) => {
+                let command = pager_command();
+                let mut result = Ok(());
+                self.outside(|| result = run_pager(&command, &text))?;
+                if let Err(e) = result {
+                    app.note(format!("{command}: {e}"));
+                }
+            }
+            Effect::Copy(text) => {
+                let mut out = io::stdout();
+                out.write_all(osc52(&text).as_bytes())?;
+                out.flush()?;
+                app.note(format!("copied {} bytes to the clipboard", text.len()));
+            }
+            Effect::Pick => app.show_picker(host.conversations()),
+            Effect::Open(id) => match host.open(&id) {
+                Ok(opened) => {
+                    app.open(opened.doc, id, opened.epoch);
+                    if let Some(note) = opened.note {
+                        app.note(note);
+                    }
+                }
+                Err(e) => {
+                    app.close_picker();
+                    app.note(e);
+                }
+            },
+        }
+        Ok(None)
+    }
+
+    /// Runs `f` with the terminal given back and the input thread paused.
+    fn outside(&mut self, f: impl FnOnce()) -> Result<(), TuiError> {
+        self.input.pause();
+        self.guard.leave();
+        f();
+        self.guard.reenter()?;
+        self.input.resume();
+        redraw_all(self.terminal)?;
+        Ok(())
+    }
+}
+
+/// Makes the next frame repaint every cell (the screen was used by someone
+/// else). `Terminal::clear` would ask the terminal for the cursor position,
+/// which not every terminal answers; a resize to the current size does not.
+fn redraw_all(terminal: &mut Terminal<CrosstermBackend<io::Stdout>>) -> io::Result<()> {
+    let size = terminal.size()?;
+    terminal.resize(Rect::new(0, 0, size.width, size.height))
+}

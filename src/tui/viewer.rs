@@ -1,0 +1,179 @@
+//! `overhear [PATH]` in a terminal: opens the conversation, starts following
+//! it (a folder watch, a file watch or the stdin reader, each feeding the
+//! event channel), and runs the viewer. The one entry point the CLI calls.
+
+use std::path::Path;
+use std::sync::mpsc::Sender;
+use std::time::SystemTime;
+
+use super::app::{App, AppEvent, Reload, ViewerOptions};
+use super::live::{LiveDocument, LiveUpdate};
+use super::picker::ConversationRow;
+use super::run::{EventChannel, Exit, Host, Opened, TuiError, run};
+use crate::load::{Live, OpenError, Origin};
+use crate::render::document::DocOptions;
+use crate::render::sanitize::SanitizeMode;
+use crate::render::theme::Theme;
+use crate::source::Workspace;
+use crate::source::stdin::spawn_stdin_reader;
+use crate::source::watch::{self, Change, Watch};
+
+/// The display choices of the command line.
+#[derive(Debug, Clone, Default)]
+pub struct ViewerSettings {
+    /// View, style overlay (`finished` is managed by the viewer).
+    pub doc: DocOptions,
+    /// Colours, already adapted to the terminal's depth.
+    pub theme: Theme,
+    /// Escape sequences in conversation text: removed or shown.
+    pub sanitize: SanitizeMode,
+}
+
+/// Why `overhear PATH` could not show anything.
+#[derive(Debug, thiserror::Error)]
+pub enum ViewerError {
+    /// The conversation could not be opened.
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    /// The terminal failed.
+    #[error(transparent)]
+    Tui(#[from] TuiError),
+}
+
+/// Opens what `arg` names (`-`: a stream on stdin; `None`: the workspace
+/// around the current folder) and runs the viewer until the user quits.
+pub fn open_and_run(arg: Option<&str>, settings: ViewerSettings) -> Result<Exit, ViewerError> {
+    let live = match arg {
+        Some("-") => Live::stdin(),
+        _ => Live::open(arg)?,
+    };
+    Ok(run_live(live, settings)?)
+}
+
+/// Runs the viewer on a conversation already opened, following it.
+pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> {
+    let events = EventChannel::<LiveUpdate>::new();
+    let tx = events.sender();
+    let mut host = WorkspaceHost {
+        workspace: live.workspace.clone(),
+        settings: settings.clone(),
+        tx: tx.clone(),
+        epoch: 0,
+        watch: None,
+    };
+    let watch_problem = host.follow(&live.origin, 0).err();
+    let options = ViewerOptions {
+        workspace: live.workspace.is_some(),
+        conversation_id: match &live.origin {
+            Origin::Jp(dir) => dir.id.clone(),
+            Origin::Eve(_) => None,
+        },
+        opened_at: SystemTime::now(),
+        ..ViewerOptions::default()
+    };
+    let warnings = live.warnings.len();
+    let doc = LiveDocument::new(live, settings.doc, settings.theme, settings.sanitize);
+    let mut app = App::new(doc, options);
+    if let Some(problem) = watch_problem {
+        app.note(format!("not following changes: {problem}"));
+    } else if warnings > 0 {
+        app.note(format!(
+            "{warnings} problem(s) reading the file; `overhear render` lists them"
+        ));
+    }
+    run(app, &mut host, events)
+}
+
+/// The workspace behind the picker, and the watch of the conversation shown.
+struct WorkspaceHost {
+    workspace: Option<Workspace>,
+    settings: ViewerSettings,
+    tx: Sender<AppEvent<LiveUpdate>>,
+    epoch: u64,
+    watch: Option<Watch>,
+}
+
+impl WorkspaceHost {
+    /// Starts following `origin`; reloads carry `epoch`. Stops the previous watch.
+    fn follow(&mut self, origin: &Origin, epoch: u64) -> Result<(), String> {
+        self.watch = None;
+        let tx = self.tx.clone();
+        let send = move |update: LiveUpdate| {
+            let _ = tx.send(AppEvent::Reload(Reload {
+                epoch,
+                update,
+                at: SystemTime::now(),
+            }));
+        };
+        let watch = match origin {
+            Origin::Eve(path) if path == Path::new("-") => {
+                let chunks = spawn_stdin_reader();
+                std::thread::Builder::new()
+                    .name("overhear-stdin".into())
+                    .spawn(move || {
+                        for chunk in chunks {
+                            send(LiveUpdate::Stdin(chunk));
+                        }
+                    })
+                    .map_err(|e| e.to_string())?;
+                return Ok(());
+            }
+            Origin::Eve(path) => {
+                let send = send.clone();
+                watch::file_with(path, move |change| send(LiveUpdate::Changed(change)))
+            }
+            Origin::Jp(dir) => {
+                let send = send.clone();
+                watch::conversation_with(dir, move |change| send(LiveUpdate::Changed(change)))
+            }
+        }
+        .map_err(|e| e.to_string())?;
+        self.watch = Some(watch);
+        // A change between reading the files and starting the watch would go
+        // unseen: look once more now.
+        send(LiveUpdate::Changed(Change::Events));
+        Ok(())
+    }
+}
+
+impl Host<LiveDocument> for WorkspaceHost {
+    fn conversations(&mut self) -> Vec<ConversationRow> {
+        let Some(workspace) = &self.workspace else {
+            return Vec::new();
+        };
+        workspace
+            .conversations()
+            .into_iter()
+            .map(|entry| ConversationRow {
+                id: entry.id,
+                title: entry.title,
+                last_activity: entry.last_activated_at,
+                events: entry.event_count,
+                pinned: entry.pinned,
+                archived: entry.archived,
+                locked: entry.locked,
+            })
+            .collect()
+    }
+
+    fn open(&mut self, id: &str) -> Result<Opened<LiveDocument>, String> {
+        let workspace = self
+            .workspace
+            .clone()
+            .ok_or_else(|| format!("{id}: not in a workspace"))?;
+        let entry = workspace
+            .find(id)
+            .ok_or_else(|| format!("{id}: no such conversation any more"))?;
+        let live =
+            Live::open_jp(entry.conversation(), Some(workspace)).map_err(|e| e.to_string())?;
+        self.epoch += 1;
+        let epoch = self.epoch;
+        let problem = self.follow(&live.origin, epoch).err();
+        let settings = self.settings.clone();
+        Ok(Opened {
+            doc: LiveDocument::new(live, settings.doc, settings.theme, settings.sanitize),
+            epoch,
+            note: problem.map(|p| format!("not following changes: {p}")),
+        })
+    }
+}

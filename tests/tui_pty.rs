@@ -1,0 +1,310 @@
+//! The viewer in a real pseudo-terminal: it takes the terminal over, follows
+//! the file, and gives the terminal back however it ends.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use serde_json::Value;
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The `current` fixture with its first `events` events, in a conversation folder.
+fn conversation(tmp: &Path, events: usize) -> PathBuf {
+    let dir = tmp.join("17760760747-pty");
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["base_config.json", "metadata.json"] {
+        std::fs::copy(Path::new(FIXTURE).join(file), dir.join(file)).unwrap();
+    }
+    write_events(&dir, events);
+    dir
+}
+
+/// Replaces `events.json` the way JP does: write a temp file, rename it over.
+fn write_events(dir: &Path, events: usize) {
+    let all: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(Path::new(FIXTURE).join("events.json")).unwrap())
+            .unwrap();
+    let some: Vec<&Value> = all.iter().take(events).collect();
+    let tmp = dir.join("events.json.tmp");
+    std::fs::write(&tmp, serde_json::to_vec_pretty(&some).unwrap()).unwrap();
+    std::fs::rename(tmp, dir.join("events.json")).unwrap();
+}
+
+struct Viewer {
+    child: Box<dyn Child + Send + Sync>,
+    master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    screen: Arc<Mutex<vt100::Parser>>,
+}
+
+impl Viewer {
+    fn start(dir: &Path) -> Viewer {
+        Viewer::start_with(dir, "cat >/dev/null")
+    }
+
+    fn start_with(dir: &Path, pager: &str) -> Viewer {
+        Viewer::spawn(Some(dir), dir, pager)
+    }
+
+    /// Runs `overhear [ARG]` in `cwd`.
+    fn spawn(arg: Option<&Path>, cwd: &Path, pager: &str) -> Viewer {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: 24,
+                cols: 80,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_overhear"));
+        if let Some(arg) = arg {
+            cmd.arg(arg);
+        }
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("PAGER", pager);
+        cmd.env("JP_USER_DATA_DIR", cwd.join("no-user-data"));
+        cmd.cwd(cwd);
+        let child = pty.slave.spawn_command(cmd).unwrap();
+        drop(pty.slave);
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            std::num::NonZeroU16::new(24).unwrap(),
+            std::num::NonZeroU16::new(80).unwrap(),
+            0,
+        )));
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let feed = screen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                feed.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        let writer = pty.master.take_writer().unwrap();
+        Viewer {
+            child,
+            master: pty.master,
+            writer,
+            screen,
+        }
+    }
+
+    fn wait_for(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool) {
+        let start = Instant::now();
+        while start.elapsed() < TIMEOUT {
+            if pred(self.screen.lock().unwrap().screen()) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!(
+            "timed out waiting for {what}; screen:\n{}",
+            self.screen.lock().unwrap().screen().contents()
+        );
+    }
+
+    fn wait_for_text(&self, text: &str) {
+        self.wait_for(text, |s| s.contents().contains(text));
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    fn pid(&self) -> libc::pid_t {
+        self.child.process_id().unwrap() as libc::pid_t
+    }
+
+    fn exit_code(&mut self) -> u32 {
+        let start = Instant::now();
+        while start.elapsed() < TIMEOUT {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.exit_code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.child.kill().unwrap();
+        panic!("the viewer did not exit");
+    }
+
+    /// Whether the terminal is back in cooked mode with echo.
+    fn cooked(&self) -> bool {
+        let fd = self.master.as_raw_fd().unwrap();
+        // SAFETY: `termios` is plain data filled in by `tcgetattr` on an open fd.
+        let mut termios: libc::termios = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::tcgetattr(fd, &mut termios) }, 0);
+        termios.c_lflag & libc::ICANON != 0 && termios.c_lflag & libc::ECHO != 0
+    }
+
+    fn settled_screen(&self) -> vt100::Screen {
+        // The reader thread may still be feeding the last bytes.
+        std::thread::sleep(Duration::from_millis(200));
+        self.screen.lock().unwrap().screen().clone()
+    }
+}
+
+#[test]
+fn q_quits_and_leaves_the_alternate_screen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
+    viewer.wait_for("the status bar", |s| {
+        s.alternate_screen() && s.contents().contains("24 events")
+    });
+    assert!(!viewer.cooked(), "raw mode while running");
+    viewer.send(b"q");
+    assert_eq!(viewer.exit_code(), 0);
+    assert!(!viewer.settled_screen().alternate_screen());
+    assert!(viewer.cooked());
+}
+
+#[test]
+fn sigterm_restores_the_terminal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
+    viewer.wait_for("the status bar", |s| {
+        s.alternate_screen() && s.contents().contains("24 events")
+    });
+    // SAFETY: signalling our own child process.
+    assert_eq!(unsafe { libc::kill(viewer.pid(), libc::SIGTERM) }, 0);
+    assert_eq!(viewer.exit_code(), 128 + libc::SIGTERM as u32);
+    assert!(!viewer.settled_screen().alternate_screen());
+    assert!(viewer.cooked());
+}
+
+#[test]
+fn new_events_scroll_into_view() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path(), 20);
+    let mut viewer = Viewer::start(&dir);
+    viewer.wait_for_text("20 events");
+    write_events(&dir, 100);
+    viewer.wait_for_text("24 events");
+    viewer.wait_for_text("Run the checks again.");
+    viewer.send(b"q");
+    assert_eq!(viewer.exit_code(), 0);
+}
+
+#[test]
+fn ctrl_z_suspends_and_the_viewer_comes_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
+    viewer.wait_for("the status bar", |s| {
+        s.alternate_screen() && s.contents().contains("24 events")
+    });
+    viewer.send(b"\x1a");
+    viewer.wait_for("the normal screen", |s| !s.alternate_screen());
+    assert!(viewer.cooked(), "the shell gets a cooked terminal");
+    // SAFETY: signalling our own child process.
+    assert_eq!(unsafe { libc::kill(viewer.pid(), libc::SIGCONT) }, 0);
+    viewer.wait_for("the viewer again", |s| {
+        s.alternate_screen() && s.contents().contains("24 events")
+    });
+    viewer.send(b"q");
+    assert_eq!(viewer.exit_code(), 0);
+}
+
+#[test]
+fn the_pager_gets_the_card_text_and_the_viewer_returns() {
+    let tmp = tempfile::tempdir().unwrap();
+    let paged = tmp.path().join("paged");
+    let pager = format!("cat > '{}'", paged.display());
+    let mut viewer = Viewer::start_with(&conversation(tmp.path(), 100), &pager);
+    viewer.wait_for_text("24 events");
+    // The first card's result is the build script, cut to 3 lines on screen.
+    viewer.send(b"g}o");
+    viewer.wait_for("the viewer after the pager", |s| {
+        s.alternate_screen() && s.contents().contains("fs_read_file")
+    });
+    viewer.send(b"q");
+    assert_eq!(viewer.exit_code(), 0);
+    let text = std::fs::read_to_string(&paged).unwrap();
+    assert!(text.contains("use std::process::Command;"), "{text}");
+    assert!(
+        text.lines().count() > 3,
+        "the whole result, not what the card shows"
+    );
+}
+
+#[test]
+fn sighup_ends_the_viewer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
+    viewer.wait_for_text("24 events");
+    // SAFETY: signalling our own child process.
+    assert_eq!(unsafe { libc::kill(viewer.pid(), libc::SIGHUP) }, 0);
+    assert_eq!(viewer.exit_code(), 128 + libc::SIGHUP as u32);
+    assert!(viewer.cooked());
+}
+
+#[test]
+fn a_resized_terminal_is_redrawn_to_its_new_size() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
+    viewer.wait_for_text("24 events");
+    viewer
+        .master
+        .resize(PtySize {
+            rows: 12,
+            cols: 60,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    viewer.screen.lock().unwrap().screen_mut().set_size(
+        std::num::NonZeroU16::new(12).unwrap(),
+        std::num::NonZeroU16::new(60).unwrap(),
+    );
+    viewer.wait_for("the status bar on row 12", |s| {
+        s.contents_between(11, 0, 11, 60).contains("following")
+            || s.contents_between(11, 0, 11, 60).contains("finished")
+    });
+    viewer.send(b"q");
+    assert_eq!(viewer.exit_code(), 0);
+}
+
+#[test]
+fn the_picker_opens_another_conversation_of_the_workspace() {
+    let tmp = tempfile::tempdir().unwrap();
+    let conversations = tmp.path().join(".jp/conversations");
+    std::fs::create_dir_all(&conversations).unwrap();
+    std::fs::write(
+        tmp.path().join(".jp/.id"),
+        "DO NOT EDIT THIS FILE! IT IS AUTO-GENERATED BY JP.\notvo8\n",
+    )
+    .unwrap();
+    let older = conversation(&conversations, 100);
+    std::fs::rename(&older, conversations.join("17653152345-older")).unwrap();
+    std::fs::write(
+        conversations.join("17653152345-older/metadata.json"),
+        r#"{"title": "The older one", "last_activated_at": "2026-01-01 10:00:00.0"}"#,
+    )
+    .unwrap();
+    let newer = conversation(&conversations, 20);
+    std::fs::write(
+        newer.join("metadata.json"),
+        r#"{"title": "The newer one", "last_activated_at": "2026-02-01 10:00:00.0"}"#,
+    )
+    .unwrap();
+
+    let mut viewer = Viewer::spawn(None, tmp.path(), "cat >/dev/null");
+    viewer.wait_for_text("The newer one");
+    viewer.send(b"p");
+    viewer.wait_for_text("Conversations (2)");
+    viewer.send(b"older");
+    viewer.wait_for("the filtered list", |s| {
+        !s.contents().contains("The newer one")
+    });
+    viewer.send(b"\r");
+    viewer.wait_for("the older conversation", |s| {
+        s.contents().contains("The older one") && s.contents().contains("24 events")
+    });
+    viewer.send(b"q");
+    assert_eq!(viewer.exit_code(), 0);
+}
