@@ -50,6 +50,9 @@ impl Run {
 }
 
 /// Runs the binary with `args`, collecting its output, peak memory and wall time.
+// The child is reaped with `waitpid` below (after polling its memory), which
+// clippy cannot see.
+#[allow(clippy::zombie_processes)]
 pub fn overhear<I, S>(args: I) -> Run
 where
     I: IntoIterator<Item = S>,
