@@ -386,7 +386,7 @@ fn exercise_viewer(ws: &Workspace, rewrites: bool) -> ProcFindings {
     viewer.send(b"\x1b");
     std::thread::sleep(Duration::from_millis(100));
     viewer.send(b"?");
-    viewer.wait_for_text("any key closes");
+    viewer.wait_for_text("close");
     viewer.send(b"x");
     viewer.send(b"g}o");
     viewer.wait_until("the viewer after the pager", TIMEOUT, |s| {
