@@ -70,7 +70,13 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.reason)
+        // A reason that starts with a column continues the place: `line 3, column 7: …`.
+        let separator = if self.reason.starts_with("column ") {
+            ", "
+        } else {
+            ": "
+        };
+        write!(f, "line {}{separator}{}", self.line, self.reason)
     }
 }
 
@@ -197,7 +203,14 @@ impl Inner {
         let value: Value = match serde_json::from_slice(trimmed) {
             Ok(value) => value,
             Err(error) => {
-                self.skip(number, None, format!("not JSON: {error}"));
+                let problem = super::json_problem(&error, "the line");
+                let lead = raw.len() - raw.trim_ascii_start().len();
+                let column = error.column().max(1) + lead;
+                self.skip(
+                    number,
+                    None,
+                    format!("column {column}: not JSON: {problem}"),
+                );
                 return;
             }
         };
