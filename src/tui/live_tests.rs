@@ -208,3 +208,15 @@ fn the_viewer_draws_a_real_conversation() {
     terminal.draw(|f| app.draw(f)).unwrap();
     assert_eq!(&before, terminal.backend().buffer());
 }
+
+#[test]
+fn problems_shown_in_the_status_bar_name_the_file_without_its_folder() {
+    assert_eq!(
+        without_folder("/home/me/.jp/conversations/1-x/events.json: line 3, column 1: cut"),
+        "events.json: line 3, column 1: cut"
+    );
+    assert_eq!(
+        without_folder("--theme nope: no such theme"),
+        "--theme nope: no such theme"
+    );
+}
