@@ -19,13 +19,23 @@ pub(crate) fn json_problem(err: &serde_json::Error, within: &str) -> String {
         None => &text,
     };
     if let Some(inside) = message.strip_prefix("EOF while parsing ") {
-        // serde_json calls an array a list.
-        let inside = if inside == "a list" {
-            "an array"
-        } else {
-            inside
+        return match inside {
+            "a value" => format!("{within} ends where a value should follow; it is cut short"),
+            // serde_json calls an array a list.
+            "a list" => format!("{within} ends inside an array; it is cut short"),
+            inside => format!("{within} ends inside {inside}; it is cut short"),
         };
-        return format!("{within} ends inside {inside}; it is cut short");
+    }
+    if let Some((found, expected)) = message
+        .strip_prefix("invalid type: ")
+        .and_then(|rest| rest.split_once(", expected "))
+    {
+        let found = match found {
+            "map" => "a JSON object",
+            "sequence" => "a JSON array",
+            other => other,
+        };
+        return format!("found {found}, expected {expected}");
     }
     match message {
         "trailing characters" => format!("more text after the JSON value; {within} must hold one"),

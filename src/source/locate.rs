@@ -110,7 +110,8 @@ pub fn locate(
     if arg == "-" {
         return Ok(Target::Stdin);
     }
-    let path = cwd.join(arg);
+    // `.` and `a/./b` are named without their `.` in messages.
+    let path: PathBuf = cwd.join(arg).components().collect();
     match fs::metadata(&path) {
         Ok(meta) if meta.is_dir() => locate_folder(&path, env),
         Ok(_) => locate_file(&path),
