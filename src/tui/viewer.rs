@@ -175,8 +175,8 @@ impl Host<LiveDocument> for WorkspaceHost {
         let entry = workspace
             .find(id)
             .ok_or_else(|| format!("{id}: no such conversation any more"))?;
-        let live =
-            Live::open_jp(entry.conversation(), Some(workspace)).map_err(|e| e.to_string())?;
+        let live = Live::open_jp(entry.conversation(), Some(workspace))
+            .map_err(|e| super::live::without_folder(&e.to_string()))?;
         self.epoch += 1;
         let epoch = self.epoch;
         let problem = self.follow(&live.origin, epoch).err();
