@@ -86,6 +86,8 @@ pub enum Refresh {
     Appended,
     /// The conversation changed anywhere: treat it as new.
     Reloaded,
+    /// Only the text being written right now changed (eve's deltas).
+    Streaming,
 }
 
 impl Live {
@@ -173,30 +175,41 @@ impl Live {
             (Reader::Eve { reader, tail }, Origin::Eve(_)) => {
                 let before = (reader.events().len(), reader.revision());
                 // The tail's errors name the file already.
-                match tail.poll()? {
+                let refresh = match tail.poll()? {
                     TailRead::Unchanged => return Ok(Refresh::Unchanged),
-                    TailRead::Appended(bytes) => reader.push(&bytes),
+                    TailRead::Appended(bytes) => {
+                        reader.push(&bytes);
+                        eve_refresh(before, reader, &self.conversation)
+                    }
                     TailRead::Reset(bytes) => {
                         **reader = EveReader::new();
                         reader.push(&bytes);
+                        self.conversation.originals.clear();
+                        Refresh::Reloaded
                     }
-                }
-                let refresh = eve_refresh(before, reader);
-                self.apply_eve();
+                };
+                self.apply_eve(refresh);
                 Ok(refresh)
             }
             _ => Ok(Refresh::Unchanged),
         }
     }
 
-    /// Opens what `arg` names for a one-shot read (`render`, `events`; `None`:
-    /// the workspace around the current folder): a stream's last line counts
-    /// even without its newline.
-    pub fn read_once<'a>(arg: impl Into<Option<&'a str>>) -> Result<Live, OpenError> {
-        let mut live = Live::open(arg.into())?;
+    /// Opens what `arg` names for a one-shot read (`render`, `events`): a
+    /// stream's last line counts even without its newline.
+    pub fn read_once(arg: &str) -> Result<Live, OpenError> {
+        Live::read_once_at(Some(arg))
+    }
+
+    /// [`Live::read_once`], where `None` is the workspace around the current
+    /// folder (`overhear` with no PATH, printing).
+    pub fn read_once_at(arg: Option<&str>) -> Result<Live, OpenError> {
+        let mut live = Live::open(arg)?;
         if let Reader::Eve { reader, .. } = &mut live.reader {
+            let before = (reader.events().len(), reader.revision());
             reader.finish();
-            live.apply_eve();
+            let refresh = eve_refresh(before, reader, &live.conversation);
+            live.apply_eve(refresh);
         }
         Ok(live)
     }
@@ -226,12 +239,14 @@ impl Live {
         if end {
             reader.finish();
         }
-        let refresh = eve_refresh(before, reader);
-        self.apply_eve();
+        let refresh = eve_refresh(before, reader, &self.conversation);
+        self.apply_eve(refresh);
         refresh
     }
 
-    fn apply_eve(&mut self) {
+    /// Brings the conversation up to the eve reader's state; costs what is new
+    /// unless `refresh` says earlier events changed.
+    fn apply_eve(&mut self, refresh: Refresh) {
         let Reader::Eve { reader, .. } = &self.reader else {
             return;
         };
@@ -244,8 +259,26 @@ impl Live {
             .iter()
             .map(|d| format!("{name}: {d}"))
             .collect();
-        let title = self.conversation.title.take();
-        self.conversation = Conversation::new(reader.events().to_vec(), None, title);
+        let conv = &mut self.conversation;
+        match refresh {
+            Refresh::Unchanged | Refresh::Streaming => {}
+            Refresh::Appended => {
+                let new = reader.events()[conv.events.len().min(reader.events().len())..].to_vec();
+                conv.extend(new);
+            }
+            Refresh::Reloaded => {
+                let title = conv.title.take();
+                let originals = std::mem::take(&mut conv.originals);
+                *conv = Conversation::new(reader.events().to_vec(), None, title);
+                conv.originals = originals;
+            }
+        }
+        // Stored lines never change once read (a reset clears them first).
+        let originals = reader.originals();
+        let known = conv.originals.len().min(originals.len());
+        conv.originals.truncate(known);
+        conv.originals.extend_from_slice(&originals[known..]);
+        conv.in_progress = reader.in_progress().cloned();
     }
 
     /// Whether the agent is done with it: no JP lock held, or the eve stream ended.
@@ -293,15 +326,19 @@ impl Live {
     }
 }
 
-fn eve_refresh(before: (usize, u64), reader: &EveReader) -> Refresh {
+/// What changed in `reader` since it had `before` (event count, revision)
+/// and `shown` was made from it.
+fn eve_refresh(before: (usize, u64), reader: &EveReader, shown: &Conversation) -> Refresh {
     let (count, revision) = before;
-    if reader.events().len() < count {
+    if reader.events().len() < count || shown.events.len() != count {
         Refresh::Reloaded
     } else if reader.revision() != revision {
         // Earlier events changed in place (an update delivered, a task settled).
         Refresh::Reloaded
     } else if reader.events().len() > count {
         Refresh::Appended
+    } else if reader.in_progress() != shown.in_progress.as_ref() {
+        Refresh::Streaming
     } else {
         Refresh::Unchanged
     }
@@ -317,7 +354,9 @@ fn stored_offset(generation: Option<Generation>) -> usize {
 
 /// A `metadata.json` that is not JSON: the title cannot be shown.
 fn metadata_problem(dir: &ConversationDir, metadata: Option<&[u8]>) -> Option<String> {
-    let error = serde_json::from_slice::<serde_json::Value>(metadata?).err()?;
+    let metadata = metadata?;
+    let json = metadata.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(metadata);
+    let error = serde_json::from_slice::<serde_json::Value>(json).err()?;
     Some(format!(
         "{}: line {}, column {}: {}; the title is not shown",
         dir.dir.join(METADATA).display(),
@@ -361,9 +400,11 @@ fn diagnostics(events_path: &Path, load: &jp::JpLoad) -> Vec<String> {
         .collect()
 }
 
-/// The `title` of a `metadata.json`, if it is readable.
+/// The `title` of a `metadata.json`, if it is readable (a UTF-8 byte order mark
+/// is skipped, as for the other files).
 pub fn title_of(metadata: &[u8]) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_slice(metadata).ok()?;
+    let json = metadata.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(metadata);
+    let value: serde_json::Value = serde_json::from_slice(json).ok()?;
     value.get("title")?.as_str().map(String::from)
 }
 

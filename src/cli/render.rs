@@ -157,7 +157,7 @@ pub fn run(args: &RenderArgs, checked: Checked) -> Result<()> {
 /// Prints the conversation `path` names (`None`: the workspace around the
 /// current folder) as `args` ask.
 pub(super) fn print(path: Option<&str>, args: &RenderArgs, checked: Checked) -> Result<()> {
-    let loaded = crate::load::Live::read_once(path)?;
+    let loaded = crate::load::Live::read_once_at(path)?;
     for warning in &loaded.warnings {
         eprintln!("overhear: warning: {warning}");
     }

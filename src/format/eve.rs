@@ -70,14 +70,19 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // A reason that starts with a column continues the place: `line 3, column 7: …`.
-        let separator = if self.reason.starts_with("column ") {
-            ", "
-        } else {
-            ": "
-        };
-        write!(f, "line {}{separator}{}", self.line, self.reason)
+        f.write_str(&line_problem(self.line, &self.reason))
     }
+}
+
+/// Why line `line` was skipped, with its place: `line 5: not a JSON object`,
+/// or `line 4, column 63: not JSON: …` when the reason starts with its column.
+pub fn line_problem(line: usize, reason: &str) -> String {
+    let separator = if reason.starts_with("column ") {
+        ", "
+    } else {
+        ": "
+    };
+    format!("line {line}{separator}{reason}")
 }
 
 /// What kind of text is streaming.

@@ -11,6 +11,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
+use crate::format::eve::{EveReader, InProgress, Original};
 use crate::format::{ChatResponse, Event, EventKind, ext};
 
 pub use views::View;
@@ -26,6 +27,13 @@ pub struct Conversation {
     pub title: Option<String>,
     /// Turns, in order.
     pub turns: Vec<Turn>,
+    /// The stored records as read, when the format's records are not the
+    /// events themselves (eve's lines, malformed ones included), for the raw
+    /// view. Empty when the events are what is stored (JP).
+    pub originals: Vec<Original>,
+    /// Text the agent is writing right now (eve's deltas), not yet an event:
+    /// shown live at the end and replaced by the completed event.
+    pub in_progress: Option<InProgress>,
 }
 
 /// A turn: the events from one `turn_start` that opened a turn to the next.
@@ -95,6 +103,18 @@ impl Conversation {
             base_config,
             title,
             turns,
+            originals: Vec::new(),
+            in_progress: None,
+        }
+    }
+
+    /// The conversation an eve stream holds so far: its events, its stored
+    /// lines (for the raw view) and the text being written.
+    pub fn from_eve(reader: &EveReader) -> Self {
+        Conversation {
+            originals: reader.originals().to_vec(),
+            in_progress: reader.in_progress().cloned(),
+            ..Conversation::new(reader.events().to_vec(), None, None)
         }
     }
 
@@ -170,41 +190,54 @@ fn group(events: &[Event]) -> Vec<Turn> {
         .collect()
 }
 
-/// For each request index, the index of the response that answers it: the
-/// response pairs with the nearest earlier unanswered request of its id.
-fn pair_responses(events: &[Event]) -> HashMap<usize, usize> {
+/// For each request index, the index of the response that answers it: a
+/// response pairs with the nearest earlier unanswered request of its id (ids
+/// repeat, jp-format §1.10). Used for tool calls and for inquiries.
+fn pair_by_id<'e>(
+    events: &'e [Event],
+    request_id: impl Fn(&'e EventKind) -> Option<&'e str>,
+    response_id: impl Fn(&'e EventKind) -> Option<&'e str>,
+) -> HashMap<usize, usize> {
     let mut open: HashMap<&str, Vec<usize>> = HashMap::new();
     let mut pairs = HashMap::new();
     for (i, event) in events.iter().enumerate() {
-        match &event.kind {
-            EventKind::ToolCallRequest { id, .. } => open.entry(id).or_default().push(i),
-            EventKind::ToolCallResponse { id, .. } => {
-                if let Some(request) = open.get_mut(id.as_str()).and_then(Vec::pop) {
-                    pairs.insert(request, i);
-                }
-            }
-            _ => {}
+        if let Some(id) = request_id(&event.kind) {
+            open.entry(id).or_default().push(i);
+        } else if let Some(id) = response_id(&event.kind)
+            && let Some(request) = open.get_mut(id).and_then(Vec::pop)
+        {
+            pairs.insert(request, i);
         }
     }
     pairs
 }
 
-/// Inquiry requests paired with their responses the same way.
+fn pair_responses(events: &[Event]) -> HashMap<usize, usize> {
+    pair_by_id(
+        events,
+        |kind| match kind {
+            EventKind::ToolCallRequest { id, .. } => Some(id),
+            _ => None,
+        },
+        |kind| match kind {
+            EventKind::ToolCallResponse { id, .. } => Some(id),
+            _ => None,
+        },
+    )
+}
+
 fn pair_inquiries(events: &[Event]) -> HashMap<usize, usize> {
-    let mut open: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut pairs = HashMap::new();
-    for (i, event) in events.iter().enumerate() {
-        match &event.kind {
-            EventKind::InquiryRequest { id, .. } => open.entry(id).or_default().push(i),
-            EventKind::InquiryResponse { id, .. } => {
-                if let Some(request) = open.get_mut(id.as_str()).and_then(Vec::pop) {
-                    pairs.insert(request, i);
-                }
-            }
-            _ => {}
-        }
-    }
-    pairs
+    pair_by_id(
+        events,
+        |kind| match kind {
+            EventKind::InquiryRequest { id, .. } => Some(id),
+            _ => None,
+        },
+        |kind| match kind {
+            EventKind::InquiryResponse { id, .. } => Some(id),
+            _ => None,
+        },
+    )
 }
 
 fn items(
@@ -256,9 +289,10 @@ fn items(
                     request: i,
                     response: inquiries.get(&i).copied(),
                 };
-                let call = id
-                    .split('.')
-                    .next()
+                // JP names the call in the id (`<call id>.<question>`); eve
+                // says which call it is about.
+                let call = ext::call_id(event)
+                    .or_else(|| id.split('.').next())
                     .and_then(|call_id| calls_by_id.get(call_id));
                 match call.and_then(|&slot| out.get_mut(slot)) {
                     Some(Item::ToolCall(call)) => call.inquiries.push(pair),

@@ -148,6 +148,42 @@ fn inquiries_attach_to_their_call() {
 }
 
 #[test]
+fn inquiries_naming_their_call_attach_to_it() {
+    // eve's ids say nothing of the call; the reader names it in the metadata.
+    let mut question = ev(EventKind::InquiryRequest {
+        id: "approve-1".into(),
+        source: json!({"source": "tool", "name": "deploy"}),
+        question: json!({"text": "Approve tool call: deploy"}),
+    });
+    question
+        .metadata
+        .insert(ext::CALL_ID.into(), json!("deploy-call"));
+    let events = vec![
+        request("other-call"),
+        request("deploy-call"),
+        question,
+        ev(EventKind::InquiryResponse {
+            id: "approve-1".into(),
+            answer: json!(true),
+        }),
+    ];
+    let conv = Conversation::new(events, None, None);
+    let items = &conv.turns[0].items;
+    assert_eq!(items.len(), 2, "{items:?}");
+    let Item::ToolCall(call) = &items[1] else {
+        panic!("{items:?}")
+    };
+    assert_eq!(call.request, 1);
+    assert_eq!(
+        call.inquiries,
+        vec![InquiryPair {
+            request: 2,
+            response: Some(3)
+        }]
+    );
+}
+
+#[test]
 fn orphan_response_is_kept() {
     let conv = Conversation::new(vec![response("ghost")], None, None);
     assert_eq!(conv.turns[0].items, vec![Item::OrphanResponse(0)]);

@@ -6,10 +6,12 @@
 //! out only what is visible and `overhear render` streams turn by turn. The
 //! same document feeds both, so the screen and a snapshot cannot disagree.
 
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::Value;
 
+use crate::format::eve::InProgressKind;
 use crate::format::{Audience, ChatResponse, Content, Event, EventKind, ext};
 use crate::model::{Conversation, InquiryPair, Item, ToolCall};
 use crate::policy::{
@@ -78,6 +80,11 @@ pub enum Anchor {
     Id(String),
     /// Position in the stored stream.
     Index(usize),
+    /// A stored line (1-based) of a stream whose lines are not the events
+    /// themselves (eve's raw view).
+    Line(usize),
+    /// The text being written at the end of a live stream.
+    Streaming,
 }
 
 /// One displayable block of the document.
@@ -147,6 +154,22 @@ pub enum BlockKind {
     Unknown {
         /// The entry.
         event: usize,
+    },
+    /// Text the agent is writing right now ([`Conversation::in_progress`]),
+    /// at the end of the document until the completed event replaces it.
+    InProgress {
+        /// What is being written (the text itself stays in the conversation).
+        kind: InProgressKind,
+        /// Whether more can come; `false` once the stream ended without the
+        /// completed event (the text is then shown as unfinished).
+        live: bool,
+    },
+    /// One stored line of the source as read ([`Conversation::originals`]),
+    /// malformed ones included: the raw view of a format whose lines are not
+    /// the events (eve).
+    Original {
+        /// Index into the conversation's originals.
+        index: usize,
     },
 }
 
@@ -245,6 +268,10 @@ struct ConfigTrack {
 impl Builder<'_> {
     fn run(&mut self) {
         let conv = self.conv;
+        if self.options.view == DocView::Raw && !conv.originals.is_empty() {
+            self.originals();
+            return;
+        }
         let base = conv
             .base_config
             .clone()
@@ -281,6 +308,85 @@ impl Builder<'_> {
             let live = !self.options.finished && turn.number == last_turn;
             self.turn(turn, &track.policy, live);
         }
+        self.in_progress(&track.policy);
+    }
+
+    /// The text being written, at the end, where the view shows its kind.
+    fn in_progress(&mut self, policy: &TurnPolicy) {
+        let Some(progress) = &self.conv.in_progress else {
+            return;
+        };
+        let view = self.options.view;
+        let shown = match progress.kind {
+            InProgressKind::Message => true,
+            InProgressKind::Reasoning => match view {
+                DocView::User => false,
+                DocView::Terminal => !matches!(policy.reasoning(), ReasoningDisplay::Hidden),
+                DocView::Raw => true,
+            },
+            InProgressKind::ToolInput | InProgressKind::ToolOutput => match view {
+                DocView::User => false,
+                DocView::Terminal => {
+                    let name = progress.tool_name.as_deref().unwrap_or_default();
+                    policy.tool_calls_shown() && !policy.tool_style(name).hidden
+                }
+                DocView::Raw => true,
+            },
+        };
+        if !shown {
+            return;
+        }
+        self.out.blocks.push(DocBlock {
+            key: BlockKey {
+                anchor: Anchor::Streaming,
+                part: 0,
+            },
+            turn: self.conv.turns.len().max(1),
+            kind: BlockKind::InProgress {
+                kind: progress.kind,
+                live: !self.options.finished,
+            },
+        });
+    }
+
+    /// The raw view of a stream whose stored lines are not the events: every
+    /// line as read, under the rule of the turn it belongs to.
+    fn originals(&mut self) {
+        let conv = self.conv;
+        let mut numbers: HashMap<String, usize> = HashMap::new();
+        for turn in &conv.turns {
+            for item in &turn.items {
+                if let Item::TurnStart(i) = item
+                    && let Some(id) = ext::turn_info(&conv.events[*i]).and_then(|t| t.turn_id)
+                {
+                    numbers.entry(id).or_insert(turn.number);
+                }
+            }
+        }
+        let mut current = 0;
+        for (index, original) in conv.originals.iter().enumerate() {
+            let named = original
+                .value
+                .as_ref()
+                .and_then(original_turn_id)
+                .and_then(|id| numbers.get(id).copied());
+            // Turns only move forward: a late line of an earlier turn (a task
+            // settling) stays where it was written.
+            let number = named.unwrap_or(current).max(current).max(1);
+            while current < number.min(conv.turns.len()) {
+                current += 1;
+                self.turn_rule(&conv.turns[current - 1]);
+            }
+            current = current.max(number);
+            self.out.blocks.push(DocBlock {
+                key: BlockKey {
+                    anchor: Anchor::Line(original.line),
+                    part: 0,
+                },
+                turn: number,
+                kind: BlockKind::Original { index },
+            });
+        }
     }
 
     fn collect_warnings(&mut self, policy: &TurnPolicy, delta: Option<usize>) {
@@ -307,9 +413,9 @@ impl Builder<'_> {
         self.out.blocks.push(DocBlock { key, turn, kind });
     }
 
-    fn turn(&mut self, turn: &crate::model::Turn, policy: &TurnPolicy, live: bool) {
+    /// The rule that opens `turn`, with its timestamp and facts.
+    fn turn_rule(&mut self, turn: &crate::model::Turn) {
         let conv = self.conv;
-        let view = self.options.view;
         let number = turn.number;
         let rule_event = turn
             .items
@@ -338,6 +444,16 @@ impl Builder<'_> {
                 info,
             },
         );
+    }
+
+    fn turn(&mut self, turn: &crate::model::Turn, policy: &TurnPolicy, live: bool) {
+        let conv = self.conv;
+        let view = self.options.view;
+        let number = turn.number;
+        if turn.events.is_empty() {
+            return;
+        }
+        self.turn_rule(turn);
 
         let final_reply = final_reply_item(conv, &turn.items);
         let mut updates = 0usize;
@@ -606,6 +722,22 @@ fn final_reply_item(conv: &Conversation, items: &[Item]) -> Option<usize> {
             _ => None,
         },
     }
+}
+
+/// The eve turn id a stored line names: a gen A event's `data.turnId`, or
+/// the first one among a v27 line's facts (or its progress record), in
+/// `scope` or `data`.
+fn original_turn_id(value: &Value) -> Option<&str> {
+    if let Some(facts) = value.get("facts").and_then(Value::as_array) {
+        return facts.iter().find_map(record_turn_id);
+    }
+    record_turn_id(value.get("progress").unwrap_or(value))
+}
+
+fn record_turn_id(record: &Value) -> Option<&str> {
+    ["scope", "data"]
+        .iter()
+        .find_map(|k| record.get(k)?.get("turnId")?.as_str())
 }
 
 fn has_text(event: &Event) -> bool {

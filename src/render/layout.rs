@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::document::{BlockKind, DocBlock, ToolCard, ToolSpeech, audience_label, speech_text};
 use super::highlight::highlight;
-use super::markdown::{markdown_to_lines, markdown_to_lines_styled};
+use super::markdown::markdown_to_lines_wide_code;
 use super::result::{Presentation, classify_result, present};
 use super::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
 use super::theme::Theme;
@@ -20,6 +20,9 @@ use super::wrap::{child_width, cut_to_width, display_width, prefix_lines, wrap_s
 use crate::format::{ChatResponse, Content, EventKind, ext};
 use crate::model::{Conversation, InquiryPair};
 use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
+
+#[path = "layout_stream.rs"]
+mod stream;
 
 /// Everything a block needs to be laid out.
 #[derive(Clone, Copy)]
@@ -30,8 +33,24 @@ pub struct LayoutContext<'a> {
     pub theme: &'a Theme,
     /// Columns available.
     pub width: usize,
+    /// Columns a line of code (never wrapped) may take: `None` cuts code at
+    /// `width` like everything else (`overhear render`); the viewer, which
+    /// scrolls sideways, passes more so that `h`/`l` can reveal long lines.
+    pub code_width: Option<usize>,
     /// How to treat escape sequences in conversation text.
     pub sanitize: SanitizeMode,
+}
+
+impl LayoutContext<'_> {
+    /// Columns code may take beyond the width of the part it is in.
+    fn code_slack(&self) -> usize {
+        self.code_width.map_or(0, |c| c.saturating_sub(self.width))
+    }
+
+    /// The widest a code line may be (at least [`LayoutContext::width`]).
+    fn code_limit(&self) -> usize {
+        self.width + self.code_slack()
+    }
 }
 
 /// Indent of speech and card bodies.
@@ -77,8 +96,10 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
                 ctx,
             )
         }
+        BlockKind::InProgress { kind, live } => stream::in_progress(*kind, *live, ctx),
+        BlockKind::Original { index } => stream::original(*index, ctx),
     };
-    fit(&mut lines, ctx.width);
+    fit(&mut lines, ctx.code_limit());
     lines
 }
 
@@ -125,6 +146,9 @@ pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
         BlockKind::ConfigDelta { event } | BlockKind::Unknown { event } => {
             add(&conv.events[*event].to_json().to_string())
         }
+        BlockKind::InProgress { .. } | BlockKind::Original { .. } => {
+            add(&stream::text(&block.kind, conv).unwrap_or_default())
+        }
     }
     out
 }
@@ -144,6 +168,9 @@ pub fn full_text(block: &DocBlock, conv: &Conversation) -> Option<String> {
         BlockKind::UserMessage { event } => Some(event_text(conv, *event)),
         BlockKind::AssistantMessage { events, .. } | BlockKind::Reasoning { events, .. } => {
             Some(events.iter().map(|&e| event_text(conv, e)).collect())
+        }
+        BlockKind::InProgress { .. } | BlockKind::Original { .. } => {
+            stream::text(&block.kind, conv)
         }
         _ => None,
     }
@@ -172,7 +199,9 @@ fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
-/// Cuts any line that is still too wide (the last guard of the width rule).
+/// Cuts any line that is still too wide (the last guard of the width rule):
+/// wider than the width, or than the code width when the caller scrolls
+/// sideways (then only code is laid out that wide).
 fn fit(lines: &mut [Line<'static>], width: usize) {
     for line in lines.iter_mut() {
         if line.width() > width {
@@ -343,8 +372,9 @@ pub fn display_timestamp(stored: &str) -> String {
 fn speech_body(text: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let text = clean(text, ctx);
     let inner = inner_width(ctx.width, BODY_INDENT);
+    let code = inner + ctx.code_slack();
     indent(
-        markdown_to_lines(&text, inner, ctx.theme),
+        markdown_to_lines_wide_code(&text, inner, code, ctx.theme, Style::new()),
         BODY_INDENT,
         ctx.width,
     )
@@ -529,7 +559,13 @@ fn reasoning(
         ctx.theme.styles.reasoning,
     ))];
     let inner = inner_width(ctx.width, BODY_INDENT);
-    let body = markdown_to_lines_styled(&shown, inner, ctx.theme, ctx.theme.styles.reasoning);
+    let body = markdown_to_lines_wide_code(
+        &shown,
+        inner,
+        inner + ctx.code_slack(),
+        ctx.theme,
+        ctx.theme.styles.reasoning,
+    );
     lines.extend(indent(body, BODY_INDENT, ctx.width));
     lines.push(Line::default());
     lines
@@ -556,28 +592,24 @@ fn data(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
         ctx.theme.styles.assistant_label,
     )];
     let code = clean(&pretty(data), ctx).into_owned();
-    let body = code_lines(&code, Some("json"), ctx.width, ctx);
+    let body = code_lines(&code, Some("json"), ctx);
     pane(label, None, body, ctx)
 }
 
-fn code_lines(
-    code: &str,
-    lang: Option<&str>,
-    width: usize,
-    ctx: &LayoutContext<'_>,
-) -> Vec<Line<'static>> {
-    let inner = inner_width(width, BODY_INDENT);
+/// Highlighted code behind the body indent, cut at the code width.
+fn code_lines(code: &str, lang: Option<&str>, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let limit = inner_width(ctx.width, BODY_INDENT) + ctx.code_slack();
     let lines = highlight(code, lang, ctx.theme)
         .into_iter()
         .map(|l| {
-            if l.width() > inner {
-                cut_to_width(&l, inner)
+            if l.width() > limit {
+                cut_to_width(&l, limit)
             } else {
                 l
             }
         })
         .collect();
-    indent(lines, BODY_INDENT, width)
+    indent(lines, BODY_INDENT, ctx.width)
 }
 
 fn raw_json_block(title: &str, event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
@@ -593,7 +625,7 @@ fn raw_json_block(title: &str, event: usize, ctx: &LayoutContext<'_>) -> Vec<Lin
         &[],
     );
     let json = clean(&pretty(&e.to_json()), ctx).into_owned();
-    lines.extend(code_lines(&json, Some("json"), ctx.width, ctx));
+    lines.extend(code_lines(&json, Some("json"), ctx));
     lines.push(Line::default());
     lines
 }
@@ -613,14 +645,26 @@ fn inquiry_lines(
         _ => String::new(),
     };
     let first = clean(question.lines().next().unwrap_or(""), ctx).into_owned();
-    let answer = match pair.response.map(|r| &conv.events[r].kind) {
-        Some(EventKind::InquiryResponse { answer, .. }) => match answer {
-            Value::Bool(true) => "yes".to_string(),
-            Value::Bool(false) => "no".to_string(),
-            Value::String(s) => clean(s, ctx).into_owned(),
-            other => clean(&other.to_string(), ctx).into_owned(),
+    let answer = match pair.response.map(|r| &conv.events[r]) {
+        Some(response) => match &response.kind {
+            EventKind::InquiryResponse { answer, .. } => {
+                let options = match &conv.events[pair.request].kind {
+                    EventKind::InquiryRequest { question, .. } => question
+                        .get("answer_type")
+                        .and_then(|t| t.get("options"))
+                        .and_then(Value::as_array)
+                        .map(Vec::as_slice),
+                    _ => None,
+                };
+                clean(
+                    &answer_text(answer, ext::outcome(response), options.unwrap_or(&[])),
+                    ctx,
+                )
+                .into_owned()
+            }
+            _ => String::new(),
         },
-        _ => "(no answer yet)".to_string(),
+        None => "(no answer yet)".to_string(),
     };
     let spans = [
         Span::styled(format!("? {first}"), ctx.theme.styles.tool_header),
@@ -632,6 +676,37 @@ fn inquiry_lines(
         &[Span::raw(prefix)],
         &[Span::raw(prefix), Span::raw("  ")],
     )
+}
+
+/// An answer as a person reads it: an approval's outcome as stated, yes or
+/// no, a chosen option by its description, or why there is no answer.
+fn answer_text(answer: &Value, outcome: Option<&str>, options: &[Value]) -> String {
+    match answer {
+        Value::Bool(yes) => match outcome {
+            Some(o @ ("approved" | "denied" | "accepted" | "declined")) => o.to_string(),
+            _ => if *yes { "yes" } else { "no" }.to_string(),
+        },
+        Value::Null => match outcome {
+            Some(o) => format!("({o})"),
+            None => "(no answer)".to_string(),
+        },
+        chosen => {
+            let value = match chosen {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let description = options
+                .iter()
+                .find(|o| o.get("value") == Some(chosen))
+                .and_then(|o| o.get("description"))
+                .and_then(Value::as_str)
+                .filter(|d| *d != value);
+            match description {
+                Some(d) => format!("{d} ({value})"),
+                None => value,
+            }
+        }
+    }
 }
 
 fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
@@ -817,14 +892,14 @@ fn arguments_lines(
         _ if empty => Vec::new(),
         Parameters::Json => {
             let json = clean(&pretty(arguments), ctx).into_owned();
-            code_lines(&json, Some("json"), ctx.width, ctx)
+            code_lines(&json, Some("json"), ctx)
                 .into_iter()
                 .map(|l| {
                     let mut spans = vec![Span::raw("  ")];
                     spans.extend(l.spans);
                     let line = Line::from(spans);
-                    if line.width() > ctx.width {
-                        cut_to_width(&line, ctx.width)
+                    if line.width() > ctx.code_limit() {
+                        cut_to_width(&line, ctx.code_limit())
                     } else {
                         line
                     }
@@ -837,12 +912,12 @@ fn arguments_lines(
             .and_then(Value::as_str)
         {
             Some(rendered) => {
-                let inner = inner_width(ctx.width, "    ");
+                let limit = inner_width(ctx.width, "    ") + ctx.code_slack();
                 let lines = super::ansi::ansi_to_lines(rendered.trim_end(), ctx.sanitize)
                     .into_iter()
                     .map(|l| {
-                        if l.width() > inner {
-                            cut_to_width(&l, inner)
+                        if l.width() > limit {
+                            cut_to_width(&l, limit)
                         } else {
                             l
                         }
@@ -890,7 +965,8 @@ fn result_lines(
         }
         _ => normalized,
     };
-    let mut body = present(&presentation, &shown, inner, ctx.theme);
+    let code = inner + ctx.code_slack();
+    let mut body = present(&presentation, &shown, inner, code, ctx.theme);
     if is_error && matches!(presentation, Presentation::Plain) {
         body = body
             .into_iter()

@@ -21,6 +21,10 @@ use crate::render::theme::Theme;
 use crate::source::stdin::StdinChunk;
 use crate::source::watch::Change;
 
+/// Columns a code line keeps on screen before it is cut: code is never
+/// wrapped, and `h`/`l` scroll sideways to read it.
+pub const CODE_WIDTH: usize = 1000;
+
 /// What the watcher (or the stdin reader) reports.
 #[derive(Debug)]
 pub enum LiveUpdate {
@@ -94,6 +98,7 @@ impl LiveDocument {
             conv: &self.live.conversation,
             theme: &self.theme,
             width,
+            code_width: Some(CODE_WIDTH),
             sanitize: self.sanitize,
         }
     }
@@ -270,6 +275,16 @@ pub(super) fn without_folder(problem: &str) -> String {
 fn fingerprint(block: &DocBlock, live: &Live) -> u64 {
     let mut hasher = HashWriter(Xxh3::new());
     let _ = write!(hasher, "{:?}", block.kind);
+    // Blocks that draw from the stream rather than from events.
+    match &block.kind {
+        BlockKind::InProgress { .. } => {
+            let _ = write!(hasher, "\u{0}{:?}", live.conversation.in_progress);
+        }
+        BlockKind::Original { index } => {
+            let _ = write!(hasher, "\u{0}{:?}", live.conversation.originals.get(*index));
+        }
+        _ => {}
+    }
     for e in events_of(&block.kind) {
         if let Some(event) = live.conversation.events.get(e) {
             let _ = write!(hasher, "\u{0}{event:?}");
@@ -281,7 +296,10 @@ fn fingerprint(block: &DocBlock, live: &Live) -> u64 {
 /// The events a block's layout reads.
 fn events_of(kind: &BlockKind) -> Vec<usize> {
     match kind {
-        BlockKind::TurnRule { .. } | BlockKind::Notice { .. } => Vec::new(),
+        BlockKind::TurnRule { .. }
+        | BlockKind::Notice { .. }
+        | BlockKind::InProgress { .. }
+        | BlockKind::Original { .. } => Vec::new(),
         BlockKind::UserMessage { event }
         | BlockKind::Data { event }
         | BlockKind::ConfigDelta { event }

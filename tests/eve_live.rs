@@ -1,0 +1,184 @@
+//! A stream followed as it is written (`overhear -`, a growing file): pushed
+//! in pieces split inside JSON objects and inside UTF-8 characters, the
+//! followed conversation renders exactly as the same bytes read whole, every
+//! change that shows is reported, completed text is never on screen twice,
+//! and text being written is shown until its completed event replaces it.
+
+mod eve_support;
+
+use overhear::format::eve::EveReader;
+use overhear::format::{ChatResponse, EventKind};
+use overhear::load::{Live, Refresh};
+use overhear::model::Conversation;
+use overhear::render::document::{DocOptions, DocView};
+use overhear::render::print::{PrintOptions, render_to_string};
+use overhear::render::sanitize::SanitizeMode;
+use overhear::render::theme::Theme;
+
+const STREAMS: &[&str] = &[
+    "streaming.ndjson",
+    "legacy-appends.ndjson",
+    "v27-update-reply.ndjson",
+    "v27-abandoned-retry.ndjson",
+    "update-then-final.ndjson",
+    "update-retried.ndjson",
+    "retried-step.ndjson",
+    "held-resumed.ndjson",
+    "malformed-line.ndjson",
+];
+
+/// Each line cut in two inside its JSON object, and once more inside its
+/// first multi-byte character when it has one.
+fn pieces(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let mut cuts = vec![line.len() / 2];
+        if let Some(at) = line.iter().position(|&b| b >= 0xC0) {
+            cuts.push(at + 1);
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut start = 0;
+        for cut in cuts.into_iter().filter(|&c| c > 0 && c < line.len()) {
+            out.push(&line[start..cut]);
+            start = cut;
+        }
+        out.push(&line[start..]);
+    }
+    out
+}
+
+fn render(conv: &Conversation, view: DocView, finished: bool) -> String {
+    let doc = DocOptions {
+        view,
+        finished,
+        ..DocOptions::default()
+    };
+    let print = PrintOptions {
+        width: 200,
+        color: false,
+        theme: Theme::dark(),
+        sanitize: SanitizeMode::Strip,
+        turns: None,
+    };
+    render_to_string(conv, &doc, &print)
+}
+
+/// How many lines show `text` whole (with or without the streaming cursor).
+fn shown(screen: &str, text: &str) -> usize {
+    screen
+        .lines()
+        .map(str::trim)
+        .filter(|l| *l == text || l.strip_suffix('▍') == Some(text))
+        .count()
+}
+
+#[test]
+fn followed_streams_render_like_streams_read_whole() {
+    for name in STREAMS {
+        let bytes = eve_support::fixture(name);
+        let mut live = Live::stdin();
+        let mut fed = 0;
+        let mut before = render(&live.conversation, DocView::Terminal, false);
+        for piece in pieces(&bytes) {
+            let refresh = live.push_stream(piece, false);
+            fed += piece.len();
+            let mut reader = EveReader::new();
+            reader.push(&bytes[..fed]);
+            let whole = Conversation::from_eve(&reader);
+            let what = format!("{name} after {fed} bytes");
+
+            let now = render(&live.conversation, DocView::Terminal, false);
+            assert_eq!(now, render(&whole, DocView::Terminal, false), "{what}");
+            assert_eq!(
+                live.conversation.originals, whole.originals,
+                "{what}: stored lines"
+            );
+            if now != before {
+                assert_ne!(refresh, Refresh::Unchanged, "{what}: change not reported");
+            }
+
+            for event in reader.events() {
+                if let EventKind::ChatResponse(ChatResponse::Message(Some(text))) = &event.kind
+                    && !text.contains('\n')
+                {
+                    assert!(shown(&now, text) <= 1, "{what}: {text:?} twice:\n{now}");
+                }
+            }
+            if let Some(p) = reader.in_progress().filter(|p| !p.text.contains('\n')) {
+                assert!(
+                    shown(&now, p.text.trim()) <= 1,
+                    "{what}: streaming twice:\n{now}"
+                );
+            }
+            before = now;
+        }
+        live.push_stream(&[], true);
+        assert_eq!(
+            render(&live.conversation, DocView::Terminal, true),
+            render(
+                &Conversation::from_eve(&EveReader::read_all(&bytes)),
+                DocView::Terminal,
+                true
+            ),
+            "{name} at its end"
+        );
+        assert_eq!(
+            render(&live.conversation, DocView::Raw, true),
+            render(
+                &Conversation::from_eve(&EveReader::read_all(&bytes)),
+                DocView::Raw,
+                true
+            ),
+            "{name}: raw view at its end"
+        );
+    }
+}
+
+#[test]
+fn deltas_are_reported_as_streaming_and_completion_replaces_them() {
+    let bytes = eve_support::fixture("streaming.ndjson");
+    let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
+    let mut live = Live::stdin();
+    for line in &lines[..8] {
+        live.push_stream(line, false);
+    }
+    // message.appended: no event, new text being written.
+    assert_eq!(live.push_stream(lines[8], false), Refresh::Streaming);
+    let screen = render(&live.conversation, DocView::Terminal, false);
+    assert_eq!(shown(&screen, "Checking the log first."), 1, "{screen}");
+    assert!(screen.contains("assistant · typing…"));
+
+    // message.completed: the event arrives, the streaming text goes.
+    assert_ne!(live.push_stream(lines[9], false), Refresh::Unchanged);
+    assert!(live.conversation.in_progress.is_none());
+    let screen = render(&live.conversation, DocView::Terminal, false);
+    assert_eq!(shown(&screen, "Checking the log first."), 1, "{screen}");
+    assert!(!screen.contains("typing…") && !screen.contains('▍'));
+}
+
+#[test]
+fn the_raw_view_of_a_followed_stream_lists_each_stored_line_once() {
+    let bytes = eve_support::fixture("malformed-line.ndjson");
+    let mut live = Live::stdin();
+    for piece in pieces(&bytes) {
+        live.push_stream(piece, false);
+    }
+    live.push_stream(&[], true);
+    let numbers: Vec<usize> = live.conversation.originals.iter().map(|o| o.line).collect();
+    let mut sorted = numbers.clone();
+    sorted.dedup();
+    assert_eq!(numbers, sorted, "each line once, in order");
+    let screen = render(&live.conversation, DocView::Raw, true);
+    for original in &live.conversation.originals {
+        let n = original.line;
+        let rows = screen
+            .lines()
+            .filter(|l| {
+                l.starts_with(&format!("line {n} · "))
+                    || l.starts_with(&format!("⚠ malformed line {n}: "))
+            })
+            .count();
+        assert_eq!(rows, 1, "line {n}:\n{screen}");
+    }
+}
