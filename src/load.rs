@@ -7,8 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use crate::format::eve::EveReader;
-use crate::format::jp::{self, Delta, JpStream, LoadError};
+use crate::format::jp::{self, Delta, Generation, JpStream, LoadError};
 use crate::model::Conversation;
+use crate::render::document::StyleWarning;
+use crate::source::conversation::{BASE_CONFIG, METADATA};
 use crate::source::tail::{AppendTail, TailRead};
 use crate::source::{ConversationDir, ConversationFiles, LocateError, Target, Workspace, locate};
 
@@ -22,16 +24,24 @@ pub enum OpenError {
     #[error("{0}")]
     Io(#[from] std::io::Error),
     /// A file is not what it should be.
-    #[error("{}: {error}", .path.display())]
+    #[error("{}: {}", .path.display(), syntax(.error))]
     Format {
         /// The file.
         path: PathBuf,
         /// What is wrong, with line and column.
         error: LoadError,
     },
-    /// `-` names standard input, which is followed live, not opened once.
+    /// `-` names standard input, which is followed live, not opened once
+    /// (a usage error).
     #[error("-: standard input can only be followed by the viewer; use `overhear -`")]
     Stdin,
+}
+
+/// The JSON error of a file, without the file's name (the path says it).
+fn syntax(error: &LoadError) -> &jp::SyntaxError {
+    match error {
+        LoadError::Events(e) | LoadError::BaseConfig(e) => e,
+    }
 }
 
 /// Where a conversation comes from.
@@ -53,6 +63,9 @@ pub struct Live {
     pub conversation: Conversation,
     /// One line per problem that did not stop reading, naming the file and place.
     pub warnings: Vec<String>,
+    /// Stored index of conversation event 0 (1 when a legacy base config
+    /// entry comes first), to name events as they are stored.
+    stored_offset: usize,
     reader: Reader,
 }
 
@@ -101,9 +114,11 @@ impl Live {
         let (stream, load) = JpStream::open(&files.events, files.base_config.as_deref())
             .map_err(|error| format_error(&dir, error))?;
         let events_path = dir.events_path();
-        let warnings = diagnostics(&events_path, &load);
+        let mut warnings = diagnostics(&events_path, &load);
+        warnings.extend(metadata_problem(&dir, files.metadata.as_deref()));
         let title = files.metadata.as_deref().and_then(title_of);
         Ok(Live {
+            stored_offset: stored_offset(load.generation),
             conversation: Conversation::new(load.events, load.base_config, title),
             origin: Origin::Jp(dir),
             workspace,
@@ -123,6 +138,7 @@ impl Live {
             origin: Origin::Eve(path),
             workspace: None,
             warnings: Vec::new(),
+            stored_offset: 0,
         };
         live.refresh()?;
         Ok(live)
@@ -149,15 +165,17 @@ impl Live {
                     }
                     Delta::Reloaded(load) => {
                         self.warnings = diagnostics(&dir.events_path(), &load);
+                        self.stored_offset = stored_offset(load.generation);
                         let title = self.conversation.title.take();
                         self.conversation = Conversation::new(load.events, load.base_config, title);
                         Refresh::Reloaded
                     }
                 })
             }
-            (Reader::Eve { reader, tail }, Origin::Eve(path)) => {
+            (Reader::Eve { reader, tail }, Origin::Eve(_)) => {
                 let before = (reader.events().len(), reader.revision());
-                let refresh = match tail.poll().map_err(|e| io_error(path, e))? {
+                // The tail's errors name the file already.
+                let refresh = match tail.poll()? {
                     TailRead::Unchanged => return Ok(Refresh::Unchanged),
                     TailRead::Appended(bytes) => {
                         reader.push(&bytes);
@@ -180,7 +198,13 @@ impl Live {
     /// Opens what `arg` names for a one-shot read (`render`, `events`): a
     /// stream's last line counts even without its newline.
     pub fn read_once(arg: &str) -> Result<Live, OpenError> {
-        let mut live = Live::open(Some(arg))?;
+        Live::read_once_at(Some(arg))
+    }
+
+    /// [`Live::read_once`], where `None` is the workspace around the current
+    /// folder (`overhear` with no PATH, printing).
+    pub fn read_once_at(arg: Option<&str>) -> Result<Live, OpenError> {
+        let mut live = Live::open(arg)?;
         if let Reader::Eve { reader, .. } = &mut live.reader {
             let before = (reader.events().len(), reader.revision());
             reader.finish();
@@ -201,6 +225,7 @@ impl Live {
             origin: Origin::Eve(PathBuf::from("-")),
             workspace: None,
             warnings: Vec::new(),
+            stored_offset: 0,
         }
     }
 
@@ -273,6 +298,26 @@ impl Live {
         }
     }
 
+    /// A rejected stored style as one line: the file and place it is stored
+    /// at, then the key path, value and problem.
+    pub fn describe_style_warning(&self, warning: &StyleWarning) -> String {
+        let error = &warning.error;
+        match (&self.origin, warning.delta) {
+            (Origin::Jp(dir), Some(event)) => format!(
+                "{}: event {}: config_delta: {error}",
+                dir.events_path().display(),
+                event + self.stored_offset
+            ),
+            (Origin::Jp(dir), None) if self.stored_offset > 0 => {
+                format!("{}: event 0: {error}", dir.events_path().display())
+            }
+            (Origin::Jp(dir), None) => {
+                format!("{}: {error}", dir.dir.join(BASE_CONFIG).display())
+            }
+            (Origin::Eve(path), _) => format!("{}: {error}", path.display()),
+        }
+    }
+
     /// Follows a JP conversation whose folder was renamed or archived.
     pub fn moved_to(&mut self, dir: PathBuf) {
         if let Origin::Jp(conv) = &mut self.origin {
@@ -299,10 +344,25 @@ fn eve_refresh(before: (usize, u64), reader: &EveReader, shown: &Conversation) -
     }
 }
 
-fn io_error(path: &Path, error: std::io::Error) -> OpenError {
-    OpenError::Io(std::io::Error::new(
-        error.kind(),
-        format!("{}: {error}", path.display()),
+/// Where conversation event 0 sits in the stored array.
+fn stored_offset(generation: Option<Generation>) -> usize {
+    match generation {
+        Some(Generation::LegacyWrapped | Generation::LegacyFlattened) => 1,
+        _ => 0,
+    }
+}
+
+/// A `metadata.json` that is not JSON: the title cannot be shown.
+fn metadata_problem(dir: &ConversationDir, metadata: Option<&[u8]>) -> Option<String> {
+    let metadata = metadata?;
+    let json = metadata.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(metadata);
+    let error = serde_json::from_slice::<serde_json::Value>(json).err()?;
+    Some(format!(
+        "{}: line {}, column {}: {}; the title is not shown",
+        dir.dir.join(METADATA).display(),
+        error.line(),
+        error.column().max(1),
+        crate::format::json_problem(&error, "the file"),
     ))
 }
 
@@ -328,7 +388,7 @@ fn jp_lock_held(dir: &ConversationDir, workspace: Option<&Workspace>) -> bool {
 fn format_error(dir: &ConversationDir, error: LoadError) -> OpenError {
     let path = match error {
         LoadError::Events(_) => dir.events_path(),
-        LoadError::BaseConfig(_) => dir.dir.clone(),
+        LoadError::BaseConfig(_) => dir.dir.join(BASE_CONFIG),
     };
     OpenError::Format { path, error }
 }

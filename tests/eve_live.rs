@@ -177,6 +177,7 @@ fn the_raw_view_of_a_followed_stream_lists_each_stored_line_once() {
             .filter(|l| {
                 l.starts_with(&format!("line {n} · "))
                     || l.starts_with(&format!("⚠ malformed line {n}: "))
+                    || l.starts_with(&format!("⚠ malformed line {n}, column "))
             })
             .count();
         assert_eq!(rows, 1, "line {n}:\n{screen}");

@@ -13,13 +13,12 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{Result, anyhow};
 
-use super::render::{ColorWhen, DisplayArgs, RenderArgs};
+use super::render::{Checked, ColorWhen, DisplayArgs, RenderArgs};
 use crate::demo::{DIR_NAME, Player};
 use crate::load::Live;
-use crate::policy::Overlay;
-use crate::source::ConversationDir;
+use crate::source::{ConversationDir, io_problem};
 
 /// A temporary JP workspace removed on drop.
 struct Scratch(PathBuf);
@@ -31,17 +30,23 @@ impl Drop for Scratch {
 }
 
 /// Plays the demo into a scratch workspace and opens the viewer on it.
-pub fn run(pace: Duration, display: &DisplayArgs, overlay: Overlay) -> Result<i32> {
+pub fn run(pace: Duration, display: &DisplayArgs, checked: Checked) -> Result<i32> {
     let root = std::env::temp_dir().join(format!("overhear-demo-{}", std::process::id()));
     let scratch = Scratch(root.clone());
     let dir = root.join(".jp/conversations").join(DIR_NAME);
     let lock = root.join(".jp/locks").join(format!("jp-c{DIR_NAME}.lock"));
-    let mut player =
-        Player::new(&dir).with_context(|| format!("{}: cannot write the demo", dir.display()))?;
+    let cannot_write = |e: io::Error| {
+        anyhow!(
+            "{}: cannot write the demo: {}",
+            dir.display(),
+            io_problem(&e)
+        )
+    };
+    let mut player = Player::new(&dir).map_err(cannot_write)?;
 
     if !io::stdout().is_terminal() {
         // Nothing to watch: write it all, then print it like `render`.
-        while player.step()? {}
+        while player.step().map_err(cannot_write)? {}
         let args = RenderArgs {
             path: dir.display().to_string(),
             width: None,
@@ -49,20 +54,20 @@ pub fn run(pace: Duration, display: &DisplayArgs, overlay: Overlay) -> Result<i3
             turn: None,
             display: display.clone(),
         };
-        super::render::run(&args, overlay)?;
+        super::render::run(&args, checked)?;
         drop(scratch);
         return Ok(0);
     }
 
     hold_lock(&lock)?;
-    player.step()?;
+    player.step().map_err(cannot_write)?;
     let live = Live::open_jp(ConversationDir::new(&dir), None)?;
     let writer = thread::spawn(move || {
         let played = player.run(pace);
         let _ = fs::remove_file(&lock);
         played
     });
-    let code = super::view::run_live(live, display, overlay)?;
+    let code = super::view::run_live(live, display, checked)?;
     drop(writer);
     drop(scratch);
     Ok(code)
@@ -70,12 +75,19 @@ pub fn run(pace: Duration, display: &DisplayArgs, overlay: Overlay) -> Result<i3
 
 /// Writes JP's lock file naming this process, as `jp query` does while it works.
 fn hold_lock(lock: &Path) -> Result<()> {
+    let cannot_write = |e: io::Error| {
+        anyhow!(
+            "{}: cannot write the demo lock: {}",
+            lock.display(),
+            io_problem(&e)
+        )
+    };
     if let Some(parent) = lock.parent() {
-        fs::create_dir_all(parent)?;
+        fs::create_dir_all(parent).map_err(cannot_write)?;
     }
     let body = format!(
         r#"{{"pid":{},"session":"overhear-demo"}}"#,
         std::process::id()
     );
-    fs::write(lock, body).with_context(|| format!("{}: cannot write the demo lock", lock.display()))
+    fs::write(lock, body).map_err(cannot_write)
 }

@@ -7,6 +7,7 @@ mod demo;
 mod events;
 mod render;
 mod safe_json;
+mod usage;
 mod view;
 
 use clap::{Parser, Subcommand};
@@ -40,7 +41,7 @@ pub enum Command {
     /// Watch a bundled conversation arrive, live, as if an agent were writing it now.
     Demo {
         /// Milliseconds between the agent's writes.
-        #[arg(long, default_value_t = 900)]
+        #[arg(long, default_value_t = 900, value_parser = render::milliseconds)]
         pace: u64,
         /// How to display it.
         #[command(flatten)]
@@ -59,50 +60,74 @@ pub enum Command {
     },
 }
 
-/// Reports a mistake in the user's own options (exit 2).
-fn usage_error(err: &dyn std::fmt::Display) -> i32 {
-    eprintln!("overhear: {err}");
-    2
+/// A mistake in the command line itself (exit 2): an option's value, a style
+/// override, a theme. The message names the option or the file.
+#[derive(Debug, thiserror::Error)]
+pub enum UsageError {
+    /// `--config` or `--set` was rejected.
+    #[error(transparent)]
+    Overlay(#[from] crate::policy::OverlayError),
+    /// `--theme` names no theme, or a theme file that is wrong.
+    #[error("{0}")]
+    Theme(String),
 }
 
 /// Runs the command line and returns the process exit code.
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(err) => {
-            let code = if err.use_stderr() { 2 } else { 0 };
+        // `--help` and `--version` are not errors.
+        Err(err) if !err.use_stderr() => {
             let _ = err.print();
-            return code;
+            return 0;
         }
-    };
-    let result = match cli.command {
-        Some(Command::Events { path, view, jsonl }) => events::run(&path, view, jsonl),
-        Some(Command::Render(args)) => match args.display.overlay() {
-            Ok(overlay) => render::run(&args, overlay),
-            Err(err) => return usage_error(&err),
-        },
-        Some(Command::Demo { pace, display }) => match display.overlay() {
-            Ok(overlay) => {
-                match demo::run(std::time::Duration::from_millis(pace), &display, overlay) {
-                    Ok(code) => return code,
-                    Err(err) => Err(err),
-                }
-            }
-            Err(err) => return usage_error(&err),
-        },
-        None => match cli.display.overlay() {
-            Ok(overlay) => match view::run(cli.path.as_deref(), &cli.display, overlay) {
-                Ok(code) => return code,
-                Err(err) => Err(err),
-            },
-            Err(err) => return usage_error(&err),
-        },
-    };
-    match result {
-        Ok(()) => 0,
         Err(err) => {
-            eprintln!("overhear: {err:#}");
-            1
+            eprintln!("overhear: {}", usage::one_line(&err));
+            return 2;
         }
+    };
+    match run(cli) {
+        Ok(code) => code,
+        Err(err) => {
+            // Every error's own message is complete (it names the file, the
+            // place and the cause): its chain of sources would repeat it.
+            eprintln!("overhear: {err}");
+            exit_code(&err)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<i32> {
+    match cli.command {
+        Some(Command::Events { path, view, jsonl }) => {
+            events::run(&path, view, jsonl)?;
+            Ok(0)
+        }
+        Some(Command::Render(args)) => {
+            let checked = args.display.check()?;
+            render::run(&args, checked)?;
+            Ok(0)
+        }
+        Some(Command::Demo { pace, display }) => {
+            let checked = display.check()?;
+            demo::run(std::time::Duration::from_millis(pace), &display, checked)
+        }
+        None => {
+            let checked = cli.display.check()?;
+            view::run(cli.path.as_deref(), &cli.display, checked)
+        }
+    }
+}
+
+/// 2 for a mistake in the command line, 1 for input that cannot be read.
+fn exit_code(err: &anyhow::Error) -> i32 {
+    let stdin = matches!(
+        err.downcast_ref::<crate::load::OpenError>(),
+        Some(crate::load::OpenError::Stdin)
+    );
+    if stdin || err.downcast_ref::<UsageError>().is_some() {
+        2
+    } else {
+        1
     }
 }

@@ -2,14 +2,15 @@
 
 use std::io::{self, IsTerminal};
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, ValueEnum};
 
+use super::UsageError;
 use crate::policy::Overlay;
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::print::{PrintOptions, TurnSpec, print_document};
 use crate::render::sanitize::SanitizeMode;
-use crate::render::theme::{ColorDepth, Theme, detect_color_depth};
+use crate::render::theme::{ColorDepth, Theme, ThemeError, detect_color_depth};
 
 /// When to write colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -61,9 +62,21 @@ pub struct DisplayArgs {
     pub sanitize: SanitizeArg,
 }
 
+/// The display options, checked before anything is read: the style overlay
+/// of `--config` and `--set`, and the theme of `--theme` (not yet adapted to
+/// a colour depth).
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// What `--config` and `--set` ask for.
+    pub overlay: Overlay,
+    /// The theme, at full colour.
+    pub theme: Theme,
+}
+
 impl DisplayArgs {
-    /// The viewer overlay from `--config` and `--set` (usage errors: exit 2).
-    pub fn overlay(&self) -> Result<Overlay, crate::policy::OverlayError> {
+    /// Reads `--config`, applies each `--set` and loads `--theme`; any
+    /// mistake is a usage error (exit 2).
+    pub fn check(&self) -> Result<Checked, UsageError> {
         let mut overlay = match &self.config {
             Some(file) => Overlay::from_toml_file(file)?,
             None => Overlay::default(),
@@ -71,14 +84,30 @@ impl DisplayArgs {
         for assignment in &self.set {
             overlay.set(assignment)?;
         }
-        Ok(overlay)
+        let theme = Theme::load(&self.theme).map_err(|err| {
+            UsageError::Theme(match err {
+                // The name may not be a file at all: name the option.
+                ThemeError::NotFound { .. } => format!("--theme {err}"),
+                _ => err.to_string(),
+            })
+        })?;
+        Ok(Checked { overlay, theme })
     }
+}
 
-    /// The theme named by `--theme`, adapted to `depth`.
-    pub fn theme(&self, depth: ColorDepth) -> Result<Theme> {
-        let theme = Theme::load(&self.theme).with_context(|| format!("--theme {}", self.theme))?;
-        Ok(theme.with_depth(depth))
+/// `--width`: a number of columns, at least 1.
+fn columns(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("expected a number of columns, at least 1, e.g. 100".to_string()),
     }
+}
+
+/// `demo --pace`: milliseconds.
+pub(super) fn milliseconds(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| "expected a number of milliseconds, e.g. 900".to_string())
 }
 
 /// Arguments of `overhear render`.
@@ -87,7 +116,7 @@ pub struct RenderArgs {
     /// The conversation: events.json, conversation folder, JP workspace, eve stream or `-`.
     pub path: String,
     /// Columns (default: the terminal's width, else 80).
-    #[arg(long)]
+    #[arg(long, value_parser = columns)]
     pub width: Option<usize>,
     /// When to write colour.
     #[arg(long, value_enum, default_value = "auto")]
@@ -121,13 +150,19 @@ fn color_depth(when: ColorWhen) -> ColorDepth {
 }
 
 /// Runs `overhear render`.
-pub fn run(args: &RenderArgs, overlay: Overlay) -> Result<()> {
-    let loaded = crate::load::Live::read_once(&args.path)?;
+pub fn run(args: &RenderArgs, checked: Checked) -> Result<()> {
+    print(Some(&args.path), args, checked)
+}
+
+/// Prints the conversation `path` names (`None`: the workspace around the
+/// current folder) as `args` ask.
+pub(super) fn print(path: Option<&str>, args: &RenderArgs, checked: Checked) -> Result<()> {
+    let loaded = crate::load::Live::read_once_at(path)?;
     for warning in &loaded.warnings {
         eprintln!("overhear: warning: {warning}");
     }
     let depth = color_depth(args.color);
-    let theme = args.display.theme(depth)?;
+    let theme = checked.theme.with_depth(depth);
     let width = args
         .width
         .or_else(|| {
@@ -139,12 +174,15 @@ pub fn run(args: &RenderArgs, overlay: Overlay) -> Result<()> {
         .unwrap_or(80);
     let doc_options = DocOptions {
         view: args.display.view,
-        overlay,
+        overlay: checked.overlay,
         finished: loaded.finished(),
     };
     let doc = Document::build(&loaded.conversation, &doc_options);
     for warning in &doc.warnings {
-        eprintln!("overhear: warning: {warning}");
+        eprintln!(
+            "overhear: warning: {}",
+            loaded.describe_style_warning(warning)
+        );
     }
     let options = PrintOptions {
         width,

@@ -4,15 +4,14 @@ use std::io::{self, IsTerminal};
 
 use anyhow::Result;
 
-use super::render::{ColorWhen, DisplayArgs, RenderArgs};
+use super::render::{Checked, ColorWhen, DisplayArgs, RenderArgs};
 use crate::load::Live;
-use crate::policy::Overlay;
 use crate::render::document::DocOptions;
 use crate::render::theme::detect_color_depth;
 use crate::tui::{Exit, ViewerSettings, open_and_run, run_live as run_viewer};
 
 /// Runs the viewer on `path` and returns the exit status (128 + n after signal n).
-pub fn run(path: Option<&str>, display: &DisplayArgs, overlay: Overlay) -> Result<i32> {
+pub fn run(path: Option<&str>, display: &DisplayArgs, checked: Checked) -> Result<i32> {
     if !io::stdout().is_terminal() {
         let args = RenderArgs {
             path: path.unwrap_or(".").to_string(),
@@ -21,28 +20,28 @@ pub fn run(path: Option<&str>, display: &DisplayArgs, overlay: Overlay) -> Resul
             turn: None,
             display: display.clone(),
         };
-        super::render::run(&args, overlay)?;
+        super::render::print(path, &args, checked)?;
         return Ok(0);
     }
-    Ok(exit_code(open_and_run(path, settings(display, overlay)?)?))
+    Ok(exit_code(open_and_run(path, settings(display, checked))?))
 }
 
 /// Runs the viewer on a conversation already opened (the demo).
-pub fn run_live(live: Live, display: &DisplayArgs, overlay: Overlay) -> Result<i32> {
-    Ok(exit_code(run_viewer(live, settings(display, overlay)?)?))
+pub fn run_live(live: Live, display: &DisplayArgs, checked: Checked) -> Result<i32> {
+    Ok(exit_code(run_viewer(live, settings(display, checked))?))
 }
 
-fn settings(display: &DisplayArgs, overlay: Overlay) -> Result<ViewerSettings> {
+fn settings(display: &DisplayArgs, checked: Checked) -> ViewerSettings {
     let depth = detect_color_depth(|name| std::env::var(name).ok());
-    Ok(ViewerSettings {
+    ViewerSettings {
         doc: DocOptions {
             view: display.view,
-            overlay,
+            overlay: checked.overlay,
             finished: false,
         },
-        theme: display.theme(depth)?,
+        theme: checked.theme.with_depth(depth),
         sanitize: display.sanitize.into(),
-    })
+    }
 }
 
 fn exit_code(exit: Exit) -> i32 {

@@ -70,8 +70,19 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.reason)
+        f.write_str(&line_problem(self.line, &self.reason))
     }
+}
+
+/// Why line `line` was skipped, with its place: `line 5: not a JSON object`,
+/// or `line 4, column 63: not JSON: …` when the reason starts with its column.
+pub fn line_problem(line: usize, reason: &str) -> String {
+    let separator = if reason.starts_with("column ") {
+        ", "
+    } else {
+        ": "
+    };
+    format!("line {line}{separator}{reason}")
 }
 
 /// What kind of text is streaming.
@@ -197,7 +208,14 @@ impl Inner {
         let value: Value = match serde_json::from_slice(trimmed) {
             Ok(value) => value,
             Err(error) => {
-                self.skip(number, None, format!("not JSON: {error}"));
+                let problem = super::json_problem(&error, "the line");
+                let lead = raw.len() - raw.trim_ascii_start().len();
+                let column = error.column().max(1) + lead;
+                self.skip(
+                    number,
+                    None,
+                    format!("column {column}: not JSON: {problem}"),
+                );
                 return;
             }
         };

@@ -59,15 +59,11 @@ pub struct SyntaxError {
 
 impl SyntaxError {
     fn from_serde(err: &serde_json::Error) -> Self {
-        let text = err.to_string();
-        let message = match text.rfind(" at line ") {
-            Some(pos) => text[..pos].to_string(),
-            None => text,
-        };
         SyntaxError {
             line: err.line(),
-            column: err.column(),
-            message,
+            // serde_json says column 0 for "before the line's first character".
+            column: err.column().max(1),
+            message: super::json_problem(err, "the file"),
         }
     }
 }

@@ -38,6 +38,20 @@ impl StyleError {
     }
 }
 
+/// A TOML parse error on one line, `line L, column C: message`, from the text it was
+/// parsed from (the parser's own rendering spreads over several lines).
+pub fn toml_problem(text: &str, err: &toml::de::Error) -> String {
+    let message = err.message().trim().replace('\n', "; ");
+    let Some(span) = err.span() else {
+        return message;
+    };
+    let before = &text[..text.floor_char_boundary(span.start)];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    format!("line {line}, column {column}: {message}")
+}
+
 /// One key of a dotted path: bare when it is a plain identifier, otherwise quoted
 /// with JSON-style escapes (`"*"`, `"mcp.tool"`).
 pub(crate) fn key_segment(name: &str) -> String {
@@ -121,6 +135,16 @@ mod tests {
         let shown = show_value(&json!("x".repeat(500)));
         assert_eq!(shown.chars().count(), MAX_SHOWN_VALUE + 1);
         assert!(shown.ends_with('…'));
+    }
+
+    #[test]
+    fn toml_errors_are_one_line_with_line_and_column() {
+        let text = "a = 1\nb = \n";
+        let err = toml::from_str::<toml::Table>(text).unwrap_err();
+        assert_eq!(
+            toml_problem(text, &err),
+            "line 2, column 5: string values must be quoted, expected literal string"
+        );
     }
 
     #[test]

@@ -37,7 +37,10 @@ pub struct Overlay {
 #[derive(Debug, thiserror::Error)]
 pub enum OverlayError {
     /// The file could not be read.
-    #[error("{file}: cannot read the viewer configuration: {source}")]
+    #[error(
+        "{file}: cannot read the viewer configuration: {}",
+        crate::source::io_problem(.source)
+    )]
     Read {
         /// The file, as given.
         file: String,
@@ -50,7 +53,7 @@ pub enum OverlayError {
     Syntax {
         /// The file, as given.
         file: String,
-        /// The TOML parser's message (line, column and what was expected).
+        /// Where and what, on one line: `line 1, column 5: string values must be quoted`.
         message: String,
     },
     /// A key the viewer does not know, or a value of the wrong form.
@@ -88,7 +91,7 @@ impl Overlay {
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Overlay, OverlayError> {
         let doc: Map<String, Value> = toml::from_str(text).map_err(|err| OverlayError::Syntax {
             file: origin.to_owned(),
-            message: err.to_string().trim_end().to_owned(),
+            message: super::error::toml_problem(text, &err),
         })?;
         interpret(doc, origin)
     }

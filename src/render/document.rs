@@ -14,7 +14,9 @@ use serde_json::Value;
 use crate::format::eve::InProgressKind;
 use crate::format::{Audience, ChatResponse, Content, Event, EventKind, ext};
 use crate::model::{Conversation, InquiryPair, Item, ToolCall};
-use crate::policy::{BlockDisplay, Overlay, ReasoningDisplay, ToolStyle, TurnPolicy, merge_config};
+use crate::policy::{
+    BlockDisplay, Overlay, ReasoningDisplay, StyleError, ToolStyle, TurnPolicy, merge_config,
+};
 
 /// Which rendering of the conversation to make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -209,7 +211,19 @@ pub struct Document {
     /// The blocks, in reading order.
     pub blocks: Vec<DocBlock>,
     /// Problems with the stored styles (shown once, not fatal).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<StyleWarning>,
+}
+
+/// A style value stored in the conversation that was rejected (the field keeps
+/// the value of the layer below), and where it is stored, so that the message
+/// can name the file and the place: the document does not know file names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StyleWarning {
+    /// `None`: the base configuration. `Some(i)`: it first appears once the
+    /// `config_delta` at event `i` (among the conversation's events) is merged.
+    pub delta: Option<usize>,
+    /// The key path, the value and what is wrong.
+    pub error: StyleError,
 }
 
 impl Document {
@@ -267,8 +281,9 @@ impl Builder<'_> {
             config: base,
             dirty: false,
         };
-        self.collect_warnings(&track.policy);
+        self.collect_warnings(&track.policy, None);
         let mut next_delta = 0;
+        let mut last_delta = None;
         let last_turn = conv.turns.len();
         for turn in &conv.turns {
             // The turn is displayed with the configuration at its first event.
@@ -281,13 +296,14 @@ impl Builder<'_> {
                 if let EventKind::ConfigDelta { delta } = &conv.events[next_delta].kind {
                     merge_config(&mut track.config, delta);
                     track.dirty = true;
+                    last_delta = Some(next_delta);
                 }
                 next_delta += 1;
             }
             if track.dirty {
                 track.policy = Rc::new(TurnPolicy::new(&track.config, &self.options.overlay));
                 track.dirty = false;
-                self.collect_warnings(&track.policy);
+                self.collect_warnings(&track.policy, last_delta);
             }
             let live = !self.options.finished && turn.number == last_turn;
             self.turn(turn, &track.policy, live);
@@ -373,11 +389,13 @@ impl Builder<'_> {
         }
     }
 
-    fn collect_warnings(&mut self, policy: &TurnPolicy) {
-        for warning in policy.warnings() {
-            let text = warning.to_string();
-            if !self.out.warnings.contains(&text) {
-                self.out.warnings.push(text);
+    fn collect_warnings(&mut self, policy: &TurnPolicy, delta: Option<usize>) {
+        for error in policy.warnings() {
+            if !self.out.warnings.iter().any(|w| w.error == *error) {
+                self.out.warnings.push(StyleWarning {
+                    delta,
+                    error: error.clone(),
+                });
             }
         }
     }

@@ -124,7 +124,8 @@ pub(super) fn original(index: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'stati
     let styles = &ctx.theme.styles;
     let mut lines = Vec::new();
     if let Some(error) = &original.error {
-        let text = format!("⚠ malformed line {}: {}", original.line, clean(error, ctx));
+        let problem = crate::format::eve::line_problem(original.line, error);
+        let text = format!("⚠ malformed {}", clean(&problem, ctx));
         lines.extend(wrap_spans(
             &[Span::styled(text, styles.warning)],
             ctx.width,
@@ -177,7 +178,8 @@ pub(super) fn text(kind: &BlockKind, conv: &Conversation) -> Option<String> {
         BlockKind::Original { index } => conv.originals.get(*index).map(|o| {
             let mut text = o.value.as_ref().map(pretty).unwrap_or_default();
             if let Some(error) = &o.error {
-                text.push_str(&format!("\nmalformed line {}: {error}", o.line));
+                let problem = crate::format::eve::line_problem(o.line, error);
+                text.push_str(&format!("\nmalformed {problem}"));
             }
             text
         }),

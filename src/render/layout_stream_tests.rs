@@ -183,7 +183,7 @@ fn raw_view_shows_every_stored_line_malformed_ones_visibly() {
     assert!(
         lines
             .iter()
-            .any(|l| l.starts_with("⚠ malformed line 4: not JSON")),
+            .any(|l| l.starts_with("⚠ malformed line 4, column 63: not JSON")),
         "{lines:#?}"
     );
     assert!(lines.iter().any(|l| l.contains("\"hello\": \"world\"")));

@@ -30,9 +30,9 @@ impl FromStr for TurnSpec {
             let n: i64 = t
                 .trim()
                 .parse()
-                .map_err(|_| format!("`{s}` is not a turn: use 3, 2..4, -1 or 2.."))?;
+                .map_err(|_| "not a turn: use 3, 2..4, -1 or 2..".to_string())?;
             if n == 0 {
-                return Err(format!("`{s}`: turns are numbered from 1 (-1 is the last)"));
+                return Err("turns are numbered from 1 (-1 is the last)".to_string());
             }
             Ok(n)
         };

@@ -28,7 +28,7 @@ pub enum ThemeError {
         name: String,
     },
     /// The file could not be read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {}", crate::source::io_problem(.source))]
     Io {
         /// The theme file.
         path: String,
@@ -40,7 +40,7 @@ pub enum ThemeError {
     Syntax {
         /// The theme file.
         path: String,
-        /// The TOML parser's message.
+        /// Where and what: `line 2, column 8: unclosed table, expected `]``.
         message: String,
     },
     /// A key the theme format does not have (usually a typo).
@@ -418,7 +418,7 @@ fn parse(source: &str, label: &str, path: Option<&Path>) -> Result<Theme, ThemeE
         .parse()
         .map_err(|e: toml::de::Error| ThemeError::Syntax {
             path: file.clone(),
-            message: e.to_string().trim_end().to_string(),
+            message: crate::policy::error::toml_problem(source, &e),
         })?;
 
     let mut theme = match (path, table.get("base")) {

@@ -126,7 +126,15 @@ pub fn display_id(id: &str) -> String {
 
 /// Reads a whole file, naming it in the error.
 fn read_named(path: &Path) -> io::Result<Vec<u8>> {
-    fs::read(path).map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+    fs::read(path).map_err(|e| named(path, &e))
+}
+
+/// The error with the file's name in front: `<path>: permission denied; …`.
+pub(crate) fn named(path: &Path, error: &io::Error) -> io::Error {
+    io::Error::new(
+        error.kind(),
+        format!("{}: {}", path.display(), super::io_problem(error)),
+    )
 }
 
 /// Reads a file that may be absent.
@@ -134,7 +142,7 @@ fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
     match fs::read(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io::Error::new(e.kind(), format!("{}: {e}", path.display()))),
+        Err(e) => Err(named(path, &e)),
     }
 }
 

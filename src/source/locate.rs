@@ -41,12 +41,24 @@ pub enum LocateError {
     NotAConversation(PathBuf),
     /// A file that is neither a JP events array nor an eve stream.
     #[error(
-        "{}: neither a JP events file (a JSON array) nor an eve stream (JSON objects, one per line)",
+        "{}: line {line}, column {column}: {found:?} starts neither a JP events file (a JSON array, `[`) nor an eve stream (JSON objects, one per line, `{{`)",
+        .path.display()
+    )]
+    UnknownFile {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of its first non-blank character.
+        line: usize,
+        /// 1-based column (in bytes) of that character.
+        column: usize,
+        /// The character (shown escaped).
+        found: char,
+    },
+    /// An empty file whose name does not say it is a stream.
+    #[error(
+        "{}: empty file; a stream that has not started yet is followed when its name ends in .ndjson or .jsonl",
         .0.display()
     )]
-    UnknownFile(PathBuf),
-    /// An empty file whose name does not say it is a stream.
-    #[error("{}: empty file", .0.display())]
     EmptyFile(PathBuf),
     /// No argument, and no workspace around the current folder.
     #[error("{}: not inside a JP workspace (no .jp/ here or above); give a PATH", .0.display())]
@@ -63,7 +75,7 @@ pub enum LocateError {
         root: PathBuf,
     },
     /// Reading the path failed.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {}", .path.display(), super::io_problem(.source))]
     Io {
         /// The path being read.
         path: PathBuf,
@@ -98,7 +110,8 @@ pub fn locate(
     if arg == "-" {
         return Ok(Target::Stdin);
     }
-    let path = cwd.join(arg);
+    // `.` and `a/./b` are named without their `.` in messages.
+    let path: PathBuf = cwd.join(arg).components().collect();
     match fs::metadata(&path) {
         Ok(meta) if meta.is_dir() => locate_folder(&path, env),
         Ok(_) => locate_file(&path),
@@ -173,20 +186,58 @@ fn locate_file(file: &Path) -> Result<Target, LocateError> {
         path: file.into(),
         source,
     })? {
-        Some(b'{') => Ok(Target::EveStream(file.into())),
-        Some(b'[') => Ok(Target::JpConversation(ConversationDir::standalone(file))),
-        Some(_) => Err(LocateError::UnknownFile(file.into())),
+        Some(First { byte: b'{', .. }) => Ok(Target::EveStream(file.into())),
+        Some(First { byte: b'[', .. }) => {
+            Ok(Target::JpConversation(ConversationDir::standalone(file)))
+        }
+        Some(First {
+            line,
+            column,
+            found,
+            ..
+        }) => Err(LocateError::UnknownFile {
+            path: file.into(),
+            line,
+            column,
+            found,
+        }),
         None => Err(LocateError::EmptyFile(file.into())),
     }
 }
 
+/// The first character of a file that is not whitespace, and where it is.
+struct First {
+    byte: u8,
+    line: usize,
+    column: usize,
+    found: char,
+}
+
 /// The first byte that is not whitespace (or a UTF-8 byte order mark), looking
 /// at most 64 KiB in.
-fn first_byte(file: &Path) -> io::Result<Option<u8>> {
+fn first_byte(file: &Path) -> io::Result<Option<First>> {
     let mut head = Vec::with_capacity(4096);
     File::open(file)?.take(64 * 1024).read_to_end(&mut head)?;
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
-    Ok(head.iter().copied().find(|b| !b.is_ascii_whitespace()))
+    let Some(at) = head.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return Ok(None);
+    };
+    let before = &head[..at];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let rest = &head[at..head.len().min(at + 4)];
+    let found = String::from_utf8_lossy(rest)
+        .chars()
+        .next()
+        .unwrap_or(char::REPLACEMENT_CHARACTER);
+    Ok(Some(First {
+        byte: head[at],
+        line: before.iter().filter(|&&b| b == b'\n').count() + 1,
+        column: at - line_start + 1,
+        found,
+    }))
 }
 
 #[cfg(test)]

@@ -169,15 +169,29 @@ fn errors_name_the_path_in_one_line() {
     fs::write(&binary, b"\x89PNG").unwrap();
     let text = msg(locate(Some("image.png"), &fx.base, &env));
     assert!(
-        text.starts_with(&format!("{}: neither a JP events file", binary.display())),
+        text.starts_with(&format!(
+            "{}: line 1, column 1: '\u{fffd}' starts neither a JP events file",
+            binary.display()
+        )),
+        "{text}"
+    );
+
+    let text_file = fx.base.join("notes.txt");
+    fs::write(&text_file, "\n  hello").unwrap();
+    let text = msg(locate(Some("notes.txt"), &fx.base, &env));
+    assert!(
+        text.starts_with(&format!(
+            "{}: line 2, column 3: 'h' starts neither",
+            text_file.display()
+        )),
         "{text}"
     );
 
     let blank = fx.base.join("blank.json");
     fs::write(&blank, "  \n").unwrap();
-    assert_eq!(
-        msg(locate(Some("blank.json"), &fx.base, &env)),
-        format!("{}: empty file", blank.display())
+    assert!(
+        msg(locate(Some("blank.json"), &fx.base, &env))
+            .starts_with(&format!("{}: empty file; ", blank.display()))
     );
 }
 

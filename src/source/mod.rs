@@ -15,6 +15,7 @@ pub mod conversation;
 pub mod count;
 pub mod locate;
 pub mod lock;
+pub mod problem;
 pub mod stdin;
 pub mod tail;
 mod time;
@@ -23,6 +24,7 @@ pub mod workspace;
 
 pub use conversation::{ConversationDir, ConversationFiles};
 pub use locate::{LocateError, Target, locate};
+pub use problem::io_problem;
 pub use workspace::{ConversationEntry, Workspace};
 
 #[cfg(test)]

@@ -110,7 +110,7 @@ impl AppendTail {
     }
 
     fn named(&self, e: io::Error) -> io::Error {
-        io::Error::new(e.kind(), format!("{}: {e}", self.path.display()))
+        super::conversation::named(&self.path, &e)
     }
 }
 

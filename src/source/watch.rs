@@ -61,7 +61,7 @@ pub enum Change {
 #[derive(Debug, Error)]
 pub enum WatchError {
     /// The operating system refused to watch a folder.
-    #[error("{}: cannot watch for changes: {source}", .path.display())]
+    #[error("{}: cannot watch for changes: {}", .path.display(), notify_problem(.source))]
     Folder {
         /// The folder.
         path: PathBuf,
@@ -69,14 +69,30 @@ pub enum WatchError {
         source: notify::Error,
     },
     /// The file-system watcher could not be created.
-    #[error("cannot start watching for changes: {0}")]
+    #[error("cannot start watching for changes: {}", notify_problem(.0))]
     Start(notify::Error),
     /// The watch thread could not be started.
-    #[error("cannot start watching for changes: {0}")]
+    #[error("cannot start watching for changes: {}", super::io_problem(.0))]
     Thread(std::io::Error),
     /// The folder to follow does not exist.
     #[error("{}: no such folder to watch", .0.display())]
     Missing(PathBuf),
+}
+
+/// What `notify` reported, in words, with the fix for the system limits a
+/// long-running viewer (or many of them) can reach.
+fn notify_problem(error: &notify::Error) -> String {
+    match &error.kind {
+        notify::ErrorKind::MaxFilesWatch => {
+            "the system's limit of watched folders is reached; raise it with `sysctl fs.inotify.max_user_watches=…`".to_string()
+        }
+        notify::ErrorKind::Io(e) if e.raw_os_error() == Some(libc::EMFILE) => {
+            "too many file watchers are open; close some viewers or raise `sysctl fs.inotify.max_user_instances=…`".to_string()
+        }
+        notify::ErrorKind::Io(e) => super::io_problem(e),
+        notify::ErrorKind::PathNotFound => "no such file or folder".to_string(),
+        _ => error.to_string(),
+    }
 }
 
 /// A running watch. Changes arrive from a background thread until this is
@@ -276,7 +292,7 @@ impl<F: Follower> Worker<F> {
                 event.need_rescan() || (!is_read(&event) && self.follower.relevant(&event))
             }
             Err(e) => {
-                (self.sink)(Change::Error(e.to_string()));
+                (self.sink)(Change::Error(notify_problem(&e)));
                 true
             }
         }
@@ -314,8 +330,9 @@ impl<F: Follower> Worker<F> {
                     added = true;
                 }
                 Err(e) => (self.sink)(Change::Error(format!(
-                    "{}: cannot watch for changes: {e}",
-                    path.display()
+                    "{}: cannot watch for changes: {}",
+                    path.display(),
+                    notify_problem(&e)
                 ))),
             }
         }

@@ -159,6 +159,9 @@ pub struct App<D: Blocks> {
     pub(super) picker: Option<Picker>,
     /// A one-off note shown in the status bar until the next key.
     pub(super) message: Option<String>,
+    /// The note says why the last reload failed: the next reload that works
+    /// takes it away (the file was fixed).
+    reload_problem: bool,
     epoch: u64,
     workspace: bool,
     conversation_id: Option<String>,
@@ -184,6 +187,7 @@ impl<D: Blocks> App<D> {
             mode: Mode::Normal,
             picker: None,
             message: None,
+            reload_problem: false,
             epoch: options.epoch,
             workspace: options.workspace,
             conversation_id: options.conversation_id,
@@ -235,9 +239,20 @@ impl<D: Blocks> App<D> {
         }
         let anchor = self.anchor();
         match self.doc.update(reload.update) {
-            Ok(true) => self.last_change = reload.at,
-            Ok(false) => {}
-            Err(note) => self.note(note),
+            Ok(changed) => {
+                if changed {
+                    self.last_change = reload.at;
+                }
+                if std::mem::take(&mut self.reload_problem) {
+                    self.message = None;
+                }
+            }
+            Err(note) => {
+                // What was read before stays on screen; the note says why
+                // the new version is not shown.
+                self.note(note);
+                self.reload_problem = true;
+            }
         }
         self.restore_anchor(anchor);
         self.settle();
@@ -280,6 +295,7 @@ impl<D: Blocks> App<D> {
     /// Shows a one-off note in the status bar (errors of effects, results).
     pub fn note(&mut self, text: impl Into<String>) {
         self.message = Some(text.into());
+        self.reload_problem = false;
     }
 
     /// Adapts to a new terminal size: the line at the top of the screen stays

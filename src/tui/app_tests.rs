@@ -295,6 +295,29 @@ fn an_unreadable_reload_keeps_the_content_and_says_why() {
 }
 
 #[test]
+fn the_note_of_an_unreadable_reload_goes_when_the_file_is_readable_again() {
+    let mut app = app(TestDoc::turns(3));
+    app.handle(AppEvent::Reload(Reload {
+        epoch: 0,
+        update: (Some((Vec::new(), 0)), LiveState::Live),
+        at: UNIX_EPOCH,
+    }));
+    assert!(status(&mut app).contains("events.json: line 1, column 1"));
+    reload(&mut app, 4, LiveState::Live);
+    let bar = status(&mut app);
+    assert!(!bar.contains("events.json"), "{bar}");
+    assert!(bar.contains("20 events"), "{bar}");
+}
+
+#[test]
+fn other_notes_stay_until_a_key() {
+    let mut app = app(TestDoc::turns(3));
+    app.note("copied 12 bytes to the clipboard");
+    reload(&mut app, 4, LiveState::Live);
+    assert!(status(&mut app).contains("copied 12 bytes"));
+}
+
+#[test]
 fn a_tick_lets_the_document_notice_a_released_lock() {
     let mut app = app(TestDoc::turns(3));
     app.doc.lock_released = true;

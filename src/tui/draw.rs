@@ -96,8 +96,11 @@ impl<D: Blocks> App<D> {
                 ),
             },
         };
-        // A note or the prompt may take half the bar; a title gets what is left.
-        let wanted_left = if typing || self.message.is_some() {
+        // A note (often a problem to act on) may take all but the live
+        // indicator; the prompt half the bar; a title gets what is left.
+        let wanted_left = if self.message.is_some() && !typing {
+            left.width() + 2
+        } else if typing {
             (left.width() + 2).min(width / 2)
         } else {
             12

@@ -73,9 +73,14 @@ impl LiveDocument {
         &self.live
     }
 
-    /// Problems with the conversation's stored styles (not fatal).
-    pub fn style_warnings(&self) -> &[String] {
-        &self.doc.warnings
+    /// Problems with the conversation's stored styles (not fatal), one line
+    /// each naming the file and place.
+    pub fn style_warnings(&self) -> Vec<String> {
+        self.doc
+            .warnings
+            .iter()
+            .map(|w| self.live.describe_style_warning(w))
+            .collect()
     }
 
     fn rebuild(&mut self) {
@@ -100,7 +105,10 @@ impl LiveDocument {
 
     /// Re-reads after a change; whether anything the viewer shows changed.
     fn refresh(&mut self) -> Result<bool, String> {
-        let refresh = self.live.refresh().map_err(|e| e.to_string())?;
+        let refresh = self
+            .live
+            .refresh()
+            .map_err(|e| without_folder(&e.to_string()))?;
         Ok(refresh != Refresh::Unchanged)
     }
 
@@ -205,7 +213,7 @@ impl Blocks for LiveDocument {
                 self.removed = true;
                 return Ok(true);
             }
-            LiveUpdate::Changed(Change::Error(text)) => return Err(text),
+            LiveUpdate::Changed(Change::Error(text)) => return Err(without_folder(&text)),
             LiveUpdate::Changed(Change::Returned) => {
                 self.removed = false;
                 self.refresh()?;
@@ -244,6 +252,21 @@ impl Blocks for LiveDocument {
         if self.check_finished() {
             self.rebuild();
         }
+    }
+}
+
+/// A problem naming a file, with the file's folder left out: the status bar
+/// is narrow, and the folder is the one being viewed.
+pub(super) fn without_folder(problem: &str) -> String {
+    match problem.split_once(": ") {
+        Some((path, rest)) if path.contains(std::path::MAIN_SEPARATOR) => {
+            let file = std::path::Path::new(path).file_name().map_or_else(
+                || path.to_string(),
+                |name| name.to_string_lossy().into_owned(),
+            );
+            format!("{file}: {rest}")
+        }
+        _ => problem.to_string(),
     }
 }
 

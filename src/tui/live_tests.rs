@@ -273,3 +273,15 @@ fn l_reveals_the_end_of_a_long_code_line_and_h_comes_back() {
     terminal.draw(|f| app.draw(f)).unwrap();
     assert_eq!(screen_text(&terminal), first);
 }
+
+#[test]
+fn problems_shown_in_the_status_bar_name_the_file_without_its_folder() {
+    assert_eq!(
+        without_folder("/home/me/.jp/conversations/1-x/events.json: line 3, column 1: cut"),
+        "events.json: line 3, column 1: cut"
+    );
+    assert_eq!(
+        without_folder("--theme nope: no such theme"),
+        "--theme nope: no such theme"
+    );
+}

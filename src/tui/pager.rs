@@ -79,10 +79,16 @@ pub fn run_pager(command: &str, text: &str) -> io::Result<()> {
         }
     }
     let status = child.wait()?;
-    if status.success() || status.code().is_some() {
-        Ok(())
-    } else {
-        Err(io::Error::other(format!("{command}: {status}")))
+    match status.code() {
+        // The shell's codes for a command it could not find or run.
+        Some(127) => Err(io::Error::other(
+            "not found; set PAGER to an installed pager, e.g. `less -R` or `more`",
+        )),
+        Some(126) => Err(io::Error::other(
+            "cannot be run; set PAGER to an installed pager, e.g. `less -R` or `more`",
+        )),
+        Some(_) => Ok(()),
+        None => Err(io::Error::other(status.to_string())),
     }
 }
 
@@ -95,6 +101,15 @@ pub fn osc52(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pager_that_is_not_there_says_how_to_set_one() {
+        let err = run_pager("overhear-no-such-pager-here 2>/dev/null", "text").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "not found; set PAGER to an installed pager, e.g. `less -R` or `more`"
+        );
+    }
 
     #[test]
     fn escapes_and_controls_are_stripped() {

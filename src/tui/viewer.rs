@@ -71,17 +71,28 @@ pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> 
         opened_at: SystemTime::now(),
         ..ViewerOptions::default()
     };
-    let warnings = live.warnings.len();
     let doc = LiveDocument::new(live, settings.doc, settings.theme, settings.sanitize);
+    let problems = [doc.source().warnings.clone(), doc.style_warnings()].concat();
     let mut app = App::new(doc, options);
     if let Some(problem) = watch_problem {
         app.note(format!("not following changes: {problem}"));
-    } else if warnings > 0 {
-        app.note(format!(
-            "{warnings} problem(s) reading the file; `overhear render` lists them"
-        ));
+    } else if let Some(first) = problems.first() {
+        app.note(problem_note(first, problems.len()));
     }
     run(app, &mut host, events)
+}
+
+/// The note shown on opening a conversation with problems: the first one,
+/// without the folder (the status bar is narrow), and how to see them all.
+/// The conversation is shown all the same, as far as it could be read.
+fn problem_note(first: &str, count: usize) -> String {
+    let first = super::live::without_folder(first);
+    // The bar may cut the end of a long note: the count goes first.
+    if count == 1 {
+        first
+    } else {
+        format!("(1 of {count}; `overhear render` lists all) {first}")
+    }
 }
 
 /// The workspace behind the picker, and the watch of the conversation shown.
@@ -164,8 +175,8 @@ impl Host<LiveDocument> for WorkspaceHost {
         let entry = workspace
             .find(id)
             .ok_or_else(|| format!("{id}: no such conversation any more"))?;
-        let live =
-            Live::open_jp(entry.conversation(), Some(workspace)).map_err(|e| e.to_string())?;
+        let live = Live::open_jp(entry.conversation(), Some(workspace))
+            .map_err(|e| super::live::without_folder(&e.to_string()))?;
         self.epoch += 1;
         let epoch = self.epoch;
         let problem = self.follow(&live.origin, epoch).err();
