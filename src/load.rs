@@ -340,9 +340,11 @@ fn diagnostics(events_path: &Path, load: &jp::JpLoad) -> Vec<String> {
         .collect()
 }
 
-/// The `title` of a `metadata.json`, if it is readable.
+/// The `title` of a `metadata.json`, if it is readable (a UTF-8 byte order mark
+/// is skipped, as for the other files).
 pub fn title_of(metadata: &[u8]) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_slice(metadata).ok()?;
+    let json = metadata.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(metadata);
+    let value: serde_json::Value = serde_json::from_slice(json).ok()?;
     value.get("title")?.as_str().map(String::from)
 }
 

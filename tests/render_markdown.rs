@@ -143,7 +143,7 @@ fn results_by_presentation() {
         let (presentation, normalized) = classify_result(text, mime);
         out.push_str(&format!("━━ {label}: {presentation:?}\n"));
         out.push_str(&all_widths(|width| {
-            present(&presentation, &normalized, width, &theme)
+            present(&presentation, &normalized, width, width, &theme)
         }));
     }
     snapshot!("results_by_presentation", out);

@@ -4,6 +4,7 @@ use std::io::{self, Write};
 
 use anyhow::Result;
 
+use super::safe_json;
 use crate::model::View;
 
 /// Prints `view` of the conversation at `path` as JSON.
@@ -17,12 +18,12 @@ pub fn run(path: &str, view: View, jsonl: bool) -> Result<()> {
     let mut out = io::BufWriter::new(stdout.lock());
     if jsonl {
         for event in &events {
-            serde_json::to_writer(&mut out, &event.to_json())?;
+            safe_json::to_writer(&mut out, &event.to_json())?;
             out.write_all(b"\n")?;
         }
     } else {
         let array: Vec<_> = events.iter().map(|e| e.to_json()).collect();
-        serde_json::to_writer_pretty(&mut out, &array)?;
+        safe_json::to_writer_pretty(&mut out, &array)?;
         out.write_all(b"\n")?;
     }
     out.flush()?;

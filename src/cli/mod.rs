@@ -6,6 +6,7 @@
 mod demo;
 mod events;
 mod render;
+mod safe_json;
 mod view;
 
 use clap::{Parser, Subcommand};

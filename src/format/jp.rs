@@ -566,7 +566,11 @@ impl JpStream {
         let tail = match rest.first() {
             Some(b',') => &rest[1..],
             Some(b']') => {
-                // Same entries, different trailing bytes: nothing new.
+                // Same entries, different trailing whitespace: nothing new to
+                // parse. Anything else after the array is re-read (an error).
+                if !rest[1..].iter().all(u8::is_ascii_whitespace) {
+                    return None;
+                }
                 self.file_hash = xxh3_64(events_json);
                 return Some(JpLoad::default());
             }

@@ -190,41 +190,54 @@ fn group(events: &[Event]) -> Vec<Turn> {
         .collect()
 }
 
-/// For each request index, the index of the response that answers it: the
-/// response pairs with the nearest earlier unanswered request of its id.
-fn pair_responses(events: &[Event]) -> HashMap<usize, usize> {
+/// For each request index, the index of the response that answers it: a
+/// response pairs with the nearest earlier unanswered request of its id (ids
+/// repeat, jp-format §1.10). Used for tool calls and for inquiries.
+fn pair_by_id<'e>(
+    events: &'e [Event],
+    request_id: impl Fn(&'e EventKind) -> Option<&'e str>,
+    response_id: impl Fn(&'e EventKind) -> Option<&'e str>,
+) -> HashMap<usize, usize> {
     let mut open: HashMap<&str, Vec<usize>> = HashMap::new();
     let mut pairs = HashMap::new();
     for (i, event) in events.iter().enumerate() {
-        match &event.kind {
-            EventKind::ToolCallRequest { id, .. } => open.entry(id).or_default().push(i),
-            EventKind::ToolCallResponse { id, .. } => {
-                if let Some(request) = open.get_mut(id.as_str()).and_then(Vec::pop) {
-                    pairs.insert(request, i);
-                }
-            }
-            _ => {}
+        if let Some(id) = request_id(&event.kind) {
+            open.entry(id).or_default().push(i);
+        } else if let Some(id) = response_id(&event.kind)
+            && let Some(request) = open.get_mut(id).and_then(Vec::pop)
+        {
+            pairs.insert(request, i);
         }
     }
     pairs
 }
 
-/// Inquiry requests paired with their responses the same way.
+fn pair_responses(events: &[Event]) -> HashMap<usize, usize> {
+    pair_by_id(
+        events,
+        |kind| match kind {
+            EventKind::ToolCallRequest { id, .. } => Some(id),
+            _ => None,
+        },
+        |kind| match kind {
+            EventKind::ToolCallResponse { id, .. } => Some(id),
+            _ => None,
+        },
+    )
+}
+
 fn pair_inquiries(events: &[Event]) -> HashMap<usize, usize> {
-    let mut open: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut pairs = HashMap::new();
-    for (i, event) in events.iter().enumerate() {
-        match &event.kind {
-            EventKind::InquiryRequest { id, .. } => open.entry(id).or_default().push(i),
-            EventKind::InquiryResponse { id, .. } => {
-                if let Some(request) = open.get_mut(id.as_str()).and_then(Vec::pop) {
-                    pairs.insert(request, i);
-                }
-            }
-            _ => {}
-        }
-    }
-    pairs
+    pair_by_id(
+        events,
+        |kind| match kind {
+            EventKind::InquiryRequest { id, .. } => Some(id),
+            _ => None,
+        },
+        |kind| match kind {
+            EventKind::InquiryResponse { id, .. } => Some(id),
+            _ => None,
+        },
+    )
 }
 
 fn items(

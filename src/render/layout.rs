@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::document::{BlockKind, DocBlock, ToolCard, ToolSpeech, audience_label, speech_text};
 use super::highlight::highlight;
-use super::markdown::{markdown_to_lines, markdown_to_lines_styled};
+use super::markdown::markdown_to_lines_wide_code;
 use super::result::{Presentation, classify_result, present};
 use super::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
 use super::theme::Theme;
@@ -33,8 +33,24 @@ pub struct LayoutContext<'a> {
     pub theme: &'a Theme,
     /// Columns available.
     pub width: usize,
+    /// Columns a line of code (never wrapped) may take: `None` cuts code at
+    /// `width` like everything else (`overhear render`); the viewer, which
+    /// scrolls sideways, passes more so that `h`/`l` can reveal long lines.
+    pub code_width: Option<usize>,
     /// How to treat escape sequences in conversation text.
     pub sanitize: SanitizeMode,
+}
+
+impl LayoutContext<'_> {
+    /// Columns code may take beyond the width of the part it is in.
+    fn code_slack(&self) -> usize {
+        self.code_width.map_or(0, |c| c.saturating_sub(self.width))
+    }
+
+    /// The widest a code line may be (at least [`LayoutContext::width`]).
+    fn code_limit(&self) -> usize {
+        self.width + self.code_slack()
+    }
 }
 
 /// Indent of speech and card bodies.
@@ -83,7 +99,7 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
         BlockKind::InProgress { kind, live } => stream::in_progress(*kind, *live, ctx),
         BlockKind::Original { index } => stream::original(*index, ctx),
     };
-    fit(&mut lines, ctx.width);
+    fit(&mut lines, ctx.code_limit());
     lines
 }
 
@@ -183,7 +199,9 @@ fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
-/// Cuts any line that is still too wide (the last guard of the width rule).
+/// Cuts any line that is still too wide (the last guard of the width rule):
+/// wider than the width, or than the code width when the caller scrolls
+/// sideways (then only code is laid out that wide).
 fn fit(lines: &mut [Line<'static>], width: usize) {
     for line in lines.iter_mut() {
         if line.width() > width {
@@ -354,8 +372,9 @@ pub fn display_timestamp(stored: &str) -> String {
 fn speech_body(text: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let text = clean(text, ctx);
     let inner = inner_width(ctx.width, BODY_INDENT);
+    let code = inner + ctx.code_slack();
     indent(
-        markdown_to_lines(&text, inner, ctx.theme),
+        markdown_to_lines_wide_code(&text, inner, code, ctx.theme, Style::new()),
         BODY_INDENT,
         ctx.width,
     )
@@ -540,7 +559,13 @@ fn reasoning(
         ctx.theme.styles.reasoning,
     ))];
     let inner = inner_width(ctx.width, BODY_INDENT);
-    let body = markdown_to_lines_styled(&shown, inner, ctx.theme, ctx.theme.styles.reasoning);
+    let body = markdown_to_lines_wide_code(
+        &shown,
+        inner,
+        inner + ctx.code_slack(),
+        ctx.theme,
+        ctx.theme.styles.reasoning,
+    );
     lines.extend(indent(body, BODY_INDENT, ctx.width));
     lines.push(Line::default());
     lines
@@ -567,28 +592,24 @@ fn data(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
         ctx.theme.styles.assistant_label,
     )];
     let code = clean(&pretty(data), ctx).into_owned();
-    let body = code_lines(&code, Some("json"), ctx.width, ctx);
+    let body = code_lines(&code, Some("json"), ctx);
     pane(label, None, body, ctx)
 }
 
-fn code_lines(
-    code: &str,
-    lang: Option<&str>,
-    width: usize,
-    ctx: &LayoutContext<'_>,
-) -> Vec<Line<'static>> {
-    let inner = inner_width(width, BODY_INDENT);
+/// Highlighted code behind the body indent, cut at the code width.
+fn code_lines(code: &str, lang: Option<&str>, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let limit = inner_width(ctx.width, BODY_INDENT) + ctx.code_slack();
     let lines = highlight(code, lang, ctx.theme)
         .into_iter()
         .map(|l| {
-            if l.width() > inner {
-                cut_to_width(&l, inner)
+            if l.width() > limit {
+                cut_to_width(&l, limit)
             } else {
                 l
             }
         })
         .collect();
-    indent(lines, BODY_INDENT, width)
+    indent(lines, BODY_INDENT, ctx.width)
 }
 
 fn raw_json_block(title: &str, event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
@@ -604,7 +625,7 @@ fn raw_json_block(title: &str, event: usize, ctx: &LayoutContext<'_>) -> Vec<Lin
         &[],
     );
     let json = clean(&pretty(&e.to_json()), ctx).into_owned();
-    lines.extend(code_lines(&json, Some("json"), ctx.width, ctx));
+    lines.extend(code_lines(&json, Some("json"), ctx));
     lines.push(Line::default());
     lines
 }
@@ -878,14 +899,14 @@ fn arguments_lines(
         _ if empty => Vec::new(),
         Parameters::Json => {
             let json = clean(&pretty(arguments), ctx).into_owned();
-            code_lines(&json, Some("json"), ctx.width, ctx)
+            code_lines(&json, Some("json"), ctx)
                 .into_iter()
                 .map(|l| {
                     let mut spans = vec![Span::raw("  ")];
                     spans.extend(l.spans);
                     let line = Line::from(spans);
-                    if line.width() > ctx.width {
-                        cut_to_width(&line, ctx.width)
+                    if line.width() > ctx.code_limit() {
+                        cut_to_width(&line, ctx.code_limit())
                     } else {
                         line
                     }
@@ -898,12 +919,12 @@ fn arguments_lines(
             .and_then(Value::as_str)
         {
             Some(rendered) => {
-                let inner = inner_width(ctx.width, "    ");
+                let limit = inner_width(ctx.width, "    ") + ctx.code_slack();
                 let lines = super::ansi::ansi_to_lines(rendered.trim_end(), ctx.sanitize)
                     .into_iter()
                     .map(|l| {
-                        if l.width() > inner {
-                            cut_to_width(&l, inner)
+                        if l.width() > limit {
+                            cut_to_width(&l, limit)
                         } else {
                             l
                         }
@@ -951,7 +972,8 @@ fn result_lines(
         }
         _ => normalized,
     };
-    let mut body = present(&presentation, &shown, inner, ctx.theme);
+    let code = inner + ctx.code_slack();
+    let mut body = present(&presentation, &shown, inner, code, ctx.theme);
     if is_error && matches!(presentation, Presentation::Plain) {
         body = body
             .into_iter()

@@ -13,11 +13,21 @@ fn conv(events: Vec<EventKind>, base: Option<Value>) -> Conversation {
 }
 
 fn render(conv: &Conversation, width: usize, view: DocView) -> Vec<String> {
+    render_code(conv, width, None, view)
+}
+
+fn render_code(
+    conv: &Conversation,
+    width: usize,
+    code_width: Option<usize>,
+    view: DocView,
+) -> Vec<String> {
     let theme = Theme::dark();
     let ctx = LayoutContext {
         conv,
         theme: &theme,
         width,
+        code_width,
         sanitize: SanitizeMode::Strip,
     };
     let doc = Document::build(
@@ -121,6 +131,7 @@ fn every_block_ends_with_one_blank_line() {
         conv: &conv,
         theme: &theme,
         width: 60,
+        code_width: None,
         sanitize: SanitizeMode::Strip,
     };
     let doc = Document::build(&conv, &DocOptions::default());
@@ -142,6 +153,7 @@ fn folded_card_is_one_line_with_a_count() {
         conv: &conv,
         theme: &theme,
         width: 80,
+        code_width: None,
         sanitize: SanitizeMode::Strip,
     };
     let doc = Document::build(&conv, &DocOptions::default());
@@ -215,4 +227,71 @@ fn answers_read_as_outcomes_and_option_descriptions() {
     );
     assert_eq!(answer_text(&Value::Null, Some("expired"), &[]), "(expired)");
     assert_eq!(answer_text(&Value::Null, None, &[]), "(no answer)");
+}
+
+/// A conversation whose code is wider than any window: a fenced block in a
+/// message, a JSON result, JSON arguments and structured output.
+fn wide_code() -> (Conversation, String) {
+    let long = format!("let end = \"{}END\";", "x".repeat(150));
+    let prose = "word ".repeat(60);
+    let conv = conv(
+        vec![
+            EventKind::TurnStart,
+            EventKind::ChatRequest {
+                content: format!("{prose}\n\n```rust\n{long}\n```"),
+                author: None,
+                schema: None,
+            },
+            EventKind::ToolCallRequest {
+                id: "a".into(),
+                name: "run".into(),
+                arguments: json!({"script": long}),
+            },
+            EventKind::ToolCallResponse {
+                id: "a".into(),
+                content: Content::Text(json!({"out": long}).to_string()),
+                is_error: false,
+            },
+            EventKind::ChatResponse(ChatResponse::Data(json!({"value": long}))),
+        ],
+        None,
+    );
+    (conv, long)
+}
+
+#[test]
+fn code_keeps_its_columns_up_to_the_code_width_and_prose_still_wraps() {
+    let (conv, _) = wide_code();
+    let wide = render_code(&conv, 40, Some(1000), DocView::Raw);
+    let whole = wide.iter().filter(|l| l.contains("END")).count();
+    assert!(
+        whole >= 4,
+        "fence, arguments, result and data keep their ends: {wide:#?}"
+    );
+    assert!(wide.iter().all(|l| !l.ends_with('…')), "{wide:#?}");
+    assert!(wide.iter().any(|l| display_width(l) > 150));
+    for line in wide.iter().filter(|l| l.contains("word")) {
+        assert!(display_width(line) <= 40, "prose wraps: {line:?}");
+    }
+}
+
+#[test]
+fn without_a_code_width_code_is_cut_at_the_width() {
+    let (conv, _) = wide_code();
+    let cut = render_code(&conv, 40, None, DocView::Raw);
+    assert!(cut.iter().all(|l| display_width(l) <= 40), "{cut:#?}");
+    assert!(!cut.iter().any(|l| l.contains("END")), "{cut:#?}");
+    assert!(cut.iter().filter(|l| l.ends_with('…')).count() >= 4);
+}
+
+#[test]
+fn a_code_width_still_cuts_code_at_that_width() {
+    let (conv, _) = wide_code();
+    let lines = render_code(&conv, 40, Some(100), DocView::Raw);
+    assert!(lines.iter().all(|l| display_width(l) <= 100), "{lines:#?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| display_width(l) == 100 && l.ends_with('…'))
+    );
 }

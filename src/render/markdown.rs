@@ -57,7 +57,21 @@ pub fn markdown_to_lines_styled(
     theme: &Theme,
     base: Style,
 ) -> Vec<Line<'static>> {
+    markdown_to_lines_wide_code(text, width, width, theme, base)
+}
+
+/// [`markdown_to_lines_styled`] for a viewer that scrolls sideways: prose wraps at `width`, but
+/// the lines of code blocks (never wrapped) are cut only at `code_width` columns, prefixes
+/// included (a `code_width` below `width` counts as `width`).
+pub fn markdown_to_lines_wide_code(
+    text: &str,
+    width: usize,
+    code_width: usize,
+    theme: &Theme,
+    base: Style,
+) -> Vec<Line<'static>> {
     let width = width.max(1);
+    let code_slack = code_width.saturating_sub(width);
     let text = sanitize(text, SanitizeMode::Strip);
     let arena = Arena::new();
     let root = parse_document(&arena, &text, &options());
@@ -67,6 +81,7 @@ pub fn markdown_to_lines_styled(
         next_footnote: 0,
         list_depth: 0,
         trim_next_space: false,
+        code_slack,
     };
     renderer.number_footnotes(root);
     renderer.blocks(
@@ -157,6 +172,8 @@ struct Renderer<'t> {
     list_depth: usize,
     /// An HTML comment was dropped after a space: drop the space that follows it.
     trim_next_space: bool,
+    /// Columns code lines may take beyond the width of their block (0: cut at the width).
+    code_slack: usize,
 }
 
 impl Renderer<'_> {
@@ -364,13 +381,15 @@ impl Renderer<'_> {
         out
     }
 
-    /// A code block: fences, highlighted body cut to the width.
+    /// A code block: fences cut to the width, highlighted body cut to the width plus the code
+    /// slack.
     fn code_block(
         &self,
         literal: &str,
         language: Option<&str>,
         width: usize,
     ) -> Vec<Line<'static>> {
+        let code_width = width + self.code_slack;
         let language = language.or_else(|| guess_language(literal));
         let longest_run = literal
             .lines()
@@ -386,7 +405,7 @@ impl Renderer<'_> {
             width,
         ));
         for line in highlight(literal, language, self.theme) {
-            out.push(cut_to_width(&line, width));
+            out.push(cut_to_width(&line, code_width));
         }
         out.push(cut_to_width(
             &Line::from(Span::styled(fence, fence_style)),

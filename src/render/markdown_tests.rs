@@ -82,6 +82,26 @@ fn code_block_inside_a_list_item_keeps_the_indent() {
 }
 
 #[test]
+fn a_code_width_keeps_long_code_lines_whole_and_prose_wrapped() {
+    let long = format!("echo {}END", "x".repeat(60));
+    let text =
+        format!("> - a quoted item with words enough to wrap\n>\n>   ```sh\n>   {long}\n>   ```");
+    let lines = markdown_to_lines_wide_code(&text, 30, 100, &Theme::dark(), Style::new());
+    let out = lines_to_string(&lines);
+    assert!(out.contains(&format!("│   {long}")), "{out}");
+    assert!(max_width(&lines) <= 100);
+    for line in lines.iter().filter(|l| line_text(l).contains("words")) {
+        assert!(line_width(line) <= 30, "{out}");
+    }
+    let narrow = markdown_to_lines_wide_code(&text, 30, 40, &Theme::dark(), Style::new());
+    assert_eq!(
+        max_width(&narrow),
+        40,
+        "code is cut at the code width, prefixes included"
+    );
+}
+
+#[test]
 fn html_comments_never_show() {
     let out = render("- a\n- b\n\n<!-- end list -->\n\n- c <!-- inline -->\n", 40);
     assert!(

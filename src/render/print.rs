@@ -102,6 +102,7 @@ pub fn print_document(
         conv,
         theme: &options.theme,
         width: options.width.max(1),
+        code_width: None,
         sanitize: options.sanitize,
     };
     let total = conv.turns.len();

@@ -7,11 +7,12 @@
 
 use std::borrow::Cow;
 
+use ratatui::style::Style;
 use ratatui::text::Line;
 
 use super::ansi::ansi_to_lines;
 use super::highlight::{guess_language, highlight};
-use super::markdown::markdown_to_lines;
+use super::markdown::markdown_to_lines_wide_code;
 use super::sanitize::SanitizeMode;
 use super::theme::Theme;
 use super::wrap::{cut_to_width, wrap_spans};
@@ -56,21 +57,27 @@ pub fn classify_result<'a>(text: &'a str, mime_type: Option<&str>) -> (Presentat
     (Presentation::Plain, Cow::Borrowed(text))
 }
 
-/// Lays out a classified (and possibly cut) result at `width`.
+/// Lays out a classified (and possibly cut) result at `width`; code, never wrapped, is cut at
+/// `code_width` columns (a viewer that scrolls sideways passes more than `width`; a value
+/// below `width` counts as `width`).
 pub fn present(
     presentation: &Presentation,
     text: &str,
     width: usize,
+    code_width: usize,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
     let width = width.max(1);
+    let code_width = code_width.max(width);
     match presentation {
-        Presentation::Markdown => markdown_to_lines(text, width, theme),
+        Presentation::Markdown => {
+            markdown_to_lines_wide_code(text, width, code_width, theme, Style::new())
+        }
         Presentation::Code(language) => {
             let language = language.as_deref().or_else(|| guess_language(text));
             highlight(text, language, theme)
                 .iter()
-                .map(|line| cut_to_width(line, width))
+                .map(|line| cut_to_width(line, code_width))
                 .collect()
         }
         Presentation::Plain => {
@@ -276,6 +283,7 @@ mod tests {
             &Presentation::Plain,
             "\x1b[31merror:\x1b[0m something went wrong here",
             16,
+            16,
             &theme,
         );
         assert_eq!(
@@ -289,8 +297,29 @@ mod tests {
     fn code_is_cut_not_wrapped() {
         let theme = Theme::dark();
         let (p, text) = classify_result("{\"key\": \"a long value that will not fit\"}", None);
-        let lines = present(&p, &text, 20, &theme);
+        let lines = present(&p, &text, 20, 20, &theme);
         assert_eq!(lines.len(), 3);
         assert!(lines_to_string(&lines).contains('…'));
+    }
+
+    #[test]
+    fn code_keeps_its_columns_up_to_the_code_width() {
+        let theme = Theme::dark();
+        let (p, text) = classify_result("{\"key\": \"a long value that will not fit\"}", None);
+        let lines = present(&p, &text, 20, 200, &theme);
+        let shown = lines_to_string(&lines);
+        assert!(
+            shown.contains("\"key\": \"a long value that will not fit\""),
+            "{shown}"
+        );
+        assert!(!shown.contains('…'));
+        let plain = present(
+            &Presentation::Plain,
+            "words that wrap at the width",
+            12,
+            200,
+            &theme,
+        );
+        assert!(plain.iter().all(|l| l.width() <= 12), "prose still wraps");
     }
 }

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
-use unicode_width::UnicodeWidthStr;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Columns a tab advances in wrapped prose (it is written as spaces).
 pub const TAB_WIDTH: usize = 4;
@@ -25,11 +25,17 @@ const TOO_WIDE: &str = "?";
 pub const CUT_MARKER: &str = "…";
 
 /// Display width of one grapheme cluster, as wrapping counts it.
+///
+/// Terminals disagree on emoji sequences: some draw a ZWJ family or a flag as one glyph two
+/// columns wide, many (xterm, VTE, tmux, Alacritty) add up the widths of its characters. The
+/// larger of the two is counted, so a line never overflows on either kind of terminal (on the
+/// first it merely ends a few columns early).
 fn grapheme_width(g: &str) -> usize {
     if g == "\t" {
         TAB_WIDTH
     } else {
-        UnicodeWidthStr::width(g)
+        let per_char: usize = g.chars().map(|c| c.width().unwrap_or(0)).sum();
+        UnicodeWidthStr::width(g).max(per_char)
     }
 }
 
@@ -494,9 +500,12 @@ mod tests {
     #[test]
     fn emoji_and_combining_marks_stay_whole() {
         let family = "👨\u{200d}👩\u{200d}👧";
-        assert_eq!(display_width(family), 2);
-        let lines = wrap_plain(&format!("{family}{family}{family}"), 4);
+        // Six columns: what a terminal that adds up its characters draws (hardening).
+        assert_eq!(display_width(family), 6);
+        let lines = wrap_plain(&format!("{family}{family}{family}"), 12);
         assert_eq!(lines, [format!("{family}{family}"), family.to_string()]);
+        assert_eq!(display_width("🇫🇷"), 2);
+        assert_eq!(display_width("❤\u{fe0f}"), 2);
         // e + combining acute: one column, never split from its base.
         let word = "e\u{301}".repeat(6);
         let lines = wrap_plain(&word, 4);

@@ -7,11 +7,13 @@
 use std::time::SystemTime;
 
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
 
 use super::blocks::{BlockClass, Blocks, find_key, turn_start};
 use super::cache::LayoutCache;
 use super::clock::Clock;
 use super::fold::Folds;
+use super::help::{self, HelpKey};
 use super::keys::{Action, action_for};
 use super::picker::{ConversationRow, Picker, PickerOutcome};
 use super::sheet::{Pos, Sheet};
@@ -121,8 +123,8 @@ pub(super) enum Mode {
     Normal,
     /// Typing a search; the text so far.
     Prompt(String),
-    /// The help overlay.
-    Help,
+    /// The help overlay, scrolled by this many lines.
+    Help(usize),
     /// The workspace picker.
     Picker,
 }
@@ -301,6 +303,12 @@ impl<D: Blocks> App<D> {
         self.settle();
     }
 
+    /// The whole screen: the text area and the status bar.
+    pub(super) fn screen(&self) -> Rect {
+        let clamp = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
+        Rect::new(0, 0, clamp(self.width), clamp(self.rows + 1))
+    }
+
     pub(super) fn sheet(&mut self) -> Sheet<'_, D> {
         Sheet {
             doc: &self.doc,
@@ -381,8 +389,11 @@ impl<D: Blocks> App<D> {
     fn key(&mut self, key: &KeyEvent) -> Option<Effect> {
         self.message = None;
         match self.mode.clone() {
-            Mode::Help => {
-                self.mode = Mode::Normal;
+            Mode::Help(scroll) => {
+                self.mode = match help::handle(key, scroll, self.screen()) {
+                    HelpKey::Scroll(to) => Mode::Help(to),
+                    HelpKey::Close => Mode::Normal,
+                };
                 None
             }
             Mode::Prompt(text) => {
@@ -458,7 +469,7 @@ impl<D: Blocks> App<D> {
                 }
                 self.note("not in a workspace: no other conversations to pick");
             }
-            Action::Help => self.mode = Mode::Help,
+            Action::Help => self.mode = Mode::Help(0),
             Action::Suspend => return Some(Effect::Suspend),
             Action::Quit => return Some(Effect::Quit),
         }

@@ -822,7 +822,15 @@ fn key_question_mark_shows_every_key() {
     let mut terminal = Terminal::new(TestBackend::new(70, 40)).unwrap();
     press(&mut app, "?");
     terminal.draw(|f| app.draw(f)).unwrap();
-    let text = rows(&terminal).join("\n");
+    snapshot("tui_help", &terminal);
+    let mut text = rows(&terminal).join("\n");
+    assert_eq!(press(&mut app, "G"), None);
+    assert!(
+        matches!(app.mode, Mode::Help(n) if n > 0),
+        "G scrolls the help to its end"
+    );
+    terminal.draw(|f| app.draw(f)).unwrap();
+    text.push_str(&rows(&terminal).join("\n"));
     for binding in BINDINGS {
         assert!(
             text.contains(binding.label),
@@ -830,9 +838,9 @@ fn key_question_mark_shows_every_key() {
             binding.label
         );
     }
-    snapshot("tui_help", &terminal);
-    assert_eq!(press(&mut app, "j"), None);
-    assert_eq!(app.mode, Mode::Normal, "any key closes the help");
+    assert!(text.contains("The picker"), "{text}");
+    assert_eq!(press(&mut app, "q"), None);
+    assert_eq!(app.mode, Mode::Normal, "other keys close the help");
     assert_eq!(app.cursor, 18, "the closing key does nothing else");
 }
 

@@ -6,12 +6,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Widget};
 use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Mode};
 use super::blocks::{Blocks, LiveState};
-use super::keys::BINDINGS;
 use super::text::{highlight, shift, truncate};
 
 /// Background of the cursor row.
@@ -49,8 +47,8 @@ impl<D: Blocks> App<D> {
         if let Some(cursor) = self.draw_status(bar, buf) {
             frame.set_cursor_position(cursor);
         }
-        if self.mode == Mode::Help {
-            draw_help(area, frame.buffer_mut());
+        if let Mode::Help(scroll) = self.mode {
+            super::help::draw(area, scroll, frame.buffer_mut());
         }
     }
 
@@ -210,55 +208,6 @@ fn thousands(n: usize) -> String {
 /// The title comes from the conversation: no control characters reach the screen.
 fn clean(text: &str) -> String {
     super::pager::strip_controls(text).replace(['\n', '\t'], " ")
-}
-
-/// The help overlay: every binding, from the same table the keys use.
-fn draw_help(area: Rect, buf: &mut Buffer) {
-    let entries: Vec<(&str, &str)> = BINDINGS
-        .iter()
-        .filter(|b| !b.help.is_empty())
-        .map(|b| (b.label, b.help))
-        .chain([
-            ("wheel", "scroll"),
-            ("click", "move the cursor to the line"),
-        ])
-        .collect();
-    let key_width = entries.iter().map(|(k, _)| k.width()).max().unwrap_or(0);
-    let help_width = entries.iter().map(|(_, h)| h.width()).max().unwrap_or(0);
-    let width = (key_width + help_width + 7).min(usize::from(area.width)) as u16;
-    let height = (entries.len() + 4).min(usize::from(area.height)) as u16;
-    let rect = Rect {
-        x: area.x + (area.width - width) / 2,
-        y: area.y + (area.height - height) / 2,
-        width,
-        height,
-    };
-    Clear.render(rect, buf);
-    Block::new()
-        .borders(Borders::ALL)
-        .title(" keys ")
-        .title_bottom(" any key closes ")
-        .render(rect, buf);
-    let inner = Rect {
-        x: rect.x + 2,
-        y: rect.y + 1,
-        width: rect.width.saturating_sub(4),
-        height: rect.height.saturating_sub(2),
-    };
-    let key_style = Style::new().add_modifier(Modifier::BOLD);
-    for (i, (key, help)) in entries
-        .iter()
-        .enumerate()
-        .take(usize::from(inner.height.saturating_sub(1)))
-    {
-        let pad = " ".repeat(key_width - key.width() + 2);
-        let line = Line::from(vec![
-            Span::styled(*key, key_style),
-            Span::raw(pad),
-            Span::raw(*help),
-        ]);
-        buf.set_line(inner.x, inner.y + 1 + i as u16, &line, inner.width);
-    }
 }
 
 #[cfg(test)]

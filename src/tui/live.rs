@@ -21,6 +21,10 @@ use crate::render::theme::Theme;
 use crate::source::stdin::StdinChunk;
 use crate::source::watch::Change;
 
+/// Columns a code line keeps on screen before it is cut: code is never
+/// wrapped, and `h`/`l` scroll sideways to read it.
+pub const CODE_WIDTH: usize = 1000;
+
 /// What the watcher (or the stdin reader) reports.
 #[derive(Debug)]
 pub enum LiveUpdate {
@@ -89,6 +93,7 @@ impl LiveDocument {
             conv: &self.live.conversation,
             theme: &self.theme,
             width,
+            code_width: Some(CODE_WIDTH),
             sanitize: self.sanitize,
         }
     }

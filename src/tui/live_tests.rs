@@ -10,6 +10,7 @@ use crate::source::ConversationDir;
 use crate::tui::app::{App, AppEvent, Reload, ViewerOptions};
 use crate::tui::clock::Clock;
 use crate::tui::keys::Action;
+use crate::tui::live::CODE_WIDTH;
 use crate::tui::text::line_text;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
@@ -65,7 +66,8 @@ fn blocks_have_distinct_keys_and_lines_fit() {
     assert_eq!(keys.len(), doc.len());
     for i in 0..doc.len() {
         for line in doc.lines(i, 50, false) {
-            assert!(line.width() <= 50, "{}", line_text(&line));
+            // Code is not wrapped: it keeps its columns for `h`/`l`.
+            assert!(line.width() <= CODE_WIDTH, "{}", line_text(&line));
         }
     }
     assert_eq!(doc.live(), LiveState::Finished, "no workspace, no lock");
@@ -207,4 +209,67 @@ fn the_viewer_draws_a_real_conversation() {
     }));
     terminal.draw(|f| app.draw(f)).unwrap();
     assert_eq!(&before, terminal.backend().buffer());
+}
+
+/// Presses `keys` (single characters) in the viewer.
+fn press(app: &mut App<LiveDocument>, keys: &str) {
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    for c in keys.chars() {
+        let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
+        app.handle(AppEvent::Terminal(Event::Key(key)));
+    }
+}
+
+fn screen_text(terminal: &Terminal<TestBackend>) -> String {
+    let buf = terminal.backend().buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn l_reveals_the_end_of_a_long_code_line_and_h_comes_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("17760760747-wide");
+    std::fs::create_dir_all(&dir).unwrap();
+    let long = format!("let end = \\\"{}THE-END\\\";", "x".repeat(120));
+    let events = format!(
+        r#"[{{"timestamp": "2026-04-10 17:04:00.5", "type": "turn_start"}},
+            {{"timestamp": "2026-04-10 17:04:01.5", "type": "chat_request",
+              "content": "Some prose that wraps at the window width like any text, never cut.\n\n```rust\n{long}\n```"}}]"#
+    );
+    std::fs::write(dir.join("events.json"), events).unwrap();
+    let mut app = App::new(
+        open(&dir),
+        ViewerOptions {
+            clock: Clock::Utc,
+            opened_at: std::time::UNIX_EPOCH,
+            ..ViewerOptions::default()
+        },
+    );
+    let mut terminal = Terminal::new(TestBackend::new(60, 16)).unwrap();
+    terminal.draw(|f| app.draw(f)).unwrap();
+    let first = screen_text(&terminal);
+    assert!(first.contains("Some prose that wraps"), "{first}");
+    assert!(first.contains("let end"), "{first}");
+    assert!(!first.contains("THE-END"), "{first}");
+    press(&mut app, &"l".repeat(12));
+    terminal.draw(|f| app.draw(f)).unwrap();
+    let scrolled = screen_text(&terminal);
+    assert!(scrolled.contains("THE-END\";"), "{scrolled}");
+    assert!(!scrolled.contains("let end"), "{scrolled}");
+    let hscroll = app.hscroll;
+    press(&mut app, "l");
+    assert_eq!(
+        app.hscroll, hscroll,
+        "no further than the end of the widest line"
+    );
+    press(&mut app, &"h".repeat(20));
+    terminal.draw(|f| app.draw(f)).unwrap();
+    assert_eq!(screen_text(&terminal), first);
 }

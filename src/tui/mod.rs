@@ -31,6 +31,7 @@ pub mod clock;
 mod draw;
 mod find;
 pub mod fold;
+pub mod help;
 mod input;
 pub mod keys;
 pub mod live;

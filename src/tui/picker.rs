@@ -136,10 +136,15 @@ impl Picker {
         }
         let width = usize::from(area.width);
         let bar = Style::new().add_modifier(Modifier::REVERSED);
-        let header = format!(
-            " Conversations ({}) — type to filter, Enter opens, Esc goes back",
-            self.rows.len()
-        );
+        let count = self.rows.len();
+        let header = [
+            format!(" Conversations ({count}) — type to filter, Enter opens, Esc goes back"),
+            format!(" Conversations ({count}) — Enter opens, Esc goes back"),
+            format!(" Conversations ({count}) · Esc: back"),
+        ]
+        .into_iter()
+        .find(|h| h.width() <= width)
+        .unwrap_or_else(|| format!(" Conversations ({count})"));
         buf.set_style(Rect { height: 1, ..area }, bar);
         buf.set_stringn(area.x, area.y, truncate(&header, width), width, bar);
         let filter = Line::from(vec![
@@ -179,35 +184,76 @@ impl Picker {
 }
 
 /// Column widths shared by every row, so that the list reads as a table.
+/// A column of width 0 is not shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Columns {
     title: usize,
     id: usize,
+    when: usize,
     events: usize,
+    flags: usize,
 }
 
 /// Width of `YYYY-MM-DD HH:MM`.
 const WHEN: usize = 16;
+/// Width of `YYYY-MM-DD`.
+const DATE: usize = 10;
+/// The title keeps at least this many columns (or its natural width) while
+/// other columns can make room.
+const TITLE_MIN: usize = 24;
+/// Width of the marker in front of each row (` ● ` for a live conversation).
+const MARKER: usize = 3;
+/// Space between columns.
+const GAP: usize = 2;
 
 impl Columns {
-    /// Fits the columns into `width`; the id column goes first when it is narrow.
+    /// Fits the columns into `width`. The title matters most; when room is
+    /// short the id goes first, then the flags, the event count, the time
+    /// of day, and last the date. A title column never grows past the
+    /// longest title, so the other columns stay beside the titles.
     fn measure<'a>(rows: impl Iterator<Item = &'a ConversationRow>, width: usize) -> Columns {
-        let (mut id, mut events, mut flags) = (0, 0, 0);
+        let mut natural = Columns {
+            title: 0,
+            id: 0,
+            when: WHEN,
+            events: 0,
+            flags: 0,
+        };
         for row in rows {
-            id = id.max(row.id.width());
-            events = events.max(event_count(row).len());
-            flags = flags.max(flag_text(row).map_or(0, |f| f.len() + 2));
+            natural.title = natural.title.max(clean(title_of(row)).width());
+            natural.id = natural.id.max(row.id.width());
+            natural.events = natural.events.max(event_count(row).len() + " events".len());
+            natural.flags = natural.flags.max(flag_text(row).map_or(0, |f| f.len()));
         }
-        // marker, title, "  id", "  when", "  N events", "  pinned archived"
-        let fixed =
-            |id: usize| 3 + if id > 0 { id + 2 } else { 0 } + 2 + WHEN + 2 + events + 7 + flags;
-        if width < fixed(id) + 16 {
-            id = 0;
+        let title_min = natural.title.min(TITLE_MIN);
+        let mut columns = natural;
+        let drops: [fn(&mut Columns); 5] = [
+            |c| c.id = 0,
+            |c| c.flags = 0,
+            |c| c.events = 0,
+            |c| c.when = DATE,
+            |c| c.when = 0,
+        ];
+        for drop in drops {
+            if MARKER + title_min + columns.rest() <= width {
+                break;
+            }
+            drop(&mut columns);
         }
-        Columns {
-            title: width.saturating_sub(fixed(id)).max(8),
-            id,
-            events,
-        }
+        columns.title = width
+            .saturating_sub(MARKER + columns.rest())
+            .min(natural.title)
+            .max(1);
+        columns
+    }
+
+    /// Columns taken by everything but the marker and the title.
+    fn rest(&self) -> usize {
+        [self.id, self.when, self.events, self.flags]
+            .iter()
+            .filter(|&&w| w > 0)
+            .map(|w| w + GAP)
+            .sum()
     }
 
     fn line(&self, row: &ConversationRow) -> Line<'static> {
@@ -217,7 +263,7 @@ impl Columns {
         } else {
             Span::raw("   ")
         };
-        let title = truncate(&clean(row.title.as_deref().unwrap_or(&row.id)), self.title);
+        let title = truncate(&clean(title_of(row)), self.title);
         let title_style = if row.archived || row.title.is_none() {
             dim
         } else {
@@ -230,16 +276,18 @@ impl Columns {
                 dim,
             ));
         }
-        let when = row
-            .last_activity
-            .as_deref()
-            .map_or_else(|| "—".to_string(), minutes);
-        spans.push(Span::styled(format!("  {}", pad(&when, WHEN)), dim));
-        spans.push(Span::styled(
-            format!("  {:>w$} events", event_count(row), w = self.events),
-            dim,
-        ));
-        if let Some(flags) = flag_text(row) {
+        if self.when > 0 {
+            let when = row.last_activity.as_deref().map_or_else(
+                || "—".to_string(),
+                |t| minutes(t).chars().take(self.when).collect(),
+            );
+            spans.push(Span::styled(format!("  {}", pad(&when, self.when)), dim));
+        }
+        if self.events > 0 {
+            let count = format!("{} events", event_count(row));
+            spans.push(Span::styled(format!("  {count:>w$}", w = self.events), dim));
+        }
+        if let Some(flags) = flag_text(row).filter(|_| self.flags > 0) {
             spans.push(Span::styled(
                 format!("  {flags}"),
                 Style::new().fg(Color::Cyan),
@@ -247,6 +295,11 @@ impl Columns {
         }
         Line::from(spans)
     }
+}
+
+/// What the title column shows: the title, else the id.
+fn title_of(row: &ConversationRow) -> &str {
+    row.title.as_deref().unwrap_or(&row.id)
 }
 
 /// The event count, `?` when it was not counted.
@@ -343,20 +396,53 @@ pub(crate) mod tests {
         assert_eq!(picker.selected_id(), Some("17653152345"));
     }
 
+    fn drawn(width: u16) -> Vec<String> {
+        let picker = Picker::new(rows(), None);
+        let mut buf = Buffer::empty(Rect::new(0, 0, width, 6));
+        picker.draw(buf.area, &mut buf);
+        (0..6)
+            .map(|y| {
+                (0..width)
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    }
+
     #[test]
     fn rows_read_as_a_table() {
-        let picker = Picker::new(rows(), None);
-        let mut buf = Buffer::empty(Rect::new(0, 0, 100, 6));
-        picker.draw(buf.area, &mut buf);
-        let line = |y: u16| (0..100).map(|x| buf[(x, y)].symbol()).collect::<String>();
+        let lines = drawn(100);
         assert_eq!(
-            line(2).trim_end(),
-            " ● Replace prefill logic                         17760760747  2026-01-01 02:00   48 events"
+            lines[2],
+            " ● Replace prefill logic          17760760747  2026-01-01 02:00   48 events"
         );
         assert_eq!(
-            line(5).trim_end(),
-            "   17662304290                                   17662304290  —                   ? events  archived"
+            lines[5],
+            "   17662304290                    17662304290  —                   ? events  archived"
         );
+    }
+
+    #[test]
+    fn narrow_pickers_keep_the_title_and_drop_the_least_useful_columns() {
+        let lines = drawn(60);
+        assert_eq!(lines[0], " Conversations (4) — Enter opens, Esc goes back");
+        assert_eq!(
+            lines[4],
+            "   Agentic shepherd: open iss…  2025-12-31 00:01  120 events"
+        );
+        let lines = drawn(40);
+        assert_eq!(lines[0], " Conversations (4) · Esc: back");
+        assert_eq!(lines[2], " ● Replace prefill logic      2026-01-01");
+        assert_eq!(lines[5], "   17662304290                —");
+        let lines = drawn(20);
+        assert_eq!(lines[3], "   IANA reference s…");
+        for width in [10, 20, 30, 40, 60, 100, 200] {
+            for line in drawn(width) {
+                assert!(line.width() <= usize::from(width), "{width}: {line}");
+            }
+        }
     }
 
     #[test]

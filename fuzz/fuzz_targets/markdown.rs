@@ -1,0 +1,33 @@
+//! The markdown bridge at every width from 1 to 300.
+//!
+//! The first byte picks the width (1 + byte % 300); the rest is the text. No
+//! rendered line may be wider than the width, and no span may hold a control
+//! character (a tab or newline inside a span would move the cursor and break
+//! the width on a real terminal; an escape would reach it). libFuzzer's
+//! `-timeout=1` makes any input slower than a second a finding.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use overhear::render::markdown::markdown_to_lines;
+use overhear::render::theme::Theme;
+use overhear::render::wrap::line_width;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
+    let width = 1 + usize::from(first) % 300;
+    let text = String::from_utf8_lossy(rest);
+    let lines = markdown_to_lines(&text, width, &Theme::dark());
+    for (n, line) in lines.iter().enumerate() {
+        let used = line_width(line);
+        assert!(used <= width, "line {n} is {used} columns wide at width {width}: {line:?}");
+        for span in &line.spans {
+            assert!(
+                !span.content.chars().any(char::is_control),
+                "control character in line {n}: {line:?}"
+            );
+        }
+    }
+});

@@ -1,0 +1,316 @@
+//! Helpers for the hostile corpus: writing conversations into temporary folders,
+//! running the built binary while measuring its peak memory and time, and checking
+//! that a terminal byte stream holds nothing but text, newlines and colour.
+
+use std::ffi::OsStr;
+use std::io::Read;
+use std::num::NonZeroU16;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// One run of the `overhear` binary.
+#[derive(Debug)]
+pub struct Run {
+    pub status: ExitStatus,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    /// Peak resident memory of the process (`ru_maxrss`), in KiB.
+    pub peak_kib: u64,
+    pub elapsed: Duration,
+    /// When the first screenful (24 lines) of stdout had arrived, or the output
+    /// ended if it is shorter.
+    pub first_screen: Duration,
+}
+
+/// Lines in a first screenful.
+pub const SCREEN_ROWS: usize = 24;
+
+impl Run {
+    pub fn peak_mib(&self) -> f64 {
+        self.peak_kib as f64 / 1024.0
+    }
+
+    /// Fails the test with the output when the run did not exit with `code`.
+    pub fn expect_code(&self, code: i32) -> &Self {
+        assert_eq!(
+            self.status.code(),
+            Some(code),
+            "exit status {:?}; stderr:\n{}",
+            self.status,
+            self.stderr
+        );
+        self
+    }
+}
+
+/// Runs the binary with `args`, collecting its output, peak memory and wall time.
+pub fn overhear<I, S>(args: I) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
+        .args(args)
+        .env_remove("OVERHEAR_CONFIG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut out = child.stdout.take().expect("stdout is piped");
+    let mut err = child.stderr.take().expect("stderr is piped");
+    let stdout = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let mut chunk = vec![0; 64 * 1024];
+        let mut lines = 0;
+        let mut first_screen = None;
+        loop {
+            let n = out.read(&mut chunk).expect("stdout is readable");
+            if n == 0 {
+                break;
+            }
+            lines += chunk[..n].iter().filter(|b| **b == b'\n').count();
+            if lines >= SCREEN_ROWS && first_screen.is_none() {
+                first_screen = Some(start.elapsed());
+            }
+            buf.extend_from_slice(&chunk[..n]);
+        }
+        (buf, first_screen.unwrap_or_else(|| start.elapsed()))
+    });
+    let stderr = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        err.read_to_end(&mut buf).expect("stderr is readable");
+        buf
+    });
+    let pid = libc::pid_t::try_from(child.id()).expect("pid fits");
+    let mut raw_status = 0;
+    // SAFETY: `rusage` is plain data, fully written by `wait4` on success.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child; the pointers are valid for the call.
+    let waited = unsafe { libc::wait4(pid, &mut raw_status, 0, &mut usage) };
+    assert_eq!(
+        waited,
+        pid,
+        "wait4 failed: {}",
+        std::io::Error::last_os_error()
+    );
+    let elapsed = start.elapsed();
+    let (stdout, first_screen) = stdout.join().expect("stdout reader");
+    Run {
+        status: ExitStatus::from_raw(raw_status),
+        stdout,
+        first_screen,
+        stderr: String::from_utf8_lossy(&stderr.join().expect("stderr reader")).into_owned(),
+        peak_kib: u64::try_from(usage.ru_maxrss).unwrap_or(0),
+        elapsed,
+    }
+}
+
+/// A JP conversation folder in a temporary directory.
+pub struct Conversation {
+    pub dir: tempfile::TempDir,
+}
+
+impl Conversation {
+    /// A folder whose `events.json` holds exactly `events_json`.
+    pub fn from_bytes(events_json: &[u8]) -> Self {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        std::fs::write(dir.path().join("events.json"), events_json).expect("events.json written");
+        Conversation { dir }
+    }
+
+    /// A folder whose `events.json` is `events` as JP writes it (pretty, 2 spaces).
+    pub fn from_events(events: &[Value]) -> Self {
+        let bytes = serde_json::to_vec_pretty(events).expect("events serialize");
+        Self::from_bytes(&bytes)
+    }
+
+    /// Adds another file (`base_config.json`, `metadata.json`) to the folder.
+    pub fn with_file(self, name: &str, bytes: &[u8]) -> Self {
+        std::fs::write(self.dir.path().join(name), bytes).expect("file written");
+        self
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn events_path(&self) -> PathBuf {
+        self.dir.path().join("events.json")
+    }
+
+    pub fn events_len(&self) -> u64 {
+        std::fs::metadata(self.events_path())
+            .expect("events.json exists")
+            .len()
+    }
+}
+
+/// Why a byte stream meant for a terminal is not safe.
+pub fn unsafe_bytes(output: &[u8]) -> Option<String> {
+    let text = match std::str::from_utf8(output) {
+        Ok(text) => text,
+        Err(err) => return Some(format!("not UTF-8: {err}")),
+    };
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '\n' => {}
+            '\u{1b}' => {
+                // Only SGR (`ESC [ digits/; m`) may appear, and never conceal (8).
+                let rest = &text[at + 1..];
+                let Some(body) = rest.strip_prefix('[') else {
+                    return Some(format!(
+                        "escape other than CSI at byte {at}: {:?}",
+                        snippet(text, at)
+                    ));
+                };
+                let end = body
+                    .find(|c: char| !(c.is_ascii_digit() || c == ';' || c == ':'))
+                    .unwrap_or(body.len());
+                if !body[end..].starts_with('m') {
+                    return Some(format!(
+                        "CSI other than SGR at byte {at}: {:?}",
+                        snippet(text, at)
+                    ));
+                }
+                let params = &body[..end];
+                if sgr_conceals(params) {
+                    return Some(format!(
+                        "SGR 8 (conceal) at byte {at}: {:?}",
+                        snippet(text, at)
+                    ));
+                }
+                for _ in 0..=end + 1 {
+                    chars.next();
+                }
+            }
+            c if c.is_control() => {
+                return Some(format!(
+                    "control character {c:?} at byte {at}: {:?}",
+                    snippet(text, at)
+                ));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether an SGR parameter list turns on conceal (a standalone `8`, not a colour
+/// payload of 38/48/58).
+fn sgr_conceals(params: &str) -> bool {
+    let items: Vec<&str> = params.split(';').collect();
+    let mut i = 0;
+    while i < items.len() {
+        match items[i] {
+            "38" | "48" | "58" => {
+                i += match items.get(i + 1) {
+                    Some(&"5") => 3,
+                    Some(&"2") => 5,
+                    _ => 1,
+                };
+                continue;
+            }
+            "8" => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+fn snippet(text: &str, at: usize) -> String {
+    text[at..].chars().take(24).collect()
+}
+
+/// Everything a terminal did besides drawing: what a leaked sequence would trigger.
+#[derive(Debug, Default)]
+pub struct TerminalEffects {
+    pub effects: Vec<String>,
+}
+
+impl vt100::Callbacks for TerminalEffects {
+    fn audible_bell(&mut self, _: &mut vt100::Screen) {
+        self.effects.push("bell".into());
+    }
+    fn visual_bell(&mut self, _: &mut vt100::Screen) {
+        self.effects.push("visual bell".into());
+    }
+    fn resize(&mut self, _: &mut vt100::Screen, request: (u16, u16)) {
+        self.effects.push(format!("resize {request:?}"));
+    }
+    fn set_window_icon_name(&mut self, _: &mut vt100::Screen, name: &[u8]) {
+        self.effects
+            .push(format!("icon name {:?}", String::from_utf8_lossy(name)));
+    }
+    fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
+        self.effects
+            .push(format!("title {:?}", String::from_utf8_lossy(title)));
+    }
+    fn copy_to_clipboard(&mut self, _: &mut vt100::Screen, _: &[u8], data: &[u8]) {
+        self.effects
+            .push(format!("clipboard {:?}", String::from_utf8_lossy(data)));
+    }
+    fn paste_from_clipboard(&mut self, _: &mut vt100::Screen, _: &[u8]) {
+        self.effects.push("paste".into());
+    }
+    fn unhandled_char(&mut self, _: &mut vt100::Screen, c: char) {
+        // vt100 reports U+FFFD as it would a decoding error; in output checked
+        // to be valid UTF-8 it is a literal replacement character, which prints.
+        if c != '\u{fffd}' {
+            self.effects.push(format!("unhandled char {c:?}"));
+        }
+    }
+    fn unhandled_control(&mut self, _: &mut vt100::Screen, b: u8) {
+        self.effects.push(format!("control {b:#04x}"));
+    }
+    fn unhandled_escape(&mut self, _: &mut vt100::Screen, i1: Option<u8>, i2: Option<u8>, b: u8) {
+        self.effects.push(format!("escape {i1:?} {i2:?} {b:#04x}"));
+    }
+    fn unhandled_csi(
+        &mut self,
+        _: &mut vt100::Screen,
+        i1: Option<u8>,
+        i2: Option<u8>,
+        params: &[&[u16]],
+        c: char,
+    ) {
+        self.effects
+            .push(format!("csi {i1:?} {i2:?} {params:?} {c:?}"));
+    }
+    fn unhandled_osc(&mut self, _: &mut vt100::Screen, params: &[&[u8]]) {
+        let params: Vec<_> = params.iter().map(|p| String::from_utf8_lossy(p)).collect();
+        self.effects.push(format!("osc {params:?}"));
+    }
+}
+
+/// Feeds `output` to a terminal of `cols` columns tall enough to hold it (at most
+/// 4000 rows), and
+/// returns the screen's text and every non-drawing effect it triggered.
+pub fn terminal(output: &[u8], cols: u16) -> (String, vt100::Screen, Vec<String>) {
+    let rows = (output.iter().filter(|b| **b == b'\n').count() + 2).min(4000);
+    let rows = NonZeroU16::new(u16::try_from(rows).unwrap_or(4000)).expect("rows > 0");
+    let cols = NonZeroU16::new(cols).expect("cols > 0");
+    let mut parser = vt100::Parser::new_with_callbacks(rows, cols, 0, TerminalEffects::default());
+    // A terminal's line discipline turns `\n` into `\r\n` (`onlcr`); do the same.
+    let mut translated = Vec::with_capacity(output.len() + usize::from(rows.get()));
+    for &b in output {
+        if b == b'\n' {
+            translated.push(b'\r');
+        }
+        translated.push(b);
+    }
+    parser.process(&translated);
+    let screen = parser.screen().clone();
+    (
+        screen.contents(),
+        screen,
+        std::mem::take(&mut parser.callbacks_mut().effects),
+    )
+}
