@@ -143,7 +143,7 @@ pub(super) fn original(index: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'stati
             ));
         }
         let json = clean(&pretty(value), ctx).into_owned();
-        lines.extend(code_lines(&json, Some("json"), ctx.width, ctx));
+        lines.extend(code_lines(&json, Some("json"), ctx));
     }
     lines.push(Line::default());
     lines

@@ -30,6 +30,7 @@ fn render_with(conv: &Conversation, options: &DocOptions, width: usize) -> Vec<S
         conv,
         theme: &theme,
         width,
+        code_width: None,
         sanitize: SanitizeMode::Strip,
     };
     Document::build(conv, options)

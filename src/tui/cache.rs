@@ -1,6 +1,12 @@
 //! The layout cache: a block's lines per (identity, revision, width, folded,
 //! view), kept while they are used, so that a frame lays out only what
 //! scrolled into view and a reload re-lays only the blocks that changed.
+//!
+//! A block holds one revision per (identity, width, folded, view): laying out
+//! a new revision replaces the old one, which can never be asked for again.
+//! Without that, a conversation rewritten for hours (each rewrite a new
+//! revision of the blocks at its end) fills the cache with dead layouts up to
+//! its whole capacity.
 
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -26,14 +32,36 @@ pub struct CacheKey<K> {
     pub view: &'static str,
 }
 
+/// Where a block's layout is kept: its key without the revision.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Slot<K> {
+    key: K,
+    width: usize,
+    folded: bool,
+    view: &'static str,
+}
+
+impl<K> Slot<K> {
+    fn of(key: CacheKey<K>) -> (Slot<K>, u64) {
+        let slot = Slot {
+            key: key.key,
+            width: key.width,
+            folded: key.folded,
+            view: key.view,
+        };
+        (slot, key.revision)
+    }
+}
+
 struct Entry {
+    revision: u64,
     lines: Laid,
     used: u64,
 }
 
 /// A least-recently-used cache of laid-out blocks, bounded by total lines.
 pub struct LayoutCache<K> {
-    map: HashMap<CacheKey<K>, Entry>,
+    map: HashMap<Slot<K>, Entry>,
     lines: usize,
     clock: u64,
     capacity: usize,
@@ -66,19 +94,23 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
         layout: impl FnOnce() -> Vec<Line<'static>>,
     ) -> Laid {
         self.clock += 1;
-        if let Some(entry) = self.map.get_mut(&key) {
+        let (slot, revision) = Slot::of(key);
+        if let Some(entry) = self.map.get_mut(&slot)
+            && entry.revision == revision
+        {
             entry.used = self.clock;
             return entry.lines.clone();
         }
         let lines: Laid = layout().into();
         self.lines += lines.len();
-        self.map.insert(
-            key,
-            Entry {
-                lines: lines.clone(),
-                used: self.clock,
-            },
-        );
+        let entry = Entry {
+            revision,
+            lines: lines.clone(),
+            used: self.clock,
+        };
+        if let Some(stale) = self.map.insert(slot, entry) {
+            self.lines -= stale.lines.len();
+        }
         if self.lines > self.capacity {
             self.evict();
         }
@@ -87,7 +119,11 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
 
     /// The lines for `key` if they are cached (does not count as a use).
     pub fn peek(&self, key: &CacheKey<K>) -> Option<Laid> {
-        self.map.get(key).map(|e| e.lines.clone())
+        let (slot, revision) = Slot::of(key.clone());
+        self.map
+            .get(&slot)
+            .filter(|e| e.revision == revision)
+            .map(|e| e.lines.clone())
     }
 
     /// How many blocks are cached.
@@ -103,7 +139,7 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
     /// Drops the least recently used entries down to three quarters of the
     /// capacity, never the one just added.
     fn evict(&mut self) {
-        let mut ages: Vec<(u64, CacheKey<K>)> = self
+        let mut ages: Vec<(u64, Slot<K>)> = self
             .map
             .iter()
             .filter(|(_, e)| e.used != self.clock)
@@ -172,6 +208,22 @@ mod tests {
             .filter(|&k| cache.peek(&key(k, 80)).is_some())
             .collect();
         assert_eq!(kept, [1, 4, 5], "down to three quarters, oldest use first");
+    }
+
+    #[test]
+    fn a_new_revision_replaces_the_old_one() {
+        let mut cache = LayoutCache::default();
+        for revision in 0..100 {
+            let key = CacheKey {
+                revision,
+                ..key(1, 80)
+            };
+            cache.get_or_layout(key.clone(), || lines(3));
+            assert!(cache.peek(&key).is_some());
+        }
+        assert_eq!(cache.len(), 1, "one layout per block, not per revision");
+        assert_eq!(cache.lines, 3);
+        assert!(cache.peek(&key(1, 80)).is_none(), "revision 0 is gone");
     }
 
     #[test]
