@@ -8,6 +8,8 @@ use std::num::NonZeroU16;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -18,7 +20,7 @@ pub struct Run {
     pub status: ExitStatus,
     pub stdout: Vec<u8>,
     pub stderr: String,
-    /// Peak resident memory of the process (`ru_maxrss`), in KiB.
+    /// Peak resident memory of the process (`VmHWM`, polled every 2 ms), in KiB.
     pub peak_kib: u64,
     pub elapsed: Duration,
     /// When the first screenful (24 lines) of stdout had arrived, or the output
@@ -48,6 +50,9 @@ impl Run {
 }
 
 /// Runs the binary with `args`, collecting its output, peak memory and wall time.
+// The child is reaped with `waitpid` below (after polling its memory), which
+// clippy cannot see.
+#[allow(clippy::zombie_processes)]
 pub fn overhear<I, S>(args: I) -> Run
 where
     I: IntoIterator<Item = S>,
@@ -88,15 +93,47 @@ where
         buf
     });
     let pid = libc::pid_t::try_from(child.id()).expect("pid fits");
-    let mut raw_status = 0;
-    // SAFETY: `rusage` is plain data, fully written by `wait4` on success.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child; the pointers are valid for the call.
-    let waited = unsafe { libc::wait4(pid, &mut raw_status, 0, &mut usage) };
+    // Peak memory is the child's own VmHWM, polled: `ru_maxrss` would include the
+    // test process's memory, which the child inherits until it calls exec.
+    let exited = Arc::new(AtomicBool::new(false));
+    let poller = {
+        let exited = Arc::clone(&exited);
+        std::thread::spawn(move || {
+            let mut peak = 0;
+            while !exited.load(Ordering::Acquire) {
+                peak = peak.max(vm_hwm_kib(pid).unwrap_or(0));
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            peak
+        })
+    };
+    // Wait for the exit without reaping, so the pid cannot be reused while polled.
+    // SAFETY: `siginfo_t` is plain data, written by `waitid`.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child; the pointer is valid for the call.
+    let waited = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOWAIT,
+        )
+    };
     assert_eq!(
         waited,
+        0,
+        "waitid failed: {}",
+        std::io::Error::last_os_error()
+    );
+    exited.store(true, Ordering::Release);
+    let peak_kib = poller.join().expect("memory poller");
+    let mut raw_status = 0;
+    // SAFETY: reaps our own exited child; the pointer is valid for the call.
+    let reaped = unsafe { libc::waitpid(pid, &mut raw_status, 0) };
+    assert_eq!(
+        reaped,
         pid,
-        "wait4 failed: {}",
+        "waitpid failed: {}",
         std::io::Error::last_os_error()
     );
     let elapsed = start.elapsed();
@@ -106,9 +143,16 @@ where
         stdout,
         first_screen,
         stderr: String::from_utf8_lossy(&stderr.join().expect("stderr reader")).into_owned(),
-        peak_kib: u64::try_from(usage.ru_maxrss).unwrap_or(0),
+        peak_kib,
         elapsed,
     }
+}
+
+/// The `VmHWM` (peak resident set) of process `pid`, in KiB, while it runs.
+fn vm_hwm_kib(pid: libc::pid_t) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// A JP conversation folder in a temporary directory.
