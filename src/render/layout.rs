@@ -809,7 +809,14 @@ fn card_header(
         spans.extend(function_call_spans(arguments, ctx));
     }
     let status = if is_error {
-        Some(("failed".to_string(), theme.styles.error))
+        // A call the user (or a policy) refused is not a tool failure.
+        let rejected = card
+            .call
+            .response
+            .and_then(|r| ext::outcome(&ctx.conv.events[r]))
+            == Some("rejected");
+        let word = if rejected { "rejected" } else { "failed" };
+        Some((word.to_string(), theme.styles.error))
     } else if card.call.response.is_none() {
         Some((
             if card.live {
