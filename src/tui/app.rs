@@ -167,6 +167,7 @@ pub struct App<D: Blocks> {
 impl<D: Blocks> App<D> {
     /// A viewer on `doc`, at its end, following.
     pub fn new(doc: D, options: ViewerOptions) -> Self {
+        let last_change = doc.modified().unwrap_or(options.opened_at);
         App {
             doc,
             cache: LayoutCache::default(),
@@ -176,7 +177,7 @@ impl<D: Blocks> App<D> {
             hscroll: 0,
             follow: true,
             paused_at: None,
-            last_change: options.opened_at,
+            last_change,
             clock: options.clock,
             width: 80,
             rows: 23,
@@ -246,6 +247,7 @@ impl<D: Blocks> App<D> {
     /// Shows another conversation (after [`Effect::Open`]); `epoch` is the
     /// number its watcher's reloads carry.
     pub fn open(&mut self, doc: D, id: String, epoch: u64) {
+        self.last_change = doc.modified().unwrap_or_else(SystemTime::now);
         self.doc = doc;
         self.cache = LayoutCache::default();
         self.folds = Folds::default();
@@ -254,7 +256,6 @@ impl<D: Blocks> App<D> {
         self.hscroll = 0;
         self.follow = true;
         self.paused_at = None;
-        self.last_change = SystemTime::now();
         self.search = None;
         self.mode = Mode::Normal;
         self.picker = None;
