@@ -219,6 +219,12 @@ fn the_pager_gets_the_card_text_and_the_viewer_returns() {
     viewer.wait_for_text("24 events");
     // The first card's result is the build script, cut to 3 lines on screen.
     viewer.send(b"g}o");
+    // The pager returned at once: the viewer waits for a key on the normal
+    // screen, so that what such a pager printed can be read.
+    viewer.wait_for("the prompt after a quick pager", |s| {
+        !s.alternate_screen() && s.contents().contains("press any key to return")
+    });
+    viewer.send(b"x");
     viewer.wait_for("the viewer after the pager", |s| {
         s.alternate_screen() && s.contents().contains("fs_read_file")
     });
