@@ -118,8 +118,12 @@ where
         terminal: &mut terminal,
         input: &input,
     };
+    let test_panic = std::env::var_os(TEST_PANIC).is_some_and(|v| v == "1");
     loop {
         session.terminal.draw(|f| app.draw(f))?;
+        if test_panic {
+            panic!("{TEST_PANIC}=1: a panic on purpose, to test that the terminal is restored");
+        }
         let Ok(first) = events.rx.recv() else {
             return Ok(Exit::Quit);
         };
@@ -220,6 +224,11 @@ impl Session<'_> {
         Ok(())
     }
 }
+
+/// Test-only hook: with this variable set to `1` the viewer panics right
+/// after drawing its first frame, so that a pseudo-terminal test can check
+/// that a panic gives the terminal back (`tests/tui_pty.rs`). Not for users.
+pub const TEST_PANIC: &str = "OVERHEAR_TEST_PANIC";
 
 /// A pager that returns sooner than this did not wait for the user.
 const QUICK_PAGER: Duration = Duration::from_millis(500);
