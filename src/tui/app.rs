@@ -544,16 +544,14 @@ impl<D: Blocks> App<D> {
             .filter(|&i| self.doc.class(i) == BlockClass::ToolCard)
             .map(|i| self.doc.key(i))
             .collect();
-        let anchor = self.cursor_pos().map(|p| p.block);
+        let anchor = self.cursor_anchor();
         let folded = self.folds.toggle_all_cards(keys.into_iter());
         self.note(if folded {
             "all tool cards folded"
         } else {
             "all tool cards unfolded"
         });
-        if let Some(b) = anchor {
-            self.keep_header_under_cursor(b);
-        }
+        self.restore_cursor_anchor(anchor);
     }
 
     fn cycle_reasoning(&mut self) {
@@ -561,9 +559,40 @@ impl<D: Blocks> App<D> {
             .filter(|&i| self.doc.class(i) == BlockClass::Reasoning)
             .map(|i| self.doc.key(i))
             .collect();
+        let anchor = self.cursor_anchor();
         let mode = self.folds.cycle_reasoning(keys.into_iter());
         self.note(format!("reasoning {}", mode.name()));
+        self.restore_cursor_anchor(anchor);
+    }
+
+    /// The position under the cursor and its screen row, before a change
+    /// that moves lines around (folding many blocks).
+    fn cursor_anchor(&mut self) -> Option<(Pos, usize)> {
+        self.cursor_pos().map(|pos| (pos, self.cursor))
+    }
+
+    /// After such a change, keeps the line that was under the cursor (its
+    /// block's first line if the block folded) on the same screen row. A
+    /// view following the end keeps following.
+    fn restore_cursor_anchor(&mut self, anchor: Option<(Pos, usize)>) {
+        let Some((pos, row)) = anchor else {
+            self.settle();
+            return;
+        };
+        let target = if self.sheet().is_folded(pos.block) {
+            Pos::new(pos.block, 0)
+        } else {
+            pos
+        };
+        let target = self.sheet().normalize(target);
+        if !self.follow {
+            self.top = self.sheet().back(target, row);
+        }
         self.settle();
+        let (top, rows) = (self.top, self.rows);
+        if let Some(row) = self.sheet().rows_between(top, target, rows) {
+            self.cursor = row;
+        }
     }
 
     fn cycle_view(&mut self) {

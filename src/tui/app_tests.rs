@@ -733,6 +733,45 @@ fn key_z_folds_and_unfolds_every_card() {
 }
 
 #[test]
+fn key_z_keeps_the_cursor_line_in_place_and_following_on() {
+    let mut app = app(TestDoc::turns(30));
+    press(&mut app, "z");
+    assert!(app.is_following(), "folding at the end keeps following");
+    assert_eq!(app.cursor, 18);
+    press(&mut app, "z g ] ] ]");
+    for _ in 0..30 {
+        let line = cursor_line(&mut app);
+        if line.ends_with("the closing brace") && !line.starts_with("assistant") {
+            break;
+        }
+        press(&mut app, "j");
+    }
+    let line = cursor_line(&mut app);
+    assert_ne!(app.cursor_pos().unwrap().line, 0);
+    assert!(!app.is_following());
+    let row = app.cursor;
+    press(&mut app, "z");
+    assert_eq!(app.cursor, row, "the cursor stays on its row");
+    assert_eq!(cursor_line(&mut app), line, "on the same line");
+    press(&mut app, "k k k k");
+    for _ in 0..30 {
+        if cursor_line(&mut app).starts_with("▾ think") {
+            break;
+        }
+        press(&mut app, "k");
+    }
+    let row = app.cursor;
+    let block = app.cursor_pos().unwrap().block;
+    press(&mut app, "r");
+    assert_eq!(app.cursor, row, "folding reasoning keeps the row");
+    assert_eq!(
+        app.cursor_pos().unwrap(),
+        Pos::new(block, 0),
+        "on its header"
+    );
+}
+
+#[test]
 fn key_r_cycles_reasoning() {
     let mut app = app(TestDoc::turns(30));
     fn has(app: &mut App<TestDoc>, s: &str) -> bool {
