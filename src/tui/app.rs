@@ -283,25 +283,36 @@ impl<D: Blocks> App<D> {
         self.message = Some(text.into());
     }
 
-    /// Adapts to a new terminal size: the line at the top of the screen stays
-    /// the same place in the conversation (same block, proportional offset).
+    /// Adapts to a new terminal size: the line under the cursor stays the
+    /// same place in the conversation (same block, proportional offset) on
+    /// the same screen row; a view following the end keeps following.
     pub fn resize(&mut self, width: usize, height: usize) {
         let rows = height.saturating_sub(1).max(1);
         let width = width.max(1);
         if width == self.width && rows == self.rows {
             return;
         }
-        if width != self.width && !self.doc.is_empty() {
-            let top = self.top;
-            let block = top.block.min(self.doc.len() - 1);
-            let old = self.sheet().height(block).max(1);
-            self.width = width;
-            let new = self.sheet().height(block);
-            self.top.line = top.line * new / old;
-        }
+        let anchor = if self.follow {
+            None
+        } else {
+            self.cursor_anchor()
+        };
+        let old = anchor.map(|(at, _)| self.sheet().height(at.block).max(1));
         self.width = width;
         self.rows = rows;
-        self.settle();
+        if let (Some((at, row)), Some(old)) = (anchor, old) {
+            let new = self.sheet().height(at.block);
+            let target = Pos::new(at.block, at.line * new / old);
+            let target = self.sheet().normalize(target);
+            self.top = self.sheet().back(target, row.min(rows - 1));
+            self.settle();
+            let top = self.top;
+            if let Some(row) = self.sheet().rows_between(top, target, rows) {
+                self.cursor = row;
+            }
+        } else {
+            self.settle();
+        }
     }
 
     /// The whole screen: the text area and the status bar.

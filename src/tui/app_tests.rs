@@ -363,6 +363,21 @@ fn resize_keeps_the_top_line_in_the_same_block() {
 }
 
 #[test]
+fn resize_keeps_the_cursor_line_on_its_row() {
+    let mut app = app(TestDoc::turns(30));
+    press(&mut app, "g ] ] ] j j j j j j j");
+    let at = app.cursor_pos().unwrap();
+    let row = app.cursor;
+    assert_eq!(row, 7);
+    app.resize(40, 20);
+    assert_eq!(app.cursor, row);
+    assert_eq!(app.cursor_pos().unwrap().block, at.block);
+    app.resize(80, 20);
+    assert_eq!(app.cursor_pos().unwrap(), at, "back where it was");
+    assert_eq!(app.cursor, row);
+}
+
+#[test]
 fn resize_while_following_stays_at_the_end() {
     let mut app = app(TestDoc::turns(30));
     app.resize(35, 12);
