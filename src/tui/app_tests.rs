@@ -235,6 +235,19 @@ fn at_forty_columns_notes_and_the_prompt_leave_the_live_indicator_visible() {
 }
 
 #[test]
+fn an_empty_conversation_says_so() {
+    let mut app = app(TestDoc::new("t", Vec::new()));
+    let shown = rows(&screen(&mut app));
+    assert!(
+        shown[0].contains("waiting for the first events"),
+        "{shown:#?}"
+    );
+    reload(&mut app, 0, LiveState::Finished);
+    let shown = rows(&screen(&mut app));
+    assert!(shown[0].contains("has no events"), "{shown:#?}");
+}
+
+#[test]
 fn control_characters_in_the_title_do_not_reach_the_screen() {
     let mut doc = TestDoc::turns(2);
     doc.title = "evil\u{1b}]0;pwned\u{7} title\nnext".into();

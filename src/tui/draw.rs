@@ -65,6 +65,18 @@ impl<D: Blocks> App<D> {
             self.hscroll,
             self.cursor,
         );
+        if self.doc.is_empty() {
+            let note = match self.doc.live() {
+                LiveState::Live => "nothing here yet: waiting for the first events",
+                _ => "this conversation has no events",
+            };
+            let line = Line::from(Span::styled(
+                format!("  {note}"),
+                Style::new().add_modifier(Modifier::DIM),
+            ));
+            buf.set_line(area.x, area.y, &line, area.width);
+            return;
+        }
         let search = self.search.clone();
         let drawn = self.sheet().rows(top, rows);
         for (y, (pos, lines)) in drawn.iter().enumerate() {

@@ -12,6 +12,7 @@ use super::picker::ConversationRow;
 use super::run::{EventChannel, Exit, Host, Opened, TuiError, run};
 use crate::load::{Live, OpenError, Origin};
 use crate::render::document::DocOptions;
+use crate::render::highlight::highlight;
 use crate::render::sanitize::SanitizeMode;
 use crate::render::theme::Theme;
 use crate::source::Workspace;
@@ -72,6 +73,7 @@ pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> 
         ..ViewerOptions::default()
     };
     let warnings = live.warnings.len();
+    warm_up_highlighter(&settings.theme);
     let doc = LiveDocument::new(live, settings.doc, settings.theme, settings.sanitize);
     let mut app = App::new(doc, options);
     if let Some(problem) = watch_problem {
@@ -82,6 +84,16 @@ pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> 
         ));
     }
     run(app, &mut host, events)
+}
+
+/// Loads the highlighter's syntax and theme sets on another thread while the
+/// first screen is laid out: they take a moment to load, which would
+/// otherwise stall the first code block scrolled into view.
+fn warm_up_highlighter(theme: &Theme) {
+    let theme = theme.clone();
+    let _ = std::thread::Builder::new()
+        .name("overhear-warm-up".into())
+        .spawn(move || highlight("fn main() {}", Some("rust"), &theme));
 }
 
 /// The workspace behind the picker, and the watch of the conversation shown.
