@@ -235,12 +235,19 @@ impl<D: Blocks> App<D> {
             return;
         }
         let anchor = self.anchor();
+        // A cursor on the last line while following stays on the last line.
+        let (top, rows) = (self.top, self.rows);
+        let drawn = self.sheet().rows(top, rows).len().max(1);
+        let at_end = self.follow && self.cursor + 1 >= drawn;
         match self.doc.update(reload.update) {
             Ok(true) => self.last_change = reload.at,
             Ok(false) => {}
             Err(note) => self.note(note),
         }
         self.restore_anchor(anchor);
+        if at_end {
+            self.cursor = usize::MAX;
+        }
         self.settle();
     }
 

@@ -248,6 +248,18 @@ fn an_empty_conversation_says_so() {
 }
 
 #[test]
+fn a_conversation_that_starts_empty_keeps_the_cursor_on_its_last_line() {
+    let mut app = app(TestDoc::new("standard input", Vec::new()));
+    screen(&mut app);
+    reload(&mut app, 1, LiveState::Live);
+    assert_eq!(app.cursor, 18, "on the last row, not the first");
+    assert!(status(&mut app).contains("turn 1/1"));
+    reload(&mut app, 30, LiveState::Live);
+    assert_eq!(app.cursor, 18);
+    assert!(status(&mut app).contains("turn 30/30"));
+}
+
+#[test]
 fn control_characters_in_the_title_do_not_reach_the_screen() {
     let mut doc = TestDoc::turns(2);
     doc.title = "evil\u{1b}]0;pwned\u{7} title\nnext".into();
