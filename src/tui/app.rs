@@ -168,7 +168,7 @@ impl<D: Blocks> App<D> {
     /// A viewer on `doc`, at its end, following.
     pub fn new(doc: D, options: ViewerOptions) -> Self {
         let last_change = doc.modified().unwrap_or(options.opened_at);
-        App {
+        let mut app = App {
             doc,
             cache: LayoutCache::default(),
             folds: Folds::default(),
@@ -188,7 +188,10 @@ impl<D: Blocks> App<D> {
             epoch: options.epoch,
             workspace: options.workspace,
             conversation_id: options.conversation_id,
-        }
+        };
+        // The cursor on a drawn row from the start, whatever comes first.
+        app.settle();
+        app
     }
 
     /// The document shown.
@@ -238,7 +241,7 @@ impl<D: Blocks> App<D> {
         // A cursor on the last line while following stays on the last line.
         let (top, rows) = (self.top, self.rows);
         let drawn = self.sheet().rows(top, rows).len().max(1);
-        let at_end = self.follow && self.cursor + 1 >= drawn;
+        let at_end = self.follow && self.cursor.saturating_add(1) >= drawn;
         match self.doc.update(reload.update) {
             Ok(true) => self.last_change = reload.at,
             Ok(false) => {}

@@ -260,6 +260,21 @@ fn a_conversation_that_starts_empty_keeps_the_cursor_on_its_last_line() {
 }
 
 #[test]
+fn events_and_keys_before_the_first_frame_are_safe() {
+    let options = || ViewerOptions {
+        clock: Clock::Utc,
+        opened_at: UNIX_EPOCH,
+        ..ViewerOptions::default()
+    };
+    let mut app = App::new(TestDoc::new("t", Vec::new()), options());
+    reload(&mut app, 3, LiveState::Live);
+    assert!(app.is_following());
+    let mut app = App::new(TestDoc::turns(3), options());
+    press(&mut app, "j");
+    assert!(app.cursor_pos().is_some());
+}
+
+#[test]
 fn control_characters_in_the_title_do_not_reach_the_screen() {
     let mut doc = TestDoc::turns(2);
     doc.title = "evil\u{1b}]0;pwned\u{7} title\nnext".into();
