@@ -52,6 +52,11 @@ impl Viewer {
 
     /// Runs `overhear [ARG]` in `cwd`.
     fn spawn(arg: Option<&Path>, cwd: &Path, pager: &str) -> Viewer {
+        Viewer::spawn_env(arg, cwd, pager, &[])
+    }
+
+    /// Runs `overhear [ARG]` in `cwd` with more environment variables.
+    fn spawn_env(arg: Option<&Path>, cwd: &Path, pager: &str, env: &[(&str, &str)]) -> Viewer {
         let pty = native_pty_system()
             .openpty(PtySize {
                 rows: 24,
@@ -67,6 +72,9 @@ impl Viewer {
         cmd.env("TERM", "xterm-256color");
         cmd.env("PAGER", pager);
         cmd.env("JP_USER_DATA_DIR", cwd.join("no-user-data"));
+        for (key, value) in env {
+            cmd.env(key, value);
+        }
         cmd.cwd(cwd);
         let child = pty.slave.spawn_command(cmd).unwrap();
         drop(pty.slave);
@@ -219,6 +227,12 @@ fn the_pager_gets_the_card_text_and_the_viewer_returns() {
     viewer.wait_for_text("24 events");
     // The first card's result is the build script, cut to 3 lines on screen.
     viewer.send(b"g}o");
+    // The pager returned at once: the viewer waits for a key on the normal
+    // screen, so that what such a pager printed can be read.
+    viewer.wait_for("the prompt after a quick pager", |s| {
+        !s.alternate_screen() && s.contents().contains("press any key to return")
+    });
+    viewer.send(b"x");
     viewer.wait_for("the viewer after the pager", |s| {
         s.alternate_screen() && s.contents().contains("fs_read_file")
     });
@@ -307,4 +321,33 @@ fn the_picker_opens_another_conversation_of_the_workspace() {
     });
     viewer.send(b"q");
     assert_eq!(viewer.exit_code(), 0);
+}
+
+#[test]
+fn a_panic_restores_the_terminal_and_prints_its_message_on_a_clean_screen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path(), 100);
+    let mut viewer = Viewer::spawn_env(
+        Some(&dir),
+        &dir,
+        "cat >/dev/null",
+        &[("OVERHEAR_TEST_PANIC", "1"), ("RUST_BACKTRACE", "0")],
+    );
+    assert_eq!(viewer.exit_code(), 101, "a panic's exit status");
+    let screen = viewer.settled_screen();
+    assert!(!screen.alternate_screen(), "left the alternate screen");
+    assert!(viewer.cooked(), "left raw mode");
+    assert!(!screen.hide_cursor(), "the cursor is shown again");
+    let text = screen.contents();
+    assert!(
+        text.contains("a panic on purpose, to test that the terminal is restored"),
+        "{text}"
+    );
+    assert!(!text.contains("24 events"), "nothing of the viewer: {text}");
+    // Written after raw mode ended: every line starts at the left edge.
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(lines.len() >= 2, "{text}");
+    for line in lines {
+        assert!(!line.starts_with(' '), "a staircase of lines: {text}");
+    }
 }

@@ -841,8 +841,9 @@ fn card_header(
     }
     if folded {
         let n = card_result_lines(card, ctx);
+        let lines = if n == 1 { "line" } else { "lines" };
         spans.push(Span::styled(
-            format!(" · {n} lines folded"),
+            format!(" · {n} {lines} folded"),
             theme.styles.turn_rule,
         ));
     }

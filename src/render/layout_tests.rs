@@ -161,7 +161,7 @@ fn folded_card_is_one_line_with_a_count() {
     let folded: Vec<String> = layout(card, true, &ctx).iter().map(line_text).collect();
     assert_eq!(folded.len(), 2);
     assert!(folded[0].starts_with("▸ fs_read_file"), "{folded:?}");
-    assert!(folded[0].contains("lines folded"), "{folded:?}");
+    assert!(folded[0].contains("· 1 line folded"), "{folded:?}");
 }
 
 #[test]

@@ -170,7 +170,8 @@ pub struct App<D: Blocks> {
 impl<D: Blocks> App<D> {
     /// A viewer on `doc`, at its end, following.
     pub fn new(doc: D, options: ViewerOptions) -> Self {
-        App {
+        let last_change = doc.modified().unwrap_or(options.opened_at);
+        let mut app = App {
             doc,
             cache: LayoutCache::default(),
             folds: Folds::default(),
@@ -179,7 +180,7 @@ impl<D: Blocks> App<D> {
             hscroll: 0,
             follow: true,
             paused_at: None,
-            last_change: options.opened_at,
+            last_change,
             clock: options.clock,
             width: 80,
             rows: 23,
@@ -191,7 +192,10 @@ impl<D: Blocks> App<D> {
             epoch: options.epoch,
             workspace: options.workspace,
             conversation_id: options.conversation_id,
-        }
+        };
+        // The cursor on a drawn row from the start, whatever comes first.
+        app.settle();
+        app
     }
 
     /// The document shown.
@@ -238,6 +242,10 @@ impl<D: Blocks> App<D> {
             return;
         }
         let anchor = self.anchor();
+        // A cursor on the last line while following stays on the last line.
+        let (top, rows) = (self.top, self.rows);
+        let drawn = self.sheet().rows(top, rows).len().max(1);
+        let at_end = self.follow && self.cursor.saturating_add(1) >= drawn;
         match self.doc.update(reload.update) {
             Ok(changed) => {
                 if changed {
@@ -255,12 +263,16 @@ impl<D: Blocks> App<D> {
             }
         }
         self.restore_anchor(anchor);
+        if at_end {
+            self.cursor = usize::MAX;
+        }
         self.settle();
     }
 
     /// Shows another conversation (after [`Effect::Open`]); `epoch` is the
     /// number its watcher's reloads carry.
     pub fn open(&mut self, doc: D, id: String, epoch: u64) {
+        self.last_change = doc.modified().unwrap_or_else(SystemTime::now);
         self.doc = doc;
         self.cache = LayoutCache::default();
         self.folds = Folds::default();
@@ -269,7 +281,6 @@ impl<D: Blocks> App<D> {
         self.hscroll = 0;
         self.follow = true;
         self.paused_at = None;
-        self.last_change = SystemTime::now();
         self.search = None;
         self.mode = Mode::Normal;
         self.picker = None;
@@ -298,25 +309,36 @@ impl<D: Blocks> App<D> {
         self.reload_problem = false;
     }
 
-    /// Adapts to a new terminal size: the line at the top of the screen stays
-    /// the same place in the conversation (same block, proportional offset).
+    /// Adapts to a new terminal size: the line under the cursor stays the
+    /// same place in the conversation (same block, proportional offset) on
+    /// the same screen row; a view following the end keeps following.
     pub fn resize(&mut self, width: usize, height: usize) {
         let rows = height.saturating_sub(1).max(1);
         let width = width.max(1);
         if width == self.width && rows == self.rows {
             return;
         }
-        if width != self.width && !self.doc.is_empty() {
-            let top = self.top;
-            let block = top.block.min(self.doc.len() - 1);
-            let old = self.sheet().height(block).max(1);
-            self.width = width;
-            let new = self.sheet().height(block);
-            self.top.line = top.line * new / old;
-        }
+        let anchor = if self.follow {
+            None
+        } else {
+            self.cursor_anchor()
+        };
+        let old = anchor.map(|(at, _)| self.sheet().height(at.block).max(1));
         self.width = width;
         self.rows = rows;
-        self.settle();
+        if let (Some((at, row)), Some(old)) = (anchor, old) {
+            let new = self.sheet().height(at.block);
+            let target = Pos::new(at.block, at.line * new / old);
+            let target = self.sheet().normalize(target);
+            self.top = self.sheet().back(target, row.min(rows - 1));
+            self.settle();
+            let top = self.top;
+            if let Some(row) = self.sheet().rows_between(top, target, rows) {
+                self.cursor = row;
+            }
+        } else {
+            self.settle();
+        }
     }
 
     /// The whole screen: the text area and the status bar.
@@ -559,16 +581,14 @@ impl<D: Blocks> App<D> {
             .filter(|&i| self.doc.class(i) == BlockClass::ToolCard)
             .map(|i| self.doc.key(i))
             .collect();
-        let anchor = self.cursor_pos().map(|p| p.block);
+        let anchor = self.cursor_anchor();
         let folded = self.folds.toggle_all_cards(keys.into_iter());
         self.note(if folded {
             "all tool cards folded"
         } else {
             "all tool cards unfolded"
         });
-        if let Some(b) = anchor {
-            self.keep_header_under_cursor(b);
-        }
+        self.restore_cursor_anchor(anchor);
     }
 
     fn cycle_reasoning(&mut self) {
@@ -576,9 +596,40 @@ impl<D: Blocks> App<D> {
             .filter(|&i| self.doc.class(i) == BlockClass::Reasoning)
             .map(|i| self.doc.key(i))
             .collect();
+        let anchor = self.cursor_anchor();
         let mode = self.folds.cycle_reasoning(keys.into_iter());
         self.note(format!("reasoning {}", mode.name()));
+        self.restore_cursor_anchor(anchor);
+    }
+
+    /// The position under the cursor and its screen row, before a change
+    /// that moves lines around (folding many blocks).
+    fn cursor_anchor(&mut self) -> Option<(Pos, usize)> {
+        self.cursor_pos().map(|pos| (pos, self.cursor))
+    }
+
+    /// After such a change, keeps the line that was under the cursor (its
+    /// block's first line if the block folded) on the same screen row. A
+    /// view following the end keeps following.
+    fn restore_cursor_anchor(&mut self, anchor: Option<(Pos, usize)>) {
+        let Some((pos, row)) = anchor else {
+            self.settle();
+            return;
+        };
+        let target = if self.sheet().is_folded(pos.block) {
+            Pos::new(pos.block, 0)
+        } else {
+            pos
+        };
+        let target = self.sheet().normalize(target);
+        if !self.follow {
+            self.top = self.sheet().back(target, row);
+        }
         self.settle();
+        let (top, rows) = (self.top, self.rows);
+        if let Some(row) = self.sheet().rows_between(top, target, rows) {
+            self.cursor = row;
+        }
     }
 
     fn cycle_view(&mut self) {

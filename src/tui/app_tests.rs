@@ -179,7 +179,7 @@ fn status_finished() {
     let mut app = app(TestDoc::turns(30));
     reload(&mut app, 30, LiveState::Finished);
     let term = screen(&mut app);
-    assert!(rows(&term)[19].contains("○ finished · 01:02:03"));
+    assert!(rows(&term)[19].contains("○ finished · 1970-01-01 01:02"));
     snapshot("tui_status_finished", &term);
 }
 
@@ -192,7 +192,7 @@ fn status_file_removed() {
         at: UNIX_EPOCH + Duration::from_secs(60),
     }));
     let term = screen(&mut app);
-    assert!(rows(&term)[19].contains("✗ file removed · 00:01:00"));
+    assert!(rows(&term)[19].contains("✗ file removed · 1970-01-01 00:01"));
     snapshot("tui_status_removed", &term);
 }
 
@@ -203,7 +203,75 @@ fn a_narrow_status_bar_keeps_the_live_indicator() {
     terminal.draw(|f| app.draw(f)).unwrap();
     let last = rows(&terminal).pop().unwrap();
     assert!(last.contains("● following"), "{last}");
-    assert!(!last.contains("00:00:00"), "{last}");
+    assert!(!last.contains("1970"), "{last}");
+}
+
+#[test]
+fn at_forty_columns_notes_and_the_prompt_leave_the_live_indicator_visible() {
+    let mut app = app(TestDoc::turns(30));
+    let mut terminal = Terminal::new(TestBackend::new(40, 10)).unwrap();
+    press(&mut app, "ctrl-u");
+    reload(&mut app, 32, LiveState::Live);
+    press(&mut app, "l");
+    terminal.draw(|f| app.draw(f)).unwrap();
+    let bar = rows(&terminal).pop().unwrap();
+    assert!(bar.contains("‖ paused · 10 new"), "{bar}");
+    press(&mut app, "/");
+    typed(&mut app, "a query much longer than the room left for it");
+    terminal.draw(|f| app.draw(f)).unwrap();
+    let bar = rows(&terminal).pop().unwrap();
+    assert!(
+        bar.contains("left for it "),
+        "the end of the query shows: {bar}"
+    );
+    assert!(bar.contains("‖ paused · 10 new"), "{bar}");
+    let cursor = terminal.get_cursor_position().unwrap();
+    assert_eq!(cursor.y, 9);
+    assert_eq!(
+        usize::from(cursor.x),
+        bar[..bar.find("for it").unwrap()].chars().count() + "for it".len(),
+        "the cursor follows the query: {bar}"
+    );
+}
+
+#[test]
+fn an_empty_conversation_says_so() {
+    let mut app = app(TestDoc::new("t", Vec::new()));
+    let shown = rows(&screen(&mut app));
+    assert!(
+        shown[0].contains("waiting for the first events"),
+        "{shown:#?}"
+    );
+    reload(&mut app, 0, LiveState::Finished);
+    let shown = rows(&screen(&mut app));
+    assert!(shown[0].contains("has no events"), "{shown:#?}");
+}
+
+#[test]
+fn a_conversation_that_starts_empty_keeps_the_cursor_on_its_last_line() {
+    let mut app = app(TestDoc::new("standard input", Vec::new()));
+    screen(&mut app);
+    reload(&mut app, 1, LiveState::Live);
+    assert_eq!(app.cursor, 18, "on the last row, not the first");
+    assert!(status(&mut app).contains("turn 1/1"));
+    reload(&mut app, 30, LiveState::Live);
+    assert_eq!(app.cursor, 18);
+    assert!(status(&mut app).contains("turn 30/30"));
+}
+
+#[test]
+fn events_and_keys_before_the_first_frame_are_safe() {
+    let options = || ViewerOptions {
+        clock: Clock::Utc,
+        opened_at: UNIX_EPOCH,
+        ..ViewerOptions::default()
+    };
+    let mut app = App::new(TestDoc::new("t", Vec::new()), options());
+    reload(&mut app, 3, LiveState::Live);
+    assert!(app.is_following());
+    let mut app = App::new(TestDoc::turns(3), options());
+    press(&mut app, "j");
+    assert!(app.cursor_pos().is_some());
 }
 
 #[test]
@@ -227,7 +295,7 @@ fn following_shows_new_content_on_reload() {
         rows[16].starts_with("assistant: the answer to question 31"),
         "{rows:#?}"
     );
-    assert!(rows[19].contains("● following · 01:02:03"));
+    assert!(rows[19].contains("● following · 1970-01-01 01:02"));
 }
 
 #[test]
@@ -355,6 +423,21 @@ fn resize_keeps_the_top_line_in_the_same_block() {
     assert_eq!(app.doc.turn(app.top.block), turn);
     app.resize(60, 20);
     assert_eq!(app.top.block, 3);
+}
+
+#[test]
+fn resize_keeps_the_cursor_line_on_its_row() {
+    let mut app = app(TestDoc::turns(30));
+    press(&mut app, "g ] ] ] j j j j j j j");
+    let at = app.cursor_pos().unwrap();
+    let row = app.cursor;
+    assert_eq!(row, 7);
+    app.resize(40, 20);
+    assert_eq!(app.cursor, row);
+    assert_eq!(app.cursor_pos().unwrap().block, at.block);
+    app.resize(80, 20);
+    assert_eq!(app.cursor_pos().unwrap(), at, "back where it was");
+    assert_eq!(app.cursor, row);
 }
 
 #[test]
@@ -557,7 +640,7 @@ fn key_h_and_l_scroll_code_lines_horizontally() {
         "{}",
         after[code]
     );
-    assert!(after[19].contains("→16"));
+    assert!(after[19].contains("cols 17–96"), "{}", after[19]);
     press(&mut app, "h Left");
     assert_eq!(app.hscroll, 0);
     press(&mut app, "Right");
@@ -724,6 +807,45 @@ fn key_z_folds_and_unfolds_every_card() {
         rows(&screen(&mut app))
             .iter()
             .any(|r| r.starts_with("● fs_read_file 30"))
+    );
+}
+
+#[test]
+fn key_z_keeps_the_cursor_line_in_place_and_following_on() {
+    let mut app = app(TestDoc::turns(30));
+    press(&mut app, "z");
+    assert!(app.is_following(), "folding at the end keeps following");
+    assert_eq!(app.cursor, 18);
+    press(&mut app, "z g ] ] ]");
+    for _ in 0..30 {
+        let line = cursor_line(&mut app);
+        if line.ends_with("the closing brace") && !line.starts_with("assistant") {
+            break;
+        }
+        press(&mut app, "j");
+    }
+    let line = cursor_line(&mut app);
+    assert_ne!(app.cursor_pos().unwrap().line, 0);
+    assert!(!app.is_following());
+    let row = app.cursor;
+    press(&mut app, "z");
+    assert_eq!(app.cursor, row, "the cursor stays on its row");
+    assert_eq!(cursor_line(&mut app), line, "on the same line");
+    press(&mut app, "k k k k");
+    for _ in 0..30 {
+        if cursor_line(&mut app).starts_with("▾ think") {
+            break;
+        }
+        press(&mut app, "k");
+    }
+    let row = app.cursor;
+    let block = app.cursor_pos().unwrap().block;
+    press(&mut app, "r");
+    assert_eq!(app.cursor, row, "folding reasoning keeps the row");
+    assert_eq!(
+        app.cursor_pos().unwrap(),
+        Pos::new(block, 0),
+        "on its header"
     );
 }
 

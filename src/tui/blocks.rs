@@ -7,6 +7,7 @@
 
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::time::SystemTime;
 
 use ratatui::text::Line;
 
@@ -81,6 +82,10 @@ pub trait Blocks {
     /// Applies what the watcher reported; returns whether the content
     /// changed, or a one-line note when it could not be read.
     fn update(&mut self, update: Self::Update) -> Result<bool, String>;
+    /// When the conversation's file last changed, if there is a file.
+    fn modified(&self) -> Option<SystemTime> {
+        None
+    }
     /// Called about once a second: a chance to notice what no file change
     /// reports (an agent releasing its lock).
     fn tick(&mut self) {}

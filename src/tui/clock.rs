@@ -58,6 +58,17 @@ impl Clock {
         }
     }
 
+    /// When something happened, as short as is clear: `HH:MM:SS` on the day
+    /// of `now`, else `YYYY-MM-DD HH:MM`.
+    pub fn stamp(self, t: SystemTime, now: SystemTime) -> String {
+        match (self.civil(t), self.civil(now)) {
+            (Some(a), Some(b)) if (a.year, a.month, a.day) == (b.year, b.month, b.day) => {
+                self.time(t)
+            }
+            _ => self.date_time(t),
+        }
+    }
+
     /// `YYYY-MM-DD HH:MM`, for a conversation's last activity.
     pub fn date_time(self, t: SystemTime) -> String {
         match self.civil(t) {
@@ -81,5 +92,14 @@ mod tests {
         let t = UNIX_EPOCH + Duration::from_secs(1_767_225_600 + 3_723);
         assert_eq!(Clock::Utc.time(t), "01:02:03");
         assert_eq!(Clock::Utc.date_time(t), "2026-01-01 01:02");
+    }
+
+    #[test]
+    fn stamps_say_the_date_unless_it_is_today() {
+        let t = UNIX_EPOCH + Duration::from_secs(1_767_225_600 + 3_723);
+        let later = t + Duration::from_secs(3_600);
+        assert_eq!(Clock::Utc.stamp(t, later), "01:02:03");
+        let next_day = t + Duration::from_secs(86_400);
+        assert_eq!(Clock::Utc.stamp(t, next_day), "2026-01-01 01:02");
     }
 }

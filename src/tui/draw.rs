@@ -1,6 +1,8 @@
 //! Painting a frame: the visible lines, the status bar, and the overlays
 //! (search prompt, help, picker). Only the blocks on screen are laid out.
 
+use std::time::SystemTime;
+
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
@@ -10,12 +12,16 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Mode};
 use super::blocks::{Blocks, LiveState};
-use super::text::{highlight, shift, truncate};
+use super::text::{highlight, shift, truncate, truncate_start};
 
 /// Background of the cursor row.
 const CURSOR: Style = Style::new().bg(Color::Indexed(236));
 /// A search match.
 const MATCH: Style = Style::new().bg(Color::Yellow).fg(Color::Black);
+/// The view a conversation opens in, not named in the status bar.
+const DEFAULT_VIEW: &str = "terminal";
+/// At the right edge of a line that goes on (`l` shows the rest).
+const MORE: &str = "→";
 /// The status bar.
 const BAR: Style = Style::new().bg(Color::Indexed(238)).fg(Color::White);
 
@@ -59,6 +65,18 @@ impl<D: Blocks> App<D> {
             self.hscroll,
             self.cursor,
         );
+        if self.doc.is_empty() {
+            let note = match self.doc.live() {
+                LiveState::Live => "nothing here yet: waiting for the first events",
+                _ => "this conversation has no events",
+            };
+            let line = Line::from(Span::styled(
+                format!("  {note}"),
+                Style::new().add_modifier(Modifier::DIM),
+            ));
+            buf.set_line(area.x, area.y, &line, area.width);
+            return;
+        }
         let search = self.search.clone();
         let drawn = self.sheet().rows(top, rows);
         for (y, (pos, lines)) in drawn.iter().enumerate() {
@@ -73,11 +91,15 @@ impl<D: Blocks> App<D> {
                     CURSOR,
                 );
             }
-            let mut line = shift(&lines[pos.line], hscroll);
-            if let Some(m) = &search {
-                line = highlight(&line, m, MATCH);
-            }
+            let full = &lines[pos.line];
+            let line = match &search {
+                Some(m) => shift(&highlight(full, m, MATCH), hscroll),
+                None => shift(full, hscroll),
+            };
             buf.set_line(area.x, y, &line, area.width);
+            if line.width() > usize::from(area.width) {
+                mark_more(buf, area.right() - 1, y);
+            }
         }
     }
 
@@ -97,14 +119,16 @@ impl<D: Blocks> App<D> {
             },
         };
         // A note (often a problem to act on) may take all but the live
-        // indicator; the prompt half the bar; a title gets what is left.
-        let wanted_left = if self.message.is_some() && !typing {
-            left.width() + 2
+        // indicator; the prompt half the bar; a title a third. The right side
+        // gives up its least useful parts to make that room.
+        let share = if self.message.is_some() && !typing {
+            width
         } else if typing {
-            (left.width() + 2).min(width / 2)
+            width / 2
         } else {
-            12
+            (width / 3).max(12)
         };
+        let wanted_left = (left.width() + 2).min(share);
         let mut right = self.status_parts();
         let right_width = |parts: &[(&str, Span<'_>)]| {
             parts.iter().map(|(_, s)| s.content.width()).sum::<usize>()
@@ -112,7 +136,7 @@ impl<D: Blocks> App<D> {
                 + 1
         };
         // Drop the least useful parts first until the rest fits.
-        for drop in ["time", "events", "view", "cols", "turn"] {
+        for drop in ["events", "view", "time", "cols", "turn"] {
             if right_width(&right) + wanted_left <= width {
                 break;
             }
@@ -132,8 +156,15 @@ impl<D: Blocks> App<D> {
         buf.set_line(right_x, area.y, &right, right_width as u16);
 
         let left_width = width.saturating_sub(right_width + 1);
-        let cursor = typing.then(|| left.width().min(left_width.saturating_sub(2)));
-        let left = format!(" {}", truncate(&left, left_width.saturating_sub(1)));
+        let room = left_width.saturating_sub(1);
+        // While typing, the end of the query stays in view.
+        let left = if typing {
+            truncate_start(&left, room.saturating_sub(1))
+        } else {
+            truncate(&left, room)
+        };
+        let cursor = typing.then(|| left.width());
+        let left = format!(" {left}");
         buf.set_stringn(area.x, area.y, &left, left_width, style);
         cursor.map(|w| Position::new(area.x + 1 + w as u16, area.y))
     }
@@ -142,13 +173,11 @@ impl<D: Blocks> App<D> {
     fn status_parts(&mut self) -> Vec<(&'static str, Span<'static>)> {
         let mut parts = Vec::new();
         let len = self.doc.len();
-        if len > 0 {
-            let top = self.top;
-            let top = self.sheet().normalize(top);
+        if let Some(at) = self.cursor_pos() {
             let turns = self.doc.turn(len - 1);
             parts.push((
                 "turn",
-                Span::styled(format!("turn {}/{turns}", self.doc.turn(top.block)), BAR),
+                Span::styled(format!("turn {}/{turns}", self.doc.turn(at.block)), BAR),
             ));
         }
         let events = self.doc.event_count();
@@ -163,12 +192,18 @@ impl<D: Blocks> App<D> {
                 BAR,
             ),
         ));
-        parts.push(("view", Span::styled(self.doc.view_name().to_string(), BAR)));
+        // The usual view goes without saying.
+        let view = self.doc.view_name();
+        if view != DEFAULT_VIEW {
+            parts.push(("view", Span::styled(format!("{view} view"), BAR)));
+        }
         if self.hscroll > 0 {
-            parts.push(("cols", Span::styled(format!("→{}", self.hscroll), BAR)));
+            let (from, to) = (self.hscroll + 1, self.hscroll + self.width);
+            parts.push(("cols", Span::styled(format!("cols {from}–{to}"), BAR)));
         }
         parts.push(("live", self.live_indicator()));
-        parts.push(("time", Span::styled(self.clock.time(self.last_change), BAR)));
+        let stamp = self.clock.stamp(self.last_change, SystemTime::now());
+        parts.push(("time", Span::styled(stamp, BAR)));
         parts
     }
 
@@ -193,6 +228,17 @@ impl<D: Blocks> App<D> {
             Span::styled("‖ paused", BAR.fg(Color::LightYellow))
         }
     }
+}
+
+/// Puts a dim [`MORE`] in cell (`x`, `y`): the line goes on to the right.
+fn mark_more(buf: &mut Buffer, x: u16, y: u16) {
+    // A wide character cut by the marker would leave half of itself.
+    if x > 0 && buf[(x - 1, y)].symbol().width() > 1 {
+        buf[(x - 1, y)].set_symbol(" ");
+    }
+    let cell = &mut buf[(x, y)];
+    let style = cell.style().add_modifier(Modifier::DIM);
+    cell.set_symbol(MORE).set_style(style);
 }
 
 /// `12345` as `12,345`.

@@ -60,7 +60,7 @@ impl<D: Blocks> App<D> {
                     self.unfold(b);
                     self.goto(Pos::new(b, 0), forward);
                     self.note(format!(
-                        "\"{}\" is in a part of this block not shown: press o to open it in full",
+                        "\"{}\" is in a part not shown: o opens it in full",
                         matcher.query()
                     ));
                     return;

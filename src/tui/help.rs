@@ -217,6 +217,17 @@ mod tests {
     }
 
     #[test]
+    fn docs_tui_md_lists_every_key_and_topic() {
+        let docs = include_str!("../../docs/tui.md");
+        for binding in BINDINGS {
+            assert!(docs.contains(binding.label), "{}", binding.label);
+        }
+        for (topic, _) in NOTES {
+            assert!(docs.contains(&format!("## {topic}")), "{topic}");
+        }
+    }
+
+    #[test]
     fn narrow_help_goes_under_its_key() {
         let lines = text(24);
         let at = lines.iter().position(|l| l == "PgDn Space").unwrap();

@@ -8,6 +8,7 @@
 
 use std::cell::RefCell;
 use std::fmt::{self, Write as _};
+use std::time::SystemTime;
 
 use ratatui::text::Line;
 use xxhash_rust::xxh3::Xxh3;
@@ -180,7 +181,11 @@ impl Blocks for LiveDocument {
                 .display_id()
                 .unwrap_or_else(|| dir.dir.display().to_string()),
             Origin::Eve(path) if path.as_os_str() == "-" => "standard input".to_string(),
-            Origin::Eve(path) => path.display().to_string(),
+            Origin::Eve(path) => path
+                .file_name()
+                .unwrap_or(path.as_os_str())
+                .to_string_lossy()
+                .into_owned(),
         }
     }
 
@@ -246,6 +251,15 @@ impl Blocks for LiveDocument {
             self.rebuild();
         }
         Ok(changed || state_changed)
+    }
+
+    fn modified(&self) -> Option<SystemTime> {
+        let path = match &self.live.origin {
+            Origin::Jp(dir) => dir.events_path(),
+            Origin::Eve(path) if path.as_os_str() == "-" => return None,
+            Origin::Eve(path) => path.clone(),
+        };
+        std::fs::metadata(path).and_then(|m| m.modified()).ok()
     }
 
     fn tick(&mut self) {

@@ -179,6 +179,14 @@ fn stdin_streams_feed_the_document() {
 fn the_viewer_draws_a_real_conversation() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = conversation(tmp.path(), 100);
+    // The status bar shows when the file last changed: make it a known time.
+    let changed = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_775_840_645);
+    std::fs::File::options()
+        .append(true)
+        .open(dir.join("events.json"))
+        .unwrap()
+        .set_modified(changed)
+        .unwrap();
     let mut app = App::new(
         open(&dir),
         ViewerOptions {

@@ -7,14 +7,14 @@
 //! and view, and a frame lays out only what is on screen — so a 100 MB
 //! conversation opens at its end as fast as a small one.
 //!
-//! Decisions worth knowing:
+//! Decisions worth knowing (`docs/tui.md` has them all, for users):
 //! * The **cursor** is a highlighted screen row. `j`/`k` move it and scroll
 //!   only at the screen's edges; the block under it is the one `Enter`, `o`
 //!   and `y` act on. It opens on the last line, following the end.
 //! * **Horizontal scrolling** shifts the whole view left, like `less -S`:
-//!   text is wrapped at the window width, code lines are not wrapped and may be
-//!   wider than the window, and `h`/`l` reveal them. `l` does nothing when no
-//!   line on screen is wider than the window.
+//!   text is wrapped at the window width, code lines are not wrapped and keep
+//!   up to [`live::CODE_WIDTH`] columns, and `h`/`l` reveal them. `l` does
+//!   nothing when no line on screen is wider than the window.
 //! * **Following** is like `less +F`: new content scrolls into view while the
 //!   view is at the end. Scrolling away pauses (the status bar counts the new
 //!   events); scrolling back down to the end, `G` or `F` resume.

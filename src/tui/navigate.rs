@@ -44,7 +44,7 @@ impl<D: Blocks> App<D> {
     pub(super) fn cursor_down(&mut self) {
         let (top, rows) = (self.top, self.rows);
         let drawn = self.sheet().rows(top, rows).len();
-        if self.cursor + 1 < drawn {
+        if self.cursor.saturating_add(1) < drawn {
             self.cursor += 1;
         } else {
             self.scroll_down(1);

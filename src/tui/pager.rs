@@ -98,6 +98,19 @@ pub fn osc52(text: &str) -> String {
     format!("\u{1b}]52;c;{encoded}\u{7}")
 }
 
+/// What to write for [`osc52`] on this terminal: inside tmux (`$TMUX` set)
+/// the sequence also goes wrapped in tmux's passthrough, which reaches the
+/// outer terminal when tmux has `allow-passthrough on`; the bare sequence
+/// works when it has `set-clipboard on`.
+pub fn clipboard_sequence(text: &str, in_tmux: bool) -> String {
+    let bare = osc52(text);
+    if !in_tmux {
+        return bare;
+    }
+    let wrapped = bare.replace('\u{1b}', "\u{1b}\u{1b}");
+    format!("{bare}\u{1b}Ptmux;{wrapped}\u{1b}\\")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +133,15 @@ mod tests {
     #[test]
     fn osc52_carries_base64() {
         assert_eq!(osc52("hi"), "\u{1b}]52;c;aGk=\u{7}");
+    }
+
+    #[test]
+    fn inside_tmux_the_sequence_also_goes_through_passthrough() {
+        assert_eq!(clipboard_sequence("hi", false), osc52("hi"));
+        assert_eq!(
+            clipboard_sequence("hi", true),
+            "\u{1b}]52;c;aGk=\u{7}\u{1b}Ptmux;\u{1b}\u{1b}]52;c;aGk=\u{7}\u{1b}\\"
+        );
     }
 
     #[test]

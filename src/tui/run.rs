@@ -4,6 +4,10 @@
 
 use std::io::{self, Write};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{self, Event, KeyEventKind};
+use crossterm::terminal::{disable_raw_mode, enable_raw_mode};
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -12,7 +16,7 @@ use ratatui::layout::Rect;
 use super::app::{App, AppEvent, Effect, Signal};
 use super::blocks::Blocks;
 use super::input::Input;
-use super::pager::{osc52, pager_command, run_pager};
+use super::pager::{clipboard_sequence, pager_command, run_pager};
 use super::picker::ConversationRow;
 use super::signals::SignalThread;
 use super::terminal::{TerminalGuard, stop_process};
@@ -114,8 +118,12 @@ where
         terminal: &mut terminal,
         input: &input,
     };
+    let test_panic = std::env::var_os(TEST_PANIC).is_some_and(|v| v == "1");
     loop {
         session.terminal.draw(|f| app.draw(f))?;
+        if test_panic {
+            panic!("{TEST_PANIC}=1: a panic on purpose, to test that the terminal is restored");
+        }
         let Ok(first) = events.rx.recv() else {
             return Ok(Exit::Quit);
         };
@@ -164,16 +172,29 @@ impl Session<'_> {
             Effect::Pager(text) => {
                 let command = pager_command();
                 let mut result = Ok(());
-                self.outside(|| result = run_pager(&command, &text))?;
+                self.outside(|| {
+                    let start = Instant::now();
+                    result = run_pager(&command, &text);
+                    // A pager that returns at once (`cat`, `less -F` on a
+                    // short text) leaves its output on the normal screen:
+                    // give the user the time to read it.
+                    if result.is_ok() && start.elapsed() < QUICK_PAGER {
+                        wait_for_a_key();
+                    }
+                })?;
                 if let Err(e) = result {
                     app.note(format!("{command}: {e}"));
                 }
             }
             Effect::Copy(text) => {
+                let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
                 let mut out = io::stdout();
-                out.write_all(osc52(&text).as_bytes())?;
+                out.write_all(clipboard_sequence(&text, in_tmux).as_bytes())?;
                 out.flush()?;
-                app.note(format!("copied {} bytes to the clipboard", text.len()));
+                app.note(format!(
+                    "sent {} bytes to the clipboard (OSC 52)",
+                    text.len()
+                ));
             }
             Effect::Pick => app.show_picker(host.conversations()),
             Effect::Open(id) => match host.open(&id) {
@@ -202,6 +223,33 @@ impl Session<'_> {
         redraw_all(self.terminal)?;
         Ok(())
     }
+}
+
+/// Test-only hook: with this variable set to `1` the viewer panics right
+/// after drawing its first frame, so that a pseudo-terminal test can check
+/// that a panic gives the terminal back (`tests/tui_pty.rs`). Not for users.
+pub const TEST_PANIC: &str = "OVERHEAR_TEST_PANIC";
+
+/// A pager that returns sooner than this did not wait for the user.
+const QUICK_PAGER: Duration = Duration::from_millis(500);
+
+/// Says so and waits for a key press on the normal screen (the input thread
+/// is paused, so the key is read here). Errors end the wait.
+fn wait_for_a_key() {
+    let mut out = io::stdout();
+    let _ = write!(out, "\r\n[overhear] press any key to return to the viewer");
+    let _ = out.flush();
+    if enable_raw_mode().is_err() {
+        return;
+    }
+    loop {
+        match event::read() {
+            Ok(Event::Key(key)) if key.kind != KeyEventKind::Release => break,
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    let _ = disable_raw_mode();
 }
 
 /// Makes the next frame repaint every cell (the screen was used by someone

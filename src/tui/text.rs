@@ -178,6 +178,30 @@ pub fn truncate(text: &str, width: usize) -> String {
     out
 }
 
+/// `text` cut to its last `width` columns, with `…` in front when it was
+/// longer (for text being typed: its end is what matters).
+pub fn truncate_start(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_string();
+    }
+    let mut kept = Vec::new();
+    let mut used = 0;
+    for g in text.graphemes(true).rev() {
+        let w = g.width();
+        if used + w + 1 > width {
+            break;
+        }
+        kept.push(g);
+        used += w;
+    }
+    let mut out = String::new();
+    if width > 0 {
+        out.push('…');
+    }
+    out.extend(kept.into_iter().rev());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use ratatui::style::{Color, Modifier};
@@ -239,5 +263,7 @@ mod tests {
     fn truncate_marks_the_cut() {
         assert_eq!(truncate("conversation", 6), "conve…");
         assert_eq!(truncate("short", 6), "short");
+        assert_eq!(truncate_start("conversation", 6), "…ation");
+        assert_eq!(truncate_start("short", 6), "short");
     }
 }

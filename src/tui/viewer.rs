@@ -12,6 +12,7 @@ use super::picker::ConversationRow;
 use super::run::{EventChannel, Exit, Host, Opened, TuiError, run};
 use crate::load::{Live, OpenError, Origin};
 use crate::render::document::DocOptions;
+use crate::render::highlight::highlight;
 use crate::render::sanitize::SanitizeMode;
 use crate::render::theme::Theme;
 use crate::source::Workspace;
@@ -71,6 +72,7 @@ pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> 
         opened_at: SystemTime::now(),
         ..ViewerOptions::default()
     };
+    warm_up_highlighter(&settings.theme);
     let doc = LiveDocument::new(live, settings.doc, settings.theme, settings.sanitize);
     let problems = [doc.source().warnings.clone(), doc.style_warnings()].concat();
     let mut app = App::new(doc, options);
@@ -93,6 +95,16 @@ fn problem_note(first: &str, count: usize) -> String {
     } else {
         format!("(1 of {count}; `overhear render` lists all) {first}")
     }
+}
+
+/// Loads the highlighter's syntax and theme sets on another thread while the
+/// first screen is laid out: they take a moment to load, which would
+/// otherwise stall the first code block scrolled into view.
+fn warm_up_highlighter(theme: &Theme) {
+    let theme = theme.clone();
+    let _ = std::thread::Builder::new()
+        .name("overhear-warm-up".into())
+        .spawn(move || highlight("fn main() {}", Some("rust"), &theme));
 }
 
 /// The workspace behind the picker, and the watch of the conversation shown.
