@@ -63,6 +63,44 @@ def style_seeds():
     put("style_value", b"[conversation.tools.x.style]\ninline_results = { user = \"chat\" }\n")
 
 
+def eve_seeds():
+    for stream in sorted(FIXTURES.glob("eve/*.ndjson")):
+        data = stream.read_bytes()
+        # No cuts, and three cuts spread over the stream (mid-line, mid-character).
+        put("eve_lines", bytes([0]) + data)
+        cuts = [len(data) // 4, len(data) // 2 + 1, 3 * len(data) // 4 + 2]
+        put("eve_lines", bytes([3]) + b"".join(struct.pack("<H", c % 65536) for c in cuts) + data)
+
+
+ESCAPES = [
+    b"\x1b[2J", b"\x1b[31m", b"\x1b[8m", b"\x1b[1;38;5;8;8m", b"\x1b]0;title\x07",
+    b"\x1b]8;;https://x/\x1b\\link\x1b]8;;\x1b\\", b"\x1b]52;c;eA==\x07", b"\x1bP1$qm\x1b\\",
+    b"\x1b_apc\x1b\\", b"\x1b^pm\x1b\\", b"\x1bXsos\x1b\\", b"\x1bc", b"\x1b7", b"\x1b#8",
+    b"\r", b"\r\n", b"\x07", b"\x08", b"\x00", b"\x7f", "\u009b2J".encode(),
+    "\u009d0;t\u009c".encode(), "\u0090q\u009c".encode(), b"\x1b",
+]
+
+
+def sanitizer_seeds():
+    for payload in ESCAPES:
+        put("sanitizer", b"before" + payload + b"after\n")
+    put("sanitizer", b"".join(b"x" + p + b"y\t" for p in ESCAPES))
+
+
+def markdown_seeds():
+    texts = [p.read_bytes() for p in sorted(FIXTURES.glob("markdown/*"))]
+    texts += [p.read_bytes() for p in sorted((ROOT / "docs").glob("*.md"))]
+    texts.append(b"| a | b |\n|---|:-:|\n| 1 | 2 |\n")
+    texts.append(b"- a\n  - b\n    > c\n    > ```rust\n    > fn x() {}\n    > ```\n")
+    texts.append("\u4e2d\u6587 family \U0001F468\u200d\U0001F469 e\u0301 \u202eabc\n".encode())
+    for text in texts:
+        for width in (1, 7, 40, 80, 299):
+            put("markdown", struct.pack("<H", width - 1) + text[:65000])
+
+
 if __name__ == "__main__":
     jp_seeds()
     style_seeds()
+    eve_seeds()
+    sanitizer_seeds()
+    markdown_seeds()

@@ -1,6 +1,7 @@
 //! The markdown bridge at every width from 1 to 300.
 //!
-//! The first byte picks the width (1 + byte % 300); the rest is the text. No
+//! The first two bytes pick the width (1 + little-endian u16 % 300: one byte
+//! could not reach every width); the rest is the text. No
 //! rendered line may be wider than the width, and no span may hold a control
 //! character (a tab or newline inside a span would move the cursor and break
 //! the width on a real terminal; an escape would reach it). libFuzzer's
@@ -14,10 +15,10 @@ use overhear::render::theme::Theme;
 use overhear::render::wrap::line_width;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&first, rest)) = data.split_first() else {
+    let [a, b, rest @ ..] = data else {
         return;
     };
-    let width = 1 + usize::from(first) % 300;
+    let width = 1 + usize::from(u16::from_le_bytes([*a, *b])) % 300;
     let text = String::from_utf8_lossy(rest);
     let lines = markdown_to_lines(&text, width, &Theme::dark());
     for (n, line) in lines.iter().enumerate() {

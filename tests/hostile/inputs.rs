@@ -1,3 +1,5 @@
+// Shared by two test binaries; each uses only some of the inputs.
+#![allow(dead_code)]
 //! The hostile inputs, generated: big ones are never committed (see
 //! `tests/fixtures/hostile/README.md`), so each test builds what it needs.
 

@@ -1,0 +1,528 @@
+//! The hostile corpus in the viewer (issue 6), through a real pseudo-terminal:
+//! the first screen of each input arrives in time and in bounded memory, and
+//! nothing the conversation holds acts on the terminal — whatever is scrolled
+//! through, viewed or copied. Bounds and measurements: docs/hardening.md.
+
+#[path = "hostile/inputs.rs"]
+mod inputs;
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use serde_json::Value;
+
+use inputs::*;
+
+const MIB: usize = 1024 * 1024;
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+
+/// Peak memory bounds (MiB), from the measurements in docs/hardening.md.
+const PEAK_50MB: f64 = 4096.0;
+const PEAK_MILLION: f64 = 1024.0;
+const PEAK_MILLION_FULL: f64 = 2048.0;
+const PEAK_10MB: f64 = 2048.0;
+const PEAK_SMALL: f64 = 256.0;
+
+/// How long the first screen may take: 2 s in an optimized build (`cargo test
+/// --release --test hostile_tui`); unoptimized code only guards against hangs.
+fn first_screen_budget() -> Duration {
+    if cfg!(debug_assertions) {
+        Duration::from_secs(120)
+    } else {
+        Duration::from_secs(2)
+    }
+}
+
+/// Everything the terminal did besides drawing, as the viewer's output drove it.
+#[derive(Default)]
+struct Effects {
+    seen: Vec<String>,
+    clipboard: Vec<Vec<u8>>,
+}
+
+impl vt100::Callbacks for Effects {
+    fn audible_bell(&mut self, _: &mut vt100::Screen) {
+        self.seen.push("bell".into());
+    }
+    fn visual_bell(&mut self, _: &mut vt100::Screen) {
+        self.seen.push("visual bell".into());
+    }
+    fn resize(&mut self, _: &mut vt100::Screen, request: (u16, u16)) {
+        self.seen.push(format!("resize {request:?}"));
+    }
+    fn set_window_icon_name(&mut self, _: &mut vt100::Screen, name: &[u8]) {
+        self.seen
+            .push(format!("icon {:?}", String::from_utf8_lossy(name)));
+    }
+    fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
+        self.seen
+            .push(format!("title {:?}", String::from_utf8_lossy(title)));
+    }
+    fn copy_to_clipboard(&mut self, _: &mut vt100::Screen, _: &[u8], data: &[u8]) {
+        self.clipboard.push(data.to_vec());
+    }
+    fn paste_from_clipboard(&mut self, _: &mut vt100::Screen, _: &[u8]) {
+        self.seen.push("paste".into());
+    }
+    fn unhandled_char(&mut self, _: &mut vt100::Screen, c: char) {
+        if c != '\u{fffd}' {
+            self.seen.push(format!("char {c:?}"));
+        }
+    }
+    fn unhandled_control(&mut self, _: &mut vt100::Screen, b: u8) {
+        self.seen.push(format!("control {b:#04x}"));
+    }
+    fn unhandled_escape(&mut self, _: &mut vt100::Screen, i1: Option<u8>, i2: Option<u8>, b: u8) {
+        self.seen.push(format!("escape {i1:?} {i2:?} {b:#04x}"));
+    }
+    fn unhandled_csi(
+        &mut self,
+        _: &mut vt100::Screen,
+        i1: Option<u8>,
+        i2: Option<u8>,
+        params: &[&[u16]],
+        c: char,
+    ) {
+        self.seen
+            .push(format!("csi {i1:?} {i2:?} {params:?} {c:?}"));
+    }
+    fn unhandled_osc(&mut self, _: &mut vt100::Screen, params: &[&[u8]]) {
+        let params: Vec<_> = params.iter().map(|p| String::from_utf8_lossy(p)).collect();
+        self.seen.push(format!("osc {params:?}"));
+    }
+}
+
+struct Viewer {
+    child: Box<dyn Child + Send + Sync>,
+    _master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    term: Arc<Mutex<vt100::Parser<Effects>>>,
+    started: Instant,
+}
+
+impl Viewer {
+    /// Runs `overhear DIR ARGS…` in an 80×24 pseudo-terminal.
+    fn start(dir: &Path, args: &[&str]) -> Viewer {
+        let pty = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_overhear"));
+        cmd.arg(dir);
+        for arg in args {
+            cmd.arg(arg);
+        }
+        cmd.env("TERM", "xterm-256color");
+        cmd.env("PAGER", "cat >/dev/null");
+        cmd.env("JP_USER_DATA_DIR", dir.join("no-user-data"));
+        cmd.cwd(dir);
+        let started = Instant::now();
+        let child = pty.slave.spawn_command(cmd).unwrap();
+        drop(pty.slave);
+        let term = Arc::new(Mutex::new(vt100::Parser::new_with_callbacks(
+            std::num::NonZeroU16::new(ROWS).unwrap(),
+            std::num::NonZeroU16::new(COLS).unwrap(),
+            0,
+            Effects::default(),
+        )));
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let feed = term.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 65536];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                feed.lock().unwrap().process(&buf[..n]);
+            }
+        });
+        let writer = pty.master.take_writer().unwrap();
+        Viewer {
+            child,
+            _master: pty.master,
+            writer,
+            term,
+            started,
+        }
+    }
+
+    /// Waits until `pred` holds for the screen; returns the time since the start.
+    fn wait_for(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool) -> Duration {
+        let limit = first_screen_budget() + Duration::from_secs(30);
+        loop {
+            if pred(self.term.lock().unwrap().screen()) {
+                return self.started.elapsed();
+            }
+            if self.started.elapsed() > limit {
+                panic!("timed out waiting for {what}; screen:\n{}", self.contents());
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn contents(&self) -> String {
+        self.term.lock().unwrap().screen().contents()
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.writer.write_all(bytes).unwrap();
+        self.writer.flush().unwrap();
+    }
+
+    /// Peak resident memory so far, in MiB.
+    fn peak_mib(&self) -> f64 {
+        let pid = self.child.process_id().unwrap();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        let kib: f64 = status
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        kib / 1024.0
+    }
+
+    /// Sends `q` and waits for a clean exit; returns what the terminal saw.
+    fn quit(mut self) -> (Vec<String>, Vec<Vec<u8>>) {
+        self.send(b"q");
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert_eq!(status.exit_code(), 0, "screen:\n{}", self.contents());
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the viewer did not quit"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+        let mut term = self.term.lock().unwrap();
+        assert!(
+            !term.screen().alternate_screen(),
+            "the terminal was not given back"
+        );
+        let effects = term.callbacks_mut();
+        (
+            std::mem::take(&mut effects.seen),
+            std::mem::take(&mut effects.clipboard),
+        )
+    }
+}
+
+/// A conversation folder holding `events`, and other files.
+fn folder(events: &[Value], files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("events.json"),
+        serde_json::to_vec_pretty(events).unwrap(),
+    )
+    .unwrap();
+    for (name, bytes) in files {
+        std::fs::write(dir.path().join(name), bytes).unwrap();
+    }
+    dir
+}
+
+/// Opens the viewer on `dir`, waits for the status bar and `needle`, checks the
+/// time and memory bounds, quits, and returns what the terminal did.
+fn first_screen(
+    name: &str,
+    dir: &Path,
+    args: &[&str],
+    needle: &str,
+    peak_bound_mib: f64,
+) -> Vec<String> {
+    let viewer = Viewer::start(dir, args);
+    let took = viewer.wait_for(needle, |s| {
+        s.alternate_screen() && s.contents().contains(needle) && s.contents().contains("events")
+    });
+    let peak = viewer.peak_mib();
+    let input: u64 = std::fs::metadata(dir.join("events.json")).unwrap().len();
+    eprintln!(
+        "hostile viewer: {name}: input {:.1} MiB, first screen {took:.2?}, peak {peak:.0} MiB",
+        input as f64 / MIB as f64
+    );
+    assert!(
+        took <= first_screen_budget(),
+        "{name}: first screen after {took:?}"
+    );
+    assert!(
+        peak <= peak_bound_mib,
+        "{name}: peak {peak:.0} MiB > {peak_bound_mib} MiB"
+    );
+    let (effects, clipboard) = viewer.quit();
+    assert!(clipboard.is_empty());
+    effects
+}
+
+/// Keys that go through the whole conversation in every view: top, a page at a
+/// time to the bottom, next view (three times), reasoning cycled.
+fn tour(viewer: &mut Viewer) {
+    for _ in 0..3 {
+        viewer.send(b"g");
+        for _ in 0..40 {
+            viewer.send(b" ");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        viewer.send(b"r");
+        viewer.send(b"v");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    viewer.send(b"G");
+    std::thread::sleep(Duration::from_millis(200));
+}
+
+#[test]
+fn every_escape_in_every_field_never_acts_on_the_terminal() {
+    let base = custom_parameters_config();
+    let files: [(&str, &[u8]); 2] = [
+        ("base_config.json", &base),
+        ("metadata.json", &hostile_metadata()),
+    ];
+    let hostile = folder(&hostile_events(), &files);
+    let harmless = folder(
+        &tool_result_events("harmless"),
+        &[("base_config.json", &base)],
+    );
+
+    let mut viewer = Viewer::start(harmless.path(), &[]);
+    viewer.wait_for("the harmless conversation", |s| {
+        s.contents().contains("events")
+    });
+    tour(&mut viewer);
+    let (expected, _) = viewer.quit();
+
+    let mut viewer = Viewer::start(hostile.path(), &[]);
+    viewer.wait_for("the sanitized title", |s| {
+        s.contents().contains("titleCSI erase display: before")
+    });
+    tour(&mut viewer);
+    // Copy the first tool card (its result holds every family).
+    viewer.send(b"g}y");
+    std::thread::sleep(Duration::from_millis(300));
+    let (effects, clipboard) = viewer.quit();
+
+    assert!(
+        expected.iter().all(|e| !e.starts_with("title")),
+        "{expected:?}"
+    );
+    let unexpected: Vec<&String> = effects.iter().filter(|e| !expected.contains(e)).collect();
+    assert!(
+        unexpected.is_empty(),
+        "the conversation acted on the terminal: {unexpected:?}"
+    );
+    assert_eq!(clipboard.len(), 1, "one copy");
+    use base64::Engine as _;
+    let copied = base64::engine::general_purpose::STANDARD
+        .decode(&clipboard[0])
+        .unwrap();
+    let copied = String::from_utf8(copied).unwrap();
+    assert!(
+        !copied
+            .chars()
+            .any(|c| c.is_control() && c != '\n' && c != '\t'),
+        "control characters copied: {copied:?}"
+    );
+    assert!(
+        copied.contains("CSI erase display: beforeafter"),
+        "{copied:?}"
+    );
+}
+
+#[test]
+fn a_fifty_megabyte_message() {
+    let dir = folder(&message_events(&prose(50 * MIB)), &[]);
+    first_screen("50 MB message", dir.path(), &[], "about them.", PEAK_50MB);
+}
+
+#[test]
+fn a_million_line_tool_result() {
+    let dir = folder(&tool_result_events(&numbered_lines(1_000_000)), &[]);
+    first_screen(
+        "1,000,000-line result",
+        dir.path(),
+        &[],
+        "done",
+        PEAK_MILLION,
+    );
+}
+
+#[test]
+fn a_million_line_tool_result_in_full() {
+    let dir = folder(&tool_result_events(&numbered_lines(1_000_000)), &[]);
+    let set = [
+        "--set",
+        "conversation.tools.fs_read_file.style.inline_results=full",
+    ];
+    first_screen(
+        "1,000,000-line result, full",
+        dir.path(),
+        &set,
+        "done",
+        PEAK_MILLION_FULL,
+    );
+}
+
+#[test]
+fn a_ten_megabyte_line_without_spaces() {
+    let dir = folder(&message_events(&"x".repeat(10 * MIB)), &[]);
+    first_screen("10 MB line", dir.path(), &[], &"x".repeat(70), PEAK_10MB);
+}
+
+#[test]
+fn markdown_nested_a_thousand_deep() {
+    let dir = folder(&message_events(&deep_markdown(1_000)), &[]);
+    first_screen(
+        "markdown 1,000 deep",
+        dir.path(),
+        &[],
+        "quote 999",
+        PEAK_SMALL,
+    );
+}
+
+#[test]
+fn a_table_with_five_hundred_columns() {
+    let dir = folder(&message_events(&wide_table(500)), &[]);
+    first_screen("500-column table", dir.path(), &[], "b499", PEAK_SMALL);
+}
+
+#[test]
+fn zero_width_and_right_to_left_text_never_wraps_a_row() {
+    let text = "zero\u{200b}width\u{200d}joiner שלום עולם مرحبا \u{202e}override\u{202c} \
+                family 👨\u{200d}👩\u{200d}👧 e\u{301}\u{301} "
+        .repeat(20);
+    let dir = folder(&message_events(&text), &[]);
+    let viewer = Viewer::start(dir.path(), &[]);
+    viewer.wait_for("the text", |s| s.contents().contains("override"));
+    std::thread::sleep(Duration::from_millis(300));
+    {
+        let term = viewer.term.lock().unwrap();
+        for row in 0..ROWS {
+            assert!(
+                !term.screen().row_wrapped(row),
+                "row {row} wrapped:\n{}",
+                term.screen().contents()
+            );
+        }
+    }
+    let (effects, _) = viewer.quit();
+    assert!(
+        effects.iter().all(|e| !e.starts_with("title")),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn json_nested_ten_thousand_deep_is_a_one_line_error_and_the_terminal_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("events.json"), deep_array(10_000)).unwrap();
+    let mut viewer = Viewer::start(dir.path(), &[]);
+    let start = Instant::now();
+    let code = loop {
+        if let Some(status) = viewer.child.try_wait().unwrap() {
+            break status.exit_code();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the viewer did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(code, 1);
+    let expected = format!(
+        "overhear: {}: line 1, column 128: recursion limit exceeded",
+        dir.path().join("events.json").display()
+    );
+    let contents = viewer.contents();
+    assert!(contents.contains(&expected), "{contents}");
+    assert!(!viewer.term.lock().unwrap().screen().alternate_screen());
+}
+
+#[test]
+fn bom_and_crlf_files_open() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile");
+    for (folder, needle) in [("bom", "BOM everywhere"), ("crlf", "line one line two")] {
+        let viewer = Viewer::start(&fixtures.join(folder), &[]);
+        viewer.wait_for(needle, |s| s.contents().contains(needle));
+        viewer.quit();
+    }
+}
+
+/// A viewer whose terminal goes away (the terminal emulator closed, the SSH
+/// connection dropped) must end, not linger for hours holding the files open.
+#[test]
+fn the_viewer_ends_when_its_terminal_is_closed() {
+    let dir = folder(&message_events("hello there"), &[]);
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows: ROWS,
+            cols: COLS,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_overhear"));
+    cmd.arg(dir.path());
+    cmd.env("TERM", "xterm-256color");
+    cmd.env("JP_USER_DATA_DIR", dir.path().join("no-user-data"));
+    let mut child = pty.slave.spawn_command(cmd).unwrap();
+    drop(pty.slave);
+    // Read without a thread, so that dropping the master closes its last descriptor.
+    let fd = pty.master.as_raw_fd().unwrap();
+    // SAFETY: `fd` is the open master of the pseudo-terminal.
+    unsafe {
+        libc::fcntl(
+            fd,
+            libc::F_SETFL,
+            libc::fcntl(fd, libc::F_GETFL) | libc::O_NONBLOCK,
+        )
+    };
+    let mut seen = Vec::new();
+    let start = Instant::now();
+    while !String::from_utf8_lossy(&seen).contains("hello there") {
+        assert!(
+            start.elapsed() < first_screen_budget() + Duration::from_secs(30),
+            "no first screen"
+        );
+        let mut buf = [0u8; 65536];
+        // SAFETY: reads into a buffer of the given length.
+        let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+        if n > 0 {
+            seen.extend_from_slice(&buf[..n as usize]);
+        } else {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    drop(pty.master);
+    let closed = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert_eq!(status.exit_code(), 128 + libc::SIGHUP as u32);
+            break;
+        }
+        if closed.elapsed() > Duration::from_secs(5) {
+            child.kill().unwrap();
+            panic!("the viewer was still running 5 s after its terminal closed");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn scratch() {
+    let dir = folder(&message_events("hello there"), &[]);
+    let effects = first_screen("baseline", dir.path(), &[], "hello there", 100.0);
+    eprintln!("{effects:?}");
+}
