@@ -4,7 +4,9 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use common::Took;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use overhear::format::jp;
@@ -23,21 +25,10 @@ fn inputs() -> Vec<(String, Vec<u8>, Option<Vec<u8>>)> {
     inputs
 }
 
-fn median(mut samples: Vec<Duration>) -> Duration {
-    samples.sort();
-    samples[samples.len() / 2]
-}
-
-fn time(runs: usize, mut f: impl FnMut()) -> Duration {
-    median(
-        (0..runs)
-            .map(|_| {
-                let start = Instant::now();
-                f();
-                start.elapsed()
-            })
-            .collect(),
-    )
+/// The median CPU and wall time of `runs` calls.
+fn time(runs: usize, mut f: impl FnMut()) -> Took {
+    let samples: Vec<Took> = (0..runs).map(|_| Took::of(&mut f).1).collect();
+    Took::median(&samples)
 }
 
 fn bench(c: &mut Criterion) {
@@ -68,10 +59,13 @@ fn bench(c: &mut Criterion) {
         });
         let ours = time(5, || drop(jp::load(events, base.as_deref())));
         println!(
-            "load {name}: {mb:.1} MB · baseline {:.0} MB/s · overhear {:.0} MB/s · ratio {:.2}× (budget 1.5×)",
-            mb / baseline.as_secs_f64(),
-            mb / ours.as_secs_f64(),
-            ours.as_secs_f64() / baseline.as_secs_f64()
+            "load {name}: {mb:.1} MB · baseline {} = {:.0} MB/s · overhear {} = {:.0} MB/s · ratio {:.2}× by CPU time, {:.2}× by wall time (budget 1.5×)",
+            baseline.ms(),
+            mb / baseline.cpu.as_secs_f64(),
+            ours.ms(),
+            mb / ours.cpu.as_secs_f64(),
+            ours.ratio(&baseline),
+            ours.wall.as_secs_f64() / baseline.wall.as_secs_f64()
         );
     }
 }

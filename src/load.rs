@@ -67,6 +67,8 @@ pub struct Live {
     /// entry comes first), to name events as they are stored.
     stored_offset: usize,
     reader: Reader,
+    /// Leading turns no refresh changed since [`Live::take_untouched_turns`].
+    untouched: usize,
 }
 
 enum Reader {
@@ -86,7 +88,8 @@ pub enum Refresh {
     Appended,
     /// The conversation changed anywhere: treat it as new.
     Reloaded,
-    /// Only the text being written right now changed (eve's deltas).
+    /// Only the text being written right now changed (eve's deltas), or a
+    /// stored line that made no event arrived (the raw view shows it).
     Streaming,
 }
 
@@ -124,6 +127,7 @@ impl Live {
             workspace,
             warnings,
             reader: Reader::Jp(stream),
+            untouched: 0,
         })
     }
 
@@ -139,6 +143,7 @@ impl Live {
             workspace: None,
             warnings: Vec::new(),
             stored_offset: 0,
+            untouched: 0,
         };
         live.refresh()?;
         Ok(live)
@@ -160,7 +165,8 @@ impl Live {
                     Delta::Appended(load) if load.events.is_empty() => Refresh::Unchanged,
                     Delta::Appended(load) => {
                         self.warnings.extend(diagnostics(&dir.events_path(), &load));
-                        self.conversation.extend(load.events);
+                        let untouched = self.conversation.extend(load.events);
+                        self.untouched = self.untouched.min(untouched);
                         Refresh::Appended
                     }
                     Delta::Reloaded(load) => {
@@ -168,6 +174,7 @@ impl Live {
                         self.stored_offset = stored_offset(load.generation);
                         let title = self.conversation.title.take();
                         self.conversation = Conversation::new(load.events, load.base_config, title);
+                        self.untouched = 0;
                         Refresh::Reloaded
                     }
                 })
@@ -226,6 +233,7 @@ impl Live {
             workspace: None,
             warnings: Vec::new(),
             stored_offset: 0,
+            untouched: 0,
         }
     }
 
@@ -264,13 +272,15 @@ impl Live {
             Refresh::Unchanged | Refresh::Streaming => {}
             Refresh::Appended => {
                 let new = reader.events()[conv.events.len().min(reader.events().len())..].to_vec();
-                conv.extend(new);
+                let untouched = conv.extend(new);
+                self.untouched = self.untouched.min(untouched);
             }
             Refresh::Reloaded => {
                 let title = conv.title.take();
                 let originals = std::mem::take(&mut conv.originals);
                 *conv = Conversation::new(reader.events().to_vec(), None, title);
                 conv.originals = originals;
+                self.untouched = 0;
             }
         }
         // Stored lines never change once read (a reset clears them first).
@@ -279,6 +289,13 @@ impl Live {
         conv.originals.truncate(known);
         conv.originals.extend_from_slice(&originals[known..]);
         conv.in_progress = reader.in_progress().cloned();
+    }
+
+    /// How many leading turns are as they were at the last call: no refresh
+    /// since changed their events or items, so a viewer keeps what it made
+    /// of them (see [`Conversation::extend`]).
+    pub fn take_untouched_turns(&mut self) -> usize {
+        std::mem::replace(&mut self.untouched, usize::MAX).min(self.conversation.turns.len())
     }
 
     /// Whether the agent is done with it: no JP lock held, or the eve stream ended.
@@ -337,7 +354,10 @@ fn eve_refresh(before: (usize, u64), reader: &EveReader, shown: &Conversation) -
         Refresh::Reloaded
     } else if reader.events().len() > count {
         Refresh::Appended
-    } else if reader.in_progress() != shown.in_progress.as_ref() {
+    } else if reader.in_progress() != shown.in_progress.as_ref()
+        || reader.originals().len() != shown.originals.len()
+    {
+        // A line that made no event still shows in the raw view.
         Refresh::Streaming
     } else {
         Refresh::Unchanged

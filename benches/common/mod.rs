@@ -149,3 +149,104 @@ pub fn largest_fixture() -> Option<(String, Vec<u8>, Option<Vec<u8>>)> {
         base,
     ))
 }
+
+/// A JP conversation folder holding `events` (and the base config) under
+/// `parent`, named like JP names them; returns the folder.
+pub fn write_conversation(parent: &std::path::Path, events: &[u8]) -> std::path::PathBuf {
+    let dir = parent.join("17760760747-synthetic");
+    std::fs::create_dir_all(&dir).expect("temporary folder");
+    std::fs::write(dir.join("events.json"), events).expect("temporary folder");
+    std::fs::write(dir.join("base_config.json"), base_config()).expect("temporary folder");
+    dir
+}
+
+/// How many turns `conversation_events(target_bytes)` generated.
+pub fn turns_in(events: &[Value]) -> usize {
+    events
+        .iter()
+        .filter(|e| e.get("type").and_then(Value::as_str) == Some("turn_start"))
+        .count()
+}
+
+/// The stored bytes after JP's whole-file rewrite that appends `more` to the
+/// stored array `stored` (pretty-printed, as JP writes it).
+pub fn appended(stored: &[u8], more: &[Value]) -> Vec<u8> {
+    let end = stored
+        .iter()
+        .rposition(|&b| b == b']')
+        .expect("a stored array");
+    let keep = stored[..end]
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    let pretty = serde_json::to_vec_pretty(more).expect("serializable");
+    // `[\n  {…},\n  {…}\n]` → the entries between the brackets.
+    let inner = &pretty[2..pretty.len() - 2];
+    let mut out = Vec::with_capacity(keep + inner.len() + 8);
+    out.extend_from_slice(&stored[..keep]);
+    out.extend_from_slice(b",\n");
+    out.extend_from_slice(inner);
+    out.extend_from_slice(b"\n]\n");
+    out
+}
+
+/// CPU time this thread has used. The machine is shared: wall-clock times
+/// stretch with everyone else's load, CPU time much less, so budget lines
+/// report both.
+pub fn cpu_time() -> std::time::Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec for the call to fill in.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Wall-clock and CPU time of one call.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Took {
+    /// CPU time of this thread (compared first: it is the steadier one).
+    pub cpu: std::time::Duration,
+    /// Elapsed time.
+    pub wall: std::time::Duration,
+}
+
+impl Took {
+    /// Times `f`.
+    pub fn of<T>(f: impl FnOnce() -> T) -> (T, Took) {
+        let (wall, cpu) = (std::time::Instant::now(), cpu_time());
+        let out = f();
+        let took = Took {
+            cpu: cpu_time() - cpu,
+            wall: wall.elapsed(),
+        };
+        (out, took)
+    }
+
+    /// The median of each (taken separately) over `samples`.
+    pub fn median(samples: &[Took]) -> Took {
+        let mut cpu: Vec<_> = samples.iter().map(|t| t.cpu).collect();
+        let mut wall: Vec<_> = samples.iter().map(|t| t.wall).collect();
+        cpu.sort();
+        wall.sort();
+        Took {
+            cpu: cpu[cpu.len() / 2],
+            wall: wall[wall.len() / 2],
+        }
+    }
+
+    /// Milliseconds of CPU and wall time, for reports.
+    pub fn ms(&self) -> String {
+        format!(
+            "{:.3} ms CPU ({:.3} ms wall)",
+            self.cpu.as_secs_f64() * 1000.0,
+            self.wall.as_secs_f64() * 1000.0
+        )
+    }
+
+    /// This over `base`, by CPU time.
+    pub fn ratio(&self, base: &Took) -> f64 {
+        self.cpu.as_secs_f64() / base.cpu.as_secs_f64()
+    }
+}

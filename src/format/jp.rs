@@ -13,7 +13,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE};
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::{Map, Value};
-use xxhash_rust::xxh3::xxh3_64;
+use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
 
 use super::event::{Block, ChatResponse, Content, Event, EventKind};
 
@@ -491,8 +491,9 @@ pub struct JpStream {
     prefix_hash: u64,
     /// Number of stored entries parsed (including a legacy base entry).
     entries: usize,
-    /// Hash of the whole last file, to spot an unchanged rewrite.
-    file_hash: u64,
+    /// Hash of the bytes after the last entry (the array's end), so an
+    /// unchanged rewrite is spotted by the same pass that checks the prefix.
+    rest_hash: u64,
     base_hash: Option<u64>,
 }
 
@@ -515,13 +516,21 @@ impl JpStream {
         base_config_json: Option<&[u8]>,
     ) -> Result<Delta, LoadError> {
         let base_hash = base_config_json.map(xxh3_64);
-        if base_hash == self.base_hash && xxh3_64(events_json) == self.file_hash {
-            return Ok(Delta::Unchanged);
-        }
         if base_hash == self.base_hash
-            && let Some(added) = self.try_append(events_json)
+            && let Some(prefix) = events_json.get(..self.prefix_len)
         {
-            return Ok(Delta::Appended(added));
+            // One pass over the bytes parsed before, whatever happens next:
+            // a 100 MB conversation is not hashed again and again.
+            let mut hasher = Xxh3Default::new();
+            hasher.update(prefix);
+            if hasher.digest() == self.prefix_hash {
+                if xxh3_64(&events_json[self.prefix_len..]) == self.rest_hash {
+                    return Ok(Delta::Unchanged);
+                }
+                if let Some(added) = self.try_append(events_json, hasher) {
+                    return Ok(Delta::Appended(added));
+                }
+            }
         }
         Ok(Delta::Reloaded(self.reload(events_json, base_config_json)?))
     }
@@ -542,18 +551,16 @@ impl JpStream {
             ));
         self.prefix_len = prefix_len;
         self.prefix_hash = xxh3_64(&events_json[..prefix_len]);
-        self.file_hash = xxh3_64(events_json);
+        self.rest_hash = xxh3_64(&events_json[prefix_len..]);
         self.base_hash = base_config_json.map(xxh3_64);
         Ok(load)
     }
 
-    /// Parses only what follows the known prefix; `None` when that is not possible.
-    fn try_append(&mut self, events_json: &[u8]) -> Option<JpLoad> {
+    /// Parses only what follows the known prefix, whose bytes `hasher` has
+    /// just hashed (and found unchanged); `None` when that is not possible.
+    fn try_append(&mut self, events_json: &[u8], mut hasher: Xxh3Default) -> Option<JpLoad> {
         // An empty array is re-read whole: its first entry may be a legacy base.
-        if self.entries == 0 || events_json.len() < self.prefix_len {
-            return None;
-        }
-        if xxh3_64(&events_json[..self.prefix_len]) != self.prefix_hash {
+        if self.entries == 0 {
             return None;
         }
         let rest = &events_json[self.prefix_len..];
@@ -567,7 +574,7 @@ impl JpStream {
                 if !rest[1..].iter().all(u8::is_ascii_whitespace) {
                     return None;
                 }
-                self.file_hash = xxh3_64(events_json);
+                self.rest_hash = xxh3_64(&events_json[self.prefix_len..]);
                 return Some(JpLoad::default());
             }
             _ => return None,
@@ -584,9 +591,11 @@ impl JpStream {
         let end = last_entry_end(&wrapped)?;
         let added = reader.finish();
         self.entries += added.events.len();
+        let old_len = self.prefix_len;
         self.prefix_len += start + 1 + end - 1;
-        self.prefix_hash = xxh3_64(&events_json[..self.prefix_len]);
-        self.file_hash = xxh3_64(events_json);
+        hasher.update(&events_json[old_len..self.prefix_len]);
+        self.prefix_hash = hasher.digest();
+        self.rest_hash = xxh3_64(&events_json[self.prefix_len..]);
         Some(added)
     }
 }

@@ -6,7 +6,7 @@
 
 pub mod views;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 use serde_json::Value;
@@ -34,6 +34,11 @@ pub struct Conversation {
     /// Text the agent is writing right now (eve's deltas), not yet an event:
     /// shown live at the end and replaced by the completed event.
     pub in_progress: Option<InProgress>,
+    /// Tool calls paired with their responses, kept so that
+    /// [`Conversation::extend`] pairs only the new events.
+    calls: Pairing,
+    /// Inquiries paired with their answers, likewise.
+    inquiries: Pairing,
 }
 
 /// A turn: the events from one `turn_start` that opened a turn to the next.
@@ -97,15 +102,13 @@ pub struct InquiryPair {
 impl Conversation {
     /// Groups `events` into turns and items.
     pub fn new(events: Vec<Event>, base_config: Option<Value>, title: Option<String>) -> Self {
-        let turns = group(&events);
-        Conversation {
-            events,
+        let mut conv = Conversation {
             base_config,
             title,
-            turns,
-            originals: Vec::new(),
-            in_progress: None,
-        }
+            ..Conversation::default()
+        };
+        conv.extend(events);
+        conv
     }
 
     /// The conversation an eve stream holds so far: its events, its stored
@@ -118,14 +121,51 @@ impl Conversation {
         }
     }
 
-    /// Appends events read from a growing conversation and regroups (cheap:
-    /// grouping looks at event kinds and ids, never copies text).
-    pub fn extend(&mut self, events: Vec<Event>) {
-        if events.is_empty() {
-            return;
+    /// Appends events read from a growing conversation and regroups only
+    /// what they can change: the last turn (it may grow or split) and an
+    /// earlier turn whose tool call or inquiry they answer. A followed
+    /// conversation pays for what is new, not for its length.
+    ///
+    /// Returns how many leading turns are untouched: their ranges and items
+    /// are exactly what they were (a viewer keeps what it made of them).
+    pub fn extend(&mut self, events: Vec<Event>) -> usize {
+        if events.is_empty() && !self.turns.is_empty() {
+            return self.turns.len();
         }
+        let from = self.events.len();
         self.events.extend(events);
-        self.turns = group(&self.events);
+        // The last turn is split again: a `turn_start` may close it, and the
+        // config deltas before that move to the next turn.
+        let restart = self.turns.len().saturating_sub(1);
+        let mut first = restart;
+        for i in from..self.events.len() {
+            let answered = match &self.events[i].kind {
+                EventKind::ToolCallRequest { id, .. } => self.calls.request(id, i),
+                EventKind::ToolCallResponse { id, .. } => self.calls.response(id, i),
+                EventKind::InquiryRequest { id, .. } => self.inquiries.request(id, i),
+                EventKind::InquiryResponse { id, .. } => self.inquiries.response(id, i),
+                _ => None,
+            };
+            // A request of an earlier turn got its answer: that turn changes.
+            if let Some(request) = answered {
+                first = first.min(self.turns.partition_point(|t| t.events.end <= request));
+            }
+        }
+        let start = self.turns.get(restart).map_or(0, |t| t.events.start);
+        self.turns.truncate(restart);
+        for t in first..restart {
+            let range = self.turns[t].events.clone();
+            self.turns[t].items = items(&self.events, range, &self.calls, &self.inquiries);
+        }
+        for range in turn_ranges(&self.events, start) {
+            let turn = Turn {
+                number: self.turns.len() + 1,
+                items: items(&self.events, range.clone(), &self.calls, &self.inquiries),
+                events: range,
+            };
+            self.turns.push(turn);
+        }
+        first
     }
 
     /// The events of `view` (display-policy §2).
@@ -139,14 +179,17 @@ impl Conversation {
     }
 }
 
-/// Splits events into turns by JP's rule: a `turn_start` opens a turn only if
-/// the current turn already holds a conversation event; entries before the
-/// first `turn_start` are turn 1.
-fn turn_ranges(events: &[Event]) -> Vec<Range<usize>> {
+/// Splits the events from `start` on into turns by JP's rule: a
+/// `turn_start` opens a turn only if the current turn already holds a
+/// conversation event; entries before the first `turn_start` are turn 1.
+/// `start` is 0 or where an earlier split of the same events started a turn;
+/// the first turn exists even when there are no events.
+fn turn_ranges(events: &[Event], start: usize) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
-    let mut start = 0;
+    let first = start == 0;
+    let mut start = start;
     let mut holds_event = false;
-    for (i, event) in events.iter().enumerate() {
+    for (i, event) in events.iter().enumerate().skip(start) {
         match &event.kind {
             EventKind::TurnStart => {
                 if holds_event {
@@ -160,7 +203,7 @@ fn turn_ranges(events: &[Event]) -> Vec<Range<usize>> {
             _ => holds_event = true,
         }
     }
-    if start < events.len() || ranges.is_empty() {
+    if start < events.len() || (first && ranges.is_empty()) {
         ranges.push(start..events.len());
     }
     ranges
@@ -176,79 +219,54 @@ fn first_trailing_config(events: &[Event], start: usize, turn_start: usize) -> u
     boundary
 }
 
-fn group(events: &[Event]) -> Vec<Turn> {
-    let pairs = pair_responses(events);
-    let inquiries = pair_inquiries(events);
-    turn_ranges(events)
-        .into_iter()
-        .enumerate()
-        .map(|(n, range)| Turn {
-            number: n + 1,
-            items: items(events, range.clone(), &pairs, &inquiries),
-            events: range,
-        })
-        .collect()
+/// Requests paired with their responses by id, kept up to date as events
+/// are appended. One rule for tool calls and for inquiries: a response
+/// answers the nearest earlier unanswered request of its id (ids repeat,
+/// jp-format §1.10).
+#[derive(Debug, Clone, Default)]
+struct Pairing {
+    /// Unanswered requests by id, newest last.
+    open: HashMap<String, Vec<usize>>,
+    /// Request index → the response that answers it.
+    responses: HashMap<usize, usize>,
+    /// The responses that answer some request.
+    answered: HashSet<usize>,
 }
 
-/// For each request index, the index of the response that answers it: a
-/// response pairs with the nearest earlier unanswered request of its id (ids
-/// repeat, jp-format §1.10). Used for tool calls and for inquiries.
-fn pair_by_id<'e>(
-    events: &'e [Event],
-    request_id: impl Fn(&'e EventKind) -> Option<&'e str>,
-    response_id: impl Fn(&'e EventKind) -> Option<&'e str>,
-) -> HashMap<usize, usize> {
-    let mut open: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut pairs = HashMap::new();
-    for (i, event) in events.iter().enumerate() {
-        if let Some(id) = request_id(&event.kind) {
-            open.entry(id).or_default().push(i);
-        } else if let Some(id) = response_id(&event.kind)
-            && let Some(request) = open.get_mut(id).and_then(Vec::pop)
-        {
-            pairs.insert(request, i);
+impl Pairing {
+    /// Notes request `index` (after every earlier event); answers nothing.
+    fn request(&mut self, id: &str, index: usize) -> Option<usize> {
+        match self.open.get_mut(id) {
+            Some(stack) => stack.push(index),
+            None => {
+                self.open.insert(id.to_string(), vec![index]);
+            }
         }
+        None
     }
-    pairs
+
+    /// Notes response `index`; returns the request it answers, if any.
+    fn response(&mut self, id: &str, index: usize) -> Option<usize> {
+        let stack = self.open.get_mut(id)?;
+        let request = stack.pop()?;
+        if stack.is_empty() {
+            self.open.remove(id);
+        }
+        self.responses.insert(request, index);
+        self.answered.insert(index);
+        Some(request)
+    }
+
+    fn response_of(&self, request: usize) -> Option<usize> {
+        self.responses.get(&request).copied()
+    }
+
+    fn is_answered(&self, response: usize) -> bool {
+        self.answered.contains(&response)
+    }
 }
 
-fn pair_responses(events: &[Event]) -> HashMap<usize, usize> {
-    pair_by_id(
-        events,
-        |kind| match kind {
-            EventKind::ToolCallRequest { id, .. } => Some(id),
-            _ => None,
-        },
-        |kind| match kind {
-            EventKind::ToolCallResponse { id, .. } => Some(id),
-            _ => None,
-        },
-    )
-}
-
-fn pair_inquiries(events: &[Event]) -> HashMap<usize, usize> {
-    pair_by_id(
-        events,
-        |kind| match kind {
-            EventKind::InquiryRequest { id, .. } => Some(id),
-            _ => None,
-        },
-        |kind| match kind {
-            EventKind::InquiryResponse { id, .. } => Some(id),
-            _ => None,
-        },
-    )
-}
-
-fn items(
-    events: &[Event],
-    range: Range<usize>,
-    pairs: &HashMap<usize, usize>,
-    inquiries: &HashMap<usize, usize>,
-) -> Vec<Item> {
-    let answered: std::collections::HashSet<usize> = pairs.values().copied().collect();
-    let answered_inquiries: std::collections::HashSet<usize> =
-        inquiries.values().copied().collect();
+fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pairing) -> Vec<Item> {
     let mut out: Vec<Item> = Vec::new();
     // Open calls of this turn by id, to attach their inquiries.
     let mut calls_by_id: HashMap<&str, usize> = HashMap::new();
@@ -275,19 +293,19 @@ fn items(
                 calls_by_id.insert(id, out.len());
                 out.push(Item::ToolCall(ToolCall {
                     request: i,
-                    response: pairs.get(&i).copied(),
+                    response: pairs.response_of(i),
                     inquiries: Vec::new(),
                 }));
             }
             EventKind::ToolCallResponse { .. } => {
-                if !answered.contains(&i) {
+                if !pairs.is_answered(i) {
                     out.push(Item::OrphanResponse(i));
                 }
             }
             EventKind::InquiryRequest { id, .. } => {
                 let pair = InquiryPair {
                     request: i,
-                    response: inquiries.get(&i).copied(),
+                    response: inquiries.response_of(i),
                 };
                 // JP names the call in the id (`<call id>.<question>`); eve
                 // says which call it is about.
@@ -300,7 +318,7 @@ fn items(
                 }
             }
             EventKind::InquiryResponse { .. } => {
-                if !answered_inquiries.contains(&i) {
+                if !inquiries.is_answered(i) {
                     out.push(Item::Unknown(i));
                 }
             }

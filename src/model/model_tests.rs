@@ -188,3 +188,116 @@ fn orphan_response_is_kept() {
     let conv = Conversation::new(vec![response("ghost")], None, None);
     assert_eq!(conv.turns[0].items, vec![Item::OrphanResponse(0)]);
 }
+
+fn inquiry(id: &str, answered: bool) -> Event {
+    if answered {
+        ev(EventKind::InquiryResponse {
+            id: id.into(),
+            answer: json!(true),
+        })
+    } else {
+        ev(EventKind::InquiryRequest {
+            id: id.into(),
+            source: json!({"source": "tool", "name": "fs_modify_file"}),
+            question: json!({"text": "Apply?"}),
+        })
+    }
+}
+
+fn delta() -> Event {
+    ev(EventKind::ConfigDelta { delta: json!({}) })
+}
+
+/// Turns with config deltas before their start, a response answering a call
+/// of an earlier turn, reused ids, inquiries, orphans and unknown entries.
+fn mixed() -> Vec<Event> {
+    vec![
+        delta(),
+        ev(EventKind::TurnStart),
+        user("a"),
+        request("x"),
+        message("m"),
+        delta(),
+        ev(EventKind::TurnStart),
+        user("b"),
+        response("x"),
+        request("x"),
+        inquiry("x.q", false),
+        inquiry("x.q", true),
+        response("x"),
+        response("ghost"),
+        inquiry("lone", true),
+        ev(EventKind::TurnStart),
+        ev(EventKind::TurnStart),
+        user("c"),
+        request("y"),
+        ev(EventKind::Unknown(json!({"type": "future"}))),
+        delta(),
+        ev(EventKind::TurnStart),
+        message("Hel"),
+        message("lo"),
+        response("y"),
+        request("y"),
+        response("y"),
+    ]
+}
+
+#[test]
+fn appending_groups_like_reading_everything_at_once() {
+    let events = mixed();
+    let whole = Conversation::new(events.clone(), None, None);
+    for from in 0..=events.len() {
+        for to in from..=events.len() {
+            let old = Conversation::new(events[..from].to_vec(), None, None);
+            let mut conv = old.clone();
+            let first = conv.extend(events[from..to].to_vec());
+            let untouched = first.min(conv.extend(events[to..].to_vec()));
+            assert_eq!(conv.events, whole.events);
+            assert_eq!(
+                conv.turns, whole.turns,
+                "appended {from}..{to}, then the rest"
+            );
+            assert_eq!(
+                conv.turns[..untouched],
+                old.turns[..untouched],
+                "appended after {from}: a turn reported untouched changed"
+            );
+        }
+    }
+}
+
+#[test]
+fn appending_a_turn_leaves_the_earlier_turns_untouched() {
+    let mut conv = Conversation::new(mixed(), None, None);
+    let before = conv.turns.len();
+    let untouched = conv.extend(vec![ev(EventKind::TurnStart), user("next")]);
+    assert_eq!(conv.turns.len(), before + 1);
+    assert_eq!(untouched, before - 1, "only the last turn is split again");
+    assert_eq!(conv.extend(Vec::new()), conv.turns.len(), "nothing new");
+}
+
+#[test]
+fn a_late_answer_to_an_earlier_turns_call_regroups_that_turn() {
+    let mut conv = Conversation::new(
+        vec![
+            user("a"),
+            request("slow"),
+            ev(EventKind::TurnStart),
+            user("b"),
+            ev(EventKind::TurnStart),
+            user("c"),
+        ],
+        None,
+        None,
+    );
+    let untouched = conv.extend(vec![response("slow")]);
+    assert_eq!(untouched, 0);
+    assert_eq!(
+        conv.turns[0].items[1],
+        Item::ToolCall(ToolCall {
+            request: 1,
+            response: Some(6),
+            inquiries: vec![]
+        })
+    );
+}

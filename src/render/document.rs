@@ -212,6 +212,8 @@ pub struct Document {
     pub blocks: Vec<DocBlock>,
     /// Problems with the stored styles (shown once, not fatal).
     pub warnings: Vec<StyleWarning>,
+    /// How many turns the conversation had when the document was built.
+    turns: usize,
 }
 
 /// A style value stored in the conversation that was rejected (the field keeps
@@ -233,9 +235,47 @@ impl Document {
             conv,
             options,
             out: Document::default(),
+            skip: 0,
         };
         builder.run();
         builder.out
+    }
+
+    /// Brings the document up to date after events were appended to its
+    /// conversation, keeping the blocks of the turns that cannot have
+    /// changed: the first `untouched` turns (as [`Conversation::extend`]
+    /// counts them), except the last turn the document had, whose blocks
+    /// depend on whether a turn follows it. `options` may differ from the
+    /// ones the document was built with only in `finished`. The result is
+    /// what [`Document::build`] makes; returns how many blocks were kept.
+    pub fn rebuild(
+        &mut self,
+        conv: &Conversation,
+        options: &DocOptions,
+        untouched: usize,
+    ) -> usize {
+        // The raw view of a stream's stored lines is not made turn by turn.
+        let by_lines = options.view == DocView::Raw && !conv.originals.is_empty();
+        let skip = if by_lines {
+            0
+        } else {
+            untouched.min(self.turns.saturating_sub(1))
+        };
+        let kept = self.blocks.partition_point(|b| b.turn <= skip);
+        let mut blocks = std::mem::take(&mut self.blocks);
+        blocks.truncate(kept);
+        let mut builder = Builder {
+            conv,
+            options,
+            out: Document {
+                blocks,
+                ..Document::default()
+            },
+            skip,
+        };
+        builder.run();
+        *self = builder.out;
+        kept
     }
 
     /// Index of the first block of each turn, in order.
@@ -256,6 +296,8 @@ struct Builder<'a> {
     conv: &'a Conversation,
     options: &'a DocOptions,
     out: Document,
+    /// Turns up to this number already have their blocks in `out`.
+    skip: usize,
 }
 
 /// The configuration in force, re-resolved only when a delta changes it.
@@ -268,6 +310,7 @@ struct ConfigTrack {
 impl Builder<'_> {
     fn run(&mut self) {
         let conv = self.conv;
+        self.out.turns = conv.turns.len();
         if self.options.view == DocView::Raw && !conv.originals.is_empty() {
             self.originals();
             return;
@@ -305,8 +348,10 @@ impl Builder<'_> {
                 track.dirty = false;
                 self.collect_warnings(&track.policy, last_delta);
             }
-            let live = !self.options.finished && turn.number == last_turn;
-            self.turn(turn, &track.policy, live);
+            if turn.number > self.skip {
+                let live = !self.options.finished && turn.number == last_turn;
+                self.turn(turn, &track.policy, live);
+            }
         }
         self.in_progress(&track.policy);
     }
@@ -796,3 +841,7 @@ pub fn speech_text<'c>(
         },
     }
 }
+
+#[cfg(test)]
+#[path = "document_tests.rs"]
+mod tests;

@@ -612,6 +612,19 @@ fn key_brackets_jump_between_turns() {
 }
 
 #[test]
+fn go_to_turn_shows_that_turn_at_the_top_and_stops_following() {
+    let mut app = app(TestDoc::turns(30));
+    app.go_to_turn(12);
+    assert!(top_line(&mut app).contains("turn 12"));
+    assert_eq!(app.cursor, 0);
+    assert!(!app.is_following());
+    app.go_to_turn(1);
+    assert_eq!(app.top, Pos::new(0, 0));
+    app.go_to_turn(99);
+    assert!(app.is_following(), "past the end is the end");
+}
+
+#[test]
 fn key_braces_jump_between_tool_cards() {
     let mut app = app(TestDoc::turns(30));
     press(&mut app, "g }");

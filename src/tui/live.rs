@@ -86,8 +86,23 @@ impl LiveDocument {
 
     fn rebuild(&mut self) {
         self.options.finished = self.finished;
+        self.live.take_untouched_turns();
         self.doc = Document::build(&self.live.conversation, &self.options);
         self.revisions = RefCell::new(vec![None; self.doc.blocks.len()]);
+    }
+
+    /// Brings the document up to date after a refresh, keeping the blocks
+    /// (and their fingerprints) of the turns no refresh touched: a new turn
+    /// at the end of a long conversation costs what that turn costs.
+    fn update_blocks(&mut self) {
+        self.options.finished = self.finished;
+        let untouched = self.live.take_untouched_turns();
+        let kept = self
+            .doc
+            .rebuild(&self.live.conversation, &self.options, untouched);
+        let revisions = self.revisions.get_mut();
+        revisions.truncate(kept);
+        revisions.resize(self.doc.blocks.len(), None);
     }
 
     fn block(&self, i: usize) -> &DocBlock {
@@ -248,7 +263,7 @@ impl Blocks for LiveDocument {
         };
         let state_changed = self.check_finished();
         if changed || state_changed {
-            self.rebuild();
+            self.update_blocks();
         }
         Ok(changed || state_changed)
     }
@@ -264,7 +279,7 @@ impl Blocks for LiveDocument {
 
     fn tick(&mut self) {
         if self.check_finished() {
-            self.rebuild();
+            self.update_blocks();
         }
     }
 }

@@ -293,3 +293,69 @@ fn problems_shown_in_the_status_bar_name_the_file_without_its_folder() {
         "--theme nope: no such theme"
     );
 }
+
+/// Everything a document shows: its blocks, warnings and every block's
+/// fingerprint (kept fingerprints must still be right).
+fn shown(doc: &LiveDocument) -> (String, Vec<u64>) {
+    let revisions = (0..doc.len()).map(|i| doc.revision(i)).collect();
+    (format!("{:?}", doc.doc), revisions)
+}
+
+#[test]
+fn a_jp_rewrite_that_appends_shows_what_a_fresh_open_shows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let total = 24;
+    for cut in [1, 3, 7, 12, 20] {
+        let dir = conversation(tmp.path(), cut);
+        let mut doc = open(&dir);
+        // Fingerprints of the kept blocks were computed before the append.
+        let _ = shown(&doc);
+        write_events(&dir, total);
+        assert_eq!(doc.update(LiveUpdate::Changed(Change::Events)), Ok(true));
+        assert_eq!(doc.event_count(), open(&dir).event_count());
+        assert_eq!(
+            shown(&doc),
+            shown(&open(&dir)),
+            "appended after event {cut}"
+        );
+    }
+}
+
+#[test]
+fn an_eve_stream_read_line_by_line_shows_what_reading_it_at_once_shows() {
+    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eve");
+    for entry in std::fs::read_dir(folder).unwrap() {
+        let path = entry.unwrap().path();
+        let stream = std::fs::read(&path).unwrap();
+        for view in [DocView::Terminal, DocView::Raw] {
+            let stdin = |bytes: &[u8]| {
+                let mut doc = LiveDocument::new(
+                    Live::stdin(),
+                    DocOptions {
+                        view,
+                        ..DocOptions::default()
+                    },
+                    Theme::dark(),
+                    SanitizeMode::Strip,
+                );
+                doc.update(LiveUpdate::Stdin(StdinChunk::Data(bytes.to_vec())))
+                    .unwrap();
+                doc
+            };
+            let mut doc = stdin(&[]);
+            let mut read = 0;
+            for line in stream.split_inclusive(|&b| b == b'\n') {
+                let _ = shown(&doc);
+                doc.update(LiveUpdate::Stdin(StdinChunk::Data(line.to_vec())))
+                    .unwrap();
+                read += line.len();
+                assert_eq!(
+                    shown(&doc),
+                    shown(&stdin(&stream[..read])),
+                    "{} ({view:?}) after byte {read}",
+                    path.display()
+                );
+            }
+        }
+    }
+}

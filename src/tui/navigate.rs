@@ -68,6 +68,19 @@ impl<D: Blocks> App<D> {
         self.cursor = self.sheet().rows_between(top, target, rows).unwrap_or(0);
     }
 
+    /// Shows the first block of turn `turn` (1-based; past the end: the last
+    /// block) at the top of the screen, like `]` does for the next turn. Lays
+    /// out only what the jump lands on, so the cost of reaching any place of a
+    /// long conversation can be measured (benches/frame.rs).
+    pub fn go_to_turn(&mut self, turn: usize) {
+        if self.doc.is_empty() {
+            return;
+        }
+        let target = turn_start(&self.doc, turn).min(self.doc.len() - 1);
+        let down = Pos::new(target, 0) > self.top;
+        self.goto(Pos::new(target, 0), down);
+    }
+
     /// `]` goes to the next turn's first block; `[` to the start of the
     /// cursor's turn, or of the previous one when already there.
     pub(super) fn jump_turn(&mut self, forward: bool) {

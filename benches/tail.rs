@@ -1,0 +1,222 @@
+//! `tail`: following a conversation as it grows (issue 4, design "Budgets").
+//!
+//! * JP: a whole-file rewrite that appends one turn to a 100 MB conversation,
+//!   applied the way the viewer applies it (`App::reload` → `LiveDocument`
+//!   → `Live::refresh` → `JpStream::update` + `Conversation::extend` + the
+//!   document update) and drawn, must cost under 10% of a full parse
+//!   (`jp::load` of the same bytes) measured in the same run.
+//! * eve: an appended NDJSON line must cost time proportional to the line,
+//!   not to the stream: the same line appended to a short and to a long
+//!   stream should cost the same.
+
+mod common;
+
+use std::io::Write as _;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use common::Took;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use overhear::format::jp;
+use overhear::load::Live;
+use overhear::render::document::DocOptions;
+use overhear::render::sanitize::SanitizeMode;
+use overhear::render::theme::Theme;
+use overhear::source::ConversationDir;
+use overhear::source::watch::Change;
+use overhear::tui::live::{LiveDocument, LiveUpdate};
+use overhear::tui::{App, Reload, ViewerOptions};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::{Value, json};
+
+fn viewer(live: Live) -> App<LiveDocument> {
+    let doc = LiveDocument::new(
+        live,
+        DocOptions::default(),
+        Theme::dark(),
+        SanitizeMode::Strip,
+    );
+    App::new(doc, ViewerOptions::default())
+}
+
+fn reload(app: &mut App<LiveDocument>, term: &mut Terminal<TestBackend>) {
+    app.reload(Reload {
+        epoch: 0,
+        update: LiveUpdate::Changed(Change::Events),
+        at: SystemTime::now(),
+    });
+    term.draw(|f| app.draw(f)).expect("test backend");
+}
+
+/// A JP conversation of `bytes` followed by the viewer; each step rewrites
+/// the file with one more turn (untimed) and times the reload and frame.
+struct JpTail {
+    dir: std::path::PathBuf,
+    stored: Vec<u8>,
+    next_turn: usize,
+    app: App<LiveDocument>,
+    term: Terminal<TestBackend>,
+    _tmp: tempfile::TempDir,
+}
+
+impl JpTail {
+    fn new(bytes: usize) -> Self {
+        let events = common::conversation_events(bytes);
+        let next_turn = common::turns_in(&events);
+        let stored = common::stored(&events);
+        drop(events);
+        let tmp = tempfile::tempdir().expect("temporary folder");
+        let dir = common::write_conversation(tmp.path(), &stored);
+        let live = Live::open_jp(ConversationDir::new(&dir), None).expect("valid");
+        let mut app = viewer(live);
+        let mut term = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
+        term.draw(|f| app.draw(f)).expect("test backend");
+        JpTail {
+            dir,
+            stored,
+            next_turn,
+            app,
+            term,
+            _tmp: tmp,
+        }
+    }
+
+    /// Appends a turn and returns the time the viewer took to show it.
+    fn step(&mut self) -> Took {
+        let turn = common::turn_events(42, self.next_turn);
+        self.next_turn += 1;
+        self.stored = common::appended(&self.stored, &turn);
+        write_replacing(&self.dir.join("events.json"), &self.stored);
+        Took::of(|| reload(&mut self.app, &mut self.term)).1
+    }
+}
+
+/// Replaces a file the way JP does: a temporary file renamed over it.
+fn write_replacing(path: &Path, bytes: &[u8]) {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes).expect("temporary folder");
+    std::fs::rename(&tmp, path).expect("temporary folder");
+}
+
+/// An eve (gen A) stream of `turns` turns, one event per line, shaped like
+/// the eve fixtures: each turn a question, one step with its answer, usage.
+fn eve_lines(turns: usize) -> Vec<Vec<u8>> {
+    let mut lines = Vec::new();
+    let mut id = 0;
+    let mut line = |kind: &str, data: Value| {
+        id += 1;
+        let value = json!({"type": kind, "data": data,
+                           "meta": {"id": format!("evt-{id}"), "at": "2026-05-01T10:00:00.000Z"}});
+        let mut bytes = serde_json::to_vec(&value).expect("serializable");
+        bytes.push(b'\n');
+        bytes
+    };
+    lines.push(line("session.started", json!({})));
+    for t in 0..turns {
+        let turn = format!("turn-{t}");
+        let question = format!("question {t}: where is the parser?");
+        let answer = "The parser lives in crates/jp_parse/src/lib.rs. ".repeat(8);
+        lines.push(line("turn.started", json!({"sequence": t, "turnId": turn})));
+        lines.push(line(
+            "message.received",
+            json!({"message": question, "parts": [{"text": question, "type": "text"}],
+                   "sequence": t, "turnId": turn}),
+        ));
+        lines.push(line(
+            "step.started",
+            json!({"modelId": "eve-mock/model", "sequence": t, "stepIndex": 0, "turnId": turn}),
+        ));
+        lines.push(line(
+            "message.completed",
+            json!({"finishReason": "stop", "message": answer, "sequence": t, "stepIndex": 0,
+                   "turnId": turn}),
+        ));
+        lines.push(line(
+            "step.completed",
+            json!({"finishReason": "stop", "sequence": t, "stepIndex": 0, "turnId": turn,
+                   "usage": {"inputTokens": 100, "outputTokens": 10, "cacheReadTokens": 0,
+                             "cacheWriteTokens": 0}}),
+        ));
+        lines.push(line(
+            "turn.completed",
+            json!({"sequence": t, "turnId": turn}),
+        ));
+    }
+    lines
+}
+
+/// Time to apply one more appended line to an eve stream of `turns` turns
+/// followed by the viewer (median over `runs` lines).
+fn eve_append(turns: usize, runs: usize) -> Took {
+    let lines = eve_lines(turns + runs);
+    let head = 1 + 6 * turns;
+    let tmp = tempfile::tempdir().expect("temporary folder");
+    let path = tmp.path().join("session.ndjson");
+    let mut file = std::fs::File::create(&path).expect("temporary folder");
+    for line in &lines[..head] {
+        file.write_all(line).expect("temporary folder");
+    }
+    file.flush().expect("temporary folder");
+    let live = Live::open_eve(path.clone()).expect("valid stream");
+    let mut app = viewer(live);
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
+    term.draw(|f| app.draw(f)).expect("test backend");
+    let samples: Vec<Took> = lines[head..]
+        .iter()
+        .take(runs)
+        .map(|line| {
+            file.write_all(line).expect("temporary folder");
+            file.flush().expect("temporary folder");
+            Took::of(|| reload(&mut app, &mut term)).1
+        })
+        .collect();
+    Took::median(&samples)
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("tail");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+
+    let mut tail = JpTail::new(100 * 1024 * 1024);
+    let size = tail.stored.len() as f64 / (1024.0 * 1024.0);
+    let base = common::base_config();
+    group.bench_function("jp-full-parse/100MB", |b| {
+        b.iter(|| jp::load(&tail.stored, Some(&base)).expect("valid"))
+    });
+    group.bench_function("jp-append-turn/100MB", |b| {
+        b.iter_custom(|iters| (0..iters).map(|_| tail.step().wall).sum())
+    });
+    group.bench_function("eve-append-line/100-turns", |b| {
+        b.iter_custom(|iters| eve_append(100, iters as usize).wall * iters as u32)
+    });
+    group.finish();
+
+    // The budget as ratios, both sides measured here and now.
+    let full: Vec<Took> = (0..5)
+        .map(|_| Took::of(|| drop(jp::load(&tail.stored, Some(&base)))).1)
+        .collect();
+    let full = Took::median(&full);
+    let append: Vec<Took> = (0..9).map(|_| tail.step()).collect();
+    let append = Took::median(&append);
+    println!(
+        "tail jp {size:.1} MB: full parse {} · one turn appended, reloaded and drawn {} · ratio {:.3} by CPU time, {:.3} by wall time (budget 0.10)",
+        full.ms(),
+        append.ms(),
+        append.ratio(&full),
+        append.wall.as_secs_f64() / full.wall.as_secs_f64()
+    );
+    let short = eve_append(100, 30);
+    let long = eve_append(10_000, 30);
+    println!(
+        "tail eve: one line appended to 100 turns {} · to 10000 turns {} · ratio {:.2} by CPU time (proportional to the line: ≈1)",
+        short.ms(),
+        long.ms(),
+        long.ratio(&short)
+    );
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

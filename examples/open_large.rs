@@ -1,0 +1,139 @@
+//! Opening a large conversation end to end, for the "open" budget (design
+//! "Budgets": the last turn of a 100 MB conversation on screen in under 1 s,
+//! peak memory under 2× the file size). Memory is a per-process figure, so
+//! each step runs in its own process, under `/usr/bin/time -v`:
+//!
+//! ```text
+//! cargo run --release --example open_large -- write DIR [MB]  # a synthetic conversation folder
+//! /usr/bin/time -v target/release/examples/open_large open DIR      # the viewer's path, one frame
+//! /usr/bin/time -v target/release/examples/open_large baseline DIR  # serde_json::Value of the same file
+//! ```
+//!
+//! `open` goes the viewer's way: `Live::open_jp` (read, parse, group) →
+//! `LiveDocument` (the document) → `App` → one 200×60 frame of the end into a
+//! ratatui `TestBackend`. Each prints its phases and its peak resident memory
+//! (`VmHWM`); `baseline` is the plain parse the time is compared with.
+
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+use std::path::Path;
+use std::time::Instant;
+
+use overhear::load::Live;
+use overhear::render::document::DocOptions;
+use overhear::render::sanitize::SanitizeMode;
+use overhear::render::theme::Theme;
+use overhear::source::ConversationDir;
+use overhear::tui::live::LiveDocument;
+use overhear::tui::{App, Blocks, ViewerOptions};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["write", dir] => write(Path::new(dir), 100),
+        ["write", dir, mb] => write(Path::new(dir), mb.parse().map_err(|_| "MB: a number")?),
+        ["open", dir] => open(Path::new(dir)),
+        ["baseline", dir] => baseline(Path::new(dir)),
+        _ => Err("usage: open_large write DIR [MB] | open DIR | baseline DIR".into()),
+    }
+}
+
+fn write(parent: &Path, mb: usize) -> Result<(), String> {
+    let events = common::conversation_events(mb * 1024 * 1024);
+    let stored = common::stored(&events);
+    let dir = common::write_conversation(parent, &stored);
+    println!(
+        "wrote {} ({:.1} MB, {} events, {} turns)",
+        dir.display(),
+        mib(stored.len() as u64),
+        events.len(),
+        common::turns_in(&events)
+    );
+    Ok(())
+}
+
+fn open(parent: &Path) -> Result<(), String> {
+    let dir = parent.join("17760760747-synthetic");
+    let size = file_size(&dir)?;
+    let start = Instant::now();
+    let live = Live::open_jp(ConversationDir::new(&dir), None).map_err(|e| e.to_string())?;
+    let opened = start.elapsed();
+    let events = live.conversation.events.len();
+    let turns = live.conversation.turns.len();
+    let doc = LiveDocument::new(
+        live,
+        DocOptions::default(),
+        Theme::dark(),
+        SanitizeMode::Strip,
+    );
+    let built = start.elapsed();
+    let blocks = doc.len();
+    let mut app = App::new(doc, ViewerOptions::default());
+    let mut terminal = Terminal::new(TestBackend::new(200, 60)).map_err(|e| e.to_string())?;
+    terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
+    let drawn = start.elapsed();
+    let peak = peak_rss()?;
+    println!(
+        "open: {:.1} MB, {events} events, {turns} turns, {blocks} blocks",
+        mib(size)
+    );
+    println!(
+        "open: read+parse+group {:.0} ms · document {:.0} ms · first frame {:.0} ms · on screen after {:.0} ms (budget 1000 ms)",
+        opened.as_secs_f64() * 1000.0,
+        (built - opened).as_secs_f64() * 1000.0,
+        (drawn - built).as_secs_f64() * 1000.0,
+        drawn.as_secs_f64() * 1000.0
+    );
+    println!(
+        "open: peak memory {:.0} MB · {:.2}× the file (budget 2×)",
+        mib(peak),
+        peak as f64 / size as f64
+    );
+    Ok(())
+}
+
+fn baseline(parent: &Path) -> Result<(), String> {
+    let path = parent.join("17760760747-synthetic").join("events.json");
+    let start = Instant::now();
+    let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+    let elapsed = start.elapsed();
+    let entries = value.as_array().map_or(0, Vec::len);
+    println!(
+        "baseline: read + serde_json::Value {:.0} ms ({entries} entries) · peak memory {:.0} MB · {:.2}× the file",
+        elapsed.as_secs_f64() * 1000.0,
+        mib(peak_rss()?),
+        peak_rss()? as f64 / bytes.len() as f64
+    );
+    Ok(())
+}
+
+fn file_size(dir: &Path) -> Result<u64, String> {
+    std::fs::metadata(dir.join("events.json"))
+        .map(|m| m.len())
+        .map_err(|e| format!("{}: {e}", dir.display()))
+}
+
+/// The process's peak resident memory in bytes (Linux `VmHWM`).
+fn peak_rss() -> Result<u64, String> {
+    let status = std::fs::read_to_string("/proc/self/status").map_err(|e| e.to_string())?;
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| {
+            rest.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .map(|kb| kb * 1024)
+        .ok_or_else(|| "no VmHWM in /proc/self/status".into())
+}
+
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
