@@ -271,10 +271,54 @@ fn decode_event(value: Value) -> Result<Event, Malformed> {
     if !known {
         return Ok(unknown(map));
     }
-    let snapshot = map.clone();
-    match decode_known(&type_name, &mut map) {
+    // A dry run on the shapes of the values finds a malformed entry without
+    // touching it (it is then kept whole); only a sound entry is taken apart.
+    let decoded = match decode_known(&type_name, &mut Shapes(&map)) {
+        Ok(_) => decode_known(&type_name, &mut map),
+        Err(message) => Err(message),
+    };
+    match decoded {
         Ok(event) => Ok(event),
-        Err(message) => Err((Value::Object(snapshot), format!("{type_name}: {message}"))),
+        Err(message) => Err((Value::Object(map), format!("{type_name}: {message}"))),
+    }
+}
+
+/// Where [`decode_known`] takes an entry's values from.
+trait Fields {
+    /// Takes the value of `key` out, if present.
+    fn take(&mut self, key: &str) -> Option<Value>;
+    /// Takes everything left.
+    fn rest(&mut self) -> Map<String, Value>;
+}
+
+impl Fields for Map<String, Value> {
+    fn take(&mut self, key: &str) -> Option<Value> {
+        self.remove(key)
+    }
+
+    fn rest(&mut self) -> Map<String, Value> {
+        std::mem::take(self)
+    }
+}
+
+/// An entry seen only through the JSON type of each value (strings, arrays
+/// and objects empty), so decoding it is a cheap check that leaves it as is.
+/// Decoding decides by presence and type only, so a dry run fails exactly
+/// when the real one would, with the same message.
+struct Shapes<'a>(&'a Map<String, Value>);
+
+impl Fields for Shapes<'_> {
+    fn take(&mut self, key: &str) -> Option<Value> {
+        self.0.get(key).map(|value| match value {
+            Value::String(_) => Value::String(String::new()),
+            Value::Array(_) => Value::Array(Vec::new()),
+            Value::Object(_) => Value::Object(Map::new()),
+            scalar => scalar.clone(),
+        })
+    }
+
+    fn rest(&mut self) -> Map<String, Value> {
+        Map::new()
     }
 }
 
@@ -301,8 +345,8 @@ fn json_kind(value: &Value) -> &'static str {
     }
 }
 
-fn take_string(map: &mut Map<String, Value>, key: &str) -> Result<String, String> {
-    match map.remove(key) {
+fn take_string(map: &mut impl Fields, key: &str) -> Result<String, String> {
+    match map.take(key) {
         Some(Value::String(s)) => Ok(s),
         Some(other) => Err(format!(
             "key `{key}` must be a string, found {}",
@@ -312,8 +356,8 @@ fn take_string(map: &mut Map<String, Value>, key: &str) -> Result<String, String
     }
 }
 
-fn take_opt_string(map: &mut Map<String, Value>, key: &str) -> Result<Option<String>, String> {
-    match map.remove(key) {
+fn take_opt_string(map: &mut impl Fields, key: &str) -> Result<Option<String>, String> {
+    match map.take(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
         Some(other) => Err(format!(
@@ -323,17 +367,16 @@ fn take_opt_string(map: &mut Map<String, Value>, key: &str) -> Result<Option<Str
     }
 }
 
-fn take_required(map: &mut Map<String, Value>, key: &str) -> Result<Value, String> {
-    map.remove(key)
-        .ok_or_else(|| format!("missing key `{key}`"))
+fn take_required(map: &mut impl Fields, key: &str) -> Result<Value, String> {
+    map.take(key).ok_or_else(|| format!("missing key `{key}`"))
 }
 
-fn decode_known(type_name: &str, map: &mut Map<String, Value>) -> Result<Event, String> {
+fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String> {
     let timestamp = take_opt_string(map, "timestamp")?;
     let event_id = take_opt_string(map, "event_id")?;
     let request_id = take_opt_string(map, "request_id")?;
     let decodes_metadata = !matches!(type_name, "config_delta" | "compaction");
-    let metadata = match map.remove("metadata") {
+    let metadata = match map.take("metadata") {
         None | Some(Value::Null) => Map::new(),
         Some(Value::Object(mut meta)) => {
             if decodes_metadata {
@@ -356,13 +399,13 @@ fn decode_known(type_name: &str, map: &mut Map<String, Value>) -> Result<Event, 
         "chat_request" => EventKind::ChatRequest {
             content: take_string(map, "content")?,
             author: take_opt_string(map, "author")?,
-            schema: map.remove("schema").filter(|v| !v.is_null()),
+            schema: map.take("schema").filter(|v| !v.is_null()),
         },
         "chat_response" => EventKind::ChatResponse(decode_chat_response(map)?),
         "tool_call_request" => {
             let id = take_string(map, "id")?;
             let name = take_string(map, "name")?;
-            let mut arguments = match map.remove("arguments") {
+            let mut arguments = match map.take("arguments") {
                 None | Some(Value::Null) => Value::Object(Map::new()),
                 Some(v @ Value::Object(_)) => v,
                 Some(other) => {
@@ -391,7 +434,7 @@ fn decode_known(type_name: &str, map: &mut Map<String, Value>) -> Result<Event, 
                     ));
                 }
             };
-            let flag = map.remove("is_error").or_else(|| map.remove("isError"));
+            let flag = map.take("is_error").or_else(|| map.take("isError"));
             let is_error = match flag {
                 None | Some(Value::Null) => false,
                 Some(Value::Bool(b)) => b,
@@ -415,18 +458,18 @@ fn decode_known(type_name: &str, map: &mut Map<String, Value>) -> Result<Event, 
         },
         "inquiry_response" => EventKind::InquiryResponse {
             id: take_string(map, "id")?,
-            answer: map.remove("answer").unwrap_or(Value::Null),
+            answer: map.take("answer").unwrap_or(Value::Null),
         },
         "config_delta" => EventKind::ConfigDelta {
             // JP is lenient here: a missing or invalid delta is an empty one.
-            delta: match map.remove("delta") {
+            delta: match map.take("delta") {
                 Some(v @ Value::Object(_)) => v,
                 _ => Value::Object(Map::new()),
             },
         },
         _ => {
-            map.remove("type");
-            EventKind::Compaction(std::mem::take(map))
+            map.take("type");
+            EventKind::Compaction(map.rest())
         }
     };
     Ok(Event {
@@ -438,8 +481,8 @@ fn decode_known(type_name: &str, map: &mut Map<String, Value>) -> Result<Event, 
     })
 }
 
-fn decode_chat_response(map: &mut Map<String, Value>) -> Result<ChatResponse, String> {
-    if let Some(message) = map.remove("message") {
+fn decode_chat_response(map: &mut impl Fields) -> Result<ChatResponse, String> {
+    if let Some(message) = map.take("message") {
         return match message {
             Value::String(s) => Ok(ChatResponse::Message(Some(s))),
             Value::Null => Ok(ChatResponse::Message(None)),
@@ -449,7 +492,7 @@ fn decode_chat_response(map: &mut Map<String, Value>) -> Result<ChatResponse, St
             )),
         };
     }
-    if let Some(reasoning) = map.remove("reasoning") {
+    if let Some(reasoning) = map.take("reasoning") {
         return match reasoning {
             Value::String(s) => Ok(ChatResponse::Reasoning(s)),
             other => Err(format!(
@@ -458,10 +501,10 @@ fn decode_chat_response(map: &mut Map<String, Value>) -> Result<ChatResponse, St
             )),
         };
     }
-    if let Some(data) = map.remove("data") {
+    if let Some(data) = map.take("data") {
         return Ok(ChatResponse::Data(data));
     }
-    if let Some(data) = map.remove("structured") {
+    if let Some(data) = map.take("structured") {
         return Ok(ChatResponse::Data(data));
     }
     Err("missing key `message`, `reasoning` or `data`".into())

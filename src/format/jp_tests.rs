@@ -129,6 +129,20 @@ fn malformed_event_is_reported_and_kept_as_unknown() {
 }
 
 #[test]
+fn an_entry_that_fails_late_is_kept_exactly_as_stored() {
+    // The mistyped key comes after the content and metadata were decoded:
+    // the entry shown in the raw view must still be the stored one.
+    let entry = json!({"timestamp": "t", "type": "tool_call_response", "id": "c1",
+                       "content": "Zm9v", "metadata": {"note": "YmFy"}, "is_error": "yes"});
+    let load = load(&events(json!([entry.clone()])), Some(b"{}")).unwrap();
+    assert_eq!(load.events[0].kind, EventKind::Unknown(entry));
+    assert_eq!(
+        load.diagnostics[0].to_string(),
+        "event 0: tool_call_response: key `is_error` must be a boolean, found a string"
+    );
+}
+
+#[test]
 fn unknown_types_are_kept_verbatim() {
     let stored = events(json!([{"type": "future_thing", "x": "Zm9v"}]));
     let load = load(&stored, Some(b"{}")).unwrap();
