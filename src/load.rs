@@ -191,7 +191,10 @@ impl Live {
                     TailRead::Reset(bytes) => {
                         **reader = EveReader::new();
                         reader.push(&bytes);
-                        self.conversation.originals.clear();
+                        let title = self.conversation.title.take();
+                        self.conversation = Conversation::default();
+                        self.conversation.title = title;
+                        self.untouched = 0;
                         Refresh::Reloaded
                     }
                 };
@@ -252,12 +255,14 @@ impl Live {
         refresh
     }
 
-    /// Brings the conversation up to the eve reader's state; costs what is new
-    /// unless `refresh` says earlier events changed.
+    /// Brings the conversation up to the eve reader's state, copying and
+    /// regrouping only the events changed in place or added since the last
+    /// call: an appended line costs what the line costs.
     fn apply_eve(&mut self, refresh: Refresh) {
-        let Reader::Eve { reader, .. } = &self.reader else {
+        let Reader::Eve { reader, .. } = &mut self.reader else {
             return;
         };
+        let changed = reader.take_changed_from();
         let name = match &self.origin {
             Origin::Eve(path) => path.display().to_string(),
             Origin::Jp(dir) => dir.events_path().display().to_string(),
@@ -268,20 +273,16 @@ impl Live {
             .map(|d| format!("{name}: {d}"))
             .collect();
         let conv = &mut self.conversation;
-        match refresh {
-            Refresh::Unchanged | Refresh::Streaming => {}
-            Refresh::Appended => {
-                let new = reader.events()[conv.events.len().min(reader.events().len())..].to_vec();
-                let untouched = conv.extend(new);
-                self.untouched = self.untouched.min(untouched);
-            }
-            Refresh::Reloaded => {
-                let title = conv.title.take();
-                let originals = std::mem::take(&mut conv.originals);
-                *conv = Conversation::new(reader.events().to_vec(), None, title);
-                conv.originals = originals;
-                self.untouched = 0;
-            }
+        if matches!(refresh, Refresh::Appended | Refresh::Reloaded) {
+            // The events before `from` are the reader's as they were shown
+            // (a reset starts the conversation over, see `refresh`).
+            let events = reader.events();
+            let from = changed
+                .unwrap_or(usize::MAX)
+                .min(conv.events.len())
+                .min(events.len());
+            let untouched = conv.replace_from(from, events[from..].to_vec());
+            self.untouched = self.untouched.min(untouched);
         }
         // Stored lines never change once read (a reset clears them first).
         let originals = reader.originals();

@@ -197,6 +197,12 @@ impl EveReader {
     pub fn revision(&self) -> u64 {
         self.inner.builder.revision
     }
+
+    /// The lowest index of an event changed in place since the last call
+    /// (`None`: only appends), so a follower copies only what changed.
+    pub fn take_changed_from(&mut self) -> Option<usize> {
+        self.inner.builder.take_changed_from()
+    }
 }
 
 impl Inner {

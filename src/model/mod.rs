@@ -4,15 +4,18 @@
 //! Everything here is derived from the event list alone, by JP's own rules
 //! (jp-format §1.10, §1.11): no display configuration is involved.
 
+mod pairing;
 pub mod views;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ops::Range;
 
 use serde_json::Value;
 
 use crate::format::eve::{EveReader, InProgress, Original};
 use crate::format::{ChatResponse, Event, EventKind, ext};
+
+use self::pairing::{Pairing, Side, Touched};
 
 pub use views::View;
 
@@ -121,36 +124,62 @@ impl Conversation {
         }
     }
 
-    /// Appends events read from a growing conversation and regroups only
-    /// what they can change: the last turn (it may grow or split) and an
-    /// earlier turn whose tool call or inquiry they answer. A followed
-    /// conversation pays for what is new, not for its length.
+    /// Appends events read from a growing conversation; returns how many
+    /// leading turns are untouched (see [`Conversation::replace_from`]).
+    pub fn extend(&mut self, events: Vec<Event>) -> usize {
+        self.replace_from(self.events.len(), events)
+    }
+
+    /// Replaces the events from index `from` on with `events` (the ones
+    /// before stay as they are: an eve stream changed a recent event in
+    /// place) and regroups only what that can change: the turns from the one
+    /// holding `from`, and an earlier turn whose tool call or inquiry gains
+    /// or loses its answer. A followed conversation pays for what changed,
+    /// not for its length.
     ///
     /// Returns how many leading turns are untouched: their ranges and items
     /// are exactly what they were (a viewer keeps what it made of them).
-    pub fn extend(&mut self, events: Vec<Event>) -> usize {
-        if events.is_empty() && !self.turns.is_empty() {
+    pub fn replace_from(&mut self, from: usize, events: Vec<Event>) -> usize {
+        let from = from.min(self.events.len());
+        if from == self.events.len() && events.is_empty() && !self.turns.is_empty() {
             return self.turns.len();
         }
-        let from = self.events.len();
-        self.events.extend(events);
-        // The last turn is split again: a `turn_start` may close it, and the
-        // config deltas before that move to the next turn.
-        let restart = self.turns.len().saturating_sub(1);
-        let mut first = restart;
-        for i in from..self.events.len() {
-            let answered = match &self.events[i].kind {
-                EventKind::ToolCallRequest { id, .. } => self.calls.request(id, i),
-                EventKind::ToolCallResponse { id, .. } => self.calls.response(id, i),
-                EventKind::InquiryRequest { id, .. } => self.inquiries.request(id, i),
-                EventKind::InquiryResponse { id, .. } => self.inquiries.response(id, i),
-                _ => None,
-            };
-            // A request of an earlier turn got its answer: that turn changes.
-            if let Some(request) = answered {
-                first = first.min(self.turns.partition_point(|t| t.events.end <= request));
+        let restart = self.restart_turn(from);
+        let mut calls = Touched::new();
+        let mut inquiries = Touched::new();
+        for i in (from..self.events.len()).rev() {
+            match pair_side(&self.events[i]) {
+                Some((Kind::Call, side, id)) => self.calls.pop(i, side, id, from, &mut calls),
+                Some((Kind::Inquiry, side, id)) => {
+                    self.inquiries.pop(i, side, id, from, &mut inquiries)
+                }
+                None => {}
             }
         }
+        self.events.truncate(from);
+        self.events.extend(events);
+        for i in from..self.events.len() {
+            match pair_side(&self.events[i]) {
+                Some((Kind::Call, side, id)) => self.calls.push(i, side, id, from, &mut calls),
+                Some((Kind::Inquiry, side, id)) => {
+                    self.inquiries.push(i, side, id, from, &mut inquiries)
+                }
+                None => {}
+            }
+        }
+        // An earlier request that gained or lost its response changes its turn.
+        let changed = calls
+            .iter()
+            .filter(|(request, before)| self.calls.response_of(**request) != **before)
+            .chain(
+                inquiries
+                    .iter()
+                    .filter(|(request, before)| self.inquiries.response_of(**request) != **before),
+            )
+            .map(|(request, _)| *request);
+        let first = changed
+            .map(|request| self.turns.partition_point(|t| t.events.end <= request))
+            .fold(restart, usize::min);
         let start = self.turns.get(restart).map_or(0, |t| t.events.start);
         self.turns.truncate(restart);
         for t in first..restart {
@@ -166,6 +195,22 @@ impl Conversation {
             self.turns.push(turn);
         }
         first
+    }
+
+    /// The first turn whose range a change from event `from` on can alter:
+    /// the last turn (after the first) opened by a `turn_start` before
+    /// `from`, since everything up to that `turn_start` decided its start.
+    fn restart_turn(&self, from: usize) -> usize {
+        (1..self.turns.len())
+            .rev()
+            .find(|&t| {
+                self.turns[t]
+                    .events
+                    .clone()
+                    .find(|&i| matches!(self.events[i].kind, EventKind::TurnStart))
+                    .is_some_and(|i| i < from)
+            })
+            .unwrap_or(0)
     }
 
     /// The events of `view` (display-policy §2).
@@ -219,50 +264,21 @@ fn first_trailing_config(events: &[Event], start: usize, turn_start: usize) -> u
     boundary
 }
 
-/// Requests paired with their responses by id, kept up to date as events
-/// are appended. One rule for tool calls and for inquiries: a response
-/// answers the nearest earlier unanswered request of its id (ids repeat,
-/// jp-format §1.10).
-#[derive(Debug, Clone, Default)]
-struct Pairing {
-    /// Unanswered requests by id, newest last.
-    open: HashMap<String, Vec<usize>>,
-    /// Request index → the response that answers it.
-    responses: HashMap<usize, usize>,
-    /// The responses that answer some request.
-    answered: HashSet<usize>,
+/// What a pairing is about.
+#[derive(Clone, Copy)]
+enum Kind {
+    Call,
+    Inquiry,
 }
 
-impl Pairing {
-    /// Notes request `index` (after every earlier event); answers nothing.
-    fn request(&mut self, id: &str, index: usize) -> Option<usize> {
-        match self.open.get_mut(id) {
-            Some(stack) => stack.push(index),
-            None => {
-                self.open.insert(id.to_string(), vec![index]);
-            }
-        }
-        None
-    }
-
-    /// Notes response `index`; returns the request it answers, if any.
-    fn response(&mut self, id: &str, index: usize) -> Option<usize> {
-        let stack = self.open.get_mut(id)?;
-        let request = stack.pop()?;
-        if stack.is_empty() {
-            self.open.remove(id);
-        }
-        self.responses.insert(request, index);
-        self.answered.insert(index);
-        Some(request)
-    }
-
-    fn response_of(&self, request: usize) -> Option<usize> {
-        self.responses.get(&request).copied()
-    }
-
-    fn is_answered(&self, response: usize) -> bool {
-        self.answered.contains(&response)
+/// Where an event takes part in a pairing, and under which id.
+fn pair_side(event: &Event) -> Option<(Kind, Side, &str)> {
+    match &event.kind {
+        EventKind::ToolCallRequest { id, .. } => Some((Kind::Call, Side::Request, id)),
+        EventKind::ToolCallResponse { id, .. } => Some((Kind::Call, Side::Response, id)),
+        EventKind::InquiryRequest { id, .. } => Some((Kind::Inquiry, Side::Request, id)),
+        EventKind::InquiryResponse { id, .. } => Some((Kind::Inquiry, Side::Response, id)),
+        _ => None,
     }
 }
 

@@ -301,3 +301,36 @@ fn a_late_answer_to_an_earlier_turns_call_regroups_that_turn() {
         })
     );
 }
+
+#[test]
+fn replacing_the_end_groups_like_reading_everything_at_once() {
+    let events = mixed();
+    let whole = Conversation::new(events.clone(), None, None);
+    let tails: Vec<Vec<Event>> = vec![
+        vec![],
+        vec![message("other")],
+        vec![response("x"), response("y")],
+        vec![ev(EventKind::TurnStart), user("z"), request("x")],
+        vec![delta(), ev(EventKind::TurnStart)],
+    ];
+    for from in 0..=events.len() {
+        for tail in &tails {
+            let mut old_events = events[..from].to_vec();
+            old_events.extend(tail.iter().cloned());
+            let old = Conversation::new(old_events, None, None);
+            let mut conv = old.clone();
+            let untouched = conv.replace_from(from, events[from..].to_vec());
+            assert_eq!(conv.events, whole.events);
+            assert_eq!(conv.turns, whole.turns, "from {from}, tail {tail:?}");
+            assert_eq!(
+                conv.turns[..untouched],
+                old.turns[..untouched],
+                "from {from}: a turn reported untouched changed"
+            );
+            assert!(
+                conv.turns[..untouched].iter().all(|t| t.events.end <= from),
+                "from {from}: an untouched turn holds a replaced event"
+            );
+        }
+    }
+}

@@ -79,6 +79,8 @@ struct Turn {
 pub(super) struct Builder {
     pub(super) events: Vec<Event>,
     pub(super) revision: u64,
+    /// The lowest index changed in place since [`Builder::take_changed_from`].
+    changed_from: Option<usize>,
     pub(super) in_progress: Option<InProgress>,
     pub(super) finished: bool,
     seen: HashSet<String>,
@@ -105,11 +107,23 @@ impl Builder {
     }
 
     fn modify(&mut self, index: Option<usize>, change: impl FnOnce(&mut Event) -> bool) {
-        if let Some(event) = index.and_then(|i| self.events.get_mut(i))
+        if let Some(i) = index
+            && let Some(event) = self.events.get_mut(i)
             && change(event)
         {
-            self.revision += 1;
+            self.changed(i);
         }
+    }
+
+    /// Notes that event `index` changed in place.
+    fn changed(&mut self, index: usize) {
+        self.revision += 1;
+        self.changed_from = Some(self.changed_from.map_or(index, |low| low.min(index)));
+    }
+
+    /// The lowest index changed in place since the last call, if any.
+    pub(super) fn take_changed_from(&mut self) -> Option<usize> {
+        self.changed_from.take()
     }
 
     // ----- turns -------------------------------------------------------
@@ -368,7 +382,7 @@ impl Builder {
             let slot = g.pool.remove(pos);
             g.current.push(slot);
             self.events[slot.index] = event;
-            self.revision += 1;
+            self.changed(slot.index);
             slot.index
         } else {
             let index = self.events.len();
