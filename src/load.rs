@@ -4,13 +4,16 @@
 //! The one place that orchestrates the early stages, so `overhear render`,
 //! `overhear events` and the viewer open conversations the same way.
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
+
+use xxhash_rust::xxh3::Xxh3Default;
 
 use crate::format::eve::EveReader;
 use crate::format::jp::{self, Delta, Generation, JpStream, LoadError};
 use crate::model::Conversation;
 use crate::render::document::StyleWarning;
-use crate::source::conversation::{BASE_CONFIG, METADATA};
+use crate::source::conversation::{BASE_CONFIG, METADATA, named};
 use crate::source::tail::{AppendTail, TailRead};
 use crate::source::{ConversationDir, ConversationFiles, LocateError, Target, Workspace, locate};
 
@@ -153,10 +156,21 @@ impl Live {
     pub fn refresh(&mut self) -> Result<Refresh, OpenError> {
         match (&mut self.reader, &self.origin) {
             (Reader::Jp(stream), Origin::Jp(dir)) => {
-                let files = dir.read()?;
-                let delta = stream
-                    .update(&files.events, files.base_config.as_deref())
-                    .map_err(|error| format_error(dir, error))?;
+                let files = dir.read_beside()?;
+                let base = files.base_config.as_deref();
+                let delta = match read_after(&dir.events_path(), stream.prefix_len())? {
+                    Some((hasher, rest)) => stream.update_rest(hasher, &rest, base),
+                    None => None,
+                };
+                let delta = match delta {
+                    Some(delta) => delta,
+                    None => {
+                        let events = dir.read()?.events;
+                        stream
+                            .update(&events, base)
+                            .map_err(|error| format_error(dir, error))?
+                    }
+                };
                 if let Some(title) = files.metadata.as_deref().and_then(title_of) {
                     self.conversation.title = Some(title);
                 }
@@ -342,6 +356,32 @@ impl Live {
             conv.dir = dir;
         }
     }
+}
+
+/// Reads the file at `path`, streaming its first `prefix` bytes through a
+/// hash instead of keeping them, and returns the hash and the bytes after
+/// them: a followed 100 MB conversation is not copied whole into memory on
+/// every rewrite. `None` when the file is shorter than `prefix`.
+fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(Xxh3Default, Vec<u8>)>> {
+    let io = |e: std::io::Error| named(path, &e);
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut hasher = Xxh3Default::new();
+    let mut buf = vec![0; prefix.clamp(1, 1 << 20)];
+    let mut left = prefix;
+    while left > 0 {
+        let chunk = left.min(buf.len());
+        let n = match file.read(&mut buf[..chunk]) {
+            Ok(0) => return Ok(None),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io(e)),
+        };
+        hasher.update(&buf[..n]);
+        left -= n;
+    }
+    let mut rest = Vec::new();
+    file.read_to_end(&mut rest).map_err(io)?;
+    Ok(Some((hasher, rest)))
 }
 
 /// What changed in `reader` since it had `before` (event count, revision)

@@ -558,24 +558,44 @@ impl JpStream {
         events_json: &[u8],
         base_config_json: Option<&[u8]>,
     ) -> Result<Delta, LoadError> {
-        let base_hash = base_config_json.map(xxh3_64);
-        if base_hash == self.base_hash
-            && let Some(prefix) = events_json.get(..self.prefix_len)
-        {
+        if let Some(prefix) = events_json.get(..self.prefix_len) {
             // One pass over the bytes parsed before, whatever happens next:
             // a 100 MB conversation is not hashed again and again.
             let mut hasher = Xxh3Default::new();
             hasher.update(prefix);
-            if hasher.digest() == self.prefix_hash {
-                if xxh3_64(&events_json[self.prefix_len..]) == self.rest_hash {
-                    return Ok(Delta::Unchanged);
-                }
-                if let Some(added) = self.try_append(events_json, hasher) {
-                    return Ok(Delta::Appended(added));
-                }
+            let rest = &events_json[self.prefix_len..];
+            if let Some(delta) = self.update_rest(hasher, rest, base_config_json) {
+                return Ok(delta);
             }
         }
         Ok(Delta::Reloaded(self.reload(events_json, base_config_json)?))
+    }
+
+    /// How many leading bytes of the file were parsed before (see
+    /// [`JpStream::update_rest`]).
+    pub fn prefix_len(&self) -> usize {
+        self.prefix_len
+    }
+
+    /// [`JpStream::update`] for a file read in two parts, so that a reader
+    /// need not hold the whole file: `hasher` has hashed its first
+    /// [`JpStream::prefix_len`] bytes as they were read, and `rest` is what
+    /// follows them. `None` when only re-reading the whole file will do (the
+    /// bytes parsed before or the base config changed): pass it all to
+    /// [`JpStream::update`] then.
+    pub fn update_rest(
+        &mut self,
+        hasher: Xxh3Default,
+        rest: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Option<Delta> {
+        if base_config_json.map(xxh3_64) != self.base_hash || hasher.digest() != self.prefix_hash {
+            return None;
+        }
+        if xxh3_64(rest) == self.rest_hash {
+            return Some(Delta::Unchanged);
+        }
+        self.try_append(rest, hasher).map(Delta::Appended)
     }
 
     fn reload(
@@ -599,14 +619,14 @@ impl JpStream {
         Ok(load)
     }
 
-    /// Parses only what follows the known prefix, whose bytes `hasher` has
-    /// just hashed (and found unchanged); `None` when that is not possible.
-    fn try_append(&mut self, events_json: &[u8], mut hasher: Xxh3Default) -> Option<JpLoad> {
+    /// Parses `after`, what follows the known prefix, whose bytes `hasher`
+    /// has just hashed (and found unchanged); `None` when that is not possible.
+    fn try_append(&mut self, after: &[u8], mut hasher: Xxh3Default) -> Option<JpLoad> {
         // An empty array is re-read whole: its first entry may be a legacy base.
         if self.entries == 0 {
             return None;
         }
-        let rest = &events_json[self.prefix_len..];
+        let rest = after;
         let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
         let rest = &rest[start..];
         let tail = match rest.first() {
@@ -617,7 +637,7 @@ impl JpStream {
                 if !rest[1..].iter().all(u8::is_ascii_whitespace) {
                     return None;
                 }
-                self.rest_hash = xxh3_64(&events_json[self.prefix_len..]);
+                self.rest_hash = xxh3_64(after);
                 return Some(JpLoad::default());
             }
             _ => return None,
@@ -634,11 +654,11 @@ impl JpStream {
         let end = last_entry_end(&wrapped)?;
         let added = reader.finish();
         self.entries += added.events.len();
-        let old_len = self.prefix_len;
-        self.prefix_len += start + 1 + end - 1;
-        hasher.update(&events_json[old_len..self.prefix_len]);
+        let parsed = start + 1 + end - 1;
+        self.prefix_len += parsed;
+        hasher.update(&after[..parsed]);
         self.prefix_hash = hasher.digest();
-        self.rest_hash = xxh3_64(&events_json[self.prefix_len..]);
+        self.rest_hash = xxh3_64(&after[parsed..]);
         Some(added)
     }
 }

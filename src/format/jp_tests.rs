@@ -238,3 +238,48 @@ fn stream_from_empty_array_and_legacy_base() {
     let added = appended(stream.update(&two, None).unwrap());
     assert_eq!(added, load(&two, None).unwrap().events[1..].to_vec());
 }
+
+/// `update_rest` of `bytes`, hashing the prefix the way a reader does.
+fn update_rest(stream: &mut JpStream, bytes: &[u8]) -> Option<Delta> {
+    let mut hasher = Xxh3Default::new();
+    let at = stream.prefix_len().min(bytes.len());
+    hasher.update(&bytes[..at]);
+    stream.update_rest(hasher, &bytes[at..], Some(b"{}"))
+}
+
+#[test]
+fn a_file_read_in_two_parts_updates_like_a_whole_one() {
+    let first = json!([
+        {"timestamp": "t1", "type": "turn_start"},
+        {"timestamp": "t2", "type": "chat_request", "content": "hi"}
+    ]);
+    let second = json!([
+        {"timestamp": "t1", "type": "turn_start"},
+        {"timestamp": "t2", "type": "chat_request", "content": "hi"},
+        {"timestamp": "t3", "type": "chat_response", "message": "hello"}
+    ]);
+    let (mut stream, _) = JpStream::open(&events(first.clone()), Some(b"{}")).unwrap();
+    let mut whole = stream.clone();
+    assert_eq!(
+        update_rest(&mut stream, &events(first)),
+        Some(Delta::Unchanged)
+    );
+    let added = update_rest(&mut stream, &events(second.clone()));
+    assert_eq!(
+        added,
+        Some(whole.update(&events(second), Some(b"{}")).unwrap())
+    );
+    assert_eq!(stream.prefix_len(), whole.prefix_len());
+
+    let edited = json!([
+        {"timestamp": "t1", "type": "turn_start"},
+        {"timestamp": "t2", "type": "chat_request", "content": "HI"},
+        {"timestamp": "t3", "type": "chat_response", "message": "hello"},
+        {"timestamp": "t4", "type": "chat_response", "message": "again"}
+    ]);
+    assert_eq!(
+        update_rest(&mut stream, &events(edited)),
+        None,
+        "an earlier entry changed: the whole file must be read"
+    );
+}

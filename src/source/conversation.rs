@@ -92,15 +92,25 @@ impl ConversationDir {
     /// exist; the other two are optional. Errors name the file.
     pub fn read(&self) -> io::Result<ConversationFiles> {
         let events = read_named(&self.events_path())?;
+        Ok(ConversationFiles {
+            events,
+            ..self.read_beside()?
+        })
+    }
+
+    /// The files beside the events (`base_config.json`, `metadata.json`),
+    /// with `events` left empty: for a re-read that reads the events file its
+    /// own way (only what follows the part parsed before).
+    pub fn read_beside(&self) -> io::Result<ConversationFiles> {
         if self.is_standalone() {
             return Ok(ConversationFiles {
-                events,
+                events: Vec::new(),
                 base_config: None,
                 metadata: None,
             });
         }
         Ok(ConversationFiles {
-            events,
+            events: Vec::new(),
             base_config: read_optional(&self.dir.join(BASE_CONFIG))?,
             metadata: read_optional(&self.dir.join(METADATA))?,
         })
