@@ -47,3 +47,25 @@ fn a_rewrite_ending_in_a_trailing_comma_is_an_error_as_on_a_fresh_load() {
         "{update:?}"
     );
 }
+
+/// markdown: fenced markdown (```` ```markdown ````) took most of a second for
+/// 6 KB — syntect's Markdown grammar spends up to 20 ms a line once its
+/// context stack is deep. Such code is now shown plain, as written.
+#[test]
+fn fenced_markdown_is_shown_as_written_not_highlighted() {
+    use overhear::render::highlight::highlight;
+    use overhear::render::theme::Theme;
+    let theme = Theme::dark();
+    let source = "| `j ↓` / `k ↑` | cursor down / up a line |\n# a heading *here*\n";
+    for lang in ["markdown", "md", "MD"] {
+        let lines = highlight(source, Some(lang), &theme);
+        assert_eq!(lines.len(), 2);
+        for line in &lines {
+            assert_eq!(line.spans.len(), 1, "{lang}: {line:?}");
+            assert_eq!(line.spans[0].style, theme.styles.code_block);
+        }
+    }
+    // Other languages are still highlighted.
+    let rust = highlight("fn main() { let x = 1; }", Some("rust"), &theme);
+    assert!(rust[0].spans.len() > 1);
+}
