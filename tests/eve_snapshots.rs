@@ -185,7 +185,7 @@ fn streams_being_written_and_the_raw_view() {
     snapshot("eve-partial-typing-80", &typing);
 
     let raw = render("malformed-line.ndjson", &["--view", "raw"]);
-    assert!(raw.contains("⚠ malformed line 4: not JSON"));
+    assert!(raw.contains("⚠ malformed line 4, column 63: not JSON"));
     assert!(raw.contains("line 3 · message.received  2026-02-01 10:00:03 UTC"));
     snapshot("eve-malformed-line-raw-80", &raw);
 }

@@ -389,11 +389,14 @@ fn exercise_viewer(ws: &Workspace, rewrites: bool) -> ProcFindings {
     viewer.wait_for_text("close");
     viewer.send(b"x");
     viewer.send(b"g}o");
+    // `cat >/dev/null` returns at once; the viewer waits for a key first.
+    viewer.wait_for_text("press any key to return");
+    viewer.send(b"x");
     viewer.wait_until("the viewer after the pager", TIMEOUT, |s| {
         s.alternate_screen() && s.contents().contains("fs_read_file")
     });
     viewer.send(b"y");
-    viewer.wait_for_text("copied");
+    viewer.wait_for_text("to the clipboard (OSC 52)");
     viewer.send(b"G");
     if rewrites {
         ws.rewrite(1);

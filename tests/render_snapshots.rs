@@ -122,7 +122,7 @@ fn audience_maps_chat_hidden_header_and_errors() {
     let text = render("policy", DocView::Terminal, 80, false);
     assert!(text.contains("user line 10") && !text.contains("user line 11"));
     assert!(!text.contains("assistant only: hidden"));
-    assert!(text.contains("assistant · message (uchat_aoff)"));
+    assert!(text.contains("assistant · uchat_aoff"));
     assert!(text.contains("unannotated, shown as result display"));
     assert!(!text.contains("a user block of a hidden tool must not show"));
     assert!(!text.contains("hidden_tool"));
@@ -139,7 +139,7 @@ fn audience_maps_chat_hidden_header_and_errors() {
 #[test]
 fn updates_final_reply_and_lost_answer() {
     let text = render("updates", DocView::Terminal, 80, false);
-    assert!(text.contains("assistant · message (tell_user)"));
+    assert!(text.contains("assistant · tell_user"));
     assert!(text.contains("assistant · update (send_channel_update)"));
     assert!(text.contains("delivered"));
     assert!(text.contains("failed") && text.contains("channel unavailable: 503"));

@@ -11,7 +11,7 @@ use crate::model::View;
 pub fn run(path: &str, view: View, jsonl: bool) -> Result<()> {
     let loaded = crate::load::Live::read_once(path)?;
     for warning in &loaded.warnings {
-        eprintln!("overhear: warning: {warning}");
+        super::report(format_args!("overhear: warning: {warning}"));
     }
     let events = loaded.conversation.view(view);
     let stdout = io::stdout();

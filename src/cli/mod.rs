@@ -82,7 +82,7 @@ pub fn main() -> i32 {
             return 0;
         }
         Err(err) => {
-            eprintln!("overhear: {}", usage::one_line(&err));
+            report(format_args!("overhear: {}", usage::one_line(&err)));
             return 2;
         }
     };
@@ -91,10 +91,18 @@ pub fn main() -> i32 {
         Err(err) => {
             // Every error's own message is complete (it names the file, the
             // place and the cause): its chain of sources would repeat it.
-            eprintln!("overhear: {err}");
+            report(format_args!("overhear: {err}"));
             exit_code(&err)
         }
     }
+}
+
+/// Writes one line to stderr. Unlike `eprintln!` it never panics: stderr may
+/// be a terminal that hung up or a closed pipe, and a message that cannot be
+/// shown must not become a crash.
+pub(crate) fn report(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
 }
 
 fn run(cli: Cli) -> anyhow::Result<i32> {

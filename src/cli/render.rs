@@ -159,7 +159,7 @@ pub fn run(args: &RenderArgs, checked: Checked) -> Result<()> {
 pub(super) fn print(path: Option<&str>, args: &RenderArgs, checked: Checked) -> Result<()> {
     let loaded = crate::load::Live::read_once_at(path)?;
     for warning in &loaded.warnings {
-        eprintln!("overhear: warning: {warning}");
+        super::report(format_args!("overhear: warning: {warning}"));
     }
     let depth = color_depth(args.color);
     let theme = checked.theme.with_depth(depth);
@@ -179,10 +179,10 @@ pub(super) fn print(path: Option<&str>, args: &RenderArgs, checked: Checked) -> 
     };
     let doc = Document::build(&loaded.conversation, &doc_options);
     for warning in &doc.warnings {
-        eprintln!(
+        super::report(format_args!(
             "overhear: warning: {}",
             loaded.describe_style_warning(warning)
-        );
+        ));
     }
     let options = PrintOptions {
         width,

@@ -630,6 +630,11 @@ impl JpStream {
         let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
         let rest = &rest[start..];
         let tail = match rest.first() {
+            // `…},]`: a trailing comma, which a fresh load rejects; re-read
+            // so that the error is reported the same way.
+            Some(b',') if rest[1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b']') => {
+                return None;
+            }
             Some(b',') => &rest[1..],
             Some(b']') => {
                 // Same entries, different trailing whitespace: nothing new to

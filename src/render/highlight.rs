@@ -23,8 +23,15 @@ use super::theme::Theme;
 /// Columns between tab stops in code.
 pub const CODE_TAB: usize = 4;
 
-/// Above this many bytes code is shown plain (highlighting it would take too long).
-pub const MAX_HIGHLIGHT_BYTES: usize = 512 * 1024;
+/// Above this many bytes code is shown plain: syntect highlights about 100 KB
+/// of Rust a second, so a bigger block would stall the screen it is on.
+pub const MAX_HIGHLIGHT_BYTES: usize = 64 * 1024;
+
+/// Grammars whose code is shown plain. syntect's Markdown grammar can spend
+/// 20 ms on one short line once its context stack is deep (fuzzing found 6 KB
+/// of fenced markdown taking most of a second), and markdown source in a fence
+/// reads well as written.
+const PLAIN_GRAMMARS: &[&str] = &["Markdown", "MultiMarkdown"];
 
 /// Above this many lines code is shown plain.
 pub const MAX_HIGHLIGHT_LINES: usize = 10_000;
@@ -65,7 +72,9 @@ fn find_syntax(lang: &str) -> Option<&'static SyntaxReference> {
         .iter()
         .find(|(alias, _)| *alias == token)
         .map_or(token.as_str(), |(_, target)| target);
-    SYNTAXES.find_syntax_by_token(token)
+    SYNTAXES
+        .find_syntax_by_token(token)
+        .filter(|syntax| !PLAIN_GRAMMARS.contains(&syntax.name.as_str()))
 }
 
 /// True when `lang` names a language the highlighter knows.
@@ -235,6 +244,9 @@ mod tests {
             assert!(is_known_language(lang), "{lang}");
         }
         assert!(!is_known_language("no-such-language"));
+        // Shown plain on purpose (see PLAIN_GRAMMARS).
+        assert!(!is_known_language("markdown"));
+        assert!(!is_known_language("md"));
         assert!(!is_known_language("text"));
     }
 

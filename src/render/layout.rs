@@ -459,17 +459,18 @@ fn assistant_message(
 }
 
 fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    // An update says so before the tool's name (issue 3: `assistant · update
+    // (send_channel_update)`); any other speaking tool is named alone
+    // (`assistant · tell_user`).
+    let tool = clean(&speech.tool, ctx);
     let kind = if speech.tool == "send_channel_update" {
-        "update"
+        format!(" · update ({tool})")
     } else {
-        "message"
+        format!(" · {tool}")
     };
     let label = vec![
         Span::styled("assistant", ctx.theme.styles.assistant_label),
-        Span::styled(
-            format!(" · {kind} ({})", clean(&speech.tool, ctx)),
-            ctx.theme.styles.update_label,
-        ),
+        Span::styled(kind, ctx.theme.styles.update_label),
     ];
     let (outcome, error) = delivery(speech, ctx);
     let mut detail = outcome.to_string();

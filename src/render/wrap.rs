@@ -24,6 +24,52 @@ const TOO_WIDE: &str = "?";
 /// The marker [`cut_to_width`] puts where it cut a line.
 pub const CUT_MARKER: &str = "…";
 
+/// The grapheme clusters of `s` with their byte offsets. ASCII text (nearly
+/// all of what agents write) skips Unicode segmentation, which dominated
+/// wrapping a 50 MB message: each byte is a cluster, but for `\r\n`.
+pub fn grapheme_indices(s: &str) -> GraphemeIndices<'_> {
+    if s.is_ascii() {
+        GraphemeIndices::Ascii { text: s, at: 0 }
+    } else {
+        GraphemeIndices::Unicode(s.grapheme_indices(true))
+    }
+}
+
+/// The iterator of [`grapheme_indices`].
+pub enum GraphemeIndices<'a> {
+    /// ASCII text, one byte at a time.
+    Ascii {
+        /// The text.
+        text: &'a str,
+        /// The offset of the next cluster.
+        at: usize,
+    },
+    /// Any other text, by `unicode-segmentation`.
+    Unicode(unicode_segmentation::GraphemeIndices<'a>),
+}
+
+impl<'a> Iterator for GraphemeIndices<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        match self {
+            GraphemeIndices::Ascii { text, at } => {
+                let start = *at;
+                let bytes = text.as_bytes();
+                let first = *bytes.get(start)?;
+                let len = if first == b'\r' && bytes.get(start + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                *at += len;
+                Some((start, &text[start..start + len]))
+            }
+            GraphemeIndices::Unicode(inner) => inner.next(),
+        }
+    }
+}
+
 /// Display width of one grapheme cluster, as wrapping counts it.
 ///
 /// Terminals disagree on emoji sequences: some draw a ZWJ family or a flag as one glyph two
@@ -31,6 +77,9 @@ pub const CUT_MARKER: &str = "…";
 /// larger of the two is counted, so a line never overflows on either kind of terminal (on the
 /// first it merely ends a few columns early).
 fn grapheme_width(g: &str) -> usize {
+    if let [b' '..=b'~'] = g.as_bytes() {
+        return 1;
+    }
     if g == "\t" {
         TAB_WIDTH
     } else {
@@ -41,7 +90,7 @@ fn grapheme_width(g: &str) -> usize {
 
 /// The number of terminal columns `s` takes (tabs count [`TAB_WIDTH`]).
 pub fn display_width(s: &str) -> usize {
-    s.graphemes(true).map(grapheme_width).sum()
+    grapheme_indices(s).map(|(_, g)| grapheme_width(g)).sum()
 }
 
 /// The display width of a run of spans.
@@ -61,7 +110,7 @@ fn take_width(spans: &[Span<'_>], width: usize) -> (Vec<Span<'static>>, usize) {
     for span in spans {
         let mut text = String::new();
         let mut full = false;
-        for g in span.content.graphemes(true) {
+        for (_, g) in grapheme_indices(&span.content) {
             let w = grapheme_width(g);
             if used + w > width {
                 full = true;
@@ -256,7 +305,7 @@ impl Wrapper<'_, '_> {
 
     fn run(mut self) -> Vec<Line<'static>> {
         for (index, span) in self.spans.iter().enumerate() {
-            for (start, g) in span.content.grapheme_indices(true) {
+            for (start, g) in grapheme_indices(&span.content) {
                 let end = start + g.len();
                 let piece = |width, kind| Piece {
                     span: index,
@@ -622,7 +671,30 @@ mod tests {
         ]
     }
 
+    #[test]
+    fn the_ascii_shortcut_measures_as_unicode_does() {
+        for byte in 0u8..=0x7f {
+            let text = char::from(byte).to_string();
+            let slow = if text == "\t" {
+                TAB_WIDTH
+            } else {
+                UnicodeWidthStr::width(text.as_str()).max(byte_width(byte))
+            };
+            assert_eq!(grapheme_width(&text), slow, "{byte:#x}");
+        }
+    }
+
+    fn byte_width(byte: u8) -> usize {
+        char::from(byte).width().unwrap_or(0)
+    }
+
     proptest! {
+        #[test]
+        fn ascii_clusters_are_unicode_clusters(text in "[ -~\r\n\t]{0,40}|\\PC{0,20}") {
+            let fast: Vec<(usize, &str)> = grapheme_indices(&text).collect();
+            let slow: Vec<(usize, &str)> = text.grapheme_indices(true).collect();
+            prop_assert_eq!(fast, slow);
+        }
         #[test]
         fn never_wider_and_text_and_styles_survive(
             parts in prop::collection::vec(

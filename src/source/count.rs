@@ -8,9 +8,15 @@
 //! depth 1. It does not validate the JSON; a file that does not start with `[`
 //! or that ends inside the array gives `None`.
 
+use std::fmt;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 use std::path::Path;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer as _, SeqAccess, Visitor};
+
+use super::conversation::BASE_CONFIG;
 
 /// Streaming state of the element counter.
 #[derive(Debug, Default)]
@@ -106,10 +112,59 @@ pub fn count_elements(mut reader: impl Read) -> io::Result<Option<usize>> {
     Ok(scanner.result())
 }
 
-/// Counts the events in an `events.json` file; `None` if unreadable or not an array.
+/// Counts the events in an `events.json` file; `None` if unreadable or not an
+/// array. Like the reader, a leading `config_delta` with no `base_config.json`
+/// beside the file is the legacy base config, not an event, so the picker and
+/// the viewer's status bar give the same number.
 pub fn count_events(path: &Path) -> Option<usize> {
     let file = File::open(path).ok()?;
-    count_elements(file).ok().flatten()
+    let count = count_elements(file).ok().flatten()?;
+    let has_base_file = path
+        .parent()
+        .is_some_and(|dir| dir.join(BASE_CONFIG).is_file());
+    if count > 0 && !has_base_file && first_is_config_delta(path) {
+        Some(count - 1)
+    } else {
+        Some(count)
+    }
+}
+
+/// Whether the array's first element is an object of type `config_delta`.
+/// Reads that element only.
+fn first_is_config_delta(path: &Path) -> bool {
+    #[derive(Deserialize)]
+    struct Typed {
+        #[serde(rename = "type")]
+        kind: Option<String>,
+    }
+    struct First(Option<String>);
+    impl<'de> Visitor<'de> for &mut First {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an array")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            if let Ok(Some(Typed { kind })) = seq.next_element::<Typed>() {
+                self.0 = kind;
+            }
+            // Stop here: the rest of the file is not read.
+            Err(de::Error::custom("first element read"))
+        }
+    }
+    let Ok(file) = File::open(path) else {
+        return false;
+    };
+    let mut reader = io::BufReader::new(file);
+    // A byte order mark may precede the array.
+    if reader
+        .fill_buf()
+        .is_ok_and(|b| b.starts_with(b"\xEF\xBB\xBF"))
+    {
+        reader.consume(3);
+    }
+    let mut first = First(None);
+    let _ = serde_json::Deserializer::from_reader(reader).deserialize_seq(&mut first);
+    first.0.as_deref() == Some("config_delta")
 }
 
 #[cfg(test)]
@@ -160,6 +215,20 @@ mod tests {
         assert_eq!(count_elements(Trickle(text.as_bytes())).unwrap(), Some(40));
     }
 
+    #[test]
+    fn a_legacy_base_config_is_not_counted_as_an_event() {
+        let dir = tempfile::tempdir().unwrap();
+        let events = dir.path().join("events.json");
+        let legacy = r#"[{"type":"config_delta","timestamp":"2026-01-01 00:00:00.0","delta":{}},
+            {"type":"turn_start","timestamp":"2026-01-01 00:00:00.0"},
+            {"type":"chat_request","timestamp":"2026-01-01 00:00:00.0","content":"hi"}]"#;
+        std::fs::write(&events, format!("\u{feff}{legacy}")).unwrap();
+        assert_eq!(count_events(&events), Some(2));
+        // With base_config.json beside it, a leading config_delta is an event.
+        std::fs::write(dir.path().join(BASE_CONFIG), "{}").unwrap();
+        assert_eq!(count_events(&events), Some(3));
+    }
+
     /// Every `events.json` under `$OVERHEAR_CORPUS` (real JP data) counts the
     /// same as a JSON parser. Without the corpus this says so and passes.
     #[test]
@@ -182,11 +251,20 @@ mod tests {
         }
         assert!(!files.is_empty(), "no events.json in the corpus");
         for file in files {
-            let parsed: Vec<serde_json::Value> =
-                serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+            let bytes = std::fs::read(&file).unwrap();
+            let parsed: Vec<serde_json::Value> = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(
+                count_elements(bytes.as_slice()).unwrap(),
+                Some(parsed.len()),
+                "{}",
+                file.display()
+            );
+            // And the events as the reader sees them (a legacy base is none).
+            let base = std::fs::read(file.with_file_name(BASE_CONFIG)).ok();
+            let loaded = crate::format::jp::load(&bytes, base.as_deref()).unwrap();
             assert_eq!(
                 count_events(&file),
-                Some(parsed.len()),
+                Some(loaded.events.len()),
                 "{}",
                 file.display()
             );

@@ -95,6 +95,8 @@ pub enum LocateError {
 ///   → [`Target::EveStream`]; another file starting with `[` → a lone JP
 ///   events file (JP's `events.json` always starts with `[`);
 /// * a folder holding `.jp/`, or any folder below one → [`Target::Workspace`];
+/// * a folder of conversation folders (JP's `conversations/` itself, or a copy
+///   of some) → [`Target::Workspace`] over that folder ([`Workspace::plain_folder`]);
 /// * `jp-c17758406187` or `17758406187` that is not an existing path → that
 ///   conversation in the workspace around `cwd` (either root, archived too).
 pub fn locate(
@@ -149,6 +151,9 @@ fn locate_folder(dir: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Tar
     }
     if let Some(workspace) = Workspace::discover(dir, env) {
         return with_conversations(workspace);
+    }
+    if let Some(folder) = Workspace::plain_folder(dir) {
+        return Ok(Target::Workspace(folder));
     }
     let mut entries = fs::read_dir(dir).map_err(|source| LocateError::Io {
         path: dir.into(),

@@ -204,3 +204,39 @@ fn an_existing_path_wins_over_an_id() {
     let conv = conversation(locate(Some("123"), &fx.base, &fx.env()).unwrap());
     assert_eq!(conv.dir, dir);
 }
+
+#[test]
+fn a_folder_of_conversation_folders_opens_like_a_workspace() {
+    let fx = Fixture::new();
+    fx.add(Root::User, "17758406187-first", META, 2, 1000);
+    let earlier = r#"{"title":"Old","last_activated_at":"2025-12-01 10:00:00.0"}"#;
+    fx.add(Root::User, ".archive/17758406190-old", earlier, 1, 900);
+    let folder = fx.conversations(Root::User);
+    // Not a conversation itself; a lone note beside the folders is ignored.
+    fs::write(folder.join("notes.txt"), "x").unwrap();
+    let env = fx.env();
+    let Target::Workspace(ws) = locate(Some(folder.to_str().unwrap()), &fx.base, &env).unwrap()
+    else {
+        panic!("expected the folder as a workspace");
+    };
+    assert!(ws.plain_folder);
+    let ids: Vec<String> = ws.conversations().into_iter().map(|c| c.id).collect();
+    assert_eq!(ids, ["17758406187", "17758406190"]);
+    // Locks are looked for where JP's user-local storage keeps them: beside.
+    assert_eq!(
+        ws.lock_files("17758406187"),
+        [fx.locks(Root::User).join("jp-c17758406187.lock")]
+    );
+}
+
+#[test]
+fn a_folder_of_unrelated_folders_is_not_a_conversation() {
+    let fx = Fixture::new();
+    let dir = fx.base.join("photos/2026");
+    fs::create_dir_all(&dir).unwrap();
+    let env = fx.env();
+    assert!(matches!(
+        locate(Some("photos"), &fx.base, &env),
+        Err(LocateError::NotAConversation(_))
+    ));
+}

@@ -24,14 +24,18 @@ pub const STORAGE: &str = ".jp";
 pub const ARCHIVE: &str = ".archive";
 
 /// A JP workspace: a folder holding `.jp/`, plus where its user-local copy is.
+/// Also a plain folder of conversation folders (a `conversations/` folder
+/// itself, or a copy of some), so that the picker opens on those too.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Workspace {
-    /// The folder holding `.jp/`.
+    /// The folder holding `.jp/`, or the folder of conversations.
     pub root: PathBuf,
     /// The workspace id (second line of `.jp/.id`), if readable.
     pub id: Option<String>,
     /// The user-local silo `<user data>/workspace/<slug>-<id>/`, if it exists.
     pub user_root: Option<PathBuf>,
+    /// `root` is itself a folder of conversations, not a workspace.
+    pub plain_folder: bool,
 }
 
 /// One conversation as a picker lists it.
@@ -101,11 +105,27 @@ impl Workspace {
             root: root.to_path_buf(),
             id,
             user_root,
+            plain_folder: false,
         }
+    }
+
+    /// `dir` as a folder of conversation folders, when it holds at least one
+    /// (a folder named like a JP conversation, with `events.json`).
+    pub fn plain_folder(dir: &Path) -> Option<Workspace> {
+        let folder = Workspace {
+            root: dir.to_path_buf(),
+            id: None,
+            user_root: None,
+            plain_folder: true,
+        };
+        folder.has_conversations().then_some(folder)
     }
 
     /// The `conversations/` folders to scan, user-local first (it wins ties).
     pub fn conversation_roots(&self) -> Vec<PathBuf> {
+        if self.plain_folder {
+            return vec![self.root.clone()];
+        }
         let mut roots = Vec::new();
         if let Some(user) = &self.user_root {
             roots.push(user.join("conversations"));
@@ -153,6 +173,14 @@ impl Workspace {
     /// then `.jp/locks/` (used when there is no user-local storage).
     pub fn lock_files(&self, id: &str) -> Vec<PathBuf> {
         let name = lock_file_name(id);
+        if self.plain_folder {
+            // A user-local `conversations/` folder has `locks/` beside it.
+            return self
+                .root
+                .parent()
+                .map(|silo| vec![silo.join("locks").join(&name)])
+                .unwrap_or_default();
+        }
         let mut files = Vec::new();
         if let Some(user) = &self.user_root {
             files.push(user.join("locks").join(&name));

@@ -1,8 +1,15 @@
 //! The input thread: reads keys, mouse and resize events from the terminal
 //! and sends them to the app with a tick about once a second. It can be
 //! paused, so that a pager or the shell (after Ctrl-Z) gets the keystrokes.
+//!
+//! When the terminal goes away (its window closed, `tmux kill-server`, a
+//! dropped ssh connection), crossterm's reader spins inside `event::poll`
+//! without returning (crossterm-rs/crossterm#793). So the hang-up is watched
+//! for apart from it, by [`watch_hangup`], and the input thread is never
+//! waited for longer than [`JOIN_WAIT`]: a viewer that lost its terminal ends
+//! instead of burning a core.
 
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -15,6 +22,9 @@ use super::app::{AppEvent, Signal};
 const POLL: Duration = Duration::from_millis(50);
 /// How often [`AppEvent::Tick`] is sent.
 const TICK: Duration = Duration::from_secs(1);
+/// How long stopping waits for the thread before leaving it behind (it may
+/// be stuck in crossterm on a terminal that went away).
+const JOIN_WAIT: Duration = Duration::from_millis(500);
 
 #[derive(Default)]
 struct State {
@@ -33,19 +43,32 @@ struct Control {
 pub struct Input {
     control: Arc<Control>,
     thread: Option<JoinHandle<()>>,
+    /// Disconnects when the thread returns.
+    finished: Receiver<()>,
 }
 
 impl Input {
-    /// Starts reading the terminal; events go to `tx`.
+    /// Starts reading the terminal; events go to `tx`. Also starts watching
+    /// the terminal for a hang-up.
     pub fn spawn<U: Send + 'static>(tx: Sender<AppEvent<U>>) -> std::io::Result<Input> {
         let control = Arc::new(Control::default());
         let shared = control.clone();
+        let (done, finished) = mpsc::channel::<()>();
+        let hangup_tx = tx.clone();
+        let hangup_control = control.clone();
         let thread = thread::Builder::new()
             .name("overhear-input".into())
-            .spawn(move || read_loop(&shared, &tx))?;
+            .spawn(move || {
+                let _done = done;
+                read_loop(&shared, &tx);
+            })?;
+        thread::Builder::new()
+            .name("overhear-hangup".into())
+            .spawn(move || watch_hangup(&hangup_control, &hangup_tx))?;
         Ok(Input {
             control,
             thread: Some(thread),
+            finished,
         })
     }
 
@@ -86,9 +109,49 @@ impl Drop for Input {
             self.control.changed.notify_all();
         }
         if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+            // `recv_timeout` ends when the thread drops its sender, that is,
+            // when it returns; a thread stuck on a dead terminal is left.
+            if let Err(mpsc::RecvTimeoutError::Disconnected) = self.finished.recv_timeout(JOIN_WAIT)
+            {
+                let _ = thread.join();
+            }
         }
     }
+}
+
+/// Waits for the terminal to hang up, without reading from it, and then says
+/// so with [`Signal::Hangup`]. Returns when the input stops.
+fn watch_hangup<U>(control: &Control, tx: &Sender<AppEvent<U>>) {
+    loop {
+        if terminal_hung_up(TICK) {
+            let _ = tx.send(AppEvent::Signal(Signal::Hangup));
+            return;
+        }
+        if control
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .stop
+        {
+            return;
+        }
+    }
+}
+
+/// Whether the terminal the viewer draws on (stdout) hung up, waiting up to
+/// `wait` for it to. `poll(2)` with no requested events reports only
+/// `POLLHUP`, `POLLERR` and `POLLNVAL`, which is exactly "the terminal went
+/// away", and reads nothing.
+pub fn terminal_hung_up(wait: Duration) -> bool {
+    let mut watched = libc::pollfd {
+        fd: libc::STDOUT_FILENO,
+        events: 0,
+        revents: 0,
+    };
+    let wait = libc::c_int::try_from(wait.as_millis()).unwrap_or(libc::c_int::MAX);
+    // SAFETY: one valid `pollfd`, for the duration of the call.
+    let ready = unsafe { libc::poll(&mut watched, 1, wait) };
+    ready > 0 && watched.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
 fn read_loop<U>(control: &Control, tx: &Sender<AppEvent<U>>) {

@@ -15,7 +15,7 @@ use ratatui::layout::Rect;
 
 use super::app::{App, AppEvent, Effect, Signal};
 use super::blocks::Blocks;
-use super::input::Input;
+use super::input::{Input, terminal_hung_up};
 use super::pager::{clipboard_sequence, pager_command, run_pager};
 use super::picker::ConversationRow;
 use super::signals::SignalThread;
@@ -118,6 +118,31 @@ where
         terminal: &mut terminal,
         input: &input,
     };
+    let result = match event_loop(&mut session, &mut app, host, &events) {
+        // Drawing on a terminal that just went away fails before the
+        // hang-up arrives: it ends the viewer the same way.
+        Err(_) if terminal_hung_up(Duration::ZERO) => Ok(Exit::Signal(libc::SIGHUP)),
+        result => result,
+    };
+    // The guard shows the cursor again. ratatui's `Drop` would only repeat
+    // that, and on a terminal that hung up report its failure with
+    // `eprintln!`, which panics on the same dead terminal.
+    std::mem::forget(terminal);
+    result
+}
+
+/// Draws, waits for events and handles them until the viewer ends.
+fn event_loop<D, H>(
+    session: &mut Session<'_>,
+    app: &mut App<D>,
+    host: &mut H,
+    events: &EventChannel<D::Update>,
+) -> Result<Exit, TuiError>
+where
+    D: Blocks,
+    D::Update: Send + 'static,
+    H: Host<D>,
+{
     let test_panic = std::env::var_os(TEST_PANIC).is_some_and(|v| v == "1");
     loop {
         session.terminal.draw(|f| app.draw(f))?;
@@ -145,7 +170,7 @@ where
                 other => app.handle(other),
             };
             if let Some(effect) = effect
-                && let Some(exit) = session.apply(effect, &mut app, host)?
+                && let Some(exit) = session.apply(effect, app, host)?
             {
                 return Ok(exit);
             }
