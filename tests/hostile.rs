@@ -4,6 +4,8 @@
 //! `docs/hardening.md`. Big inputs are generated into temporary folders, never
 //! committed (`tests/fixtures/hostile/README.md`).
 
+#[path = "hostile/effects.rs"]
+mod effects;
 #[path = "hostile/inputs.rs"]
 mod inputs;
 #[path = "hostile/support.rs"]

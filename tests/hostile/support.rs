@@ -273,67 +273,6 @@ fn snippet(text: &str, at: usize) -> String {
     text[at..].chars().take(24).collect()
 }
 
-/// Everything a terminal did besides drawing: what a leaked sequence would trigger.
-#[derive(Debug, Default)]
-pub struct TerminalEffects {
-    pub effects: Vec<String>,
-}
-
-impl vt100::Callbacks for TerminalEffects {
-    fn audible_bell(&mut self, _: &mut vt100::Screen) {
-        self.effects.push("bell".into());
-    }
-    fn visual_bell(&mut self, _: &mut vt100::Screen) {
-        self.effects.push("visual bell".into());
-    }
-    fn resize(&mut self, _: &mut vt100::Screen, request: (u16, u16)) {
-        self.effects.push(format!("resize {request:?}"));
-    }
-    fn set_window_icon_name(&mut self, _: &mut vt100::Screen, name: &[u8]) {
-        self.effects
-            .push(format!("icon name {:?}", String::from_utf8_lossy(name)));
-    }
-    fn set_window_title(&mut self, _: &mut vt100::Screen, title: &[u8]) {
-        self.effects
-            .push(format!("title {:?}", String::from_utf8_lossy(title)));
-    }
-    fn copy_to_clipboard(&mut self, _: &mut vt100::Screen, _: &[u8], data: &[u8]) {
-        self.effects
-            .push(format!("clipboard {:?}", String::from_utf8_lossy(data)));
-    }
-    fn paste_from_clipboard(&mut self, _: &mut vt100::Screen, _: &[u8]) {
-        self.effects.push("paste".into());
-    }
-    fn unhandled_char(&mut self, _: &mut vt100::Screen, c: char) {
-        // vt100 reports U+FFFD as it would a decoding error; in output checked
-        // to be valid UTF-8 it is a literal replacement character, which prints.
-        if c != '\u{fffd}' {
-            self.effects.push(format!("unhandled char {c:?}"));
-        }
-    }
-    fn unhandled_control(&mut self, _: &mut vt100::Screen, b: u8) {
-        self.effects.push(format!("control {b:#04x}"));
-    }
-    fn unhandled_escape(&mut self, _: &mut vt100::Screen, i1: Option<u8>, i2: Option<u8>, b: u8) {
-        self.effects.push(format!("escape {i1:?} {i2:?} {b:#04x}"));
-    }
-    fn unhandled_csi(
-        &mut self,
-        _: &mut vt100::Screen,
-        i1: Option<u8>,
-        i2: Option<u8>,
-        params: &[&[u16]],
-        c: char,
-    ) {
-        self.effects
-            .push(format!("csi {i1:?} {i2:?} {params:?} {c:?}"));
-    }
-    fn unhandled_osc(&mut self, _: &mut vt100::Screen, params: &[&[u8]]) {
-        let params: Vec<_> = params.iter().map(|p| String::from_utf8_lossy(p)).collect();
-        self.effects.push(format!("osc {params:?}"));
-    }
-}
-
 /// Feeds `output` to a terminal of `cols` columns tall enough to hold it (at most
 /// 4000 rows), and
 /// returns the screen's text and every non-drawing effect it triggered.
@@ -341,7 +280,8 @@ pub fn terminal(output: &[u8], cols: u16) -> (String, vt100::Screen, Vec<String>
     let rows = (output.iter().filter(|b| **b == b'\n').count() + 2).min(4000);
     let rows = NonZeroU16::new(u16::try_from(rows).unwrap_or(4000)).expect("rows > 0");
     let cols = NonZeroU16::new(cols).expect("cols > 0");
-    let mut parser = vt100::Parser::new_with_callbacks(rows, cols, 0, TerminalEffects::default());
+    let mut parser =
+        vt100::Parser::new_with_callbacks(rows, cols, 0, crate::effects::Effects::default());
     // A terminal's line discipline turns `\n` into `\r\n` (`onlcr`); do the same.
     let mut translated = Vec::with_capacity(output.len() + usize::from(rows.get()));
     for &b in output {
@@ -352,9 +292,13 @@ pub fn terminal(output: &[u8], cols: u16) -> (String, vt100::Screen, Vec<String>
     }
     parser.process(&translated);
     let screen = parser.screen().clone();
-    (
-        screen.contents(),
-        screen,
-        std::mem::take(&mut parser.callbacks_mut().effects),
-    )
+    let effects = parser.callbacks_mut();
+    let mut seen = std::mem::take(&mut effects.seen);
+    seen.extend(
+        effects
+            .clipboard
+            .iter()
+            .map(|data| format!("clipboard {:?}", String::from_utf8_lossy(data))),
+    );
+    (screen.contents(), screen, seen)
 }
