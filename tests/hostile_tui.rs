@@ -8,12 +8,16 @@ mod effects;
 #[path = "hostile/inputs.rs"]
 mod inputs;
 
-use std::io::{Read, Write};
+mod live_support;
+
+use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+use live_support::{Pty, run_in_pty};
 use serde_json::Value;
 
 use effects::Effects;
@@ -62,14 +66,6 @@ impl Viewer {
     /// Runs `overhear DIR ARGS…` in an 80×24 pseudo-terminal.
     fn start(dir: &Path, args: &[&str]) -> Viewer {
         let one_at_a_time = one_at_a_time();
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_overhear"));
         cmd.arg(dir);
         for arg in args {
@@ -80,29 +76,15 @@ impl Viewer {
         cmd.env("JP_USER_DATA_DIR", dir.join("no-user-data"));
         cmd.cwd(dir);
         let started = Instant::now();
-        let child = pty.slave.spawn_command(cmd).unwrap();
-        drop(pty.slave);
-        let term = Arc::new(Mutex::new(vt100::Parser::new_with_callbacks(
-            std::num::NonZeroU16::new(ROWS).unwrap(),
-            std::num::NonZeroU16::new(COLS).unwrap(),
-            0,
-            Effects::default(),
-        )));
-        let mut reader = pty.master.try_clone_reader().unwrap();
-        let feed = term.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 65536];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                feed.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        let writer = pty.master.take_writer().unwrap();
+        let Pty {
+            child,
+            master,
+            writer,
+            screen: term,
+        } = run_in_pty(cmd, ROWS, COLS, Effects::default());
         Viewer {
             child,
-            _master: pty.master,
+            _master: master,
             writer,
             term,
             started,

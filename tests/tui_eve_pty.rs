@@ -4,13 +4,17 @@
 //! the keys still come from the terminal. Each event shows once, within a
 //! second of its line being complete, and a half-written line shows nothing.
 
+mod live_support;
+
 use std::fs::OpenOptions;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use portable_pty::{Child, CommandBuilder, MasterPty};
+
+use live_support::{Pty, run_in_pty};
 
 const STREAM: &str = include_str!("fixtures/eve/streaming.ndjson");
 const ROWS: u16 = 40;
@@ -32,42 +36,21 @@ struct Viewer {
 impl Viewer {
     /// Runs `sh -c SCRIPT overhear ARG` in a new pty (the script execs the viewer).
     fn spawn(script: &str, arg: &Path) -> Viewer {
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
         let mut cmd = CommandBuilder::new("sh");
         cmd.args(["-c", script, env!("CARGO_BIN_EXE_overhear")]);
         cmd.arg(arg);
         cmd.env("TERM", "xterm-256color");
         cmd.env("PAGER", "cat >/dev/null");
         cmd.cwd(arg.parent().unwrap());
-        let child = pty.slave.spawn_command(cmd).unwrap();
-        drop(pty.slave);
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            std::num::NonZeroU16::new(ROWS).unwrap(),
-            std::num::NonZeroU16::new(COLS).unwrap(),
-            0,
-        )));
-        let mut reader = pty.master.try_clone_reader().unwrap();
-        let feed = screen.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                feed.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        let keys = pty.master.take_writer().unwrap();
+        let Pty {
+            child,
+            master,
+            writer: keys,
+            screen,
+        } = run_in_pty(cmd, ROWS, COLS, ());
         Viewer {
             child,
-            master: pty.master,
+            master,
             keys,
             screen,
         }

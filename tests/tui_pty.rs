@@ -1,12 +1,16 @@
 //! The viewer in a real pseudo-terminal: it takes the terminal over, follows
 //! the file, and gives the terminal back however it ends.
 
-use std::io::{Read, Write};
+mod live_support;
+
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize};
+
+use live_support::{Pty, run_in_pty};
 use serde_json::Value;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
@@ -57,14 +61,6 @@ impl Viewer {
 
     /// Runs `overhear [ARG]` in `cwd` with more environment variables.
     fn spawn_env(arg: Option<&Path>, cwd: &Path, pager: &str, env: &[(&str, &str)]) -> Viewer {
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: 24,
-                cols: 80,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_overhear"));
         if let Some(arg) = arg {
             cmd.arg(arg);
@@ -76,28 +72,15 @@ impl Viewer {
             cmd.env(key, value);
         }
         cmd.cwd(cwd);
-        let child = pty.slave.spawn_command(cmd).unwrap();
-        drop(pty.slave);
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            std::num::NonZeroU16::new(24).unwrap(),
-            std::num::NonZeroU16::new(80).unwrap(),
-            0,
-        )));
-        let mut reader = pty.master.try_clone_reader().unwrap();
-        let feed = screen.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                feed.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        let writer = pty.master.take_writer().unwrap();
+        let Pty {
+            child,
+            master,
+            writer,
+            screen,
+        } = run_in_pty(cmd, 24, 80, ());
         Viewer {
             child,
-            master: pty.master,
+            master,
             writer,
             screen,
         }

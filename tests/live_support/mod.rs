@@ -25,6 +25,63 @@ pub const TIMEOUT: Duration = Duration::from_secs(30);
 // ---------------------------------------------------------------------------
 // The viewer in a pseudo-terminal.
 
+/// A command running in a pseudo-terminal whose output drives a `vt100`
+/// screen, fed on a thread of its own.
+pub struct Pty<C: vt100::Callbacks> {
+    /// The command.
+    pub child: Box<dyn Child + Send + Sync>,
+    /// The terminal's side (resize it, or drop it to hang up).
+    pub master: Box<dyn MasterPty + Send>,
+    /// Where keys are typed.
+    pub writer: Box<dyn Write + Send>,
+    /// The screen as the command's output left it.
+    pub screen: Arc<Mutex<vt100::Parser<C>>>,
+}
+
+/// Starts `cmd` on a `rows`×`cols` pseudo-terminal whose screen records
+/// terminal effects with `callbacks` (`()` for none).
+pub fn run_in_pty<C: vt100::Callbacks + Send + 'static>(
+    cmd: CommandBuilder,
+    rows: u16,
+    cols: u16,
+    callbacks: C,
+) -> Pty<C> {
+    let pty = native_pty_system()
+        .openpty(PtySize {
+            rows,
+            cols,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    let child = pty.slave.spawn_command(cmd).unwrap();
+    drop(pty.slave);
+    let screen = Arc::new(Mutex::new(vt100::Parser::new_with_callbacks(
+        std::num::NonZeroU16::new(rows).unwrap(),
+        std::num::NonZeroU16::new(cols).unwrap(),
+        0,
+        callbacks,
+    )));
+    let mut reader = pty.master.try_clone_reader().unwrap();
+    let feed = screen.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 65536];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            feed.lock().unwrap().process(&buf[..n]);
+        }
+    });
+    let writer = pty.master.take_writer().unwrap();
+    Pty {
+        child,
+        master: pty.master,
+        writer,
+        screen,
+    }
+}
+
 /// `overhear` running in a pseudo-terminal, its screen kept by `vt100`.
 pub struct Viewer {
     child: Box<dyn Child + Send + Sync>,
@@ -37,14 +94,6 @@ impl Viewer {
     /// Runs `overhear ARGS…` in `cwd` on a `rows`×`cols` terminal; `$PAGER`
     /// swallows its input, JP's user data folder is `user_data`.
     pub fn spawn(args: &[&Path], cwd: &Path, user_data: &Path, rows: u16, cols: u16) -> Viewer {
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
         let mut cmd = CommandBuilder::new(OVERHEAR);
         for arg in args {
             cmd.arg(arg);
@@ -54,28 +103,15 @@ impl Viewer {
         cmd.env("JP_USER_DATA_DIR", user_data);
         cmd.env_remove("NO_COLOR");
         cmd.cwd(cwd);
-        let child = pty.slave.spawn_command(cmd).unwrap();
-        drop(pty.slave);
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            std::num::NonZeroU16::new(rows).unwrap(),
-            std::num::NonZeroU16::new(cols).unwrap(),
-            0,
-        )));
-        let mut reader = pty.master.try_clone_reader().unwrap();
-        let feed = screen.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                feed.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        let writer = pty.master.take_writer().unwrap();
+        let Pty {
+            child,
+            master,
+            writer,
+            screen,
+        } = run_in_pty(cmd, rows, cols, ());
         Viewer {
             child,
-            _master: pty.master,
+            _master: master,
             writer,
             screen,
         }
