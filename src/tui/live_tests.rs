@@ -187,14 +187,7 @@ fn the_viewer_draws_a_real_conversation() {
         .unwrap()
         .set_modified(changed)
         .unwrap();
-    let mut app = App::new(
-        open(&dir),
-        ViewerOptions {
-            clock: Clock::Utc,
-            opened_at: std::time::UNIX_EPOCH,
-            ..ViewerOptions::default()
-        },
-    );
+    let mut app = viewer(&dir);
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
     app.act(Action::Top);
     app.act(Action::NextCard);
@@ -217,6 +210,19 @@ fn the_viewer_draws_a_real_conversation() {
     }));
     terminal.draw(|f| app.draw(f)).unwrap();
     assert_eq!(&before, terminal.backend().buffer());
+}
+
+/// The viewer on `dir`, its clock in UTC and opened at the epoch, so that
+/// screens do not depend on when the test runs.
+fn viewer(dir: &Path) -> App<LiveDocument> {
+    App::new(
+        open(dir),
+        ViewerOptions {
+            clock: Clock::Utc,
+            opened_at: std::time::UNIX_EPOCH,
+            ..ViewerOptions::default()
+        },
+    )
 }
 
 /// Presses `keys` (single characters) in the viewer.
@@ -252,14 +258,7 @@ fn l_reveals_the_end_of_a_long_code_line_and_h_comes_back() {
               "content": "Some prose that wraps at the window width like any text, never cut.\n\n```rust\n{long}\n```"}}]"#
     );
     std::fs::write(dir.join("events.json"), events).unwrap();
-    let mut app = App::new(
-        open(&dir),
-        ViewerOptions {
-            clock: Clock::Utc,
-            opened_at: std::time::UNIX_EPOCH,
-            ..ViewerOptions::default()
-        },
-    );
+    let mut app = viewer(&dir);
     let mut terminal = Terminal::new(TestBackend::new(60, 16)).unwrap();
     terminal.draw(|f| app.draw(f)).unwrap();
     let first = screen_text(&terminal);
