@@ -277,19 +277,6 @@ impl Document {
         *self = builder.out;
         kept
     }
-
-    /// Index of the first block of each turn, in order.
-    pub fn turn_starts(&self) -> Vec<usize> {
-        let mut starts = Vec::new();
-        let mut last = 0;
-        for (i, block) in self.blocks.iter().enumerate() {
-            if block.turn != last {
-                starts.push(i);
-                last = block.turn;
-            }
-        }
-        starts
-    }
 }
 
 struct Builder<'a> {
