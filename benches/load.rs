@@ -1,6 +1,8 @@
 //! `load`: reading a JP conversation into events, against a plain
 //! `serde_json::from_slice::<Value>` of the same bytes measured in the same
-//! run. Budget (issue 2): loading costs at most 1.5× that baseline.
+//! run. Budget (issue 2): loading costs at most 1.5× that baseline. The
+//! viewer's way of reading (`JpStream::read_from`, entry by entry while the
+//! file is read) is reported beside it.
 
 mod common;
 
@@ -25,10 +27,17 @@ fn inputs() -> Vec<(String, Vec<u8>, Option<Vec<u8>>)> {
     inputs
 }
 
-/// The median CPU and wall time of `runs` calls.
-fn time(runs: usize, mut f: impl FnMut()) -> Took {
-    let samples: Vec<Took> = (0..runs).map(|_| Took::of(&mut f).1).collect();
-    Took::median(&samples)
+/// The median CPU and wall time of each of `fs` over `runs` rounds. The
+/// calls of a round run one after the other, so that all of them see the
+/// same load on a shared machine and their ratios stay fair.
+fn time_interleaved<const N: usize>(runs: usize, mut fs: [&mut dyn FnMut(); N]) -> [Took; N] {
+    let mut samples: [Vec<Took>; N] = std::array::from_fn(|_| Vec::with_capacity(runs));
+    for _ in 0..runs {
+        for (f, samples) in fs.iter_mut().zip(samples.iter_mut()) {
+            samples.push(Took::of(f).1);
+        }
+    }
+    samples.map(|samples| Took::median(&samples))
 }
 
 fn bench(c: &mut Criterion) {
@@ -54,10 +63,20 @@ fn bench(c: &mut Criterion) {
     // The budget as a ratio, both sides measured here and now.
     for (name, events, base) in &inputs {
         let mb = events.len() as f64 / (1024.0 * 1024.0);
-        let baseline = time(5, || {
-            drop(serde_json::from_slice::<serde_json::Value>(events))
-        });
-        let ours = time(5, || drop(jp::load(events, base.as_deref())));
+        let [baseline, ours, streamed] = time_interleaved(
+            7,
+            [
+                &mut || drop(serde_json::from_slice::<serde_json::Value>(events)),
+                &mut || drop(jp::load(events, base.as_deref())),
+                // The viewer's way: entry by entry while reading, never the whole file.
+                &mut || drop(jp::JpStream::read_from(&mut &events[..], base.as_deref())),
+            ],
+        );
+        println!(
+            "load {name}: read while streaming {} · {:.2}× the baseline by CPU time",
+            streamed.ms(),
+            streamed.ratio(&baseline)
+        );
         println!(
             "load {name}: {mb:.1} MB · baseline {} = {:.0} MB/s · overhear {} = {:.0} MB/s · ratio {:.2}× by CPU time, {:.2}× by wall time (budget 1.5×)",
             baseline.ms(),

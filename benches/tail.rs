@@ -2,7 +2,7 @@
 //!
 //! * JP: a whole-file rewrite that appends one turn to a 100 MB conversation,
 //!   applied the way the viewer applies it (`App::reload` → `LiveDocument`
-//!   → `Live::refresh` → `JpStream::update` + `Conversation::extend` + the
+//!   → `Live::refresh` → `JpStream::update_rest` + `Conversation::extend` + the
 //!   document update) and drawn, must cost under 10% of a full parse
 //!   (`jp::load` of the same bytes) measured in the same run.
 //! * eve: an appended NDJSON line must cost time proportional to the line,

@@ -28,8 +28,7 @@ use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Duration;
 
-use base64::Engine;
-use base64::engine::general_purpose::STANDARD;
+use base64_simd::STANDARD;
 use serde_json::Value;
 
 use crate::source::conversation::{BASE_CONFIG, EVENTS, METADATA};
@@ -206,12 +205,12 @@ fn encode_event(mut event: Value) -> Value {
     if kind == "tool_call_response"
         && let Some(Value::String(content)) = event.get_mut("content")
     {
-        *content = STANDARD.encode(content.as_bytes());
+        *content = STANDARD.encode_to_string(content.as_bytes());
     }
     if let Some(metadata) = event.get_mut("metadata") {
         // JP base64s the formatter output in memory before storage encodes it again.
         if let Some(Value::String(rendered)) = metadata.get_mut("rendered_arguments") {
-            *rendered = STANDARD.encode(rendered.as_bytes());
+            *rendered = STANDARD.encode_to_string(rendered.as_bytes());
         }
         encode_leaves(metadata);
     }
@@ -221,7 +220,7 @@ fn encode_event(mut event: Value) -> Value {
 /// Base64-encodes every string leaf; keys, numbers, bools and null stay.
 fn encode_leaves(value: &mut Value) {
     match value {
-        Value::String(text) => *text = STANDARD.encode(text.as_bytes()),
+        Value::String(text) => *text = STANDARD.encode_to_string(text.as_bytes()),
         Value::Array(items) => items.iter_mut().for_each(encode_leaves),
         Value::Object(map) => map.values_mut().for_each(encode_leaves),
         _ => {}

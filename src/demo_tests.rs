@@ -1,12 +1,19 @@
 use std::collections::BTreeSet;
 
+use base64::Engine as _;
+
 use super::*;
 use crate::source::ConversationDir;
 use crate::source::watch::{self, Change};
 
 /// Undoes JP's storage encoding, written independently of the encoder.
 fn decode(text: &str) -> String {
-    String::from_utf8(STANDARD.decode(text).expect("stored string is base64")).unwrap()
+    String::from_utf8(
+        base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .expect("stored string is base64"),
+    )
+    .unwrap()
 }
 
 fn decode_leaves(value: &mut Value) {

@@ -116,9 +116,8 @@ impl Live {
 
     /// Opens a JP conversation folder.
     pub fn open_jp(dir: ConversationDir, workspace: Option<Workspace>) -> Result<Live, OpenError> {
-        let files = dir.read()?;
-        let (stream, load) = JpStream::open(&files.events, files.base_config.as_deref())
-            .map_err(|error| format_error(&dir, error))?;
+        let files = dir.read_beside()?;
+        let (stream, load) = read_jp(&dir, files.base_config.as_deref())?;
         let events_path = dir.events_path();
         let mut warnings = diagnostics(&events_path, &load);
         warnings.extend(metadata_problem(&dir, files.metadata.as_deref()));
@@ -165,10 +164,9 @@ impl Live {
                 let delta = match delta {
                     Some(delta) => delta,
                     None => {
-                        let events = dir.read()?.events;
-                        stream
-                            .update(&events, base)
-                            .map_err(|error| format_error(dir, error))?
+                        let (fresh, load) = read_jp(dir, base)?;
+                        *stream = fresh;
+                        Delta::Reloaded(load)
                     }
                 };
                 if let Some(title) = files.metadata.as_deref().and_then(title_of) {
@@ -356,6 +354,22 @@ impl Live {
             conv.dir = dir;
         }
     }
+}
+
+/// Reads a JP conversation's events, parsing them as the file is read; a
+/// file that is not a plain array of entries is read whole, which reports
+/// exactly what is wrong with it.
+fn read_jp(
+    dir: &ConversationDir,
+    base: Option<&[u8]>,
+) -> Result<(JpStream, jp::JpLoad), OpenError> {
+    let io = |e: std::io::Error| named(&dir.events_path(), &e);
+    let mut file = dir.open_events()?;
+    if let Some(read) = JpStream::read_from(&mut file, base).map_err(io)? {
+        return Ok(read);
+    }
+    let events = std::fs::read(dir.events_path()).map_err(io)?;
+    JpStream::open(&events, base).map_err(|error| format_error(dir, error))
 }
 
 /// Reads the file at `path`, streaming its first `prefix` bytes through a

@@ -141,3 +141,15 @@ fn no_decoded_tool_content_still_looks_like_base64() {
     }
     assert!(checked > 100, "only {checked} encoded results found");
 }
+
+#[test]
+fn reading_while_streaming_the_file_equals_reading_it_whole() {
+    let Some(dirs) = corpus() else { return };
+    for dir in dirs {
+        let (events, base) = read(&dir);
+        let whole = jp::JpStream::open(&events, base.as_deref()).unwrap();
+        let mut file = std::fs::File::open(dir.join("events.json")).unwrap();
+        let streamed = jp::JpStream::read_from(&mut file, base.as_deref()).unwrap();
+        assert_eq!(streamed, Some(whole), "{dir:?}");
+    }
+}

@@ -9,13 +9,15 @@
 
 use std::fmt;
 
-use base64::Engine as _;
-use base64::engine::general_purpose::{STANDARD, URL_SAFE};
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::{Map, Value};
-use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
 
 use super::event::{Block, ChatResponse, Content, Event, EventKind};
+
+mod entries;
+mod stream;
+
+pub use stream::{Delta, JpStream};
 
 /// Which of JP's storage generations a conversation is in (jp-format §1.9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -176,6 +178,11 @@ impl Reader {
         }
     }
 
+    /// How many stored entries were read, a legacy base entry included.
+    fn entries_read(&self) -> usize {
+        self.next_index
+    }
+
     fn finish(self) -> JpLoad {
         self.out
     }
@@ -220,16 +227,34 @@ fn legacy_base(value: &Value) -> Option<(Value, Generation)> {
 }
 
 /// Decodes one of JP's base64 strings: STANDARD, then URL_SAFE, else raw.
+///
+/// Decoding happens in the string's own buffer: most of a conversation's
+/// bytes are base64, and a second buffer per string was a fifth of loading.
+/// Both alphabets accept exactly what the `base64` crate's strict engines
+/// accept (canonical padding and trailing bits; `tests/base64_agreement.rs`).
 pub fn decode_base64(text: String) -> String {
     if text.is_empty() || !text.len().is_multiple_of(4) {
         return text;
     }
-    for engine in [&STANDARD, &URL_SAFE] {
-        if let Ok(bytes) = engine.decode(text.as_bytes())
-            && let Ok(decoded) = String::from_utf8(bytes)
-        {
-            return decoded;
+    for engine in [&base64_simd::STANDARD, &base64_simd::URL_SAFE] {
+        if engine.check(text.as_bytes()).is_err() {
+            continue;
         }
+        let mut bytes = text.into_bytes();
+        let decoded = match engine.decode_inplace(&mut bytes) {
+            Ok(decoded) => decoded.len(),
+            Err(_) => unreachable!("checked just before"),
+        };
+        bytes.truncate(decoded);
+        bytes.shrink_to_fit();
+        return match String::from_utf8(bytes) {
+            Ok(decoded) => decoded,
+            // Not text, so JP stored the string itself. What `check` accepts
+            // decodes one to one, so encoding gives the stored string back
+            // (and the other alphabet would decode it to the same bytes, or
+            // not at all).
+            Err(binary) => engine.encode_to_string(binary.as_bytes()),
+        };
     }
     text
 }
@@ -549,177 +574,6 @@ fn decode_chat_response(map: &mut impl Fields) -> Result<ChatResponse, String> {
         return Ok(ChatResponse::Data(data));
     }
     Err("missing key `message`, `reasoning` or `data`".into())
-}
-
-/// How a re-read changed the conversation.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Delta {
-    /// The bytes are the same as last time.
-    Unchanged,
-    /// The file kept everything parsed before: these events (and diagnostics,
-    /// indexed in the whole file) follow the ones already read.
-    Appended(JpLoad),
-    /// The file changed in the middle (or the base config changed): this is
-    /// the whole conversation, re-read.
-    Reloaded(JpLoad),
-}
-
-/// Follows a conversation across JP's whole-file rewrites. It keeps no
-/// events, only what it needs to recognise the bytes it has parsed: the
-/// caller owns the events it hands out.
-#[derive(Debug, Clone, Default)]
-pub struct JpStream {
-    /// Length of the stored bytes up to the end of the last parsed entry.
-    prefix_len: usize,
-    /// Hash of those bytes, so a rewrite can be compared without keeping them.
-    prefix_hash: u64,
-    /// Number of stored entries parsed (including a legacy base entry).
-    entries: usize,
-    /// Hash of the bytes after the last entry (the array's end), so an
-    /// unchanged rewrite is spotted by the same pass that checks the prefix.
-    rest_hash: u64,
-    base_hash: Option<u64>,
-}
-
-impl JpStream {
-    /// Reads a conversation for the first time.
-    pub fn open(
-        events_json: &[u8],
-        base_config_json: Option<&[u8]>,
-    ) -> Result<(Self, JpLoad), LoadError> {
-        let mut stream = JpStream::default();
-        let load = stream.reload(events_json, base_config_json)?;
-        Ok((stream, load))
-    }
-
-    /// Re-reads after a rewrite: parses only the new tail when the file still
-    /// starts with the bytes parsed before, else everything.
-    pub fn update(
-        &mut self,
-        events_json: &[u8],
-        base_config_json: Option<&[u8]>,
-    ) -> Result<Delta, LoadError> {
-        if let Some(prefix) = events_json.get(..self.prefix_len) {
-            // One pass over the bytes parsed before, whatever happens next:
-            // a 100 MB conversation is not hashed again and again.
-            let mut hasher = Xxh3Default::new();
-            hasher.update(prefix);
-            let rest = &events_json[self.prefix_len..];
-            if let Some(delta) = self.update_rest(hasher, rest, base_config_json) {
-                return Ok(delta);
-            }
-        }
-        Ok(Delta::Reloaded(self.reload(events_json, base_config_json)?))
-    }
-
-    /// How many leading bytes of the file were parsed before (see
-    /// [`JpStream::update_rest`]).
-    pub fn prefix_len(&self) -> usize {
-        self.prefix_len
-    }
-
-    /// [`JpStream::update`] for a file read in two parts, so that a reader
-    /// need not hold the whole file: `hasher` has hashed its first
-    /// [`JpStream::prefix_len`] bytes as they were read, and `rest` is what
-    /// follows them. `None` when only re-reading the whole file will do (the
-    /// bytes parsed before or the base config changed): pass it all to
-    /// [`JpStream::update`] then.
-    pub fn update_rest(
-        &mut self,
-        hasher: Xxh3Default,
-        rest: &[u8],
-        base_config_json: Option<&[u8]>,
-    ) -> Option<Delta> {
-        if base_config_json.map(xxh3_64) != self.base_hash || hasher.digest() != self.prefix_hash {
-            return None;
-        }
-        if xxh3_64(rest) == self.rest_hash {
-            return Some(Delta::Unchanged);
-        }
-        self.try_append(rest, hasher).map(Delta::Appended)
-    }
-
-    fn reload(
-        &mut self,
-        events_json: &[u8],
-        base_config_json: Option<&[u8]>,
-    ) -> Result<JpLoad, LoadError> {
-        let load = load(events_json, base_config_json)?;
-        let bytes = strip_bom(events_json);
-        let bom = events_json.len() - bytes.len();
-        let prefix_len = bom + last_entry_end(bytes).unwrap_or(0);
-        self.entries = load.events.len()
-            + usize::from(matches!(
-                load.generation,
-                Some(Generation::LegacyWrapped | Generation::LegacyFlattened)
-            ));
-        self.prefix_len = prefix_len;
-        self.prefix_hash = xxh3_64(&events_json[..prefix_len]);
-        self.rest_hash = xxh3_64(&events_json[prefix_len..]);
-        self.base_hash = base_config_json.map(xxh3_64);
-        Ok(load)
-    }
-
-    /// Parses `after`, what follows the known prefix, whose bytes `hasher`
-    /// has just hashed (and found unchanged); `None` when that is not possible.
-    fn try_append(&mut self, after: &[u8], mut hasher: Xxh3Default) -> Option<JpLoad> {
-        // An empty array is re-read whole: its first entry may be a legacy base.
-        if self.entries == 0 {
-            return None;
-        }
-        let rest = after;
-        let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
-        let rest = &rest[start..];
-        let tail = match rest.first() {
-            // `…},]`: a trailing comma, which a fresh load rejects; re-read
-            // so that the error is reported the same way.
-            Some(b',') if rest[1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b']') => {
-                return None;
-            }
-            Some(b',') => &rest[1..],
-            Some(b']') => {
-                // Same entries, different trailing whitespace: nothing new to
-                // parse. Anything else after the array is re-read (an error).
-                if !rest[1..].iter().all(u8::is_ascii_whitespace) {
-                    return None;
-                }
-                self.rest_hash = xxh3_64(after);
-                return Some(JpLoad::default());
-            }
-            _ => return None,
-        };
-        let mut wrapped = Vec::with_capacity(tail.len() + 1);
-        wrapped.push(b'[');
-        wrapped.extend_from_slice(tail);
-        let mut reader = Reader::new(true, self.entries);
-        let mut de = serde_json::Deserializer::from_slice(&wrapped);
-        if de.deserialize_seq_with(&mut reader).is_err() {
-            return None;
-        }
-        // `wrapped` has one byte (`[`) the file does not.
-        let end = last_entry_end(&wrapped)?;
-        let added = reader.finish();
-        self.entries += added.events.len();
-        let parsed = start + 1 + end - 1;
-        self.prefix_len += parsed;
-        hasher.update(&after[..parsed]);
-        self.prefix_hash = hasher.digest();
-        self.rest_hash = xxh3_64(&after[parsed..]);
-        Some(added)
-    }
-}
-
-/// Byte offset just past the last entry of a JSON array: the array's closing
-/// `]` with the whitespace before it removed. `None` if it does not end in `]`.
-fn last_entry_end(bytes: &[u8]) -> Option<usize> {
-    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace())?;
-    if bytes[end] != b']' {
-        return None;
-    }
-    let before = bytes[..end]
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())?;
-    Some(before + 1)
 }
 
 #[cfg(test)]

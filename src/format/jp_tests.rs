@@ -1,5 +1,8 @@
 use super::*;
+use base64::Engine as _;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE};
 use serde_json::json;
+use xxhash_rust::xxh3::Xxh3Default;
 
 fn b64(s: &str) -> String {
     STANDARD.encode(s)

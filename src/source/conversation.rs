@@ -98,6 +98,13 @@ impl ConversationDir {
         })
     }
 
+    /// Opens `events.json` for reading (only reading), for a reader that
+    /// parses it as it reads. The error names the file.
+    pub fn open_events(&self) -> io::Result<fs::File> {
+        let path = self.events_path();
+        fs::File::open(&path).map_err(|e| named(&path, &e))
+    }
+
     /// The files beside the events (`base_config.json`, `metadata.json`),
     /// with `events` left empty: for a re-read that reads the events file its
     /// own way (only what follows the part parsed before).

@@ -5,8 +5,6 @@
 use std::io::{self, Write};
 use std::process::{Command, Stdio};
 
-use base64::Engine;
-
 /// The pager used when `$PAGER` is unset or empty.
 pub const DEFAULT_PAGER: &str = "less -R";
 
@@ -94,7 +92,7 @@ pub fn run_pager(command: &str, text: &str) -> io::Result<()> {
 
 /// The OSC 52 sequence that puts `text` on the system clipboard.
 pub fn osc52(text: &str) -> String {
-    let encoded = base64::engine::general_purpose::STANDARD.encode(text.as_bytes());
+    let encoded = base64_simd::STANDARD.encode_to_string(text.as_bytes());
     format!("\u{1b}]52;c;{encoded}\u{7}")
 }
 

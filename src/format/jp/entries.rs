@@ -1,0 +1,292 @@
+//! Finds the entries of a JSON array in bytes that arrive a chunk at a time,
+//! so that a 100 MB `events.json` can be parsed entry by entry while it is
+//! read, without holding the whole file (issue 4: peak memory under 2× the
+//! file).
+//!
+//! The scanner only tracks strings, escapes and bracket depth; it validates
+//! nothing else. Each entry it finds is parsed by serde_json on its own, and
+//! anything unusual (not an array, a trailing comma, text after the array,
+//! nesting deep enough to meet serde_json's recursion limit) is reported as
+//! [`Scan::Unusual`]: the caller then reads the file whole, the way that
+//! reports the exact error.
+
+use std::ops::Range;
+
+/// Entries nested deeper than this are left to the whole-file parse, whose
+/// recursion limit (128 levels, the array included) decides what they are.
+const MAX_DEPTH: usize = 100;
+
+/// What [`ArrayScanner::scan`] found next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scan {
+    /// The bytes of one entry.
+    Entry(Range<usize>),
+    /// The array's closing `]`, at this offset.
+    End(usize),
+    /// The buffer ends before the next entry or the array's end does.
+    NeedMore,
+    /// Something the scanner does not follow; read the file whole.
+    Unusual,
+}
+
+/// Where the scanner is in the array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Before the array's `[` (a BOM is the caller's business).
+    BeforeArray,
+    /// Just after `[`: an entry or `]`.
+    FirstEntry,
+    /// After a `,`: an entry.
+    NextEntry,
+    /// Inside an entry that started at `start`.
+    InEntry {
+        start: usize,
+        depth: usize,
+        in_string: bool,
+    },
+    /// Inside a number or literal entry (`12`, `null`) that started at `start`.
+    InScalar { start: usize },
+    /// After an entry: `,` or `]`.
+    AfterEntry,
+    /// After the array's `]`.
+    Done,
+}
+
+/// An incremental scanner over a buffer the caller appends to and drains
+/// from its front (telling the scanner with [`ArrayScanner::drained`]).
+#[derive(Debug, Clone)]
+pub struct ArrayScanner {
+    state: State,
+    /// How far the buffer has been scanned.
+    pos: usize,
+}
+
+impl ArrayScanner {
+    /// A scanner whose array starts at or after `start` (past a BOM).
+    pub fn new(start: usize) -> Self {
+        ArrayScanner {
+            state: State::BeforeArray,
+            pos: start,
+        }
+    }
+
+    /// Scans `buf` on from where the last call stopped.
+    pub fn scan(&mut self, buf: &[u8]) -> Scan {
+        while self.pos < buf.len() {
+            let byte = buf[self.pos];
+            match self.state {
+                State::BeforeArray | State::FirstEntry | State::NextEntry | State::AfterEntry
+                    if byte.is_ascii_whitespace() =>
+                {
+                    self.pos += 1;
+                }
+                State::BeforeArray => {
+                    if byte != b'[' {
+                        return Scan::Unusual;
+                    }
+                    self.pos += 1;
+                    self.state = State::FirstEntry;
+                }
+                State::FirstEntry if byte == b']' => {
+                    self.state = State::Done;
+                    return Scan::End(self.pos);
+                }
+                State::FirstEntry | State::NextEntry => {
+                    let start = self.pos;
+                    self.pos += 1;
+                    self.state = match byte {
+                        b'{' | b'[' => State::InEntry {
+                            start,
+                            depth: 1,
+                            in_string: false,
+                        },
+                        b'"' => State::InEntry {
+                            start,
+                            depth: 0,
+                            in_string: true,
+                        },
+                        b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => State::InScalar { start },
+                        _ => return Scan::Unusual,
+                    };
+                }
+                State::InEntry {
+                    start,
+                    depth,
+                    in_string,
+                } => {
+                    return self.scan_entry(buf, start, depth, in_string);
+                }
+                State::InScalar { start } => {
+                    if byte.is_ascii_whitespace() || byte == b',' || byte == b']' {
+                        self.state = State::AfterEntry;
+                        return Scan::Entry(start..self.pos);
+                    }
+                    self.pos += 1;
+                }
+                State::AfterEntry => {
+                    self.pos += 1;
+                    match byte {
+                        b',' => self.state = State::NextEntry,
+                        b']' => {
+                            self.state = State::Done;
+                            return Scan::End(self.pos - 1);
+                        }
+                        _ => return Scan::Unusual,
+                    }
+                }
+                State::Done => return Scan::Unusual,
+            }
+        }
+        Scan::NeedMore
+    }
+
+    /// Scans on inside a string, object or array entry, to its end, the end
+    /// of the buffer or something unusual, jumping over string contents in
+    /// one search each.
+    fn scan_entry(
+        &mut self,
+        buf: &[u8],
+        start: usize,
+        mut depth: usize,
+        mut in_string: bool,
+    ) -> Scan {
+        let mut pos = self.pos;
+        let found = loop {
+            if in_string {
+                let Some(at) = memchr::memchr2(b'"', b'\\', &buf[pos..]) else {
+                    pos = buf.len();
+                    break Scan::NeedMore;
+                };
+                pos += at;
+                if buf[pos] == b'\\' {
+                    // The escaped byte may not have arrived yet.
+                    if pos + 1 >= buf.len() {
+                        break Scan::NeedMore;
+                    }
+                    pos += 2;
+                    continue;
+                }
+                pos += 1;
+                in_string = false;
+                if depth == 0 {
+                    break Scan::Entry(start..pos);
+                }
+                continue;
+            }
+            let Some(&byte) = buf.get(pos) else {
+                break Scan::NeedMore;
+            };
+            pos += 1;
+            match byte {
+                b'"' => in_string = true,
+                b'{' | b'[' => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        break Scan::Unusual;
+                    }
+                }
+                b'}' | b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break Scan::Entry(start..pos);
+                    }
+                }
+                _ => {}
+            }
+        };
+        self.pos = pos;
+        self.state = match found {
+            Scan::Entry(_) => State::AfterEntry,
+            _ => State::InEntry {
+                start,
+                depth,
+                in_string,
+            },
+        };
+        found
+    }
+
+    /// The caller removed the first `n` bytes of the buffer (all of them
+    /// scanned and outside the entry being scanned, if any).
+    pub fn drained(&mut self, n: usize) {
+        self.pos -= n;
+        if let State::InEntry { start, .. } | State::InScalar { start } = &mut self.state {
+            *start -= n;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every entry of `text`, fed `chunk` bytes at a time; `None` if unusual.
+    fn entries(text: &str, chunk: usize) -> Option<Vec<String>> {
+        let bytes = text.as_bytes();
+        let mut scanner = ArrayScanner::new(0);
+        let mut buf = Vec::new();
+        let mut fed = 0;
+        let mut found = Vec::new();
+        let mut parsed_end = 0;
+        loop {
+            match scanner.scan(&buf) {
+                Scan::Entry(range) => {
+                    found.push(String::from_utf8(buf[range.clone()].to_vec()).unwrap());
+                    parsed_end = range.end;
+                }
+                Scan::End(_) => return Some(found),
+                Scan::Unusual => return None,
+                Scan::NeedMore => {
+                    if fed == bytes.len() {
+                        return None;
+                    }
+                    // Drop what was parsed, as the reader does, then read on.
+                    buf.drain(..parsed_end);
+                    scanner.drained(parsed_end);
+                    parsed_end = 0;
+                    let next = (fed + chunk).min(bytes.len());
+                    buf.extend_from_slice(&bytes[fed..next]);
+                    fed = next;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn finds_each_entry_whatever_the_chunks() {
+        let text = r#" [ {"a": "x\"}]{[", "b": [1, {"c": "\\"}]}, "s\"", 12 ,null,
+            [true] ,{} ] "#;
+        let expected = vec![
+            r#"{"a": "x\"}]{[", "b": [1, {"c": "\\"}]}"#,
+            r#""s\"""#,
+            "12",
+            "null",
+            "[true]",
+            "{}",
+        ];
+        for chunk in 1..=text.len() {
+            assert_eq!(entries(text, chunk).unwrap(), expected, "chunk {chunk}");
+        }
+    }
+
+    #[test]
+    fn an_empty_array_has_no_entries() {
+        assert_eq!(entries("[]", 1), Some(vec![]));
+        assert_eq!(entries(" [ \n ] ", 3), Some(vec![]));
+    }
+
+    #[test]
+    fn leaves_what_it_does_not_follow_to_the_whole_file_parse() {
+        for text in ["{}", "[{},]", "[{} {}]", "[,{}]", "[{}", r#"["abc"#] {
+            assert_eq!(entries(text, 2), None, "{text}");
+        }
+        let deep = format!(
+            "[{}{}]",
+            "[".repeat(MAX_DEPTH + 1),
+            "]".repeat(MAX_DEPTH + 1)
+        );
+        assert_eq!(entries(&deep, 64), None);
+        let fine = format!("[{}{}]", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert_eq!(entries(&fine, 64).map(|e| e.len()), Some(1));
+    }
+}

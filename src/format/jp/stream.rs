@@ -1,0 +1,289 @@
+//! Following a JP conversation across JP's whole-file rewrites, and reading
+//! it the first time without holding the whole file.
+//!
+//! JP rewrites `events.json` whole on every change. When the new file starts
+//! with the bytes already parsed, only the new tail of the array is parsed
+//! ([`JpStream::update`]); the first read parses entry by entry as the file
+//! is read ([`JpStream::read_from`]), so a 100 MB conversation costs its
+//! events in memory, not its events and its bytes.
+
+use std::io::{self, Read};
+
+use serde_json::Value;
+use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
+
+use super::entries::{ArrayScanner, Scan};
+use super::{DeserializeSeqWith, Generation, JpLoad, LoadError, Reader, load, strip_bom};
+
+/// How much of the file is read at a time by [`JpStream::read_from`].
+const CHUNK: usize = 1 << 20;
+
+/// The UTF-8 byte order mark, which JP's files may start with.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// How a re-read changed the conversation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Delta {
+    /// The bytes are the same as last time.
+    Unchanged,
+    /// The file kept everything parsed before: these events (and diagnostics,
+    /// indexed in the whole file) follow the ones already read.
+    Appended(JpLoad),
+    /// The file changed in the middle (or the base config changed): this is
+    /// the whole conversation, re-read.
+    Reloaded(JpLoad),
+}
+
+/// Follows a conversation across JP's whole-file rewrites. It keeps no
+/// events, only what it needs to recognise the bytes it has parsed: the
+/// caller owns the events it hands out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct JpStream {
+    /// Length of the stored bytes up to the end of the last parsed entry.
+    prefix_len: usize,
+    /// Hash of those bytes, so a rewrite can be compared without keeping them.
+    prefix_hash: u64,
+    /// Number of stored entries parsed (including a legacy base entry).
+    entries: usize,
+    /// Hash of the bytes after the last entry (the array's end), so an
+    /// unchanged rewrite is spotted by the same pass that checks the prefix.
+    rest_hash: u64,
+    base_hash: Option<u64>,
+}
+
+impl JpStream {
+    /// Reads a conversation for the first time.
+    pub fn open(
+        events_json: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Result<(Self, JpLoad), LoadError> {
+        let mut stream = JpStream::default();
+        let load = stream.reload(events_json, base_config_json)?;
+        Ok((stream, load))
+    }
+
+    /// Reads a conversation for the first time from `events` as it arrives,
+    /// parsing each entry as soon as it is whole and dropping its bytes: the
+    /// file is never held in memory. The result is what [`JpStream::open`]
+    /// makes of the same bytes. `Ok(None)` when the file is not a plain JSON
+    /// array of entries (a syntax error, text after the array, nesting near
+    /// serde_json's limit) or the base config is not JSON: read the file
+    /// whole and use [`JpStream::open`], which reports exactly what is wrong.
+    pub fn read_from(
+        events: &mut impl Read,
+        base_config_json: Option<&[u8]>,
+    ) -> io::Result<Option<(Self, JpLoad)>> {
+        Self::read_in_chunks(events, base_config_json, CHUNK)
+    }
+
+    /// [`JpStream::read_from`], reading `chunk` bytes at a time.
+    fn read_in_chunks(
+        events: &mut impl Read,
+        base_config_json: Option<&[u8]>,
+        chunk: usize,
+    ) -> io::Result<Option<(Self, JpLoad)>> {
+        let base = match base_config_json {
+            Some(bytes) => match serde_json::from_slice::<Value>(strip_bom(bytes)) {
+                Ok(base) => Some(base),
+                Err(_) => return Ok(None),
+            },
+            None => None,
+        };
+        let mut reader = Reader::new(base.is_some(), 0);
+        let mut buf = Vec::with_capacity(chunk);
+        let mut eof = fill(events, &mut buf, BOM.len())?;
+        let mut scanner = ArrayScanner::new(if buf.starts_with(BOM) { BOM.len() } else { 0 });
+        let mut hasher = Xxh3Default::new();
+        // File offset of `buf[0]`: the bytes before it are hashed and gone.
+        let mut drained = 0;
+        // Where in `buf` the last parsed entry ends (nothing before it is needed).
+        let mut parsed_end = 0;
+        let end = loop {
+            match scanner.scan(&buf) {
+                Scan::Entry(range) => {
+                    let Ok(value) = serde_json::from_slice::<Value>(&buf[range.clone()]) else {
+                        return Ok(None);
+                    };
+                    reader.push(value);
+                    parsed_end = range.end;
+                }
+                Scan::End(at) => break at,
+                Scan::Unusual => return Ok(None),
+                Scan::NeedMore if eof => return Ok(None),
+                Scan::NeedMore => {
+                    hasher.update(&buf[..parsed_end]);
+                    buf.drain(..parsed_end);
+                    scanner.drained(parsed_end);
+                    drained += parsed_end;
+                    parsed_end = 0;
+                    eof = fill(events, &mut buf, chunk)?;
+                }
+            }
+        };
+        events.read_to_end(&mut buf)?;
+        if !buf[end + 1..].iter().all(u8::is_ascii_whitespace) {
+            return Ok(None);
+        }
+        // Only whitespace lies between the last entry (or the `[` of an empty
+        // array) and the `]`: the prefix ends at the last byte before it.
+        let prefix_end = buf[..end]
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .map_or(0, |at| at + 1);
+        hasher.update(&buf[..prefix_end]);
+        let stream = JpStream {
+            prefix_len: drained + prefix_end,
+            prefix_hash: hasher.digest(),
+            entries: reader.entries_read(),
+            rest_hash: xxh3_64(&buf[prefix_end..]),
+            base_hash: base_config_json.map(xxh3_64),
+        };
+        let mut load = reader.finish();
+        if let Some(base) = base {
+            load.base_config = Some(base);
+            load.generation = Some(Generation::Current);
+        }
+        Ok(Some((stream, load)))
+    }
+
+    /// Re-reads after a rewrite: parses only the new tail when the file still
+    /// starts with the bytes parsed before, else everything.
+    pub fn update(
+        &mut self,
+        events_json: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Result<Delta, LoadError> {
+        if let Some(prefix) = events_json.get(..self.prefix_len) {
+            // One pass over the bytes parsed before, whatever happens next:
+            // a 100 MB conversation is not hashed again and again.
+            let mut hasher = Xxh3Default::new();
+            hasher.update(prefix);
+            let rest = &events_json[self.prefix_len..];
+            if let Some(delta) = self.update_rest(hasher, rest, base_config_json) {
+                return Ok(delta);
+            }
+        }
+        Ok(Delta::Reloaded(self.reload(events_json, base_config_json)?))
+    }
+
+    /// How many leading bytes of the file were parsed before (see
+    /// [`JpStream::update_rest`]).
+    pub fn prefix_len(&self) -> usize {
+        self.prefix_len
+    }
+
+    /// [`JpStream::update`] for a file read in two parts, so that a reader
+    /// need not hold the whole file: `hasher` has hashed its first
+    /// [`JpStream::prefix_len`] bytes as they were read, and `rest` is what
+    /// follows them. `None` when only re-reading the whole file will do (the
+    /// bytes parsed before or the base config changed): pass it all to
+    /// [`JpStream::update`] then.
+    pub fn update_rest(
+        &mut self,
+        hasher: Xxh3Default,
+        rest: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Option<Delta> {
+        if base_config_json.map(xxh3_64) != self.base_hash || hasher.digest() != self.prefix_hash {
+            return None;
+        }
+        if xxh3_64(rest) == self.rest_hash {
+            return Some(Delta::Unchanged);
+        }
+        self.try_append(rest, hasher).map(Delta::Appended)
+    }
+
+    fn reload(
+        &mut self,
+        events_json: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Result<JpLoad, LoadError> {
+        let load = load(events_json, base_config_json)?;
+        let bytes = strip_bom(events_json);
+        let bom = events_json.len() - bytes.len();
+        let prefix_len = bom + last_entry_end(bytes).unwrap_or(0);
+        self.entries = load.events.len()
+            + usize::from(matches!(
+                load.generation,
+                Some(Generation::LegacyWrapped | Generation::LegacyFlattened)
+            ));
+        self.prefix_len = prefix_len;
+        self.prefix_hash = xxh3_64(&events_json[..prefix_len]);
+        self.rest_hash = xxh3_64(&events_json[prefix_len..]);
+        self.base_hash = base_config_json.map(xxh3_64);
+        Ok(load)
+    }
+
+    /// Parses `after`, what follows the known prefix, whose bytes `hasher`
+    /// has just hashed (and found unchanged); `None` when that is not possible.
+    fn try_append(&mut self, after: &[u8], mut hasher: Xxh3Default) -> Option<JpLoad> {
+        // An empty array is re-read whole: its first entry may be a legacy base.
+        if self.entries == 0 {
+            return None;
+        }
+        let rest = after;
+        let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        let rest = &rest[start..];
+        let tail = match rest.first() {
+            // `…},]`: a trailing comma, which a fresh load rejects; re-read
+            // so that the error is reported the same way.
+            Some(b',') if rest[1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b']') => {
+                return None;
+            }
+            Some(b',') => &rest[1..],
+            Some(b']') => {
+                // Same entries, different trailing whitespace: nothing new to
+                // parse. Anything else after the array is re-read (an error).
+                if !rest[1..].iter().all(u8::is_ascii_whitespace) {
+                    return None;
+                }
+                self.rest_hash = xxh3_64(after);
+                return Some(JpLoad::default());
+            }
+            _ => return None,
+        };
+        let mut wrapped = Vec::with_capacity(tail.len() + 1);
+        wrapped.push(b'[');
+        wrapped.extend_from_slice(tail);
+        let mut reader = Reader::new(true, self.entries);
+        let mut de = serde_json::Deserializer::from_slice(&wrapped);
+        if de.deserialize_seq_with(&mut reader).is_err() {
+            return None;
+        }
+        // `wrapped` has one byte (`[`) the file does not.
+        let end = last_entry_end(&wrapped)?;
+        let added = reader.finish();
+        self.entries += added.events.len();
+        let parsed = start + 1 + end - 1;
+        self.prefix_len += parsed;
+        hasher.update(&after[..parsed]);
+        self.prefix_hash = hasher.digest();
+        self.rest_hash = xxh3_64(&after[parsed..]);
+        Some(added)
+    }
+}
+
+/// Byte offset just past the last entry of a JSON array: the array's closing
+/// `]` with the whitespace before it removed. `None` if it does not end in `]`.
+fn last_entry_end(bytes: &[u8]) -> Option<usize> {
+    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace())?;
+    if bytes[end] != b']' {
+        return None;
+    }
+    let before = bytes[..end]
+        .iter()
+        .rposition(|b| !b.is_ascii_whitespace())?;
+    Some(before + 1)
+}
+
+/// Appends up to `want` bytes of `source` to `buf`; true at the end of it.
+fn fill(source: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+    let before = buf.len();
+    let got = source.by_ref().take(want as u64).read_to_end(buf)?;
+    debug_assert_eq!(buf.len() - before, got);
+    Ok(got < want)
+}
+
+#[cfg(test)]
+#[path = "stream_tests.rs"]
+mod tests;
