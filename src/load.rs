@@ -475,6 +475,14 @@ fn diagnostics(events_path: &Path, load: &jp::JpLoad) -> Vec<String> {
         .collect()
 }
 
+/// How many events a JP conversation holds, counted without loading it (for
+/// the picker, which shows every conversation's); `None` if it cannot be.
+pub fn event_count(dir: &ConversationDir) -> Option<usize> {
+    let events = dir.open_events().ok()?;
+    let has_base_file = !dir.is_standalone() && dir.dir.join(BASE_CONFIG).is_file();
+    jp::count_events(events, has_base_file).ok().flatten()
+}
+
 /// The `title` of a `metadata.json`, if it is readable (a UTF-8 byte order mark
 /// is skipped, as for the other files).
 pub fn title_of(metadata: &[u8]) -> Option<String> {

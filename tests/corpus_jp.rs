@@ -153,3 +153,17 @@ fn reading_while_streaming_the_file_equals_reading_it_whole() {
         assert_eq!(streamed, Some(whole), "{dir:?}");
     }
 }
+
+#[test]
+fn the_pickers_count_equals_the_loaded_events() {
+    let Some(dirs) = corpus() else { return };
+    for dir in dirs {
+        let (events, base) = read(&dir);
+        let loaded = jp::load(&events, base.as_deref()).unwrap();
+        assert_eq!(
+            jp::count_events(&events[..], base.is_some()).unwrap(),
+            Some(loaded.events.len()),
+            "{dir:?}"
+        );
+    }
+}

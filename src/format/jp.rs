@@ -14,9 +14,11 @@ use serde_json::{Map, Value};
 
 use super::event::{Block, ChatResponse, Content, Event, EventKind};
 
+mod count;
 mod entries;
 mod stream;
 
+pub use count::count_events;
 pub use stream::{Delta, JpStream};
 
 /// Which of JP's storage generations a conversation is in (jp-format §1.9).

@@ -12,7 +12,6 @@
 //! opened read-only and JP's lock file is read, never `flock`ed.
 
 pub mod conversation;
-pub mod count;
 pub mod locate;
 pub mod lock;
 pub mod problem;

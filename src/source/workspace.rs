@@ -14,7 +14,6 @@ use std::path::{Path, PathBuf};
 use super::conversation::{
     BASE_CONFIG, ConversationDir, EVENTS, METADATA, display_id, id_from_dirname,
 };
-use super::count::count_events;
 use super::lock::{is_held, lock_file_name};
 use super::time::{parse_nanos, system_nanos};
 
@@ -53,9 +52,6 @@ pub struct ConversationEntry {
     pub pinned: bool,
     /// In `.archive/`, or `metadata.json` has an `archived_at`.
     pub archived: bool,
-    /// Number of events in `events.json` (see [`super::count`]); `None` when
-    /// the file could not be counted (or was not, see [`Workspace::most_recent`]).
-    pub event_count: Option<usize>,
     /// A live `jp query` holds the conversation's lock (see [`super::lock`]).
     pub locked: bool,
 }
@@ -140,28 +136,21 @@ impl Workspace {
         let mut entries: Vec<(i128, ConversationEntry)> = self
             .copies()
             .into_iter()
-            .map(|copy| self.entry(&copy, true))
+            .map(|copy| self.entry(&copy))
             .collect();
         sort_most_recent_first(&mut entries);
         entries.into_iter().map(|(_, entry)| entry).collect()
     }
 
-    /// The most recently active conversation, archived or not. Counts the
-    /// events of that one only.
+    /// The most recently active conversation, archived or not.
     pub fn most_recent(&self) -> Option<ConversationEntry> {
-        let copies = self.copies();
-        let mut entries: Vec<(i128, ConversationEntry)> =
-            copies.iter().map(|copy| self.entry(copy, false)).collect();
-        sort_most_recent_first(&mut entries);
-        let (_, mut entry) = entries.into_iter().next()?;
-        entry.event_count = count_events(&entry.dir.join(EVENTS));
-        Some(entry)
+        self.conversations().into_iter().next()
     }
 
     /// The conversation with this id (deciseconds), in either root.
     pub fn find(&self, id: &str) -> Option<ConversationEntry> {
         let copy = self.copies().into_iter().find(|copy| copy.id == id)?;
-        Some(self.entry(&copy, true).1)
+        Some(self.entry(&copy).1)
     }
 
     /// Whether any conversation exists, without reading any of them.
@@ -211,9 +200,8 @@ impl Workspace {
         chosen.into_values().collect()
     }
 
-    /// Reads a copy's metadata (and, if asked, counts its events); returns the
-    /// sort key with it.
-    fn entry(&self, copy: &Copy, count: bool) -> (i128, ConversationEntry) {
+    /// Reads a copy's metadata; returns the sort key with it.
+    fn entry(&self, copy: &Copy) -> (i128, ConversationEntry) {
         let meta = Metadata::read(&copy.dir.join(METADATA));
         let sort_key = meta
             .last_activated_at
@@ -227,11 +215,6 @@ impl Workspace {
             last_activated_at: meta.last_activated_at,
             pinned: meta.pinned,
             archived: copy.in_archive || meta.archived,
-            event_count: if count {
-                count_events(&copy.dir.join(EVENTS))
-            } else {
-                None
-            },
             locked: self.is_locked(&copy.id),
         };
         (sort_key, entry)

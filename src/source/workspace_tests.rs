@@ -2,6 +2,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use super::*;
+use crate::load::event_count;
 use crate::source::test_support::{Fixture, Root, set_mtime};
 
 fn meta(title: &str, activated: &str) -> String {
@@ -52,7 +53,7 @@ fn lists_both_roots_and_archive_most_recent_first() {
     let ids: Vec<&str> = list.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(ids, ["200", "300", "100"]);
     assert_eq!(list[0].title.as_deref(), Some("Local only"));
-    assert_eq!(list[0].event_count, Some(3));
+    assert_eq!(event_count(&list[0].conversation()), Some(3));
     assert!(!list[0].archived);
     assert!(list[1].archived);
     assert_eq!(
@@ -76,7 +77,7 @@ fn a_conversation_in_both_roots_appears_once_as_the_newer_copy() {
     let list = ws.conversations();
     assert_eq!(list.len(), 1);
     assert_eq!(list[0].dir, newer);
-    assert_eq!(list[0].event_count, Some(5));
+    assert_eq!(event_count(&list[0].conversation()), Some(5));
 
     // A newer base_config.json makes the user-local copy the newer stream.
     let user = fx.conversations(Root::User).join("400-same");
@@ -131,7 +132,10 @@ fn missing_activation_time_falls_back_to_file_time() {
     let ids: Vec<String> = ws.conversations().into_iter().map(|e| e.id).collect();
     assert_eq!(ids, ["700", "701", "702"]);
     assert_eq!(ws.most_recent().unwrap().id, "700");
-    assert_eq!(ws.most_recent().unwrap().event_count, Some(1));
+    assert_eq!(
+        event_count(&ws.most_recent().unwrap().conversation()),
+        Some(1)
+    );
 }
 
 #[test]
@@ -149,7 +153,7 @@ fn pinned_and_archived_marks_come_from_metadata() {
     assert!(entry.pinned);
     assert!(entry.archived);
     assert_eq!(entry.title, None);
-    assert_eq!(entry.event_count, Some(0));
+    assert_eq!(event_count(&entry.conversation()), Some(0));
 }
 
 #[test]

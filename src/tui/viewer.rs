@@ -10,7 +10,7 @@ use super::app::{App, AppEvent, Reload, ViewerOptions};
 use super::live::{LiveDocument, LiveUpdate};
 use super::picker::ConversationRow;
 use super::run::{EventChannel, Exit, Host, Opened, TuiError, run};
-use crate::load::{Live, OpenError, Origin};
+use crate::load::{Live, OpenError, Origin, event_count};
 use crate::render::document::DocOptions;
 use crate::render::highlight::highlight;
 use crate::render::sanitize::SanitizeMode;
@@ -168,10 +168,10 @@ impl Host<LiveDocument> for WorkspaceHost {
             .conversations()
             .into_iter()
             .map(|entry| ConversationRow {
+                events: event_count(&entry.conversation()),
                 id: entry.id,
                 title: entry.title,
                 last_activity: entry.last_activated_at,
-                events: entry.event_count,
                 pinned: entry.pinned,
                 archived: entry.archived,
                 locked: entry.locked,

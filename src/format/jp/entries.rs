@@ -1,7 +1,8 @@
 //! Finds the entries of a JSON array in bytes that arrive a chunk at a time,
-//! so that a 100 MB `events.json` can be parsed entry by entry while it is
-//! read, without holding the whole file (issue 4: peak memory under 2× the
-//! file).
+//! so that a 100 MB `events.json` can be parsed (or its events counted) entry
+//! by entry while it is read, without holding the whole file (issue 4: peak
+//! memory under 2× the file). [`ArrayScanner`] finds entries in a buffer;
+//! [`ArrayReader`] keeps that buffer filled from a reader and drained.
 //!
 //! The scanner only tracks strings, escapes and bracket depth; it validates
 //! nothing else. Each entry it finds is parsed by serde_json on its own, and
@@ -10,7 +11,11 @@
 //! [`Scan::Unusual`]: the caller then reads the file whole, the way that
 //! reports the exact error.
 
+use std::io::{self, Read};
 use std::ops::Range;
+
+/// The UTF-8 byte order mark, which JP's files may start with.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Entries nested deeper than this are left to the whole-file parse, whose
 /// recursion limit (128 levels, the array included) decides what they are.
@@ -214,6 +219,121 @@ impl ArrayScanner {
             *start -= n;
         }
     }
+}
+
+/// What [`ArrayReader::next`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Next<'a> {
+    /// The bytes of the next entry.
+    Entry(&'a [u8]),
+    /// The array's end: [`ArrayReader::finish`] reads what follows.
+    End,
+    /// Not a plain JSON array of entries, or cut short.
+    Unusual,
+}
+
+/// Reads a JSON array from `source` a chunk at a time and hands out its
+/// entries; only the entry being read and one chunk are held.
+#[derive(Debug)]
+pub struct ArrayReader<R> {
+    source: R,
+    chunk: usize,
+    buf: Vec<u8>,
+    scanner: ArrayScanner,
+    /// Offset in the source of `buf[0]`: the bytes before it are gone.
+    drained: usize,
+    /// Where in `buf` the last entry handed out ends.
+    entry_end: usize,
+    /// Where in `buf` the array's `]` is, once found.
+    end: Option<usize>,
+    eof: bool,
+}
+
+/// What follows the last entry, once the array has ended.
+#[derive(Debug)]
+pub struct ArrayEnd {
+    /// Offset in the source just past the last entry (or the array's `[`).
+    pub prefix_len: usize,
+    /// The bytes from there to the end of the source.
+    pub rest: Vec<u8>,
+}
+
+impl<R: Read> ArrayReader<R> {
+    /// A reader of the array in `source`, `chunk` bytes a read (a leading
+    /// byte order mark is skipped).
+    pub fn new(mut source: R, chunk: usize) -> io::Result<Self> {
+        let mut buf = Vec::with_capacity(chunk);
+        let eof = fill(&mut source, &mut buf, BOM.len())?;
+        let start = if buf.starts_with(BOM) { BOM.len() } else { 0 };
+        Ok(ArrayReader {
+            source,
+            chunk,
+            buf,
+            scanner: ArrayScanner::new(start),
+            drained: 0,
+            entry_end: 0,
+            end: None,
+            eof,
+        })
+    }
+
+    /// The next entry. `dropped` sees every byte before it, in order, as the
+    /// buffer lets go of it (the caller may hash them).
+    pub fn next(&mut self, mut dropped: impl FnMut(&[u8])) -> io::Result<Next<'_>> {
+        loop {
+            match self.scanner.scan(&self.buf) {
+                Scan::Entry(range) => {
+                    self.entry_end = range.end;
+                    return Ok(Next::Entry(&self.buf[range]));
+                }
+                Scan::End(at) => {
+                    self.end = Some(at);
+                    return Ok(Next::End);
+                }
+                Scan::Unusual => return Ok(Next::Unusual),
+                Scan::NeedMore if self.eof => return Ok(Next::Unusual),
+                Scan::NeedMore => {
+                    dropped(&self.buf[..self.entry_end]);
+                    self.buf.drain(..self.entry_end);
+                    self.scanner.drained(self.entry_end);
+                    self.drained += self.entry_end;
+                    self.entry_end = 0;
+                    self.eof = fill(&mut self.source, &mut self.buf, self.chunk)?;
+                }
+            }
+        }
+    }
+
+    /// After [`Next::End`]: reads the rest of the source, which must be
+    /// whitespace (`None` otherwise). `dropped` sees the bytes before the
+    /// prefix's end that it has not seen yet.
+    pub fn finish(mut self, dropped: impl FnOnce(&[u8])) -> io::Result<Option<ArrayEnd>> {
+        let Some(end) = self.end else {
+            return Ok(None);
+        };
+        self.source.read_to_end(&mut self.buf)?;
+        if !self.buf[end + 1..].iter().all(u8::is_ascii_whitespace) {
+            return Ok(None);
+        }
+        // Only whitespace lies between the last entry (or the `[` of an
+        // empty array) and the `]`: the prefix ends at the last byte before.
+        let prefix_end = self.buf[..end]
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .map_or(0, |at| at + 1);
+        dropped(&self.buf[..prefix_end]);
+        self.buf.drain(..prefix_end);
+        Ok(Some(ArrayEnd {
+            prefix_len: self.drained + prefix_end,
+            rest: self.buf,
+        }))
+    }
+}
+
+/// Appends up to `want` bytes of `source` to `buf`; true at the end of it.
+fn fill(source: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
+    let got = source.by_ref().take(want as u64).read_to_end(buf)?;
+    Ok(got < want)
 }
 
 #[cfg(test)]

@@ -12,14 +12,11 @@ use std::io::{self, Read};
 use serde_json::Value;
 use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
 
-use super::entries::{ArrayScanner, Scan};
+use super::entries::{ArrayReader, Next};
 use super::{DeserializeSeqWith, Generation, JpLoad, LoadError, Reader, load, strip_bom};
 
 /// How much of the file is read at a time by [`JpStream::read_from`].
 const CHUNK: usize = 1 << 20;
-
-/// The UTF-8 byte order mark, which JP's files may start with.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// How a re-read changed the conversation.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,52 +87,28 @@ impl JpStream {
             None => None,
         };
         let mut reader = Reader::new(base.is_some(), 0);
-        let mut buf = Vec::with_capacity(chunk);
-        let mut eof = fill(events, &mut buf, BOM.len())?;
-        let mut scanner = ArrayScanner::new(if buf.starts_with(BOM) { BOM.len() } else { 0 });
+        let mut entries = ArrayReader::new(events, chunk)?;
         let mut hasher = Xxh3Default::new();
-        // File offset of `buf[0]`: the bytes before it are hashed and gone.
-        let mut drained = 0;
-        // Where in `buf` the last parsed entry ends (nothing before it is needed).
-        let mut parsed_end = 0;
-        let end = loop {
-            match scanner.scan(&buf) {
-                Scan::Entry(range) => {
-                    let Ok(value) = serde_json::from_slice::<Value>(&buf[range.clone()]) else {
+        loop {
+            match entries.next(|bytes| hasher.update(bytes))? {
+                Next::Entry(bytes) => {
+                    let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
                         return Ok(None);
                     };
                     reader.push(value);
-                    parsed_end = range.end;
                 }
-                Scan::End(at) => break at,
-                Scan::Unusual => return Ok(None),
-                Scan::NeedMore if eof => return Ok(None),
-                Scan::NeedMore => {
-                    hasher.update(&buf[..parsed_end]);
-                    buf.drain(..parsed_end);
-                    scanner.drained(parsed_end);
-                    drained += parsed_end;
-                    parsed_end = 0;
-                    eof = fill(events, &mut buf, chunk)?;
-                }
+                Next::End => break,
+                Next::Unusual => return Ok(None),
             }
-        };
-        events.read_to_end(&mut buf)?;
-        if !buf[end + 1..].iter().all(u8::is_ascii_whitespace) {
-            return Ok(None);
         }
-        // Only whitespace lies between the last entry (or the `[` of an empty
-        // array) and the `]`: the prefix ends at the last byte before it.
-        let prefix_end = buf[..end]
-            .iter()
-            .rposition(|b| !b.is_ascii_whitespace())
-            .map_or(0, |at| at + 1);
-        hasher.update(&buf[..prefix_end]);
+        let Some(end) = entries.finish(|bytes| hasher.update(bytes))? else {
+            return Ok(None);
+        };
         let stream = JpStream {
-            prefix_len: drained + prefix_end,
+            prefix_len: end.prefix_len,
             prefix_hash: hasher.digest(),
             entries: reader.entries_read(),
-            rest_hash: xxh3_64(&buf[prefix_end..]),
+            rest_hash: xxh3_64(&end.rest),
             base_hash: base_config_json.map(xxh3_64),
         };
         let mut load = reader.finish();
@@ -274,14 +247,6 @@ fn last_entry_end(bytes: &[u8]) -> Option<usize> {
         .iter()
         .rposition(|b| !b.is_ascii_whitespace())?;
     Some(before + 1)
-}
-
-/// Appends up to `want` bytes of `source` to `buf`; true at the end of it.
-fn fill(source: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
-    let before = buf.len();
-    let got = source.by_ref().take(want as u64).read_to_end(buf)?;
-    debug_assert_eq!(buf.len() - before, got);
-    Ok(got < want)
 }
 
 #[cfg(test)]
