@@ -76,7 +76,7 @@ impl<'a> Iterator for GraphemeIndices<'a> {
 /// columns wide, many (xterm, VTE, tmux, Alacritty) add up the widths of its characters. The
 /// larger of the two is counted, so a line never overflows on either kind of terminal (on the
 /// first it merely ends a few columns early).
-fn grapheme_width(g: &str) -> usize {
+pub fn grapheme_width(g: &str) -> usize {
     if let [b' '..=b'~'] = g.as_bytes() {
         return 1;
     }

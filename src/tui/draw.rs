@@ -12,7 +12,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Mode};
 use super::blocks::{Blocks, LiveState};
-use super::text::{highlight, shift, truncate, truncate_start};
+use super::text::{highlight, line_width, shift, truncate, truncate_start};
 
 /// Background of the cursor row.
 const CURSOR: Style = Style::new().bg(Color::Indexed(236));
@@ -97,7 +97,7 @@ impl<D: Blocks> App<D> {
                 None => shift(full, hscroll),
             };
             buf.set_line(area.x, y, &line, area.width);
-            if line.width() > usize::from(area.width) {
+            if line_width(&line) > usize::from(area.width) {
                 mark_more(buf, area.right() - 1, y);
             }
         }

@@ -9,6 +9,7 @@ use super::app::App;
 use super::blocks::Blocks;
 use super::sheet::Pos;
 use super::text::{Matcher, line_text};
+use crate::render::wrap::display_width;
 
 impl<D: Blocks> App<D> {
     /// After a new query: the first match at or after the cursor line.
@@ -111,8 +112,8 @@ impl<D: Blocks> App<D> {
         if let Some(line) = lines.get(pos.line) {
             let text = line_text(line);
             if let Some(hit) = m.find(&text).first() {
-                let col = unicode_width::UnicodeWidthStr::width(&text[..hit.start]);
-                let end = unicode_width::UnicodeWidthStr::width(&text[..hit.end]);
+                let col = display_width(&text[..hit.start]);
+                let end = display_width(&text[..hit.end]);
                 if col < self.hscroll || end > self.hscroll + self.width {
                     self.hscroll = col.saturating_sub(self.width / 4);
                 }

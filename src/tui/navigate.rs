@@ -9,6 +9,7 @@ use super::app::{App, HSCROLL_STEP};
 use super::blocks::{BlockClass, Blocks, turn_start};
 use super::sheet::Pos;
 use super::text::line_text;
+use crate::render::wrap::display_width;
 
 impl<D: Blocks> App<D> {
     /// Moves the view so that `top` is its first line (clamped to the last
@@ -146,9 +147,7 @@ impl<D: Blocks> App<D> {
         self.sheet()
             .rows(top, rows)
             .iter()
-            .map(|(pos, lines)| {
-                unicode_width::UnicodeWidthStr::width(line_text(&lines[pos.line]).as_str())
-            })
+            .map(|(pos, lines)| display_width(&line_text(&lines[pos.line])))
             .max()
             .unwrap_or(0)
     }

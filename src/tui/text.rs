@@ -1,16 +1,24 @@
 //! Small operations on laid-out lines: their plain text, shifting them left
-//! for horizontal scrolling, and marking search matches.
+//! for horizontal scrolling, and marking search matches. Columns are counted
+//! by the wrapper's own measure ([`grapheme_width`]), so that what was
+//! laid out to fit is cut where it was measured.
 
 use std::ops::Range;
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
-use unicode_width::UnicodeWidthStr;
+
+use crate::render::wrap::{display_width, grapheme_width};
 
 /// The characters of `line`, styles dropped.
 pub fn line_text(line: &Line<'_>) -> String {
     line.spans.iter().map(|s| s.content.as_ref()).collect()
+}
+
+/// The columns `line` takes, measured as the wrapper measured it.
+pub fn line_width(line: &Line<'_>) -> usize {
+    line.spans.iter().map(|s| display_width(&s.content)).sum()
 }
 
 /// `line` without its first `cols` display columns; a wide character cut in
@@ -32,7 +40,7 @@ pub fn shift(line: &Line<'static>, cols: usize) -> Line<'static> {
                 kept.push_str(g);
                 continue;
             }
-            let w = g.width();
+            let w = grapheme_width(g);
             skipped += w;
             if skipped > cols {
                 kept.push_str(&" ".repeat(skipped - cols));
@@ -159,13 +167,13 @@ pub fn highlight(line: &Line<'static>, matcher: &Matcher, style: Style) -> Line<
 
 /// `text` cut to `width` columns, with `…` when it was longer.
 pub fn truncate(text: &str, width: usize) -> String {
-    if text.width() <= width {
+    if display_width(text) <= width {
         return text.to_string();
     }
     let mut out = String::new();
     let mut used = 0;
     for g in text.graphemes(true) {
-        let w = g.width();
+        let w = grapheme_width(g);
         if used + w + 1 > width {
             break;
         }
@@ -181,13 +189,13 @@ pub fn truncate(text: &str, width: usize) -> String {
 /// `text` cut to its last `width` columns, with `…` in front when it was
 /// longer (for text being typed: its end is what matters).
 pub fn truncate_start(text: &str, width: usize) -> String {
-    if text.width() <= width {
+    if display_width(text) <= width {
         return text.to_string();
     }
     let mut kept = Vec::new();
     let mut used = 0;
     for g in text.graphemes(true).rev() {
-        let w = g.width();
+        let w = grapheme_width(g);
         if used + w + 1 > width {
             break;
         }
@@ -224,6 +232,21 @@ mod tests {
         let line = Line::from("a界b");
         assert_eq!(line_text(&shift(&line, 2)), " b");
         assert_eq!(line_text(&shift(&line, 3)), "b");
+    }
+
+    #[test]
+    fn shifting_counts_an_emoji_sequence_as_the_wrapper_does() {
+        // A family emoji: one cluster the wrapper counts 8 columns wide (its
+        // characters' widths added up, as xterm and tmux draw it).
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}";
+        let line = Line::from(format!("{family}xyz"));
+        let cols = display_width(family);
+        assert_eq!(line_text(&shift(&line, cols)), "xyz");
+        assert_eq!(line_text(&shift(&line, cols + 1)), "yz");
+        assert_eq!(
+            truncate(&format!("{family}xyz"), cols + 2),
+            format!("{family}x…")
+        );
     }
 
     #[test]
