@@ -82,8 +82,10 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
             lines
         }
         BlockKind::Notice { text } => {
-            let spans = [Span::styled(format!("⚠ {text}"), ctx.theme.styles.warning)];
-            let mut lines = wrap_spans(&spans, ctx.width, &[], &[]);
+            let style = ctx.theme.styles.warning;
+            let spans = [Span::styled(text.as_str(), style)];
+            let mark = [Span::styled("⚠ ", style)];
+            let mut lines = wrap_spans(&spans, ctx.width, &mark, &[Span::raw("  ")]);
             lines.push(Line::default());
             lines
         }

@@ -12,7 +12,8 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Mode};
 use super::blocks::{Blocks, LiveState};
-use super::text::{highlight, line_width, shift, truncate, truncate_start};
+use super::text::{highlight, shift, truncate, truncate_start};
+use crate::render::wrap::line_width;
 
 /// Background of the cursor row.
 const CURSOR: Style = Style::new().bg(Color::Indexed(236));

@@ -16,11 +16,6 @@ pub fn line_text(line: &Line<'_>) -> String {
     line.spans.iter().map(|s| s.content.as_ref()).collect()
 }
 
-/// The columns `line` takes, measured as the wrapper measured it.
-pub fn line_width(line: &Line<'_>) -> usize {
-    line.spans.iter().map(|s| display_width(&s.content)).sum()
-}
-
 /// `line` without its first `cols` display columns; a wide character cut in
 /// half becomes a space so that the columns after it stay aligned.
 pub fn shift(line: &Line<'static>, cols: usize) -> Line<'static> {
