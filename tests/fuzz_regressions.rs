@@ -48,6 +48,32 @@ fn a_rewrite_ending_in_a_trailing_comma_is_an_error_as_on_a_fresh_load() {
     );
 }
 
+/// jp_reader, mode 0: a form feed between the last entry and the `]` was
+/// whitespace to the streaming reader (Rust's `is_ascii_whitespace` counts
+/// it) but not to JSON, so the viewer opened a file `render` rejects. The
+/// incremental reader had the same slip after the known prefix.
+#[test]
+fn a_form_feed_is_not_json_whitespace_to_any_reader() {
+    let body = b"[\n\"   \"\r\r\r\r\n\x0c\r]";
+    let fresh = jp::load(body, None).unwrap_err();
+    assert!(
+        matches!(&fresh, LoadError::Events(e) if e.line == 3),
+        "{fresh:?}"
+    );
+    assert_eq!(JpStream::read_from(&mut &body[..], None).unwrap(), None);
+    assert_eq!(jp::count_events(&body[..], false).unwrap(), None);
+
+    let old = b"[\n  {\"type\": \"turn_start\"}\n]";
+    for new in [
+        &b"[\n  {\"type\": \"turn_start\"}\x0c\n]"[..],
+        &b"[\n  {\"type\": \"turn_start\"}\n]\x0c"[..],
+    ] {
+        let (mut stream, _) = JpStream::open(old, None).unwrap();
+        let fresh = jp::load(new, None).unwrap_err();
+        assert_eq!(stream.update(new, None), Err(fresh));
+    }
+}
+
 /// markdown: fenced markdown (```` ```markdown ````) took most of a second for
 /// 6 KB — syntect's Markdown grammar spends up to 20 ms a line once its
 /// context stack is deep. Such code is now shown plain, as written.

@@ -8,6 +8,11 @@
 //!   opening the first and updating to the second must read exactly what loading
 //!   the second afresh reads — the incremental tail parser may not differ.
 //!
+//! Modes 0 and 1 also read the same bytes the viewer's way, entry by entry
+//! while streaming (`JpStream::read_from`), and count their events the
+//! picker's way (`jp::count_events`): when those give an answer, it must be
+//! what reading the whole file gives.
+//!
 //! Whatever loads is then grouped into a conversation and projected into every
 //! view, so the model is fuzzed with every event shape the reader can produce.
 //! Errors must be one line (they are printed after the file name).
@@ -36,6 +41,16 @@ fuzz_target!(|data: &[u8]| {
 });
 
 fn exercise(events: &[u8], base: Option<&[u8]>) {
+    let whole = JpStream::open(events, base);
+    if let Some(streamed) = JpStream::read_from(&mut &events[..], base).expect("no I/O error") {
+        assert_eq!(whole.as_ref().ok(), Some(&streamed), "streamed read differs");
+    }
+    if let (Ok((_, load)), Some(count)) = (
+        &whole,
+        jp::count_events(events, base.is_some()).expect("no I/O error"),
+    ) {
+        assert_eq!(count, load.events.len(), "the picker's count differs");
+    }
     match jp::load(events, base) {
         Ok(load) => {
             for diagnostic in &load.diagnostics {

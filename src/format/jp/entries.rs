@@ -17,6 +17,12 @@ use std::ops::Range;
 /// The UTF-8 byte order mark, which JP's files may start with.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
+/// JSON's whitespace: space, tab, newline, carriage return (not form feed,
+/// which Rust's `is_ascii_whitespace` also counts and JSON rejects).
+pub fn is_json_space(byte: &u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
+}
+
 /// Entries nested deeper than this are left to the whole-file parse, whose
 /// recursion limit (128 levels, the array included) decides what they are.
 const MAX_DEPTH: usize = 100;
@@ -81,7 +87,7 @@ impl ArrayScanner {
             let byte = buf[self.pos];
             match self.state {
                 State::BeforeArray | State::FirstEntry | State::NextEntry | State::AfterEntry
-                    if byte.is_ascii_whitespace() =>
+                    if is_json_space(&byte) =>
                 {
                     self.pos += 1;
                 }
@@ -122,7 +128,7 @@ impl ArrayScanner {
                     return self.scan_entry(buf, start, depth, in_string);
                 }
                 State::InScalar { start } => {
-                    if byte.is_ascii_whitespace() || byte == b',' || byte == b']' {
+                    if is_json_space(&byte) || byte == b',' || byte == b']' {
                         self.state = State::AfterEntry;
                         return Scan::Entry(start..self.pos);
                     }
@@ -312,14 +318,14 @@ impl<R: Read> ArrayReader<R> {
             return Ok(None);
         };
         self.source.read_to_end(&mut self.buf)?;
-        if !self.buf[end + 1..].iter().all(u8::is_ascii_whitespace) {
+        if !self.buf[end + 1..].iter().all(is_json_space) {
             return Ok(None);
         }
         // Only whitespace lies between the last entry (or the `[` of an
         // empty array) and the `]`: the prefix ends at the last byte before.
         let prefix_end = self.buf[..end]
             .iter()
-            .rposition(|b| !b.is_ascii_whitespace())
+            .rposition(|b| !is_json_space(b))
             .map_or(0, |at| at + 1);
         dropped(&self.buf[..prefix_end]);
         self.buf.drain(..prefix_end);

@@ -12,7 +12,7 @@ use std::io::{self, Read};
 use serde_json::Value;
 use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
 
-use super::entries::{ArrayReader, Next};
+use super::entries::{ArrayReader, Next, is_json_space};
 use super::{DeserializeSeqWith, Generation, JpLoad, LoadError, Reader, load, strip_bom};
 
 /// How much of the file is read at a time by [`JpStream::read_from`].
@@ -195,19 +195,19 @@ impl JpStream {
             return None;
         }
         let rest = after;
-        let start = rest.iter().position(|b| !b.is_ascii_whitespace())?;
+        let start = rest.iter().position(|b| !is_json_space(b))?;
         let rest = &rest[start..];
         let tail = match rest.first() {
             // `…},]`: a trailing comma, which a fresh load rejects; re-read
             // so that the error is reported the same way.
-            Some(b',') if rest[1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b']') => {
+            Some(b',') if rest[1..].iter().find(|b| !is_json_space(b)) == Some(&b']') => {
                 return None;
             }
             Some(b',') => &rest[1..],
             Some(b']') => {
                 // Same entries, different trailing whitespace: nothing new to
                 // parse. Anything else after the array is re-read (an error).
-                if !rest[1..].iter().all(u8::is_ascii_whitespace) {
+                if !rest[1..].iter().all(is_json_space) {
                     return None;
                 }
                 self.rest_hash = xxh3_64(after);
@@ -239,13 +239,11 @@ impl JpStream {
 /// Byte offset just past the last entry of a JSON array: the array's closing
 /// `]` with the whitespace before it removed. `None` if it does not end in `]`.
 fn last_entry_end(bytes: &[u8]) -> Option<usize> {
-    let end = bytes.iter().rposition(|b| !b.is_ascii_whitespace())?;
+    let end = bytes.iter().rposition(|b| !is_json_space(b))?;
     if bytes[end] != b']' {
         return None;
     }
-    let before = bytes[..end]
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())?;
+    let before = bytes[..end].iter().rposition(|b| !is_json_space(b))?;
     Some(before + 1)
 }
 
