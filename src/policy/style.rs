@@ -475,14 +475,7 @@ impl PartialToolStyle {
         };
         for (key, value) in map {
             let path = child(path, key);
-            if value.is_null() {
-                if strictness == Strictness::Strict {
-                    errors.push(StyleError::new(
-                        &path,
-                        value,
-                        "is not a value (leave the key out instead)",
-                    ));
-                }
+            if is_null_key(value, &path, strictness, &mut errors) {
                 continue;
             }
             let outcome =
@@ -554,14 +547,7 @@ fn parse_error_style(
     };
     for (key, value) in map {
         let path = child(path, key);
-        if value.is_null() {
-            if strictness == Strictness::Strict {
-                errors.push(StyleError::new(
-                    &path,
-                    value,
-                    "is not a value (leave the key out instead)",
-                ));
-            }
+        if is_null_key(value, &path, strictness, errors) {
             continue;
         }
         let outcome = match key.as_str() {
@@ -587,6 +573,24 @@ fn parse_error_style(
             errors.push(err);
         }
     }
+}
+
+/// Whether a style key holds `null`, which leaves the key unset; the strict
+/// reading (the viewer's own configuration) reports it.
+fn is_null_key(
+    value: &Value,
+    path: &str,
+    strictness: Strictness,
+    errors: &mut Vec<StyleError>,
+) -> bool {
+    if value.is_null() && strictness == Strictness::Strict {
+        errors.push(StyleError::new(
+            path,
+            value,
+            "is not a value (leave the key out instead)",
+        ));
+    }
+    value.is_null()
 }
 
 #[cfg(test)]
