@@ -53,7 +53,7 @@ pub fn markdown_pieces(text: &str, limits: &SplitLimits) -> Vec<Range<usize>> {
     // Whether the piece so far shows something: a piece laid out as nothing
     // would leave a blank line too many between its neighbours.
     let mut shows = false;
-    for line in lines(bytes) {
+    for line in lines(text) {
         let content = &bytes[line.clone()];
         // The sanitizer may read an escape sequence on into the next lines,
         // or leave nothing of a line of controls.
@@ -113,7 +113,7 @@ pub fn line_pieces(text: &str, limits: &SplitLimits) -> Vec<Range<usize>> {
     }
     let mut cuts = Vec::new();
     let (mut start, mut count) = (0, 0);
-    for line in lines(text.as_bytes()) {
+    for line in lines(text) {
         if count == limits.lines.max(1) || line.start - start >= limits.bytes.max(1) {
             cuts.push(line.start);
             start = line.start;
@@ -157,17 +157,14 @@ fn ranges(cuts: Vec<usize>, len: usize) -> Vec<Range<usize>> {
     out
 }
 
-/// The lines of `bytes`, without their newlines.
-fn lines(bytes: &[u8]) -> impl Iterator<Item = Range<usize>> + '_ {
+/// The byte ranges of the lines of `text`, without their newlines.
+fn lines(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
     let mut at = 0;
     std::iter::from_fn(move || {
-        if at >= bytes.len() {
+        if at >= text.len() {
             return None;
         }
-        let end = bytes[at..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |p| at + p);
+        let end = text[at..].find('\n').map_or(text.len(), |p| at + p);
         let line = at..end;
         at = end + 1;
         Some(line)

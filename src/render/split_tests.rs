@@ -232,6 +232,13 @@ const FRAGMENTS: &[&str] = &[
     "\u{1b}]0;title",
     "\u{7}",
     "Ünïcode text",
+    "\u{a0}non-breaking space",
+    "#",
+    "Title\n---",
+    "  - nested item",
+    "[x]",
+    "a <!-- comment --> b",
+    "\r",
     "",
     " ",
 ];
