@@ -443,3 +443,64 @@ fn every_piece_is_found_by_its_own_text() {
     assert!(card_pieces[0].contains("fs_read_file") && card_pieces[0].contains("big.txt"));
     assert!(!card_pieces[1].contains("fs_read_file"));
 }
+
+#[test]
+fn a_huge_message_and_result_print_the_same_bytes_cut_or_whole() {
+    use crate::render::print::{PrintOptions, print_document};
+    let sample = "Some prose with *emphasis*, `code` and a [link](https://example.com).\n\n\
+                  - a list\n- of items\n\n  continued\n\n1. numbered\n\n2. loose\n\n\
+                  ```rust\nfn main() {\n\n    println!(\"hi\");\n}\n```\n\n\
+                  > a quote\n> on two lines\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n# Heading\n\n";
+    let message = sample.repeat(300 * 1024 / sample.len() + 1);
+    let result: String = (1..=30_000).map(|i| format!("result line {i}\n")).collect();
+    let config = json!({"conversation": {"tools": {"*": {"style": {"inline_results": "full"}}}}});
+    let conv = conv(
+        vec![
+            EventKind::TurnStart,
+            EventKind::ChatRequest {
+                content: message.clone(),
+                author: None,
+                schema: None,
+            },
+            EventKind::ToolCallRequest {
+                id: "a".into(),
+                name: "fs_read_file".into(),
+                arguments: json!({"path": "big.txt"}),
+            },
+            EventKind::ToolCallResponse {
+                id: "a".into(),
+                content: Content::Text(result),
+                is_error: false,
+            },
+            EventKind::ChatResponse(ChatResponse::Message(Some(message))),
+        ],
+        Some(config),
+    );
+    let options = DocOptions::default();
+    let cut = Document::build(&conv, &options);
+    let whole = Document::build_with(
+        &conv,
+        &options,
+        SplitLimits {
+            above: usize::MAX,
+            ..SplitLimits::default()
+        },
+    );
+    assert!(
+        cut.blocks.len() > whole.blocks.len() + 20,
+        "the blocks are cut"
+    );
+    let print = |doc: &Document| {
+        let mut out = Vec::new();
+        let options = PrintOptions {
+            width: 80,
+            color: true,
+            theme: Theme::dark(),
+            sanitize: SanitizeMode::Strip,
+            turns: None,
+        };
+        print_document(&mut out, &conv, doc, &options).unwrap();
+        out
+    };
+    assert!(print(&cut) == print(&whole), "the output differs");
+}
