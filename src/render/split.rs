@@ -74,7 +74,7 @@ pub fn markdown_pieces(text: &str, limits: &SplitLimits) -> Vec<Range<usize>> {
             after_blank = true;
             continue;
         }
-        let cut = after_blank && shows && line.start - start >= limits.bytes;
+        let cut = after_blank && shows && !escape && line.start - start >= limits.bytes;
         if cut && starts_top_level_block(content) {
             cuts.push(line.start);
             start = line.start;

@@ -144,12 +144,13 @@ fn html_blocks_definitions_and_escapes_stop_the_cutting() {
     ] {
         assert_eq!(check(text).len(), 1, "{text:?}");
     }
-    let escape = "Before.\n\nAn \u{1b}]0;title\n\nstill the title\u{7} after.\n\nEnd.";
+    // Cut before the line of the escape at the latest.
+    let escape = "Before.\n\nMiddle.\n\nAn \u{1b}]0;title\n\nstill the title\u{7} after.\n\nEnd.";
     assert_eq!(
         texts(escape, &check(escape)),
         [
             "Before.\n\n",
-            "An \u{1b}]0;title\n\nstill the title\u{7} after.\n\nEnd."
+            "Middle.\n\nAn \u{1b}]0;title\n\nstill the title\u{7} after.\n\nEnd."
         ]
     );
 }
