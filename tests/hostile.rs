@@ -520,7 +520,7 @@ fn render_a_fifty_megabyte_message() {
         text.lines()
             .all(|l| overhear::render::wrap::display_width(&strip_sgr(l)) <= 80)
     );
-    check_cost("50 MB message", conv.events_len(), &run, 4096);
+    check_cost("50 MB message", conv.events_len(), &run, 512);
 }
 
 #[test]
@@ -557,7 +557,7 @@ fn render_a_million_line_tool_result_in_full() {
     let text = String::from_utf8_lossy(&run.stdout);
     assert!(text.contains("line 1000000"));
     assert_eq!(text.matches("line ").count(), 1_000_000);
-    check_cost("1,000,000-line result, full", conv.events_len(), &run, 2048);
+    check_cost("1,000,000-line result, full", conv.events_len(), &run, 512);
 }
 
 #[test]

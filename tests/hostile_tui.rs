@@ -28,9 +28,9 @@ const ROWS: u16 = 24;
 const COLS: u16 = 80;
 
 /// Peak memory bounds (MiB), from the measurements in docs/hardening.md.
-const PEAK_50MB: f64 = 4096.0;
+const PEAK_50MB: f64 = 512.0;
 const PEAK_MILLION: f64 = 1024.0;
-const PEAK_MILLION_FULL: f64 = 2048.0;
+const PEAK_MILLION_FULL: f64 = 512.0;
 const PEAK_10MB: f64 = 2048.0;
 const PEAK_SMALL: f64 = 256.0;
 

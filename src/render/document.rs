@@ -6,11 +6,16 @@
 //! out only what is visible and `overhear render` streams turn by turn. The
 //! same document feeds both, so the screen and a snapshot cannot disagree.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ops::Range;
 use std::rc::Rc;
 
 use serde_json::Value;
 
+use super::result::{Presentation, classify_result};
+use super::sanitize::is_clean;
+use super::split::{SplitLimits, line_pieces, markdown_pieces};
 use crate::format::eve::InProgressKind;
 use crate::format::{Audience, ChatResponse, Content, Event, EventKind, ext};
 use crate::model::{Conversation, InquiryPair, Item, ToolCall};
@@ -71,6 +76,8 @@ pub struct BlockKey {
     pub anchor: Anchor,
     /// Which block of that event (a response can yield several).
     pub part: u16,
+    /// Which piece of a block cut into pieces ([`Piece::index`]; 0 when whole).
+    pub piece: usize,
 }
 
 /// How an event is identified.
@@ -96,6 +103,31 @@ pub struct DocBlock {
     pub turn: usize,
     /// What the block shows.
     pub kind: BlockKind,
+    /// The part of a huge block this is, when the block is cut into pieces
+    /// that are laid out one at a time; `None` for a whole block.
+    pub piece: Option<Piece>,
+}
+
+/// One piece of a block whose text was cut ([`super::split`]): the blocks of
+/// the pieces follow one another and share the block's kind; laid out one
+/// after another they give the lines of the whole block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Piece {
+    /// Its place among the pieces: 0 carries the block's head (label, card
+    /// header), and folding the block is keyed by piece 0.
+    pub index: usize,
+    /// Whether it is the last piece, which carries the block's end.
+    pub last: bool,
+    /// The bytes of the cut text it shows: the joined message of a speech
+    /// block, the one result shown by a tool card.
+    pub range: Range<usize>,
+}
+
+impl Piece {
+    /// Whether the piece carries the block's head.
+    pub fn is_first(&self) -> bool {
+        self.index == 0
+    }
 }
 
 /// What a block shows; indices point into the conversation's events.
@@ -214,6 +246,8 @@ pub struct Document {
     pub warnings: Vec<StyleWarning>,
     /// How many turns the conversation had when the document was built.
     turns: usize,
+    /// When blocks are cut into pieces.
+    limits: SplitLimits,
 }
 
 /// A style value stored in the conversation that was rejected (the field keeps
@@ -231,10 +265,19 @@ pub struct StyleWarning {
 impl Document {
     /// Builds the document of `conv` (cheap: no layout happens here).
     pub fn build(conv: &Conversation, options: &DocOptions) -> Document {
+        Document::build_with(conv, options, SplitLimits::default())
+    }
+
+    /// [`Document::build`] cutting huge blocks into pieces by `limits`
+    /// (tests cut small texts to check that pieces lay out like the whole).
+    pub fn build_with(conv: &Conversation, options: &DocOptions, limits: SplitLimits) -> Document {
         let mut builder = Builder {
             conv,
             options,
-            out: Document::default(),
+            out: Document {
+                limits,
+                ..Document::default()
+            },
             skip: 0,
         };
         builder.run();
@@ -269,6 +312,7 @@ impl Document {
             options,
             out: Document {
                 blocks,
+                limits: self.limits,
                 ..Document::default()
             },
             skip,
@@ -372,12 +416,14 @@ impl Builder<'_> {
             key: BlockKey {
                 anchor: Anchor::Streaming,
                 part: 0,
+                piece: 0,
             },
             turn: self.conv.turns.len().max(1),
             kind: BlockKind::InProgress {
                 kind: progress.kind,
                 live: !self.options.finished,
             },
+            piece: None,
         });
     }
 
@@ -414,9 +460,11 @@ impl Builder<'_> {
                 key: BlockKey {
                     anchor: Anchor::Line(original.line),
                     part: 0,
+                    piece: 0,
                 },
                 turn: number,
                 kind: BlockKind::Original { index },
+                piece: None,
             });
         }
     }
@@ -437,12 +485,42 @@ impl Builder<'_> {
             Some(id) => Anchor::Id(id.clone()),
             None => Anchor::Index(event),
         };
-        BlockKey { anchor, part }
+        BlockKey {
+            anchor,
+            part,
+            piece: 0,
+        }
     }
 
     fn push(&mut self, turn: usize, event: usize, part: u16, kind: BlockKind) {
         let key = self.key(event, part);
-        self.out.blocks.push(DocBlock { key, turn, kind });
+        let block = DocBlock {
+            key,
+            turn,
+            kind,
+            piece: None,
+        };
+        let text = split_text(&block, self.conv, self.out.limits.above);
+        let pieces = match text {
+            Some(SplitText::Markdown(text)) => markdown_pieces(&text, &self.out.limits),
+            Some(SplitText::Lines(text)) => line_pieces(text, &self.out.limits),
+            None => Vec::new(),
+        };
+        if pieces.len() < 2 {
+            self.out.blocks.push(block);
+            return;
+        }
+        let last = pieces.len() - 1;
+        for (index, range) in pieces.into_iter().enumerate() {
+            let mut piece = block.clone();
+            piece.key.piece = index;
+            piece.piece = Some(Piece {
+                index,
+                last: index == last,
+                range,
+            });
+            self.out.blocks.push(piece);
+        }
     }
 
     /// The rule that opens `turn`, with its timestamp and facts.
@@ -719,6 +797,75 @@ impl Builder<'_> {
             })),
         );
     }
+}
+
+/// The text a block may be cut in, and how.
+enum SplitText<'c> {
+    /// Markdown speech, cut between top-level blocks.
+    Markdown(Cow<'c, str>),
+    /// A plain result, cut between lines.
+    Lines(&'c str),
+}
+
+/// The text of `block` that pieces would cut, when it is longer than
+/// `above` bytes: a message's, or the result of a card that shows one plain,
+/// clean result in full.
+fn split_text<'c>(block: &DocBlock, conv: &'c Conversation, above: usize) -> Option<SplitText<'c>> {
+    match &block.kind {
+        BlockKind::UserMessage { event } => match &conv.events[*event].kind {
+            EventKind::ChatRequest { content, .. } if content.len() > above => {
+                Some(SplitText::Markdown(Cow::Borrowed(content)))
+            }
+            _ => None,
+        },
+        BlockKind::AssistantMessage { events, .. } => {
+            let parts = message_parts(conv, events);
+            if parts.iter().map(|p| p.len()).sum::<usize>() <= above {
+                return None;
+            }
+            let text = match parts.as_slice() {
+                [one] => Cow::Borrowed(*one),
+                many => Cow::Owned(many.concat()),
+            };
+            Some(SplitText::Markdown(text))
+        }
+        BlockKind::ToolCard(card) => {
+            let text = shown_result(card, conv).filter(|t| t.len() > above)?;
+            // Cleaned or classified as a whole, the pieces could differ.
+            let plain = is_clean(text) && classify_result(text, None).0 == Presentation::Plain;
+            plain.then_some(SplitText::Lines(text))
+        }
+        _ => None,
+    }
+}
+
+/// The text of a card's only result when it is shown in full, unlabelled
+/// and without a mime type: the one result pieces of a card can cut.
+pub fn shown_result<'c>(card: &ToolCard, conv: &'c Conversation) -> Option<&'c str> {
+    let [(b, BlockDisplay::Full)] = card.results.as_slice() else {
+        return None;
+    };
+    if card.label_audience {
+        return None;
+    }
+    match &conv.events[card.call.response?].kind {
+        EventKind::ToolCallResponse { content, .. } => {
+            let view = content.views().into_iter().nth(*b)?;
+            view.mime_type.is_none().then_some(view.text?)
+        }
+        _ => None,
+    }
+}
+
+/// The texts of an assistant message's events, in order (empty: silent).
+pub fn message_parts<'c>(conv: &'c Conversation, events: &[usize]) -> Vec<&'c str> {
+    events
+        .iter()
+        .filter_map(|&e| match &conv.events[e].kind {
+            EventKind::ChatResponse(ChatResponse::Message(Some(part))) => Some(part.as_str()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Whether `name` is one of the message tools whose text is speech.

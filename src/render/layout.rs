@@ -10,11 +10,15 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use super::document::{BlockKind, DocBlock, ToolCard, ToolSpeech, audience_label, speech_text};
+use super::document::{
+    BlockKind, DocBlock, Piece, ToolCard, ToolSpeech, audience_label, message_parts, shown_result,
+    speech_text,
+};
 use super::highlight::highlight;
 use super::markdown::markdown_to_lines_wide_code;
 use super::result::{Presentation, classify_result, present};
 use super::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
+use super::split::slice_of_parts;
 use super::theme::Theme;
 use super::wrap::{child_width, cut_to_width, display_width, prefix_lines, wrap_spans};
 use crate::format::{ChatResponse, Content, EventKind, ext};
@@ -59,22 +63,26 @@ const BODY_INDENT: &str = "  ";
 const RESULT_GUTTER: &str = "  │ ";
 
 /// Lays out `block`; `folded` collapses foldable blocks to one line. The last
-/// line is always blank, separating blocks.
+/// line is always blank, separating blocks. A [`Piece`] of a block lays out
+/// its part of the block's lines (the last line blank only in the last
+/// piece; nothing but in the first piece when the block is folded): the
+/// pieces one after another are the whole block's lines.
 pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let piece = block.piece.as_ref();
     let mut lines = match &block.kind {
         BlockKind::TurnRule {
             number,
             timestamp,
             info,
         } => turn_rule(*number, timestamp.as_deref(), info.as_ref(), ctx),
-        BlockKind::UserMessage { event } => user_message(*event, ctx),
+        BlockKind::UserMessage { event } => user_message(*event, piece, ctx),
         BlockKind::AssistantMessage {
             events,
             final_reply,
-        } => assistant_message(events, *final_reply, ctx),
+        } => assistant_message(events, *final_reply, piece, ctx),
         BlockKind::ToolSpeech(speech) => tool_speech(speech, ctx),
         BlockKind::Reasoning { events, display } => reasoning(events, *display, folded, ctx),
-        BlockKind::ToolCard(card) => tool_card(card, folded, ctx),
+        BlockKind::ToolCard(card) => tool_card(card, folded, piece, ctx),
         BlockKind::Data { event } => data(*event, ctx),
         BlockKind::Inquiry(pair) => {
             let mut lines = inquiry_lines(pair, "", ctx);
@@ -113,13 +121,31 @@ pub fn is_foldable(block: &DocBlock) -> bool {
     )
 }
 
-/// Every piece of text of the block, folded parts included, for search.
+/// Every piece of text of the block, folded parts included, for search. A
+/// [`Piece`] has the text it shows (the first piece of a card also its name
+/// and arguments).
 pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
     let mut out = String::new();
     let mut add = |s: &str| {
         out.push_str(s);
         out.push('\n');
     };
+    if let Some(piece) = &block.piece {
+        if let BlockKind::ToolCard(card) = &block.kind {
+            if piece.is_first()
+                && let EventKind::ToolCallRequest {
+                    name, arguments, ..
+                } = &conv.events[card.call.request].kind
+            {
+                add(name);
+                add(&arguments.to_string());
+            }
+            add(shown_result(card, conv).map_or("", |t| &t[piece.range.clone()]));
+        } else if let Some(text) = piece_text(block, piece, conv) {
+            add(&text);
+        }
+        return out;
+    }
     match &block.kind {
         BlockKind::TurnRule { number, .. } => add(&format!("turn {number}")),
         BlockKind::UserMessage { event } | BlockKind::Data { event } => {
@@ -174,6 +200,23 @@ pub fn full_text(block: &DocBlock, conv: &Conversation) -> Option<String> {
         BlockKind::InProgress { .. } | BlockKind::Original { .. } => {
             stream::text(&block.kind, conv)
         }
+        _ => None,
+    }
+}
+
+/// The text a piece of a speech block shows.
+fn piece_text<'c>(block: &DocBlock, piece: &Piece, conv: &'c Conversation) -> Option<Cow<'c, str>> {
+    match &block.kind {
+        BlockKind::UserMessage { event } => match &conv.events[*event].kind {
+            EventKind::ChatRequest { content, .. } => {
+                Some(Cow::Borrowed(&content[piece.range.clone()]))
+            }
+            _ => None,
+        },
+        BlockKind::AssistantMessage { events, .. } => Some(slice_of_parts(
+            &message_parts(conv, events),
+            piece.range.clone(),
+        )),
         _ => None,
     }
 }
@@ -400,13 +443,36 @@ fn pane(
     body: Vec<Line<'static>>,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
-    let mut lines = vec![rule(label, detail, ctx), Line::default()];
+    pane_part(label, detail, body, None, ctx)
+}
+
+/// A pane, or the part of it `piece` shows: the rule only in the first piece,
+/// the closing blank line only in the last; between two pieces, the blank
+/// line markdown puts between two blocks.
+fn pane_part(
+    label: Vec<Span<'static>>,
+    detail: Option<Span<'static>>,
+    body: Vec<Line<'static>>,
+    piece: Option<&Piece>,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let mut lines = if piece.is_none_or(Piece::is_first) {
+        vec![rule(label, detail, ctx), Line::default()]
+    } else {
+        indent(vec![Line::default()], BODY_INDENT, ctx.width)
+    };
     lines.extend(body);
-    lines.push(Line::default());
+    if piece.is_none_or(|p| p.last) {
+        lines.push(Line::default());
+    }
     lines
 }
 
-fn user_message(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+fn user_message(
+    event: usize,
+    piece: Option<&Piece>,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
     let e = &ctx.conv.events[event];
     let EventKind::ChatRequest {
         content, author, ..
@@ -425,28 +491,22 @@ fn user_message(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
             ctx.theme.styles.turn_rule,
         ));
     }
-    pane(label, None, speech_body(content, ctx), ctx)
+    let text = piece.map_or(content.as_str(), |p| &content[p.range.clone()]);
+    pane_part(label, None, speech_body(text, ctx), piece, ctx)
 }
 
 fn assistant_message(
     events: &[usize],
     final_reply: bool,
+    piece: Option<&Piece>,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let mut label = vec![Span::styled("assistant", ctx.theme.styles.assistant_label)];
     if final_reply {
         label.push(Span::styled(" · final reply", ctx.theme.styles.final_label));
     }
-    let mut text = String::new();
-    let mut silent = true;
-    for &e in events {
-        if let EventKind::ChatResponse(ChatResponse::Message(Some(part))) = &ctx.conv.events[e].kind
-        {
-            text.push_str(part);
-            silent = false;
-        }
-    }
-    let body = if silent {
+    let parts = message_parts(ctx.conv, events);
+    let body = if parts.is_empty() {
         vec![Line::from(vec![
             Span::raw(BODY_INDENT),
             Span::styled(
@@ -455,9 +515,11 @@ fn assistant_message(
             ),
         ])]
     } else {
-        speech_body(&text, ctx)
+        let whole = 0..parts.iter().map(|p| p.len()).sum();
+        let range = piece.map_or(whole, |p| p.range.clone());
+        speech_body(&slice_of_parts(&parts, range), ctx)
     };
-    pane(label, None, body, ctx)
+    pane_part(label, None, body, piece, ctx)
 }
 
 fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
@@ -712,7 +774,12 @@ fn answer_text(answer: &Value, outcome: Option<&str>, options: &[Value]) -> Stri
     }
 }
 
-fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+fn tool_card(
+    card: &ToolCard,
+    folded: bool,
+    piece: Option<&Piece>,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
     let conv = ctx.conv;
     let request = &conv.events[card.call.request];
     let EventKind::ToolCallRequest {
@@ -726,24 +793,37 @@ fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line
         response,
         Some(EventKind::ToolCallResponse { is_error: true, .. })
     );
+    let first = piece.is_none_or(Piece::is_first);
+    let show_header = card.style.header || card.label_audience;
+    if folded && show_header && !first {
+        return Vec::new();
+    }
     let name = clean(name, ctx).into_owned();
     let mut lines = Vec::new();
-
-    let show_header = card.style.header || card.label_audience;
-    if show_header {
-        lines.extend(card_header(card, &name, arguments, is_error, folded, ctx));
+    if first {
+        if show_header {
+            lines.extend(card_header(card, &name, arguments, is_error, folded, ctx));
+        }
+        if folded && show_header {
+            lines.push(Line::default());
+            return lines;
+        }
+        if show_header || card.label_audience {
+            lines.extend(arguments_lines(card, request, arguments, ctx));
+        }
+        for pair in &card.call.inquiries {
+            lines.extend(inquiry_lines(pair, BODY_INDENT, ctx));
+        }
     }
-    if folded && show_header {
-        lines.push(Line::default());
-        return lines;
-    }
-    if show_header || card.label_audience {
-        lines.extend(arguments_lines(card, request, arguments, ctx));
-    }
-    for pair in &card.call.inquiries {
-        lines.extend(inquiry_lines(pair, BODY_INDENT, ctx));
-    }
-    if let Some(EventKind::ToolCallResponse {
+    if let Some(piece) = piece {
+        let text = shown_result(card, conv).map_or("", |t| &t[piece.range.clone()]);
+        // Every piece but the last ends with the newline before the next.
+        let text = match text.strip_suffix('\n') {
+            Some(text) if !piece.last => text,
+            _ => text,
+        };
+        lines.extend(presented(&Presentation::Plain, text, is_error, ctx));
+    } else if let Some(EventKind::ToolCallResponse {
         content, is_error, ..
     }) = response
     {
@@ -770,11 +850,14 @@ fn tool_card(card: &ToolCard, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line
             ));
         }
     }
-    let result_text = match response {
-        Some(EventKind::ToolCallResponse { content, .. }) => content.plain_text(),
-        _ => String::new(),
-    };
+    if !piece.is_none_or(|p| p.last) {
+        return lines;
+    }
     if let Some(task) = &card.task {
+        let result_text = match response {
+            Some(EventKind::ToolCallResponse { content, .. }) => content.plain_text(),
+            _ => String::new(),
+        };
         // The output is shown once: a foreground call's result already is it.
         if let Some(output) = task_detail(task).filter(|o| !result_text.contains(o.trim())) {
             let spans = [Span::styled(
@@ -951,13 +1034,6 @@ fn result_lines(
     is_error: bool,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
-    let gutter_style = if is_error {
-        ctx.theme.styles.error
-    } else {
-        ctx.theme.styles.turn_rule
-    };
-    let gutter = [Span::styled(RESULT_GUTTER, gutter_style)];
-    let inner = inner_width(ctx.width, RESULT_GUTTER);
     let limit = match display {
         BlockDisplay::Lines(n) => Some(n),
         _ => None,
@@ -976,15 +1052,7 @@ fn result_lines(
         }
         _ => normalized,
     };
-    let code = inner + ctx.code_slack();
-    let mut body = present(&presentation, &shown, inner, code, ctx.theme);
-    if is_error && matches!(presentation, Presentation::Plain) {
-        body = body
-            .into_iter()
-            .map(|l| dim_line(l, ctx.theme.styles.error))
-            .collect();
-    }
-    let mut lines = prefix_lines(body, &gutter, &gutter, ctx.width, inner);
+    let mut lines = presented(&presentation, &shown, is_error, ctx);
     if let Some(n) = limit
         && total > n
     {
@@ -993,6 +1061,7 @@ fn result_lines(
             "… {cut} more line{} not shown",
             if cut == 1 { "" } else { "s" }
         );
+        let gutter = [Span::styled(RESULT_GUTTER, gutter_style(is_error, ctx))];
         lines.extend(wrap_spans(
             &[Span::styled(note, ctx.theme.styles.truncation_note)],
             ctx.width,
@@ -1001,6 +1070,35 @@ fn result_lines(
         ));
     }
     lines
+}
+
+/// Result text laid out as `presentation` behind the result gutter, line by
+/// line for plain text (so a result can be laid out a piece at a time).
+fn presented(
+    presentation: &Presentation,
+    text: &str,
+    is_error: bool,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let gutter = [Span::styled(RESULT_GUTTER, gutter_style(is_error, ctx))];
+    let inner = inner_width(ctx.width, RESULT_GUTTER);
+    let code = inner + ctx.code_slack();
+    let mut body = present(presentation, text, inner, code, ctx.theme);
+    if is_error && matches!(presentation, Presentation::Plain) {
+        body = body
+            .into_iter()
+            .map(|l| dim_line(l, ctx.theme.styles.error))
+            .collect();
+    }
+    prefix_lines(body, &gutter, &gutter, ctx.width, inner)
+}
+
+fn gutter_style(is_error: bool, ctx: &LayoutContext<'_>) -> Style {
+    if is_error {
+        ctx.theme.styles.error
+    } else {
+        ctx.theme.styles.turn_rule
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 use super::*;
 use crate::format::{Block, Content, Event, EventKind};
+use crate::render::document::Piece;
 use crate::render::document::{DocOptions, DocView, Document};
+use crate::render::split::SplitLimits;
 use crate::render::wrap::line_text;
 use serde_json::json;
 
@@ -294,4 +296,211 @@ fn a_code_width_still_cuts_code_at_that_width() {
             .iter()
             .any(|l| display_width(l) == 100 && l.ends_with('…'))
     );
+}
+
+/// A conversation whose blocks are cut into pieces at small limits: a user
+/// message, an assistant message of two events, a card whose full result
+/// has many lines, and an error result.
+fn pieced_sample() -> Conversation {
+    let prose = "A paragraph that wraps over a few lines at a narrow width.\n\n\
+                 - a list\n- of two\n\nThen `code`:\n\n```rust\nfn main() {}\n\nfn b() {}\n```\n\n\
+                 > a quote\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nThe end.";
+    let lines: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+    let config = json!({"conversation": {"tools": {"*": {"style": {"inline_results": "full"}}}}});
+    conv(
+        vec![
+            EventKind::TurnStart,
+            EventKind::ChatRequest {
+                content: prose.into(),
+                author: None,
+                schema: None,
+            },
+            EventKind::ToolCallRequest {
+                id: "a".into(),
+                name: "fs_read_file".into(),
+                arguments: json!({"path": "big.txt"}),
+            },
+            EventKind::ToolCallResponse {
+                id: "a".into(),
+                content: Content::Text(lines.clone()),
+                is_error: false,
+            },
+            EventKind::ToolCallRequest {
+                id: "b".into(),
+                name: "cargo_test".into(),
+                arguments: json!({}),
+            },
+            EventKind::ToolCallResponse {
+                id: "b".into(),
+                content: Content::Text(lines.trim_end().into()),
+                is_error: true,
+            },
+            EventKind::ChatResponse(ChatResponse::Message(Some(prose[..40].into()))),
+            EventKind::ChatResponse(ChatResponse::Message(Some(prose[40..].into()))),
+        ],
+        Some(config),
+    )
+}
+
+const SMALL: SplitLimits = SplitLimits {
+    above: 0,
+    bytes: 0,
+    lines: 3,
+};
+
+fn laid_out(doc: &Document, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    doc.blocks
+        .iter()
+        .flat_map(|b| layout(b, folded && is_foldable(b), ctx))
+        .collect()
+}
+
+#[test]
+fn pieces_lay_out_like_their_whole_block() {
+    let conv = pieced_sample();
+    let theme = Theme::dark();
+    let options = DocOptions::default();
+    let whole = Document::build(&conv, &options);
+    let pieced = Document::build_with(&conv, &options, SMALL);
+    let cut = |kind: fn(&BlockKind) -> bool| {
+        pieced
+            .blocks
+            .iter()
+            .filter(|b| kind(&b.kind) && b.piece.is_some())
+            .count()
+    };
+    assert!(cut(|k| matches!(k, BlockKind::UserMessage { .. })) > 3);
+    assert!(cut(|k| matches!(k, BlockKind::AssistantMessage { .. })) > 3);
+    assert!(
+        cut(|k| matches!(k, BlockKind::ToolCard(_))) >= 14,
+        "two cards of 7 pieces"
+    );
+    for (width, code_width) in [(20, None), (60, None), (80, Some(200))] {
+        let ctx = LayoutContext {
+            conv: &conv,
+            theme: &theme,
+            width,
+            code_width,
+            sanitize: SanitizeMode::Strip,
+        };
+        for folded in [false, true] {
+            assert_eq!(
+                laid_out(&pieced, folded, &ctx),
+                laid_out(&whole, folded, &ctx),
+                "width {width}, folded {folded}"
+            );
+        }
+    }
+}
+
+#[test]
+fn pieces_have_their_own_identity_and_the_first_keeps_the_blocks() {
+    let conv = pieced_sample();
+    let whole = Document::build(&conv, &DocOptions::default());
+    let pieced = Document::build_with(&conv, &DocOptions::default(), SMALL);
+    let keys: std::collections::HashSet<_> = pieced.blocks.iter().map(|b| &b.key).collect();
+    assert_eq!(
+        keys.len(),
+        pieced.blocks.len(),
+        "every piece has its own key"
+    );
+    for block in &whole.blocks {
+        let first = pieced.blocks.iter().find(|b| b.key == block.key);
+        assert!(
+            first.is_some_and(|b| b.piece.as_ref().is_none_or(Piece::is_first)),
+            "{:?}",
+            block.key
+        );
+    }
+    let again = Document::build_with(&conv, &DocOptions::default(), SMALL);
+    let same = |a: &Document, b: &Document| {
+        a.blocks
+            .iter()
+            .zip(&b.blocks)
+            .all(|(x, y)| x.key == y.key && x.piece == y.piece)
+    };
+    assert!(same(&pieced, &again), "a rebuild cuts the same pieces");
+}
+
+#[test]
+fn every_piece_is_found_by_its_own_text() {
+    let conv = pieced_sample();
+    let doc = Document::build_with(&conv, &DocOptions::default(), SMALL);
+    let card_pieces: Vec<String> = doc
+        .blocks
+        .iter()
+        // The card of `fs_read_file`, requested by event 2.
+        .filter(|b| matches!(&b.kind, BlockKind::ToolCard(card) if card.call.request == 2))
+        .map(|b| search_text(b, &conv))
+        .collect();
+    for i in 1..=20 {
+        let holders = card_pieces
+            .iter()
+            .filter(|t| t.contains(&format!("line {i}\n")))
+            .count();
+        assert_eq!(holders, 1, "line {i} is in exactly one piece");
+    }
+    assert!(card_pieces[0].contains("fs_read_file") && card_pieces[0].contains("big.txt"));
+    assert!(!card_pieces[1].contains("fs_read_file"));
+}
+
+#[test]
+fn a_huge_message_and_result_print_the_same_bytes_cut_or_whole() {
+    use crate::render::print::{PrintOptions, print_document};
+    let sample = "Some prose with *emphasis*, `code` and a [link](https://example.com).\n\n\
+                  - a list\n- of items\n\n  continued\n\n1. numbered\n\n2. loose\n\n\
+                  ```rust\nfn main() {\n\n    println!(\"hi\");\n}\n```\n\n\
+                  > a quote\n> on two lines\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n# Heading\n\n";
+    let message = sample.repeat(300 * 1024 / sample.len() + 1);
+    let result: String = (1..=30_000).map(|i| format!("result line {i}\n")).collect();
+    let config = json!({"conversation": {"tools": {"*": {"style": {"inline_results": "full"}}}}});
+    let conv = conv(
+        vec![
+            EventKind::TurnStart,
+            EventKind::ChatRequest {
+                content: message.clone(),
+                author: None,
+                schema: None,
+            },
+            EventKind::ToolCallRequest {
+                id: "a".into(),
+                name: "fs_read_file".into(),
+                arguments: json!({"path": "big.txt"}),
+            },
+            EventKind::ToolCallResponse {
+                id: "a".into(),
+                content: Content::Text(result),
+                is_error: false,
+            },
+            EventKind::ChatResponse(ChatResponse::Message(Some(message))),
+        ],
+        Some(config),
+    );
+    let options = DocOptions::default();
+    let cut = Document::build(&conv, &options);
+    let whole = Document::build_with(
+        &conv,
+        &options,
+        SplitLimits {
+            above: usize::MAX,
+            ..SplitLimits::default()
+        },
+    );
+    assert!(
+        cut.blocks.len() > whole.blocks.len() + 20,
+        "the blocks are cut"
+    );
+    let print = |doc: &Document| {
+        let mut out = Vec::new();
+        let options = PrintOptions {
+            width: 80,
+            color: true,
+            theme: Theme::dark(),
+            sanitize: SanitizeMode::Strip,
+            turns: None,
+        };
+        print_document(&mut out, &conv, doc, &options).unwrap();
+        out
+    };
+    assert!(print(&cut) == print(&whole), "the output differs");
 }

@@ -9,5 +9,6 @@ pub mod output;
 pub mod print;
 pub mod result;
 pub mod sanitize;
+pub mod split;
 pub mod theme;
 pub mod wrap;

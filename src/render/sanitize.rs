@@ -41,6 +41,12 @@ pub fn sanitize_keep_sgr(text: &str, mode: SanitizeMode) -> Cow<'_, str> {
     run(text, mode, true)
 }
 
+/// Whether the sanitizer leaves `text` as it is, in every mode: it holds no
+/// control character but `\n` and `\t`.
+pub fn is_clean(text: &str) -> bool {
+    !needs_work(text)
+}
+
 /// True when `text` holds a character the sanitizer would act on.
 fn needs_work(text: &str) -> bool {
     let bytes = text.as_bytes();

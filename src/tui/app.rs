@@ -550,7 +550,7 @@ impl<D: Blocks> App<D> {
 
     fn toggle_fold(&mut self) {
         let Some(pos) = self.cursor_pos() else { return };
-        let b = pos.block;
+        let b = self.doc.owner(pos.block);
         if !self.doc.foldable(b) {
             self.note("nothing to fold here: put the cursor on a tool card or reasoning");
             return;
@@ -578,7 +578,7 @@ impl<D: Blocks> App<D> {
 
     fn fold_all(&mut self) {
         let keys: Vec<D::Key> = (0..self.doc.len())
-            .filter(|&i| self.doc.class(i) == BlockClass::ToolCard)
+            .filter(|&i| self.doc.class(i) == BlockClass::ToolCard && self.doc.owner(i) == i)
             .map(|i| self.doc.key(i))
             .collect();
         let anchor = self.cursor_anchor();
@@ -593,7 +593,7 @@ impl<D: Blocks> App<D> {
 
     fn cycle_reasoning(&mut self) {
         let keys: Vec<D::Key> = (0..self.doc.len())
-            .filter(|&i| self.doc.class(i) == BlockClass::Reasoning)
+            .filter(|&i| self.doc.class(i) == BlockClass::Reasoning && self.doc.owner(i) == i)
             .map(|i| self.doc.key(i))
             .collect();
         let anchor = self.cursor_anchor();
@@ -617,7 +617,7 @@ impl<D: Blocks> App<D> {
             return;
         };
         let target = if self.sheet().is_folded(pos.block) {
-            Pos::new(pos.block, 0)
+            Pos::new(self.doc.owner(pos.block), 0)
         } else {
             pos
         };

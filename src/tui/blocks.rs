@@ -61,6 +61,13 @@ pub trait Blocks {
     fn class(&self, i: usize) -> BlockClass;
     /// Whether block `i` can be folded to its header.
     fn foldable(&self, i: usize) -> bool;
+    /// The block that block `i` is a piece of (see
+    /// [`crate::render::document::Piece`]): the first of its pieces, whose
+    /// key folds them all, whose header `{` / `}` land on. `i` itself for a
+    /// whole block.
+    fn owner(&self, i: usize) -> usize {
+        i
+    }
     /// Block `i` laid out for `width` columns. Text lines fit the width; lines
     /// that must not wrap (code) may be wider and are scrolled with `h`/`l`.
     /// The last line is blank.

@@ -98,6 +98,7 @@ impl<D: Blocks> App<D> {
     }
 
     fn unfold(&mut self, b: usize) {
+        let b = self.doc.owner(b);
         if self.doc.foldable(b) {
             let key = self.doc.key(b);
             self.folds.set(&key, self.doc.class(b), false);

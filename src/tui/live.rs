@@ -151,7 +151,17 @@ impl Blocks for LiveDocument {
         if let Some(Some(rev)) = self.revisions.borrow().get(i) {
             return *rev;
         }
-        let rev = fingerprint(self.block(i), &self.live);
+        let block = self.block(i);
+        let rev = match &block.piece {
+            // The pieces of a block draw from the same events: those are
+            // hashed once, for the first piece.
+            Some(piece) if !piece.is_first() => {
+                let mut hasher = HashWriter(Xxh3::new());
+                let _ = write!(hasher, "{}\u{0}{piece:?}", self.revision(self.owner(i)));
+                hasher.0.digest()
+            }
+            _ => fingerprint(block, &self.live),
+        };
         if let Some(slot) = self.revisions.borrow_mut().get_mut(i) {
             *slot = Some(rev);
         }
@@ -172,6 +182,10 @@ impl Blocks for LiveDocument {
 
     fn foldable(&self, i: usize) -> bool {
         layout::is_foldable(self.block(i))
+    }
+
+    fn owner(&self, i: usize) -> usize {
+        self.block(i).piece.as_ref().map_or(i, |p| i - p.index)
     }
 
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
@@ -303,7 +317,7 @@ pub(super) fn without_folder(problem: &str) -> String {
 /// from. Equal fingerprints lay out equally.
 fn fingerprint(block: &DocBlock, live: &Live) -> u64 {
     let mut hasher = HashWriter(Xxh3::new());
-    let _ = write!(hasher, "{:?}", block.kind);
+    let _ = write!(hasher, "{:?}\u{0}{:?}", block.kind, block.piece);
     // Blocks that draw from the stream rather than from events.
     match &block.kind {
         BlockKind::InProgress { .. } => {

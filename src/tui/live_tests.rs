@@ -358,3 +358,96 @@ fn an_eve_stream_read_line_by_line_shows_what_reading_it_at_once_shows() {
         }
     }
 }
+
+/// The viewer on a conversation whose one tool result, shown in full, is
+/// big enough to be cut into pieces: `lines` lines `line N`.
+fn viewer_of_a_huge_result(tmp: &Path, lines: usize) -> App<LiveDocument> {
+    let dir = tmp.join("17760760747-huge");
+    std::fs::create_dir_all(&dir).unwrap();
+    let result: Vec<String> = (1..=lines).map(|i| format!("line {i}")).collect();
+    let events = serde_json::json!([
+        {"timestamp": "2026-04-10 17:04:00.5", "type": "turn_start"},
+        {"timestamp": "2026-04-10 17:04:01.5", "type": "chat_request", "content": "read it"},
+        {"timestamp": "2026-04-10 17:04:02.5", "type": "tool_call_request", "id": "c1",
+         "name": "fs_read_file", "arguments": {"path": "big.txt"}},
+        {"timestamp": "2026-04-10 17:04:03.5", "type": "tool_call_response", "id": "c1",
+         "content": result.join("\n"), "is_error": false},
+        {"timestamp": "2026-04-10 17:04:04.5", "type": "chat_response", "message": "done"},
+    ]);
+    std::fs::write(dir.join("events.json"), events.to_string()).unwrap();
+    let mut options = DocOptions::default();
+    options
+        .overlay
+        .set("conversation.tools.fs_read_file.style.inline_results=full")
+        .unwrap();
+    let live = Live::open_jp(ConversationDir::new(&dir), None).unwrap();
+    let doc = LiveDocument::new(live, options, Theme::dark(), SanitizeMode::Strip);
+    let mut app = App::new(doc, ViewerOptions::default());
+    app.resize(80, 24);
+    app
+}
+
+fn cursor_text(app: &mut App<LiveDocument>) -> String {
+    let pos = app.cursor_pos().unwrap();
+    line_text(&app.sheet().lines(pos.block)[pos.line])
+}
+
+#[test]
+fn a_huge_result_is_cut_into_pieces_that_fold_as_one_card() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut app = viewer_of_a_huge_result(tmp.path(), 40_000);
+    let doc = app.document();
+    let pieces: Vec<usize> = (0..doc.len()).filter(|&i| doc.owner(i) != i).collect();
+    assert!(pieces.len() > 10, "the result is cut: {} blocks", doc.len());
+    let card = doc.owner(pieces[0]);
+    // Opening at the end laid out the last piece, not the whole card.
+    assert!(app.cache.len() < 6, "{} blocks laid out", app.cache.len());
+
+    // Fold from inside a piece in the middle of the result: the whole card folds.
+    for _ in 0..500 {
+        app.act(Action::PageUp);
+    }
+    let inside = app.cursor_pos().unwrap().block;
+    assert!(pieces.contains(&inside) && inside != card);
+    assert!(cursor_text(&mut app).contains("line "));
+    app.act(Action::ToggleFold);
+    assert!(app.sheet().is_folded(card));
+    for &piece in &pieces {
+        assert_eq!(app.sheet().height(piece), 0, "piece {piece} folded away");
+    }
+    assert!(cursor_text(&mut app).contains("40000 lines folded"));
+    // Folded, the whole conversation fits on one screen.
+    app.act(Action::Bottom);
+    let (top, rows) = (app.top, app.rows);
+    assert!(app.sheet().rows(top, rows).len() < rows);
+    app.act(Action::PrevCard);
+    app.act(Action::ToggleFold);
+    assert!(!app.sheet().is_folded(card));
+
+    // `{` from inside a piece lands on the card's header.
+    app.act(Action::Bottom);
+    for _ in 0..3 {
+        app.act(Action::PageUp);
+    }
+    app.act(Action::PrevCard);
+    assert_eq!(
+        app.cursor_pos().unwrap(),
+        crate::tui::sheet::Pos::new(card, 0)
+    );
+}
+
+#[test]
+fn search_finds_lines_in_every_piece_of_a_huge_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut app = viewer_of_a_huge_result(tmp.path(), 40_000);
+    app.act(Action::Top);
+    for wanted in ["line 3", "line 2049", "line 20500", "line 39999"] {
+        press(&mut app, "/");
+        press(&mut app, wanted);
+        app.handle(AppEvent::Terminal(crossterm::event::Event::Key(
+            crossterm::event::KeyEvent::from(crossterm::event::KeyCode::Enter),
+        )));
+        let text = cursor_text(&mut app);
+        assert!(text.ends_with(&format!("│ {wanted}")), "{wanted}: {text:?}");
+    }
+}

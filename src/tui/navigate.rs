@@ -111,11 +111,13 @@ impl<D: Blocks> App<D> {
     /// `}` / `{`: the next / previous tool card after / before the cursor's block.
     pub(super) fn jump_card(&mut self, forward: bool) {
         let Some(at) = self.cursor_pos() else { return };
-        let is_card = |doc: &D, i: usize| doc.class(i) == BlockClass::ToolCard;
+        // A card's head: the first of its pieces.
+        let is_card = |doc: &D, i: usize| doc.class(i) == BlockClass::ToolCard && doc.owner(i) == i;
+        let head = self.doc.owner(at.block);
         let target = if forward {
             (at.block + 1..self.doc.len()).find(|&i| is_card(&self.doc, i))
-        } else if at.line > 0 && is_card(&self.doc, at.block) {
-            Some(at.block)
+        } else if (at.line > 0 || head < at.block) && is_card(&self.doc, head) {
+            Some(head)
         } else {
             (0..at.block).rev().find(|&i| is_card(&self.doc, i))
         };

@@ -36,9 +36,13 @@ pub struct Sheet<'a, D: Blocks> {
 }
 
 impl<D: Blocks> Sheet<'_, D> {
-    /// Whether block `i` is drawn folded.
+    /// Whether block `i` is drawn folded (a piece as the block it belongs to).
     pub fn is_folded(&self, i: usize) -> bool {
-        self.doc.foldable(i) && self.folds.is_folded(&self.doc.key(i), self.doc.class(i))
+        let owner = self.doc.owner(i);
+        self.doc.foldable(owner)
+            && self
+                .folds
+                .is_folded(&self.doc.key(owner), self.doc.class(owner))
     }
 
     /// Block `i`'s lines (none when its kind is hidden).
