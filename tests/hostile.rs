@@ -42,18 +42,20 @@ fn load_dir(dir: &Path) -> overhear::load::Live {
 // JSON nested 10,000 deep: a clear one-line error, no stack overflow.
 
 #[test]
-fn events_nested_ten_thousand_deep_is_a_one_line_error() {
+fn json_nested_ten_thousand_deep_is_one_line_error_for_events_and_render_alike() {
     let conv = Conversation::from_bytes(&deep_array(10_000));
-    let run = overhear(["events", &events_arg(&conv)]);
-    run.expect_code(1);
-    assert_eq!(
-        run.stderr,
-        format!(
-            "overhear: {}: line 1, column 128: recursion limit exceeded\n",
-            conv.events_path().display()
-        )
+    let expected = format!(
+        "overhear: {}: line 1, column 128: recursion limit exceeded\n",
+        conv.events_path().display()
     );
-    assert!(run.stdout.is_empty());
+    for run in [
+        overhear(["events", &events_arg(&conv)]),
+        render(conv.path(), 80, &[]),
+    ] {
+        run.expect_code(1);
+        assert_eq!(run.stderr, expected);
+        assert!(run.stdout.is_empty());
+    }
 }
 
 #[test]
@@ -574,21 +576,6 @@ fn render_a_ten_megabyte_line_without_spaces_cuts_it_into_full_rows() {
             .all(|l| overhear::render::wrap::display_width(&strip_sgr(l)) <= 80)
     );
     check_cost("10 MB line", conv.events_len(), &run, 2048);
-}
-
-#[test]
-fn render_json_nested_ten_thousand_deep_is_the_same_one_line_error() {
-    let conv = Conversation::from_bytes(&deep_array(10_000));
-    let run = render(conv.path(), 80, &[]);
-    run.expect_code(1);
-    assert_eq!(
-        run.stderr,
-        format!(
-            "overhear: {}: line 1, column 128: recursion limit exceeded\n",
-            conv.events_path().display()
-        )
-    );
-    assert!(run.stdout.is_empty());
 }
 
 #[test]
