@@ -3,18 +3,12 @@
 
 mod live_support;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
-use portable_pty::{Child, CommandBuilder, MasterPty, PtySize};
-
-use live_support::{Pty, run_in_pty};
+use live_support::{TIMEOUT, Viewer};
 use serde_json::Value;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
-const TIMEOUT: Duration = Duration::from_secs(20);
 
 /// The `current` fixture with its first `events` events, in a conversation folder.
 fn conversation(tmp: &Path, events: usize) -> PathBuf {
@@ -38,114 +32,40 @@ fn write_events(dir: &Path, events: usize) {
     std::fs::rename(tmp, dir.join("events.json")).unwrap();
 }
 
-struct Viewer {
-    child: Box<dyn Child + Send + Sync>,
-    master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
-    screen: Arc<Mutex<vt100::Parser>>,
+/// The viewer on `dir`, with a pager that swallows its input.
+fn start(dir: &Path) -> Viewer {
+    start_with(dir, "cat >/dev/null")
 }
 
-impl Viewer {
-    fn start(dir: &Path) -> Viewer {
-        Viewer::start_with(dir, "cat >/dev/null")
-    }
+/// The viewer on `dir` with `pager` as `$PAGER`.
+fn start_with(dir: &Path, pager: &str) -> Viewer {
+    spawn_env(Some(dir), dir, pager, &[])
+}
 
-    fn start_with(dir: &Path, pager: &str) -> Viewer {
-        Viewer::spawn(Some(dir), dir, pager)
+/// Runs `overhear [ARG]` in `cwd` with `pager` and more environment variables,
+/// on a 24×80 terminal.
+fn spawn_env(arg: Option<&Path>, cwd: &Path, pager: &str, env: &[(&str, &str)]) -> Viewer {
+    let mut cmd = Viewer::command(cwd, &cwd.join("no-user-data"));
+    if let Some(arg) = arg {
+        cmd.arg(arg);
     }
+    cmd.env("PAGER", pager);
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    Viewer::start(cmd, 24, 80)
+}
 
-    /// Runs `overhear [ARG]` in `cwd`.
-    fn spawn(arg: Option<&Path>, cwd: &Path, pager: &str) -> Viewer {
-        Viewer::spawn_env(arg, cwd, pager, &[])
-    }
-
-    /// Runs `overhear [ARG]` in `cwd` with more environment variables.
-    fn spawn_env(arg: Option<&Path>, cwd: &Path, pager: &str, env: &[(&str, &str)]) -> Viewer {
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_overhear"));
-        if let Some(arg) = arg {
-            cmd.arg(arg);
-        }
-        cmd.env("TERM", "xterm-256color");
-        cmd.env("PAGER", pager);
-        cmd.env("JP_USER_DATA_DIR", cwd.join("no-user-data"));
-        for (key, value) in env {
-            cmd.env(key, value);
-        }
-        cmd.cwd(cwd);
-        let Pty {
-            child,
-            master,
-            writer,
-            screen,
-        } = run_in_pty(cmd, 24, 80, ());
-        Viewer {
-            child,
-            master,
-            writer,
-            screen,
-        }
-    }
-
-    fn wait_for(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool) {
-        let start = Instant::now();
-        while start.elapsed() < TIMEOUT {
-            if pred(self.screen.lock().unwrap().screen()) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        panic!(
-            "timed out waiting for {what}; screen:\n{}",
-            self.screen.lock().unwrap().screen().contents()
-        );
-    }
-
-    fn wait_for_text(&self, text: &str) {
-        self.wait_for(text, |s| s.contents().contains(text));
-    }
-
-    fn send(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).unwrap();
-        self.writer.flush().unwrap();
-    }
-
-    fn pid(&self) -> libc::pid_t {
-        self.child.process_id().unwrap() as libc::pid_t
-    }
-
-    fn exit_code(&mut self) -> u32 {
-        let start = Instant::now();
-        while start.elapsed() < TIMEOUT {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.exit_code();
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        self.child.kill().unwrap();
-        panic!("the viewer did not exit");
-    }
-
-    /// Whether the terminal is back in cooked mode with echo.
-    fn cooked(&self) -> bool {
-        let fd = self.master.as_raw_fd().unwrap();
-        // SAFETY: `termios` is plain data filled in by `tcgetattr` on an open fd.
-        let mut termios: libc::termios = unsafe { std::mem::zeroed() };
-        assert_eq!(unsafe { libc::tcgetattr(fd, &mut termios) }, 0);
-        termios.c_lflag & libc::ICANON != 0 && termios.c_lflag & libc::ECHO != 0
-    }
-
-    fn settled_screen(&self) -> vt100::Screen {
-        // The reader thread may still be feeding the last bytes.
-        std::thread::sleep(Duration::from_millis(200));
-        self.screen.lock().unwrap().screen().clone()
-    }
+/// The process id of `viewer`, for `kill`.
+fn pid(viewer: &Viewer) -> libc::pid_t {
+    libc::pid_t::try_from(viewer.pid()).unwrap()
 }
 
 #[test]
 fn q_quits_and_leaves_the_alternate_screen() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
-    viewer.wait_for("the status bar", |s| {
+    let mut viewer = start(&conversation(tmp.path(), 100));
+    viewer.wait_until("the status bar", TIMEOUT, |s| {
         s.alternate_screen() && s.contents().contains("24 events")
     });
     assert!(!viewer.cooked(), "raw mode while running");
@@ -158,12 +78,12 @@ fn q_quits_and_leaves_the_alternate_screen() {
 #[test]
 fn sigterm_restores_the_terminal() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
-    viewer.wait_for("the status bar", |s| {
+    let mut viewer = start(&conversation(tmp.path(), 100));
+    viewer.wait_until("the status bar", TIMEOUT, |s| {
         s.alternate_screen() && s.contents().contains("24 events")
     });
     // SAFETY: signalling our own child process.
-    assert_eq!(unsafe { libc::kill(viewer.pid(), libc::SIGTERM) }, 0);
+    assert_eq!(unsafe { libc::kill(pid(&viewer), libc::SIGTERM) }, 0);
     assert_eq!(viewer.exit_code(), 128 + libc::SIGTERM as u32);
     assert!(!viewer.settled_screen().alternate_screen());
     assert!(viewer.cooked());
@@ -173,7 +93,7 @@ fn sigterm_restores_the_terminal() {
 fn new_events_scroll_into_view() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = conversation(tmp.path(), 20);
-    let mut viewer = Viewer::start(&dir);
+    let mut viewer = start(&dir);
     viewer.wait_for_text("20 events");
     write_events(&dir, 100);
     viewer.wait_for_text("24 events");
@@ -185,16 +105,16 @@ fn new_events_scroll_into_view() {
 #[test]
 fn ctrl_z_suspends_and_the_viewer_comes_back() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
-    viewer.wait_for("the status bar", |s| {
+    let mut viewer = start(&conversation(tmp.path(), 100));
+    viewer.wait_until("the status bar", TIMEOUT, |s| {
         s.alternate_screen() && s.contents().contains("24 events")
     });
     viewer.send(b"\x1a");
-    viewer.wait_for("the normal screen", |s| !s.alternate_screen());
+    viewer.wait_until("the normal screen", TIMEOUT, |s| !s.alternate_screen());
     assert!(viewer.cooked(), "the shell gets a cooked terminal");
     // SAFETY: signalling our own child process.
-    assert_eq!(unsafe { libc::kill(viewer.pid(), libc::SIGCONT) }, 0);
-    viewer.wait_for("the viewer again", |s| {
+    assert_eq!(unsafe { libc::kill(pid(&viewer), libc::SIGCONT) }, 0);
+    viewer.wait_until("the viewer again", TIMEOUT, |s| {
         s.alternate_screen() && s.contents().contains("24 events")
     });
     viewer.send(b"q");
@@ -206,17 +126,17 @@ fn the_pager_gets_the_card_text_and_the_viewer_returns() {
     let tmp = tempfile::tempdir().unwrap();
     let paged = tmp.path().join("paged");
     let pager = format!("cat > '{}'", paged.display());
-    let mut viewer = Viewer::start_with(&conversation(tmp.path(), 100), &pager);
+    let mut viewer = start_with(&conversation(tmp.path(), 100), &pager);
     viewer.wait_for_text("24 events");
     // The first card's result is the build script, cut to 3 lines on screen.
     viewer.send(b"g}o");
     // The pager returned at once: the viewer waits for a key on the normal
     // screen, so that what such a pager printed can be read.
-    viewer.wait_for("the prompt after a quick pager", |s| {
+    viewer.wait_until("the prompt after a quick pager", TIMEOUT, |s| {
         !s.alternate_screen() && s.contents().contains("press any key to return")
     });
     viewer.send(b"x");
-    viewer.wait_for("the viewer after the pager", |s| {
+    viewer.wait_until("the viewer after the pager", TIMEOUT, |s| {
         s.alternate_screen() && s.contents().contains("fs_read_file")
     });
     viewer.send(b"q");
@@ -232,10 +152,10 @@ fn the_pager_gets_the_card_text_and_the_viewer_returns() {
 #[test]
 fn sighup_ends_the_viewer() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
+    let mut viewer = start(&conversation(tmp.path(), 100));
     viewer.wait_for_text("24 events");
     // SAFETY: signalling our own child process.
-    assert_eq!(unsafe { libc::kill(viewer.pid(), libc::SIGHUP) }, 0);
+    assert_eq!(unsafe { libc::kill(pid(&viewer), libc::SIGHUP) }, 0);
     assert_eq!(viewer.exit_code(), 128 + libc::SIGHUP as u32);
     assert!(viewer.cooked());
 }
@@ -243,22 +163,10 @@ fn sighup_ends_the_viewer() {
 #[test]
 fn a_resized_terminal_is_redrawn_to_its_new_size() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut viewer = Viewer::start(&conversation(tmp.path(), 100));
+    let mut viewer = start(&conversation(tmp.path(), 100));
     viewer.wait_for_text("24 events");
-    viewer
-        .master
-        .resize(PtySize {
-            rows: 12,
-            cols: 60,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    viewer.screen.lock().unwrap().screen_mut().set_size(
-        std::num::NonZeroU16::new(12).unwrap(),
-        std::num::NonZeroU16::new(60).unwrap(),
-    );
-    viewer.wait_for("the status bar on row 12", |s| {
+    viewer.resize(12, 60);
+    viewer.wait_until("the status bar on row 12", TIMEOUT, |s| {
         s.contents_between(11, 0, 11, 60).contains("following")
             || s.contents_between(11, 0, 11, 60).contains("finished")
     });
@@ -290,16 +198,16 @@ fn the_picker_opens_another_conversation_of_the_workspace() {
     )
     .unwrap();
 
-    let mut viewer = Viewer::spawn(None, tmp.path(), "cat >/dev/null");
+    let mut viewer = spawn_env(None, tmp.path(), "cat >/dev/null", &[]);
     viewer.wait_for_text("The newer one");
     viewer.send(b"p");
     viewer.wait_for_text("Conversations (2)");
     viewer.send(b"older");
-    viewer.wait_for("the filtered list", |s| {
+    viewer.wait_until("the filtered list", TIMEOUT, |s| {
         !s.contents().contains("The newer one")
     });
     viewer.send(b"\r");
-    viewer.wait_for("the older conversation", |s| {
+    viewer.wait_until("the older conversation", TIMEOUT, |s| {
         s.contents().contains("The older one") && s.contents().contains("24 events")
     });
     viewer.send(b"q");
@@ -310,7 +218,7 @@ fn the_picker_opens_another_conversation_of_the_workspace() {
 fn a_panic_restores_the_terminal_and_prints_its_message_on_a_clean_screen() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = conversation(tmp.path(), 100);
-    let mut viewer = Viewer::spawn_env(
+    let mut viewer = spawn_env(
         Some(&dir),
         &dir,
         "cat >/dev/null",

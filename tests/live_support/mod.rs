@@ -85,7 +85,7 @@ pub fn run_in_pty<C: vt100::Callbacks + Send + 'static>(
 /// `overhear` running in a pseudo-terminal, its screen kept by `vt100`.
 pub struct Viewer {
     child: Box<dyn Child + Send + Sync>,
-    _master: Box<dyn MasterPty + Send>,
+    master: Box<dyn MasterPty + Send>,
     writer: Box<dyn Write + Send>,
     screen: Arc<Mutex<vt100::Parser>>,
 }
@@ -94,15 +94,28 @@ impl Viewer {
     /// Runs `overhear ARGS…` in `cwd` on a `rows`×`cols` terminal; `$PAGER`
     /// swallows its input, JP's user data folder is `user_data`.
     pub fn spawn(args: &[&Path], cwd: &Path, user_data: &Path, rows: u16, cols: u16) -> Viewer {
-        let mut cmd = CommandBuilder::new(OVERHEAR);
+        let mut cmd = Viewer::command(cwd, user_data);
         for arg in args {
             cmd.arg(arg);
         }
+        Viewer::start(cmd, rows, cols)
+    }
+
+    /// The command [`Viewer::spawn`] runs, without arguments, for a test to
+    /// add to: a colour terminal, `$PAGER` swallowing its input, JP's user
+    /// data folder `user_data`, working folder `cwd`.
+    pub fn command(cwd: &Path, user_data: &Path) -> CommandBuilder {
+        let mut cmd = CommandBuilder::new(OVERHEAR);
         cmd.env("TERM", "xterm-256color");
         cmd.env("PAGER", "cat >/dev/null");
         cmd.env("JP_USER_DATA_DIR", user_data);
         cmd.env_remove("NO_COLOR");
         cmd.cwd(cwd);
+        cmd
+    }
+
+    /// Runs `cmd` on a `rows`×`cols` terminal.
+    pub fn start(cmd: CommandBuilder, rows: u16, cols: u16) -> Viewer {
         let Pty {
             child,
             master,
@@ -111,10 +124,41 @@ impl Viewer {
         } = run_in_pty(cmd, rows, cols, ());
         Viewer {
             child,
-            _master: master,
+            master,
             writer,
             screen,
         }
+    }
+
+    /// Resizes the terminal (and the screen that reads it).
+    pub fn resize(&self, rows: u16, cols: u16) {
+        self.master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        self.screen.lock().unwrap().screen_mut().set_size(
+            std::num::NonZeroU16::new(rows).unwrap(),
+            std::num::NonZeroU16::new(cols).unwrap(),
+        );
+    }
+
+    /// Whether the terminal is in cooked mode with echo (not raw).
+    pub fn cooked(&self) -> bool {
+        let fd = self.master.as_raw_fd().unwrap();
+        // SAFETY: `termios` is plain data filled in by `tcgetattr` on an open fd.
+        let mut termios: libc::termios = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::tcgetattr(fd, &mut termios) }, 0);
+        termios.c_lflag & libc::ICANON != 0 && termios.c_lflag & libc::ECHO != 0
+    }
+
+    /// The screen once the last bytes written have been read.
+    pub fn settled_screen(&self) -> vt100::Screen {
+        std::thread::sleep(Duration::from_millis(200));
+        self.screen()
     }
 
     /// Waits until `pred` holds for the screen; panics with the screen after
