@@ -363,12 +363,16 @@ fn read_jp(
     dir: &ConversationDir,
     base: Option<&[u8]>,
 ) -> Result<(JpStream, jp::JpLoad), OpenError> {
+    use std::io::{Read, Seek};
     let io = |e: std::io::Error| named(&dir.events_path(), &e);
     let mut file = dir.open_events()?;
     if let Some(read) = JpStream::read_from(&mut file, base).map_err(io)? {
         return Ok(read);
     }
-    let events = std::fs::read(dir.events_path()).map_err(io)?;
+    // The same file again, from its start: the path may name a newer one.
+    let mut events = Vec::new();
+    file.rewind().map_err(io)?;
+    file.read_to_end(&mut events).map_err(io)?;
     JpStream::open(&events, base).map_err(|error| format_error(dir, error))
 }
 

@@ -818,9 +818,10 @@ fn tool_card(
     if let Some(piece) = piece {
         let text = shown_result(card, conv).map_or("", |t| &t[piece.range.clone()]);
         // Every piece but the last ends with the newline before the next.
-        let text = match text.strip_suffix('\n') {
-            Some(text) if !piece.last => text,
-            _ => text,
+        let text = if piece.last {
+            text
+        } else {
+            text.strip_suffix('\n').unwrap_or(text)
         };
         lines.extend(presented(&Presentation::Plain, text, is_error, ctx));
     } else if let Some(EventKind::ToolCallResponse {

@@ -81,6 +81,15 @@ impl ArrayScanner {
         }
     }
 
+    /// A scanner of the rest of an array whose bytes up to the end of an
+    /// entry were read before: `,` and more entries, or the `]`.
+    pub fn after_entry() -> Self {
+        ArrayScanner {
+            state: State::AfterEntry,
+            pos: 0,
+        }
+    }
+
     /// Scans `buf` on from where the last call stopped.
     pub fn scan(&mut self, buf: &[u8]) -> Scan {
         while self.pos < buf.len() {
@@ -271,16 +280,38 @@ impl<R: Read> ArrayReader<R> {
         let mut buf = Vec::with_capacity(chunk);
         let eof = fill(&mut source, &mut buf, BOM.len())?;
         let start = if buf.starts_with(BOM) { BOM.len() } else { 0 };
-        Ok(ArrayReader {
+        Ok(ArrayReader::with(
             source,
             chunk,
             buf,
-            scanner: ArrayScanner::new(start),
+            ArrayScanner::new(start),
+            eof,
+        ))
+    }
+
+    /// A reader of what follows an entry of an array read before (see
+    /// [`ArrayScanner::after_entry`]): a re-read that parses only what is new.
+    pub fn after_entry(source: R, chunk: usize) -> Self {
+        ArrayReader::with(
+            source,
+            chunk,
+            Vec::new(),
+            ArrayScanner::after_entry(),
+            false,
+        )
+    }
+
+    fn with(source: R, chunk: usize, buf: Vec<u8>, scanner: ArrayScanner, eof: bool) -> Self {
+        ArrayReader {
+            source,
+            chunk,
+            buf,
+            scanner,
             drained: 0,
             entry_end: 0,
             end: None,
             eof,
-        })
+        }
     }
 
     /// The next entry. `dropped` sees every byte before it, in order, as the

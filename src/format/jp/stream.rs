@@ -12,8 +12,8 @@ use std::io::{self, Read};
 use serde_json::Value;
 use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
 
-use super::entries::{ArrayReader, Next, is_json_space};
-use super::{DeserializeSeqWith, Generation, JpLoad, LoadError, Reader, load, strip_bom};
+use super::entries::{ArrayEnd, ArrayReader, Next, is_json_space};
+use super::{Generation, JpLoad, LoadError, Reader, load, strip_bom};
 
 /// How much of the file is read at a time by [`JpStream::read_from`].
 const CHUNK: usize = 1 << 20;
@@ -87,21 +87,9 @@ impl JpStream {
             None => None,
         };
         let mut reader = Reader::new(base.is_some(), 0);
-        let mut entries = ArrayReader::new(events, chunk)?;
         let mut hasher = Xxh3Default::new();
-        loop {
-            match entries.next(|bytes| hasher.update(bytes))? {
-                Next::Entry(bytes) => {
-                    let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
-                        return Ok(None);
-                    };
-                    reader.push(value);
-                }
-                Next::End => break,
-                Next::Unusual => return Ok(None),
-            }
-        }
-        let Some(end) = entries.finish(|bytes| hasher.update(bytes))? else {
+        let entries = ArrayReader::new(events, chunk)?;
+        let Some(end) = parse_entries(entries, &mut reader, &mut hasher)? else {
             return Ok(None);
         };
         let stream = JpStream {
@@ -188,52 +176,46 @@ impl JpStream {
     }
 
     /// Parses `after`, what follows the known prefix, whose bytes `hasher`
-    /// has just hashed (and found unchanged); `None` when that is not possible.
+    /// has just hashed (and found unchanged); `None` when that is not
+    /// possible (a trailing comma, text after the array: a re-read reports
+    /// them as a fresh load does).
     fn try_append(&mut self, after: &[u8], mut hasher: Xxh3Default) -> Option<JpLoad> {
         // An empty array is re-read whole: its first entry may be a legacy base.
         if self.entries == 0 {
             return None;
         }
-        let rest = after;
-        let start = rest.iter().position(|b| !is_json_space(b))?;
-        let rest = &rest[start..];
-        let tail = match rest.first() {
-            // `…},]`: a trailing comma, which a fresh load rejects; re-read
-            // so that the error is reported the same way.
-            Some(b',') if rest[1..].iter().find(|b| !is_json_space(b)) == Some(&b']') => {
-                return None;
-            }
-            Some(b',') => &rest[1..],
-            Some(b']') => {
-                // Same entries, different trailing whitespace: nothing new to
-                // parse. Anything else after the array is re-read (an error).
-                if !rest[1..].iter().all(is_json_space) {
-                    return None;
-                }
-                self.rest_hash = xxh3_64(after);
-                return Some(JpLoad::default());
-            }
-            _ => return None,
-        };
-        let mut wrapped = Vec::with_capacity(tail.len() + 1);
-        wrapped.push(b'[');
-        wrapped.extend_from_slice(tail);
         let mut reader = Reader::new(true, self.entries);
-        let mut de = serde_json::Deserializer::from_slice(&wrapped);
-        if de.deserialize_seq_with(&mut reader).is_err() {
-            return None;
-        }
-        // `wrapped` has one byte (`[`) the file does not.
-        let end = last_entry_end(&wrapped)?;
-        let added = reader.finish();
-        self.entries += added.events.len();
-        let parsed = start + 1 + end - 1;
-        self.prefix_len += parsed;
-        hasher.update(&after[..parsed]);
+        let entries = ArrayReader::after_entry(after, after.len().max(1));
+        let end = parse_entries(entries, &mut reader, &mut hasher).ok()??;
+        self.entries = reader.entries_read();
+        self.prefix_len += end.prefix_len;
         self.prefix_hash = hasher.digest();
-        self.rest_hash = xxh3_64(&after[parsed..]);
-        Some(added)
+        self.rest_hash = xxh3_64(&end.rest);
+        Some(reader.finish())
     }
+}
+
+/// Parses each entry `entries` hands out into `reader`, hashing every byte
+/// up to the end of the last one into `hasher`; what follows the last entry,
+/// or `None` when the bytes are not a plain array of entries.
+fn parse_entries<R: Read>(
+    mut entries: ArrayReader<R>,
+    reader: &mut Reader,
+    hasher: &mut Xxh3Default,
+) -> io::Result<Option<ArrayEnd>> {
+    loop {
+        match entries.next(|bytes| hasher.update(bytes))? {
+            Next::Entry(bytes) => {
+                let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
+                    return Ok(None);
+                };
+                reader.push(value);
+            }
+            Next::End => break,
+            Next::Unusual => return Ok(None),
+        }
+    }
+    entries.finish(|bytes| hasher.update(bytes))
 }
 
 /// Byte offset just past the last entry of a JSON array: the array's closing
