@@ -576,11 +576,17 @@ impl<D: Blocks> App<D> {
         }
     }
 
-    fn fold_all(&mut self) {
-        let keys: Vec<D::Key> = (0..self.doc.len())
-            .filter(|&i| self.doc.class(i) == BlockClass::ToolCard && self.doc.owner(i) == i)
+    /// The keys of every block of `class` (each cut block once, by its first
+    /// piece, which folding is keyed by).
+    fn keys_of(&self, class: BlockClass) -> Vec<D::Key> {
+        (0..self.doc.len())
+            .filter(|&i| self.doc.class(i) == class && self.doc.owner(i) == i)
             .map(|i| self.doc.key(i))
-            .collect();
+            .collect()
+    }
+
+    fn fold_all(&mut self) {
+        let keys = self.keys_of(BlockClass::ToolCard);
         let anchor = self.cursor_anchor();
         let folded = self.folds.toggle_all_cards(keys.into_iter());
         self.note(if folded {
@@ -592,10 +598,7 @@ impl<D: Blocks> App<D> {
     }
 
     fn cycle_reasoning(&mut self) {
-        let keys: Vec<D::Key> = (0..self.doc.len())
-            .filter(|&i| self.doc.class(i) == BlockClass::Reasoning && self.doc.owner(i) == i)
-            .map(|i| self.doc.key(i))
-            .collect();
+        let keys = self.keys_of(BlockClass::Reasoning);
         let anchor = self.cursor_anchor();
         let mode = self.folds.cycle_reasoning(keys.into_iter());
         self.note(format!("reasoning {}", mode.name()));
