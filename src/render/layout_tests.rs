@@ -298,6 +298,32 @@ fn a_code_width_still_cuts_code_at_that_width() {
     );
 }
 
+/// A turn where the user sends `message` and `fs_read_file` returns `result`,
+/// shown in full (every tool's results are), then `more`.
+fn message_and_full_result(message: &str, result: String, more: Vec<EventKind>) -> Conversation {
+    let config = json!({"conversation": {"tools": {"*": {"style": {"inline_results": "full"}}}}});
+    let mut events = vec![
+        EventKind::TurnStart,
+        EventKind::ChatRequest {
+            content: message.into(),
+            author: None,
+            schema: None,
+        },
+        EventKind::ToolCallRequest {
+            id: "a".into(),
+            name: "fs_read_file".into(),
+            arguments: json!({"path": "big.txt"}),
+        },
+        EventKind::ToolCallResponse {
+            id: "a".into(),
+            content: Content::Text(result),
+            is_error: false,
+        },
+    ];
+    events.extend(more);
+    conv(events, Some(config))
+}
+
 /// A conversation whose blocks are cut into pieces at small limits: a user
 /// message, an assistant message of two events, a card whose full result
 /// has many lines, and an error result.
@@ -306,25 +332,10 @@ fn pieced_sample() -> Conversation {
                  - a list\n- of two\n\nThen `code`:\n\n```rust\nfn main() {}\n\nfn b() {}\n```\n\n\
                  > a quote\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\nThe end.";
     let lines: String = (1..=20).map(|i| format!("line {i}\n")).collect();
-    let config = json!({"conversation": {"tools": {"*": {"style": {"inline_results": "full"}}}}});
-    conv(
+    message_and_full_result(
+        prose,
+        lines.clone(),
         vec![
-            EventKind::TurnStart,
-            EventKind::ChatRequest {
-                content: prose.into(),
-                author: None,
-                schema: None,
-            },
-            EventKind::ToolCallRequest {
-                id: "a".into(),
-                name: "fs_read_file".into(),
-                arguments: json!({"path": "big.txt"}),
-            },
-            EventKind::ToolCallResponse {
-                id: "a".into(),
-                content: Content::Text(lines.clone()),
-                is_error: false,
-            },
             EventKind::ToolCallRequest {
                 id: "b".into(),
                 name: "cargo_test".into(),
@@ -338,7 +349,6 @@ fn pieced_sample() -> Conversation {
             EventKind::ChatResponse(ChatResponse::Message(Some(prose[..40].into()))),
             EventKind::ChatResponse(ChatResponse::Message(Some(prose[40..].into()))),
         ],
-        Some(config),
     )
 }
 
@@ -453,28 +463,12 @@ fn a_huge_message_and_result_print_the_same_bytes_cut_or_whole() {
                   > a quote\n> on two lines\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n# Heading\n\n";
     let message = sample.repeat(300 * 1024 / sample.len() + 1);
     let result: String = (1..=30_000).map(|i| format!("result line {i}\n")).collect();
-    let config = json!({"conversation": {"tools": {"*": {"style": {"inline_results": "full"}}}}});
-    let conv = conv(
-        vec![
-            EventKind::TurnStart,
-            EventKind::ChatRequest {
-                content: message.clone(),
-                author: None,
-                schema: None,
-            },
-            EventKind::ToolCallRequest {
-                id: "a".into(),
-                name: "fs_read_file".into(),
-                arguments: json!({"path": "big.txt"}),
-            },
-            EventKind::ToolCallResponse {
-                id: "a".into(),
-                content: Content::Text(result),
-                is_error: false,
-            },
-            EventKind::ChatResponse(ChatResponse::Message(Some(message))),
-        ],
-        Some(config),
+    let conv = message_and_full_result(
+        &message,
+        result,
+        vec![EventKind::ChatResponse(ChatResponse::Message(Some(
+            message.clone(),
+        )))],
     );
     let options = DocOptions::default();
     let cut = Document::build(&conv, &options);
