@@ -9,7 +9,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use overhear::format::jp;
 use overhear::model::Conversation;
 use overhear::render::document::{DocOptions, Document};
-use overhear::render::print::{PrintOptions, print_document};
+use overhear::render::print::{CodeOverflow, PrintOptions, print_document};
 use overhear::render::sanitize::SanitizeMode;
 use overhear::render::theme::Theme;
 
@@ -26,6 +26,7 @@ fn bench(c: &mut Criterion) {
         theme: Theme::builtin("dark").expect("built-in theme"),
         sanitize: SanitizeMode::Strip,
         turns: None,
+        code: CodeOverflow::Wrap,
     };
     let mut group = c.benchmark_group("render");
     group.sample_size(10);

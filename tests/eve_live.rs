@@ -11,7 +11,7 @@ use overhear::format::{ChatResponse, EventKind};
 use overhear::load::{Live, Refresh};
 use overhear::model::Conversation;
 use overhear::render::document::{DocOptions, DocView};
-use overhear::render::print::{PrintOptions, render_to_string};
+use overhear::render::print::{CodeOverflow, PrintOptions, render_to_string};
 use overhear::render::sanitize::SanitizeMode;
 use overhear::render::theme::Theme;
 
@@ -60,6 +60,7 @@ fn render(conv: &Conversation, view: DocView, finished: bool) -> String {
         theme: Theme::dark(),
         sanitize: SanitizeMode::Strip,
         turns: None,
+        code: CodeOverflow::Wrap,
     };
     render_to_string(conv, &doc, &print)
 }

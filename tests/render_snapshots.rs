@@ -7,7 +7,7 @@ use std::path::Path;
 use overhear::load;
 use overhear::policy::Overlay;
 use overhear::render::document::{DocOptions, DocView};
-use overhear::render::print::{PrintOptions, render_to_string};
+use overhear::render::print::{CodeOverflow, PrintOptions, render_to_string};
 use overhear::render::sanitize::SanitizeMode;
 use overhear::render::theme::Theme;
 
@@ -27,6 +27,7 @@ fn render(fixture: &str, view: DocView, width: usize, color: bool) -> String {
         theme: Theme::builtin("dark").unwrap(),
         sanitize: SanitizeMode::Strip,
         turns: None,
+        code: CodeOverflow::Wrap,
     };
     render_to_string(&loaded.conversation, &doc, &options)
 }

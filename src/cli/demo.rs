@@ -8,14 +8,14 @@
 //! folder when the viewer closes.
 
 use std::fs;
-use std::io::{self, IsTerminal};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::Duration;
 
 use anyhow::{Result, anyhow};
 
-use super::render::{Checked, ColorWhen, DisplayArgs, RenderArgs};
+use super::render::{Checked, DisplayArgs, PrintArgs};
 use crate::demo::{DIR_NAME, Player};
 use crate::load::Live;
 use crate::source::{ConversationDir, io_problem};
@@ -44,17 +44,11 @@ pub fn run(pace: Duration, display: &DisplayArgs, checked: Checked) -> Result<i3
     };
     let mut player = Player::new(&dir).map_err(cannot_write)?;
 
-    if !io::stdout().is_terminal() {
+    if !super::terminal::viewer_possible_here() {
         // Nothing to watch: write it all, then print it like `render`.
         while player.step().map_err(cannot_write)? {}
-        let args = RenderArgs {
-            path: dir.display().to_string(),
-            width: None,
-            color: ColorWhen::Auto,
-            turn: None,
-            display: display.clone(),
-        };
-        super::render::run(&args, checked)?;
+        let path = dir.display().to_string();
+        super::render::print(Some(&path), &PrintArgs::default(), display, checked)?;
         drop(scratch);
         return Ok(0);
     }

@@ -7,6 +7,7 @@ mod demo;
 mod events;
 mod render;
 mod safe_json;
+mod terminal;
 mod usage;
 mod view;
 
@@ -28,6 +29,9 @@ pub struct Cli {
     pub command: Option<Command>,
     /// An events.json, a conversation folder, a JP workspace, an eve stream or `-` for stdin.
     pub path: Option<String>,
+    /// How to print it when stdout is not a terminal (or `TERM=dumb`); the viewer ignores these.
+    #[command(flatten)]
+    pub print: render::PrintArgs,
     /// How to display it.
     #[command(flatten)]
     pub display: render::DisplayArgs,
@@ -70,6 +74,9 @@ pub enum UsageError {
     /// `--theme` names no theme, or a theme file that is wrong.
     #[error("{0}")]
     Theme(String),
+    /// `overhear -` with the keyboard, not a stream, on stdin.
+    #[error("stdin is a terminal: pipe an eve stream into overhear -")]
+    StdinIsTerminal,
 }
 
 /// Runs the command line and returns the process exit code.
@@ -122,7 +129,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         None => {
             let checked = cli.display.check()?;
-            view::run(cli.path.as_deref(), &cli.display, checked)
+            view::run(cli.path.as_deref(), &cli.print, &cli.display, checked)
         }
     }
 }

@@ -2,13 +2,14 @@
 
 use std::io::{self, IsTerminal};
 
-use anyhow::Result;
+use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
 
-use super::UsageError;
+use super::{UsageError, terminal};
+use crate::load::Origin;
 use crate::policy::Overlay;
 use crate::render::document::{DocOptions, DocView, Document};
-use crate::render::print::{PrintOptions, TurnSpec, print_document};
+use crate::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document};
 use crate::render::sanitize::SanitizeMode;
 use crate::render::theme::{ColorDepth, Theme, ThemeError, detect_color_depth};
 
@@ -110,20 +111,64 @@ pub(super) fn milliseconds(text: &str) -> Result<u64, String> {
         .map_err(|_| "expected a number of milliseconds, e.g. 900".to_string())
 }
 
+/// What to do with a line of code or JSON wider than the width, when printing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WrapWhen {
+    /// Wrap it (printed output has no way to scroll sideways).
+    Auto,
+    /// Cut it at the width, ending in `…`.
+    Never,
+    /// Wrap it at any character, with `↪` in the gutter of each continuation.
+    Character,
+}
+
+impl From<WrapWhen> for CodeOverflow {
+    fn from(wrap: WrapWhen) -> Self {
+        match wrap {
+            WrapWhen::Auto | WrapWhen::Character => CodeOverflow::Wrap,
+            WrapWhen::Never => CodeOverflow::Cut,
+        }
+    }
+}
+
+/// Options of printed output: `render`, and the viewer's command line when
+/// it prints instead (stdout not a terminal, `TERM=dumb`). The viewer itself
+/// ignores them.
+#[derive(Debug, Clone, Args)]
+pub struct PrintArgs {
+    /// Columns (default: `COLUMNS`, else the terminal's width, else 80).
+    #[arg(long, value_parser = columns, allow_hyphen_values = true)]
+    pub width: Option<usize>,
+    /// When to write colour.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub color: ColorWhen,
+    /// Which turns: `3`, `2..4`, `-1` (the last), `-3..-1`, `2..`.
+    #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
+    pub turn: Option<TurnSpec>,
+    /// Lines of code and JSON wider than the width: wrapped, or cut with `…`.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub wrap: WrapWhen,
+}
+
+impl Default for PrintArgs {
+    fn default() -> Self {
+        PrintArgs {
+            width: None,
+            color: ColorWhen::Auto,
+            turn: None,
+            wrap: WrapWhen::Auto,
+        }
+    }
+}
+
 /// Arguments of `overhear render`.
 #[derive(Debug, Clone, Args)]
 pub struct RenderArgs {
     /// The conversation: events.json, conversation folder, JP workspace, eve stream or `-`.
     pub path: String,
-    /// Columns (default: the terminal's width, else 80).
-    #[arg(long, value_parser = columns)]
-    pub width: Option<usize>,
-    /// When to write colour.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub color: ColorWhen,
-    /// Which turns: `3`, `2..4`, `-1` (the last), `2..`.
-    #[arg(long, value_name = "SPEC")]
-    pub turn: Option<TurnSpec>,
+    /// Width, colour, turns, wrapping.
+    #[command(flatten)]
+    pub print: PrintArgs,
     /// Display options.
     #[command(flatten)]
     pub display: DisplayArgs,
@@ -138,6 +183,10 @@ fn color_depth(when: ColorWhen) -> ColorDepth {
     match when {
         ColorWhen::Never => ColorDepth::None,
         ColorWhen::Auto if !io::stdout().is_terminal() => ColorDepth::None,
+        // A terminal that cannot draw (`TERM=dumb`, or none named) gets no colour either.
+        ColorWhen::Auto if !env("TERM").is_some_and(|term| terminal::term_can_draw(&term)) => {
+            ColorDepth::None
+        }
         ColorWhen::Auto => detect_color_depth(env),
         // An explicit request wins over NO_COLOR; the depth still follows the terminal's claims.
         ColorWhen::Always => {
@@ -149,31 +198,42 @@ fn color_depth(when: ColorWhen) -> ColorDepth {
     }
 }
 
+/// `overhear -` and `overhear render -` with a terminal on stdin: there is
+/// no stream to read, only the keyboard (a usage error, exit 2).
+pub(super) fn refuse_terminal_stdin(path: Option<&str>) -> Result<(), UsageError> {
+    if path == Some("-") && io::stdin().is_terminal() {
+        return Err(UsageError::StdinIsTerminal);
+    }
+    Ok(())
+}
+
 /// Runs `overhear render`.
 pub fn run(args: &RenderArgs, checked: Checked) -> Result<()> {
-    print(Some(&args.path), args, checked)
+    print(Some(&args.path), &args.print, &args.display, checked)
 }
 
 /// Prints the conversation `path` names (`None`: the workspace around the
-/// current folder) as `args` ask.
-pub(super) fn print(path: Option<&str>, args: &RenderArgs, checked: Checked) -> Result<()> {
+/// current folder) as `args` and `display` ask.
+pub(super) fn print(
+    path: Option<&str>,
+    args: &PrintArgs,
+    display: &DisplayArgs,
+    checked: Checked,
+) -> Result<()> {
+    refuse_terminal_stdin(path)?;
     let loaded = crate::load::Live::read_once_at(path)?;
+    if let Some(spec) = &args.turn {
+        spec.check(loaded.conversation.turns.len())
+            .map_err(|err| anyhow!("{}: {err}", source_name(&loaded.origin)))?;
+    }
     for warning in &loaded.warnings {
         super::report(format_args!("overhear: warning: {warning}"));
     }
     let depth = color_depth(args.color);
     let theme = checked.theme.with_depth(depth);
-    let width = args
-        .width
-        .or_else(|| {
-            crossterm::terminal::size()
-                .ok()
-                .map(|(w, _)| w as usize)
-                .filter(|_| io::stdout().is_terminal())
-        })
-        .unwrap_or(80);
+    let width = terminal::print_columns(args.width);
     let doc_options = DocOptions {
-        view: args.display.view,
+        view: display.view,
         overlay: checked.overlay,
         finished: loaded.finished(),
     };
@@ -188,8 +248,9 @@ pub(super) fn print(path: Option<&str>, args: &RenderArgs, checked: Checked) -> 
         width,
         color: depth != ColorDepth::None,
         theme,
-        sanitize: args.display.sanitize.into(),
+        sanitize: display.sanitize.into(),
         turns: args.turn,
+        code: args.wrap.into(),
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -197,5 +258,13 @@ pub(super) fn print(path: Option<&str>, args: &RenderArgs, checked: Checked) -> 
         // A closed pipe (`| head`) is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),
+    }
+}
+
+/// The file a conversation was read from, as errors name it.
+fn source_name(origin: &Origin) -> String {
+    match origin {
+        Origin::Jp(dir) => dir.events_path().display().to_string(),
+        Origin::Eve(path) => path.display().to_string(),
     }
 }

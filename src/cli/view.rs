@@ -1,38 +1,50 @@
-//! `overhear [PATH]`: the viewer on a terminal, else the rendered transcript.
-
-use std::io::{self, IsTerminal};
+//! `overhear [PATH]`: the viewer on a terminal that can draw it, else the
+//! rendered transcript, as `overhear render` prints it.
 
 use anyhow::Result;
 
-use super::render::{Checked, ColorWhen, DisplayArgs, RenderArgs};
+use super::render::{Checked, ColorWhen, DisplayArgs, PrintArgs, refuse_terminal_stdin};
+use super::terminal::viewer_possible_here;
 use crate::load::Live;
 use crate::render::document::DocOptions;
-use crate::render::theme::detect_color_depth;
+use crate::render::theme::{ColorDepth, detect_color_depth};
 use crate::tui::{Exit, ViewerSettings, open_and_run, run_live as run_viewer};
 
-/// Runs the viewer on `path` and returns the exit status (128 + n after signal n).
-pub fn run(path: Option<&str>, display: &DisplayArgs, checked: Checked) -> Result<i32> {
-    if !io::stdout().is_terminal() {
-        let args = RenderArgs {
-            path: path.unwrap_or(".").to_string(),
-            width: None,
-            color: ColorWhen::Auto,
-            turn: None,
-            display: display.clone(),
-        };
-        super::render::print(path, &args, checked)?;
+/// Runs the viewer on `path` and returns the exit status (128 + n after
+/// signal n); prints like `render` with `print`'s options when stdout is not
+/// a terminal or the terminal cannot draw the viewer (`TERM=dumb`).
+pub fn run(
+    path: Option<&str>,
+    print: &PrintArgs,
+    display: &DisplayArgs,
+    checked: Checked,
+) -> Result<i32> {
+    refuse_terminal_stdin(path)?;
+    if !viewer_possible_here() {
+        super::render::print(path, print, display, checked)?;
         return Ok(0);
     }
-    Ok(exit_code(open_and_run(path, settings(display, checked))?))
+    Ok(exit_code(open_and_run(
+        path,
+        settings(display, print.color, checked),
+    )?))
 }
 
 /// Runs the viewer on a conversation already opened (the demo).
 pub fn run_live(live: Live, display: &DisplayArgs, checked: Checked) -> Result<i32> {
-    Ok(exit_code(run_viewer(live, settings(display, checked))?))
+    Ok(exit_code(run_viewer(
+        live,
+        settings(display, ColorWhen::Auto, checked),
+    )?))
 }
 
-fn settings(display: &DisplayArgs, checked: Checked) -> ViewerSettings {
-    let depth = detect_color_depth(|name| std::env::var(name).ok());
+/// The viewer's settings; `--color never` draws it as `NO_COLOR` does (the
+/// other `--color` values leave the choice to `NO_COLOR` and the terminal).
+fn settings(display: &DisplayArgs, color: ColorWhen, checked: Checked) -> ViewerSettings {
+    let depth = match color {
+        ColorWhen::Never => ColorDepth::None,
+        ColorWhen::Auto | ColorWhen::Always => detect_color_depth(|name| std::env::var(name).ok()),
+    };
     ViewerSettings {
         doc: DocOptions {
             view: display.view,

@@ -456,7 +456,7 @@ fn every_piece_is_found_by_its_own_text() {
 
 #[test]
 fn a_huge_message_and_result_print_the_same_bytes_cut_or_whole() {
-    use crate::render::print::{PrintOptions, print_document};
+    use crate::render::print::{CodeOverflow, PrintOptions, print_document};
     let sample = "Some prose with *emphasis*, `code` and a [link](https://example.com).\n\n\
                   - a list\n- of items\n\n  continued\n\n1. numbered\n\n2. loose\n\n\
                   ```rust\nfn main() {\n\n    println!(\"hi\");\n}\n```\n\n\
@@ -492,6 +492,7 @@ fn a_huge_message_and_result_print_the_same_bytes_cut_or_whole() {
             theme: Theme::dark(),
             sanitize: SanitizeMode::Strip,
             turns: None,
+            code: CodeOverflow::Wrap,
         };
         print_document(&mut out, &conv, doc, &options).unwrap();
         out

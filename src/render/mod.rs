@@ -1,6 +1,7 @@
 //! The document: blocks laid out into styled lines, shared by the TUI and `overhear render`.
 
 pub mod ansi;
+pub mod code_wrap;
 pub mod document;
 pub mod highlight;
 pub mod layout;

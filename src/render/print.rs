@@ -8,6 +8,7 @@ use std::fmt;
 use std::io::{self, Write};
 use std::str::FromStr;
 
+use super::code_wrap::wrap_long_line;
 use super::document::{DocOptions, Document};
 use super::layout::{LayoutContext, layout};
 use super::output::write_lines;
@@ -66,7 +67,54 @@ impl fmt::Display for TurnSpec {
     }
 }
 
+/// A `--turn` that selects no turn of the conversation.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TurnRangeError {
+    /// An end of the spec lies before the first or after the last turn.
+    #[error("conversation has {}; --turn {spec} is out of range", turns(*.total))]
+    OutOfRange {
+        /// The spec as given.
+        spec: TurnSpec,
+        /// How many turns the conversation has.
+        total: usize,
+    },
+    /// The spec's first turn comes after its last (`4..2`).
+    #[error("conversation has {}; --turn {spec} is an empty range", turns(*.total))]
+    Empty {
+        /// The spec as given.
+        spec: TurnSpec,
+        /// How many turns the conversation has.
+        total: usize,
+    },
+}
+
+/// `no turns`, `1 turn`, `5 turns`.
+fn turns(total: usize) -> String {
+    match total {
+        0 => "no turns".to_string(),
+        1 => "1 turn".to_string(),
+        n => format!("{n} turns"),
+    }
+}
+
 impl TurnSpec {
+    /// Checks that the spec selects at least one of `total` turns and that
+    /// each end it names is one of them (`-1` is the last): a spec past the
+    /// end is a mistake, not an empty transcript.
+    pub fn check(&self, total: usize) -> Result<(), TurnRangeError> {
+        let resolve = |n: i64| -> i64 { if n < 0 { total as i64 + 1 + n } else { n } };
+        let within = |n: i64| (1..=total as i64).contains(&n);
+        let from = resolve(self.from);
+        let to = self.to.map(resolve);
+        if !within(from) || to.is_some_and(|to| !within(to)) {
+            return Err(TurnRangeError::OutOfRange { spec: *self, total });
+        }
+        if to.is_some_and(|to| to < from) {
+            return Err(TurnRangeError::Empty { spec: *self, total });
+        }
+        Ok(())
+    }
+
     /// Whether 1-based turn `number` of `total` is selected.
     pub fn contains(&self, number: usize, total: usize) -> bool {
         let resolve = |n: i64| -> i64 { if n < 0 { total as i64 + 1 + n } else { n } };
@@ -75,6 +123,22 @@ impl TurnSpec {
         (from..=to).contains(&(number as i64))
     }
 }
+
+/// What printing does with a line of code or JSON wider than the page
+/// (prose is always wrapped at words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CodeOverflow {
+    /// Wrapped, each continuation marked `↪` in the gutter: nothing is lost.
+    #[default]
+    Wrap,
+    /// Cut at the width, ending in a dim `…`.
+    Cut,
+}
+
+/// Columns code is laid out at before [`CodeOverflow::Wrap`] wraps it: in
+/// effect unbounded (no line of any input is this wide), yet far from overflowing
+/// when widths are added to it.
+const UNCUT: usize = usize::MAX / 4;
 
 /// How to print.
 #[derive(Debug, Clone)]
@@ -89,6 +153,8 @@ pub struct PrintOptions {
     pub sanitize: SanitizeMode,
     /// Which turns; all when `None`.
     pub turns: Option<TurnSpec>,
+    /// Lines of code wider than `width`: wrapped or cut.
+    pub code: CodeOverflow,
 }
 
 /// Writes `doc` (built from `conv`) to `out`, turn by turn.
@@ -102,7 +168,10 @@ pub fn print_document(
         conv,
         theme: &options.theme,
         width: options.width.max(1),
-        code_width: None,
+        code_width: match options.code {
+            CodeOverflow::Wrap => Some(UNCUT),
+            CodeOverflow::Cut => None,
+        },
         sanitize: options.sanitize,
     };
     let total = conv.turns.len();
@@ -117,7 +186,13 @@ pub fn print_document(
             out.flush()?;
             current_turn = block.turn;
         }
-        let lines = layout(block, false, &ctx);
+        let mut lines = layout(block, false, &ctx);
+        if options.code == CodeOverflow::Wrap {
+            lines = lines
+                .into_iter()
+                .flat_map(|line| wrap_long_line(line, ctx.width))
+                .collect();
+        }
         write_lines(out, &lines, options.color)?;
     }
     out.flush()
@@ -152,6 +227,49 @@ mod tests {
         let spec: TurnSpec = "-2..".parse().unwrap();
         assert!(spec.contains(4, 5) && spec.contains(5, 5) && !spec.contains(3, 5));
         assert!("0".parse::<TurnSpec>().is_err());
+        let spec: TurnSpec = "-3..-1".parse().unwrap();
+        assert!(spec.contains(3, 5) && spec.contains(5, 5) && !spec.contains(2, 5));
         assert!("x".parse::<TurnSpec>().is_err());
+    }
+
+    #[test]
+    fn a_spec_outside_the_conversation_is_an_error_naming_the_count() {
+        let check = |spec: &str, total: usize| spec.parse::<TurnSpec>().unwrap().check(total);
+        for (spec, total) in [("2", 2), ("-2", 2), ("1..2", 2), ("2..", 2), ("-2..-1", 2)] {
+            assert_eq!(check(spec, total), Ok(()), "{spec} of {total}");
+        }
+        let message = |spec: &str, total: usize| check(spec, total).unwrap_err().to_string();
+        assert_eq!(
+            message("5", 2),
+            "conversation has 2 turns; --turn 5 is out of range"
+        );
+        assert_eq!(
+            message("-3", 2),
+            "conversation has 2 turns; --turn -3 is out of range"
+        );
+        assert_eq!(
+            message("2..9", 5),
+            "conversation has 5 turns; --turn 2..9 is out of range"
+        );
+        assert_eq!(
+            message("3..", 2),
+            "conversation has 2 turns; --turn 3.. is out of range"
+        );
+        assert_eq!(
+            message("1", 0),
+            "conversation has no turns; --turn 1 is out of range"
+        );
+        assert_eq!(
+            message("2", 1),
+            "conversation has 1 turn; --turn 2 is out of range"
+        );
+        assert_eq!(
+            message("4..2", 5),
+            "conversation has 5 turns; --turn 4..2 is an empty range"
+        );
+        assert_eq!(
+            message("-1..-2", 5),
+            "conversation has 5 turns; --turn -1..-2 is an empty range"
+        );
     }
 }
