@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 fn corpus() -> Option<Vec<PathBuf>> {
     let Some(dir) = std::env::var_os("OVERHEAR_CORPUS") else {
-        eprintln!("skipped: OVERHEAR_CORPUS is not set");
+        eprintln!("skipped: OVERHEAR_CORPUS is not set (it names the real JP conversations)");
         return None;
     };
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -16,7 +16,7 @@ use serde_json::Value;
 fn corpus() -> Option<PathBuf> {
     let dir = std::env::var_os("OVERHEAR_EVE_CORPUS").map(PathBuf::from);
     if dir.is_none() {
-        println!("skipped: OVERHEAR_EVE_CORPUS is not set");
+        eprintln!("skipped: OVERHEAR_EVE_CORPUS is not set (it names the real eve streams)");
     }
     dir
 }

@@ -14,7 +14,9 @@ fn streams() -> Vec<PathBuf> {
     let mut dirs = vec![eve_support::fixtures_dir()];
     match std::env::var_os("OVERHEAR_EVE_CORPUS") {
         Some(dir) => dirs.push(PathBuf::from(dir)),
-        None => eprintln!("OVERHEAR_EVE_CORPUS unset: real streams skipped"),
+        None => eprintln!(
+            "skipped: OVERHEAR_EVE_CORPUS is not set (it names the real eve streams); only the hand-written streams are checked"
+        ),
     }
     let mut files: Vec<PathBuf> = dirs
         .iter()

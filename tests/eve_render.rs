@@ -15,7 +15,7 @@ const WIDTHS: [usize; 3] = [40, 80, 200];
 
 fn corpus() -> Option<Vec<PathBuf>> {
     let Some(dir) = std::env::var_os("OVERHEAR_EVE_CORPUS").map(PathBuf::from) else {
-        println!("skipped: OVERHEAR_EVE_CORPUS is not set");
+        eprintln!("skipped: OVERHEAR_EVE_CORPUS is not set (it names the real eve streams)");
         return None;
     };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)

@@ -76,7 +76,7 @@ fn check(config: &Value, at: &str) -> usize {
 #[test]
 fn every_real_config_resolves_without_warnings() {
     let Some(root) = std::env::var_os("OVERHEAR_CORPUS") else {
-        println!("skipped: OVERHEAR_CORPUS is not set");
+        eprintln!("skipped: OVERHEAR_CORPUS is not set (it names the real JP conversations)");
         return;
     };
     let mut dirs: Vec<_> = std::fs::read_dir(&root)
