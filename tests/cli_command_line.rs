@@ -445,3 +445,108 @@ fn no_tput_from_path_is_ever_run_to_learn_the_width() {
     assert_eq!(code, 0);
     assert!(!marker.exists(), "the viewer ran tput from PATH");
 }
+
+// --- Printing to a real terminal, and the viewer's --color never -------------
+
+#[test]
+fn render_on_a_terminal_prints_at_its_width_in_each_theme_and_under_no_color() {
+    let current = fixture("current");
+    for cols in [40u16, 80, 120, 200] {
+        for theme in ["dark", "light"] {
+            let (coloured, code) = in_pty(
+                pty_command(
+                    &["render", &current, "--theme", theme],
+                    Some("xterm-256color"),
+                ),
+                cols,
+            );
+            assert_eq!(code, 0, "{coloured}");
+            assert!(
+                coloured.contains("\u{1b}["),
+                "{theme} at {cols}: colour on a terminal"
+            );
+            let mut no_color = pty_command(
+                &["render", &current, "--theme", theme],
+                Some("xterm-256color"),
+            );
+            no_color.env("NO_COLOR", "1");
+            let (plain, code) = in_pty(no_color, cols);
+            assert_eq!(code, 0, "{plain}");
+            assert!(
+                !plain.contains('\u{1b}'),
+                "NO_COLOR, {theme} at {cols}: {plain:?}"
+            );
+            // The terminal's own width, asked by ioctl.
+            assert_eq!(widest(&plain), usize::from(cols), "{theme} at {cols}");
+            assert_eq!(
+                plain.replace("\r\n", "\n"),
+                printed(
+                    &[
+                        "render",
+                        &current,
+                        "--width",
+                        &cols.to_string(),
+                        "--theme",
+                        theme
+                    ],
+                    &[]
+                )
+            );
+        }
+    }
+}
+
+#[test]
+fn color_never_draws_the_viewer_as_no_color_does() {
+    let current = fixture("current");
+    // The look of every cell (the clock in the status bar may tick between
+    // runs, so the characters are left out).
+    let look = |options: &[&str], no_color: bool| {
+        let mut cmd = pty_command(&[&current], Some("xterm-256color"));
+        cmd.args(options);
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        }
+        let mut viewer = live_support::Viewer::start(cmd, 30, 100);
+        viewer.wait_for_text("Run the checks again.");
+        let screen = viewer.settled_screen();
+        viewer.send(b"q");
+        assert_eq!(viewer.exit_code(), 0);
+        let (rows, cols) = screen.size();
+        let mut cells = Vec::new();
+        for r in 0..rows.get() {
+            for c in 0..cols.get() {
+                let cell = screen.cell(r, c).unwrap();
+                cells.push((
+                    cell.fgcolor(),
+                    cell.bgcolor(),
+                    cell.bold(),
+                    cell.dim(),
+                    cell.inverse(),
+                    cell.underline(),
+                ));
+            }
+        }
+        cells
+    };
+    let coloured = look(&[], false);
+    let never = look(&["--color", "never"], false);
+    assert_ne!(never, coloured, "--color never changes the viewer's look");
+    let no_color = look(&[], true);
+    let differing: Vec<_> = (0..never.len())
+        .filter(|&i| never[i] != no_color[i])
+        .map(|i| (i / 100, i % 100, never[i], no_color[i]))
+        .take(5)
+        .collect();
+    assert!(
+        differing.is_empty(),
+        "--color never looks as NO_COLOR does; (row, column, never, NO_COLOR): {differing:?}"
+    );
+    let fg = |cells: &[(vt100::Color, vt100::Color, bool, bool, bool, bool)]| {
+        cells
+            .iter()
+            .filter(|c| c.0 != vt100::Color::Default)
+            .count()
+    };
+    assert!(fg(&coloured) > 0 && fg(&never) < fg(&coloured));
+}

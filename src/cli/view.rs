@@ -42,7 +42,12 @@ pub fn run_live(live: Live, display: &DisplayArgs, checked: Checked) -> Result<i
 /// other `--color` values leave the choice to `NO_COLOR` and the terminal).
 fn settings(display: &DisplayArgs, color: ColorWhen, checked: Checked) -> ViewerSettings {
     let depth = match color {
-        ColorWhen::Never => ColorDepth::None,
+        ColorWhen::Never => {
+            // What crossterm does under NO_COLOR: no colour reaches the
+            // terminal, the viewer's own (cursor row, matches) included.
+            crossterm::style::force_color_output(false);
+            ColorDepth::None
+        }
         ColorWhen::Auto | ColorWhen::Always => detect_color_depth(|name| std::env::var(name).ok()),
     };
     ViewerSettings {
