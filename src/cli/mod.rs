@@ -29,12 +29,15 @@ pub struct Cli {
     pub command: Option<Command>,
     /// An events.json, a conversation folder, a JP workspace, an eve stream or `-` for stdin.
     pub path: Option<String>,
-    /// How to print it when stdout is not a terminal (or `TERM=dumb`); the viewer ignores these.
-    #[command(flatten)]
-    pub print: render::PrintArgs,
     /// How to display it.
-    #[command(flatten)]
+    #[command(flatten, next_help_heading = "Display")]
     pub display: render::DisplayArgs,
+    /// How to print it when stdout is not a terminal (or `TERM=dumb`); the viewer ignores these.
+    #[command(
+        flatten,
+        next_help_heading = "When printing (stdout not a terminal, or TERM=dumb)"
+    )]
+    pub print: render::PrintArgs,
 }
 
 /// The subcommands.

@@ -16,7 +16,7 @@ use crate::render::theme::{ColorDepth, Theme, ThemeError, detect_color_depth};
 /// When to write colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ColorWhen {
-    /// When stdout is a terminal and `NO_COLOR` is not set.
+    /// When stdout is a terminal that can draw (`TERM` set, not `dumb`) and `NO_COLOR` is not set.
     Auto,
     /// Always (SGR sequences only).
     Always,
@@ -139,7 +139,7 @@ pub struct PrintArgs {
     /// Columns (default: `COLUMNS`, else the terminal's width, else 80).
     #[arg(long, value_parser = columns, allow_hyphen_values = true)]
     pub width: Option<usize>,
-    /// When to write colour.
+    /// When to write colour (`never` holds in the viewer too).
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorWhen,
     /// Which turns: `3`, `2..4`, `-1` (the last), `-3..-1`, `2..`.
