@@ -99,6 +99,12 @@ fn negative_turns_with_a_space_work_like_with_an_equals_sign() {
         run.stderr,
         "overhear: --width -5: expected a number of columns, at least 1, e.g. 100\n"
     );
+    let run = overhear(&["demo", "--pace", "-5"], &[]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.stderr,
+        "overhear: --pace -5: expected a number of milliseconds, e.g. 900\n"
+    );
 }
 
 // --- 2. Turns past the end --------------------------------------------------

@@ -48,7 +48,7 @@ pub enum Command {
     /// Watch a bundled conversation arrive, live, as if an agent were writing it now.
     Demo {
         /// Milliseconds between the agent's writes.
-        #[arg(long, default_value_t = 900, value_parser = render::milliseconds)]
+        #[arg(long, default_value_t = 900, value_parser = render::milliseconds, allow_hyphen_values = true)]
         pace: u64,
         /// How to display it.
         #[command(flatten)]
