@@ -32,7 +32,8 @@ pub struct Cli {
     /// How to display it.
     #[command(flatten, next_help_heading = "Display")]
     pub display: render::DisplayArgs,
-    /// How to print it when stdout is not a terminal (or `TERM=dumb`); the viewer ignores these.
+    /// How to print it when stdout is not a terminal (or `TERM=dumb`); the viewer ignores
+    /// these but `--color never`.
     #[command(
         flatten,
         next_help_heading = "When printing (stdout not a terminal, or TERM=dumb)"
