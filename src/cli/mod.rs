@@ -31,6 +31,10 @@ pub struct Cli {
     /// How to display it.
     #[command(flatten)]
     pub display: render::DisplayArgs,
+    /// Capture the mouse: a click moves the cursor to the line (the terminal's
+    /// own text selection then needs Shift). Also `OVERHEAR_MOUSE=1`.
+    #[arg(long)]
+    pub mouse: bool,
 }
 
 /// The subcommands.
@@ -122,7 +126,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         None => {
             let checked = cli.display.check()?;
-            view::run(cli.path.as_deref(), &cli.display, checked)
+            view::run(cli.path.as_deref(), &cli.display, checked, cli.mouse)
         }
     }
 }

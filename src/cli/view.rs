@@ -8,10 +8,17 @@ use super::render::{Checked, ColorWhen, DisplayArgs, RenderArgs};
 use crate::load::Live;
 use crate::render::document::DocOptions;
 use crate::render::theme::detect_color_depth;
+use crate::tui::terminal::Mouse;
 use crate::tui::{Exit, ViewerSettings, open_and_run, run_live as run_viewer};
 
 /// Runs the viewer on `path` and returns the exit status (128 + n after signal n).
-pub fn run(path: Option<&str>, display: &DisplayArgs, checked: Checked) -> Result<i32> {
+/// `mouse`: `--mouse` was given.
+pub fn run(
+    path: Option<&str>,
+    display: &DisplayArgs,
+    checked: Checked,
+    mouse: bool,
+) -> Result<i32> {
     if !io::stdout().is_terminal() {
         let args = RenderArgs {
             path: path.unwrap_or(".").to_string(),
@@ -23,15 +30,26 @@ pub fn run(path: Option<&str>, display: &DisplayArgs, checked: Checked) -> Resul
         super::render::print(path, &args, checked)?;
         return Ok(0);
     }
-    Ok(exit_code(open_and_run(path, settings(display, checked))?))
+    Ok(exit_code(open_and_run(
+        path,
+        settings(display, checked, mouse),
+    )?))
 }
 
 /// Runs the viewer on a conversation already opened (the demo).
 pub fn run_live(live: Live, display: &DisplayArgs, checked: Checked) -> Result<i32> {
-    Ok(exit_code(run_viewer(live, settings(display, checked))?))
+    Ok(exit_code(run_viewer(
+        live,
+        settings(display, checked, false),
+    )?))
 }
 
-fn settings(display: &DisplayArgs, checked: Checked) -> ViewerSettings {
+/// The variable that turns mouse capture on like `--mouse` (any value but
+/// empty or `0`), for those who always want it.
+const MOUSE_VAR: &str = "OVERHEAR_MOUSE";
+
+fn settings(display: &DisplayArgs, checked: Checked, mouse: bool) -> ViewerSettings {
+    let by_env = std::env::var_os(MOUSE_VAR).is_some_and(|v| !v.is_empty() && v != "0");
     let depth = detect_color_depth(|name| std::env::var(name).ok());
     ViewerSettings {
         doc: DocOptions {
@@ -41,6 +59,11 @@ fn settings(display: &DisplayArgs, checked: Checked) -> ViewerSettings {
         },
         theme: checked.theme.with_depth(depth),
         sanitize: display.sanitize.into(),
+        mouse: if mouse || by_env {
+            Mouse::Captured
+        } else {
+            Mouse::Terminal
+        },
     }
 }
 
