@@ -691,7 +691,11 @@ fn key_slash_searches_and_highlights() {
     let buf = term.backend().buffer();
     let y = app.cursor as u16;
     let hit = app.chrome.search_hit.bg.unwrap();
-    assert_eq!(buf[(5, y)].bg, hit, "match highlighted in the theme's colour");
+    assert_eq!(
+        buf[(5, y)].bg,
+        hit,
+        "match highlighted in the theme's colour"
+    );
     assert_ne!(buf[(0, y)].bg, hit);
     snapshot("tui_search_hit", &term);
 }
