@@ -20,8 +20,8 @@ use crate::render::wrap::{spaces, wrap_spans};
 
 /// Inputs that are not keys of the table.
 const POINTER: &[(&str, &str)] = &[
-    ("wheel", "scroll"),
-    ("click", "move the cursor to the line"),
+    ("wheel", "scroll (it arrives as ↑ ↓)"),
+    ("click", "with --mouse: move the cursor to the line"),
 ];
 
 /// How the viewer behaves, by topic; `docs/tui.md` says the same at length.
