@@ -98,7 +98,7 @@ fn rows_where(screen: &vt100::Screen, is: impl Fn(&vt100::Cell) -> bool) -> Vec<
 
 /// The cursor row of a true-colour screen of the dark theme.
 fn cursor_row(screen: &vt100::Screen) -> Option<u16> {
-    let cursor = vt100::Color::Rgb(0x2e, 0x34, 0x40);
+    let cursor = vt100::Color::Rgb(0x28, 0x2c, 0x34);
     match rows_where(screen, |c| c.bgcolor() == cursor).as_slice() {
         [row] => Some(*row),
         _ => None,
@@ -163,7 +163,7 @@ fn the_light_theme_colours_the_status_bar_cursor_and_help() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = conversation(tmp.path(), 12);
     let bar = vt100::Color::Rgb(0x00, 0x5a, 0x8c);
-    let cursor = vt100::Color::Rgb(0xe6, 0xec, 0xf3);
+    let cursor = vt100::Color::Rgb(0xee, 0xf2, 0xf7);
     let help = vt100::Color::Rgb(0xf0, 0xf3, 0xf6);
     for (rows, cols) in SIZES {
         let size = format!("{cols}×{rows}");

@@ -824,7 +824,8 @@ mod tests {
 
     /// Every theme file in `themes/`: each style's text colour against its background
     /// (the theme's declared `foreground` / `background` where the style sets none, swapped
-    /// for `reverse`) reads at 4.5:1 or more, WCAG's level AA for text.
+    /// for `reverse`) reads at 4.5:1 or more, WCAG's level AA for text — and so does every
+    /// style without a background of its own on the viewer's cursor row.
     #[test]
     fn every_theme_pair_has_a_contrast_of_at_least_4_5() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("themes");
@@ -860,6 +861,15 @@ mod tests {
                 let ratio = contrast(fg, bg);
                 if ratio < 4.5 {
                     failures.push(format!("{name}: styles.{key} {fg:?} on {bg:?}: {ratio:.2}"));
+                }
+                let cursor = theme.styles.cursor_line.bg.and_then(rgb);
+                if let Some(cursor) = cursor.filter(|_| style.bg.is_none()) {
+                    let ratio = contrast(fg, cursor);
+                    if ratio < 4.5 {
+                        failures.push(format!(
+                            "{name}: styles.{key} {fg:?} on the cursor row {cursor:?}: {ratio:.2}"
+                        ));
+                    }
                 }
             }
         }
