@@ -192,7 +192,20 @@ fn the_light_theme_colours_the_status_bar_cursor_and_help() {
             inside >= 30,
             "{size}: the help overlay is painted in the theme's colour ({inside} cells)"
         );
-        viewer.send(b"q");
+        // The search prompt: in the bar, bold, in the theme's colours.
+        viewer.send(b"q/t3w");
+        let screen = viewer.wait_until("the search prompt", TIMEOUT, |s| {
+            status(s).starts_with(" /t3w")
+        });
+        let slash = screen.cell(rows - 1, 1).unwrap();
+        assert_eq!(slash.contents(), "/");
+        assert!(slash.bold(), "{size}: the prompt is bold");
+        assert_eq!(slash.bgcolor(), bar, "{size}: the prompt on the bar");
+        assert_eq!(slash.fgcolor(), vt100::Color::Rgb(0xff, 0xff, 0xff));
+        viewer.send(b"\x1b");
+        viewer.wait_until("the prompt closed", TIMEOUT, |s| {
+            !status(s).contains("/t3w")
+        });
         viewer.send(b"q");
         assert_eq!(viewer.exit_code(), 0);
     }
