@@ -39,6 +39,10 @@ pub struct Cli {
         next_help_heading = "When printing (stdout not a terminal, or TERM=dumb)"
     )]
     pub print: render::PrintArgs,
+    /// Capture the mouse: a click moves the cursor to the line (the terminal's
+    /// own text selection then needs Shift). Also `OVERHEAR_MOUSE=1`.
+    #[arg(long)]
+    pub mouse: bool,
 }
 
 /// The subcommands.
@@ -133,7 +137,13 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         None => {
             let checked = cli.display.check()?;
-            view::run(cli.path.as_deref(), &cli.print, &cli.display, checked)
+            view::run(
+                cli.path.as_deref(),
+                &cli.print,
+                &cli.display,
+                checked,
+                cli.mouse,
+            )
         }
     }
 }

@@ -8,16 +8,19 @@ use super::terminal::viewer_possible_here;
 use crate::load::Live;
 use crate::render::document::DocOptions;
 use crate::render::theme::{ColorDepth, detect_color_depth};
+use crate::tui::terminal::Mouse;
 use crate::tui::{Exit, ViewerSettings, open_and_run, run_live as run_viewer};
 
 /// Runs the viewer on `path` and returns the exit status (128 + n after
 /// signal n); prints like `render` with `print`'s options when stdout is not
 /// a terminal or the terminal cannot draw the viewer (`TERM=dumb`).
+/// `mouse`: `--mouse` was given.
 pub fn run(
     path: Option<&str>,
     print: &PrintArgs,
     display: &DisplayArgs,
     checked: Checked,
+    mouse: bool,
 ) -> Result<i32> {
     refuse_terminal_stdin(path)?;
     if !viewer_possible_here() {
@@ -26,7 +29,7 @@ pub fn run(
     }
     Ok(exit_code(open_and_run(
         path,
-        settings(display, print.color, checked),
+        settings(display, print.color, checked, mouse),
     )?))
 }
 
@@ -34,13 +37,23 @@ pub fn run(
 pub fn run_live(live: Live, display: &DisplayArgs, checked: Checked) -> Result<i32> {
     Ok(exit_code(run_viewer(
         live,
-        settings(display, ColorWhen::Auto, checked),
+        settings(display, ColorWhen::Auto, checked, false),
     )?))
 }
 
+/// The variable that turns mouse capture on like `--mouse` (any value but
+/// empty or `0`), for those who always want it.
+const MOUSE_VAR: &str = "OVERHEAR_MOUSE";
+
 /// The viewer's settings; `--color never` draws it as `NO_COLOR` does (the
 /// other `--color` values leave the choice to `NO_COLOR` and the terminal).
-fn settings(display: &DisplayArgs, color: ColorWhen, checked: Checked) -> ViewerSettings {
+fn settings(
+    display: &DisplayArgs,
+    color: ColorWhen,
+    checked: Checked,
+    mouse: bool,
+) -> ViewerSettings {
+    let by_env = std::env::var_os(MOUSE_VAR).is_some_and(|v| !v.is_empty() && v != "0");
     let depth = match color {
         ColorWhen::Never => {
             // What crossterm does under NO_COLOR: no colour reaches the
@@ -58,6 +71,11 @@ fn settings(display: &DisplayArgs, color: ColorWhen, checked: Checked) -> Viewer
         },
         theme: checked.theme.with_depth(depth),
         sanitize: display.sanitize.into(),
+        mouse: if mouse || by_env {
+            Mouse::Captured
+        } else {
+            Mouse::Terminal
+        },
     }
 }
 

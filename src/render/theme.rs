@@ -291,12 +291,34 @@ elements! {
     pending,
     /// The rule between turns.
     turn_rule,
-    /// The status bar of the TUI.
+    /// The status bar of the TUI (also the picker's header).
     status_bar,
     /// A search hit.
     search_hit,
     /// Warnings and flags (a turn without a final reply).
     warning,
+    /// The viewer's cursor row (usually a background only).
+    cursor_line,
+    /// A one-off note in the status bar (a result, a problem).
+    status_note,
+    /// The status bar's `● following`.
+    status_following,
+    /// The status bar's `‖ paused` (bold when new events arrived).
+    status_paused,
+    /// The status bar's `✗ file removed`.
+    status_removed,
+    /// The search being typed in the status bar.
+    search_prompt,
+    /// Secondary text of the viewer's chrome: separators, the picker's columns, notes.
+    secondary,
+    /// The selected row of the conversation picker.
+    picker_selected,
+    /// The picker's `●` of a conversation an agent is writing.
+    picker_live,
+    /// The picker's `pinned` / `archived` flags.
+    picker_flags,
+    /// The help overlay: its text, border and background.
+    help,
 }
 
 /// A colour theme.
@@ -310,6 +332,13 @@ pub struct Theme {
     pub syntax_theme: EmbeddedThemeName,
     /// The colour depth colours are mapped to (also applied to syntax colours).
     pub depth: ColorDepth,
+    /// The terminal background the theme is made for (`background` in the file); styles
+    /// without a background of their own are read against it. Only a declaration: the
+    /// viewer never paints the terminal's background.
+    pub background: Option<Color>,
+    /// The terminal foreground the theme is made for (`foreground`), the colour of text
+    /// whose style sets none.
+    pub foreground: Option<Color>,
 }
 
 impl Theme {
@@ -336,6 +365,8 @@ impl Theme {
             styles: Styles::default(),
             syntax_theme: EmbeddedThemeName::Base16OceanDark,
             depth: ColorDepth::TrueColor,
+            background: None,
+            foreground: None,
         }
     }
 
@@ -378,6 +409,8 @@ impl Theme {
             styles: self.styles.map(|s| downgrade_style(s, depth)),
             syntax_theme: self.syntax_theme,
             depth,
+            background: self.background,
+            foreground: self.foreground,
         }
     }
 
@@ -438,6 +471,8 @@ fn parse(source: &str, label: &str, path: Option<&Path>) -> Result<Theme, ThemeE
             styles: Styles::default(),
             syntax_theme: EmbeddedThemeName::Base16OceanDark,
             depth: ColorDepth::TrueColor,
+            background: None,
+            foreground: None,
         },
     };
     theme.name = label.to_string();
@@ -450,6 +485,20 @@ fn parse(source: &str, label: &str, path: Option<&Path>) -> Result<Theme, ThemeE
                     .as_str()
                     .ok_or_else(|| bad("name", value, "expected a string"))?
                     .to_string();
+            }
+            "background" | "foreground" => {
+                let color = parse_color(value).ok_or_else(|| {
+                    bad(
+                        key,
+                        value,
+                        "expected \"#rrggbb\", a colour name like \"white\", or 0–255",
+                    )
+                })?;
+                if key == "background" {
+                    theme.background = Some(color);
+                } else {
+                    theme.foreground = Some(color);
+                }
             }
             "syntax_theme" => {
                 let name = value
@@ -732,5 +781,98 @@ mod tests {
             assert!(is_16(style.fg) && is_16(style.bg), "{key}: {style:?}");
         }
         assert_eq!(sixteen.depth, ColorDepth::Ansi16);
+    }
+
+    /// The sRGB value of a theme colour (`None` for the terminal's default).
+    fn rgb(color: Color) -> Option<(u8, u8, u8)> {
+        match color {
+            Color::Rgb(r, g, b) => Some((r, g, b)),
+            Color::Indexed(i) => Some(indexed_rgb(i)),
+            Color::Reset => None,
+            named => ANSI16
+                .iter()
+                .find(|(c, _)| *c == named)
+                .map(|(_, rgb)| *rgb),
+        }
+    }
+
+    /// WCAG 2 relative luminance.
+    fn luminance((r, g, b): (u8, u8, u8)) -> f64 {
+        let channel = |v: u8| {
+            let c = f64::from(v) / 255.0;
+            if c <= 0.03928 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+    }
+
+    /// WCAG 2 contrast ratio of two colours (1 to 21).
+    fn contrast(a: (u8, u8, u8), b: (u8, u8, u8)) -> f64 {
+        let (la, lb) = (luminance(a), luminance(b));
+        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    #[test]
+    fn contrast_ratio_follows_wcag() {
+        let black_on_white = contrast((0, 0, 0), (255, 255, 255));
+        assert!((black_on_white - 21.0).abs() < 1e-9, "{black_on_white}");
+        assert!((contrast((119, 119, 119), (255, 255, 255)) - 4.48).abs() < 0.01);
+    }
+
+    /// Every theme file in `themes/`: each style's text colour against its background
+    /// (the theme's declared `foreground` / `background` where the style sets none, swapped
+    /// for `reverse`) reads at 4.5:1 or more, WCAG's level AA for text — and so does every
+    /// style without a background of its own on the viewer's cursor row.
+    #[test]
+    fn every_theme_pair_has_a_contrast_of_at_least_4_5() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("themes");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 2, "{files:?}");
+        let mut failures = Vec::new();
+        for file in &files {
+            let theme = Theme::load(file.to_str().unwrap()).unwrap();
+            let name = file.file_name().unwrap().to_string_lossy().to_string();
+            let (Some(background), Some(foreground)) = (
+                theme.background.and_then(rgb),
+                theme.foreground.and_then(rgb),
+            ) else {
+                panic!("{name}: declares no `background` and `foreground`");
+            };
+            let mut styles = theme.styles.clone();
+            for key in Styles::KEYS {
+                let style = *styles.get_mut(key).unwrap();
+                assert!(
+                    !style.add_modifier.contains(Modifier::DIM),
+                    "{name}: styles.{key} uses `dim`, whose contrast depends on the terminal"
+                );
+                let mut fg = style.fg.and_then(rgb).unwrap_or(foreground);
+                let mut bg = style.bg.and_then(rgb).unwrap_or(background);
+                if style.add_modifier.contains(Modifier::REVERSED) {
+                    std::mem::swap(&mut fg, &mut bg);
+                }
+                let ratio = contrast(fg, bg);
+                if ratio < 4.5 {
+                    failures.push(format!("{name}: styles.{key} {fg:?} on {bg:?}: {ratio:.2}"));
+                }
+                let cursor = theme.styles.cursor_line.bg.and_then(rgb);
+                if let Some(cursor) = cursor.filter(|_| style.bg.is_none()) {
+                    let ratio = contrast(fg, cursor);
+                    if ratio < 4.5 {
+                        failures.push(format!(
+                            "{name}: styles.{key} {fg:?} on the cursor row {cursor:?}: {ratio:.2}"
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 }

@@ -11,6 +11,7 @@ use ratatui::layout::Rect;
 
 use super::blocks::{BlockClass, Blocks, find_key, turn_start};
 use super::cache::LayoutCache;
+use super::chrome::Chrome;
 use super::clock::Clock;
 use super::fold::Folds;
 use super::help::{self, HelpKey};
@@ -102,6 +103,8 @@ pub struct ViewerOptions {
     pub epoch: u64,
     /// When the conversation was read.
     pub opened_at: SystemTime,
+    /// The colours of the status bar, cursor, search, picker and help.
+    pub chrome: Chrome,
 }
 
 impl Default for ViewerOptions {
@@ -112,6 +115,7 @@ impl Default for ViewerOptions {
             conversation_id: None,
             epoch: 0,
             opened_at: SystemTime::now(),
+            chrome: Chrome::default(),
         }
     }
 }
@@ -133,6 +137,31 @@ pub(super) enum Mode {
 pub(super) const HSCROLL_STEP: usize = 8;
 /// Lines moved by one turn of the mouse wheel.
 const WHEEL_LINES: usize = 3;
+
+/// The line under the cursor when a run of resizes began (see [`App::resize`]).
+#[derive(Debug, Clone)]
+struct ResizeAnchor<K> {
+    /// The block, by identity, and its index then (a hint to find it).
+    key: K,
+    hint: usize,
+    /// The line in the block, at `width` columns.
+    line: usize,
+    width: usize,
+    /// Letters and digits in the block before that line: the same at any width.
+    before: usize,
+    /// The cursor's screen row.
+    row: usize,
+}
+
+/// How many letters and digits `line` holds (its text without the spaces,
+/// gutters and borders that wrapping adds or moves).
+fn letters(line: &ratatui::text::Line<'_>) -> usize {
+    line.spans
+        .iter()
+        .flat_map(|span| span.content.chars())
+        .filter(|c| c.is_alphanumeric())
+        .count()
+}
 
 /// The interactive viewer.
 pub struct App<D: Blocks> {
@@ -159,6 +188,11 @@ pub struct App<D: Blocks> {
     pub(super) picker: Option<Picker>,
     /// A one-off note shown in the status bar until the next key.
     pub(super) message: Option<String>,
+    pub(super) chrome: Chrome,
+    /// Where the cursor was before the resizes in a row that are under way:
+    /// each resize places the cursor from it, so that going back and forth
+    /// does not drift.
+    resize_anchor: Option<ResizeAnchor<D::Key>>,
     /// The note says why the last reload failed: the next reload that works
     /// takes it away (the file was fixed).
     reload_problem: bool,
@@ -188,6 +222,8 @@ impl<D: Blocks> App<D> {
             mode: Mode::Normal,
             picker: None,
             message: None,
+            chrome: options.chrome,
+            resize_anchor: None,
             reload_problem: false,
             epoch: options.epoch,
             workspace: options.workspace,
@@ -211,6 +247,14 @@ impl<D: Blocks> App<D> {
     /// Handles one event and says what the runner must do, if anything.
     /// Signals are the runner's business and are ignored here.
     pub fn handle(&mut self, event: AppEvent<D::Update>) -> Option<Effect> {
+        if !matches!(
+            event,
+            AppEvent::Terminal(Event::Resize(..)) | AppEvent::Tick
+        ) {
+            // The user (or the conversation) moved things: the next resize
+            // starts from where the cursor is then.
+            self.resize_anchor = None;
+        }
         match event {
             AppEvent::Terminal(Event::Key(key)) if key.kind != KeyEventKind::Release => {
                 self.key(&key)
@@ -241,6 +285,7 @@ impl<D: Blocks> App<D> {
         if reload.epoch != self.epoch {
             return;
         }
+        self.resize_anchor = None;
         let anchor = self.anchor();
         // A cursor on the last line while following stays on the last line.
         let (top, rows) = (self.top, self.rows);
@@ -284,6 +329,7 @@ impl<D: Blocks> App<D> {
         self.search = None;
         self.mode = Mode::Normal;
         self.picker = None;
+        self.resize_anchor = None;
         self.epoch = epoch;
         self.conversation_id = Some(id);
         self.settle();
@@ -309,28 +355,41 @@ impl<D: Blocks> App<D> {
         self.reload_problem = false;
     }
 
-    /// Adapts to a new terminal size: the line under the cursor stays the
-    /// same place in the conversation (same block, proportional offset) on
-    /// the same screen row; a view following the end keeps following.
+    /// Adapts to a new terminal size. A view following the end with the
+    /// cursor on its last line keeps both. Otherwise the line under the
+    /// cursor stays under it, on the same screen row when it can: the same
+    /// block, at the same text (letters and digits before the line's start,
+    /// which wrapping does not change), and at the exact line when the width
+    /// comes back to what it was before a run of resizes.
     pub fn resize(&mut self, width: usize, height: usize) {
         let rows = height.saturating_sub(1).max(1);
         let width = width.max(1);
         if width == self.width && rows == self.rows {
             return;
         }
-        let anchor = if self.follow {
+        let (top, old_rows) = (self.top, self.rows);
+        let drawn = self.sheet().rows(top, old_rows).len().max(1);
+        let at_end = self.follow && self.cursor.saturating_add(1) >= drawn;
+        let anchor = if at_end {
             None
         } else {
-            self.cursor_anchor()
+            self.resize_anchor
+                .take()
+                .or_else(|| self.resize_anchor_here())
         };
-        let old = anchor.map(|(at, _)| self.sheet().height(at.block).max(1));
         self.width = width;
         self.rows = rows;
-        if let (Some((at, row)), Some(old)) = (anchor, old) {
-            let new = self.sheet().height(at.block);
-            let target = Pos::new(at.block, at.line * new / old);
-            let target = self.sheet().normalize(target);
-            self.top = self.sheet().back(target, row.min(rows - 1));
+        let Some(anchor) = anchor else {
+            if at_end {
+                self.cursor = usize::MAX;
+            }
+            self.settle();
+            return;
+        };
+        if let Some(target) = self.resize_target(&anchor) {
+            if !self.follow {
+                self.top = self.sheet().back(target, anchor.row.min(rows - 1));
+            }
             self.settle();
             let top = self.top;
             if let Some(row) = self.sheet().rows_between(top, target, rows) {
@@ -339,6 +398,41 @@ impl<D: Blocks> App<D> {
         } else {
             self.settle();
         }
+        self.resize_anchor = Some(anchor);
+    }
+
+    /// The line under the cursor now, as a resize anchor.
+    fn resize_anchor_here(&mut self) -> Option<ResizeAnchor<D::Key>> {
+        let pos = self.cursor_pos()?;
+        let lines = self.sheet().lines(pos.block);
+        let before = lines.iter().take(pos.line).map(letters).sum();
+        Some(ResizeAnchor {
+            key: self.doc.key(pos.block),
+            hint: pos.block,
+            line: pos.line,
+            width: self.width,
+            before,
+            row: self.cursor,
+        })
+    }
+
+    /// Where `anchor`'s line is at the current width.
+    fn resize_target(&mut self, anchor: &ResizeAnchor<D::Key>) -> Option<Pos> {
+        let block = find_key(&self.doc, &anchor.key, anchor.hint)?;
+        let line = if self.width == anchor.width {
+            anchor.line
+        } else {
+            let lines = self.sheet().lines(block);
+            let mut seen = 0;
+            lines
+                .iter()
+                .position(|line| {
+                    seen += letters(line);
+                    seen > anchor.before
+                })
+                .unwrap_or(lines.len().saturating_sub(1))
+        };
+        Some(self.sheet().normalize(Pos::new(block, line)))
     }
 
     /// The whole screen: the text area and the status bar.
@@ -465,6 +559,7 @@ impl<D: Blocks> App<D> {
 
     /// Does what a key asks.
     pub fn act(&mut self, action: Action) -> Option<Effect> {
+        self.resize_anchor = None;
         let rows = self.rows;
         match action {
             Action::Down => self.cursor_down(),

@@ -6,7 +6,7 @@ use std::time::SystemTime;
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthStr;
 
@@ -15,16 +15,10 @@ use super::blocks::{Blocks, LiveState};
 use super::text::{highlight, shift, truncate, truncate_start};
 use crate::render::wrap::line_width;
 
-/// Background of the cursor row.
-const CURSOR: Style = Style::new().bg(Color::Indexed(236));
-/// A search match.
-const MATCH: Style = Style::new().bg(Color::Yellow).fg(Color::Black);
 /// The view a conversation opens in, not named in the status bar.
 const DEFAULT_VIEW: &str = "terminal";
 /// At the right edge of a line that goes on (`l` shows the rest).
 const MORE: &str = "→";
-/// The status bar.
-const BAR: Style = Style::new().bg(Color::Indexed(238)).fg(Color::White);
 
 impl<D: Blocks> App<D> {
     /// Draws the whole screen.
@@ -37,7 +31,7 @@ impl<D: Blocks> App<D> {
         let buf = frame.buffer_mut();
         if self.mode == Mode::Picker {
             if let Some(picker) = &self.picker {
-                picker.draw(area, buf);
+                picker.draw(area, buf, &self.chrome);
             }
             return;
         }
@@ -55,7 +49,7 @@ impl<D: Blocks> App<D> {
             frame.set_cursor_position(cursor);
         }
         if let Mode::Help(scroll) = self.mode {
-            super::help::draw(area, scroll, frame.buffer_mut());
+            super::help::draw(area, scroll, frame.buffer_mut(), &self.chrome);
         }
     }
 
@@ -71,14 +65,12 @@ impl<D: Blocks> App<D> {
                 LiveState::Live => "nothing here yet: waiting for the first events",
                 _ => "this conversation has no events",
             };
-            let line = Line::from(Span::styled(
-                format!("  {note}"),
-                Style::new().add_modifier(Modifier::DIM),
-            ));
+            let line = Line::from(Span::styled(format!("  {note}"), self.chrome.secondary));
             buf.set_line(area.x, area.y, &line, area.width);
             return;
         }
         let search = self.search.clone();
+        let (cursor_style, match_style) = (self.chrome.cursor_line, self.chrome.search_hit);
         let drawn = self.sheet().rows(top, rows);
         for (y, (pos, lines)) in drawn.iter().enumerate() {
             let y = area.y + y as u16;
@@ -89,12 +81,12 @@ impl<D: Blocks> App<D> {
                         height: 1,
                         ..area
                     },
-                    CURSOR,
+                    cursor_style,
                 );
             }
             let full = &lines[pos.line];
             let line = match &search {
-                Some(m) => shift(&highlight(full, m, MATCH), hscroll),
+                Some(m) => shift(&highlight(full, m, match_style), hscroll),
                 None => shift(full, hscroll),
             };
             buf.set_line(area.x, y, &line, area.width);
@@ -106,15 +98,17 @@ impl<D: Blocks> App<D> {
 
     /// Draws the status bar; returns where the terminal cursor goes when typing.
     fn draw_status(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
-        buf.set_style(area, BAR);
+        let chrome = &self.chrome;
+        let bar = chrome.status_bar;
+        buf.set_style(area, bar);
         let width = usize::from(area.width);
         let (left, style, typing) = match &self.mode {
-            Mode::Prompt(text) => (format!("/{text}"), BAR.add_modifier(Modifier::BOLD), true),
+            Mode::Prompt(text) => (format!("/{text}"), chrome.search_prompt, true),
             _ => match &self.message {
-                Some(message) => (message.clone(), BAR.fg(Color::Yellow), false),
+                Some(message) => (message.clone(), chrome.status_note, false),
                 None => (
                     clean(&self.doc.title()),
-                    BAR.add_modifier(Modifier::BOLD),
+                    bar.add_modifier(Modifier::BOLD),
                     false,
                 ),
             },
@@ -146,7 +140,7 @@ impl<D: Blocks> App<D> {
         let mut spans: Vec<Span<'static>> = Vec::new();
         for (i, (_, span)) in right.into_iter().enumerate() {
             if i > 0 {
-                spans.push(Span::styled(" · ", BAR.add_modifier(Modifier::DIM)));
+                spans.push(Span::styled(" · ", bar));
             }
             spans.push(span);
         }
@@ -172,13 +166,14 @@ impl<D: Blocks> App<D> {
 
     /// The right side of the status bar, each part named for dropping.
     fn status_parts(&mut self) -> Vec<(&'static str, Span<'static>)> {
+        let bar = self.chrome.status_bar;
         let mut parts = Vec::new();
         let len = self.doc.len();
         if let Some(at) = self.cursor_pos() {
             let turns = self.doc.turn(len - 1);
             parts.push((
                 "turn",
-                Span::styled(format!("turn {}/{turns}", self.doc.turn(at.block)), BAR),
+                Span::styled(format!("turn {}/{turns}", self.doc.turn(at.block)), bar),
             ));
         }
         let events = self.doc.event_count();
@@ -190,43 +185,42 @@ impl<D: Blocks> App<D> {
                     thousands(events),
                     if events == 1 { "" } else { "s" }
                 ),
-                BAR,
+                bar,
             ),
         ));
         // The usual view goes without saying.
         let view = self.doc.view_name();
         if view != DEFAULT_VIEW {
-            parts.push(("view", Span::styled(format!("{view} view"), BAR)));
+            parts.push(("view", Span::styled(format!("{view} view"), bar)));
         }
         if self.hscroll > 0 {
             let (from, to) = (self.hscroll + 1, self.hscroll + self.width);
-            parts.push(("cols", Span::styled(format!("cols {from}–{to}"), BAR)));
+            parts.push(("cols", Span::styled(format!("cols {from}–{to}"), bar)));
         }
         parts.push(("live", self.live_indicator()));
         let stamp = self.clock.stamp(self.last_change, SystemTime::now());
-        parts.push(("time", Span::styled(stamp, BAR)));
+        parts.push(("time", Span::styled(stamp, bar)));
         parts
     }
 
+    /// The live state: a symbol and a word, so that it reads without colour.
     fn live_indicator(&self) -> Span<'static> {
+        let chrome = &self.chrome;
         let news = self.news();
         let live = self.doc.live();
         if live == LiveState::Removed {
-            Span::styled(
-                "✗ file removed",
-                BAR.fg(Color::LightRed).add_modifier(Modifier::BOLD),
-            )
+            Span::styled("✗ file removed", chrome.status_removed)
         } else if !self.follow && news > 0 {
             Span::styled(
                 format!("‖ paused · {news} new"),
-                BAR.fg(Color::LightYellow).add_modifier(Modifier::BOLD),
+                chrome.status_paused.add_modifier(Modifier::BOLD),
             )
         } else if live == LiveState::Finished {
-            Span::styled("○ finished", BAR)
+            Span::styled("○ finished", chrome.status_bar)
         } else if self.follow {
-            Span::styled("● following", BAR.fg(Color::LightGreen))
+            Span::styled("● following", chrome.status_following)
         } else {
-            Span::styled("‖ paused", BAR.fg(Color::LightYellow))
+            Span::styled("‖ paused", chrome.status_paused)
         }
     }
 }

@@ -14,13 +14,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 use unicode_width::UnicodeWidthStr;
 
+use super::chrome::Chrome;
 use super::keys::BINDINGS;
 use crate::render::wrap::{spaces, wrap_spans};
 
 /// Inputs that are not keys of the table.
 const POINTER: &[(&str, &str)] = &[
-    ("wheel", "scroll"),
-    ("click", "move the cursor to the line"),
+    ("wheel", "scroll (it arrives as ↑ ↓)"),
+    ("click", "with --mouse: move the cursor to the line"),
 ];
 
 /// How the viewer behaves, by topic; `docs/tui.md` says the same at length.
@@ -118,7 +119,7 @@ pub fn handle(key: &KeyEvent, scroll: usize, area: Rect) -> HelpKey {
 }
 
 /// Draws the overlay over `area`, its content scrolled by `scroll` lines.
-pub fn draw(area: Rect, scroll: usize, buf: &mut Buffer) {
+pub fn draw(area: Rect, scroll: usize, buf: &mut Buffer, chrome: &Chrome) {
     let (rect, lines) = layout(area);
     if rect.width < 4 || rect.height < 3 {
         return;
@@ -141,7 +142,10 @@ pub fn draw(area: Rect, scroll: usize, buf: &mut Buffer) {
         vec![" any key closes ".to_string()]
     };
     Clear.render(rect, buf);
-    let mut block = Block::new().borders(Borders::ALL).title(" help ");
+    let mut block = Block::new()
+        .borders(Borders::ALL)
+        .title(" help ")
+        .style(chrome.help);
     if let Some(footer) = footers
         .into_iter()
         .find(|f| f.width() + 2 <= usize::from(rect.width))

@@ -27,6 +27,7 @@
 pub mod app;
 pub mod blocks;
 pub mod cache;
+pub mod chrome;
 pub mod clock;
 mod draw;
 mod find;
@@ -50,6 +51,7 @@ mod testdoc;
 
 pub use app::{App, AppEvent, Effect, Reload, Signal, ViewerOptions};
 pub use blocks::{BlockClass, Blocks, LiveState};
+pub use chrome::Chrome;
 pub use clock::Clock;
 pub use picker::ConversationRow;
 pub use run::{EventChannel, Exit, Host, NoWorkspace, Opened, TuiError, run};

@@ -4,11 +4,12 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use unicode_width::UnicodeWidthStr;
 
+use super::chrome::Chrome;
 use super::text::truncate;
 
 /// One conversation as the picker lists it.
@@ -130,12 +131,12 @@ impl Picker {
     }
 
     /// Draws the picker over the whole of `area`.
-    pub fn draw(&self, area: Rect, buf: &mut Buffer) {
+    pub fn draw(&self, area: Rect, buf: &mut Buffer, chrome: &Chrome) {
         if area.height < 3 {
             return;
         }
         let width = usize::from(area.width);
-        let bar = Style::new().add_modifier(Modifier::REVERSED);
+        let bar = chrome.status_bar;
         let count = self.rows.len();
         let header = [
             format!(" Conversations ({count}) — type to filter, Enter opens, Esc goes back"),
@@ -148,7 +149,7 @@ impl Picker {
         buf.set_style(Rect { height: 1, ..area }, bar);
         buf.set_stringn(area.x, area.y, truncate(&header, width), width, bar);
         let filter = Line::from(vec![
-            Span::styled(" filter: ", Style::new().add_modifier(Modifier::DIM)),
+            Span::styled(" filter: ", chrome.secondary),
             Span::raw(self.filter.clone()),
             Span::styled("▏", Style::new().add_modifier(Modifier::SLOW_BLINK)),
         ]);
@@ -158,16 +159,13 @@ impl Picker {
         let list_rows = usize::from(area.height - 2);
         let first = self.selected.saturating_sub(list_rows.saturating_sub(1));
         if visible.is_empty() {
-            let none = Span::styled(
-                "  no conversation matches",
-                Style::new().add_modifier(Modifier::DIM),
-            );
+            let none = Span::styled("  no conversation matches", chrome.secondary);
             buf.set_span(area.x, area.y + 2, &none, area.width);
         }
         let columns = Columns::measure(visible.iter().map(|&i| &self.rows[i]), width);
         for (n, &i) in visible.iter().skip(first).take(list_rows).enumerate() {
             let y = area.y + 2 + n as u16;
-            let line = columns.line(&self.rows[i]);
+            let line = columns.line(&self.rows[i], chrome);
             buf.set_line(area.x, y, &line, area.width);
             if first + n == self.selected {
                 buf.set_style(
@@ -176,7 +174,7 @@ impl Picker {
                         height: 1,
                         ..area
                     },
-                    Style::new().bg(Color::DarkGray),
+                    chrome.picker_selected,
                 );
             }
         }
@@ -256,10 +254,10 @@ impl Columns {
             .sum()
     }
 
-    fn line(&self, row: &ConversationRow) -> Line<'static> {
-        let dim = Style::new().add_modifier(Modifier::DIM);
+    fn line(&self, row: &ConversationRow, chrome: &Chrome) -> Line<'static> {
+        let dim = chrome.secondary;
         let marker = if row.locked {
-            Span::styled(" ● ", Style::new().fg(Color::Green))
+            Span::styled(" ● ", chrome.picker_live)
         } else {
             Span::raw("   ")
         };
@@ -288,10 +286,7 @@ impl Columns {
             spans.push(Span::styled(format!("  {count:>w$}", w = self.events), dim));
         }
         if let Some(flags) = flag_text(row).filter(|_| self.flags > 0) {
-            spans.push(Span::styled(
-                format!("  {flags}"),
-                Style::new().fg(Color::Cyan),
-            ));
+            spans.push(Span::styled(format!("  {flags}"), chrome.picker_flags));
         }
         Line::from(spans)
     }
@@ -399,7 +394,7 @@ pub(crate) mod tests {
     fn drawn(width: u16) -> Vec<String> {
         let picker = Picker::new(rows(), None);
         let mut buf = Buffer::empty(Rect::new(0, 0, width, 6));
-        picker.draw(buf.area, &mut buf);
+        picker.draw(buf.area, &mut buf, &Chrome::default());
         (0..6)
             .map(|y| {
                 (0..width)

@@ -19,7 +19,7 @@ use super::input::{Input, terminal_hung_up};
 use super::pager::{clipboard_sequence, pager_command, run_pager};
 use super::picker::ConversationRow;
 use super::signals::SignalThread;
-use super::terminal::{TerminalGuard, stop_process};
+use super::terminal::{Mouse, TerminalGuard, stop_process};
 
 /// Why the viewer could not run.
 #[derive(Debug, thiserror::Error)]
@@ -97,19 +97,21 @@ impl<D: Blocks> Host<D> for NoWorkspace {
     }
 }
 
-/// Runs the viewer in the terminal until the user quits or a signal ends it.
-/// The terminal is restored however it ends.
+/// Runs the viewer in the terminal until the user quits or a signal ends it,
+/// with the mouse left to the terminal or captured (`mouse`). The terminal
+/// is restored however it ends.
 pub fn run<D, H>(
     mut app: App<D>,
     host: &mut H,
     events: EventChannel<D::Update>,
+    mouse: Mouse,
 ) -> Result<Exit, TuiError>
 where
     D: Blocks,
     D::Update: Send + 'static,
     H: Host<D>,
 {
-    let mut guard = TerminalGuard::enter()?;
+    let mut guard = TerminalGuard::enter(mouse)?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     let input = Input::spawn(events.sender())?;
     let _signals = SignalThread::spawn(events.sender())?;

@@ -7,9 +7,11 @@ use std::sync::mpsc::Sender;
 use std::time::SystemTime;
 
 use super::app::{App, AppEvent, Reload, ViewerOptions};
+use super::chrome::Chrome;
 use super::live::{LiveDocument, LiveUpdate};
 use super::picker::ConversationRow;
 use super::run::{EventChannel, Exit, Host, Opened, TuiError, run};
+use super::terminal::Mouse;
 use crate::load::{Live, OpenError, Origin, event_count};
 use crate::render::document::DocOptions;
 use crate::render::highlight::highlight;
@@ -28,6 +30,8 @@ pub struct ViewerSettings {
     pub theme: Theme,
     /// Escape sequences in conversation text: removed or shown.
     pub sanitize: SanitizeMode,
+    /// The mouse: left to the terminal (the default) or captured (`--mouse`).
+    pub mouse: Mouse,
 }
 
 /// Why `overhear PATH` could not show anything.
@@ -70,6 +74,7 @@ pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> 
             Origin::Eve(_) => None,
         },
         opened_at: SystemTime::now(),
+        chrome: Chrome::from_theme(&settings.theme),
         ..ViewerOptions::default()
     };
     warm_up_highlighter(&settings.theme);
@@ -81,7 +86,7 @@ pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> 
     } else if let Some(first) = problems.first() {
         app.note(problem_note(first, problems.len()));
     }
-    run(app, &mut host, events)
+    run(app, &mut host, events, settings.mouse)
 }
 
 /// The note shown on opening a conversation with problems: the first one,

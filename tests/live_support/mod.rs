@@ -130,8 +130,14 @@ impl Viewer {
         }
     }
 
-    /// Resizes the terminal (and the screen that reads it).
+    /// Resizes the terminal (and the screen that reads it). The screen first:
+    /// the viewer may answer the resize with a frame before this returns, and
+    /// that frame must not be read at the old size.
     pub fn resize(&self, rows: u16, cols: u16) {
+        self.screen.lock().unwrap().screen_mut().set_size(
+            std::num::NonZeroU16::new(rows).unwrap(),
+            std::num::NonZeroU16::new(cols).unwrap(),
+        );
         self.master
             .resize(PtySize {
                 rows,
@@ -140,10 +146,6 @@ impl Viewer {
                 pixel_height: 0,
             })
             .unwrap();
-        self.screen.lock().unwrap().screen_mut().set_size(
-            std::num::NonZeroU16::new(rows).unwrap(),
-            std::num::NonZeroU16::new(cols).unwrap(),
-        );
     }
 
     /// Whether the terminal is in cooked mode with echo (not raw).
