@@ -57,6 +57,9 @@ pub enum Signal {
     Stop,
     /// SIGCONT: we were resumed; redraw everything.
     Continue,
+    /// Another signal whose default action ends the process (SIGQUIT,
+    /// SIGUSR1, SIGUSR2, SIGALRM): restore the terminal and exit as it would.
+    End(i32),
 }
 
 impl Signal {
@@ -68,6 +71,7 @@ impl Signal {
             Signal::Interrupt => libc::SIGINT,
             Signal::Stop => libc::SIGTSTP,
             Signal::Continue => libc::SIGCONT,
+            Signal::End(number) => number,
         }
     }
 }
@@ -159,9 +163,10 @@ pub struct App<D: Blocks> {
     pub(super) picker: Option<Picker>,
     /// A one-off note shown in the status bar until the next key.
     pub(super) message: Option<String>,
-    /// The note says why the last reload failed: the next reload that works
-    /// takes it away (the file was fixed).
-    reload_problem: bool,
+    /// Why the last reload failed: shown until a reload works again (the
+    /// file was fixed), whatever keys and notes come in between, so the user
+    /// always knows the view is stale.
+    reload_problem: Option<String>,
     epoch: u64,
     workspace: bool,
     conversation_id: Option<String>,
@@ -188,7 +193,7 @@ impl<D: Blocks> App<D> {
             mode: Mode::Normal,
             picker: None,
             message: None,
-            reload_problem: false,
+            reload_problem: None,
             epoch: options.epoch,
             workspace: options.workspace,
             conversation_id: options.conversation_id,
@@ -251,15 +256,17 @@ impl<D: Blocks> App<D> {
                 if changed {
                     self.last_change = reload.at;
                 }
-                if std::mem::take(&mut self.reload_problem) {
+                if let Some(problem) = self.reload_problem.take()
+                    && self.message.as_ref() == Some(&problem)
+                {
                     self.message = None;
                 }
             }
             Err(note) => {
                 // What was read before stays on screen; the note says why
                 // the new version is not shown.
-                self.note(note);
-                self.reload_problem = true;
+                self.message = Some(note.clone());
+                self.reload_problem = Some(note);
             }
         }
         self.restore_anchor(anchor);
@@ -285,6 +292,11 @@ impl<D: Blocks> App<D> {
         self.mode = Mode::Normal;
         self.picker = None;
         self.epoch = epoch;
+        if let Some(problem) = self.reload_problem.take()
+            && self.message.as_ref() == Some(&problem)
+        {
+            self.message = None;
+        }
         self.conversation_id = Some(id);
         self.settle();
     }
@@ -306,7 +318,6 @@ impl<D: Blocks> App<D> {
     /// Shows a one-off note in the status bar (errors of effects, results).
     pub fn note(&mut self, text: impl Into<String>) {
         self.message = Some(text.into());
-        self.reload_problem = false;
     }
 
     /// Adapts to a new terminal size: the line under the cursor stays the
@@ -425,7 +436,8 @@ impl<D: Blocks> App<D> {
     }
 
     fn key(&mut self, key: &KeyEvent) -> Option<Effect> {
-        self.message = None;
+        // A one-off note goes; a read error stays until the file reads again.
+        self.message = self.reload_problem.clone();
         match self.mode.clone() {
             Mode::Help(scroll) => {
                 self.mode = match help::handle(key, scroll, self.screen()) {

@@ -158,7 +158,7 @@ where
         for event in batch {
             let effect = match event {
                 AppEvent::Signal(signal) => match signal {
-                    Signal::Terminate | Signal::Hangup | Signal::Interrupt => {
+                    Signal::Terminate | Signal::Hangup | Signal::Interrupt | Signal::End(_) => {
                         return Ok(Exit::Signal(signal.number()));
                     }
                     Signal::Stop => Some(Effect::Suspend),
