@@ -42,7 +42,10 @@ fn kill(viewer: &Viewer, signal: libc::c_int) {
 /// Every mode the viewer changes is back as it was.
 fn assert_restored(viewer: &Viewer, what: &str) {
     let screen = viewer.settled_screen();
-    assert!(!screen.alternate_screen(), "{what}: alternate screen left on");
+    assert!(
+        !screen.alternate_screen(),
+        "{what}: alternate screen left on"
+    );
     assert_eq!(
         screen.mouse_protocol_mode(),
         vt100::MouseProtocolMode::None,

@@ -12,6 +12,7 @@
 //! opened read-only and JP's lock file is read, never `flock`ed.
 
 pub mod conversation;
+pub mod limit;
 pub mod locate;
 pub mod lock;
 pub mod problem;
