@@ -145,7 +145,9 @@ where
 {
     let test_panic = std::env::var_os(TEST_PANIC).is_some_and(|v| v == "1");
     loop {
+        app.cache.begin_frame();
         session.terminal.draw(|f| app.draw(f))?;
+        app.cache.end_frame();
         if test_panic {
             panic!("{TEST_PANIC}=1: a panic on purpose, to test that the terminal is restored");
         }
