@@ -4,7 +4,6 @@
 //! anywhere else. Measured from outside, in a real pseudo-terminal.
 
 #[path = "hostile/inputs.rs"]
-#[allow(dead_code)]
 mod inputs;
 mod live_support;
 
