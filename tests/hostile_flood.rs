@@ -31,7 +31,7 @@ fn line(i: u64, out: &mut Vec<u8>) {
         (i / 1000) % 60,
         i % 1000
     );
-    if i % 20 == 0 {
+    if i.is_multiple_of(20) {
         let _ = writeln!(
             out,
             r#"{{"type":"turn.started","data":{{"sequence":{turn},"turnId":"turn_{turn}"}},"meta":{{"id":"evt-{i}","at":"{at}"}}}}"#
