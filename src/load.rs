@@ -288,6 +288,11 @@ impl Live {
             };
             self.take_stream(&buf[..n], false)?;
         }
+        if let Reader::Held(held) = &self.reader
+            && detect(held) == Detected::Blank
+        {
+            return Err(LocateError::EmptyStream(path.to_path_buf()).into());
+        }
         self.push_stream(&[], true)?;
         Ok(())
     }

@@ -163,6 +163,12 @@ fn a_stream_that_starts_with_neither_format_is_an_error_at_once() {
         String::from_utf8_lossy(&output.stderr),
         "overhear: -: line 1, column 1: '\\0' starts neither a JP events file (a JSON array, `[`) nor an eve stream (JSON objects, one per line, `{`)\n"
     );
+    let output = render_with_stdin("-", b" \n ");
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "overhear: -: the stream ended before any input\n"
+    );
     let output = render_with_stdin("-", b"[{\"type\": oops}]");
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -66,6 +66,9 @@ pub enum LocateError {
         .0.display()
     )]
     EmptyFile(PathBuf),
+    /// A stream (stdin, a FIFO) that ended before anything but whitespace.
+    #[error("{}: the stream ended before any input", .0.display())]
+    EmptyStream(PathBuf),
     /// No argument, and no workspace around the current folder.
     #[error("{}: not inside a JP workspace (no .jp/ here or above); give a PATH", .0.display())]
     NoWorkspace(PathBuf),
