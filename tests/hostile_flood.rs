@@ -189,6 +189,16 @@ fn q_quits_a_flooded_viewer_at_once_and_nothing_queues_up() {
         written.saturating_sub(ingested) < 30_000,
         "{written} lines written, {ingested} read: a queue is growing"
     );
+    // A key is answered while the flood goes on: `g` goes to the top and
+    // pauses following.
+    let start = Instant::now();
+    viewer.send(b"g");
+    viewer.wait_until("the view to pause", TIMEOUT, |s| {
+        s.contents().contains("paused")
+    });
+    let answered = start.elapsed();
+    println!("`g` answered in {answered:?} during the flood");
+    assert!(answered < QUIT_BOUND, "`g` took {answered:?}");
     let resident = rss(viewer.pid());
     let read = flood.written();
     println!(
