@@ -163,13 +163,16 @@ pub struct App<D: Blocks> {
     pub(super) picker: Option<Picker>,
     /// A one-off note shown in the status bar until the next key.
     pub(super) message: Option<String>,
-    /// Why the last reload failed: shown until a reload works again (the
-    /// file was fixed), whatever keys and notes come in between, so the user
-    /// always knows the view is stale.
-    reload_problem: Option<String>,
+    /// The note says why the last reload failed: the next reload that works
+    /// takes it away (the file was fixed).
+    reload_problem: bool,
     epoch: u64,
     workspace: bool,
     conversation_id: Option<String>,
+    /// Why the last reload failed, until a reload works again (the file was
+    /// fixed): each key brings the note back, whatever other notes came in
+    /// between, so the user always knows the screen shows an older version.
+    read_error: Option<String>,
 }
 
 impl<D: Blocks> App<D> {
@@ -193,10 +196,11 @@ impl<D: Blocks> App<D> {
             mode: Mode::Normal,
             picker: None,
             message: None,
-            reload_problem: None,
+            reload_problem: false,
             epoch: options.epoch,
             workspace: options.workspace,
             conversation_id: options.conversation_id,
+            read_error: None,
         };
         // The cursor on a drawn row from the start, whatever comes first.
         app.settle();
@@ -256,17 +260,17 @@ impl<D: Blocks> App<D> {
                 if changed {
                     self.last_change = reload.at;
                 }
-                if let Some(problem) = self.reload_problem.take()
-                    && self.message.as_ref() == Some(&problem)
-                {
+                if std::mem::take(&mut self.reload_problem) {
                     self.message = None;
                 }
+                self.read_error = None;
             }
             Err(note) => {
                 // What was read before stays on screen; the note says why
                 // the new version is not shown.
-                self.message = Some(note.clone());
-                self.reload_problem = Some(note);
+                self.note(note.clone());
+                self.reload_problem = true;
+                self.read_error = Some(note);
             }
         }
         self.restore_anchor(anchor);
@@ -292,12 +296,11 @@ impl<D: Blocks> App<D> {
         self.mode = Mode::Normal;
         self.picker = None;
         self.epoch = epoch;
-        if let Some(problem) = self.reload_problem.take()
-            && self.message.as_ref() == Some(&problem)
-        {
+        self.conversation_id = Some(id);
+        self.read_error = None;
+        if std::mem::take(&mut self.reload_problem) {
             self.message = None;
         }
-        self.conversation_id = Some(id);
         self.settle();
     }
 
@@ -318,6 +321,7 @@ impl<D: Blocks> App<D> {
     /// Shows a one-off note in the status bar (errors of effects, results).
     pub fn note(&mut self, text: impl Into<String>) {
         self.message = Some(text.into());
+        self.reload_problem = false;
     }
 
     /// Adapts to a new terminal size: the line under the cursor stays the
@@ -437,7 +441,8 @@ impl<D: Blocks> App<D> {
 
     fn key(&mut self, key: &KeyEvent) -> Option<Effect> {
         // A one-off note goes; a read error stays until the file reads again.
-        self.message = self.reload_problem.clone();
+        self.message = self.read_error.clone();
+        self.reload_problem = self.read_error.is_some();
         match self.mode.clone() {
             Mode::Help(scroll) => {
                 self.mode = match help::handle(key, scroll, self.screen()) {
