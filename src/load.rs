@@ -418,11 +418,9 @@ impl Live {
             let untouched = conv.replace_from(from, events[from..].to_vec());
             self.untouched = self.untouched.min(untouched);
         }
-        // Stored lines never change once read (a reset clears them first).
-        let originals = reader.originals();
-        let known = conv.originals.len().min(originals.len());
-        conv.originals.truncate(known);
-        conv.originals.extend_from_slice(&originals[known..]);
+        // Stored lines never change once read (a reset clears them first):
+        // they move from the reader, which keeps only their count.
+        conv.originals.extend(reader.take_originals());
         conv.in_progress = reader.in_progress().cloned();
     }
 
@@ -543,7 +541,7 @@ fn eve_refresh(before: (usize, u64), reader: &EveReader, shown: &Conversation) -
     } else if reader.events().len() > count {
         Refresh::Appended
     } else if reader.in_progress() != shown.in_progress.as_ref()
-        || reader.originals().len() != shown.originals.len()
+        || reader.originals_read() != shown.originals.len()
     {
         // A line that made no event still shows in the raw view.
         Refresh::Streaming
