@@ -9,11 +9,13 @@ use std::path::{Path, PathBuf};
 
 use xxhash_rust::xxh3::Xxh3Default;
 
+use crate::format::detect::{Detected, detect};
 use crate::format::eve::EveReader;
 use crate::format::jp::{self, Delta, Generation, JpStream, LoadError};
 use crate::model::Conversation;
 use crate::render::document::StyleWarning;
 use crate::source::conversation::{BASE_CONFIG, METADATA, named};
+use crate::source::limit;
 use crate::source::tail::{AppendTail, TailRead};
 use crate::source::{ConversationDir, ConversationFiles, LocateError, Target, Workspace, locate};
 
@@ -34,10 +36,6 @@ pub enum OpenError {
         /// What is wrong, with line and column.
         error: LoadError,
     },
-    /// `-` names standard input, which is followed live, not opened once
-    /// (a usage error).
-    #[error("-: standard input can only be followed by the viewer; use `overhear -`")]
-    Stdin,
 }
 
 /// The JSON error of a file, without the file's name (the path says it).
@@ -54,6 +52,11 @@ pub enum Origin {
     Jp(ConversationDir),
     /// An eve stream file.
     Eve(PathBuf),
+    /// A stream read exactly once: `-` (standard input), a FIFO, a character
+    /// device, `/dev/fd/N`. Its bytes are pushed with [`Live::push_stream`]
+    /// (the viewer, as they arrive) or read to their end by
+    /// [`Live::read_once`].
+    Stream(PathBuf),
 }
 
 /// A conversation followed across changes to its files.
@@ -80,6 +83,12 @@ enum Reader {
         reader: Box<EveReader>,
         tail: AppendTail,
     },
+    /// A stream's bytes while its first ones have not told its format yet,
+    /// or all of a JP array on a stream (one JSON value: read at its end).
+    Held(Vec<u8>),
+    /// A stream whose start is neither format: the error was reported and
+    /// nothing more is kept.
+    Rejected,
 }
 
 /// What a refresh found.
@@ -110,7 +119,8 @@ impl Live {
                 Live::open_jp(entry.conversation(), Some(workspace))
             }
             Target::EveStream(path) => Live::open_eve(path),
-            Target::Stdin => Err(OpenError::Stdin),
+            Target::Stdin => Ok(Live::stdin()),
+            Target::Stream(path) => Ok(Live::stream(path)),
         }
     }
 
@@ -227,7 +237,10 @@ impl Live {
     /// folder (`overhear` with no PATH, printing).
     pub fn read_once_at(arg: Option<&str>) -> Result<Live, OpenError> {
         let mut live = Live::open(arg)?;
-        if let Reader::Eve { reader, .. } = &mut live.reader {
+        if let Origin::Stream(path) = &live.origin {
+            let path = path.clone();
+            live.read_stream_to_end(&path)?;
+        } else if let Reader::Eve { reader, .. } = &mut live.reader {
             let before = (reader.events().len(), reader.revision());
             reader.finish();
             let refresh = eve_refresh(before, reader, &live.conversation);
@@ -236,15 +249,19 @@ impl Live {
         Ok(live)
     }
 
-    /// Feeds bytes of a stream read from stdin (`overhear -`).
+    /// Standard input as a stream (`overhear -`), to be fed with
+    /// [`Live::push_stream`].
     pub fn stdin() -> Live {
+        Live::stream(PathBuf::from("-"))
+    }
+
+    /// The stream at `path` (`-`: standard input), nothing read yet: feed it
+    /// with [`Live::push_stream`] as its bytes arrive.
+    pub fn stream(path: PathBuf) -> Live {
         Live {
             conversation: Conversation::default(),
-            reader: Reader::Eve {
-                reader: Box::default(),
-                tail: AppendTail::new("-"),
-            },
-            origin: Origin::Eve(PathBuf::from("-")),
+            reader: Reader::Held(Vec::new()),
+            origin: Origin::Stream(path),
             workspace: None,
             warnings: Vec::new(),
             stored_offset: 0,
@@ -252,19 +269,124 @@ impl Live {
         }
     }
 
-    /// Pushes stream bytes that arrived on stdin; `end` marks the end of the stream.
-    pub fn push_stream(&mut self, bytes: &[u8], end: bool) -> Refresh {
+    /// Reads a stream's bytes to their end, once: standard input for `-`,
+    /// else the path opened read-only.
+    fn read_stream_to_end(&mut self, path: &Path) -> Result<(), OpenError> {
+        let io = |e: std::io::Error| OpenError::Io(named(path, &e));
+        let mut input: Box<dyn std::io::Read> = if path.as_os_str() == "-" {
+            Box::new(std::io::stdin().lock())
+        } else {
+            Box::new(std::fs::File::open(path).map_err(io)?)
+        };
+        let mut buf = vec![0; 1 << 20];
+        loop {
+            let n = match input.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(io(e)),
+            };
+            self.take_stream(&buf[..n], false)?;
+        }
+        if let Reader::Held(held) = &self.reader
+            && detect(held) == Detected::Blank
+        {
+            return Err(LocateError::EmptyStream(path.to_path_buf()).into());
+        }
+        self.push_stream(&[], true)?;
+        Ok(())
+    }
+
+    /// Pushes bytes of a stream (see [`Origin::Stream`]); `end` marks its
+    /// end. Its first bytes tell its format: an eve stream is read line by
+    /// line as it arrives, a JP array (one JSON value) when it ends. A start
+    /// that is neither is an error, reported once.
+    pub fn push_stream(&mut self, bytes: &[u8], end: bool) -> Result<Refresh, OpenError> {
+        let before = self.take_stream(bytes, end)?;
+        match (&mut self.reader, before) {
+            (Reader::Eve { reader, .. }, Some(before)) => {
+                let refresh = eve_refresh(before, reader, &self.conversation);
+                self.apply_eve(refresh);
+                Ok(refresh)
+            }
+            (Reader::Jp(_), None) if end => Ok(Refresh::Reloaded),
+            _ => Ok(Refresh::Unchanged),
+        }
+    }
+
+    /// Hands stream bytes to the reader its first bytes call for, without
+    /// bringing the conversation up to date (an eve reader's state before,
+    /// for [`eve_refresh`]; `None` when no eve reader took them). A JP array
+    /// is read here when the stream ends.
+    fn take_stream(&mut self, bytes: &[u8], end: bool) -> Result<Option<(usize, u64)>, OpenError> {
+        let name = match &self.origin {
+            Origin::Stream(path) | Origin::Eve(path) => path.clone(),
+            Origin::Jp(dir) => dir.events_path(),
+        };
+        if let Reader::Held(held) = &mut self.reader {
+            held.extend_from_slice(bytes);
+            match detect(held) {
+                Detected::Blank | Detected::Jp if !end => {
+                    let limit = limit::limit();
+                    if held.len() as u64 > limit {
+                        self.reader = Reader::Rejected;
+                        return Err(OpenError::Io(named(&name, &limit::too_large(None, limit))));
+                    }
+                    return Ok(None);
+                }
+                Detected::Jp => {
+                    let held = std::mem::take(held);
+                    self.load_jp_stream(name, &held)?;
+                    return Ok(None);
+                }
+                Detected::Other {
+                    line,
+                    column,
+                    found,
+                } => {
+                    self.reader = Reader::Rejected;
+                    return Err(LocateError::UnknownFile {
+                        path: name,
+                        line,
+                        column,
+                        found,
+                    }
+                    .into());
+                }
+                Detected::Eve | Detected::Blank => {
+                    let held = std::mem::take(held);
+                    self.reader = Reader::Eve {
+                        reader: Box::default(),
+                        tail: AppendTail::new(&name),
+                    };
+                    return self.take_stream(&held, end);
+                }
+            }
+        }
         let Reader::Eve { reader, .. } = &mut self.reader else {
-            return Refresh::Unchanged;
+            return Ok(None);
         };
         let before = (reader.events().len(), reader.revision());
         reader.push(bytes);
         if end {
             reader.finish();
         }
-        let refresh = eve_refresh(before, reader, &self.conversation);
-        self.apply_eve(refresh);
-        refresh
+        Ok(Some(before))
+    }
+
+    /// Reads a JP events array that arrived on a stream.
+    fn load_jp_stream(&mut self, name: PathBuf, bytes: &[u8]) -> Result<(), OpenError> {
+        let (stream, load) = JpStream::open(bytes, None).map_err(|error| OpenError::Format {
+            path: name.clone(),
+            error,
+        })?;
+        self.warnings = diagnostics(&name, &load);
+        self.stored_offset = stored_offset(load.generation);
+        let title = self.conversation.title.take();
+        self.conversation = Conversation::new(load.events, load.base_config, title);
+        self.reader = Reader::Jp(stream);
+        self.untouched = 0;
+        Ok(())
     }
 
     /// Brings the conversation up to the eve reader's state, copying and
@@ -276,7 +398,7 @@ impl Live {
         };
         let changed = reader.take_changed_from();
         let name = match &self.origin {
-            Origin::Eve(path) => path.display().to_string(),
+            Origin::Eve(path) | Origin::Stream(path) => path.display().to_string(),
             Origin::Jp(dir) => dir.events_path().display().to_string(),
         };
         self.warnings = reader
@@ -296,11 +418,9 @@ impl Live {
             let untouched = conv.replace_from(from, events[from..].to_vec());
             self.untouched = self.untouched.min(untouched);
         }
-        // Stored lines never change once read (a reset clears them first).
-        let originals = reader.originals();
-        let known = conv.originals.len().min(originals.len());
-        conv.originals.truncate(known);
-        conv.originals.extend_from_slice(&originals[known..]);
+        // Stored lines never change once read (a reset clears them first):
+        // they move from the reader, which keeps only their count.
+        conv.originals.extend(reader.take_originals());
         conv.in_progress = reader.in_progress().cloned();
     }
 
@@ -316,15 +436,21 @@ impl Live {
         match (&self.reader, &self.origin) {
             (Reader::Eve { reader, .. }, _) => reader.finished(),
             (Reader::Jp(_), Origin::Jp(dir)) => !jp_lock_held(dir, self.workspace.as_ref()),
+            (Reader::Held(_), _) => false,
             _ => true,
         }
+    }
+
+    /// Whether a JP reader reads it (a stream: once its array was read).
+    pub fn is_jp(&self) -> bool {
+        matches!(self.reader, Reader::Jp(_))
     }
 
     /// The eve reader's streaming text of the current step, if any.
     pub fn in_progress(&self) -> Option<&crate::format::eve::InProgress> {
         match &self.reader {
             Reader::Eve { reader, .. } => reader.in_progress(),
-            Reader::Jp(_) => None,
+            Reader::Jp(_) | Reader::Held(_) | Reader::Rejected => None,
         }
     }
 
@@ -344,7 +470,7 @@ impl Live {
             (Origin::Jp(dir), None) => {
                 format!("{}: {error}", dir.dir.join(BASE_CONFIG).display())
             }
-            (Origin::Eve(path), _) => format!("{}: {error}", path.display()),
+            (Origin::Eve(path) | Origin::Stream(path), _) => format!("{}: {error}", path.display()),
         }
     }
 
@@ -363,16 +489,16 @@ fn read_jp(
     dir: &ConversationDir,
     base: Option<&[u8]>,
 ) -> Result<(JpStream, jp::JpLoad), OpenError> {
-    use std::io::{Read, Seek};
+    use std::io::Seek;
     let io = |e: std::io::Error| named(&dir.events_path(), &e);
     let mut file = dir.open_events()?;
     if let Some(read) = JpStream::read_from(&mut file, base).map_err(io)? {
         return Ok(read);
     }
     // The same file again, from its start: the path may name a newer one.
-    let mut events = Vec::new();
+    // A start that is not JSON is read no further (the error is there).
     file.rewind().map_err(io)?;
-    file.read_to_end(&mut events).map_err(io)?;
+    let events = limit::read_to_end(&mut file, limit::limit()).map_err(io)?;
     JpStream::open(&events, base).map_err(|error| format_error(dir, error))
 }
 
@@ -383,6 +509,7 @@ fn read_jp(
 fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(Xxh3Default, Vec<u8>)>> {
     let io = |e: std::io::Error| named(path, &e);
     let mut file = std::fs::File::open(path).map_err(io)?;
+    limit::check_len(file.metadata().map_err(io)?.len()).map_err(io)?;
     let mut hasher = Xxh3Default::new();
     let mut buf = vec![0; prefix.clamp(1, 1 << 20)];
     let mut left = prefix;
@@ -414,7 +541,7 @@ fn eve_refresh(before: (usize, u64), reader: &EveReader, shown: &Conversation) -
     } else if reader.events().len() > count {
         Refresh::Appended
     } else if reader.in_progress() != shown.in_progress.as_ref()
-        || reader.originals().len() != shown.originals.len()
+        || reader.originals_read() != shown.originals.len()
     {
         // A line that made no event still shows in the raw view.
         Refresh::Streaming

@@ -419,11 +419,6 @@ fn bad_options_are_usage_errors_naming_the_option() {
         2,
         "<PATH> is missing; usage: overhear render <PATH>",
     );
-    assert_error(
-        &overhear(&s.root, &["render", "-"]),
-        2,
-        "-: standard input can only be followed by the viewer; use `overhear -`",
-    );
 }
 
 #[test]

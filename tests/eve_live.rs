@@ -82,7 +82,7 @@ fn followed_streams_render_like_streams_read_whole() {
         let mut fed = 0;
         let mut before = render(&live.conversation, DocView::Terminal, false);
         for piece in pieces(&bytes) {
-            let refresh = live.push_stream(piece, false);
+            let refresh = live.push_stream(piece, false).unwrap();
             fed += piece.len();
             let mut reader = EveReader::new();
             reader.push(&bytes[..fed]);
@@ -114,7 +114,7 @@ fn followed_streams_render_like_streams_read_whole() {
             }
             before = now;
         }
-        live.push_stream(&[], true);
+        live.push_stream(&[], true).unwrap();
         assert_eq!(
             render(&live.conversation, DocView::Terminal, true),
             render(
@@ -142,16 +142,22 @@ fn deltas_are_reported_as_streaming_and_completion_replaces_them() {
     let lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
     let mut live = Live::stdin();
     for line in &lines[..8] {
-        live.push_stream(line, false);
+        live.push_stream(line, false).unwrap();
     }
     // message.appended: no event, new text being written.
-    assert_eq!(live.push_stream(lines[8], false), Refresh::Streaming);
+    assert_eq!(
+        live.push_stream(lines[8], false).unwrap(),
+        Refresh::Streaming
+    );
     let screen = render(&live.conversation, DocView::Terminal, false);
     assert_eq!(shown(&screen, "Checking the log first."), 1, "{screen}");
     assert!(screen.contains("assistant · typing…"));
 
     // message.completed: the event arrives, the streaming text goes.
-    assert_ne!(live.push_stream(lines[9], false), Refresh::Unchanged);
+    assert_ne!(
+        live.push_stream(lines[9], false).unwrap(),
+        Refresh::Unchanged
+    );
     assert!(live.conversation.in_progress.is_none());
     let screen = render(&live.conversation, DocView::Terminal, false);
     assert_eq!(shown(&screen, "Checking the log first."), 1, "{screen}");
@@ -163,9 +169,9 @@ fn the_raw_view_of_a_followed_stream_lists_each_stored_line_once() {
     let bytes = eve_support::fixture("malformed-line.ndjson");
     let mut live = Live::stdin();
     for piece in pieces(&bytes) {
-        live.push_stream(piece, false);
+        live.push_stream(piece, false).unwrap();
     }
-    live.push_stream(&[], true);
+    live.push_stream(&[], true).unwrap();
     let numbers: Vec<usize> = live.conversation.originals.iter().map(|o| o.line).collect();
     let mut sorted = numbers.clone();
     sorted.dedup();

@@ -664,3 +664,109 @@ fn strip_sgr(line: &str) -> String {
     overhear::render::sanitize::sanitize(line, overhear::render::sanitize::SanitizeMode::Strip)
         .into_owned()
 }
+
+// ---------------------------------------------------------------------------
+// Bounded before reading (issue 12, point 6): a sparse 3 GB file of NUL
+// bytes in any of a conversation's places is an error within a second and
+// 100 MiB; a file past the size limit is refused before it is read, with a
+// message naming the limit and the way around it.
+
+/// A sparse file of `len` NUL bytes at `path`: it costs no disk.
+fn sparse(path: &Path, len: u64) {
+    std::fs::File::create(path)
+        .expect("file created")
+        .set_len(len)
+        .expect("sparse length set");
+}
+
+const SPARSE_LEN: u64 = 3 << 30;
+
+#[test]
+fn a_sparse_3_gb_file_of_nul_bytes_is_an_error_within_a_second_and_100_mib() {
+    let events = Conversation::from_bytes(b"");
+    sparse(&events.events_path(), SPARSE_LEN);
+    let base = Conversation::from_bytes(b"[]");
+    sparse(&base.path().join("base_config.json"), SPARSE_LEN);
+    let stream = tempfile::tempdir().unwrap();
+    let ndjson = stream.path().join("session.ndjson");
+    sparse(&ndjson, SPARSE_LEN);
+    let cases = [
+        (events.path().to_path_buf(), events.events_path()),
+        (
+            base.path().to_path_buf(),
+            base.path().join("base_config.json"),
+        ),
+        (ndjson.clone(), ndjson.clone()),
+    ];
+    for (arg, named) in cases {
+        for command in ["render", "events"] {
+            let run = overhear([command, &arg.display().to_string()]);
+            run.expect_code(1);
+            let expected = format!("overhear: {}: line 1, column 1: ", named.display());
+            assert!(
+                run.stderr.starts_with(&expected) && run.stderr.lines().count() == 1,
+                "{command} {}: {}",
+                arg.display(),
+                run.stderr
+            );
+            assert!(
+                run.peak_kib < 100 * 1024,
+                "{command} {}: peak {:.0} MiB",
+                arg.display(),
+                run.peak_mib()
+            );
+            assert!(
+                run.elapsed < Duration::from_secs(1),
+                "{command} {}: {:?}",
+                arg.display(),
+                run.elapsed
+            );
+        }
+    }
+    // The metadata only loses the title.
+    let meta = Conversation::from_bytes(b"[]");
+    sparse(&meta.path().join("metadata.json"), SPARSE_LEN);
+    let run = overhear(["render", &meta.path().display().to_string()]);
+    run.expect_code(0);
+    assert!(run.peak_kib < 100 * 1024, "peak {:.0} MiB", run.peak_mib());
+    assert!(run.elapsed < Duration::from_secs(1), "{:?}", run.elapsed);
+}
+
+#[test]
+fn a_file_past_the_size_limit_is_refused_naming_the_limit_and_the_way_around() {
+    let big = Conversation::from_bytes(b"");
+    // Starts like JSON, so only its size can tell.
+    std::fs::write(big.events_path(), b"[\n").unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(big.events_path())
+        .unwrap()
+        .set_len(5 << 30)
+        .unwrap();
+    let run = overhear(["render", &big.path().display().to_string()]);
+    run.expect_code(1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "overhear: {}: 5 GiB is more than the 4 GiB overhear reads; set OVERHEAR_MAX_BYTES to a larger size (e.g. OVERHEAR_MAX_BYTES=16G) to read it anyway\n",
+            big.events_path().display()
+        )
+    );
+    assert!(run.elapsed < Duration::from_secs(1), "{:?}", run.elapsed);
+    assert!(run.peak_kib < 100 * 1024, "peak {:.0} MiB", run.peak_mib());
+    // The limit is the variable's, for streams and stream files too.
+    let small = Conversation::from_events(&[serde_json::json!({
+        "timestamp": "2026-04-10 17:04:00.0", "type": "chat_request", "content": "hello"
+    })]);
+    let path = small.path().display().to_string();
+    let refused = support::overhear_with(["render", &path], &[("OVERHEAR_MAX_BYTES", "10")]);
+    refused.expect_code(1);
+    assert!(
+        refused
+            .stderr
+            .contains("is more than the 10 bytes overhear reads"),
+        "{}",
+        refused.stderr
+    );
+    support::overhear_with(["render", &path], &[("OVERHEAR_MAX_BYTES", "1M")]).expect_code(0);
+}

@@ -150,11 +150,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
 
 /// 2 for a mistake in the command line, 1 for input that cannot be read.
 fn exit_code(err: &anyhow::Error) -> i32 {
-    let stdin = matches!(
-        err.downcast_ref::<crate::load::OpenError>(),
-        Some(crate::load::OpenError::Stdin)
-    );
-    if stdin || err.downcast_ref::<UsageError>().is_some() {
+    if err.downcast_ref::<UsageError>().is_some() {
         2
     } else {
         1

@@ -265,6 +265,6 @@ pub(super) fn print(
 fn source_name(origin: &Origin) -> String {
     match origin {
         Origin::Jp(dir) => dir.events_path().display().to_string(),
-        Origin::Eve(path) => path.display().to_string(),
+        Origin::Eve(path) | Origin::Stream(path) => path.display().to_string(),
     }
 }

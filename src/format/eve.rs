@@ -133,6 +133,8 @@ struct Inner {
     builder: Builder,
     gen_b: gen_b::State,
     originals: Vec<Original>,
+    /// Stored lines handed over by [`EveReader::take_originals`].
+    taken: usize,
     diagnostics: Vec<Diagnostic>,
     /// Position (0-based index among stored v27 lines) of the next v27 line.
     position: usize,
@@ -173,9 +175,23 @@ impl EveReader {
         &self.inner.builder.events
     }
 
-    /// Every stored line read so far (eve events, v27 lines, malformed lines).
+    /// Every stored line read so far (eve events, v27 lines, malformed
+    /// lines), but those handed over by [`EveReader::take_originals`].
     pub fn originals(&self) -> &[Original] {
         &self.inner.originals
+    }
+
+    /// Hands over the stored lines read since the last call: a followed
+    /// stream's lines are kept once, by the conversation, not twice (each is
+    /// a parsed JSON value, several times the line's size).
+    pub fn take_originals(&mut self) -> Vec<Original> {
+        self.inner.taken += self.inner.originals.len();
+        std::mem::take(&mut self.inner.originals)
+    }
+
+    /// How many stored lines were read in all, handed over or not.
+    pub fn originals_read(&self) -> usize {
+        self.inner.taken + self.inner.originals.len()
     }
 
     /// The lines that could not be read.

@@ -4,6 +4,7 @@
 //! normalization live here and nowhere else; later stages only see
 //! [`event::Event`]s.
 
+pub mod detect;
 pub mod eve;
 pub mod event;
 pub mod ext;

@@ -99,10 +99,16 @@ impl ConversationDir {
     }
 
     /// Opens `events.json` for reading (only reading), for a reader that
-    /// parses it as it reads. The error names the file.
+    /// parses it as it reads; a file larger than [`super::limit`] is refused
+    /// before it is read. The error names the file.
     pub fn open_events(&self) -> io::Result<fs::File> {
         let path = self.events_path();
-        fs::File::open(&path).map_err(|e| named(&path, &e))
+        let open = || {
+            let file = fs::File::open(&path)?;
+            super::limit::check_len(file.metadata()?.len())?;
+            Ok(file)
+        };
+        open().map_err(|e| named(&path, &e))
     }
 
     /// The files beside the events (`base_config.json`, `metadata.json`),
@@ -141,9 +147,9 @@ pub fn display_id(id: &str) -> String {
     format!("jp-c{id}")
 }
 
-/// Reads a whole file, naming it in the error.
+/// Reads a whole file (within [`super::limit`]), naming it in the error.
 fn read_named(path: &Path) -> io::Result<Vec<u8>> {
-    fs::read(path).map_err(|e| named(path, &e))
+    super::limit::read_file(path).map_err(|e| named(path, &e))
 }
 
 /// The error with the file's name in front: `<path>: permission denied; …`.
@@ -156,7 +162,7 @@ pub(crate) fn named(path: &Path, error: &io::Error) -> io::Error {
 
 /// Reads a file that may be absent.
 fn read_optional(path: &Path) -> io::Result<Option<Vec<u8>>> {
-    match fs::read(path) {
+    match super::limit::read_file(path) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(named(path, &e)),

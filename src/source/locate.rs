@@ -5,6 +5,8 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use crate::format::detect::{Detected, HEAD, detect};
+
 use thiserror::Error;
 
 use super::conversation::{BASE_CONFIG, ConversationDir, EVENTS, METADATA, is_id};
@@ -19,6 +21,10 @@ pub enum Target {
     EveStream(PathBuf),
     /// A stream on standard input (`-`).
     Stdin,
+    /// A path that is not a regular file (a FIFO, a character device,
+    /// `/dev/stdin`, `/dev/fd/N`, `<(…)`): read exactly once, as a stream,
+    /// its format told by its first bytes.
+    Stream(PathBuf),
     /// A JP workspace: open its most recent conversation, offer the others.
     Workspace(Workspace),
 }
@@ -60,6 +66,9 @@ pub enum LocateError {
         .0.display()
     )]
     EmptyFile(PathBuf),
+    /// A stream (stdin, a FIFO) that ended before anything but whitespace.
+    #[error("{}: the stream ended before any input", .0.display())]
+    EmptyStream(PathBuf),
     /// No argument, and no workspace around the current folder.
     #[error("{}: not inside a JP workspace (no .jp/ here or above); give a PATH", .0.display())]
     NoWorkspace(PathBuf),
@@ -89,6 +98,8 @@ pub enum LocateError {
 /// user-local storage root).
 ///
 /// * `-` → [`Target::Stdin`];
+/// * anything that exists and is neither a folder nor a regular file (a FIFO,
+///   a character device, `/dev/fd/N`) → [`Target::Stream`];
 /// * an `events.json` (or a `metadata.json`/`base_config.json` beside one),
 ///   or a folder holding `events.json` → that conversation;
 /// * a `.ndjson`/`.jsonl` file, or any file whose first non-blank byte is `{`
@@ -116,7 +127,10 @@ pub fn locate(
     let path: PathBuf = cwd.join(arg).components().collect();
     match fs::metadata(&path) {
         Ok(meta) if meta.is_dir() => locate_folder(&path, env),
-        Ok(_) => locate_file(&path),
+        Ok(meta) if meta.is_file() => locate_file(&path),
+        // Opening it, let alone reading it twice, could consume what a
+        // writer sends: it is read once, later, by whoever follows it.
+        Ok(_) => Ok(Target::Stream(path)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => match as_conversation_id(arg) {
             Some(id) => locate_id(id, cwd, env),
             None => Err(LocateError::NotFound(path)),
@@ -184,65 +198,35 @@ fn locate_file(file: &Path) -> Result<Target, LocateError> {
         return Ok(Target::JpConversation(ConversationDir::new(dir)));
     }
     let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if extension.eq_ignore_ascii_case("ndjson") || extension.eq_ignore_ascii_case("jsonl") {
-        return Ok(Target::EveStream(file.into()));
-    }
-    match first_byte(file).map_err(|source| LocateError::Io {
+    let stream_name =
+        extension.eq_ignore_ascii_case("ndjson") || extension.eq_ignore_ascii_case("jsonl");
+    let io = |source| LocateError::Io {
         path: file.into(),
         source,
-    })? {
-        Some(First { byte: b'{', .. }) => Ok(Target::EveStream(file.into())),
-        Some(First { byte: b'[', .. }) => {
-            Ok(Target::JpConversation(ConversationDir::standalone(file)))
-        }
-        Some(First {
+    };
+    let mut head = Vec::with_capacity(4096);
+    File::open(file)
+        .map_err(io)?
+        .take(HEAD as u64 + 4)
+        .read_to_end(&mut head)
+        .map_err(io)?;
+    match detect(&head) {
+        Detected::Eve => Ok(Target::EveStream(file.into())),
+        // A stream's name says what it is, even before its first line.
+        Detected::Jp | Detected::Blank if stream_name => Ok(Target::EveStream(file.into())),
+        Detected::Jp => Ok(Target::JpConversation(ConversationDir::standalone(file))),
+        Detected::Blank => Err(LocateError::EmptyFile(file.into())),
+        Detected::Other {
             line,
             column,
             found,
-            ..
-        }) => Err(LocateError::UnknownFile {
+        } => Err(LocateError::UnknownFile {
             path: file.into(),
             line,
             column,
             found,
         }),
-        None => Err(LocateError::EmptyFile(file.into())),
     }
-}
-
-/// The first character of a file that is not whitespace, and where it is.
-struct First {
-    byte: u8,
-    line: usize,
-    column: usize,
-    found: char,
-}
-
-/// The first byte that is not whitespace (or a UTF-8 byte order mark), looking
-/// at most 64 KiB in.
-fn first_byte(file: &Path) -> io::Result<Option<First>> {
-    let mut head = Vec::with_capacity(4096);
-    File::open(file)?.take(64 * 1024).read_to_end(&mut head)?;
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&head);
-    let Some(at) = head.iter().position(|b| !b.is_ascii_whitespace()) else {
-        return Ok(None);
-    };
-    let before = &head[..at];
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let rest = &head[at..head.len().min(at + 4)];
-    let found = String::from_utf8_lossy(rest)
-        .chars()
-        .next()
-        .unwrap_or(char::REPLACEMENT_CHARACTER);
-    Ok(Some(First {
-        byte: head[at],
-        line: before.iter().filter(|&&b| b == b'\n').count() + 1,
-        column: at - line_start + 1,
-        found,
-    }))
 }
 
 #[cfg(test)]

@@ -62,11 +62,12 @@ impl AppendTail {
         self.offset
     }
 
-    /// Reads what is new. Costs a `stat` plus reading the appended bytes. An
+    /// Reads what is new (a file grown past [`super::limit`] is an error). Costs a `stat` plus reading the appended bytes. An
     /// absent file is an error (`NotFound`); polling again after it comes back
     /// gives [`TailRead::Reset`].
     pub fn poll(&mut self) -> io::Result<TailRead> {
         let meta = fs::metadata(&self.path).map_err(|e| self.named(e))?;
+        super::limit::check_len(meta.len()).map_err(|e| self.named(e))?;
         let same_file = self.identity == Some(identity(&meta));
         match self.file.as_mut() {
             Some(file) if same_file && meta.len() >= self.offset => {
@@ -101,6 +102,7 @@ impl AppendTail {
         let mut file = File::open(&self.path).map_err(|e| self.named(e))?;
         // The identity of what was opened, not of what the path named a moment ago.
         let meta = file.metadata().map_err(|e| self.named(e))?;
+        super::limit::check_len(meta.len()).map_err(|e| self.named(e))?;
         let mut bytes = Vec::with_capacity(meta.len() as usize);
         file.read_to_end(&mut bytes).map_err(|e| self.named(e))?;
         self.identity = Some(identity(&meta));

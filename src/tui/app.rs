@@ -58,6 +58,9 @@ pub enum Signal {
     Stop,
     /// SIGCONT: we were resumed; redraw everything.
     Continue,
+    /// Another signal whose default action ends the process (SIGQUIT,
+    /// SIGUSR1, SIGUSR2, SIGALRM): restore the terminal and exit as it would.
+    End(i32),
 }
 
 impl Signal {
@@ -69,6 +72,7 @@ impl Signal {
             Signal::Interrupt => libc::SIGINT,
             Signal::Stop => libc::SIGTSTP,
             Signal::Continue => libc::SIGCONT,
+            Signal::End(number) => number,
         }
     }
 }
@@ -199,6 +203,10 @@ pub struct App<D: Blocks> {
     epoch: u64,
     workspace: bool,
     conversation_id: Option<String>,
+    /// Why the last reload failed, until a reload works again (the file was
+    /// fixed): each key brings the note back, whatever other notes came in
+    /// between, so the user always knows the screen shows an older version.
+    read_error: Option<String>,
 }
 
 impl<D: Blocks> App<D> {
@@ -228,6 +236,7 @@ impl<D: Blocks> App<D> {
             epoch: options.epoch,
             workspace: options.workspace,
             conversation_id: options.conversation_id,
+            read_error: None,
         };
         // The cursor on a drawn row from the start, whatever comes first.
         app.settle();
@@ -299,12 +308,14 @@ impl<D: Blocks> App<D> {
                 if std::mem::take(&mut self.reload_problem) {
                     self.message = None;
                 }
+                self.read_error = None;
             }
             Err(note) => {
                 // What was read before stays on screen; the note says why
                 // the new version is not shown.
-                self.note(note);
+                self.note(note.clone());
                 self.reload_problem = true;
+                self.read_error = Some(note);
             }
         }
         self.restore_anchor(anchor);
@@ -332,6 +343,10 @@ impl<D: Blocks> App<D> {
         self.resize_anchor = None;
         self.epoch = epoch;
         self.conversation_id = Some(id);
+        self.read_error = None;
+        if std::mem::take(&mut self.reload_problem) {
+            self.message = None;
+        }
         self.settle();
     }
 
@@ -519,7 +534,9 @@ impl<D: Blocks> App<D> {
     }
 
     fn key(&mut self, key: &KeyEvent) -> Option<Effect> {
-        self.message = None;
+        // A one-off note goes; a read error stays until the file reads again.
+        self.message = self.read_error.clone();
+        self.reload_problem = self.read_error.is_some();
         match self.mode.clone() {
             Mode::Help(scroll) => {
                 self.mode = match help::handle(key, scroll, self.screen()) {

@@ -2,6 +2,16 @@
 //! view), kept while they are used, so that a frame lays out only what
 //! scrolled into view and a reload re-lays only the blocks that changed.
 //!
+//! The cache is bounded by size — the total number of lines it holds — and
+//! gives back the least recently used blocks first, but never a block drawn
+//! in the last two frames: a block larger than the whole capacity (a
+//! paragraph wrapping to 1,000,000 lines) stays laid out while it is on
+//! screen, instead of being laid out again for every frame (which made an
+//! idle viewer burn a core). The runner brackets each frame's drawing with
+//! [`LayoutCache::begin_frame`] and [`LayoutCache::end_frame`]; what is laid
+//! out between frames (a search going through every block) is kept only
+//! within the capacity.
+//!
 //! A block holds one revision per (identity, width, folded, view): laying out
 //! a new revision replaces the old one, which can never be asked for again.
 //! Without that, a conversation rewritten for hours (each rewrite a new
@@ -57,6 +67,8 @@ struct Entry {
     revision: u64,
     lines: Laid,
     used: u64,
+    /// The last frame that drew it.
+    frame: u64,
 }
 
 /// A least-recently-used cache of laid-out blocks, bounded by total lines.
@@ -64,6 +76,10 @@ pub struct LayoutCache<K> {
     map: HashMap<Slot<K>, Entry>,
     lines: usize,
     clock: u64,
+    /// Frames begun so far.
+    frame: u64,
+    /// Whether a frame is being drawn (uses then mark entries as drawn).
+    drawing: bool,
     capacity: usize,
 }
 
@@ -83,8 +99,28 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
             map: HashMap::new(),
             lines: 0,
             clock: 0,
+            frame: 0,
+            drawing: false,
             capacity,
         }
+    }
+
+    /// A frame is about to be drawn: what it and the frame before draw stays
+    /// cached, whatever its size.
+    pub fn begin_frame(&mut self) {
+        self.frame += 1;
+        self.drawing = true;
+    }
+
+    /// The frame is drawn.
+    pub fn end_frame(&mut self) {
+        self.drawing = false;
+    }
+
+    /// The frame stamp of a use now: the current frame while drawing, else
+    /// none (0 is before every frame).
+    fn stamp(&self) -> u64 {
+        if self.drawing { self.frame } else { 0 }
     }
 
     /// The lines for `key`, laid out by `layout` when not cached.
@@ -95,10 +131,12 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
     ) -> Laid {
         self.clock += 1;
         let (slot, revision) = Slot::of(key);
+        let stamp = self.stamp();
         if let Some(entry) = self.map.get_mut(&slot)
             && entry.revision == revision
         {
             entry.used = self.clock;
+            entry.frame = entry.frame.max(stamp);
             return entry.lines.clone();
         }
         let lines: Laid = layout().into();
@@ -107,6 +145,7 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
             revision,
             lines: lines.clone(),
             used: self.clock,
+            frame: stamp,
         };
         if let Some(stale) = self.map.insert(slot, entry) {
             self.lines -= stale.lines.len();
@@ -137,12 +176,14 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
     }
 
     /// Drops the least recently used entries down to three quarters of the
-    /// capacity, never the one just added.
+    /// capacity, never the one just added nor one drawn in this frame or
+    /// the one before.
     fn evict(&mut self) {
+        let drawn = |e: &Entry| e.frame > 0 && e.frame.saturating_add(1) >= self.frame;
         let mut ages: Vec<(u64, Slot<K>)> = self
             .map
             .iter()
-            .filter(|(_, e)| e.used != self.clock)
+            .filter(|(_, e)| e.used != self.clock && !drawn(e))
             .map(|(k, e)| (e.used, k.clone()))
             .collect();
         ages.sort_unstable_by_key(|(used, _)| *used);
@@ -197,11 +238,10 @@ mod tests {
     #[test]
     fn the_least_recently_used_blocks_go_first() {
         let mut cache = LayoutCache::with_capacity(16);
-        cache.get_or_layout(key(1, 80), || lines(4));
-        cache.get_or_layout(key(2, 80), || lines(4));
-        cache.get_or_layout(key(3, 80), || lines(4));
-        cache.get_or_layout(key(1, 80), || lines(4));
-        cache.get_or_layout(key(4, 80), || lines(4));
+        // Each use two frames after the one before: none is on screen any more.
+        for id in [1, 2, 3, 1, 4] {
+            cache.get_or_layout(key(id, 80), || lines(4));
+        }
         assert_eq!(cache.len(), 4, "16 lines fit");
         cache.get_or_layout(key(5, 80), || lines(4));
         let kept: Vec<u32> = (1..=5)
@@ -224,6 +264,34 @@ mod tests {
         assert_eq!(cache.len(), 1, "one layout per block, not per revision");
         assert_eq!(cache.lines, 3);
         assert!(cache.peek(&key(1, 80)).is_none(), "revision 0 is gone");
+    }
+
+    #[test]
+    fn a_block_larger_than_the_cache_stays_while_it_is_on_screen() {
+        let mut cache = LayoutCache::with_capacity(10);
+        let mut huge = 0;
+        for frame in 0..5 {
+            cache.begin_frame();
+            // The screen: a small block, the huge one, another small one.
+            cache.get_or_layout(key(1, 80), || lines(2));
+            cache.get_or_layout(key(2, 80), || {
+                huge += 1;
+                lines(1000)
+            });
+            cache.get_or_layout(key(3 + frame, 80), || lines(2));
+            cache.end_frame();
+            // Between frames (a key, a search) other blocks come and go.
+            cache.get_or_layout(key(50 + frame, 80), || lines(3));
+        }
+        assert_eq!(huge, 1, "laid out once, not once per frame");
+        // Scrolled away for two frames: it goes to make room.
+        for frame in 0..3 {
+            cache.begin_frame();
+            cache.get_or_layout(key(100 + frame, 80), || lines(2));
+            cache.end_frame();
+        }
+        assert!(cache.peek(&key(2, 80)).is_none());
+        assert!(cache.lines <= 10, "{} lines kept", cache.lines);
     }
 
     #[test]

@@ -19,20 +19,26 @@ use crate::render::document::{BlockKey, BlockKind, DocBlock, DocOptions, Documen
 use crate::render::layout::{self, LayoutContext};
 use crate::render::sanitize::{SanitizeMode, sanitize};
 use crate::render::theme::Theme;
-use crate::source::stdin::StdinChunk;
+use crate::source::stdin::{StreamEnd, StreamInbox};
 use crate::source::watch::Change;
 
 /// Columns a code line keeps on screen before it is cut: code is never
 /// wrapped, and `h`/`l` scroll sideways to read it.
 pub const CODE_WIDTH: usize = 1000;
 
-/// What the watcher (or the stdin reader) reports.
+/// The most stream bytes one update reads: a slice of work short enough
+/// that keys and signals waiting behind it are answered within a frame, even
+/// when a writer floods the stream.
+pub const STREAM_SLICE: usize = 256 * 1024;
+
+/// What the watcher (or the stream reader) reports.
 #[derive(Debug)]
 pub enum LiveUpdate {
     /// A file changed on disk.
     Changed(Change),
-    /// Bytes of a stream read on stdin, or its end.
-    Stdin(StdinChunk),
+    /// Bytes of a stream (stdin, a FIFO) wait in this inbox, or its end:
+    /// one update takes at most [`STREAM_SLICE`] of them.
+    Stream(StreamInbox),
 }
 
 /// A followed conversation as the viewer draws it.
@@ -209,7 +215,8 @@ impl Blocks for LiveDocument {
             Origin::Jp(dir) => dir
                 .display_id()
                 .unwrap_or_else(|| dir.dir.display().to_string()),
-            Origin::Eve(path) if path.as_os_str() == "-" => "standard input".to_string(),
+            Origin::Stream(path) if path.as_os_str() == "-" => "standard input".to_string(),
+            Origin::Stream(path) => path.display().to_string(),
             Origin::Eve(path) => path
                 .file_name()
                 .unwrap_or(path.as_os_str())
@@ -261,18 +268,30 @@ impl Blocks for LiveDocument {
             LiveUpdate::Changed(Change::Events | Change::BaseConfig | Change::Metadata) => {
                 self.refresh()?
             }
-            LiveUpdate::Stdin(StdinChunk::Data(bytes)) => {
-                self.live.push_stream(&bytes, false) != Refresh::Unchanged
-            }
-            LiveUpdate::Stdin(StdinChunk::End) => {
-                self.ended = true;
-                self.live.push_stream(&[], true) != Refresh::Unchanged
-            }
-            LiveUpdate::Stdin(StdinChunk::Failed(e)) => {
-                self.ended = true;
-                self.check_finished();
-                self.rebuild();
-                return Err(format!("standard input: {e}"));
+            LiveUpdate::Stream(inbox) => {
+                let taken = inbox.take(STREAM_SLICE);
+                let end = taken.end.is_some();
+                self.ended |= end;
+                let pushed = self.live.push_stream(&taken.bytes, end);
+                let problem = match (pushed, taken.end) {
+                    (_, Some(StreamEnd::Failed(e))) => Some(e.to_string()),
+                    (Err(e), _) => Some(e.to_string()),
+                    (Ok(Refresh::Reloaded), _) if self.live.is_jp() => {
+                        // A JP array, read whole at the stream's end.
+                        self.check_finished();
+                        self.rebuild();
+                        return Ok(true);
+                    }
+                    (Ok(refresh), _) if refresh != Refresh::Unchanged => None,
+                    (Ok(_), _) if !end => return Ok(false),
+                    (Ok(_), _) => None,
+                };
+                if let Some(problem) = problem {
+                    self.check_finished();
+                    self.update_blocks();
+                    return Err(without_folder(&problem));
+                }
+                true
             }
         };
         let state_changed = self.check_finished();
@@ -285,7 +304,7 @@ impl Blocks for LiveDocument {
     fn modified(&self) -> Option<SystemTime> {
         let path = match &self.live.origin {
             Origin::Jp(dir) => dir.events_path(),
-            Origin::Eve(path) if path.as_os_str() == "-" => return None,
+            Origin::Stream(_) => return None,
             Origin::Eve(path) => path.clone(),
         };
         std::fs::metadata(path).and_then(|m| m.modified()).ok()

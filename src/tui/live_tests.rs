@@ -151,6 +151,13 @@ fn the_title_and_full_texts_are_sanitized() {
     }
 }
 
+/// An update carrying `bytes` of a stream.
+fn stream_update(bytes: &[u8]) -> LiveUpdate {
+    let inbox = StreamInbox::new(|_| {});
+    inbox.put(bytes);
+    LiveUpdate::Stream(inbox)
+}
+
 #[test]
 fn stdin_streams_feed_the_document() {
     let mut doc = LiveDocument::new(
@@ -166,12 +173,12 @@ fn stdin_streams_feed_the_document() {
         "/tests/fixtures/eve/update-then-final.ndjson"
     ))
     .unwrap();
-    assert_eq!(
-        doc.update(LiveUpdate::Stdin(StdinChunk::Data(stream))),
-        Ok(true)
-    );
+    let inbox = StreamInbox::new(|_| {});
+    inbox.put(&stream);
+    assert_eq!(doc.update(LiveUpdate::Stream(inbox.clone())), Ok(true));
     assert!(doc.len() > 0);
-    assert_eq!(doc.update(LiveUpdate::Stdin(StdinChunk::End)), Ok(true));
+    inbox.finish(StreamEnd::Closed);
+    assert_eq!(doc.update(LiveUpdate::Stream(inbox)), Ok(true));
     assert_eq!(doc.live(), LiveState::Finished);
 }
 
@@ -337,16 +344,14 @@ fn an_eve_stream_read_line_by_line_shows_what_reading_it_at_once_shows() {
                     Theme::dark(),
                     SanitizeMode::Strip,
                 );
-                doc.update(LiveUpdate::Stdin(StdinChunk::Data(bytes.to_vec())))
-                    .unwrap();
+                doc.update(stream_update(bytes)).unwrap();
                 doc
             };
             let mut doc = stdin(&[]);
             let mut read = 0;
             for line in stream.split_inclusive(|&b| b == b'\n') {
                 let _ = shown(&doc);
-                doc.update(LiveUpdate::Stdin(StdinChunk::Data(line.to_vec())))
-                    .unwrap();
+                doc.update(stream_update(line)).unwrap();
                 read += line.len();
                 assert_eq!(
                     shown(&doc),

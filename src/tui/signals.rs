@@ -1,11 +1,16 @@
 //! Signals, turned into app events so that the main loop restores the
-//! terminal itself: SIGTERM, SIGHUP and SIGINT end the viewer, SIGTSTP
-//! suspends it like Ctrl-Z, SIGCONT redraws after a resume.
+//! terminal itself: SIGTERM, SIGHUP and SIGINT end the viewer, and so do
+//! SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM (whose default action would end it
+//! with the alternate screen and mouse reporting still on); SIGTSTP suspends
+//! it like Ctrl-Z, SIGCONT redraws after a resume. SIGPIPE stays ignored (the
+//! Rust runtime's choice): a closed pipe is an error where it is written.
 
 use std::sync::mpsc::Sender;
 use std::thread::{self, JoinHandle};
 
-use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGTERM, SIGTSTP};
+use signal_hook::consts::{
+    SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2,
+};
 use signal_hook::iterator::{Handle, Signals};
 
 use super::app::{AppEvent, Signal};
@@ -19,7 +24,9 @@ pub struct SignalThread {
 impl SignalThread {
     /// Starts forwarding signals to `tx`.
     pub fn spawn<U: Send + 'static>(tx: Sender<AppEvent<U>>) -> std::io::Result<SignalThread> {
-        let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT])?;
+        let mut signals = Signals::new([
+            SIGTERM, SIGHUP, SIGINT, SIGTSTP, SIGCONT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+        ])?;
         let handle = signals.handle();
         let thread = thread::Builder::new()
             .name("overhear-signals".into())
@@ -30,7 +37,8 @@ impl SignalThread {
                         SIGHUP => Signal::Hangup,
                         SIGINT => Signal::Interrupt,
                         SIGTSTP => Signal::Stop,
-                        _ => Signal::Continue,
+                        SIGCONT => Signal::Continue,
+                        other => Signal::End(other),
                     };
                     if tx.send(AppEvent::Signal(signal)).is_err() {
                         return;

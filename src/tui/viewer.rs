@@ -2,7 +2,6 @@
 //! it (a folder watch, a file watch or the stdin reader, each feeding the
 //! event channel), and runs the viewer. The one entry point the CLI calls.
 
-use std::path::Path;
 use std::sync::mpsc::Sender;
 use std::time::SystemTime;
 
@@ -18,7 +17,7 @@ use crate::render::highlight::highlight;
 use crate::render::sanitize::SanitizeMode;
 use crate::render::theme::Theme;
 use crate::source::Workspace;
-use crate::source::stdin::spawn_stdin_reader;
+use crate::source::stdin::{StreamInbox, spawn_stream_reader};
 use crate::source::watch::{self, Change, Watch};
 
 /// The display choices of the command line.
@@ -48,11 +47,7 @@ pub enum ViewerError {
 /// Opens what `arg` names (`-`: a stream on stdin; `None`: the workspace
 /// around the current folder) and runs the viewer until the user quits.
 pub fn open_and_run(arg: Option<&str>, settings: ViewerSettings) -> Result<Exit, ViewerError> {
-    let live = match arg {
-        Some("-") => Live::stdin(),
-        _ => Live::open(arg)?,
-    };
-    Ok(run_live(live, settings)?)
+    Ok(run_live(Live::open(arg)?, settings)?)
 }
 
 /// Runs the viewer on a conversation already opened, following it.
@@ -71,7 +66,7 @@ pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> 
         workspace: live.workspace.is_some(),
         conversation_id: match &live.origin {
             Origin::Jp(dir) => dir.id.clone(),
-            Origin::Eve(_) => None,
+            Origin::Eve(_) | Origin::Stream(_) => None,
         },
         opened_at: SystemTime::now(),
         chrome: Chrome::from_theme(&settings.theme),
@@ -134,16 +129,9 @@ impl WorkspaceHost {
             }));
         };
         let watch = match origin {
-            Origin::Eve(path) if path == Path::new("-") => {
-                let chunks = spawn_stdin_reader();
-                std::thread::Builder::new()
-                    .name("overhear-stdin".into())
-                    .spawn(move || {
-                        for chunk in chunks {
-                            send(LiveUpdate::Stdin(chunk));
-                        }
-                    })
-                    .map_err(|e| e.to_string())?;
+            Origin::Stream(path) => {
+                let inbox = StreamInbox::new(move |inbox| send(LiveUpdate::Stream(inbox)));
+                spawn_stream_reader(path.clone(), inbox).map_err(|e| e.to_string())?;
                 return Ok(());
             }
             Origin::Eve(path) => {

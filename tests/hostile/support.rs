@@ -52,8 +52,17 @@ impl Run {
 /// Runs the binary with `args`, collecting its output, peak memory and wall time.
 // The child is reaped with `waitpid` below (after polling its memory), which
 // clippy cannot see.
-#[allow(clippy::zombie_processes)]
 pub fn overhear<I, S>(args: I) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    overhear_with(args, &[])
+}
+
+/// [`overhear`] with more environment variables.
+#[allow(clippy::zombie_processes)]
+pub fn overhear_with<I, S>(args: I, env: &[(&str, &str)]) -> Run
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
@@ -62,6 +71,8 @@ where
     let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
         .args(args)
         .env_remove("OVERHEAR_CONFIG")
+        .env_remove("OVERHEAR_MAX_BYTES")
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
