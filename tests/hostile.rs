@@ -264,14 +264,14 @@ fn a_ten_megabyte_line_without_spaces_loads_whole() {
 fn lines_text(lines: &[ratatui::text::Line<'_>]) -> String {
     lines
         .iter()
-        .map(overhear::render::wrap::line_text)
+        .map(overhear::text::width::line_text)
         .collect::<Vec<_>>()
         .join("\n")
 }
 
 fn assert_within(lines: &[ratatui::text::Line<'_>], width: usize) {
     for (n, line) in lines.iter().enumerate() {
-        let used = overhear::render::wrap::line_width(line);
+        let used = overhear::text::width::line_width(line);
         assert!(
             used <= width,
             "line {n} is {used} > {width} columns: {line:?}"
@@ -359,7 +359,7 @@ fn a_ten_megabyte_line_without_spaces_is_cut_into_full_lines() {
     assert!(
         lines[..lines.len() - 1]
             .iter()
-            .all(|l| overhear::render::wrap::line_width(l) == 80)
+            .all(|l| overhear::text::width::line_width(l) == 80)
     );
 }
 
@@ -520,7 +520,7 @@ fn render_a_fifty_megabyte_message() {
     );
     assert!(
         text.lines()
-            .all(|l| overhear::render::wrap::display_width(&strip_sgr(l)) <= 80)
+            .all(|l| overhear::text::width::display_width(&strip_sgr(l)) <= 80)
     );
     check_cost("50 MB message", conv.events_len(), &run, 512);
 }
@@ -573,7 +573,7 @@ fn render_a_ten_megabyte_line_without_spaces_cuts_it_into_full_rows() {
     assert_eq!(text.matches('x').count(), 10 * MIB as usize);
     assert!(
         text.lines()
-            .all(|l| overhear::render::wrap::display_width(&strip_sgr(l)) <= 80)
+            .all(|l| overhear::text::width::display_width(&strip_sgr(l)) <= 80)
     );
     check_cost("10 MB line", conv.events_len(), &run, 2048);
 }
@@ -590,7 +590,7 @@ fn render_markdown_nested_a_thousand_deep() {
     );
     assert!(
         text.lines()
-            .all(|l| overhear::render::wrap::display_width(&strip_sgr(l)) <= 80)
+            .all(|l| overhear::text::width::display_width(&strip_sgr(l)) <= 80)
     );
     check_cost("markdown 1,000 deep", conv.events_len(), &run, 512);
 }
@@ -604,7 +604,7 @@ fn render_a_table_with_five_hundred_columns() {
     assert!(text.contains("h499") && text.contains("b499"));
     assert!(
         text.lines()
-            .all(|l| overhear::render::wrap::display_width(&strip_sgr(l)) <= 80)
+            .all(|l| overhear::text::width::display_width(&strip_sgr(l)) <= 80)
     );
     check_cost("500-column table", conv.events_len(), &run, 512);
 }
@@ -661,6 +661,6 @@ fn render_refuses_invalid_utf8_and_raw_nul_with_the_events_errors() {
 
 /// `line` without its SGR sequences.
 fn strip_sgr(line: &str) -> String {
-    overhear::render::sanitize::sanitize(line, overhear::render::sanitize::SanitizeMode::Strip)
+    overhear::text::sanitize::sanitize(line, overhear::text::sanitize::SanitizeMode::Strip)
         .into_owned()
 }

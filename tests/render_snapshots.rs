@@ -8,8 +8,8 @@ use overhear::load;
 use overhear::policy::Overlay;
 use overhear::render::document::{DocOptions, DocView};
 use overhear::render::print::{PrintOptions, render_to_string};
-use overhear::render::sanitize::SanitizeMode;
 use overhear::render::theme::Theme;
+use overhear::text::sanitize::SanitizeMode;
 
 fn render(fixture: &str, view: DocView, width: usize, color: bool) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))

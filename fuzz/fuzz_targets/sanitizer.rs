@@ -8,7 +8,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use overhear::render::sanitize::{SanitizeMode, VISIBLE_ESCAPE, sanitize, sanitize_keep_sgr};
+use overhear::text::sanitize::{SanitizeMode, VISIBLE_ESCAPE, sanitize, sanitize_keep_sgr};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -2,7 +2,7 @@
 //!
 //! Used for JP's `rendered_arguments` (a custom formatter's output, which carries colour) and for
 //! ANSI colour in tool results. The text is first sanitized keeping only SGR (see
-//! [`super::sanitize::sanitize_keep_sgr`]); the SGR sequences then become ratatui styles, so no
+//! [`crate::text::sanitize::sanitize_keep_sgr`]); the SGR sequences then become ratatui styles, so no
 //! escape byte survives into the lines. Colours are returned as the text states them; the
 //! caller maps them to the terminal's depth ([`super::theme::Theme::adapt`]).
 
@@ -11,7 +11,7 @@ use ratatui::text::{Line, Span};
 use unicode_width::UnicodeWidthChar;
 use vte::{Params, Parser, Perform};
 
-use super::sanitize::{SanitizeMode, sanitize_keep_sgr};
+use crate::text::sanitize::{SanitizeMode, sanitize_keep_sgr};
 
 /// Tab stops in terminal output are every 8 columns.
 const TAB_STOP: usize = 8;

@@ -5,7 +5,7 @@
 //! Only foreground colour, bold and italic are taken from the syntax theme (its backgrounds and
 //! underlines fight with the viewer's own), and every colour is mapped to the theme's colour
 //! depth. Lines are never wrapped here: code keeps its shape and the caller cuts long lines
-//! with [`super::wrap::cut_to_width`].
+//! with [`crate::text::truncate::cut_to_width`].
 
 use std::sync::LazyLock;
 
@@ -17,8 +17,8 @@ use syntect::parsing::{SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 use two_face::theme::EmbeddedLazyThemeSet;
 
-use super::sanitize::{SanitizeMode, sanitize};
 use super::theme::Theme;
+use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// Columns between tab stops in code.
 pub const CODE_TAB: usize = 4;
@@ -227,7 +227,7 @@ pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'sta
 mod tests {
     use super::*;
     use crate::render::theme::ColorDepth;
-    use crate::render::wrap::line_text;
+    use crate::text::width::line_text;
 
     fn colors(lines: &[Line<'_>]) -> Vec<Option<Color>> {
         lines

@@ -17,13 +17,15 @@ use super::document::{
 use super::highlight::highlight;
 use super::markdown::markdown_to_lines_wide_code;
 use super::result::{Presentation, classify_result, present};
-use super::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
 use super::split::slice_of_parts;
 use super::theme::Theme;
-use super::wrap::{child_width, cut_to_width, display_width, prefix_lines, wrap_spans};
 use crate::format::{ChatResponse, Content, EventKind, ext};
 use crate::model::{Conversation, InquiryPair};
 use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
+use crate::text::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
+use crate::text::truncate::cut_to_width;
+use crate::text::width::display_width;
+use crate::text::wrap::{child_width, prefix_lines, wrap_spans};
 
 #[path = "layout_stream.rs"]
 mod stream;

@@ -14,7 +14,8 @@ use crate::format::eve::{InProgress, InProgressKind};
 use crate::model::Conversation;
 use crate::render::document::BlockKind;
 use crate::render::markdown::markdown_to_lines_styled;
-use crate::render::wrap::{display_width, prefix_lines, wrap_spans};
+use crate::text::width::display_width;
+use crate::text::wrap::{prefix_lines, wrap_spans};
 
 /// The cursor at the end of text being written.
 pub(super) const CURSOR: &str = "▍";

@@ -3,9 +3,9 @@ use crate::format::eve::EveReader;
 use crate::policy::Overlay;
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::layout::layout;
-use crate::render::sanitize::SanitizeMode;
 use crate::render::theme::Theme;
-use crate::render::wrap::line_text;
+use crate::text::sanitize::SanitizeMode;
+use crate::text::width::line_text;
 
 const STREAMING: &str = include_str!("../../tests/fixtures/eve/streaming.ndjson");
 const MALFORMED: &str = include_str!("../../tests/fixtures/eve/malformed-line.ndjson");

@@ -3,7 +3,7 @@ use crate::format::{Block, Content, Event, EventKind};
 use crate::render::document::Piece;
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::split::SplitLimits;
-use crate::render::wrap::line_text;
+use crate::text::width::line_text;
 use serde_json::json;
 
 fn conv(events: Vec<EventKind>, base: Option<Value>) -> Conversation {

@@ -11,7 +11,7 @@ use std::io::{self, Write};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 
-use super::sanitize::VISIBLE_ESCAPE;
+use crate::text::sanitize::VISIBLE_ESCAPE;
 
 /// Writes `lines`, each followed by `\n`; with `color`, styles as SGR sequences.
 pub fn write_lines(out: &mut impl Write, lines: &[Line<'_>], color: bool) -> io::Result<()> {

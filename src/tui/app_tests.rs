@@ -6,10 +6,10 @@ use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 
 use super::*;
+use crate::text::width::line_text;
 use crate::tui::blocks::LiveState;
 use crate::tui::keys::BINDINGS;
 use crate::tui::testdoc::{ClassTag, TestBlock, TestDoc, turn_blocks};
-use crate::tui::text::line_text;
 
 const W: u16 = 80;
 const H: u16 = 20;

@@ -12,8 +12,9 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Mode};
 use super::blocks::{Blocks, LiveState};
-use super::text::{highlight, shift, truncate, truncate_start};
-use crate::render::wrap::line_width;
+use super::text::highlight;
+use crate::text::truncate::{shift, truncate, truncate_start};
+use crate::text::width::line_width;
 
 /// Background of the cursor row.
 const CURSOR: Style = Style::new().bg(Color::Indexed(236));

@@ -15,7 +15,7 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 use unicode_width::UnicodeWidthStr;
 
 use super::keys::BINDINGS;
-use crate::render::wrap::{spaces, wrap_spans};
+use crate::text::wrap::{spaces, wrap_spans};
 
 /// Inputs that are not keys of the table.
 const POINTER: &[(&str, &str)] = &[
@@ -194,7 +194,7 @@ pub fn content(width: usize) -> Vec<Line<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::text::line_text;
+    use crate::text::width::line_text;
 
     fn text(width: usize) -> Vec<String> {
         content(width).iter().map(line_text).collect()

@@ -17,10 +17,10 @@ use super::blocks::{BlockClass, Blocks, LiveState};
 use crate::load::{Live, Origin, Refresh};
 use crate::render::document::{BlockKey, BlockKind, DocBlock, DocOptions, Document};
 use crate::render::layout::{self, LayoutContext};
-use crate::render::sanitize::{SanitizeMode, sanitize};
 use crate::render::theme::Theme;
 use crate::source::stdin::StdinChunk;
 use crate::source::watch::Change;
+use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// Columns a code line keeps on screen before it is cut: code is never
 /// wrapped, and `h`/`l` scroll sideways to read it.

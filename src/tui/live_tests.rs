@@ -7,11 +7,11 @@ use serde_json::Value;
 use super::*;
 use crate::render::document::DocView;
 use crate::source::ConversationDir;
+use crate::text::width::line_text;
 use crate::tui::app::{App, AppEvent, Reload, ViewerOptions};
 use crate::tui::clock::Clock;
 use crate::tui::keys::Action;
 use crate::tui::live::CODE_WIDTH;
-use crate::tui::text::line_text;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
 

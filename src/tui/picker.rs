@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 
 use unicode_width::UnicodeWidthStr;
 
-use super::text::truncate;
+use crate::text::truncate::truncate;
 
 /// One conversation as the picker lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]

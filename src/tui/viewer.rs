@@ -13,11 +13,11 @@ use super::run::{EventChannel, Exit, Host, Opened, TuiError, run};
 use crate::load::{Live, OpenError, Origin, event_count};
 use crate::render::document::DocOptions;
 use crate::render::highlight::highlight;
-use crate::render::sanitize::SanitizeMode;
 use crate::render::theme::Theme;
 use crate::source::Workspace;
 use crate::source::stdin::spawn_stdin_reader;
 use crate::source::watch::{self, Change, Watch};
+use crate::text::sanitize::SanitizeMode;
 
 /// The display choices of the command line.
 #[derive(Debug, Clone, Default)]
