@@ -39,7 +39,7 @@ fn snapshot(name: &str, text: &str) {
 
 fn assert_width(text: &str, width: usize) {
     for line in text.lines() {
-        let w = unicode_width::UnicodeWidthStr::width(line);
+        let w = overhear::text::width::display_width(line);
         assert!(w <= width, "line wider than {width} ({w}): {line:?}");
     }
 }

@@ -106,22 +106,7 @@ pub fn guess_language(code: &str) -> Option<&'static str> {
 
 /// Replaces tabs by spaces up to the next [`CODE_TAB`] stop.
 fn expand_tabs(line: &str) -> std::borrow::Cow<'_, str> {
-    if !line.contains('\t') {
-        return line.into();
-    }
-    let mut out = String::with_capacity(line.len() + 8);
-    let mut column = 0;
-    for c in line.chars() {
-        if c == '\t' {
-            let to = (column / CODE_TAB + 1) * CODE_TAB;
-            out.extend(std::iter::repeat_n(' ', to - column));
-            column = to;
-        } else {
-            out.push(c);
-            column += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        }
-    }
-    out.into()
+    crate::text::width::expand_tabs(line, 0, CODE_TAB).0
 }
 
 /// A syntect colour as a ratatui colour. Themes like `ansi` and `base16` encode palette indexes
@@ -202,17 +187,9 @@ pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'sta
                 continue;
             }
             let style = convert_style(style, theme);
-            let mut text = String::with_capacity(piece.len());
-            for c in piece.chars() {
-                if c == '\t' {
-                    let to = (column / CODE_TAB + 1) * CODE_TAB;
-                    text.extend(std::iter::repeat_n(' ', to - column));
-                    column = to;
-                } else {
-                    text.push(c);
-                    column += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-                }
-            }
+            let (text, end) = crate::text::width::expand_tabs(piece, column, CODE_TAB);
+            column = end;
+            let text = text.into_owned();
             match spans.last_mut() {
                 Some(last) if last.style == style => last.content.to_mut().push_str(&text),
                 _ => spans.push(Span::styled(text, style)),

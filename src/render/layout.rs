@@ -24,7 +24,7 @@ use crate::model::{Conversation, InquiryPair};
 use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
 use crate::text::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
 use crate::text::truncate::cut_to_width;
-use crate::text::width::display_width;
+use crate::text::width::{display_width, line_width};
 use crate::text::wrap::{child_width, prefix_lines, wrap_spans};
 
 #[path = "layout_stream.rs"]
@@ -251,7 +251,7 @@ fn pretty(value: &Value) -> String {
 /// sideways (then only code is laid out that wide).
 fn fit(lines: &mut [Line<'static>], width: usize) {
     for line in lines.iter_mut() {
-        if line.width() > width {
+        if line_width(line) > width {
             *line = cut_to_width(line, width);
         }
     }
@@ -279,7 +279,7 @@ fn rule(
         spans.push(Span::styled("─".repeat(ctx.width - used), dim));
     }
     let line = Line::from(spans);
-    if line.width() > ctx.width {
+    if line_width(&line) > ctx.width {
         cut_to_width(&line, ctx.width)
     } else {
         line
@@ -669,7 +669,7 @@ fn code_lines(code: &str, lang: Option<&str>, ctx: &LayoutContext<'_>) -> Vec<Li
     let lines = highlight(code, lang, ctx.theme)
         .into_iter()
         .map(|l| {
-            if l.width() > limit {
+            if line_width(&l) > limit {
                 cut_to_width(&l, limit)
             } else {
                 l
@@ -995,7 +995,7 @@ fn arguments_lines(
                     let mut spans = vec![Span::raw("  ")];
                     spans.extend(l.spans);
                     let line = Line::from(spans);
-                    if line.width() > ctx.code_limit() {
+                    if line_width(&line) > ctx.code_limit() {
                         cut_to_width(&line, ctx.code_limit())
                     } else {
                         line
@@ -1013,7 +1013,7 @@ fn arguments_lines(
                 let lines = super::ansi::ansi_to_lines(rendered.trim_end(), ctx.sanitize)
                     .into_iter()
                     .map(|l| {
-                        if l.width() > limit {
+                        if line_width(&l) > limit {
                             cut_to_width(&l, limit)
                         } else {
                             l

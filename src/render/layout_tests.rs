@@ -140,7 +140,9 @@ fn every_block_ends_with_one_blank_line() {
     for block in &doc.blocks {
         let lines = layout(block, false, &ctx);
         assert!(
-            lines.last().is_some_and(|l| l.width() == 0),
+            lines
+                .last()
+                .is_some_and(|l| crate::text::width::line_width(l) == 0),
             "{:?}",
             block.kind
         );

@@ -321,6 +321,11 @@ mod tests {
             200,
             &theme,
         );
-        assert!(plain.iter().all(|l| l.width() <= 12), "prose still wraps");
+        assert!(
+            plain
+                .iter()
+                .all(|l| crate::text::width::line_width(l) <= 12),
+            "prose still wraps"
+        );
     }
 }

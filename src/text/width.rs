@@ -103,6 +103,29 @@ pub fn line_text(line: &Line<'_>) -> String {
     line.spans.iter().map(|s| s.content.as_ref()).collect()
 }
 
+/// `text` with each tab replaced by spaces up to the next multiple of `stop`, counting from
+/// `column` (where `text` starts on its line); also returns the column after it. Borrows when
+/// there is no tab.
+pub fn expand_tabs(text: &str, column: usize, stop: usize) -> (std::borrow::Cow<'_, str>, usize) {
+    let stop = stop.max(1);
+    if !text.contains('\t') {
+        return (text.into(), column + display_width(text));
+    }
+    let mut out = String::with_capacity(text.len() + stop);
+    let mut column = column;
+    for (_, g) in grapheme_indices(text) {
+        if g == "\t" {
+            let to = (column / stop + 1) * stop;
+            out.extend(std::iter::repeat_n(' ', to - column));
+            column = to;
+        } else {
+            out.push_str(g);
+            column += grapheme_width(g);
+        }
+    }
+    (out.into(), column)
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::disallowed_methods)] // the ruler is checked against the functions it is built on
@@ -110,6 +133,15 @@ mod tests {
     use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
     use super::*;
+
+    #[test]
+    fn tabs_expand_to_stops_counted_from_the_column() {
+        assert_eq!(expand_tabs("a\tb", 0, 8), ("a       b".into(), 9));
+        assert_eq!(expand_tabs("\tb", 3, 4), (" b".into(), 5));
+        // A wide character takes two columns before the stop.
+        assert_eq!(expand_tabs("中\tx", 0, 4).0, "中  x");
+        assert_eq!(expand_tabs("plain", 2, 8), ("plain".into(), 7));
+    }
 
     #[test]
     fn the_ascii_shortcut_measures_as_unicode_does() {

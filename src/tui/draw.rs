@@ -8,13 +8,12 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Mode};
 use super::blocks::{Blocks, LiveState};
 use super::text::highlight;
 use crate::text::truncate::{shift, truncate, truncate_start};
-use crate::text::width::line_width;
+use crate::text::width::{display_width, line_width};
 
 /// Background of the cursor row.
 const CURSOR: Style = Style::new().bg(Color::Indexed(236));
@@ -130,10 +129,13 @@ impl<D: Blocks> App<D> {
         } else {
             (width / 3).max(12)
         };
-        let wanted_left = (left.width() + 2).min(share);
+        let wanted_left = (display_width(&left) + 2).min(share);
         let mut right = self.status_parts();
         let right_width = |parts: &[(&str, Span<'_>)]| {
-            parts.iter().map(|(_, s)| s.content.width()).sum::<usize>()
+            parts
+                .iter()
+                .map(|(_, s)| display_width(&s.content))
+                .sum::<usize>()
                 + 3 * parts.len().saturating_sub(1)
                 + 1
         };
@@ -153,7 +155,7 @@ impl<D: Blocks> App<D> {
         }
         spans.push(Span::raw(" "));
         let right = Line::from(spans);
-        let right_width = right.width().min(width);
+        let right_width = line_width(&right).min(width);
         let right_x = area.x + (width - right_width) as u16;
         buf.set_line(right_x, area.y, &right, right_width as u16);
 
@@ -165,7 +167,7 @@ impl<D: Blocks> App<D> {
         } else {
             truncate(&left, room)
         };
-        let cursor = typing.then(|| left.width());
+        let cursor = typing.then(|| display_width(&left));
         let left = format!(" {left}");
         buf.set_stringn(area.x, area.y, &left, left_width, style);
         cursor.map(|w| Position::new(area.x + 1 + w as u16, area.y))
@@ -235,7 +237,7 @@ impl<D: Blocks> App<D> {
 /// Puts a dim [`MORE`] in cell (`x`, `y`): the line goes on to the right.
 fn mark_more(buf: &mut Buffer, x: u16, y: u16) {
     // A wide character cut by the marker would leave half of itself.
-    if x > 0 && buf[(x - 1, y)].symbol().width() > 1 {
+    if x > 0 && display_width(buf[(x - 1, y)].symbol()) > 1 {
         buf[(x - 1, y)].set_symbol(" ");
     }
     let cell = &mut buf[(x, y)];

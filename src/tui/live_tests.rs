@@ -67,7 +67,11 @@ fn blocks_have_distinct_keys_and_lines_fit() {
     for i in 0..doc.len() {
         for line in doc.lines(i, 50, false) {
             // Code is not wrapped: it keeps its columns for `h`/`l`.
-            assert!(line.width() <= CODE_WIDTH, "{}", line_text(&line));
+            assert!(
+                crate::text::width::line_width(&line) <= CODE_WIDTH,
+                "{}",
+                line_text(&line)
+            );
         }
     }
     assert_eq!(doc.live(), LiveState::Finished, "no workspace, no lock");

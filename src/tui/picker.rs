@@ -7,9 +7,8 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use unicode_width::UnicodeWidthStr;
-
 use crate::text::truncate::truncate;
+use crate::text::width::display_width;
 
 /// One conversation as the picker lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,7 +142,7 @@ impl Picker {
             format!(" Conversations ({count}) · Esc: back"),
         ]
         .into_iter()
-        .find(|h| h.width() <= width)
+        .find(|h| display_width(h) <= width)
         .unwrap_or_else(|| format!(" Conversations ({count})"));
         buf.set_style(Rect { height: 1, ..area }, bar);
         buf.set_stringn(area.x, area.y, truncate(&header, width), width, bar);
@@ -220,8 +219,8 @@ impl Columns {
             flags: 0,
         };
         for row in rows {
-            natural.title = natural.title.max(clean(title_of(row)).width());
-            natural.id = natural.id.max(row.id.width());
+            natural.title = natural.title.max(display_width(&clean(title_of(row))));
+            natural.id = natural.id.max(display_width(&row.id));
             natural.events = natural.events.max(event_count(row).len() + " events".len());
             natural.flags = natural.flags.max(flag_text(row).map_or(0, |f| f.len()));
         }
@@ -328,7 +327,10 @@ fn flag_text(row: &ConversationRow) -> Option<String> {
 
 /// `text` padded with spaces to `width` columns.
 fn pad(text: &str, width: usize) -> String {
-    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
+    format!(
+        "{text}{}",
+        " ".repeat(width.saturating_sub(display_width(text)))
+    )
 }
 
 /// Titles come from the conversation's files: drop control characters.
@@ -440,7 +442,10 @@ pub(crate) mod tests {
         assert_eq!(lines[3], "   IANA reference s…");
         for width in [10, 20, 30, 40, 60, 100, 200] {
             for line in drawn(width) {
-                assert!(line.width() <= usize::from(width), "{width}: {line}");
+                assert!(
+                    display_width(&line) <= usize::from(width),
+                    "{width}: {line}"
+                );
             }
         }
     }
