@@ -343,7 +343,13 @@ fn zero_width_and_right_to_left_text_fills_lines_a_terminal_does_not_wrap() {
         // Every word is there: nothing was dropped to make it fit.
         let shown: String = lines_text(&lines).split_whitespace().collect();
         assert_eq!(shown.matches("שלום").count(), 8);
-        assert_eq!(shown.matches("\u{202e}override\u{202c}").count(), 8);
+        // The words an override would have reversed are there, the overrides are not
+        // (issue 12: bidi controls reorder what the reader sees).
+        assert_eq!(shown.matches("override").count(), 8);
+        assert!(
+            !shown.contains(['\u{202e}', '\u{202c}', '\u{2067}', '\u{2069}', '\u{200f}']),
+            "{shown}"
+        );
     }
 }
 

@@ -60,3 +60,47 @@ fn zwj_emoji_in_a_json_argument_stay_within_the_width() {
         }
     }
 }
+
+/// Characters that reorder text (Trojan Source) or smuggle it invisibly.
+const REORDERING: &[char] = &[
+    '\u{202A}',
+    '\u{202B}',
+    '\u{202C}',
+    '\u{202D}',
+    '\u{202E}',
+    '\u{2066}',
+    '\u{2067}',
+    '\u{2068}',
+    '\u{2069}',
+    '\u{200E}',
+    '\u{200F}',
+    '\u{061C}',
+    '\u{E0041}',
+];
+
+#[test]
+fn render_prints_no_bidi_control_in_any_block() {
+    let h = "txt\u{202E}exe.\u{2066}x\u{2069} \u{200F}\u{061C}\u{E0041}\u{E0042}";
+    let mut events = inputs::message_events(&format!("message {h}\n\n```\ncode {h}\n```"));
+    events.extend(tool_call_events(json!({"path": h, h: 1})));
+    events.push(
+        json!({"timestamp": "2026-01-01 00:00:05.0", "type": "chat_response",
+                       "reasoning": format!("reasoning {h}")}),
+    );
+    let conv = Conversation::from_events(&events);
+    for width in [20, 80] {
+        let out = render(&conv, width);
+        assert!(out.contains("txtexe."), "{out}");
+        let found: Vec<char> = out.chars().filter(|c| REORDERING.contains(c)).collect();
+        assert!(found.is_empty(), "{found:?} at {width}:\n{out}");
+    }
+    // Visualized on request, by code point.
+    let run = overhear([
+        "render".as_ref(),
+        conv.path().as_os_str(),
+        "--sanitize".as_ref(),
+        "visualize".as_ref(),
+    ]);
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(out.contains("txt<U+202E>exe."), "{out}");
+}

@@ -9,6 +9,15 @@
 //!
 //! A carriage return directly before a line feed is a line ending, not an overwrite, and is
 //! dropped silently in both modes.
+//!
+//! Characters that reorder or hide text without being controls are handled here too (Trojan
+//! Source, CVE-2021-42574): the bidi embeddings, overrides and isolates (U+202A–U+202E,
+//! U+2066–U+2069), the bidi marks (U+200E, U+200F, U+061C) and tag characters (U+E0000–U+E007F)
+//! outside an emoji flag are stripped, or shown as `<U+202E>` when visualizing; the line and
+//! paragraph separators (U+2028, U+2029) become line feeds. Text echoed back to the user (file
+//! names, option values, titles: [`echo`], [`echo_line`], [`echo_os`]) is always visualized, and
+//! there the invisible characters that can hide part of a name (zero-width space, word joiner,
+//! BOM, soft hyphen, a joiner outside an emoji sequence…) are shown too.
 
 use std::borrow::Cow;
 
@@ -29,9 +38,110 @@ pub enum SanitizeMode {
 pub const VISIBLE_ESCAPE: char = '␛';
 
 /// Returns `text` with every escape sequence and control character except `\n` and `\t`
-/// removed (or visualized). Borrows when there is nothing to remove.
+/// removed (or visualized), and bidi controls removed (or shown as `<U+202E>`). Borrows when
+/// there is nothing to remove.
 pub fn sanitize(text: &str, mode: SanitizeMode) -> Cow<'_, str> {
     run(text, mode, false)
+}
+
+/// `text` as it may be echoed to a terminal in a message (an error, a warning, a note): every
+/// sequence and control but `\n` and `\t` visualized, bidi controls and characters that hide
+/// text shown as `<U+…>`, so the user still sees which name was meant and nothing in it acts.
+pub fn echo(text: &str) -> Cow<'_, str> {
+    let visible = run(text, SanitizeMode::Visualize, false);
+    match reveal_invisible(&visible) {
+        Cow::Borrowed(_) => visible,
+        Cow::Owned(out) => Cow::Owned(out),
+    }
+}
+
+/// Like [`echo`] for text shown on one line (the status bar, a picker row): a line feed is
+/// shown as `␊`, a tab as a space.
+pub fn echo_line(text: &str) -> Cow<'_, str> {
+    let echoed = echo(text);
+    if echoed.contains(['\n', '\t']) {
+        Cow::Owned(echoed.replace('\n', "␊").replace('\t', " "))
+    } else {
+        echoed
+    }
+}
+
+/// [`echo`] for a name that need not be UTF-8 (a path, an argument, an environment value): each
+/// byte that is not part of valid UTF-8 is shown as `\xNN`.
+pub fn echo_os(name: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut text = String::with_capacity(name.len());
+    for chunk in name.as_bytes().utf8_chunks() {
+        text.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            text.push_str(&format!("\\x{byte:02X}"));
+        }
+    }
+    echo(&text).into_owned()
+}
+
+/// Whether `c` reorders the text around it (a bidi embedding, override, isolate or mark).
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// Whether `c` is a tag character (U+E0000–U+E007F): invisible, it can smuggle text past a
+/// reader unless it is part of an emoji flag sequence (🏴 followed by tags).
+fn is_tag(c: char) -> bool {
+    ('\u{E0000}'..='\u{E007F}').contains(&c)
+}
+
+/// Whether `c` is invisible and can hide part of a name: zero-width space and joiners, word
+/// joiner and invisible operators, BOM, soft hyphen, Mongolian vowel separator, combining
+/// grapheme joiner, Hangul fillers.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200D}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{3164}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+    )
+}
+
+/// Whether `c` can take part in an emoji ZWJ sequence (a pictograph, a skin tone, VS16).
+fn joins_emoji(c: char) -> bool {
+    c == '\u{FE0F}'
+        || c == '\u{20E3}'
+        || (c >= '\u{2190}' && !is_invisible(c) && !c.is_alphanumeric())
+}
+
+/// The visible form of a format character: `<U+202E>`.
+fn visible_code(c: char) -> String {
+    format!("<U+{:04X}>", u32::from(c))
+}
+
+/// Shows the invisible characters of [`is_invisible`] in `text` as `<U+…>`; a zero-width joiner
+/// between two emoji stays (it builds a family, a profession…).
+fn reveal_invisible(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_invisible) {
+        return Cow::Borrowed(text);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, &c) in chars.iter().enumerate() {
+        let in_emoji = c == '\u{200D}'
+            && i > 0
+            && joins_emoji(chars[i - 1])
+            && chars.get(i + 1).is_some_and(|&n| joins_emoji(n));
+        if is_invisible(c) && !in_emoji {
+            out.push_str(&visible_code(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Like [`sanitize`] but keeps SGR (`CSI … m`) sequences, minus the conceal attribute (a
@@ -42,7 +152,7 @@ pub fn sanitize_keep_sgr(text: &str, mode: SanitizeMode) -> Cow<'_, str> {
 }
 
 /// Whether the sanitizer leaves `text` as it is, in every mode: it holds no
-/// control character but `\n` and `\t`.
+/// control character but `\n` and `\t`, no bidi control, tag character or line separator.
 pub fn is_clean(text: &str) -> bool {
     !needs_work(text)
 }
@@ -54,6 +164,17 @@ fn needs_work(text: &str) -> bool {
         (b < 0x20 && b != b'\n' && b != b'\t')
             || b == 0x7F
             || (b == 0xC2 && matches!(bytes.get(i + 1), Some(0x80..=0x9F)))
+            || (b == 0xD8 && bytes.get(i + 1) == Some(&0x9C))
+            || (b == 0xE2
+                && matches!(
+                    (bytes.get(i + 1), bytes.get(i + 2)),
+                    (Some(0x80), Some(0x8E | 0x8F | 0xA8..=0xAE)) | (Some(0x81), Some(0xA6..=0xA9))
+                ))
+            || (b == 0xF3
+                && matches!(
+                    (bytes.get(i + 1), bytes.get(i + 2)),
+                    (Some(0xA0), Some(0x80 | 0x81))
+                ))
     })
 }
 
@@ -67,6 +188,7 @@ fn run(text: &str, mode: SanitizeMode, keep_sgr: bool) -> Cow<'_, str> {
         keep_sgr,
         in_sequence: false,
         after_string: false,
+        last_printed: '\0',
     };
     let mut parser = Parser::new();
     let bytes = text.as_bytes();
@@ -121,6 +243,8 @@ struct Sink {
     /// The previous event ended an OSC or DCS string at an ESC, so a following `\` is its
     /// string terminator and not a sequence of its own.
     after_string: bool,
+    /// The last character printed (for tag characters, which belong to the flag before them).
+    last_printed: char,
 }
 
 impl Sink {
@@ -184,10 +308,18 @@ impl Sink {
 impl Perform for Sink {
     fn print(&mut self, c: char) {
         self.after_string = false;
+        let flag_tag = is_tag(c) && (self.last_printed == '\u{1F3F4}' || is_tag(self.last_printed));
         if c == '\x7f' {
             self.dropped();
+        } else if c == '\u{2028}' || c == '\u{2029}' {
+            self.out.push('\n');
+        } else if is_bidi_control(c) || (is_tag(c) && !flag_tag) {
+            if self.mode == SanitizeMode::Visualize {
+                self.out.push_str(&visible_code(c));
+            }
         } else {
             self.out.push(c);
+            self.last_printed = c;
         }
     }
 
@@ -362,6 +494,72 @@ mod tests {
     }
 
     #[test]
+    fn bidi_controls_are_stripped_or_shown_by_code() {
+        // Trojan Source: an override makes `txt.exe` read as `exe.txt`.
+        assert_eq!(strip("a\u{202E}txt.exe\u{202C}b"), "atxt.exeb");
+        assert_eq!(
+            vis("a\u{202E}txt.exe\u{202C}b"),
+            "a<U+202E>txt.exe<U+202C>b"
+        );
+        for c in [
+            '\u{202A}', '\u{202D}', '\u{2066}', '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}',
+        ] {
+            assert_eq!(strip(&format!("x{c}y")), "xy", "{c:?}");
+            assert!(!is_clean(&format!("x{c}y")), "{c:?}");
+        }
+        // Right-to-left text itself is text.
+        assert_eq!(strip("שלום عربي"), "שלום عربي");
+    }
+
+    #[test]
+    fn line_separators_become_line_feeds() {
+        assert_eq!(strip("a\u{2028}b\u{2029}c"), "a\nb\nc");
+    }
+
+    #[test]
+    fn tag_characters_are_dropped_except_in_a_flag() {
+        let smuggled: String = "hi"
+            .chars()
+            .map(|c| char::from_u32(0xE0000 + u32::from(c)).unwrap())
+            .collect();
+        assert_eq!(strip(&format!("ok{smuggled}")), "ok");
+        assert_eq!(vis(&format!("ok{smuggled}")), "ok<U+E0068><U+E0069>");
+        let england = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}";
+        assert_eq!(strip(england), england);
+    }
+
+    #[test]
+    fn zero_width_characters_stay_in_content_and_show_when_echoed() {
+        let family = "\u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}";
+        assert_eq!(strip("a\u{200B}b"), "a\u{200B}b");
+        assert_eq!(
+            echo("a\u{200B}b\u{FEFF}c\u{00AD}"),
+            "a<U+200B>b<U+FEFF>c<U+00AD>"
+        );
+        assert_eq!(echo("x\u{200D}y"), "x<U+200D>y");
+        assert_eq!(echo(family), family);
+        assert_eq!(
+            echo("\u{2764}\u{FE0F}\u{200D}\u{1F525}"),
+            "\u{2764}\u{FE0F}\u{200D}\u{1F525}"
+        );
+    }
+
+    #[test]
+    fn echoed_names_show_every_sequence() {
+        assert_eq!(echo("evil\x1b]0;PWNED\x07.json"), "evil␛.json");
+        assert_eq!(echo("a\u{9b}31mb\nc"), "a␛b\nc");
+        assert_eq!(echo_line("a\nb\tc"), "a␊b c");
+        assert_eq!(echo("plain"), "plain");
+    }
+
+    #[test]
+    fn non_utf8_names_show_their_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = std::ffi::OsStr::from_bytes(b"bad\x9b2J\xffname\x1b[H");
+        assert_eq!(echo_os(name), "bad\\x9B2J\\xFFname␛");
+    }
+
+    #[test]
     fn private_mode_csi_ending_in_m_is_not_sgr() {
         assert_eq!(keep("a\x1b[?1000mb\x1b[>4;2mc"), "abc");
     }
@@ -391,6 +589,12 @@ mod tests {
                 Just("\u{9c}".to_string()),
                 Just("\r".to_string()),
                 Just("\x7f".to_string()),
+                Just("\u{202E}".to_string()),
+                Just("\u{2067}".to_string()),
+                Just("\u{200D}".to_string()),
+                Just("\u{200B}".to_string()),
+                Just("\u{E0041}".to_string()),
+                Just("\u{1F469}".to_string()),
                 "[0-9;:?m]{1,6}",
                 "[a-z \n\t中]{1,6}",
                 any::<char>().prop_map(String::from),
@@ -402,7 +606,7 @@ mod tests {
 
     fn only_allowed_controls(text: &str) -> bool {
         text.chars()
-            .all(|c| !c.is_control() || c == '\n' || c == '\t')
+            .all(|c| (!c.is_control() || c == '\n' || c == '\t') && !is_bidi_control(c))
     }
 
     proptest! {
@@ -430,7 +634,15 @@ mod tests {
         }
 
         #[test]
-        fn text_without_controls_is_untouched(text in "[^\\p{Cc}]{0,80}") {
+        fn echoed_text_shows_no_control_and_no_invisible_character(text in hostile()) {
+            let echoed = echo_line(&text);
+            prop_assert!(echoed.chars().all(|c| !c.is_control() && !is_bidi_control(c) && !is_tag(c)));
+            let joiner = '\u{200D}';
+            prop_assert!(echoed.chars().all(|c| c == joiner || !is_invisible(c)), "{echoed:?}");
+        }
+
+        #[test]
+        fn text_without_controls_is_untouched(text in "[^\\p{Cc}\u{202A}-\u{202E}\u{2066}-\u{2069}\u{200E}\u{200F}\u{061C}\u{2028}\u{2029}\u{E0000}-\u{E007F}]{0,80}") {
             prop_assert_eq!(strip(&text), text.clone());
             prop_assert_eq!(vis(&text), text);
         }
