@@ -277,10 +277,12 @@ fn events_and_keys_before_the_first_frame_are_safe() {
 #[test]
 fn control_characters_in_the_title_do_not_reach_the_screen() {
     let mut doc = TestDoc::turns(2);
-    doc.title = "evil\u{1b}]0;pwned\u{7} title\nnext".into();
+    doc.title = "evil\u{1b}]0;pwned\u{7} title\nnext\u{9b}2J\u{202e}".into();
     let mut app = app(doc);
     let bar = status(&mut app);
-    assert!(bar.contains("evil title next"), "{bar}");
+    // Shown, not obeyed: one mark per sequence, nothing of its payload.
+    assert!(bar.contains("evil␛ title␊next␛<U+202"), "{bar}");
+    assert!(!bar.contains("pwned") && !bar.contains("2J"), "{bar}");
 }
 
 // --- Reloads ----------------------------------------------------------------

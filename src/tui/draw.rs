@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use super::app::{App, Mode};
 use super::blocks::{Blocks, LiveState};
 use super::text::highlight;
+use crate::text::sanitize::echo_line;
 use crate::text::truncate::{shift, truncate, truncate_start};
 use crate::text::width::{display_width, line_width};
 
@@ -112,13 +113,11 @@ impl<D: Blocks> App<D> {
             Mode::Prompt(text) => (format!("/{text}"), BAR.add_modifier(Modifier::BOLD), true),
             _ => match &self.message {
                 Some(message) => (message.clone(), BAR.fg(Color::Yellow), false),
-                None => (
-                    clean(&self.doc.title()),
-                    BAR.add_modifier(Modifier::BOLD),
-                    false,
-                ),
+                None => (self.doc.title(), BAR.add_modifier(Modifier::BOLD), false),
             },
         };
+        // Titles, notes quoting file names and typed queries are untrusted: shown, never obeyed.
+        let left = echo_line(&left).into_owned();
         // A note (often a problem to act on) may take all but the live
         // indicator; the prompt half the bar; a title a third. The right side
         // gives up its least useful parts to make that room.
@@ -256,11 +255,6 @@ fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
-}
-
-/// The title comes from the conversation: no control characters reach the screen.
-fn clean(text: &str) -> String {
-    super::pager::strip_controls(text).replace(['\n', '\t'], " ")
 }
 
 #[cfg(test)]

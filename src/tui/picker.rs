@@ -7,6 +7,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use crate::text::sanitize::echo_line;
 use crate::text::truncate::truncate;
 use crate::text::width::display_width;
 
@@ -333,11 +334,10 @@ fn pad(text: &str, width: usize) -> String {
     )
 }
 
-/// Titles come from the conversation's files: drop control characters.
+/// Titles, ids (folder names) and times come from the conversation's files: every sequence
+/// in them is shown as `␛` and acts on nothing (no leftover `]0;…` of a stripped title).
 fn clean(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    echo_line(text).into_owned()
 }
 
 #[cfg(test)]
@@ -411,6 +411,20 @@ pub(crate) mod tests {
                     .to_string()
             })
             .collect()
+    }
+
+    #[test]
+    fn hostile_titles_and_ids_are_shown_not_obeyed() {
+        let mut hostile = rows();
+        hostile[0].title = Some("evil\u{1b}]0;PWNED\u{7} title\u{202e}".into());
+        hostile[0].id = "id\u{1b}[2J\u{9b}31m".into();
+        let picker = Picker::new(hostile, None);
+        let mut buf = Buffer::empty(Rect::new(0, 0, 100, 6));
+        picker.draw(buf.area, &mut buf);
+        let row: String = (0..100).map(|x| buf[(x, 2)].symbol()).collect();
+        assert!(row.contains("evil␛ title<U+202E>"), "{row}");
+        assert!(!row.contains("]0;") && !row.contains("PWNED"), "{row}");
+        assert!(row.chars().all(|c| !c.is_control()), "{row:?}");
     }
 
     #[test]
