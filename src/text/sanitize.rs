@@ -15,9 +15,11 @@
 //! U+2066–U+2069), the bidi marks (U+200E, U+200F, U+061C) and tag characters (U+E0000–U+E007F)
 //! outside an emoji flag are stripped, or shown as `<U+202E>` when visualizing; the line and
 //! paragraph separators (U+2028, U+2029) become line feeds. Text echoed back to the user (file
-//! names, option values, titles: [`echo`], [`echo_line`], [`echo_os`]) is always visualized, and
-//! there the invisible characters that can hide part of a name (zero-width space, word joiner,
-//! BOM, soft hyphen, a joiner outside an emoji sequence…) are shown too.
+//! names, option values, titles: [`echo`], [`echo_line`], [`echo_os`]) keeps every character
+//! but shows each control as its control picture (`␛]0;PWNED␇`) and each of these characters,
+//! and the invisible ones that can hide part of a name (zero-width space, word joiner, BOM,
+//! soft hyphen, a joiner outside an emoji sequence…), as `<U+…>`; [`echo_line`], for one line
+//! of the viewer, shows a whole sequence as one `␛` instead.
 
 use std::borrow::Cow;
 
@@ -44,21 +46,63 @@ pub fn sanitize(text: &str, mode: SanitizeMode) -> Cow<'_, str> {
     run(text, mode, false)
 }
 
-/// `text` as it may be echoed to a terminal in a message (an error, a warning, a note): every
-/// sequence and control but `\n` and `\t` visualized, bidi controls and characters that hide
-/// text shown as `<U+…>`, so the user still sees which name was meant and nothing in it acts.
+/// `text` as it may be echoed to a terminal in a message (an error, a warning, a note): each
+/// control character but `\n` and `\t` is shown as its control picture (`␛`, `␇`, `␍`, `␡`),
+/// an 8-bit control, a bidi control, a line separator or a character that hides text as
+/// `<U+…>`; the rest of a sequence stays as plain text. So `evil\e]0;PWNED\a` reads
+/// `evil␛]0;PWNED␇`: the user sees exactly which name was meant, and nothing in it acts.
 pub fn echo(text: &str) -> Cow<'_, str> {
-    let visible = run(text, SanitizeMode::Visualize, false);
-    match reveal_invisible(&visible) {
-        Cow::Borrowed(_) => visible,
-        Cow::Owned(out) => Cow::Owned(out),
+    let chars: Vec<char> = text.chars().collect();
+    // Tag characters that continue a flag (🏴 then tags) are part of it.
+    let mut in_flag = vec![false; chars.len()];
+    for i in 1..chars.len() {
+        in_flag[i] = is_tag(chars[i]) && (chars[i - 1] == '\u{1F3F4}' || in_flag[i - 1]);
     }
+    let shown = |i: usize| -> Option<String> {
+        let c = chars[i];
+        let prev = i.checked_sub(1).map(|p| chars[p]);
+        let next = chars.get(i + 1).copied();
+        match c {
+            '\n' | '\t' => None,
+            '\0'..='\u{1F}' => char::from_u32(0x2400 + u32::from(c)).map(String::from),
+            '\u{7F}' => Some("␡".to_string()),
+            '\u{200D}' if prev.is_some_and(joins_emoji) && next.is_some_and(joins_emoji) => None,
+            _ if in_flag[i] => None,
+            c if c.is_control()
+                || is_bidi_control(c)
+                || is_tag(c)
+                || is_invisible(c)
+                || c == '\u{2028}'
+                || c == '\u{2029}' =>
+            {
+                Some(visible_code(c))
+            }
+            _ => None,
+        }
+    };
+    let Some(first) = (0..chars.len()).find(|&i| shown(i).is_some()) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out: String = chars[..first].iter().collect();
+    for i in first..chars.len() {
+        match shown(i) {
+            Some(visible) => out.push_str(&visible),
+            None => out.push(chars[i]),
+        }
+    }
+    Cow::Owned(out)
 }
 
-/// Like [`echo`] for text shown on one line (the status bar, a picker row): a line feed is
-/// shown as `␊`, a tab as a space.
+/// Text shown on one line of the viewer (the status bar, a picker row): like [`echo`], but a
+/// sequence is shown as one `␛` with its payload dropped, as [`SanitizeMode::Visualize`] does
+/// (a title `evil\e]0;PWNED\a` reads `evil␛`, no leftover `]0;PWNED` posing as text); a line
+/// feed is shown as `␊`, a tab as a space.
 pub fn echo_line(text: &str) -> Cow<'_, str> {
-    let echoed = echo(text);
+    let visualized = run(text, SanitizeMode::Visualize, false);
+    let echoed = match echo(&visualized) {
+        Cow::Borrowed(_) => visualized,
+        Cow::Owned(out) => Cow::Owned(out),
+    };
     if echoed.contains(['\n', '\t']) {
         Cow::Owned(echoed.replace('\n', "␊").replace('\t', " "))
     } else {
@@ -120,28 +164,6 @@ fn joins_emoji(c: char) -> bool {
 /// The visible form of a format character: `<U+202E>`.
 fn visible_code(c: char) -> String {
     format!("<U+{:04X}>", u32::from(c))
-}
-
-/// Shows the invisible characters of [`is_invisible`] in `text` as `<U+…>`; a zero-width joiner
-/// between two emoji stays (it builds a family, a profession…).
-fn reveal_invisible(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_invisible) {
-        return Cow::Borrowed(text);
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len() + 16);
-    for (i, &c) in chars.iter().enumerate() {
-        let in_emoji = c == '\u{200D}'
-            && i > 0
-            && joins_emoji(chars[i - 1])
-            && chars.get(i + 1).is_some_and(|&n| joins_emoji(n));
-        if is_invisible(c) && !in_emoji {
-            out.push_str(&visible_code(c));
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
 }
 
 /// Like [`sanitize`] but keeps SGR (`CSI … m`) sequences, minus the conceal attribute (a
@@ -546,9 +568,14 @@ mod tests {
 
     #[test]
     fn echoed_names_show_every_sequence() {
-        assert_eq!(echo("evil\x1b]0;PWNED\x07.json"), "evil␛.json");
-        assert_eq!(echo("a\u{9b}31mb\nc"), "a␛b\nc");
+        assert_eq!(echo("evil\x1b]0;PWNED\x07.json"), "evil␛]0;PWNED␇.json");
+        assert_eq!(echo("a\u{9b}31mb\nc\r"), "a<U+009B>31mb\nc␍");
+        assert_eq!(echo("\x1bP1$q\x1b\\ \x7f"), "␛P1$q␛\\ ␡");
         assert_eq!(echo_line("a\nb\tc"), "a␊b c");
+        assert_eq!(
+            echo_line("evil\x1b]0;PWNED\x07 t\u{202e}\u{200b}"),
+            "evil␛ t<U+202E><U+200B>"
+        );
         assert_eq!(echo("plain"), "plain");
     }
 
@@ -556,7 +583,7 @@ mod tests {
     fn non_utf8_names_show_their_bytes() {
         use std::os::unix::ffi::OsStrExt;
         let name = std::ffi::OsStr::from_bytes(b"bad\x9b2J\xffname\x1b[H");
-        assert_eq!(echo_os(name), "bad\\x9B2J\\xFFname␛");
+        assert_eq!(echo_os(name), "bad\\x9B2J\\xFFname␛[H");
     }
 
     #[test]

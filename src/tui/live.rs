@@ -203,7 +203,8 @@ impl Blocks for LiveDocument {
 
     fn title(&self) -> String {
         if let Some(title) = &self.live.conversation.title {
-            return sanitize(title, SanitizeMode::Strip).into_owned();
+            // Shown through text::sanitize::echo_line where the status bar is drawn.
+            return title.clone();
         }
         match &self.live.origin {
             Origin::Jp(dir) => dir
