@@ -8,7 +8,6 @@
 #[allow(dead_code)] // shared with other test binaries
 #[path = "hostile/effects.rs"]
 mod effects;
-#[allow(dead_code)] // shared with other test binaries
 mod live_support;
 #[allow(dead_code)] // shared with other test binaries
 #[path = "hostile/support.rs"]

@@ -84,10 +84,10 @@ pub fn echo(text: &str) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     };
     let mut out: String = chars[..first].iter().collect();
-    for i in first..chars.len() {
+    for (i, &c) in chars.iter().enumerate().skip(first) {
         match shown(i) {
             Some(visible) => out.push_str(&visible),
-            None => out.push(chars[i]),
+            None => out.push(c),
         }
     }
     Cow::Owned(out)

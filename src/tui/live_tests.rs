@@ -138,7 +138,7 @@ fn views_cycle_and_change_the_blocks() {
 }
 
 #[test]
-fn the_title_and_full_texts_are_sanitized() {
+fn full_texts_are_sanitized_and_the_title_is_echoed_where_it_is_drawn() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = conversation(tmp.path(), 100);
     std::fs::write(
@@ -147,7 +147,12 @@ fn the_title_and_full_texts_are_sanitized() {
     )
     .unwrap();
     let doc = open(&dir);
-    assert_eq!(doc.title(), "Build date");
+    // The status bar shows it through text::sanitize::echo_line (draw.rs).
+    assert_eq!(doc.title(), "Build \u{1b}]0;owned\u{7}date");
+    assert_eq!(
+        crate::text::sanitize::echo_line(&doc.title()),
+        "Build ␛date"
+    );
     for i in 0..doc.len() {
         if let Some(text) = doc.full_text(i) {
             assert!(!text.contains('\u{1b}'));
