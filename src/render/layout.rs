@@ -93,7 +93,8 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
         }
         BlockKind::Notice { text } => {
             let style = ctx.theme.styles.warning;
-            let spans = [Span::styled(text.as_str(), style)];
+            // A notice may quote the conversation (a result's id).
+            let spans = [Span::styled(clean(text, ctx), style)];
             let mark = [Span::styled("⚠ ", style)];
             let mut lines = wrap_spans(&spans, ctx.width, &mark, &[Span::raw("  ")]);
             lines.push(Line::default());
