@@ -273,6 +273,7 @@ impl Sink {
     fn dropped(&mut self) {
         if self.mode == SanitizeMode::Visualize {
             self.out.push(VISIBLE_ESCAPE);
+            self.last_printed = VISIBLE_ESCAPE;
         }
     }
 
@@ -335,9 +336,11 @@ impl Perform for Sink {
             self.dropped();
         } else if c == '\u{2028}' || c == '\u{2029}' {
             self.out.push('\n');
+            self.last_printed = '\n';
         } else if is_bidi_control(c) || (is_tag(c) && !flag_tag) {
             if self.mode == SanitizeMode::Visualize {
                 self.out.push_str(&visible_code(c));
+                self.last_printed = '>';
             }
         } else {
             self.out.push(c);
@@ -348,7 +351,10 @@ impl Perform for Sink {
     fn execute(&mut self, byte: u8) {
         self.after_string = false;
         match byte {
-            b'\n' | b'\t' => self.out.push(byte as char),
+            b'\n' | b'\t' => {
+                self.out.push(byte as char);
+                self.last_printed = byte as char;
+            }
             0x18 | 0x1A => {
                 // CAN and SUB cancel a sequence in progress: both are dropped.
                 if self.in_sequence {
@@ -622,6 +628,7 @@ mod tests {
                 Just("\u{200B}".to_string()),
                 Just("\u{E0041}".to_string()),
                 Just("\u{1F469}".to_string()),
+                Just("\u{1F3F4}".to_string()),
                 "[0-9;:?m]{1,6}",
                 "[a-z \n\t中]{1,6}",
                 any::<char>().prop_map(String::from),
@@ -661,9 +668,24 @@ mod tests {
         }
 
         #[test]
+        fn sanitizing_twice_changes_nothing(text in hostile()) {
+            let stripped = strip(&text);
+            prop_assert_eq!(strip(&stripped), stripped);
+            let shown = vis(&text);
+            prop_assert_eq!(vis(&shown), shown);
+        }
+
+        #[test]
         fn echoed_text_shows_no_control_and_no_invisible_character(text in hostile()) {
             let echoed = echo_line(&text);
-            prop_assert!(echoed.chars().all(|c| !c.is_control() && !is_bidi_control(c) && !is_tag(c)));
+            prop_assert!(echoed.chars().all(|c| !c.is_control() && !is_bidi_control(c)));
+            // A tag character is only ever part of a flag (🏴 then tags).
+            let chars: Vec<char> = echoed.chars().collect();
+            let mut in_flag = false;
+            for (i, &c) in chars.iter().enumerate() {
+                in_flag = is_tag(c) && i > 0 && (chars[i - 1] == '\u{1F3F4}' || in_flag);
+                prop_assert!(!is_tag(c) || in_flag, "{echoed:?}");
+            }
             let joiner = '\u{200D}';
             prop_assert!(echoed.chars().all(|c| c == joiner || !is_invisible(c)), "{echoed:?}");
         }
