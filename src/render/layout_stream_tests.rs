@@ -160,7 +160,9 @@ fn the_cursor_never_widens_a_full_line() {
     for width in [40, 41, 42] {
         let lines = render_with(&conv, &DocOptions::default(), width);
         assert!(
-            lines.iter().all(|l| l.chars().count() <= width),
+            lines
+                .iter()
+                .all(|l| crate::text::width::display_width(l) <= width),
             "{lines:#?}"
         );
         assert_eq!(count(&lines, CURSOR), 1);

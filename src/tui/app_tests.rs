@@ -229,7 +229,7 @@ fn at_forty_columns_notes_and_the_prompt_leave_the_live_indicator_visible() {
     assert_eq!(cursor.y, 9);
     assert_eq!(
         usize::from(cursor.x),
-        bar[..bar.find("for it").unwrap()].chars().count() + "for it".len(),
+        crate::text::width::display_width(&bar[..bar.find("for it").unwrap()]) + "for it".len(),
         "the cursor follows the query: {bar}"
     );
 }
