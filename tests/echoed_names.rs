@@ -244,3 +244,41 @@ fn the_picker_and_status_bar_show_hostile_names_without_obeying_them() {
     let status = pty.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn the_viewer_names_a_broken_hostile_folder_on_its_terminal_without_obeying_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (what, name) in NAMES.iter().filter(|(_, n)| std::str::from_utf8(n).is_ok()) {
+        let dir = named(tmp.path(), name);
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("events.json"), b"[{\"type\": ").unwrap();
+        let mut cmd = live_support::Viewer::command(tmp.path(), &tmp.path().join("no-user-data"));
+        cmd.arg(&dir);
+        let mut pty = run_in_pty(cmd, 10, 200, effects::Effects::default());
+        let status = pty.child.wait().unwrap();
+        assert_eq!(status.exit_code(), 1, "{what}");
+        // The reader thread may still be feeding the screen: wait for the message.
+        let start = std::time::Instant::now();
+        loop {
+            let parser = pty.screen.lock().unwrap();
+            let screen = parser.screen().contents();
+            if screen.contains("the file ends") {
+                assert!(!screen.contains(BIDI), "{what}: {screen}");
+                if name.starts_with(b"osc") {
+                    assert!(screen.contains("osc␛]0;PWNED␇"), "{screen}");
+                }
+                let effects = parser.callbacks();
+                assert!(effects.seen.is_empty(), "{what}: {:?}", effects.seen);
+                assert!(
+                    effects.clipboard.is_empty(),
+                    "{what}: {:?}",
+                    effects.clipboard
+                );
+                break;
+            }
+            assert!(start.elapsed() < TIMEOUT, "{what}: no message:\n{screen}");
+            drop(parser);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+}
