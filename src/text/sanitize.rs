@@ -15,7 +15,7 @@
 //! U+2066–U+2069), the bidi marks (U+200E, U+200F, U+061C) and tag characters (U+E0000–U+E007F)
 //! outside an emoji flag are stripped, or shown as `<U+202E>` when visualizing; the line and
 //! paragraph separators (U+2028, U+2029) become line feeds. Text echoed back to the user (file
-//! names, option values, titles: [`echo`], [`echo_line`], [`echo_os`]) keeps every character
+//! names, option values, titles: [`echo`], [`echo_line`]) keeps every character
 //! but shows each control as its control picture (`␛]0;PWNED␇`) and each of these characters,
 //! and the invisible ones that can hide part of a name (zero-width space, word joiner, BOM,
 //! soft hyphen, a joiner outside an emoji sequence…), as `<U+…>`; [`echo_line`], for one line
@@ -108,20 +108,6 @@ pub fn echo_line(text: &str) -> Cow<'_, str> {
     } else {
         echoed
     }
-}
-
-/// [`echo`] for a name that need not be UTF-8 (a path, an argument, an environment value): each
-/// byte that is not part of valid UTF-8 is shown as `\xNN`.
-pub fn echo_os(name: &std::ffi::OsStr) -> String {
-    use std::os::unix::ffi::OsStrExt;
-    let mut text = String::with_capacity(name.len());
-    for chunk in name.as_bytes().utf8_chunks() {
-        text.push_str(chunk.valid());
-        for byte in chunk.invalid() {
-            text.push_str(&format!("\\x{byte:02X}"));
-        }
-    }
-    echo(&text).into_owned()
 }
 
 /// Whether `c` reorders the text around it (a bidi embedding, override, isolate or mark).
@@ -583,13 +569,6 @@ mod tests {
             "evil␛ t<U+202E><U+200B>"
         );
         assert_eq!(echo("plain"), "plain");
-    }
-
-    #[test]
-    fn non_utf8_names_show_their_bytes() {
-        use std::os::unix::ffi::OsStrExt;
-        let name = std::ffi::OsStr::from_bytes(b"bad\x9b2J\xffname\x1b[H");
-        assert_eq!(echo_os(name), "bad\\x9B2J\\xFFname␛[H");
     }
 
     #[test]
