@@ -4,7 +4,7 @@
 //! lines, retitle the terminal or write the clipboard. Everything is parsed with the `vte` state
 //! machine (never regex-stripped piecemeal) so that a sequence and its payload go away together.
 //! What passes: printable text, `\n` and `\t`; with [`sanitize_keep_sgr`] also SGR colour
-//! sequences (minus conceal), for [`super::ansi`] to turn into styles. It never writes anything
+//! sequences (minus conceal), for [`crate::render::ansi`] to turn into styles. It never writes anything
 //! to the terminal itself and never changes stored data: it returns a new string.
 //!
 //! A carriage return directly before a line feed is a line ending, not an overwrite, and is
