@@ -500,3 +500,25 @@ fn a_huge_message_and_result_print_the_same_bytes_cut_or_whole() {
     };
     assert!(print(&cut) == print(&whole), "the output differs");
 }
+
+#[test]
+fn a_notice_quoting_the_conversation_is_sanitized() {
+    // Found by tests/all_widths.rs: the orphan result's id reached the screen raw.
+    let conv = conv(
+        vec![
+            EventKind::TurnStart,
+            EventKind::ToolCallResponse {
+                id: "id\u{202e}\u{1b}]0;t\u{7}x".into(),
+                content: Content::Text("r".into()),
+                is_error: false,
+            },
+        ],
+        None,
+    );
+    let lines = render(&conv, 80, DocView::Terminal);
+    let notice = lines
+        .iter()
+        .find(|l| l.contains("no matching call"))
+        .expect("the notice is shown");
+    assert!(notice.contains("(id idx)"), "{notice:?}");
+}
