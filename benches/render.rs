@@ -10,8 +10,8 @@ use overhear::format::jp;
 use overhear::model::Conversation;
 use overhear::render::document::{DocOptions, Document};
 use overhear::render::print::{CodeOverflow, PrintOptions, print_document};
-use overhear::render::sanitize::SanitizeMode;
 use overhear::render::theme::Theme;
+use overhear::text::sanitize::SanitizeMode;
 
 fn bench(c: &mut Criterion) {
     let (name, events, base) = common::largest_fixture().unwrap_or_else(|| {

@@ -4,6 +4,8 @@
 //! their own tests; the binary (`src/main.rs`) only hands the command line to
 //! [`cli`]. Data flows one way: [`source`] → [`format`](mod@format) → [`model`] →
 //! [`policy`] → [`render`] → [`tui`] / [`cli`]. Later stages never reach back.
+//! Under all of them, [`text`] sanitizes, measures, cuts and wraps every byte bound for a
+//! terminal.
 //!
 //! It is not a conversation editor: nothing here ever writes to, locks or
 //! renames the files it reads.
@@ -18,4 +20,5 @@ pub mod model;
 pub mod policy;
 pub mod render;
 pub mod source;
+pub mod text;
 pub mod tui;

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 use live_support::{OVERHEAR, TIMEOUT};
-use overhear::render::wrap::display_width;
+use overhear::text::width::display_width;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp");

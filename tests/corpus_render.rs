@@ -272,7 +272,7 @@ fn render_shows_messages_cuts_results_and_leaks_no_escapes() {
                 "{dir:?}: escape in --color never"
             );
             for line in plain.lines() {
-                let w = unicode_width::UnicodeWidthStr::width(line);
+                let w = overhear::text::width::display_width(line);
                 assert!(w <= width, "{dir:?} at {width}: {w} columns: {line:?}");
             }
             assert_eq!(

@@ -12,8 +12,8 @@ use overhear::load::{Live, Refresh};
 use overhear::model::Conversation;
 use overhear::render::document::{DocOptions, DocView};
 use overhear::render::print::{CodeOverflow, PrintOptions, render_to_string};
-use overhear::render::sanitize::SanitizeMode;
 use overhear::render::theme::Theme;
+use overhear::text::sanitize::SanitizeMode;
 
 const STREAMS: &[&str] = &[
     "streaming.ndjson",

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use overhear::text::width::display_width;
 use serde_json::Value;
-use unicode_width::UnicodeWidthStr;
 
 const WIDTHS: [usize; 3] = [40, 80, 200];
 
@@ -127,9 +127,9 @@ fn every_real_stream_renders_whole_at_every_width() {
             let screen = render(path, width);
             for line in screen.lines() {
                 assert!(
-                    line.width() <= width,
+                    display_width(line) <= width,
                     "{name} at {width}: {} columns: {line:?}",
-                    line.width()
+                    display_width(line)
                 );
             }
             let flat_screen = flat(&screen);

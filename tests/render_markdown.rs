@@ -9,7 +9,7 @@ use overhear::render::markdown::markdown_to_lines;
 use overhear::render::output::{lines_to_string, write_lines};
 use overhear::render::result::{classify_result, present};
 use overhear::render::theme::Theme;
-use overhear::render::wrap::{display_width, line_width};
+use overhear::text::width::{display_width, line_width};
 use ratatui::text::Line;
 
 const WIDTHS: [usize; 3] = [40, 80, 120];

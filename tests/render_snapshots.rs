@@ -8,8 +8,8 @@ use overhear::load;
 use overhear::policy::Overlay;
 use overhear::render::document::{DocOptions, DocView};
 use overhear::render::print::{CodeOverflow, PrintOptions, render_to_string};
-use overhear::render::sanitize::SanitizeMode;
 use overhear::render::theme::Theme;
+use overhear::text::sanitize::SanitizeMode;
 
 fn render(fixture: &str, view: DocView, width: usize, color: bool) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -40,7 +40,7 @@ fn snapshot(name: &str, text: &str) {
 
 fn assert_width(text: &str, width: usize) {
     for line in text.lines() {
-        let w = unicode_width::UnicodeWidthStr::width(line);
+        let w = overhear::text::width::display_width(line);
         assert!(w <= width, "line wider than {width} ({w}): {line:?}");
     }
 }

@@ -15,7 +15,7 @@ use libfuzzer_sys::fuzz_target;
 use overhear::render::markdown::markdown_to_lines;
 use overhear::render::split::{SplitLimits, markdown_pieces};
 use overhear::render::theme::Theme;
-use overhear::render::wrap::line_width;
+use overhear::text::width::line_width;
 
 fuzz_target!(|data: &[u8]| {
     let [a, b, rest @ ..] = data else {

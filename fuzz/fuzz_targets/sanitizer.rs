@@ -2,13 +2,17 @@
 //!
 //! Whatever comes in, what comes out holds no control character but `\n` and
 //! `\t`; with SGR kept, every escape left is a plain SGR without conceal. Clean
-//! text passes unchanged, sanitizing twice changes nothing more, and the
-//! visualize mode differs from strip only by its marks.
+//! text passes unchanged, sanitizing twice changes nothing more, the
+//! visualize mode differs from strip only by its marks, and echoed text (names,
+//! values) shows no control and no bidi control.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use overhear::render::sanitize::{SanitizeMode, VISIBLE_ESCAPE, sanitize, sanitize_keep_sgr};
+use overhear::text::sanitize::{
+    SanitizeMode, VISIBLE_ESCAPE, echo, echo_line, is_bidi_control, is_clean, sanitize,
+    sanitize_keep_sgr,
+};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -23,13 +27,26 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(sanitize(&kept, mode), clean, "SGR kept more than SGR");
         }
     }
-    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+    if is_clean(&text) {
         assert_eq!(sanitize(&text, SanitizeMode::Strip), text, "clean text was changed");
     }
-    if !text.contains(VISIBLE_ESCAPE) {
-        // Visualizing only adds marks where stripping removes.
+    // Echoed text (names, values) keeps no control but `\n` and `\t`, no bidi control;
+    // on one line, not even those.
+    let echoed = echo(&text);
+    assert_no_controls(&echoed, false);
+    assert!(!echoed.contains(is_bidi_control), "bidi control echoed: {echoed:?}");
+    let line = echo_line(&text);
+    assert!(
+        !line.contains(|c: char| c.is_control() || is_bidi_control(c)),
+        "control on an echoed line: {line:?}"
+    );
+    if !text.contains(VISIBLE_ESCAPE) && !text.contains("<U+") {
+        // Visualizing only adds marks (`␛`, `<U+202E>`) where stripping removes.
         let visible = sanitize(&text, SanitizeMode::Visualize);
-        let unmarked: String = visible.chars().filter(|c| *c != VISIBLE_ESCAPE).collect();
+        let unmarked: String = without_code_marks(&visible)
+            .chars()
+            .filter(|c| *c != VISIBLE_ESCAPE)
+            .collect();
         assert_eq!(unmarked, sanitize(&text, SanitizeMode::Strip), "modes disagree on text");
     }
 });
@@ -77,4 +94,23 @@ fn conceals(params: &str) -> bool {
         i += 1;
     }
     false
+}
+
+/// `text` without the `<U+XXXX>` marks of visualized format characters.
+fn without_code_marks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("<U+") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 3..];
+        let hex = after.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(after.len());
+        if hex >= 4 && after[hex..].starts_with('>') {
+            rest = &after[hex + 1..];
+        } else {
+            out.push_str("<U+");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }

@@ -114,10 +114,14 @@ pub fn main() -> i32 {
 
 /// Writes one line to stderr. Unlike `eprintln!` it never panics: stderr may
 /// be a terminal that hung up or a closed pipe, and a message that cannot be
-/// shown must not become a crash.
+/// shown must not become a crash. Messages quote file names, option values and
+/// parsers' words, all untrusted: every escape sequence and control in them is
+/// shown (`␛`, `<U+202E>`), never obeyed.
 pub(crate) fn report(line: std::fmt::Arguments<'_>) {
     use std::io::Write;
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
+    let line = line.to_string();
+    let shown = crate::text::sanitize::echo(&line);
+    let _ = writeln!(std::io::stderr().lock(), "{shown}");
 }
 
 fn run(cli: Cli) -> anyhow::Result<i32> {

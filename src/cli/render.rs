@@ -10,8 +10,8 @@ use crate::load::Origin;
 use crate::policy::Overlay;
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document};
-use crate::render::sanitize::SanitizeMode;
 use crate::render::theme::{ColorDepth, Theme, ThemeError, detect_color_depth};
+use crate::text::sanitize::SanitizeMode;
 
 /// When to write colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

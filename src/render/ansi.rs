@@ -2,16 +2,16 @@
 //!
 //! Used for JP's `rendered_arguments` (a custom formatter's output, which carries colour) and for
 //! ANSI colour in tool results. The text is first sanitized keeping only SGR (see
-//! [`super::sanitize::sanitize_keep_sgr`]); the SGR sequences then become ratatui styles, so no
+//! [`crate::text::sanitize::sanitize_keep_sgr`]); the SGR sequences then become ratatui styles, so no
 //! escape byte survives into the lines. Colours are returned as the text states them; the
 //! caller maps them to the terminal's depth ([`super::theme::Theme::adapt`]).
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use unicode_width::UnicodeWidthChar;
 use vte::{Params, Parser, Perform};
 
-use super::sanitize::{SanitizeMode, sanitize_keep_sgr};
+use crate::text::sanitize::{SanitizeMode, sanitize_keep_sgr};
+use crate::text::width::display_width;
 
 /// Tab stops in terminal output are every 8 columns.
 const TAB_STOP: usize = 8;
@@ -107,7 +107,10 @@ struct Builder {
     lines: Vec<Line<'static>>,
     spans: Vec<Span<'static>>,
     text: String,
+    /// The column of the last tab stop reached on this line.
     column: usize,
+    /// What the line holds since that tab stop, measured when the next tab comes.
+    since_tab: String,
     rendition: Rendition,
     /// Rendition of the text collected in `text`.
     text_rendition: Rendition,
@@ -134,6 +137,7 @@ impl Builder {
         self.flush_text();
         self.lines.push(Line::from(std::mem::take(&mut self.spans)));
         self.column = 0;
+        self.since_tab.clear();
     }
 
     fn finish(mut self) -> Vec<Line<'static>> {
@@ -201,13 +205,15 @@ impl Builder {
 impl Perform for Builder {
     fn print(&mut self, c: char) {
         self.push_char(c);
-        self.column += c.width().unwrap_or(0);
+        self.since_tab.push(c);
     }
 
     fn execute(&mut self, byte: u8) {
         match byte {
             b'\n' => self.end_line(),
             b'\t' => {
+                self.column += display_width(&self.since_tab);
+                self.since_tab.clear();
                 let to = (self.column / TAB_STOP + 1) * TAB_STOP;
                 for _ in self.column..to {
                     self.push_char(' ');

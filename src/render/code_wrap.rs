@@ -11,7 +11,8 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::wrap::{cut_to_width, grapheme_indices, grapheme_width, line_width};
+use crate::text::truncate::cut_to_width;
+use crate::text::width::{grapheme_indices, grapheme_width, line_width};
 
 /// The mark in the gutter of each continuation line.
 pub const CONTINUATION_MARK: &str = "↪";
@@ -140,7 +141,7 @@ fn spans_of(cells: &[Cell]) -> Vec<Span<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::wrap::line_text;
+    use crate::text::width::line_text;
 
     fn texts(lines: &[Line<'_>]) -> Vec<String> {
         lines.iter().map(line_text).collect()

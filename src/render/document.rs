@@ -14,7 +14,6 @@ use std::rc::Rc;
 use serde_json::Value;
 
 use super::result::{Presentation, classify_result};
-use super::sanitize::is_clean;
 use super::split::{SplitLimits, line_pieces, markdown_pieces};
 use crate::format::eve::InProgressKind;
 use crate::format::{Audience, ChatResponse, Content, Event, EventKind, ext};
@@ -22,6 +21,7 @@ use crate::model::{Conversation, InquiryPair, Item, ToolCall};
 use crate::policy::{
     BlockDisplay, Overlay, ReasoningDisplay, StyleError, ToolStyle, TurnPolicy, merge_config,
 };
+use crate::text::sanitize::is_clean;
 
 /// Which rendering of the conversation to make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]

@@ -5,7 +5,7 @@
 //! Only foreground colour, bold and italic are taken from the syntax theme (its backgrounds and
 //! underlines fight with the viewer's own), and every colour is mapped to the theme's colour
 //! depth. Lines are never wrapped here: code keeps its shape and the caller cuts long lines
-//! with [`super::wrap::cut_to_width`].
+//! with [`crate::text::truncate::cut_to_width`].
 
 use std::sync::LazyLock;
 
@@ -17,8 +17,8 @@ use syntect::parsing::{SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 use two_face::theme::EmbeddedLazyThemeSet;
 
-use super::sanitize::{SanitizeMode, sanitize};
 use super::theme::Theme;
+use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// Columns between tab stops in code.
 pub const CODE_TAB: usize = 4;
@@ -106,22 +106,7 @@ pub fn guess_language(code: &str) -> Option<&'static str> {
 
 /// Replaces tabs by spaces up to the next [`CODE_TAB`] stop.
 fn expand_tabs(line: &str) -> std::borrow::Cow<'_, str> {
-    if !line.contains('\t') {
-        return line.into();
-    }
-    let mut out = String::with_capacity(line.len() + 8);
-    let mut column = 0;
-    for c in line.chars() {
-        if c == '\t' {
-            let to = (column / CODE_TAB + 1) * CODE_TAB;
-            out.extend(std::iter::repeat_n(' ', to - column));
-            column = to;
-        } else {
-            out.push(c);
-            column += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-        }
-    }
-    out.into()
+    crate::text::width::expand_tabs(line, 0, CODE_TAB).0
 }
 
 /// A syntect colour as a ratatui colour. Themes like `ansi` and `base16` encode palette indexes
@@ -202,17 +187,9 @@ pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'sta
                 continue;
             }
             let style = convert_style(style, theme);
-            let mut text = String::with_capacity(piece.len());
-            for c in piece.chars() {
-                if c == '\t' {
-                    let to = (column / CODE_TAB + 1) * CODE_TAB;
-                    text.extend(std::iter::repeat_n(' ', to - column));
-                    column = to;
-                } else {
-                    text.push(c);
-                    column += unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
-                }
-            }
+            let (text, end) = crate::text::width::expand_tabs(piece, column, CODE_TAB);
+            column = end;
+            let text = text.into_owned();
             match spans.last_mut() {
                 Some(last) if last.style == style => last.content.to_mut().push_str(&text),
                 _ => spans.push(Span::styled(text, style)),
@@ -227,7 +204,7 @@ pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'sta
 mod tests {
     use super::*;
     use crate::render::theme::ColorDepth;
-    use crate::render::wrap::line_text;
+    use crate::text::width::line_text;
 
     fn colors(lines: &[Line<'_>]) -> Vec<Option<Color>> {
         lines

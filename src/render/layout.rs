@@ -17,13 +17,15 @@ use super::document::{
 use super::highlight::highlight;
 use super::markdown::markdown_to_lines_wide_code;
 use super::result::{Presentation, classify_result, present};
-use super::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
 use super::split::slice_of_parts;
 use super::theme::Theme;
-use super::wrap::{child_width, cut_to_width, display_width, prefix_lines, wrap_spans};
 use crate::format::{ChatResponse, Content, EventKind, ext};
 use crate::model::{Conversation, InquiryPair};
 use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
+use crate::text::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
+use crate::text::truncate::cut_to_width;
+use crate::text::width::{display_width, line_width};
+use crate::text::wrap::{child_width, prefix_lines, wrap_spans};
 
 #[path = "layout_stream.rs"]
 mod stream;
@@ -91,7 +93,8 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
         }
         BlockKind::Notice { text } => {
             let style = ctx.theme.styles.warning;
-            let spans = [Span::styled(text.as_str(), style)];
+            // A notice may quote the conversation (a result's id).
+            let spans = [Span::styled(clean(text, ctx), style)];
             let mark = [Span::styled("⚠ ", style)];
             let mut lines = wrap_spans(&spans, ctx.width, &mark, &[Span::raw("  ")]);
             lines.push(Line::default());
@@ -249,7 +252,7 @@ fn pretty(value: &Value) -> String {
 /// sideways (then only code is laid out that wide).
 fn fit(lines: &mut [Line<'static>], width: usize) {
     for line in lines.iter_mut() {
-        if line.width() > width {
+        if line_width(line) > width {
             *line = cut_to_width(line, width);
         }
     }
@@ -277,7 +280,7 @@ fn rule(
         spans.push(Span::styled("─".repeat(ctx.width - used), dim));
     }
     let line = Line::from(spans);
-    if line.width() > ctx.width {
+    if line_width(&line) > ctx.width {
         cut_to_width(&line, ctx.width)
     } else {
         line
@@ -667,7 +670,7 @@ fn code_lines(code: &str, lang: Option<&str>, ctx: &LayoutContext<'_>) -> Vec<Li
     let lines = highlight(code, lang, ctx.theme)
         .into_iter()
         .map(|l| {
-            if l.width() > limit {
+            if line_width(&l) > limit {
                 cut_to_width(&l, limit)
             } else {
                 l
@@ -993,7 +996,7 @@ fn arguments_lines(
                     let mut spans = vec![Span::raw("  ")];
                     spans.extend(l.spans);
                     let line = Line::from(spans);
-                    if line.width() > ctx.code_limit() {
+                    if line_width(&line) > ctx.code_limit() {
                         cut_to_width(&line, ctx.code_limit())
                     } else {
                         line
@@ -1011,7 +1014,7 @@ fn arguments_lines(
                 let lines = super::ansi::ansi_to_lines(rendered.trim_end(), ctx.sanitize)
                     .into_iter()
                     .map(|l| {
-                        if l.width() > limit {
+                        if line_width(&l) > limit {
                             cut_to_width(&l, limit)
                         } else {
                             l

@@ -14,7 +14,8 @@ use crate::format::eve::{InProgress, InProgressKind};
 use crate::model::Conversation;
 use crate::render::document::BlockKind;
 use crate::render::markdown::markdown_to_lines_styled;
-use crate::render::wrap::{display_width, prefix_lines, wrap_spans};
+use crate::text::width::{display_width, line_width};
+use crate::text::wrap::{prefix_lines, wrap_spans};
 
 /// The cursor at the end of text being written.
 pub(super) const CURSOR: &str = "▍";
@@ -104,12 +105,14 @@ fn with_cursor(
     live: bool,
     style: Style,
 ) -> Vec<Line<'static>> {
-    while lines.last().is_some_and(|l| l.width() == 0) && lines.len() > 1 {
+    while lines.last().is_some_and(|l| line_width(l) == 0) && lines.len() > 1 {
         lines.pop();
     }
     let mark = Span::styled(if live { CURSOR } else { "…" }, style);
     match lines.last_mut() {
-        Some(last) if last.width() + display_width(&mark.content) <= width => last.spans.push(mark),
+        Some(last) if line_width(last) + display_width(&mark.content) <= width => {
+            last.spans.push(mark)
+        }
         _ => lines.push(Line::from(mark)),
     }
     lines

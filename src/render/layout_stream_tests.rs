@@ -3,9 +3,9 @@ use crate::format::eve::EveReader;
 use crate::policy::Overlay;
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::layout::layout;
-use crate::render::sanitize::SanitizeMode;
 use crate::render::theme::Theme;
-use crate::render::wrap::line_text;
+use crate::text::sanitize::SanitizeMode;
+use crate::text::width::line_text;
 
 const STREAMING: &str = include_str!("../../tests/fixtures/eve/streaming.ndjson");
 const MALFORMED: &str = include_str!("../../tests/fixtures/eve/malformed-line.ndjson");
@@ -160,7 +160,9 @@ fn the_cursor_never_widens_a_full_line() {
     for width in [40, 41, 42] {
         let lines = render_with(&conv, &DocOptions::default(), width);
         assert!(
-            lines.iter().all(|l| l.chars().count() <= width),
+            lines
+                .iter()
+                .all(|l| crate::text::width::display_width(l) <= width),
             "{lines:#?}"
         );
         assert_eq!(count(&lines, CURSOR), 1);

@@ -3,7 +3,7 @@ use crate::format::{Block, Content, Event, EventKind};
 use crate::render::document::Piece;
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::split::SplitLimits;
-use crate::render::wrap::line_text;
+use crate::text::width::line_text;
 use serde_json::json;
 
 fn conv(events: Vec<EventKind>, base: Option<Value>) -> Conversation {
@@ -140,7 +140,9 @@ fn every_block_ends_with_one_blank_line() {
     for block in &doc.blocks {
         let lines = layout(block, false, &ctx);
         assert!(
-            lines.last().is_some_and(|l| l.width() == 0),
+            lines
+                .last()
+                .is_some_and(|l| crate::text::width::line_width(l) == 0),
             "{:?}",
             block.kind
         );
@@ -498,4 +500,26 @@ fn a_huge_message_and_result_print_the_same_bytes_cut_or_whole() {
         out
     };
     assert!(print(&cut) == print(&whole), "the output differs");
+}
+
+#[test]
+fn a_notice_quoting_the_conversation_is_sanitized() {
+    // Found by tests/all_widths.rs: the orphan result's id reached the screen raw.
+    let conv = conv(
+        vec![
+            EventKind::TurnStart,
+            EventKind::ToolCallResponse {
+                id: "id\u{202e}\u{1b}]0;t\u{7}x".into(),
+                content: Content::Text("r".into()),
+                is_error: false,
+            },
+        ],
+        None,
+    );
+    let lines = render(&conv, 80, DocView::Terminal);
+    let notice = lines
+        .iter()
+        .find(|l| l.contains("no matching call"))
+        .expect("the notice is shown");
+    assert!(notice.contains("(id idx)"), "{notice:?}");
 }

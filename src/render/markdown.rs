@@ -4,7 +4,7 @@
 //! Every block renders its children at a reduced width and then adds its own prefix (a quote
 //! gutter, a list marker and hanging indent), so the rule "no line wider than the width" holds
 //! by construction at every level; prose goes through the one wrapping helper
-//! ([`super::wrap::wrap_spans`]), code through [`super::highlight`] and is cut, never wrapped.
+//! ([`crate::text::wrap::wrap_spans`]), code through [`super::highlight`] and is cut, never wrapped.
 //! Markers that carry structure stay visible (`#` of headings, bullets, fences) so the text
 //! reads the same with colour off; inline markup (`*`, `` ` ``) becomes style. Raw HTML is shown
 //! as text, except comments. This module does not stream: the caller re-renders a block when it
@@ -19,11 +19,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::highlight::{guess_language, highlight};
-use super::sanitize::{SanitizeMode, sanitize};
 use super::theme::Theme;
-use super::wrap::{
-    child_width, cut_to_width, display_width, line_width, prefix_lines, spaces, wrap_spans,
-};
+use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::text::truncate::cut_to_width;
+use crate::text::width::{display_width, line_width};
+use crate::text::wrap::{child_width, prefix_lines, spaces, wrap_spans};
 
 /// Blocks nested deeper than this are shown as their plain text (keeps recursion bounded).
 const MAX_DEPTH: usize = 32;

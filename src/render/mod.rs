@@ -9,7 +9,5 @@ pub mod markdown;
 pub mod output;
 pub mod print;
 pub mod result;
-pub mod sanitize;
 pub mod split;
 pub mod theme;
-pub mod wrap;

@@ -3,15 +3,15 @@
 //! Without colour it writes plain text; with colour only SGR sequences, opened per run of equal
 //! style and reset before each newline, so the bytes are deterministic and no line leaks a style
 //! into the next. Trailing spaces are trimmed. As a last line of defence any control character
-//! still inside a span is written as `␛` (a tab as a space): whatever reaches the stream, no
-//! conversation byte can drive the terminal.
+//! still inside a span is written as `␛` (a tab as a space) and a bidi control is dropped:
+//! whatever reaches the stream, no conversation byte can drive or reorder the terminal.
 
 use std::io::{self, Write};
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 
-use super::sanitize::VISIBLE_ESCAPE;
+use crate::text::sanitize::{VISIBLE_ESCAPE, is_bidi_control};
 
 /// Writes `lines`, each followed by `\n`; with `color`, styles as SGR sequences.
 pub fn write_lines(out: &mut impl Write, lines: &[Line<'_>], color: bool) -> io::Result<()> {
@@ -41,6 +41,7 @@ fn clean(text: &str, into: &mut String) {
         match c {
             '\t' => into.push(' '),
             c if c.is_control() => into.push(VISIBLE_ESCAPE),
+            c if is_bidi_control(c) => {}
             c => into.push(c),
         }
     }

@@ -12,9 +12,9 @@ use super::code_wrap::wrap_long_line;
 use super::document::{DocOptions, Document};
 use super::layout::{LayoutContext, layout};
 use super::output::write_lines;
-use super::sanitize::SanitizeMode;
 use super::theme::Theme;
 use crate::model::Conversation;
+use crate::text::sanitize::SanitizeMode;
 
 /// Which turns to print: `3`, `2..4` (inclusive), `-1` (the last), `-3..-1`, `2..`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,9 +13,10 @@ use ratatui::text::Line;
 use super::ansi::ansi_to_lines;
 use super::highlight::{guess_language, highlight};
 use super::markdown::markdown_to_lines_wide_code;
-use super::sanitize::SanitizeMode;
 use super::theme::Theme;
-use super::wrap::{cut_to_width, wrap_spans};
+use crate::text::sanitize::SanitizeMode;
+use crate::text::truncate::cut_to_width;
+use crate::text::wrap::wrap_spans;
 
 /// How a result's text is shown.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -320,6 +321,11 @@ mod tests {
             200,
             &theme,
         );
-        assert!(plain.iter().all(|l| l.width() <= 12), "prose still wraps");
+        assert!(
+            plain
+                .iter()
+                .all(|l| crate::text::width::line_width(l) <= 12),
+            "prose still wraps"
+        );
     }
 }

@@ -19,6 +19,7 @@ use super::keys::{Action, action_for};
 use super::picker::{ConversationRow, Picker, PickerOutcome};
 use super::sheet::{Pos, Sheet};
 use super::text::Matcher;
+use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// Something from outside the app: the terminal, the watcher or a signal.
 #[derive(Debug)]
@@ -650,7 +651,7 @@ impl<D: Blocks> App<D> {
             return None;
         };
         match self.doc.full_text(pos.block) {
-            Some(text) => Some(super::pager::strip_controls(&text)),
+            Some(text) => Some(sanitize(&text, SanitizeMode::Strip).into_owned()),
             None => {
                 self.note(format!(
                     "nothing to {verb} here: put the cursor on a card or a message"

@@ -6,10 +6,10 @@ use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 
 use super::*;
+use crate::text::width::line_text;
 use crate::tui::blocks::LiveState;
 use crate::tui::keys::BINDINGS;
 use crate::tui::testdoc::{ClassTag, TestBlock, TestDoc, turn_blocks};
-use crate::tui::text::line_text;
 
 const W: u16 = 80;
 const H: u16 = 20;
@@ -229,7 +229,7 @@ fn at_forty_columns_notes_and_the_prompt_leave_the_live_indicator_visible() {
     assert_eq!(cursor.y, 9);
     assert_eq!(
         usize::from(cursor.x),
-        bar[..bar.find("for it").unwrap()].chars().count() + "for it".len(),
+        crate::text::width::display_width(&bar[..bar.find("for it").unwrap()]) + "for it".len(),
         "the cursor follows the query: {bar}"
     );
 }
@@ -277,10 +277,12 @@ fn events_and_keys_before_the_first_frame_are_safe() {
 #[test]
 fn control_characters_in_the_title_do_not_reach_the_screen() {
     let mut doc = TestDoc::turns(2);
-    doc.title = "evil\u{1b}]0;pwned\u{7} title\nnext".into();
+    doc.title = "evil\u{1b}]0;pwned\u{7} title\nnext\u{9b}2J\u{202e}".into();
     let mut app = app(doc);
     let bar = status(&mut app);
-    assert!(bar.contains("evil title next"), "{bar}");
+    // Shown, not obeyed: one mark per sequence, nothing of its payload.
+    assert!(bar.contains("evil␛ title␊next␛<U+202"), "{bar}");
+    assert!(!bar.contains("pwned") && !bar.contains("2J"), "{bar}");
 }
 
 // --- Reloads ----------------------------------------------------------------

@@ -8,12 +8,13 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Position, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Mode};
 use super::blocks::{Blocks, LiveState};
-use super::text::{highlight, shift, truncate, truncate_start};
-use crate::render::wrap::line_width;
+use super::text::highlight;
+use crate::text::sanitize::echo_line;
+use crate::text::truncate::{shift, truncate, truncate_start};
+use crate::text::width::{display_width, line_width};
 
 /// The view a conversation opens in, not named in the status bar.
 const DEFAULT_VIEW: &str = "terminal";
@@ -106,13 +107,11 @@ impl<D: Blocks> App<D> {
             Mode::Prompt(text) => (format!("/{text}"), chrome.search_prompt, true),
             _ => match &self.message {
                 Some(message) => (message.clone(), chrome.status_note, false),
-                None => (
-                    clean(&self.doc.title()),
-                    bar.add_modifier(Modifier::BOLD),
-                    false,
-                ),
+                None => (self.doc.title(), bar.add_modifier(Modifier::BOLD), false),
             },
         };
+        // Titles, notes quoting file names and typed queries are untrusted: shown, never obeyed.
+        let left = echo_line(&left).into_owned();
         // A note (often a problem to act on) may take all but the live
         // indicator; the prompt half the bar; a title a third. The right side
         // gives up its least useful parts to make that room.
@@ -123,10 +122,13 @@ impl<D: Blocks> App<D> {
         } else {
             (width / 3).max(12)
         };
-        let wanted_left = (left.width() + 2).min(share);
+        let wanted_left = (display_width(&left) + 2).min(share);
         let mut right = self.status_parts();
         let right_width = |parts: &[(&str, Span<'_>)]| {
-            parts.iter().map(|(_, s)| s.content.width()).sum::<usize>()
+            parts
+                .iter()
+                .map(|(_, s)| display_width(&s.content))
+                .sum::<usize>()
                 + 3 * parts.len().saturating_sub(1)
                 + 1
         };
@@ -146,7 +148,7 @@ impl<D: Blocks> App<D> {
         }
         spans.push(Span::raw(" "));
         let right = Line::from(spans);
-        let right_width = right.width().min(width);
+        let right_width = line_width(&right).min(width);
         let right_x = area.x + (width - right_width) as u16;
         buf.set_line(right_x, area.y, &right, right_width as u16);
 
@@ -158,7 +160,7 @@ impl<D: Blocks> App<D> {
         } else {
             truncate(&left, room)
         };
-        let cursor = typing.then(|| left.width());
+        let cursor = typing.then(|| display_width(&left));
         let left = format!(" {left}");
         buf.set_stringn(area.x, area.y, &left, left_width, style);
         cursor.map(|w| Position::new(area.x + 1 + w as u16, area.y))
@@ -228,7 +230,7 @@ impl<D: Blocks> App<D> {
 /// Puts a dim [`MORE`] in cell (`x`, `y`): the line goes on to the right.
 fn mark_more(buf: &mut Buffer, x: u16, y: u16) {
     // A wide character cut by the marker would leave half of itself.
-    if x > 0 && buf[(x - 1, y)].symbol().width() > 1 {
+    if x > 0 && display_width(buf[(x - 1, y)].symbol()) > 1 {
         buf[(x - 1, y)].set_symbol(" ");
     }
     let cell = &mut buf[(x, y)];
@@ -247,11 +249,6 @@ fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
-}
-
-/// The title comes from the conversation: no control characters reach the screen.
-fn clean(text: &str) -> String {
-    super::pager::strip_controls(text).replace(['\n', '\t'], " ")
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@
 use super::app::App;
 use super::blocks::Blocks;
 use super::sheet::Pos;
-use super::text::{Matcher, line_text};
-use crate::render::wrap::display_width;
+use super::text::Matcher;
+use crate::text::width::display_width;
+use crate::text::width::line_text;
 
 impl<D: Blocks> App<D> {
     /// After a new query: the first match at or after the cursor line.

@@ -12,11 +12,11 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Widget};
-use unicode_width::UnicodeWidthStr;
 
 use super::chrome::Chrome;
 use super::keys::BINDINGS;
-use crate::render::wrap::{spaces, wrap_spans};
+use crate::text::width::display_width;
+use crate::text::wrap::{spaces, wrap_spans};
 
 /// Inputs that are not keys of the table.
 const POINTER: &[(&str, &str)] = &[
@@ -148,7 +148,7 @@ pub fn draw(area: Rect, scroll: usize, buf: &mut Buffer, chrome: &Chrome) {
         .style(chrome.help);
     if let Some(footer) = footers
         .into_iter()
-        .find(|f| f.width() + 2 <= usize::from(rect.width))
+        .find(|f| display_width(f) + 2 <= usize::from(rect.width))
     {
         block = block.title_bottom(footer);
     }
@@ -173,13 +173,20 @@ pub fn content(width: usize) -> Vec<Line<'static>> {
         .chain(POINTER.iter().copied())
         .collect();
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    let key_width = entries.iter().map(|(k, _)| k.width()).max().unwrap_or(0);
+    let key_width = entries
+        .iter()
+        .map(|(k, _)| display_width(k))
+        .max()
+        .unwrap_or(0);
     let beside = width >= key_width + 2 + MIN_TEXT;
     let mut lines = vec![Line::default()];
     for (key, help) in entries {
         let text = [Span::raw(help)];
         if beside {
-            let first = [Span::styled(key, bold), spaces(key_width - key.width() + 2)];
+            let first = [
+                Span::styled(key, bold),
+                spaces(key_width - display_width(key) + 2),
+            ];
             lines.extend(wrap_spans(&text, width, &first, &[spaces(key_width + 2)]));
         } else {
             lines.extend(wrap_spans(&[Span::styled(key, bold)], width, &[], &[]));
@@ -198,7 +205,7 @@ pub fn content(width: usize) -> Vec<Line<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tui::text::line_text;
+    use crate::text::width::{line_text, line_width};
 
     fn text(width: usize) -> Vec<String> {
         content(width).iter().map(line_text).collect()
@@ -215,7 +222,7 @@ mod tests {
                 assert!(all.contains(topic), "{width}: {topic}");
             }
             for line in content(width) {
-                assert!(line.width() <= width, "{width}: {}", line_text(&line));
+                assert!(line_width(&line) <= width, "{width}: {}", line_text(&line));
             }
         }
     }

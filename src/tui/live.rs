@@ -17,10 +17,10 @@ use super::blocks::{BlockClass, Blocks, LiveState};
 use crate::load::{Live, Origin, Refresh};
 use crate::render::document::{BlockKey, BlockKind, DocBlock, DocOptions, Document};
 use crate::render::layout::{self, LayoutContext};
-use crate::render::sanitize::{SanitizeMode, sanitize};
 use crate::render::theme::Theme;
 use crate::source::stdin::{StreamEnd, StreamInbox};
 use crate::source::watch::Change;
+use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// Columns a code line keeps on screen before it is cut: code is never
 /// wrapped, and `h`/`l` scroll sideways to read it.
@@ -209,7 +209,8 @@ impl Blocks for LiveDocument {
 
     fn title(&self) -> String {
         if let Some(title) = &self.live.conversation.title {
-            return sanitize(title, SanitizeMode::Strip).into_owned();
+            // Shown through text::sanitize::echo_line where the status bar is drawn.
+            return title.clone();
         }
         match &self.live.origin {
             Origin::Jp(dir) => dir

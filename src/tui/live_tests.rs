@@ -7,11 +7,11 @@ use serde_json::Value;
 use super::*;
 use crate::render::document::DocView;
 use crate::source::ConversationDir;
+use crate::text::width::line_text;
 use crate::tui::app::{App, AppEvent, Reload, ViewerOptions};
 use crate::tui::clock::Clock;
 use crate::tui::keys::Action;
 use crate::tui::live::CODE_WIDTH;
-use crate::tui::text::line_text;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
 
@@ -67,7 +67,11 @@ fn blocks_have_distinct_keys_and_lines_fit() {
     for i in 0..doc.len() {
         for line in doc.lines(i, 50, false) {
             // Code is not wrapped: it keeps its columns for `h`/`l`.
-            assert!(line.width() <= CODE_WIDTH, "{}", line_text(&line));
+            assert!(
+                crate::text::width::line_width(&line) <= CODE_WIDTH,
+                "{}",
+                line_text(&line)
+            );
         }
     }
     assert_eq!(doc.live(), LiveState::Finished, "no workspace, no lock");
@@ -134,7 +138,7 @@ fn views_cycle_and_change_the_blocks() {
 }
 
 #[test]
-fn the_title_and_full_texts_are_sanitized() {
+fn full_texts_are_sanitized_and_the_title_is_echoed_where_it_is_drawn() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = conversation(tmp.path(), 100);
     std::fs::write(
@@ -143,7 +147,12 @@ fn the_title_and_full_texts_are_sanitized() {
     )
     .unwrap();
     let doc = open(&dir);
-    assert_eq!(doc.title(), "Build date");
+    // The status bar shows it through text::sanitize::echo_line (draw.rs).
+    assert_eq!(doc.title(), "Build \u{1b}]0;owned\u{7}date");
+    assert_eq!(
+        crate::text::sanitize::echo_line(&doc.title()),
+        "Build ␛date"
+    );
     for i in 0..doc.len() {
         if let Some(text) = doc.full_text(i) {
             assert!(!text.contains('\u{1b}'));

@@ -8,8 +8,8 @@
 use super::app::{App, HSCROLL_STEP};
 use super::blocks::{BlockClass, Blocks, turn_start};
 use super::sheet::Pos;
-use super::text::line_text;
-use crate::render::wrap::display_width;
+use crate::text::width::display_width;
+use crate::text::width::line_text;
 
 impl<D: Blocks> App<D> {
     /// Moves the view so that `top` is its first line (clamped to the last

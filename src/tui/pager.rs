@@ -1,54 +1,13 @@
 //! Handing a card's text to the outside: `$PAGER` (`o`) and the clipboard
 //! through OSC 52 (`y`). Both write conversation text to a terminal, so both
-//! receive it stripped of every control character but newline and tab.
+//! receive it stripped by [`crate::text::sanitize`] first (the caller's job:
+//! see `App::card_text`).
 
 use std::io::{self, Write};
 use std::process::{Command, Stdio};
 
 /// The pager used when `$PAGER` is unset or empty.
 pub const DEFAULT_PAGER: &str = "less -R";
-
-/// `text` without escape sequences or other control characters (`\n` and
-/// `\t` are kept): the last guard before text leaves for a terminal.
-pub fn strip_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\u{1b}' => skip_escape(&mut chars),
-            c if c.is_control() => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Skips the rest of an escape sequence after ESC: CSI up to its final byte,
-/// string sequences (OSC, DCS, APC, PM, SOS) up to BEL or ST, else one char.
-fn skip_escape(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
-    match chars.next() {
-        Some('[') => {
-            for c in chars.by_ref() {
-                if ('\u{40}'..='\u{7e}').contains(&c) {
-                    break;
-                }
-            }
-        }
-        Some(']' | 'P' | '_' | '^' | 'X') => {
-            while let Some(c) = chars.next() {
-                if c == '\u{7}' {
-                    break;
-                }
-                if c == '\u{1b}' && chars.peek() == Some(&'\\') {
-                    chars.next();
-                    break;
-                }
-            }
-        }
-        _ => {}
-    }
-}
 
 /// The pager command line: `$PAGER`, else [`DEFAULT_PAGER`].
 pub fn pager_command() -> String {
@@ -120,12 +79,6 @@ mod tests {
             err.to_string(),
             "not found; set PAGER to an installed pager, e.g. `less -R` or `more`"
         );
-    }
-
-    #[test]
-    fn escapes_and_controls_are_stripped() {
-        let text = "a\u{1b}[31mred\u{1b}[0m\u{1b}]52;c;ZXZpbA==\u{7}b\u{1b}]8;;http://x\u{1b}\\c\rd\u{7f}e\u{9b}f\n\tg";
-        assert_eq!(strip_controls(text), "aredbcdef\n\tg");
     }
 
     #[test]

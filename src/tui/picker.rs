@@ -7,10 +7,10 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use unicode_width::UnicodeWidthStr;
-
 use super::chrome::Chrome;
-use super::text::truncate;
+use crate::text::sanitize::echo_line;
+use crate::text::truncate::truncate;
+use crate::text::width::display_width;
 
 /// One conversation as the picker lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -144,7 +144,7 @@ impl Picker {
             format!(" Conversations ({count}) · Esc: back"),
         ]
         .into_iter()
-        .find(|h| h.width() <= width)
+        .find(|h| display_width(h) <= width)
         .unwrap_or_else(|| format!(" Conversations ({count})"));
         buf.set_style(Rect { height: 1, ..area }, bar);
         buf.set_stringn(area.x, area.y, truncate(&header, width), width, bar);
@@ -218,8 +218,8 @@ impl Columns {
             flags: 0,
         };
         for row in rows {
-            natural.title = natural.title.max(clean(title_of(row)).width());
-            natural.id = natural.id.max(row.id.width());
+            natural.title = natural.title.max(display_width(&clean(title_of(row))));
+            natural.id = natural.id.max(display_width(&row.id));
             natural.events = natural.events.max(event_count(row).len() + " events".len());
             natural.flags = natural.flags.max(flag_text(row).map_or(0, |f| f.len()));
         }
@@ -323,14 +323,16 @@ fn flag_text(row: &ConversationRow) -> Option<String> {
 
 /// `text` padded with spaces to `width` columns.
 fn pad(text: &str, width: usize) -> String {
-    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
+    format!(
+        "{text}{}",
+        " ".repeat(width.saturating_sub(display_width(text)))
+    )
 }
 
-/// Titles come from the conversation's files: drop control characters.
+/// Titles, ids (folder names) and times come from the conversation's files: every sequence
+/// in them is shown as `␛` and acts on nothing (no leftover `]0;…` of a stripped title).
 fn clean(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
+    echo_line(text).into_owned()
 }
 
 #[cfg(test)]
@@ -407,6 +409,20 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn hostile_titles_and_ids_are_shown_not_obeyed() {
+        let mut hostile = rows();
+        hostile[0].title = Some("evil\u{1b}]0;PWNED\u{7} title\u{202e}".into());
+        hostile[0].id = "id\u{1b}[2J\u{9b}31m".into();
+        let picker = Picker::new(hostile, None);
+        let mut buf = Buffer::empty(Rect::new(0, 0, 100, 6));
+        picker.draw(buf.area, &mut buf, &Chrome::default());
+        let row: String = (0..100).map(|x| buf[(x, 2)].symbol()).collect();
+        assert!(row.contains("evil␛ title<U+202E>"), "{row}");
+        assert!(!row.contains("]0;") && !row.contains("PWNED"), "{row}");
+        assert!(row.chars().all(|c| !c.is_control()), "{row:?}");
+    }
+
+    #[test]
     fn rows_read_as_a_table() {
         let lines = drawn(100);
         assert_eq!(
@@ -435,7 +451,10 @@ pub(crate) mod tests {
         assert_eq!(lines[3], "   IANA reference s…");
         for width in [10, 20, 30, 40, 60, 100, 200] {
             for line in drawn(width) {
-                assert!(line.width() <= usize::from(width), "{width}: {line}");
+                assert!(
+                    display_width(&line) <= usize::from(width),
+                    "{width}: {line}"
+                );
             }
         }
     }

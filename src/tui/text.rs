@@ -1,52 +1,12 @@
-//! Small operations on laid-out lines: their plain text, shifting them left
-//! for horizontal scrolling, and marking search matches. Columns are counted
-//! by the wrapper's own measure ([`grapheme_width`]), so that what was
-//! laid out to fit is cut where it was measured.
+//! Searching laid-out lines: a smart-case query and marking its matches.
+//! Measuring, cutting and shifting lines is [`crate::text`]'s job.
 
 use std::ops::Range;
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use unicode_segmentation::UnicodeSegmentation;
 
-use crate::render::wrap::{display_width, grapheme_width};
-
-/// The characters of `line`, styles dropped.
-pub fn line_text(line: &Line<'_>) -> String {
-    line.spans.iter().map(|s| s.content.as_ref()).collect()
-}
-
-/// `line` without its first `cols` display columns; a wide character cut in
-/// half becomes a space so that the columns after it stay aligned.
-pub fn shift(line: &Line<'static>, cols: usize) -> Line<'static> {
-    if cols == 0 {
-        return line.clone();
-    }
-    let mut skipped = 0;
-    let mut spans = Vec::new();
-    for span in &line.spans {
-        if skipped >= cols {
-            spans.push(span.clone());
-            continue;
-        }
-        let mut kept = String::new();
-        for g in span.content.graphemes(true) {
-            if skipped >= cols {
-                kept.push_str(g);
-                continue;
-            }
-            let w = grapheme_width(g);
-            skipped += w;
-            if skipped > cols {
-                kept.push_str(&" ".repeat(skipped - cols));
-            }
-        }
-        if !kept.is_empty() {
-            spans.push(Span::styled(kept, span.style));
-        }
-    }
-    Line::from(spans).style(line.style)
-}
+use crate::text::width::line_text;
 
 /// A search query with vim's smart case: ignoring case unless it has capitals.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -160,89 +120,11 @@ pub fn highlight(line: &Line<'static>, matcher: &Matcher, style: Style) -> Line<
     Line::from(spans).style(line.style)
 }
 
-/// `text` cut to `width` columns, with `…` when it was longer.
-pub fn truncate(text: &str, width: usize) -> String {
-    if display_width(text) <= width {
-        return text.to_string();
-    }
-    let mut out = String::new();
-    let mut used = 0;
-    for g in text.graphemes(true) {
-        let w = grapheme_width(g);
-        if used + w + 1 > width {
-            break;
-        }
-        out.push_str(g);
-        used += w;
-    }
-    if width > 0 {
-        out.push('…');
-    }
-    out
-}
-
-/// `text` cut to its last `width` columns, with `…` in front when it was
-/// longer (for text being typed: its end is what matters).
-pub fn truncate_start(text: &str, width: usize) -> String {
-    if display_width(text) <= width {
-        return text.to_string();
-    }
-    let mut kept = Vec::new();
-    let mut used = 0;
-    for g in text.graphemes(true).rev() {
-        let w = grapheme_width(g);
-        if used + w + 1 > width {
-            break;
-        }
-        kept.push(g);
-        used += w;
-    }
-    let mut out = String::new();
-    if width > 0 {
-        out.push('…');
-    }
-    out.extend(kept.into_iter().rev());
-    out
-}
-
 #[cfg(test)]
 mod tests {
-    use ratatui::style::{Color, Modifier};
+    use ratatui::style::Modifier;
 
     use super::*;
-
-    #[test]
-    fn shifting_drops_columns_across_spans() {
-        let line = Line::from(vec![
-            Span::raw("abc"),
-            Span::styled("defg", Style::new().fg(Color::Red)),
-        ]);
-        let shifted = shift(&line, 4);
-        assert_eq!(line_text(&shifted), "efg");
-        assert_eq!(shifted.spans[0].style.fg, Some(Color::Red));
-    }
-
-    #[test]
-    fn shifting_through_a_wide_character_keeps_alignment() {
-        let line = Line::from("a界b");
-        assert_eq!(line_text(&shift(&line, 2)), " b");
-        assert_eq!(line_text(&shift(&line, 3)), "b");
-    }
-
-    #[test]
-    fn shifting_counts_an_emoji_sequence_as_the_wrapper_does() {
-        // A family emoji: one cluster the wrapper counts 8 columns wide (its
-        // characters' widths added up, as xterm and tmux draw it).
-        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}";
-        let line = Line::from(format!("{family}xyz"));
-        let cols = display_width(family);
-        assert_eq!(line_text(&shift(&line, cols)), "xyz");
-        assert_eq!(line_text(&shift(&line, cols + 1)), "yz");
-        assert_eq!(
-            truncate(&format!("{family}xyz"), cols + 2),
-            format!("{family}x…")
-        );
-    }
 
     #[test]
     fn smart_case_ignores_case_only_for_lowercase_queries() {
@@ -275,13 +157,5 @@ mod tests {
             .map(|s| s.content.as_ref())
             .collect();
         assert_eq!(marked, ["par", "ser", "parser"]);
-    }
-
-    #[test]
-    fn truncate_marks_the_cut() {
-        assert_eq!(truncate("conversation", 6), "conve…");
-        assert_eq!(truncate("short", 6), "short");
-        assert_eq!(truncate_start("conversation", 6), "…ation");
-        assert_eq!(truncate_start("short", 6), "short");
     }
 }

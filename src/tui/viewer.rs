@@ -14,11 +14,11 @@ use super::terminal::Mouse;
 use crate::load::{Live, OpenError, Origin, event_count};
 use crate::render::document::DocOptions;
 use crate::render::highlight::highlight;
-use crate::render::sanitize::SanitizeMode;
 use crate::render::theme::Theme;
 use crate::source::Workspace;
 use crate::source::stdin::{StreamInbox, spawn_stream_reader};
 use crate::source::watch::{self, Change, Watch};
+use crate::text::sanitize::SanitizeMode;
 
 /// The display choices of the command line.
 #[derive(Debug, Clone, Default)]

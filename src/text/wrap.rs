@@ -6,132 +6,17 @@
 //! leave their base. Wrapping is greedy at spaces, may also break beside double-width
 //! characters (CJK text has no spaces), breaks words longer than the line, and keeps each span's
 //! style on its own text only. It is linear in the input. It does not sanitize: callers pass
-//! text that went through [`super::sanitize`].
+//! text that went through [`super::sanitize`]; widths come from [`super::width`].
 
 use std::borrow::Cow;
 
-use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use unicode_segmentation::UnicodeSegmentation;
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-/// Columns a tab advances in wrapped prose (it is written as spaces).
-pub const TAB_WIDTH: usize = 4;
+use super::truncate::{owned_span, take_width, truncate_spans};
+use super::width::{TAB_WIDTH, grapheme_indices, grapheme_width, spans_width};
 
 /// What replaces a character too wide for the one or two columns left on a line.
 const TOO_WIDE: &str = "?";
-
-/// The marker [`cut_to_width`] puts where it cut a line.
-pub const CUT_MARKER: &str = "…";
-
-/// The grapheme clusters of `s` with their byte offsets. ASCII text (nearly
-/// all of what agents write) skips Unicode segmentation, which dominated
-/// wrapping a 50 MB message: each byte is a cluster, but for `\r\n`.
-pub fn grapheme_indices(s: &str) -> GraphemeIndices<'_> {
-    if s.is_ascii() {
-        GraphemeIndices::Ascii { text: s, at: 0 }
-    } else {
-        GraphemeIndices::Unicode(s.grapheme_indices(true))
-    }
-}
-
-/// The iterator of [`grapheme_indices`].
-pub enum GraphemeIndices<'a> {
-    /// ASCII text, one byte at a time.
-    Ascii {
-        /// The text.
-        text: &'a str,
-        /// The offset of the next cluster.
-        at: usize,
-    },
-    /// Any other text, by `unicode-segmentation`.
-    Unicode(unicode_segmentation::GraphemeIndices<'a>),
-}
-
-impl<'a> Iterator for GraphemeIndices<'a> {
-    type Item = (usize, &'a str);
-
-    fn next(&mut self) -> Option<(usize, &'a str)> {
-        match self {
-            GraphemeIndices::Ascii { text, at } => {
-                let start = *at;
-                let bytes = text.as_bytes();
-                let first = *bytes.get(start)?;
-                let len = if first == b'\r' && bytes.get(start + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
-                *at += len;
-                Some((start, &text[start..start + len]))
-            }
-            GraphemeIndices::Unicode(inner) => inner.next(),
-        }
-    }
-}
-
-/// Display width of one grapheme cluster, as wrapping counts it.
-///
-/// Terminals disagree on emoji sequences: some draw a ZWJ family or a flag as one glyph two
-/// columns wide, many (xterm, VTE, tmux, Alacritty) add up the widths of its characters. The
-/// larger of the two is counted, so a line never overflows on either kind of terminal (on the
-/// first it merely ends a few columns early).
-pub fn grapheme_width(g: &str) -> usize {
-    if let [b' '..=b'~'] = g.as_bytes() {
-        return 1;
-    }
-    if g == "\t" {
-        TAB_WIDTH
-    } else {
-        let per_char: usize = g.chars().map(|c| c.width().unwrap_or(0)).sum();
-        UnicodeWidthStr::width(g).max(per_char)
-    }
-}
-
-/// The number of terminal columns `s` takes (tabs count [`TAB_WIDTH`]).
-pub fn display_width(s: &str) -> usize {
-    grapheme_indices(s).map(|(_, g)| grapheme_width(g)).sum()
-}
-
-/// The display width of a run of spans.
-fn spans_width(spans: &[Span<'_>]) -> usize {
-    spans.iter().map(|s| display_width(&s.content)).sum()
-}
-
-/// An owned copy of a span.
-fn owned_span(span: &Span<'_>) -> Span<'static> {
-    Span::styled(span.content.to_string(), span.style)
-}
-
-/// The longest leading part of `spans` that fits in `width` columns.
-fn take_width(spans: &[Span<'_>], width: usize) -> (Vec<Span<'static>>, usize) {
-    let mut out = Vec::new();
-    let mut used = 0;
-    for span in spans {
-        let mut text = String::new();
-        let mut full = false;
-        for (_, g) in grapheme_indices(&span.content) {
-            let w = grapheme_width(g);
-            if used + w > width {
-                full = true;
-                break;
-            }
-            used += w;
-            if g == "\t" {
-                text.push_str(&" ".repeat(TAB_WIDTH));
-            } else {
-                text.push_str(g);
-            }
-        }
-        if !text.is_empty() {
-            out.push(Span::styled(text, span.style));
-        }
-        if full {
-            break;
-        }
-    }
-    (out, used)
-}
 
 /// How a piece of input is written out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -393,43 +278,6 @@ pub fn wrap_spans(
     .run()
 }
 
-/// The width of a line as this module counts it.
-pub fn line_width(line: &Line<'_>) -> usize {
-    spans_width(&line.spans)
-}
-
-/// A line that is never wrapped (code) cut to `width` columns, ending in a dim [`CUT_MARKER`]
-/// where something was cut off.
-pub fn cut_to_width(line: &Line<'_>, width: usize) -> Line<'static> {
-    let spans: Vec<Span<'static>> = if spans_width(&line.spans) <= width {
-        line.spans.iter().map(owned_span).collect()
-    } else if width == 0 {
-        Vec::new()
-    } else {
-        let (mut spans, _) = take_width(&line.spans, width - 1);
-        spans.push(Span::styled(
-            CUT_MARKER,
-            Style::new().add_modifier(Modifier::DIM),
-        ));
-        spans
-    };
-    let mut out = Line::from(spans);
-    out.style = line.style;
-    out.alignment = line.alignment;
-    out
-}
-
-/// Plain text of a line (for measuring and tests).
-pub fn line_text(line: &Line<'_>) -> String {
-    line.spans.iter().map(|s| s.content.as_ref()).collect()
-}
-
-/// The leading part of `spans` that fits in `width` columns, cut without a marker (for
-/// prefixes squeezed by a narrow width).
-pub fn truncate_spans(spans: &[Span<'_>], width: usize) -> Vec<Span<'static>> {
-    take_width(spans, width).0
-}
-
 /// The width to lay content out at beside a prefix `prefix` columns wide (a gutter, a list
 /// marker): what is left, but at least two columns (one when the line has only one); pass it to
 /// [`prefix_lines`], which cuts the prefix to fit.
@@ -500,7 +348,9 @@ pub fn spaces(n: usize) -> Span<'static> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ratatui::style::Color;
+    use crate::text::width::{display_width, line_text, line_width};
+    use ratatui::style::{Color, Modifier, Style};
+    use unicode_segmentation::UnicodeSegmentation;
 
     fn texts(lines: &[Line<'_>]) -> Vec<String> {
         lines.iter().map(line_text).collect()
@@ -643,24 +493,6 @@ mod tests {
         assert_eq!(lines.len(), 1250);
     }
 
-    #[test]
-    fn cut_marks_the_cut() {
-        let line = Line::from(vec![Span::raw("abc"), Span::raw("defgh")]);
-        let cut = cut_to_width(&line, 5);
-        assert_eq!(line_text(&cut), "abcd…");
-        assert!(
-            cut.spans
-                .last()
-                .unwrap()
-                .style
-                .add_modifier
-                .contains(Modifier::DIM)
-        );
-        assert_eq!(line_text(&cut_to_width(&line, 8)), "abcdefgh");
-        assert_eq!(line_text(&cut_to_width(&Line::from("中文字"), 4)), "中…");
-        assert_eq!(line_text(&cut_to_width(&line, 0)), "");
-    }
-
     use proptest::prelude::*;
 
     fn styles() -> [Style; 3] {
@@ -671,30 +503,7 @@ mod tests {
         ]
     }
 
-    #[test]
-    fn the_ascii_shortcut_measures_as_unicode_does() {
-        for byte in 0u8..=0x7f {
-            let text = char::from(byte).to_string();
-            let slow = if text == "\t" {
-                TAB_WIDTH
-            } else {
-                UnicodeWidthStr::width(text.as_str()).max(byte_width(byte))
-            };
-            assert_eq!(grapheme_width(&text), slow, "{byte:#x}");
-        }
-    }
-
-    fn byte_width(byte: u8) -> usize {
-        char::from(byte).width().unwrap_or(0)
-    }
-
     proptest! {
-        #[test]
-        fn ascii_clusters_are_unicode_clusters(text in "[ -~\r\n\t]{0,40}|\\PC{0,20}") {
-            let fast: Vec<(usize, &str)> = grapheme_indices(&text).collect();
-            let slow: Vec<(usize, &str)> = text.grapheme_indices(true).collect();
-            prop_assert_eq!(fast, slow);
-        }
         #[test]
         fn never_wider_and_text_and_styles_survive(
             parts in prop::collection::vec(

@@ -4,11 +4,22 @@
 //! lines, retitle the terminal or write the clipboard. Everything is parsed with the `vte` state
 //! machine (never regex-stripped piecemeal) so that a sequence and its payload go away together.
 //! What passes: printable text, `\n` and `\t`; with [`sanitize_keep_sgr`] also SGR colour
-//! sequences (minus conceal), for [`super::ansi`] to turn into styles. It never writes anything
+//! sequences (minus conceal), for [`crate::render::ansi`] to turn into styles. It never writes anything
 //! to the terminal itself and never changes stored data: it returns a new string.
 //!
 //! A carriage return directly before a line feed is a line ending, not an overwrite, and is
 //! dropped silently in both modes.
+//!
+//! Characters that reorder or hide text without being controls are handled here too (Trojan
+//! Source, CVE-2021-42574): the bidi embeddings, overrides and isolates (U+202A–U+202E,
+//! U+2066–U+2069), the bidi marks (U+200E, U+200F, U+061C) and tag characters (U+E0000–U+E007F)
+//! outside an emoji flag are stripped, or shown as `<U+202E>` when visualizing; the line and
+//! paragraph separators (U+2028, U+2029) become line feeds. Text echoed back to the user (file
+//! names, option values, titles: [`echo`], [`echo_line`]) keeps every character
+//! but shows each control as its control picture (`␛]0;PWNED␇`) and each of these characters,
+//! and the invisible ones that can hide part of a name (zero-width space, word joiner, BOM,
+//! soft hyphen, a joiner outside an emoji sequence…), as `<U+…>`; [`echo_line`], for one line
+//! of the viewer, shows a whole sequence as one `␛` instead.
 
 use std::borrow::Cow;
 
@@ -29,9 +40,116 @@ pub enum SanitizeMode {
 pub const VISIBLE_ESCAPE: char = '␛';
 
 /// Returns `text` with every escape sequence and control character except `\n` and `\t`
-/// removed (or visualized). Borrows when there is nothing to remove.
+/// removed (or visualized), and bidi controls removed (or shown as `<U+202E>`). Borrows when
+/// there is nothing to remove.
 pub fn sanitize(text: &str, mode: SanitizeMode) -> Cow<'_, str> {
     run(text, mode, false)
+}
+
+/// `text` as it may be echoed to a terminal in a message (an error, a warning, a note): each
+/// control character but `\n` and `\t` is shown as its control picture (`␛`, `␇`, `␍`, `␡`),
+/// an 8-bit control, a bidi control, a line separator or a character that hides text as
+/// `<U+…>`; the rest of a sequence stays as plain text. So `evil\e]0;PWNED\a` reads
+/// `evil␛]0;PWNED␇`: the user sees exactly which name was meant, and nothing in it acts.
+pub fn echo(text: &str) -> Cow<'_, str> {
+    let chars: Vec<char> = text.chars().collect();
+    // Tag characters that continue a flag (🏴 then tags) are part of it.
+    let mut in_flag = vec![false; chars.len()];
+    for i in 1..chars.len() {
+        in_flag[i] = is_tag(chars[i]) && (chars[i - 1] == '\u{1F3F4}' || in_flag[i - 1]);
+    }
+    let shown = |i: usize| -> Option<String> {
+        let c = chars[i];
+        let prev = i.checked_sub(1).map(|p| chars[p]);
+        let next = chars.get(i + 1).copied();
+        match c {
+            '\n' | '\t' => None,
+            '\0'..='\u{1F}' => char::from_u32(0x2400 + u32::from(c)).map(String::from),
+            '\u{7F}' => Some("␡".to_string()),
+            '\u{200D}' if prev.is_some_and(joins_emoji) && next.is_some_and(joins_emoji) => None,
+            _ if in_flag[i] => None,
+            c if c.is_control()
+                || is_bidi_control(c)
+                || is_tag(c)
+                || is_invisible(c)
+                || c == '\u{2028}'
+                || c == '\u{2029}' =>
+            {
+                Some(visible_code(c))
+            }
+            _ => None,
+        }
+    };
+    let Some(first) = (0..chars.len()).find(|&i| shown(i).is_some()) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out: String = chars[..first].iter().collect();
+    for (i, &c) in chars.iter().enumerate().skip(first) {
+        match shown(i) {
+            Some(visible) => out.push_str(&visible),
+            None => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Text shown on one line of the viewer (the status bar, a picker row): like [`echo`], but a
+/// sequence is shown as one `␛` with its payload dropped, as [`SanitizeMode::Visualize`] does
+/// (a title `evil\e]0;PWNED\a` reads `evil␛`, no leftover `]0;PWNED` posing as text); a line
+/// feed is shown as `␊`, a tab as a space.
+pub fn echo_line(text: &str) -> Cow<'_, str> {
+    let visualized = run(text, SanitizeMode::Visualize, false);
+    let echoed = match echo(&visualized) {
+        Cow::Borrowed(_) => visualized,
+        Cow::Owned(out) => Cow::Owned(out),
+    };
+    if echoed.contains(['\n', '\t']) {
+        Cow::Owned(echoed.replace('\n', "␊").replace('\t', " "))
+    } else {
+        echoed
+    }
+}
+
+/// Whether `c` reorders the text around it (a bidi embedding, override, isolate or mark).
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
+}
+
+/// Whether `c` is a tag character (U+E0000–U+E007F): invisible, it can smuggle text past a
+/// reader unless it is part of an emoji flag sequence (🏴 followed by tags).
+fn is_tag(c: char) -> bool {
+    ('\u{E0000}'..='\u{E007F}').contains(&c)
+}
+
+/// Whether `c` is invisible and can hide part of a name: zero-width space and joiners, word
+/// joiner and invisible operators, BOM, soft hyphen, Mongolian vowel separator, combining
+/// grapheme joiner, Hangul fillers.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{034F}'
+            | '\u{115F}'
+            | '\u{1160}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200D}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{3164}'
+            | '\u{FEFF}'
+            | '\u{FFA0}'
+    )
+}
+
+/// Whether `c` can take part in an emoji ZWJ sequence (a pictograph, a skin tone, VS16).
+fn joins_emoji(c: char) -> bool {
+    c == '\u{FE0F}'
+        || c == '\u{20E3}'
+        || (c >= '\u{2190}' && !is_invisible(c) && !c.is_alphanumeric())
+}
+
+/// The visible form of a format character: `<U+202E>`.
+fn visible_code(c: char) -> String {
+    format!("<U+{:04X}>", u32::from(c))
 }
 
 /// Like [`sanitize`] but keeps SGR (`CSI … m`) sequences, minus the conceal attribute (a
@@ -42,7 +160,7 @@ pub fn sanitize_keep_sgr(text: &str, mode: SanitizeMode) -> Cow<'_, str> {
 }
 
 /// Whether the sanitizer leaves `text` as it is, in every mode: it holds no
-/// control character but `\n` and `\t`.
+/// control character but `\n` and `\t`, no bidi control, tag character or line separator.
 pub fn is_clean(text: &str) -> bool {
     !needs_work(text)
 }
@@ -54,6 +172,17 @@ fn needs_work(text: &str) -> bool {
         (b < 0x20 && b != b'\n' && b != b'\t')
             || b == 0x7F
             || (b == 0xC2 && matches!(bytes.get(i + 1), Some(0x80..=0x9F)))
+            || (b == 0xD8 && bytes.get(i + 1) == Some(&0x9C))
+            || (b == 0xE2
+                && matches!(
+                    (bytes.get(i + 1), bytes.get(i + 2)),
+                    (Some(0x80), Some(0x8E | 0x8F | 0xA8..=0xAE)) | (Some(0x81), Some(0xA6..=0xA9))
+                ))
+            || (b == 0xF3
+                && matches!(
+                    (bytes.get(i + 1), bytes.get(i + 2)),
+                    (Some(0xA0), Some(0x80 | 0x81))
+                ))
     })
 }
 
@@ -67,6 +196,7 @@ fn run(text: &str, mode: SanitizeMode, keep_sgr: bool) -> Cow<'_, str> {
         keep_sgr,
         in_sequence: false,
         after_string: false,
+        last_printed: '\0',
     };
     let mut parser = Parser::new();
     let bytes = text.as_bytes();
@@ -121,12 +251,15 @@ struct Sink {
     /// The previous event ended an OSC or DCS string at an ESC, so a following `\` is its
     /// string terminator and not a sequence of its own.
     after_string: bool,
+    /// The last character printed (for tag characters, which belong to the flag before them).
+    last_printed: char,
 }
 
 impl Sink {
     fn dropped(&mut self) {
         if self.mode == SanitizeMode::Visualize {
             self.out.push(VISIBLE_ESCAPE);
+            self.last_printed = VISIBLE_ESCAPE;
         }
     }
 
@@ -184,17 +317,30 @@ impl Sink {
 impl Perform for Sink {
     fn print(&mut self, c: char) {
         self.after_string = false;
+        let flag_tag = is_tag(c) && (self.last_printed == '\u{1F3F4}' || is_tag(self.last_printed));
         if c == '\x7f' {
             self.dropped();
+        } else if c == '\u{2028}' || c == '\u{2029}' {
+            self.out.push('\n');
+            self.last_printed = '\n';
+        } else if is_bidi_control(c) || (is_tag(c) && !flag_tag) {
+            if self.mode == SanitizeMode::Visualize {
+                self.out.push_str(&visible_code(c));
+                self.last_printed = '>';
+            }
         } else {
             self.out.push(c);
+            self.last_printed = c;
         }
     }
 
     fn execute(&mut self, byte: u8) {
         self.after_string = false;
         match byte {
-            b'\n' | b'\t' => self.out.push(byte as char),
+            b'\n' | b'\t' => {
+                self.out.push(byte as char);
+                self.last_printed = byte as char;
+            }
             0x18 | 0x1A => {
                 // CAN and SUB cancel a sequence in progress: both are dropped.
                 if self.in_sequence {
@@ -362,6 +508,70 @@ mod tests {
     }
 
     #[test]
+    fn bidi_controls_are_stripped_or_shown_by_code() {
+        // Trojan Source: an override makes `txt.exe` read as `exe.txt`.
+        assert_eq!(strip("a\u{202E}txt.exe\u{202C}b"), "atxt.exeb");
+        assert_eq!(
+            vis("a\u{202E}txt.exe\u{202C}b"),
+            "a<U+202E>txt.exe<U+202C>b"
+        );
+        for c in [
+            '\u{202A}', '\u{202D}', '\u{2066}', '\u{2069}', '\u{200E}', '\u{200F}', '\u{061C}',
+        ] {
+            assert_eq!(strip(&format!("x{c}y")), "xy", "{c:?}");
+            assert!(!is_clean(&format!("x{c}y")), "{c:?}");
+        }
+        // Right-to-left text itself is text.
+        assert_eq!(strip("שלום عربي"), "שלום عربي");
+    }
+
+    #[test]
+    fn line_separators_become_line_feeds() {
+        assert_eq!(strip("a\u{2028}b\u{2029}c"), "a\nb\nc");
+    }
+
+    #[test]
+    fn tag_characters_are_dropped_except_in_a_flag() {
+        let smuggled: String = "hi"
+            .chars()
+            .map(|c| char::from_u32(0xE0000 + u32::from(c)).unwrap())
+            .collect();
+        assert_eq!(strip(&format!("ok{smuggled}")), "ok");
+        assert_eq!(vis(&format!("ok{smuggled}")), "ok<U+E0068><U+E0069>");
+        let england = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}";
+        assert_eq!(strip(england), england);
+    }
+
+    #[test]
+    fn zero_width_characters_stay_in_content_and_show_when_echoed() {
+        let family = "\u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}";
+        assert_eq!(strip("a\u{200B}b"), "a\u{200B}b");
+        assert_eq!(
+            echo("a\u{200B}b\u{FEFF}c\u{00AD}"),
+            "a<U+200B>b<U+FEFF>c<U+00AD>"
+        );
+        assert_eq!(echo("x\u{200D}y"), "x<U+200D>y");
+        assert_eq!(echo(family), family);
+        assert_eq!(
+            echo("\u{2764}\u{FE0F}\u{200D}\u{1F525}"),
+            "\u{2764}\u{FE0F}\u{200D}\u{1F525}"
+        );
+    }
+
+    #[test]
+    fn echoed_names_show_every_sequence() {
+        assert_eq!(echo("evil\x1b]0;PWNED\x07.json"), "evil␛]0;PWNED␇.json");
+        assert_eq!(echo("a\u{9b}31mb\nc\r"), "a<U+009B>31mb\nc␍");
+        assert_eq!(echo("\x1bP1$q\x1b\\ \x7f"), "␛P1$q␛\\ ␡");
+        assert_eq!(echo_line("a\nb\tc"), "a␊b c");
+        assert_eq!(
+            echo_line("evil\x1b]0;PWNED\x07 t\u{202e}\u{200b}"),
+            "evil␛ t<U+202E><U+200B>"
+        );
+        assert_eq!(echo("plain"), "plain");
+    }
+
+    #[test]
     fn private_mode_csi_ending_in_m_is_not_sgr() {
         assert_eq!(keep("a\x1b[?1000mb\x1b[>4;2mc"), "abc");
     }
@@ -391,6 +601,13 @@ mod tests {
                 Just("\u{9c}".to_string()),
                 Just("\r".to_string()),
                 Just("\x7f".to_string()),
+                Just("\u{202E}".to_string()),
+                Just("\u{2067}".to_string()),
+                Just("\u{200D}".to_string()),
+                Just("\u{200B}".to_string()),
+                Just("\u{E0041}".to_string()),
+                Just("\u{1F469}".to_string()),
+                Just("\u{1F3F4}".to_string()),
                 "[0-9;:?m]{1,6}",
                 "[a-z \n\t中]{1,6}",
                 any::<char>().prop_map(String::from),
@@ -402,7 +619,7 @@ mod tests {
 
     fn only_allowed_controls(text: &str) -> bool {
         text.chars()
-            .all(|c| !c.is_control() || c == '\n' || c == '\t')
+            .all(|c| (!c.is_control() || c == '\n' || c == '\t') && !is_bidi_control(c))
     }
 
     proptest! {
@@ -430,7 +647,30 @@ mod tests {
         }
 
         #[test]
-        fn text_without_controls_is_untouched(text in "[^\\p{Cc}]{0,80}") {
+        fn sanitizing_twice_changes_nothing(text in hostile()) {
+            let stripped = strip(&text);
+            prop_assert_eq!(strip(&stripped), stripped);
+            let shown = vis(&text);
+            prop_assert_eq!(vis(&shown), shown);
+        }
+
+        #[test]
+        fn echoed_text_shows_no_control_and_no_invisible_character(text in hostile()) {
+            let echoed = echo_line(&text);
+            prop_assert!(echoed.chars().all(|c| !c.is_control() && !is_bidi_control(c)));
+            // A tag character is only ever part of a flag (🏴 then tags).
+            let chars: Vec<char> = echoed.chars().collect();
+            let mut in_flag = false;
+            for (i, &c) in chars.iter().enumerate() {
+                in_flag = is_tag(c) && i > 0 && (chars[i - 1] == '\u{1F3F4}' || in_flag);
+                prop_assert!(!is_tag(c) || in_flag, "{echoed:?}");
+            }
+            let joiner = '\u{200D}';
+            prop_assert!(echoed.chars().all(|c| c == joiner || !is_invisible(c)), "{echoed:?}");
+        }
+
+        #[test]
+        fn text_without_controls_is_untouched(text in "[^\\p{Cc}\u{202A}-\u{202E}\u{2066}-\u{2069}\u{200E}\u{200F}\u{061C}\u{2028}\u{2029}\u{E0000}-\u{E007F}]{0,80}") {
             prop_assert_eq!(strip(&text), text.clone());
             prop_assert_eq!(vis(&text), text);
         }

@@ -1,0 +1,24 @@
+//! The text layer's two bounds on arbitrary input (issue 12, point 1): the
+//! first byte picks a width 10..=200, the rest (as UTF-8, invalid bytes
+//! replaced) goes into every block kind of a conversation. No rendered line may
+//! be wider than the width by `overhear::text::width`, and nothing but SGR may
+//! be emitted. `tests/all_widths.rs` checks the same at every width.
+
+#![no_main]
+
+#[path = "../../tests/all_widths/check.rs"]
+mod check;
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, rest)) = data.split_first() else {
+        return;
+    };
+    let width = 10 + usize::from(pick) % 191;
+    let text = String::from_utf8_lossy(rest);
+    let conv = check::conversation(&text);
+    if let Some(why) = check::violation(&conv, width) {
+        panic!("{why}\ntext: {text:?}");
+    }
+});

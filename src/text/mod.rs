@@ -1,0 +1,15 @@
+//! Terminal text: the one layer every byte bound for a terminal goes through.
+//!
+//! * [`sanitize`] — escape sequences, control characters and characters that reorder or hide
+//!   text, stripped (conversation content) or made visible (names and values echoed back).
+//! * [`width`] — THE display-width ruler, per grapheme cluster.
+//! * [`truncate`] — cutting to a number of columns, at either end.
+//! * [`wrap`] — wrapping styled text to a width, with hanging prefixes.
+//!
+//! Used by `render`, `tui` and `cli` alike; it depends on nothing else in overhear. It knows
+//! nothing of conversations, styles or themes, and never writes to a terminal itself.
+
+pub mod sanitize;
+pub mod truncate;
+pub mod width;
+pub mod wrap;

@@ -1,0 +1,218 @@
+//! Cutting text to a number of columns, measured by [`super::width`]: from the end (with or
+//! without a `…` marker), from the start (text being typed) and columns skipped on the left
+//! (horizontal scrolling). A cut never splits a grapheme cluster.
+
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::width::{TAB_WIDTH, display_width, grapheme_indices, grapheme_width, spans_width};
+
+/// The marker [`cut_to_width`] puts where it cut a line.
+pub const CUT_MARKER: &str = "…";
+
+/// An owned copy of a span.
+pub(crate) fn owned_span(span: &Span<'_>) -> Span<'static> {
+    Span::styled(span.content.to_string(), span.style)
+}
+
+/// The longest leading part of `spans` that fits in `width` columns.
+pub(crate) fn take_width(spans: &[Span<'_>], width: usize) -> (Vec<Span<'static>>, usize) {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for span in spans {
+        let mut text = String::new();
+        let mut full = false;
+        for (_, g) in grapheme_indices(&span.content) {
+            let w = grapheme_width(g);
+            if used + w > width {
+                full = true;
+                break;
+            }
+            used += w;
+            if g == "\t" {
+                text.push_str(&" ".repeat(TAB_WIDTH));
+            } else {
+                text.push_str(g);
+            }
+        }
+        if !text.is_empty() {
+            out.push(Span::styled(text, span.style));
+        }
+        if full {
+            break;
+        }
+    }
+    (out, used)
+}
+
+/// A line that is never wrapped (code) cut to `width` columns, ending in a dim [`CUT_MARKER`]
+/// where something was cut off.
+pub fn cut_to_width(line: &Line<'_>, width: usize) -> Line<'static> {
+    let spans: Vec<Span<'static>> = if spans_width(&line.spans) <= width {
+        line.spans.iter().map(owned_span).collect()
+    } else if width == 0 {
+        Vec::new()
+    } else {
+        let (mut spans, _) = take_width(&line.spans, width - 1);
+        spans.push(Span::styled(
+            CUT_MARKER,
+            Style::new().add_modifier(Modifier::DIM),
+        ));
+        spans
+    };
+    let mut out = Line::from(spans);
+    out.style = line.style;
+    out.alignment = line.alignment;
+    out
+}
+
+/// The leading part of `spans` that fits in `width` columns, cut without a marker (for
+/// prefixes squeezed by a narrow width).
+pub fn truncate_spans(spans: &[Span<'_>], width: usize) -> Vec<Span<'static>> {
+    take_width(spans, width).0
+}
+
+/// `text` cut to `width` columns, with `…` when it was longer.
+pub fn truncate(text: &str, width: usize) -> String {
+    if display_width(text) <= width {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for (_, g) in grapheme_indices(text) {
+        let w = grapheme_width(g);
+        if used + w + 1 > width {
+            break;
+        }
+        out.push_str(g);
+        used += w;
+    }
+    if width > 0 {
+        out.push('…');
+    }
+    out
+}
+
+/// `text` cut to its last `width` columns, with `…` in front when it was
+/// longer (for text being typed: its end is what matters).
+pub fn truncate_start(text: &str, width: usize) -> String {
+    if display_width(text) <= width {
+        return text.to_string();
+    }
+    let mut kept = Vec::new();
+    let mut used = 0;
+    for g in text.graphemes(true).rev() {
+        let w = grapheme_width(g);
+        if used + w + 1 > width {
+            break;
+        }
+        kept.push(g);
+        used += w;
+    }
+    let mut out = String::new();
+    if width > 0 {
+        out.push('…');
+    }
+    out.extend(kept.into_iter().rev());
+    out
+}
+
+/// `line` without its first `cols` display columns; a wide character cut in
+/// half becomes a space so that the columns after it stay aligned.
+pub fn shift(line: &Line<'static>, cols: usize) -> Line<'static> {
+    if cols == 0 {
+        return line.clone();
+    }
+    let mut skipped = 0;
+    let mut spans = Vec::new();
+    for span in &line.spans {
+        if skipped >= cols {
+            spans.push(span.clone());
+            continue;
+        }
+        let mut kept = String::new();
+        for g in grapheme_indices(&span.content).map(|(_, g)| g) {
+            if skipped >= cols {
+                kept.push_str(g);
+                continue;
+            }
+            let w = grapheme_width(g);
+            skipped += w;
+            if skipped > cols {
+                kept.push_str(&" ".repeat(skipped - cols));
+            }
+        }
+        if !kept.is_empty() {
+            spans.push(Span::styled(kept, span.style));
+        }
+    }
+    Line::from(spans).style(line.style)
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::style::Color;
+
+    use super::*;
+    use crate::text::width::line_text;
+
+    #[test]
+    fn cut_marks_the_cut() {
+        let line = Line::from(vec![Span::raw("abc"), Span::raw("defgh")]);
+        let cut = cut_to_width(&line, 5);
+        assert_eq!(line_text(&cut), "abcd…");
+        assert!(
+            cut.spans
+                .last()
+                .unwrap()
+                .style
+                .add_modifier
+                .contains(Modifier::DIM)
+        );
+        assert_eq!(line_text(&cut_to_width(&line, 8)), "abcdefgh");
+        assert_eq!(line_text(&cut_to_width(&Line::from("中文字"), 4)), "中…");
+        assert_eq!(line_text(&cut_to_width(&line, 0)), "");
+    }
+
+    #[test]
+    fn shifting_drops_columns_across_spans() {
+        let line = Line::from(vec![
+            Span::raw("abc"),
+            Span::styled("defg", Style::new().fg(Color::Red)),
+        ]);
+        let shifted = shift(&line, 4);
+        assert_eq!(line_text(&shifted), "efg");
+        assert_eq!(shifted.spans[0].style.fg, Some(Color::Red));
+    }
+
+    #[test]
+    fn shifting_through_a_wide_character_keeps_alignment() {
+        let line = Line::from("a界b");
+        assert_eq!(line_text(&shift(&line, 2)), " b");
+        assert_eq!(line_text(&shift(&line, 3)), "b");
+    }
+
+    #[test]
+    fn shifting_counts_an_emoji_sequence_as_the_wrapper_does() {
+        // A family emoji: one cluster the wrapper counts 8 columns wide (its
+        // characters' widths added up, as xterm and tmux draw it).
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}";
+        let line = Line::from(format!("{family}xyz"));
+        let cols = display_width(family);
+        assert_eq!(line_text(&shift(&line, cols)), "xyz");
+        assert_eq!(line_text(&shift(&line, cols + 1)), "yz");
+        assert_eq!(
+            truncate(&format!("{family}xyz"), cols + 2),
+            format!("{family}x…")
+        );
+    }
+
+    #[test]
+    fn truncate_marks_the_cut() {
+        assert_eq!(truncate("conversation", 6), "conve…");
+        assert_eq!(truncate("short", 6), "short");
+        assert_eq!(truncate_start("conversation", 6), "…ation");
+        assert_eq!(truncate_start("short", 6), "short");
+    }
+}

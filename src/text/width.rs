@@ -1,0 +1,171 @@
+//! THE display-width ruler: how many terminal columns a piece of text takes.
+//!
+//! Every width in overhear (wrapping, layout, tables, the status bar, the picker, and the tests
+//! that check them) is measured here, so what was laid out to fit is cut where it was measured.
+//! Widths are counted per grapheme cluster (`unicode-segmentation`), so emoji sequences and
+//! combining marks stay whole. Other width functions (`Line::width`, `Span::width`,
+//! `UnicodeWidthStr::width`, `UnicodeWidthChar::width`) are denied outside this module by
+//! `clippy.toml`. It measures; it never changes text (see [`super::sanitize`] for that).
+
+use ratatui::text::{Line, Span};
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Columns a tab advances in wrapped prose (it is written as spaces).
+pub const TAB_WIDTH: usize = 4;
+
+/// The grapheme clusters of `s` with their byte offsets. ASCII text (nearly
+/// all of what agents write) skips Unicode segmentation, which dominated
+/// wrapping a 50 MB message: each byte is a cluster, but for `\r\n`.
+pub fn grapheme_indices(s: &str) -> GraphemeIndices<'_> {
+    if s.is_ascii() {
+        GraphemeIndices::Ascii { text: s, at: 0 }
+    } else {
+        GraphemeIndices::Unicode(s.grapheme_indices(true))
+    }
+}
+
+/// The iterator of [`grapheme_indices`].
+pub enum GraphemeIndices<'a> {
+    /// ASCII text, one byte at a time.
+    Ascii {
+        /// The text.
+        text: &'a str,
+        /// The offset of the next cluster.
+        at: usize,
+    },
+    /// Any other text, by `unicode-segmentation`.
+    Unicode(unicode_segmentation::GraphemeIndices<'a>),
+}
+
+impl<'a> Iterator for GraphemeIndices<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        match self {
+            GraphemeIndices::Ascii { text, at } => {
+                let start = *at;
+                let bytes = text.as_bytes();
+                let first = *bytes.get(start)?;
+                let len = if first == b'\r' && bytes.get(start + 1) == Some(&b'\n') {
+                    2
+                } else {
+                    1
+                };
+                *at += len;
+                Some((start, &text[start..start + len]))
+            }
+            GraphemeIndices::Unicode(inner) => inner.next(),
+        }
+    }
+}
+
+/// Display width of one grapheme cluster, as wrapping counts it.
+///
+/// Terminals disagree on emoji sequences: some draw a ZWJ family or a flag as one glyph two
+/// columns wide, many (xterm, VTE, tmux, Alacritty) add up the widths of its characters. The
+/// larger of the two is counted, so a line never overflows on either kind of terminal (on the
+/// first it merely ends a few columns early).
+pub fn grapheme_width(g: &str) -> usize {
+    if let [b' '..=b'~'] = g.as_bytes() {
+        return 1;
+    }
+    if g == "\t" {
+        TAB_WIDTH
+    } else {
+        #[allow(clippy::disallowed_methods)] // the one place the ruler is built
+        let (per_char, cluster): (usize, usize) = (
+            g.chars()
+                .map(|c| unicode_width::UnicodeWidthChar::width(c).unwrap_or(0))
+                .sum(),
+            unicode_width::UnicodeWidthStr::width(g),
+        );
+        cluster.max(per_char)
+    }
+}
+
+/// The number of terminal columns `s` takes (tabs count [`TAB_WIDTH`]).
+pub fn display_width(s: &str) -> usize {
+    grapheme_indices(s).map(|(_, g)| grapheme_width(g)).sum()
+}
+
+/// The display width of a run of spans.
+pub fn spans_width(spans: &[Span<'_>]) -> usize {
+    spans.iter().map(|s| display_width(&s.content)).sum()
+}
+
+/// The number of terminal columns `line` takes.
+pub fn line_width(line: &Line<'_>) -> usize {
+    spans_width(&line.spans)
+}
+
+/// The characters of `line`, styles dropped (for measuring, searching and tests).
+pub fn line_text(line: &Line<'_>) -> String {
+    line.spans.iter().map(|s| s.content.as_ref()).collect()
+}
+
+/// `text` with each tab replaced by spaces up to the next multiple of `stop`, counting from
+/// `column` (where `text` starts on its line); also returns the column after it. Borrows when
+/// there is no tab.
+pub fn expand_tabs(text: &str, column: usize, stop: usize) -> (std::borrow::Cow<'_, str>, usize) {
+    let stop = stop.max(1);
+    if !text.contains('\t') {
+        return (text.into(), column + display_width(text));
+    }
+    let mut out = String::with_capacity(text.len() + stop);
+    let mut column = column;
+    for (_, g) in grapheme_indices(text) {
+        if g == "\t" {
+            let to = (column / stop + 1) * stop;
+            out.extend(std::iter::repeat_n(' ', to - column));
+            column = to;
+        } else {
+            out.push_str(g);
+            column += grapheme_width(g);
+        }
+    }
+    (out.into(), column)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::disallowed_methods)] // the ruler is checked against the functions it is built on
+    use proptest::prelude::*;
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+    use super::*;
+
+    #[test]
+    fn tabs_expand_to_stops_counted_from_the_column() {
+        assert_eq!(expand_tabs("a\tb", 0, 8), ("a       b".into(), 9));
+        assert_eq!(expand_tabs("\tb", 3, 4), (" b".into(), 5));
+        // A wide character takes two columns before the stop.
+        assert_eq!(expand_tabs("中\tx", 0, 4).0, "中  x");
+        assert_eq!(expand_tabs("plain", 2, 8), ("plain".into(), 7));
+    }
+
+    #[test]
+    fn the_ascii_shortcut_measures_as_unicode_does() {
+        for byte in 0u8..=0x7f {
+            let text = char::from(byte).to_string();
+            let slow = if text == "\t" {
+                TAB_WIDTH
+            } else {
+                UnicodeWidthStr::width(text.as_str()).max(byte_width(byte))
+            };
+            assert_eq!(grapheme_width(&text), slow, "{byte:#x}");
+        }
+    }
+
+    fn byte_width(byte: u8) -> usize {
+        char::from(byte).width().unwrap_or(0)
+    }
+
+    proptest! {
+        #[test]
+        fn ascii_clusters_are_unicode_clusters(text in "[ -~\r\n\t]{0,40}|\\PC{0,20}") {
+            let fast: Vec<(usize, &str)> = grapheme_indices(&text).collect();
+            let slow: Vec<(usize, &str)> = text.grapheme_indices(true).collect();
+            prop_assert_eq!(fast, slow);
+        }
+    }
+}
