@@ -40,7 +40,13 @@ pub fn wrap_long_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
         let room = if first { width } else { width - prefix_width };
         let taken = fitting(rest, room);
         let mut spans = if first { Vec::new() } else { spans_of(&prefix) };
-        spans.extend(spans_of(&rest[..taken]));
+        if cells_width(&rest[..taken]) > room {
+            // One grapheme wider than the whole room (an emoji sequence at a
+            // very narrow width): shown as a cut, never past the width.
+            spans.push(Span::styled("…", rest[0].style.add_modifier(Modifier::DIM)));
+        } else {
+            spans.extend(spans_of(&rest[..taken]));
+        }
         let mut wrapped = Line::from(spans);
         wrapped.style = line.style;
         out.push(wrapped);
@@ -87,7 +93,8 @@ fn cells_width(cells: &[Cell]) -> usize {
 }
 
 /// How many leading `cells` fit in `room` columns (at least one, so that
-/// wrapping always moves on; `room` is at least 2, the widest grapheme).
+/// wrapping always moves on: a first cell wider than `room` is taken alone,
+/// and the caller shows it as a cut).
 fn fitting(cells: &[Cell], room: usize) -> usize {
     let mut used = 0;
     let mut count = 0;
@@ -201,6 +208,17 @@ mod tests {
                 .map(|l| line_text(l).matches('日').count())
                 .sum();
             assert_eq!(kept, 20, "at {width} every character is kept");
+        }
+    }
+
+    #[test]
+    fn a_grapheme_wider_than_the_room_is_cut_not_overflowing() {
+        let family = "👩\u{200d}👩\u{200d}👧\u{200d}👦";
+        let line = Line::from(format!("{}{family}{family}", " ".repeat(6)));
+        for width in NARROWEST..=20 {
+            for l in wrap_long_line(line.clone(), width) {
+                assert!(line_width(&l) <= width, "{width}: {:?}", line_text(&l));
+            }
         }
     }
 
