@@ -205,6 +205,39 @@ pub enum BlockKind {
     },
 }
 
+/// What a reader looks for first in a long run (the viewer's jump keys).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Landmark {
+    /// A tool call that failed (a refused call is not a failure).
+    Failure,
+    /// A message to the user: the assistant's speech or a tool block shown as it.
+    Speech,
+}
+
+impl DocBlock {
+    /// Whether the block is `landmark` (every piece of a cut block is, as
+    /// the whole is).
+    pub fn is(&self, landmark: Landmark, conv: &Conversation) -> bool {
+        let failed = |response: Option<usize>| {
+            response.is_some_and(|r| {
+                let event = &conv.events[r];
+                matches!(
+                    event.kind,
+                    EventKind::ToolCallResponse { is_error: true, .. }
+                ) && ext::outcome(event) != Some("rejected")
+            })
+        };
+        match (&self.kind, landmark) {
+            (BlockKind::ToolCard(card), Landmark::Failure) => failed(card.call.response),
+            (BlockKind::ToolSpeech(speech), Landmark::Failure) => failed(speech.response),
+            (BlockKind::AssistantMessage { .. } | BlockKind::ToolSpeech(_), Landmark::Speech) => {
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
 /// A tool block shown as speech, with its delivery outcome.
 #[derive(Debug, Clone)]
 pub struct ToolSpeech {

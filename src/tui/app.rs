@@ -9,9 +9,10 @@ use std::time::SystemTime;
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 
-use super::blocks::{BlockClass, Blocks, find_key, turn_start};
+use super::blocks::{BlockClass, Blocks, Landmark, find_key, turn_start};
 use super::cache::LayoutCache;
 use super::clock::Clock;
+use super::find::{HitCounts, SearchPrompt};
 use super::fold::Folds;
 use super::help::{self, HelpKey};
 use super::keys::{Action, action_for};
@@ -121,8 +122,8 @@ impl Default for ViewerOptions {
 pub(super) enum Mode {
     /// The conversation.
     Normal,
-    /// Typing a search; the text so far.
-    Prompt(String),
+    /// Typing a search.
+    Prompt(SearchPrompt),
     /// The help overlay, scrolled by this many lines.
     Help(usize),
     /// The workspace picker.
@@ -155,6 +156,15 @@ pub struct App<D: Blocks> {
     pub(super) width: usize,
     pub(super) rows: usize,
     pub(super) search: Option<Matcher>,
+    /// The last search went forward (`/`) rather than backward (`?`): `n`
+    /// goes on in that direction, `N` against it.
+    pub(super) search_forward: bool,
+    /// This session's queries, oldest first, recalled by ↑ / ↓ in the prompt.
+    pub(super) history: Vec<String>,
+    /// Matches of the current search per block, and where the last one landed.
+    pub(super) hits: HitCounts<D::Key>,
+    /// Digits typed before a key (`5j`, `10G`, `12t`).
+    pub(super) count: Option<usize>,
     pub(super) mode: Mode,
     pub(super) picker: Option<Picker>,
     /// A one-off note shown in the status bar until the next key.
@@ -185,6 +195,10 @@ impl<D: Blocks> App<D> {
             width: 80,
             rows: 23,
             search: None,
+            search_forward: true,
+            history: Vec::new(),
+            hits: HitCounts::default(),
+            count: None,
             mode: Mode::Normal,
             picker: None,
             message: None,
@@ -282,6 +296,8 @@ impl<D: Blocks> App<D> {
         self.follow = true;
         self.paused_at = None;
         self.search = None;
+        self.hits = HitCounts::default();
+        self.count = None;
         self.mode = Mode::Normal;
         self.picker = None;
         self.epoch = epoch;
@@ -434,14 +450,20 @@ impl<D: Blocks> App<D> {
                 };
                 None
             }
-            Mode::Prompt(text) => {
-                self.prompt_key(key, text);
+            Mode::Prompt(prompt) => {
+                self.prompt_key(key, prompt);
                 None
             }
             Mode::Picker => self.picker_key(key),
             Mode::Normal => {
+                if let Some(count) = self.count_digit(key) {
+                    self.count = Some(count);
+                    self.note(format!("count {count}"));
+                    return None;
+                }
+                let count = self.count.take();
                 let action = action_for(key)?;
-                self.act(action)
+                self.act_counted(action, count)
             }
         }
     }
@@ -484,10 +506,19 @@ impl<D: Blocks> App<D> {
             Action::NextCard => self.jump_card(true),
             Action::Left => self.hscroll = self.hscroll.saturating_sub(HSCROLL_STEP),
             Action::Right => self.scroll_right(),
-            Action::Search => self.mode = Mode::Prompt(String::new()),
-            Action::NextHit => self.find(true),
-            Action::PrevHit => self.find(false),
-            Action::ClearSearch => self.search = None,
+            Action::Search => self.mode = Mode::Prompt(SearchPrompt::new(true)),
+            Action::SearchBack => self.mode = Mode::Prompt(SearchPrompt::new(false)),
+            Action::NextHit => self.find(self.search_forward),
+            Action::PrevHit => self.find(!self.search_forward),
+            Action::ClearSearch => {
+                self.search = None;
+                self.hits = HitCounts::default();
+            }
+            Action::GotoTurn => self.note("type the turn's number first: 12t goes to turn 12"),
+            Action::NextFailure => self.jump_to(Landmark::Failure, true),
+            Action::PrevFailure => self.jump_to(Landmark::Failure, false),
+            Action::NextSpeech => self.jump_to(Landmark::Speech, true),
+            Action::PrevSpeech => self.jump_to(Landmark::Speech, false),
             Action::ToggleFold => self.toggle_fold(),
             Action::FoldAll => self.fold_all(),
             Action::CycleReasoning => self.cycle_reasoning(),
@@ -648,35 +679,6 @@ impl<D: Blocks> App<D> {
         };
         self.note(format!("view: {}", self.doc.view_name()));
         self.settle();
-    }
-
-    fn prompt_key(&mut self, key: &KeyEvent, mut text: String) {
-        use crossterm::event::{KeyCode, KeyModifiers};
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Esc => self.mode = Mode::Normal,
-            KeyCode::Char('c') if ctrl => self.mode = Mode::Normal,
-            KeyCode::Enter => {
-                self.mode = Mode::Normal;
-                self.search = Matcher::new(&text);
-                if self.search.is_some() {
-                    self.find_from_cursor();
-                }
-            }
-            KeyCode::Backspace => {
-                if text.pop().is_none() {
-                    self.mode = Mode::Normal;
-                } else {
-                    self.mode = Mode::Prompt(text);
-                }
-            }
-            KeyCode::Char('u') if ctrl => self.mode = Mode::Prompt(String::new()),
-            KeyCode::Char(c) if !ctrl => {
-                text.push(c);
-                self.mode = Mode::Prompt(text);
-            }
-            _ => {}
-        }
     }
 }
 

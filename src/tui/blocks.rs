@@ -22,6 +22,15 @@ pub enum BlockClass {
     Other,
 }
 
+/// A block people look for first in a long run, a target of its own jump keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Landmark {
+    /// A tool call that failed (`x` / `X`).
+    Failure,
+    /// A message to the user: the assistant's speech (`)` / `(`).
+    Speech,
+}
+
 /// Whether anyone is still writing the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LiveState {
@@ -59,6 +68,8 @@ pub trait Blocks {
     fn turn(&self, i: usize) -> usize;
     /// What kind of block `i` is.
     fn class(&self, i: usize) -> BlockClass;
+    /// Whether block `i` is `landmark`; only the first piece of a cut block is.
+    fn is(&self, i: usize, landmark: Landmark) -> bool;
     /// Whether block `i` can be folded to its header.
     fn foldable(&self, i: usize) -> bool;
     /// The block that block `i` is a piece of (see

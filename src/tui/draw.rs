@@ -109,7 +109,7 @@ impl<D: Blocks> App<D> {
         buf.set_style(area, BAR);
         let width = usize::from(area.width);
         let (left, style, typing) = match &self.mode {
-            Mode::Prompt(text) => (format!("/{text}"), BAR.add_modifier(Modifier::BOLD), true),
+            Mode::Prompt(prompt) => (prompt.shown(), BAR.add_modifier(Modifier::BOLD), true),
             _ => match &self.message {
                 Some(message) => (message.clone(), BAR.fg(Color::Yellow), false),
                 None => (
@@ -129,7 +129,8 @@ impl<D: Blocks> App<D> {
         } else {
             (width / 3).max(12)
         };
-        let wanted_left = (left.width() + 2).min(share);
+        // The margin, the gap before the right side, and the typing cursor.
+        let wanted_left = (left.width() + if typing { 3 } else { 2 }).min(share);
         let mut right = self.status_parts();
         let right_width = |parts: &[(&str, Span<'_>)]| {
             parts.iter().map(|(_, s)| s.content.width()).sum::<usize>()
@@ -137,7 +138,7 @@ impl<D: Blocks> App<D> {
                 + 1
         };
         // Drop the least useful parts first until the rest fits.
-        for drop in ["events", "view", "time", "cols", "turn"] {
+        for drop in ["events", "help", "view", "time", "cols", "match", "turn"] {
             if right_width(&right) + wanted_left <= width {
                 break;
             }
@@ -181,6 +182,9 @@ impl<D: Blocks> App<D> {
                 Span::styled(format!("turn {}/{turns}", self.doc.turn(at.block)), BAR),
             ));
         }
+        if let Some(hits) = self.match_status() {
+            parts.push(("match", Span::styled(hits, BAR)));
+        }
         let events = self.doc.event_count();
         parts.push((
             "events",
@@ -205,6 +209,7 @@ impl<D: Blocks> App<D> {
         parts.push(("live", self.live_indicator()));
         let stamp = self.clock.stamp(self.last_change, SystemTime::now());
         parts.push(("time", Span::styled(stamp, BAR)));
+        parts.push(("help", Span::styled("H help", BAR)));
         parts
     }
 

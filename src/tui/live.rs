@@ -13,9 +13,11 @@ use std::time::SystemTime;
 use ratatui::text::Line;
 use xxhash_rust::xxh3::Xxh3;
 
-use super::blocks::{BlockClass, Blocks, LiveState};
+use super::blocks::{BlockClass, Blocks, Landmark, LiveState};
 use crate::load::{Live, Origin, Refresh};
-use crate::render::document::{BlockKey, BlockKind, DocBlock, DocOptions, Document};
+use crate::render::document::{
+    BlockKey, BlockKind, DocBlock, DocOptions, Document, Landmark as DocLandmark,
+};
 use crate::render::layout::{self, LayoutContext};
 use crate::render::sanitize::{SanitizeMode, sanitize};
 use crate::render::theme::Theme;
@@ -178,6 +180,16 @@ impl Blocks for LiveDocument {
             BlockKind::Reasoning { .. } => BlockClass::Reasoning,
             _ => BlockClass::Other,
         }
+    }
+
+    fn is(&self, i: usize, landmark: Landmark) -> bool {
+        let block = self.block(i);
+        let landmark = match landmark {
+            Landmark::Failure => DocLandmark::Failure,
+            Landmark::Speech => DocLandmark::Speech,
+        };
+        block.piece.as_ref().is_none_or(|p| p.is_first())
+            && block.is(landmark, &self.live.conversation)
     }
 
     fn foldable(&self, i: usize) -> bool {

@@ -6,7 +6,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use ratatui::text::Line;
 
-use super::blocks::{BlockClass, Blocks, LiveState};
+use super::blocks::{BlockClass, Blocks, Landmark, LiveState};
 
 /// One block of the test document.
 #[derive(Debug, Clone, Hash)]
@@ -201,6 +201,17 @@ impl Blocks for TestDoc {
             ClassTag::Card => BlockClass::ToolCard,
             ClassTag::Reasoning => BlockClass::Reasoning,
             ClassTag::Text => BlockClass::Other,
+        }
+    }
+
+    /// A card whose header says `failed` is a failure; text that starts
+    /// with `assistant:` is speech.
+    fn is(&self, i: usize, landmark: Landmark) -> bool {
+        let b = self.block(i);
+        let head = b.text.lines().next().unwrap_or_default();
+        match landmark {
+            Landmark::Failure => b.class == ClassTag::Card && head.contains("failed"),
+            Landmark::Speech => b.class == ClassTag::Text && head.starts_with("assistant:"),
         }
     }
 

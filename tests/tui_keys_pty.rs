@@ -1,0 +1,161 @@
+//! The viewer's keys in a real pseudo-terminal, as a user types them: search
+//! both ways with its history and match count, counts, turn and line jumps,
+//! and the jumps to failed calls and to messages to the user — at 40, 80,
+//! 120 and 200 columns, dark, light and without colour.
+
+mod live_support;
+
+use std::path::Path;
+
+use live_support::{TIMEOUT, Viewer, rows};
+
+const CURRENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
+
+/// The height: small enough that every jump target can be put at the top.
+const ROWS: u16 = 12;
+
+/// The widths every test runs at.
+const WIDTHS: [u16; 4] = [40, 80, 120, 200];
+
+/// The viewer on the `current` fixture, `cols` wide, with `env` and `args`.
+fn start(cols: u16, env: &[(&str, &str)], args: &[&str]) -> Viewer {
+    let tmp = std::env::temp_dir();
+    let mut cmd = Viewer::command(Path::new(CURRENT), &tmp.join("overhear-no-user-data"));
+    cmd.arg(CURRENT);
+    for arg in args {
+        cmd.arg(arg);
+    }
+    for (key, value) in env {
+        cmd.env(key, value);
+    }
+    let viewer = Viewer::start(cmd, ROWS, cols);
+    viewer.wait_until("the first frame", TIMEOUT, |s| {
+        s.alternate_screen() && s.contents().contains("turn 2/2")
+    });
+    viewer
+}
+
+/// Environment variables and arguments that make one kind of terminal.
+type Variant = (&'static [(&'static str, &'static str)], &'static [&'static str]);
+
+/// The variants of the terminal every test runs in: dark, light, no colour.
+fn variants() -> [Variant; 3] {
+    [
+        (&[], &[]),
+        (&[], &["--theme", "light"]),
+        (&[("NO_COLOR", "1")], &[]),
+    ]
+}
+
+/// The first row of the screen.
+fn first_row(s: &vt100::Screen) -> String {
+    rows(s).into_iter().next().unwrap_or_default()
+}
+
+/// The status bar (the last row).
+fn status(s: &vt100::Screen) -> String {
+    rows(s).pop().unwrap_or_default()
+}
+
+/// The text of the cursor row: the row drawn with a background or in
+/// reverse video (without colour), the status bar excluded.
+fn cursor_row(s: &vt100::Screen) -> Option<String> {
+    let (height, width) = s.size();
+    let (height, width) = (height.get(), width.get());
+    (0..height.saturating_sub(1))
+        .find(|&y| {
+            s.cell(y, 0)
+                .is_some_and(|c| c.inverse() || c.bgcolor() != vt100::Color::Default)
+        })
+        .map(|y| s.contents_between(y, 0, y, width))
+}
+
+/// Types `keys` and waits until the first row holds `text`, and the cursor
+/// is on it when the cursor can be seen (without colour it cannot, yet).
+fn jump(viewer: &mut Viewer, keys: &[u8], text: &str) {
+    viewer.send(keys);
+    viewer.wait_until(text, TIMEOUT, |s| {
+        first_row(s).contains(text) && cursor_row(s).is_none_or(|row| row.contains(text))
+    });
+}
+
+#[test]
+fn counts_and_jumps_reach_failures_messages_lines_and_turns() {
+    for cols in WIDTHS {
+        for (env, args) in variants() {
+            eprintln!("{cols} columns, {env:?} {args:?}");
+            let mut viewer = start(cols, env, args);
+            jump(&mut viewer, b"gx", "✗ cargo_check");
+            assert!(
+                first_row(&viewer.screen()).contains("cargo_check"),
+                "{cols}: at the top"
+            );
+            jump(&mut viewer, b")", "tell_user");
+            jump(&mut viewer, b"(", "tell_user");
+            viewer.send(b"(");
+            viewer.wait_until("no earlier message", TIMEOUT, |s| {
+                status(s).contains("no earlier")
+            });
+            jump(&mut viewer, b"2t", "turn 2");
+            jump(&mut viewer, b"1G", "turn 1");
+            // Line 3 of the conversation is the user's label.
+            jump(&mut viewer, b"3G", "Jean Mertz");
+            viewer.send(b"9t");
+            viewer.wait_until("the turn count", TIMEOUT, |s| {
+                status(s).contains("no turn 9")
+            });
+            viewer.send(b"q");
+            assert_eq!(viewer.exit_code(), 0);
+        }
+    }
+}
+
+#[test]
+fn search_backward_counts_matches_and_recalls_queries() {
+    for cols in WIDTHS {
+        for (env, args) in variants() {
+            eprintln!("{cols} columns, {env:?} {args:?}");
+            let mut viewer = start(cols, env, args);
+            if cols >= 80 {
+                assert!(status(&viewer.screen()).contains("H help"), "{cols}");
+            }
+            jump(&mut viewer, b"g/cargo_check\r", "✗ cargo_check");
+            if cols >= 80 {
+                viewer.wait_until("match 1/3", TIMEOUT, |s| status(s).contains("match 1/3"));
+            }
+            // ↑ in the `?` prompt brings the query back; backward from the
+            // first match wraps to the last one.
+            viewer.send(b"?\x1b[A");
+            viewer.wait_until("the recalled query", TIMEOUT, |s| {
+                status(s).starts_with(" ?cargo_check")
+            });
+            viewer.send(b"\r");
+            viewer.wait_until("the wrap to the bottom", TIMEOUT, |s| {
+                status(s).contains("wrapped to the bo")
+                    && cursor_row(s).is_none_or(|row| row.contains("◌ cargo_check"))
+            });
+            // After `?`, n goes on upward and N down again.
+            viewer.send(b"n");
+            viewer.wait_until("n going up", TIMEOUT, |s| {
+                !status(s).contains("wrapped")
+                    && cursor_row(s).is_none_or(|row| !row.contains("◌"))
+                    && (cols < 80 || status(s).contains("match 2/3"))
+            });
+            viewer.send(b"N");
+            viewer.wait_until("N going down", TIMEOUT, |s| {
+                cursor_row(s).is_none_or(|row| row.contains("◌ cargo_check"))
+                    && (cols < 80 || status(s).contains("match 3/3"))
+            });
+            viewer.send(b"H");
+            viewer.wait_until("the help", TIMEOUT, |s| s.contents().contains("help"));
+            viewer.send(b"G");
+            viewer.wait_until("the end of the help", TIMEOUT, |s| {
+                s.contents().contains("next message to the user.")
+            });
+            viewer.send(b"q");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            viewer.send(b"q");
+            assert_eq!(viewer.exit_code(), 0);
+        }
+    }
+}
