@@ -36,7 +36,10 @@ fn start(cols: u16, env: &[(&str, &str)], args: &[&str]) -> Viewer {
 }
 
 /// Environment variables and arguments that make one kind of terminal.
-type Variant = (&'static [(&'static str, &'static str)], &'static [&'static str]);
+type Variant = (
+    &'static [(&'static str, &'static str)],
+    &'static [&'static str],
+);
 
 /// The variants of the terminal every test runs in: dark, light, no colour.
 fn variants() -> [Variant; 3] {

@@ -1087,7 +1087,18 @@ fn question_mark_searches_backward_and_n_keeps_its_direction() {
 #[test]
 fn status_counts_matches_and_shows_h_help() {
     let mut app = app(TestDoc::turns(30));
-    assert!(status(&mut app).contains("H help"), "{}", status(&mut app));
+    let mut wide = Terminal::new(TestBackend::new(120, H)).unwrap();
+    wide.draw(|f| app.draw(f)).unwrap();
+    let bar = rows(&wide).pop().unwrap();
+    assert!(
+        bar.contains("H help") && bar.contains("150 events"),
+        "{bar}"
+    );
+    app.resize(usize::from(W), usize::from(H));
+    assert!(
+        !status(&mut app).contains("H help"),
+        "at 80 columns the date leaves no room"
+    );
     press(&mut app, "g /");
     typed(&mut app, "of call 3");
     press(&mut app, "Enter");

@@ -138,7 +138,7 @@ impl<D: Blocks> App<D> {
                 + 1
         };
         // Drop the least useful parts first until the rest fits.
-        for drop in ["events", "help", "view", "time", "cols", "match", "turn"] {
+        for drop in ["help", "events", "view", "time", "cols", "match", "turn"] {
             if right_width(&right) + wanted_left <= width {
                 break;
             }
