@@ -162,3 +162,54 @@ fn search_backward_counts_matches_and_recalls_queries() {
         }
     }
 }
+
+#[test]
+fn eve_action_errors_show_their_code_and_message_in_the_viewer() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/eve/update-errors.ndjson"
+    );
+    for cols in WIDTHS {
+        let tmp = std::env::temp_dir();
+        let mut cmd = Viewer::command(&tmp, &tmp.join("overhear-no-user-data"));
+        cmd.arg(fixture);
+        let mut viewer = Viewer::start(cmd, 40, cols);
+        let flat = |s: &vt100::Screen| {
+            s.contents()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let screen = viewer.wait_until("the errors", TIMEOUT, |s| {
+            let text = flat(s);
+            text.contains("PERMISSION_DENIED: /srv is read-only")
+                && text.contains("not delivered: CHANNEL_ARCHIVED: The channel #eng is archived")
+        });
+        // Styled as an error: the code is drawn in the colour of the failed
+        // card's `✗` header.
+        let (rows_n, width) = screen.size();
+        let find = |needle: &str| {
+            (0..rows_n.get()).find_map(|y| {
+                let row = screen.contents_between(y, 0, y, width.get());
+                row.find(needle)
+                    .map(|x| (y, row[..x].chars().count() as u16))
+            })
+        };
+        let (ey, ex) = find("PERMISSION_DENIED").unwrap();
+        let error = screen.cell(ey, ex).unwrap().fgcolor();
+        assert_eq!(
+            error,
+            screen
+                .cell(find("✗ fs_write_file").unwrap().0, 0)
+                .unwrap()
+                .fgcolor(),
+            "{cols}: the code in the error colour of the failed header"
+        );
+        viewer.send(b"v");
+        viewer.wait_until("the user view", TIMEOUT, |s| {
+            flat(s).contains("not delivered: CHANNEL_ARCHIVED")
+        });
+        viewer.send(b"q");
+        assert_eq!(viewer.exit_code(), 0);
+    }
+}

@@ -205,6 +205,15 @@ pub enum BlockKind {
     },
 }
 
+/// Whether the format records that `turn` ended (eve's `turn.completed`,
+/// `turn.failed`, `turn.cancelled`).
+fn turn_ended(conv: &Conversation, turn: &crate::model::Turn) -> bool {
+    turn.items.iter().any(|item| {
+        matches!(item, Item::TurnStart(i)
+            if ext::turn_info(&conv.events[*i]).is_some_and(|t| t.ended.is_some()))
+    })
+}
+
 /// What a reader looks for first in a long run (the viewer's jump keys).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Landmark {
@@ -251,6 +260,9 @@ pub struct ToolSpeech {
     pub block: usize,
     /// How many attempts the call took (retries with one id).
     pub attempts: u32,
+    /// Whether a reply may still come (the conversation is live); an update
+    /// with no reply in a conversation that ended lost its reply.
+    pub live: bool,
 }
 
 /// A tool call with everything the policy decided about it.
@@ -596,6 +608,8 @@ impl Builder<'_> {
         if turn.events.is_empty() {
             return;
         }
+        // A turn the format says has ended gets no more replies.
+        let live = live && !turn_ended(conv, turn);
         self.turn_rule(turn);
 
         let final_reply = final_reply_item(conv, &turn.items);
@@ -784,6 +798,7 @@ impl Builder<'_> {
                     request: call.request,
                     block: *b,
                     attempts,
+                    live,
                 }),
             );
         }
@@ -798,6 +813,7 @@ impl Builder<'_> {
                     request: call.request,
                     block: 0,
                     attempts,
+                    live,
                 }),
             );
             return 1;

@@ -563,7 +563,8 @@ fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static
     pane(label, Some(Span::styled(detail, detail_style)), body, ctx)
 }
 
-/// Delivered, failed (with the error text) or pending.
+/// Delivered, failed (with the error text), pending, or without a reply
+/// in a conversation that ended.
 fn delivery(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> (&'static str, Option<String>) {
     match speech.response.map(|r| &ctx.conv.events[r].kind) {
         Some(EventKind::ToolCallResponse {
@@ -583,7 +584,9 @@ fn delivery(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> (&'static str, Opti
             ("failed", Some(error))
         }
         Some(_) => ("delivered", None),
-        None => ("pending", None),
+        None if speech.live => ("pending", None),
+        // The conversation ended without the tool's reply.
+        None => ("no reply", None),
     }
 }
 
