@@ -62,6 +62,9 @@ impl Blocks for Shared {
     fn is(&self, i: usize, landmark: Landmark) -> bool {
         self.0.is(i, landmark)
     }
+    fn limited(&self, i: usize) -> bool {
+        self.0.limited(i)
+    }
     fn foldable(&self, i: usize) -> bool {
         self.0.foldable(i)
     }

@@ -213,3 +213,71 @@ fn eve_action_errors_show_their_code_and_message_in_the_viewer() {
         assert_eq!(viewer.exit_code(), 0);
     }
 }
+
+#[test]
+fn cards_the_policy_cuts_or_hides_say_so_and_enter_shows_them_in_place() {
+    let policy = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/policy");
+    for cols in WIDTHS {
+        for (env, args) in variants() {
+            eprintln!("{cols} columns, {env:?} {args:?}");
+            let tmp = std::env::temp_dir();
+            let mut cmd = Viewer::command(&tmp, &tmp.join("overhear-no-user-data"));
+            cmd.arg(policy);
+            cmd.args(args);
+            for (key, value) in env {
+                cmd.env(key, value);
+            }
+            let mut viewer = Viewer::start(cmd, 40, cols);
+            let flat = |s: &vt100::Screen| {
+                s.contents()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            viewer.wait_until("the first frame", TIMEOUT, |s| s.alternate_screen());
+            // The first card's results are all hidden: it is drawn folded.
+            jump(&mut viewer, b"g}", "▸ off_off");
+            assert!(
+                flat(&viewer.screen())
+                    .contains("off_off · 15 lines hidden by policy (Enter shows)"),
+                "{cols}"
+            );
+            // Enter shows the 15 lines in the card; Enter again hides them.
+            viewer.send(b"\r");
+            viewer.wait_until("the hidden lines", TIMEOUT, |s| {
+                let text = flat(s);
+                text.contains("● off_off │ line 1 │ line 2")
+                    && text.contains("│ line 15 ● u10_aoff")
+            });
+            viewer.send(b"\r");
+            viewer.wait_until("the card folded back", TIMEOUT, |s| {
+                flat(s).contains("▸ off_off · 15 lines hidden by policy")
+            });
+            // A card cut to 10 lines says Enter shows the rest, and it does.
+            jump(&mut viewer, b"}", "u10_aoff");
+            let text = flat(&viewer.screen()).replace("│ ", "");
+            assert!(
+                text.contains("… 5 more lines not shown (Enter shows)"),
+                "{text}"
+            );
+            viewer.send(b"\r");
+            viewer.wait_until("the cut lines", TIMEOUT, |s| {
+                let text = flat(s);
+                text.contains("│ line 10 │ line 11") && text.contains("│ line 15")
+            });
+            viewer.send(b"q");
+            assert_eq!(viewer.exit_code(), 0);
+        }
+    }
+    // `render` has no Enter: it says what the policy hides and no more.
+    let out = std::process::Command::new(live_support::OVERHEAR)
+        .args(["render", "--color", "never", "--width", "80", policy])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("● off_off · 15 lines hidden by policy\n"),
+        "{text}"
+    );
+    assert!(text.contains("… 5 more lines not shown\n") && !text.contains("Enter"));
+}

@@ -272,7 +272,9 @@ pub struct ToolCard {
     pub call: ToolCall,
     /// The tool's resolved style.
     pub style: ToolStyle,
-    /// Per result block: its index and how to show it (speech blocks excluded).
+    /// Per result block: its index and how to show it (speech blocks
+    /// excluded). Blocks the policy hides come last, as `Hidden`: the card
+    /// counts their lines, and the viewer shows them on request.
     pub results: Vec<(usize, BlockDisplay)>,
     /// Whether the call may still be running (the conversation is live).
     pub live: bool,
@@ -764,13 +766,17 @@ impl Builder<'_> {
 
         let mut speech = Vec::new();
         let mut results = Vec::new();
+        let mut hidden = Vec::new();
         for (b, block) in blocks.iter().enumerate() {
             let audience = block.audience;
             let display = style.block_display(audience, is_error);
             match (view, display) {
                 (_, BlockDisplay::Speech) => speech.push(b),
                 (DocView::User, _) if !audience.includes_user() => {}
-                (_, BlockDisplay::Hidden) => {}
+                (DocView::User, BlockDisplay::Hidden) => {}
+                // Kept so that the card can say what the policy hides (and
+                // the viewer can show it on Enter); never laid out as is.
+                (_, BlockDisplay::Hidden) => hidden.push((b, BlockDisplay::Hidden)),
                 (_, display) => results.push((b, display)),
             }
         }
@@ -785,6 +791,7 @@ impl Builder<'_> {
         };
         if show_card {
             let live_card = live && response.is_none();
+            results.extend(hidden);
             self.push_card(turn, call, style.clone(), results, live_card, false);
         }
         for (part, b) in speech.iter().enumerate() {
@@ -891,7 +898,11 @@ fn split_text<'c>(block: &DocBlock, conv: &'c Conversation, above: usize) -> Opt
 /// The text of a card's only result when it is shown in full, unlabelled
 /// and without a mime type: the one result pieces of a card can cut.
 pub fn shown_result<'c>(card: &ToolCard, conv: &'c Conversation) -> Option<&'c str> {
-    let [(b, BlockDisplay::Full)] = card.results.as_slice() else {
+    let mut shown = card
+        .results
+        .iter()
+        .filter(|(_, d)| !matches!(d, BlockDisplay::Hidden));
+    let (Some((b, BlockDisplay::Full)), None) = (shown.next(), shown.next()) else {
         return None;
     };
     if card.label_audience {

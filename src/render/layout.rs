@@ -68,6 +68,72 @@ const RESULT_GUTTER: &str = "  │ ";
 /// piece; nothing but in the first piece when the block is folded): the
 /// pieces one after another are the whole block's lines.
 pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let fold = if folded { Fold::Folded } else { Fold::Policy };
+    layout_with(block, fold, false, ctx)
+}
+
+/// How much of a block is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fold {
+    /// What the display policy shows.
+    Policy,
+    /// Folded to its header.
+    Folded,
+    /// A tool card with every result in full, those the policy cuts or
+    /// hides included (the viewer's `Enter` on such a card).
+    Expanded,
+}
+
+/// [`layout`] for the viewer: `fold` may be [`Fold::Expanded`], and what the
+/// policy cuts or hides says that `Enter` shows it.
+pub fn layout_in_viewer(
+    block: &DocBlock,
+    fold: Fold,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    layout_with(block, fold, true, ctx)
+}
+
+/// Whether the policy shows only part of `block`'s results (cuts them to
+/// lines or hides them) and the card has a header to say so: the viewer
+/// then treats the policy's form as the card's folded form, and unfolding
+/// shows everything. Cards cut into pieces are not (`o` shows them whole).
+pub fn is_limited(block: &DocBlock, conv: &Conversation) -> bool {
+    let BlockKind::ToolCard(card) = &block.kind else {
+        return false;
+    };
+    if block.piece.is_some() || !(card.style.header || card.label_audience) {
+        return false;
+    }
+    let Some(EventKind::ToolCallResponse { content, .. }) =
+        card.call.response.map(|r| &conv.events[r].kind)
+    else {
+        return false;
+    };
+    let views = content.views();
+    card.results.iter().any(|&(b, display)| {
+        let Some(text) = views.get(b).and_then(|v| v.text) else {
+            return false;
+        };
+        match display {
+            BlockDisplay::Hidden => !text.is_empty(),
+            BlockDisplay::Lines(n) => {
+                let mime = views.get(b).and_then(|v| v.mime_type);
+                classify_result(text, mime).1.lines().count() > n
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Lays out `block` as `fold` says; `viewer` adds the viewer's hints.
+fn layout_with(
+    block: &DocBlock,
+    fold: Fold,
+    viewer: bool,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let folded = fold == Fold::Folded;
     let piece = block.piece.as_ref();
     let mut lines = match &block.kind {
         BlockKind::TurnRule {
@@ -82,7 +148,7 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
         } => assistant_message(events, *final_reply, piece, ctx),
         BlockKind::ToolSpeech(speech) => tool_speech(speech, ctx),
         BlockKind::Reasoning { events, display } => reasoning(events, *display, folded, ctx),
-        BlockKind::ToolCard(card) => tool_card(card, folded, piece, ctx),
+        BlockKind::ToolCard(card) => tool_card(card, fold, viewer, piece, ctx),
         BlockKind::Data { event } => data(*event, ctx),
         BlockKind::Inquiry(pair) => {
             let mut lines = inquiry_lines(pair, "", ctx);
@@ -779,10 +845,16 @@ fn answer_text(answer: &Value, outcome: Option<&str>, options: &[Value]) -> Stri
 
 fn tool_card(
     card: &ToolCard,
-    folded: bool,
+    fold: Fold,
+    viewer: bool,
     piece: Option<&Piece>,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
+    let folded = fold == Fold::Folded;
+    let hint = CardHint {
+        viewer,
+        expanded: fold == Fold::Expanded,
+    };
     let conv = ctx.conv;
     let request = &conv.events[card.call.request];
     let EventKind::ToolCallRequest {
@@ -805,7 +877,9 @@ fn tool_card(
     let mut lines = Vec::new();
     if first {
         if show_header {
-            lines.extend(card_header(card, &name, arguments, is_error, folded, ctx));
+            lines.extend(card_header(
+                card, &name, arguments, is_error, folded, hint, ctx,
+            ));
         }
         if folded && show_header {
             lines.push(Line::default());
@@ -833,6 +907,11 @@ fn tool_card(
     {
         let blocks = content.views();
         for &(b, display) in &card.results {
+            let display = match display {
+                _ if hint.expanded => BlockDisplay::Full,
+                BlockDisplay::Hidden => continue,
+                display => display,
+            };
             let Some(block) = blocks.get(b) else { continue };
             if card.label_audience {
                 let label = format!("[audience: {}]", audience_label(block.audience));
@@ -850,6 +929,7 @@ fn tool_card(
                 block.mime_type,
                 display,
                 *is_error,
+                hint.viewer,
                 ctx,
             ));
         }
@@ -876,12 +956,23 @@ fn tool_card(
     lines
 }
 
+/// What the viewer adds to a card: that `Enter` shows what the policy cuts
+/// or hides, and whether it is showing it.
+#[derive(Debug, Clone, Copy)]
+struct CardHint {
+    /// Laid out for the viewer (`render` has no keys to name).
+    viewer: bool,
+    /// Every result shown in full.
+    expanded: bool,
+}
+
 fn card_header(
     card: &ToolCard,
     name: &str,
     arguments: &Value,
     is_error: bool,
     folded: bool,
+    hint: CardHint,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let theme = ctx.theme;
@@ -890,7 +981,18 @@ fn card_header(
         (true, false) => ("●", theme.styles.tool_header),
         (false, _) => ("◌", theme.styles.pending),
     };
-    let marker = if folded { "▸" } else { marker };
+    // Results the policy hides entirely: the card says how many lines, and
+    // in the viewer it is drawn folded, `Enter` showing them.
+    let hidden = if hint.expanded || folded {
+        0
+    } else {
+        hidden_result_lines(card, ctx)
+    };
+    let marker = if folded || (hidden > 0 && hint.viewer) {
+        "▸"
+    } else {
+        marker
+    };
     let mut spans = vec![
         Span::styled(format!("{marker} "), style),
         Span::styled(name.to_string(), theme.styles.tool_header),
@@ -929,6 +1031,14 @@ fn card_header(
             theme.styles.pending,
         ));
     }
+    if hidden > 0 {
+        let lines = if hidden == 1 { "line" } else { "lines" };
+        let enter = if hint.viewer { " (Enter shows)" } else { "" };
+        spans.push(Span::styled(
+            format!(" · {hidden} {lines} hidden by policy{enter}"),
+            theme.styles.turn_rule,
+        ));
+    }
     if folded {
         let n = card_result_lines(card, ctx);
         let lines = if n == 1 { "line" } else { "lines" };
@@ -938,6 +1048,23 @@ fn card_header(
         ));
     }
     wrap_spans(&spans, ctx.width, &[], &[Span::raw("    ")])
+}
+
+/// Lines of the results the policy hides on `card` (none when it shows
+/// any result: then the cut notes say what is missing).
+fn hidden_result_lines(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
+    let Some(EventKind::ToolCallResponse { content, .. }) =
+        card.call.response.map(|r| &ctx.conv.events[r].kind)
+    else {
+        return 0;
+    };
+    let views = content.views();
+    card.results
+        .iter()
+        .filter(|(_, d)| *d == BlockDisplay::Hidden)
+        .filter_map(|&(b, _)| views.get(b).and_then(|v| v.text))
+        .map(|t| t.lines().count())
+        .sum()
 }
 
 fn card_result_lines(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
@@ -1036,6 +1163,7 @@ fn result_lines(
     mime: Option<&str>,
     display: BlockDisplay,
     is_error: bool,
+    viewer: bool,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let limit = match display {
@@ -1062,8 +1190,9 @@ fn result_lines(
     {
         let cut = total - n;
         let note = format!(
-            "… {cut} more line{} not shown",
-            if cut == 1 { "" } else { "s" }
+            "… {cut} more line{} not shown{}",
+            if cut == 1 { "" } else { "s" },
+            if viewer { " (Enter shows)" } else { "" }
         );
         let gutter = [Span::styled(RESULT_GUTTER, gutter_style(is_error, ctx))];
         lines.extend(wrap_spans(

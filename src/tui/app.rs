@@ -587,7 +587,8 @@ impl<D: Blocks> App<D> {
             return;
         }
         let key = self.doc.key(b);
-        self.folds.toggle(&key, self.doc.class(b));
+        self.folds
+            .toggle(&key, self.doc.class(b), self.doc.limited(b));
         self.keep_header_under_cursor(b);
     }
 

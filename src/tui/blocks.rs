@@ -70,6 +70,10 @@ pub trait Blocks {
     fn class(&self, i: usize) -> BlockClass;
     /// Whether block `i` is `landmark`; only the first piece of a cut block is.
     fn is(&self, i: usize, landmark: Landmark) -> bool;
+    /// Whether the policy shows block `i` only in part (a tool card whose
+    /// results it cuts or hides): its folded form is then what the policy
+    /// shows, it starts folded, and unfolding shows everything.
+    fn limited(&self, i: usize) -> bool;
     /// Whether block `i` can be folded to its header.
     fn foldable(&self, i: usize) -> bool;
     /// The block that block `i` is a piece of (see

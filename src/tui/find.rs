@@ -271,7 +271,8 @@ impl<D: Blocks> App<D> {
         let b = self.doc.owner(b);
         if self.doc.foldable(b) {
             let key = self.doc.key(b);
-            self.folds.set(&key, self.doc.class(b), false);
+            self.folds
+                .set(&key, self.doc.class(b), self.doc.limited(b), false);
         }
     }
 

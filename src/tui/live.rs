@@ -18,7 +18,7 @@ use crate::load::{Live, Origin, Refresh};
 use crate::render::document::{
     BlockKey, BlockKind, DocBlock, DocOptions, Document, Landmark as DocLandmark,
 };
-use crate::render::layout::{self, LayoutContext};
+use crate::render::layout::{self, Fold, LayoutContext};
 use crate::render::sanitize::{SanitizeMode, sanitize};
 use crate::render::theme::Theme;
 use crate::source::stdin::StdinChunk;
@@ -192,6 +192,10 @@ impl Blocks for LiveDocument {
             && block.is(landmark, &self.live.conversation)
     }
 
+    fn limited(&self, i: usize) -> bool {
+        layout::is_limited(self.block(i), &self.live.conversation)
+    }
+
     fn foldable(&self, i: usize) -> bool {
         layout::is_foldable(self.block(i))
     }
@@ -201,7 +205,13 @@ impl Blocks for LiveDocument {
     }
 
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
-        layout::layout(self.block(i), folded, &self.ctx(width))
+        let fold = match (self.limited(i), folded) {
+            (true, true) => Fold::Policy,
+            (true, false) => Fold::Expanded,
+            (false, true) => Fold::Folded,
+            (false, false) => Fold::Policy,
+        };
+        layout::layout_in_viewer(self.block(i), fold, &self.ctx(width))
     }
 
     fn search_text(&self, i: usize) -> String {

@@ -215,6 +215,10 @@ impl Blocks for TestDoc {
         }
     }
 
+    fn limited(&self, _: usize) -> bool {
+        false
+    }
+
     fn foldable(&self, i: usize) -> bool {
         self.block(i).class != ClassTag::Text
     }
