@@ -281,3 +281,73 @@ fn cards_the_policy_cuts_or_hides_say_so_and_enter_shows_them_in_place() {
     );
     assert!(text.contains("… 5 more lines not shown\n") && !text.contains("Enter"));
 }
+
+/// `secs` after the epoch as `YYYY-MM-DDTHH:MM:SSZ`, by `date -u`.
+fn rfc3339(secs: u64) -> String {
+    let out = std::process::Command::new("date")
+        .args(["-u", "-d", &format!("@{secs}"), "+%Y-%m-%dT%H:%M:%SZ"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn turn_rules_count_the_running_turn_and_time_ended_ones_on_one_clock() {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let started = rfc3339(now - 65);
+    let dir = tempfile::tempdir().unwrap();
+    let stream = dir.path().join("running.ndjson");
+    let lines = [
+        format!(
+            r#"{{"type":"session.started","data":{{}},"meta":{{"id":"e1","at":"{started}"}}}}"#
+        ),
+        format!(
+            r#"{{"type":"turn.started","data":{{"sequence":0,"turnId":"t0"}},"meta":{{"id":"e2","at":"{started}"}}}}"#
+        ),
+        format!(
+            r#"{{"type":"message.received","data":{{"message":"Count.","sequence":0,"turnId":"t0"}},"meta":{{"id":"e3","at":"{started}"}}}}"#
+        ),
+    ];
+    std::fs::write(&stream, lines.join("\n") + "\n").unwrap();
+    for cols in WIDTHS {
+        let mut cmd = Viewer::command(dir.path(), &dir.path().join("no-user-data"));
+        cmd.arg(&stream);
+        let mut viewer = Viewer::start(cmd, 20, cols);
+        let rule = |s: &vt100::Screen| first_row(s);
+        let first = viewer.wait_until("the running turn", TIMEOUT, |s| {
+            rule(s).contains("running 1m0") || rule(s).contains("running 1m1")
+        });
+        let before = rule(&first);
+        // Updated every second while the viewer waits.
+        viewer.wait_until("the next second", TIMEOUT, |s| {
+            rule(s).contains("running 1m") && rule(s) != before
+        });
+        // One clock: the rule and the status bar both say UTC.
+        if cols >= 80 {
+            let screen = viewer.screen();
+            assert!(
+                rule(&screen).contains(" UTC · running"),
+                "{cols}: {}",
+                rule(&screen)
+            );
+            assert!(
+                status(&screen).contains(" UTC"),
+                "{cols}: {}",
+                status(&screen)
+            );
+        }
+        viewer.send(b"q");
+        assert_eq!(viewer.exit_code(), 0);
+    }
+    // A turn that ended shows how long it took, in the viewer and in render.
+    for cols in WIDTHS {
+        let mut viewer = start(cols, &[], &[]);
+        jump(&mut viewer, b"g", "turn 1");
+        assert!(first_row(&viewer.screen()).contains("UTC · 20s"), "{cols}");
+        viewer.send(b"q");
+        assert_eq!(viewer.exit_code(), 0);
+    }
+}

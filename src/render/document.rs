@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
+use super::duration;
 use super::result::{Presentation, classify_result};
 use super::sanitize::is_clean;
 use super::split::{SplitLimits, line_pieces, markdown_pieces};
@@ -141,6 +142,8 @@ pub enum BlockKind {
         timestamp: Option<String>,
         /// Model, tokens, cost and outcome, when the format records them.
         info: Option<ext::TurnInfo>,
+        /// How long the turn took (milliseconds), once it has ended.
+        duration: Option<u64>,
     },
     /// What the user said.
     UserMessage {
@@ -591,6 +594,20 @@ impl Builder<'_> {
             .filter(|&i| !matches!(conv.events[i].kind, EventKind::ConfigDelta { .. }))
             .find_map(|i| conv.events[i].timestamp.clone());
         let info = conv.events.get(rule_event).and_then(ext::turn_info);
+        // A turn has ended when the format says so, when another follows it,
+        // or when no one writes the conversation any more; its duration runs
+        // from its first stored time to its last.
+        let ended = turn_ended(conv, turn) || number < conv.turns.len() || self.options.finished;
+        let duration = ended
+            .then(|| {
+                let last = turn
+                    .events
+                    .clone()
+                    .rev()
+                    .find_map(|i| conv.events[i].timestamp.as_deref())?;
+                duration::between(timestamp.as_deref()?, last)
+            })
+            .flatten();
         self.push(
             number,
             rule_event,
@@ -599,6 +616,7 @@ impl Builder<'_> {
                 number,
                 timestamp,
                 info,
+                duration,
             },
         );
     }

@@ -14,6 +14,7 @@ use super::document::{
     BlockKind, DocBlock, Piece, ToolCard, ToolSpeech, audience_label, message_parts, shown_result,
     speech_text,
 };
+use super::duration;
 use super::highlight::highlight;
 use super::markdown::markdown_to_lines_wide_code;
 use super::result::{Presentation, classify_result, present};
@@ -140,7 +141,11 @@ fn layout_with(
             number,
             timestamp,
             info,
-        } => turn_rule(*number, timestamp.as_deref(), info.as_ref(), ctx),
+            duration,
+        } => {
+            let took = duration.map(duration::human);
+            turn_rule(*number, timestamp.as_deref(), info.as_ref(), took, ctx)
+        }
         BlockKind::UserMessage { event } => user_message(*event, piece, ctx),
         BlockKind::AssistantMessage {
             events,
@@ -177,6 +182,40 @@ fn layout_with(
     };
     fit(&mut lines, ctx.code_limit());
     lines
+}
+
+/// The rule of a turn still running, `elapsed` milliseconds after its first
+/// stored time, for the viewer: `… · running 4m12s`. `None` when `block` is
+/// not the rule of a turn that has not ended.
+pub fn running_turn_rule(
+    block: &DocBlock,
+    elapsed: u64,
+    ctx: &LayoutContext<'_>,
+) -> Option<Vec<Line<'static>>> {
+    let BlockKind::TurnRule {
+        number,
+        timestamp,
+        info,
+        duration: None,
+    } = &block.kind
+    else {
+        return None;
+    };
+    // Whole seconds: the rule changes once a second, not at every frame.
+    let seconds = match elapsed / 1_000 {
+        0 => "0s".to_string(),
+        s => duration::human(s * 1_000),
+    };
+    let took = format!("running {seconds}");
+    let mut lines = turn_rule(
+        *number,
+        timestamp.as_deref(),
+        info.as_ref(),
+        Some(took),
+        ctx,
+    );
+    fit(&mut lines, ctx.code_limit());
+    Some(lines)
 }
 
 /// Whether `block` can be folded to one line.
@@ -354,6 +393,7 @@ fn turn_rule(
     number: usize,
     timestamp: Option<&str>,
     info: Option<&ext::TurnInfo>,
+    took: Option<String>,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let label = vec![Span::styled(
@@ -361,10 +401,26 @@ fn turn_rule(
         ctx.theme.styles.turn_rule,
     )];
     let detail = timestamp.map(|t| {
-        Span::styled(
-            display_timestamp(&clean(t, ctx)),
-            ctx.theme.styles.turn_rule,
-        )
+        let stamp = display_timestamp(&clean(t, ctx));
+        // The longest form that fits: date, time and duration; the time of
+        // day (the date goes first) and the duration; the duration alone.
+        let room = ctx
+            .width
+            .saturating_sub(display_width(&format!("── turn {number} ")) + 7);
+        let candidates = match &took {
+            Some(took) => vec![
+                format!("{stamp} · {took}"),
+                format!("{} · {took}", stamp.get(11..).unwrap_or(&stamp)),
+                took.clone(),
+                stamp.clone(),
+            ],
+            None => vec![stamp.clone()],
+        };
+        let text = candidates
+            .into_iter()
+            .find(|c| display_width(c) <= room)
+            .unwrap_or(stamp);
+        Span::styled(text, ctx.theme.styles.turn_rule)
     });
     let mut lines = vec![rule(label, detail, ctx)];
     if let Some(info) = info {
@@ -1031,6 +1087,12 @@ fn card_header(
             theme.styles.pending,
         ));
     }
+    if let Some(took) = call_duration(card, ctx) {
+        spans.push(Span::styled(
+            format!(" · {}", duration::human(took)),
+            theme.styles.turn_rule,
+        ));
+    }
     if hidden > 0 {
         let lines = if hidden == 1 { "line" } else { "lines" };
         let enter = if hint.viewer { " (Enter shows)" } else { "" };
@@ -1048,6 +1110,15 @@ fn card_header(
         ));
     }
     wrap_spans(&spans, ctx.width, &[], &[Span::raw("    ")])
+}
+
+/// How long a call took, from its request's stored time to its response's,
+/// when both are stored and differ (equal times record no duration).
+fn call_duration(card: &ToolCard, ctx: &LayoutContext<'_>) -> Option<u64> {
+    let events = &ctx.conv.events;
+    let start = events[card.call.request].timestamp.as_deref()?;
+    let end = events.get(card.call.response?)?.timestamp.as_deref()?;
+    duration::between(start, end).filter(|&ms| ms > 0)
 }
 
 /// Lines of the results the policy hides on `card` (none when it shows

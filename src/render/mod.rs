@@ -2,6 +2,7 @@
 
 pub mod ansi;
 pub mod document;
+pub mod duration;
 pub mod highlight;
 pub mod layout;
 pub mod markdown;

@@ -108,7 +108,7 @@ pub struct ViewerOptions {
 impl Default for ViewerOptions {
     fn default() -> Self {
         ViewerOptions {
-            clock: Clock::Local,
+            clock: Clock::Utc,
             workspace: false,
             conversation_id: None,
             epoch: 0,

@@ -1,5 +1,7 @@
-//! Wall-clock times for the status bar and the picker, in local time on a
-//! terminal and in UTC in tests (so that snapshots do not depend on the zone).
+//! Wall-clock times for the status bar and the picker. The viewer uses one
+//! clock, UTC, as the turn rules do (they come from `render`, which must not
+//! depend on the machine's zone): the status bar's time and the rules agree,
+//! and the status bar says `UTC`. `Local` remains for callers that ask.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -7,9 +9,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Clock {
     /// The machine's local time.
-    #[default]
     Local,
-    /// UTC.
+    /// UTC, the viewer's clock.
+    #[default]
     Utc,
 }
 
@@ -58,14 +60,18 @@ impl Clock {
         }
     }
 
-    /// When something happened, as short as is clear: `HH:MM:SS` on the day
-    /// of `now`, else `YYYY-MM-DD HH:MM`.
+    /// When something happened, as short as is clear, with the zone:
+    /// `HH:MM:SS UTC` on the day of `now`, else `YYYY-MM-DD HH:MM UTC`.
     pub fn stamp(self, t: SystemTime, now: SystemTime) -> String {
+        let zone = match self {
+            Clock::Utc => " UTC",
+            Clock::Local => "",
+        };
         match (self.civil(t), self.civil(now)) {
             (Some(a), Some(b)) if (a.year, a.month, a.day) == (b.year, b.month, b.day) => {
-                self.time(t)
+                format!("{}{zone}", self.time(t))
             }
-            _ => self.date_time(t),
+            _ => format!("{}{zone}", self.date_time(t)),
         }
     }
 
@@ -98,8 +104,8 @@ mod tests {
     fn stamps_say_the_date_unless_it_is_today() {
         let t = UNIX_EPOCH + Duration::from_secs(1_767_225_600 + 3_723);
         let later = t + Duration::from_secs(3_600);
-        assert_eq!(Clock::Utc.stamp(t, later), "01:02:03");
+        assert_eq!(Clock::Utc.stamp(t, later), "01:02:03 UTC");
         let next_day = t + Duration::from_secs(86_400);
-        assert_eq!(Clock::Utc.stamp(t, next_day), "2026-01-01 01:02");
+        assert_eq!(Clock::Utc.stamp(t, next_day), "2026-01-01 01:02 UTC");
     }
 }

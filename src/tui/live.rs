@@ -18,6 +18,7 @@ use crate::load::{Live, Origin, Refresh};
 use crate::render::document::{
     BlockKey, BlockKind, DocBlock, DocOptions, Document, Landmark as DocLandmark,
 };
+use crate::render::duration;
 use crate::render::layout::{self, Fold, LayoutContext};
 use crate::render::sanitize::{SanitizeMode, sanitize};
 use crate::render::theme::Theme;
@@ -107,6 +108,31 @@ impl LiveDocument {
         revisions.resize(self.doc.blocks.len(), None);
     }
 
+    /// How long the turn whose rule is block `i` has been running
+    /// (milliseconds, by this machine's clock), when it is the last turn of
+    /// a conversation someone is writing and has not ended.
+    fn running_for(&self, i: usize) -> Option<u64> {
+        let block = self.block(i);
+        let BlockKind::TurnRule {
+            timestamp: Some(stamp),
+            duration: None,
+            number,
+            ..
+        } = &block.kind
+        else {
+            return None;
+        };
+        if self.live() != LiveState::Live || *number < self.live.conversation.turns.len() {
+            return None;
+        }
+        let start = duration::epoch_millis(stamp)?;
+        let now = SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .ok()?;
+        let now = i64::try_from(now.as_millis()).ok()?;
+        u64::try_from(now - start).ok()
+    }
+
     fn block(&self, i: usize) -> &DocBlock {
         &self.doc.blocks[i]
     }
@@ -150,6 +176,12 @@ impl Blocks for LiveDocument {
     }
 
     fn revision(&self, i: usize) -> u64 {
+        // The running turn's rule counts seconds: it changes every second.
+        if let Some(elapsed) = self.running_for(i) {
+            let mut hasher = HashWriter(Xxh3::new());
+            let _ = write!(hasher, "running\u{0}{}", elapsed / 1_000);
+            return hasher.0.digest();
+        }
         if let Some(Some(rev)) = self.revisions.borrow().get(i) {
             return *rev;
         }
@@ -211,7 +243,14 @@ impl Blocks for LiveDocument {
             (false, true) => Fold::Folded,
             (false, false) => Fold::Policy,
         };
-        layout::layout_in_viewer(self.block(i), fold, &self.ctx(width))
+        let ctx = self.ctx(width);
+        if let Some(lines) = self
+            .running_for(i)
+            .and_then(|elapsed| layout::running_turn_rule(self.block(i), elapsed, &ctx))
+        {
+            return lines;
+        }
+        layout::layout_in_viewer(self.block(i), fold, &ctx)
     }
 
     fn search_text(&self, i: usize) -> String {
