@@ -62,6 +62,9 @@ impl Blocks for Shared {
     fn is(&self, i: usize, landmark: Landmark) -> bool {
         self.0.is(i, landmark)
     }
+    fn attention(&self) -> overhear::tui::blocks::Attention {
+        self.0.attention()
+    }
     fn limited(&self, i: usize) -> bool {
         self.0.limited(i)
     }

@@ -5,6 +5,7 @@
 
 mod live_support;
 
+use std::io::Write;
 use std::path::Path;
 
 use live_support::{TIMEOUT, Viewer, rows};
@@ -119,7 +120,8 @@ fn search_backward_counts_matches_and_recalls_queries() {
         for (env, args) in variants() {
             eprintln!("{cols} columns, {env:?} {args:?}");
             let mut viewer = start(cols, env, args);
-            if cols >= 80 {
+            // `H help` gives way first: at 80 columns this title leaves no room.
+            if cols >= 120 {
                 assert!(status(&viewer.screen()).contains("H help"), "{cols}");
             }
             jump(&mut viewer, b"g/cargo_check\r", "✗ cargo_check");
@@ -238,20 +240,19 @@ fn cards_the_policy_cuts_or_hides_say_so_and_enter_shows_them_in_place() {
             // The first card's results are all hidden: it is drawn folded.
             jump(&mut viewer, b"g}", "▸ off_off");
             assert!(
-                flat(&viewer.screen())
-                    .contains("off_off · 15 lines hidden by policy (Enter shows)"),
+                flat(&viewer.screen()).contains("15 lines hidden by policy (Enter shows)"),
                 "{cols}"
             );
             // Enter shows the 15 lines in the card; Enter again hides them.
             viewer.send(b"\r");
             viewer.wait_until("the hidden lines", TIMEOUT, |s| {
                 let text = flat(s);
-                text.contains("● off_off │ line 1 │ line 2")
+                text.contains("● off_off · 1s │ line 1 │ line 2")
                     && text.contains("│ line 15 ● u10_aoff")
             });
             viewer.send(b"\r");
             viewer.wait_until("the card folded back", TIMEOUT, |s| {
-                flat(s).contains("▸ off_off · 15 lines hidden by policy")
+                flat(s).contains("▸ off_off · 1s · 15 lines hidden by policy")
             });
             // A card cut to 10 lines says Enter shows the rest, and it does.
             jump(&mut viewer, b"}", "u10_aoff");
@@ -276,7 +277,7 @@ fn cards_the_policy_cuts_or_hides_say_so_and_enter_shows_them_in_place() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("● off_off · 15 lines hidden by policy\n"),
+        text.contains("● off_off · 1s · 15 lines hidden by policy\n"),
         "{text}"
     );
     assert!(text.contains("… 5 more lines not shown\n") && !text.contains("Enter"));
@@ -350,4 +351,125 @@ fn turn_rules_count_the_running_turn_and_time_ended_ones_on_one_clock() {
         viewer.send(b"q");
         assert_eq!(viewer.exit_code(), 0);
     }
+}
+
+/// What the viewer asked the terminal for besides drawing: bells and OSC 9 /
+/// OSC 777 notifications (their parameters).
+#[derive(Default)]
+struct Notifications {
+    bells: usize,
+    osc: Vec<Vec<String>>,
+}
+
+impl vt100::Callbacks for Notifications {
+    fn audible_bell(&mut self, _: &mut vt100::Screen) {
+        self.bells += 1;
+    }
+
+    fn unhandled_osc(&mut self, _: &mut vt100::Screen, params: &[&[u8]]) {
+        let params: Vec<String> = params
+            .iter()
+            .map(|p| String::from_utf8_lossy(p).into_owned())
+            .collect();
+        if matches!(params.first().map(String::as_str), Some("9" | "777")) {
+            self.osc.push(params);
+        }
+    }
+}
+
+/// The `current` fixture's first `n` events, then copies of turn 2 as turn 3,
+/// written the way JP writes (a temp file renamed over `events.json`).
+fn write_turns(dir: &Path, n: usize) {
+    let all: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(Path::new(CURRENT).join("events.json")).unwrap())
+            .unwrap();
+    let mut events: Vec<serde_json::Value> = all.iter().take(n).cloned().collect();
+    if n > all.len() {
+        events.extend(all[21..].iter().cloned());
+    }
+    let tmp = dir.join("events.json.tmp");
+    std::fs::write(&tmp, serde_json::to_vec_pretty(&events).unwrap()).unwrap();
+    std::fs::rename(tmp, dir.join("events.json")).unwrap();
+}
+
+/// The viewer with `args` on a copy of the `current` fixture holding turn 1,
+/// recording notifications.
+fn notifying_viewer(tmp: &Path, args: &[&str]) -> live_support::Pty<Notifications> {
+    let dir = tmp.join("17760760747-notify");
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["base_config.json", "metadata.json"] {
+        std::fs::copy(Path::new(CURRENT).join(file), dir.join(file)).unwrap();
+    }
+    write_turns(&dir, 21);
+    let mut cmd = Viewer::command(tmp, &tmp.join("no-user-data"));
+    cmd.arg(&dir);
+    cmd.args(args);
+    let pty = live_support::run_in_pty(cmd, 24, 80, Notifications::default());
+    wait_for(&pty, "turn 1/1", |p| {
+        p.screen().contents().contains("turn 1/1")
+    });
+    pty
+}
+
+fn wait_for(
+    pty: &live_support::Pty<Notifications>,
+    what: &str,
+    pred: impl Fn(&vt100::Parser<Notifications>) -> bool,
+) {
+    let start = std::time::Instant::now();
+    while !pred(&pty.screen.lock().unwrap()) {
+        assert!(start.elapsed() < TIMEOUT, "timed out waiting for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+fn told(pty: &live_support::Pty<Notifications>) -> (usize, Vec<Vec<String>>) {
+    let parser = pty.screen.lock().unwrap();
+    (parser.callbacks().bells, parser.callbacks().osc.clone())
+}
+
+#[test]
+fn notify_rings_and_sends_osc_9_and_777_only_when_the_user_is_not_looking() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("17760760747-notify");
+    let mut pty = notifying_viewer(tmp.path(), &["--notify"]);
+    // Focused and following: turn 2 begins (turn 1 ends) and nothing is sent.
+    write_turns(&dir, 24);
+    wait_for(&pty, "turn 2", |p| p.screen().contents().contains("/2 "));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(told(&pty), (0, Vec::new()), "the user is looking");
+    // The window loses the focus (the terminal reports CSI O): turn 3 begins.
+    pty.writer.write_all(b"\x1b[O").unwrap();
+    pty.writer.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    write_turns(&dir, 99);
+    wait_for(&pty, "the notification", |p| p.callbacks().osc.len() >= 2);
+    let (bells, osc) = told(&pty);
+    assert_eq!(bells, 1);
+    let text = &osc[0][1];
+    // Turn 2 ended when turn 3 began (with no agent's lock on the copy, the
+    // conversation counts as finished and turn 3 as ended too).
+    assert!(
+        text.starts_with("overhear: turn ") && text.contains(" ended — Missing date"),
+        "{osc:?}"
+    );
+    assert!(text.chars().count() <= 80);
+    assert_eq!(osc[0], ["9", text.as_str()]);
+    assert_eq!(osc[1], ["777", "notify", "overhear", text.as_str()]);
+    pty.writer.write_all(b"q").unwrap();
+    pty.writer.flush().unwrap();
+
+    // Without --notify: the same in an unfocused window sends nothing.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("17760760747-notify");
+    let mut pty = notifying_viewer(tmp.path(), &[]);
+    pty.writer.write_all(b"\x1b[O").unwrap();
+    pty.writer.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    write_turns(&dir, 24);
+    wait_for(&pty, "turn 2", |p| p.screen().contents().contains("/2 "));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(told(&pty), (0, Vec::new()), "off by default");
+    pty.writer.write_all(b"q").unwrap();
+    pty.writer.flush().unwrap();
 }

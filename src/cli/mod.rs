@@ -31,6 +31,11 @@ pub struct Cli {
     /// How to display it.
     #[command(flatten)]
     pub display: render::DisplayArgs,
+    /// Ring the bell and send a desktop notification (OSC 9, OSC 777) when a
+    /// turn ends or the agent asks something while the window is not focused
+    /// or the view is paused (also OVERHEAR_NOTIFY=1).
+    #[arg(long)]
+    pub notify: bool,
 }
 
 /// The subcommands.
@@ -122,7 +127,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
         }
         None => {
             let checked = cli.display.check()?;
-            view::run(cli.path.as_deref(), &cli.display, checked)
+            view::run(cli.path.as_deref(), &cli.display, checked, cli.notify)
         }
     }
 }

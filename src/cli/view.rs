@@ -11,7 +11,13 @@ use crate::render::theme::detect_color_depth;
 use crate::tui::{Exit, ViewerSettings, open_and_run, run_live as run_viewer};
 
 /// Runs the viewer on `path` and returns the exit status (128 + n after signal n).
-pub fn run(path: Option<&str>, display: &DisplayArgs, checked: Checked) -> Result<i32> {
+/// `notify`: `--notify` (`OVERHEAR_NOTIFY=1` turns it on too).
+pub fn run(
+    path: Option<&str>,
+    display: &DisplayArgs,
+    checked: Checked,
+    notify: bool,
+) -> Result<i32> {
     if !io::stdout().is_terminal() {
         let args = RenderArgs {
             path: path.unwrap_or(".").to_string(),
@@ -23,7 +29,9 @@ pub fn run(path: Option<&str>, display: &DisplayArgs, checked: Checked) -> Resul
         super::render::print(path, &args, checked)?;
         return Ok(0);
     }
-    Ok(exit_code(open_and_run(path, settings(display, checked))?))
+    let mut settings = settings(display, checked);
+    settings.notify |= notify;
+    Ok(exit_code(open_and_run(path, settings)?))
 }
 
 /// Runs the viewer on a conversation already opened (the demo).
@@ -41,6 +49,7 @@ fn settings(display: &DisplayArgs, checked: Checked) -> ViewerSettings {
         },
         theme: checked.theme.with_depth(depth),
         sanitize: display.sanitize.into(),
+        notify: std::env::var_os("OVERHEAR_NOTIFY").is_some_and(|v| v == "1"),
     }
 }
 

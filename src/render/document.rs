@@ -217,6 +217,16 @@ fn turn_ended(conv: &Conversation, turn: &crate::model::Turn) -> bool {
     })
 }
 
+/// How many turns of `conv` have ended: every turn but the last, and the last
+/// too when the format says it ended or `finished` (no one writes any more).
+pub fn ended_turns(conv: &Conversation, finished: bool) -> usize {
+    let n = conv.turns.len();
+    match conv.turns.last() {
+        Some(last) if finished || turn_ended(conv, last) => n,
+        _ => n.saturating_sub(1),
+    }
+}
+
 /// What a reader looks for first in a long run (the viewer's jump keys).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Landmark {

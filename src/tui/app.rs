@@ -88,6 +88,9 @@ pub enum Effect {
     Pick,
     /// Open the conversation with this id and call [`App::open`].
     Open(String),
+    /// Ring the bell and send this (clean) text as a desktop notification
+    /// (see [`super::notify`]).
+    Notify(String),
 }
 
 /// How the viewer starts.
@@ -103,6 +106,9 @@ pub struct ViewerOptions {
     pub epoch: u64,
     /// When the conversation was read.
     pub opened_at: SystemTime,
+    /// Tell the user when a turn ends or the agent asks something while the
+    /// window is not focused or the view is paused (`--notify`).
+    pub notify: bool,
 }
 
 impl Default for ViewerOptions {
@@ -113,6 +119,7 @@ impl Default for ViewerOptions {
             conversation_id: None,
             epoch: 0,
             opened_at: SystemTime::now(),
+            notify: false,
         }
     }
 }
@@ -175,6 +182,11 @@ pub struct App<D: Blocks> {
     epoch: u64,
     workspace: bool,
     conversation_id: Option<String>,
+    /// `--notify` is on.
+    notify: bool,
+    /// The terminal says its window has the focus (focus reporting); assumed
+    /// until it says otherwise.
+    focused: bool,
 }
 
 impl<D: Blocks> App<D> {
@@ -206,6 +218,8 @@ impl<D: Blocks> App<D> {
             epoch: options.epoch,
             workspace: options.workspace,
             conversation_id: options.conversation_id,
+            notify: options.notify,
+            focused: true,
         };
         // The cursor on a drawn row from the start, whatever comes first.
         app.settle();
@@ -237,16 +251,36 @@ impl<D: Blocks> App<D> {
                 self.resize(usize::from(w), usize::from(h));
                 None
             }
-            AppEvent::Tick => {
-                self.doc.tick();
+            AppEvent::Terminal(Event::FocusGained) => {
+                self.focused = true;
                 None
+            }
+            AppEvent::Terminal(Event::FocusLost) => {
+                self.focused = false;
+                None
+            }
+            AppEvent::Tick => {
+                let before = self.doc.attention();
+                self.doc.tick();
+                self.tell(&before)
             }
             AppEvent::Terminal(_) | AppEvent::Signal(_) => None,
             AppEvent::Reload(reload) => {
+                let before = self.doc.attention();
                 self.reload(reload);
-                None
+                self.tell(&before)
             }
         }
+    }
+
+    /// With `--notify`, a notification when a turn ended or a question came
+    /// since `before`, while the user is not looking: the window is not
+    /// focused or the view is paused.
+    fn tell(&self, before: &super::blocks::Attention) -> Option<Effect> {
+        if !self.notify || (self.focused && self.follow) {
+            return None;
+        }
+        super::notify::message(before, &self.doc.attention(), &self.doc.title()).map(Effect::Notify)
     }
 
     /// Applies a reload: following views scroll to the new end; any other

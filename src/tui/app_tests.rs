@@ -1214,3 +1214,60 @@ fn x_and_parens_jump_to_failures_and_messages_to_the_user() {
     press(&mut app, "(");
     assert!(cursor_line(&mut app).contains("assistant: the answer to question 3"));
 }
+
+/// Reloads with `blocks` and returns the effect.
+fn reload_with(app: &mut App<TestDoc>, blocks: Vec<TestBlock>) -> Option<Effect> {
+    let events = blocks.len();
+    app.handle(AppEvent::Reload(Reload {
+        epoch: 0,
+        update: (Some((blocks, events)), LiveState::Live),
+        at: UNIX_EPOCH,
+    }))
+}
+
+#[test]
+fn notify_tells_an_ended_turn_or_a_question_only_to_a_user_not_looking() {
+    let notifying = |doc| {
+        let mut app = App::new(
+            doc,
+            ViewerOptions {
+                clock: Clock::Utc,
+                notify: true,
+                ..ViewerOptions::default()
+            },
+        );
+        app.resize(usize::from(W), usize::from(H));
+        app
+    };
+    // Following in a focused window: the user is looking.
+    let mut app = notifying(TestDoc::turns(2));
+    assert_eq!(reload_with(&mut app, turn_blocks(1..4)), None);
+    // Unfocused: turn 3 ended when turn 4 began.
+    app.handle(AppEvent::Terminal(Event::FocusLost));
+    assert_eq!(
+        reload_with(&mut app, turn_blocks(1..5)),
+        Some(Effect::Notify(
+            "overhear: turn 3 ended — Fixing the parser".into()
+        ))
+    );
+    // Nothing new, nothing said.
+    assert_eq!(reload_with(&mut app, turn_blocks(1..5)), None);
+    // Focused again but paused: a question is told.
+    app.handle(AppEvent::Terminal(Event::FocusGained));
+    press(&mut app, "g");
+    let mut blocks = turn_blocks(1..5);
+    blocks.push(TestBlock::new(
+        999,
+        4,
+        ClassTag::Text,
+        "? Deploy\x1b[31m now?",
+    ));
+    assert_eq!(
+        reload_with(&mut app, blocks),
+        Some(Effect::Notify("overhear: question — Deploy now?".into()))
+    );
+    // Without --notify, never.
+    let mut quiet = app_with(TestDoc::turns(2), false);
+    quiet.handle(AppEvent::Terminal(Event::FocusLost));
+    assert_eq!(reload_with(&mut quiet, turn_blocks(1..6)), None);
+}

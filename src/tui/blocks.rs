@@ -31,6 +31,17 @@ pub enum Landmark {
     Speech,
 }
 
+/// What a user who is not looking may want to be told (`--notify`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Attention {
+    /// How many turns have ended.
+    pub ended_turns: usize,
+    /// How many questions the agent asked the user.
+    pub questions: usize,
+    /// The text of the latest question (raw: the notifier cleans it).
+    pub last_question: String,
+}
+
 /// Whether anyone is still writing the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LiveState {
@@ -108,6 +119,8 @@ pub trait Blocks {
     fn modified(&self) -> Option<SystemTime> {
         None
     }
+    /// Turns ended and questions asked so far, for `--notify`.
+    fn attention(&self) -> Attention;
     /// Called about once a second: a chance to notice what no file change
     /// reports (an agent releasing its lock).
     fn tick(&mut self) {}

@@ -13,8 +13,10 @@ use std::time::SystemTime;
 use ratatui::text::Line;
 use xxhash_rust::xxh3::Xxh3;
 
-use super::blocks::{BlockClass, Blocks, Landmark, LiveState};
+use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
+use crate::format::EventKind;
 use crate::load::{Live, Origin, Refresh};
+use crate::render::document;
 use crate::render::document::{
     BlockKey, BlockKind, DocBlock, DocOptions, Document, Landmark as DocLandmark,
 };
@@ -226,6 +228,26 @@ impl Blocks for LiveDocument {
 
     fn limited(&self, i: usize) -> bool {
         layout::is_limited(self.block(i), &self.live.conversation)
+    }
+
+    fn attention(&self) -> Attention {
+        let conv = &self.live.conversation;
+        let mut questions = 0;
+        let mut last_question = String::new();
+        for event in &conv.events {
+            if let EventKind::InquiryRequest { question, .. } = &event.kind {
+                questions += 1;
+                last_question = match question.get("text").and_then(|t| t.as_str()) {
+                    Some(text) => text.to_string(),
+                    None => question.to_string(),
+                };
+            }
+        }
+        Attention {
+            ended_turns: document::ended_turns(conv, self.finished),
+            questions,
+            last_question,
+        }
     }
 
     fn foldable(&self, i: usize) -> bool {

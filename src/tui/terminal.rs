@@ -8,7 +8,9 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossterm::cursor::{Hide, Show};
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{
+    DisableFocusChange, DisableMouseCapture, EnableFocusChange, EnableMouseCapture,
+};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -53,7 +55,14 @@ impl Drop for TerminalGuard {
 fn take_over() -> io::Result<()> {
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
-    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture, Hide)
+    // Focus reports tell `--notify` whether the window is looked at.
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableFocusChange,
+        Hide
+    )
 }
 
 /// Puts the terminal back as it was; does nothing when it is not taken over.
@@ -61,7 +70,13 @@ fn take_over() -> io::Result<()> {
 pub fn restore() {
     if ACTIVE.swap(false, Ordering::SeqCst) {
         let mut out = io::stdout();
-        let _ = execute!(out, DisableMouseCapture, LeaveAlternateScreen, Show);
+        let _ = execute!(
+            out,
+            DisableFocusChange,
+            DisableMouseCapture,
+            LeaveAlternateScreen,
+            Show
+        );
         let _ = out.flush();
         let _ = disable_raw_mode();
     }

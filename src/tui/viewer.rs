@@ -28,6 +28,8 @@ pub struct ViewerSettings {
     pub theme: Theme,
     /// Escape sequences in conversation text: removed or shown.
     pub sanitize: SanitizeMode,
+    /// `--notify` (see [`super::notify`]).
+    pub notify: bool,
 }
 
 /// Why `overhear PATH` could not show anything.
@@ -70,6 +72,7 @@ pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> 
             Origin::Eve(_) => None,
         },
         opened_at: SystemTime::now(),
+        notify: settings.notify,
         ..ViewerOptions::default()
     };
     warm_up_highlighter(&settings.theme);
