@@ -201,12 +201,7 @@ pub fn running_turn_rule(
     else {
         return None;
     };
-    // Whole seconds: the rule changes once a second, not at every frame.
-    let seconds = match elapsed / 1_000 {
-        0 => "0s".to_string(),
-        s => duration::human(s * 1_000),
-    };
-    let took = format!("running {seconds}");
+    let took = running_label(elapsed);
     let mut lines = turn_rule(
         *number,
         timestamp.as_deref(),
@@ -216,6 +211,15 @@ pub fn running_turn_rule(
     );
     fit(&mut lines, ctx.code_limit());
     Some(lines)
+}
+
+/// `running 4m12s` for a turn running `elapsed` milliseconds, in whole
+/// seconds: the rule changes at most once a second.
+pub fn running_label(elapsed: u64) -> String {
+    match elapsed / 1_000 {
+        0 => "running 0s".to_string(),
+        s => format!("running {}", duration::human(s * 1_000)),
+    }
 }
 
 /// Whether `block` can be folded to one line.

@@ -1,7 +1,8 @@
 //! Wall-clock times for the status bar and the picker. The viewer uses one
 //! clock, UTC, as the turn rules do (they come from `render`, which must not
 //! depend on the machine's zone): the status bar's time and the rules agree,
-//! and the status bar says `UTC`. `Local` remains for callers that ask.
+//! (the rules say `UTC`; the status bar, short of room, does not repeat it).
+//! `Local` remains for callers that ask.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -60,18 +61,14 @@ impl Clock {
         }
     }
 
-    /// When something happened, as short as is clear, with the zone:
-    /// `HH:MM:SS UTC` on the day of `now`, else `YYYY-MM-DD HH:MM UTC`.
+    /// When something happened, as short as is clear: `HH:MM:SS` on the day
+    /// of `now`, else `YYYY-MM-DD HH:MM`.
     pub fn stamp(self, t: SystemTime, now: SystemTime) -> String {
-        let zone = match self {
-            Clock::Utc => " UTC",
-            Clock::Local => "",
-        };
         match (self.civil(t), self.civil(now)) {
             (Some(a), Some(b)) if (a.year, a.month, a.day) == (b.year, b.month, b.day) => {
-                format!("{}{zone}", self.time(t))
+                self.time(t)
             }
-            _ => format!("{}{zone}", self.date_time(t)),
+            _ => self.date_time(t),
         }
     }
 
@@ -104,8 +101,8 @@ mod tests {
     fn stamps_say_the_date_unless_it_is_today() {
         let t = UNIX_EPOCH + Duration::from_secs(1_767_225_600 + 3_723);
         let later = t + Duration::from_secs(3_600);
-        assert_eq!(Clock::Utc.stamp(t, later), "01:02:03 UTC");
+        assert_eq!(Clock::Utc.stamp(t, later), "01:02:03");
         let next_day = t + Duration::from_secs(86_400);
-        assert_eq!(Clock::Utc.stamp(t, next_day), "2026-01-01 01:02 UTC");
+        assert_eq!(Clock::Utc.stamp(t, next_day), "2026-01-01 01:02");
     }
 }

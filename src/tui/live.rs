@@ -53,6 +53,10 @@ pub struct LiveDocument {
     ended: bool,
     /// Content fingerprints, computed when a block is first drawn.
     revisions: RefCell<Vec<Option<u64>>>,
+    /// The time of the last tick, or of opening (ms since the epoch): the
+    /// running turn's rule counts from it, so that what it shows changes
+    /// only at a tick, never between two frames.
+    now: Option<i64>,
 }
 
 impl LiveDocument {
@@ -69,6 +73,7 @@ impl LiveDocument {
             finished,
             ended: false,
             revisions: RefCell::new(Vec::new()),
+            now: now_millis(),
         };
         doc.rebuild();
         doc
@@ -110,8 +115,8 @@ impl LiveDocument {
         revisions.resize(self.doc.blocks.len(), None);
     }
 
-    /// How long the turn whose rule is block `i` has been running
-    /// (milliseconds, by this machine's clock), when it is the last turn of
+    /// How long the turn whose rule is block `i` had been running at the
+    /// last tick (milliseconds, by this machine's clock), when it is the last turn of
     /// a conversation someone is writing and has not ended.
     fn running_for(&self, i: usize) -> Option<u64> {
         let block = self.block(i);
@@ -128,11 +133,7 @@ impl LiveDocument {
             return None;
         }
         let start = duration::epoch_millis(stamp)?;
-        let now = SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .ok()?;
-        let now = i64::try_from(now.as_millis()).ok()?;
-        u64::try_from(now - start).ok()
+        u64::try_from(self.now? - start).ok()
     }
 
     fn block(&self, i: usize) -> &DocBlock {
@@ -179,9 +180,13 @@ impl Blocks for LiveDocument {
 
     fn revision(&self, i: usize) -> u64 {
         // The running turn's rule counts seconds: it changes every second.
+        // It changes as often as what it shows does (a day-long turn's
+        // `302d18h` once an hour).
         if let Some(elapsed) = self.running_for(i) {
             let mut hasher = HashWriter(Xxh3::new());
-            let _ = write!(hasher, "running\u{0}{}", elapsed / 1_000);
+            let content = fingerprint(self.block(i), &self.live);
+            let label = layout::running_label(elapsed);
+            let _ = write!(hasher, "{content}\u{0}{label}");
             return hasher.0.digest();
         }
         if let Some(Some(rev)) = self.revisions.borrow().get(i) {
@@ -375,6 +380,7 @@ impl Blocks for LiveDocument {
     }
 
     fn tick(&mut self) {
+        self.now = now_millis();
         if self.check_finished() {
             self.update_blocks();
         }
@@ -417,6 +423,14 @@ fn fingerprint(block: &DocBlock, live: &Live) -> u64 {
         }
     }
     hasher.0.digest()
+}
+
+/// This machine's clock, in milliseconds since the epoch.
+fn now_millis() -> Option<i64> {
+    let now = SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    i64::try_from(now.as_millis()).ok()
 }
 
 /// The events a block's layout reads.
