@@ -137,8 +137,12 @@ impl<D: Blocks> App<D> {
                 + 3 * parts.len().saturating_sub(1)
                 + 1
         };
+        // `H help` only where it takes nothing from the left side.
+        if right_width(&right) + left.width() + 2 > width {
+            right.retain(|(name, _)| *name != "help");
+        }
         // Drop the least useful parts first until the rest fits.
-        for drop in ["help", "events", "view", "time", "cols", "match", "turn"] {
+        for drop in ["events", "view", "time", "cols", "match", "turn"] {
             if right_width(&right) + wanted_left <= width {
                 break;
             }
