@@ -26,6 +26,7 @@ use overhear::render::document::{BlockKey, DocOptions};
 use overhear::render::theme::Theme;
 use overhear::source::ConversationDir;
 use overhear::text::sanitize::SanitizeMode;
+use overhear::tui::blocks::Landmark;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
 use overhear::tui::{App, BlockClass, Blocks, LiveState, ViewerOptions};
 use ratatui::Terminal;
@@ -57,6 +58,15 @@ impl Blocks for Shared {
     }
     fn class(&self, i: usize) -> BlockClass {
         self.0.class(i)
+    }
+    fn is(&self, i: usize, landmark: Landmark) -> bool {
+        self.0.is(i, landmark)
+    }
+    fn attention(&self) -> overhear::tui::blocks::Attention {
+        self.0.attention()
+    }
+    fn limited(&self, i: usize) -> bool {
+        self.0.limited(i)
     }
     fn foldable(&self, i: usize) -> bool {
         self.0.foldable(i)

@@ -10,11 +10,15 @@ use std::path::Path;
 use std::process::Command;
 
 fn render(fixture: &str, args: &[&str]) -> String {
+    render_at("80", fixture, args)
+}
+
+fn render_at(width: &str, fixture: &str, args: &[&str]) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/eve")
         .join(fixture);
     let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args(["render", "--color", "never", "--width", "80"])
+        .args(["render", "--color", "never", "--width", width])
         .args(args)
         .arg(&path)
         .output()
@@ -188,4 +192,35 @@ fn streams_being_written_and_the_raw_view() {
     assert!(raw.contains("⚠ malformed line 4, column 63: not JSON"));
     assert!(raw.contains("line 3 · message.received  2026-02-01 10:00:03 UTC"));
     snapshot("eve-malformed-line-raw-80", &raw);
+}
+
+/// An action whose `action.result` carries `error{code,message}` besides an
+/// output says the code and the message on its card, before the output, in
+/// every view and at every width: a retried update, one that failed, a tool
+/// that failed, and an update whose reply was lost.
+#[test]
+fn action_errors_show_their_code_and_message() {
+    let text = render("update-errors.ndjson", &[]);
+    snapshot("eve_update_errors", &text);
+    for width in ["40", "80", "120", "200"] {
+        for view in ["terminal", "user"] {
+            let text = render_at(width, "update-errors.ndjson", &["--view", view]);
+            let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(
+                flat.contains("✗ not delivered: CHANNEL_ARCHIVED: The channel #eng is archived"),
+                "{width} {view}:\n{text}"
+            );
+            assert!(
+                flat.contains("│ PERMISSION_DENIED: /srv is read-only"),
+                "{width} {view}:\n{text}"
+            );
+            let code = flat.find("PERMISSION_DENIED").unwrap();
+            assert!(
+                code < flat.find("\"written\": 0").unwrap(),
+                "the error before the output"
+            );
+        }
+    }
+    let raw = render("update-errors.ndjson", &["--view", "raw"]);
+    assert!(raw.contains("RATE_LIMITED") && raw.contains("CHANNEL_ARCHIVED"));
 }

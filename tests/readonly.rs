@@ -387,7 +387,7 @@ fn exercise_viewer(ws: &Workspace, rewrites: bool) -> ProcFindings {
     viewer.wait_for_text("Conversations (2)");
     viewer.send(b"\x1b");
     std::thread::sleep(Duration::from_millis(100));
-    viewer.send(b"?");
+    viewer.send(b"H");
     viewer.wait_for_text("close");
     viewer.send(b"x");
     viewer.send(b"g}o");

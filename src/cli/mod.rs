@@ -43,6 +43,11 @@ pub struct Cli {
     /// own text selection then needs Shift). Also `OVERHEAR_MOUSE=1`.
     #[arg(long)]
     pub mouse: bool,
+    /// Ring the bell and send a desktop notification (OSC 9, OSC 777) when a
+    /// turn ends or the agent asks something while the window is not focused
+    /// or the view is paused (also OVERHEAR_NOTIFY=1).
+    #[arg(long)]
+    pub notify: bool,
 }
 
 /// The subcommands.
@@ -146,7 +151,10 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
                 &cli.print,
                 &cli.display,
                 checked,
-                cli.mouse,
+                view::ViewerChoices {
+                    mouse: cli.mouse,
+                    notify: cli.notify,
+                },
             )
         }
     }

@@ -14,13 +14,12 @@ use crate::tui::{Exit, ViewerSettings, open_and_run, run_live as run_viewer};
 /// Runs the viewer on `path` and returns the exit status (128 + n after
 /// signal n); prints like `render` with `print`'s options when stdout is not
 /// a terminal or the terminal cannot draw the viewer (`TERM=dumb`).
-/// `mouse`: `--mouse` was given.
 pub fn run(
     path: Option<&str>,
     print: &PrintArgs,
     display: &DisplayArgs,
     checked: Checked,
-    mouse: bool,
+    choices: ViewerChoices,
 ) -> Result<i32> {
     refuse_terminal_stdin(path)?;
     if !viewer_possible_here() {
@@ -29,7 +28,7 @@ pub fn run(
     }
     Ok(exit_code(open_and_run(
         path,
-        settings(display, print.color, checked, mouse),
+        settings(display, print.color, checked, choices),
     )?))
 }
 
@@ -37,13 +36,31 @@ pub fn run(
 pub fn run_live(live: Live, display: &DisplayArgs, checked: Checked) -> Result<i32> {
     Ok(exit_code(run_viewer(
         live,
-        settings(display, ColorWhen::Auto, checked, false),
+        settings(display, ColorWhen::Auto, checked, ViewerChoices::default()),
     )?))
 }
 
-/// The variable that turns mouse capture on like `--mouse` (any value but
-/// empty or `0`), for those who always want it.
+/// The viewer's own switches from the command line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ViewerChoices {
+    /// `--mouse`: capture the mouse for click-to-move.
+    pub mouse: bool,
+    /// `--notify`: bell and desktop notifications (see [`crate::tui::notify`]).
+    pub notify: bool,
+}
+
+/// The variable that turns mouse capture on like `--mouse`, for those who
+/// always want it.
 const MOUSE_VAR: &str = "OVERHEAR_MOUSE";
+
+/// The variable that turns notifications on like `--notify`.
+const NOTIFY_VAR: &str = "OVERHEAR_NOTIFY";
+
+/// Whether the switch `name` is set in the environment: any value but empty
+/// or `0`.
+fn switched_on(name: &str) -> bool {
+    std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0")
+}
 
 /// The viewer's settings; `--color never` draws it as `NO_COLOR` does (the
 /// other `--color` values leave the choice to `NO_COLOR` and the terminal).
@@ -51,9 +68,8 @@ fn settings(
     display: &DisplayArgs,
     color: ColorWhen,
     checked: Checked,
-    mouse: bool,
+    choices: ViewerChoices,
 ) -> ViewerSettings {
-    let by_env = std::env::var_os(MOUSE_VAR).is_some_and(|v| !v.is_empty() && v != "0");
     let depth = match color {
         ColorWhen::Never => {
             // What crossterm does under NO_COLOR: no colour reaches the
@@ -71,11 +87,12 @@ fn settings(
         },
         theme: checked.theme.with_depth(depth),
         sanitize: display.sanitize.into(),
-        mouse: if mouse || by_env {
+        mouse: if choices.mouse || switched_on(MOUSE_VAR) {
             Mouse::Captured
         } else {
             Mouse::Terminal
         },
+        notify: choices.notify || switched_on(NOTIFY_VAR),
     }
 }
 

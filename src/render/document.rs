@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
+use super::duration;
 use super::result::{Presentation, classify_result};
 use super::split::{SplitLimits, line_pieces, markdown_pieces};
 use crate::format::eve::InProgressKind;
@@ -141,6 +142,8 @@ pub enum BlockKind {
         timestamp: Option<String>,
         /// Model, tokens, cost and outcome, when the format records them.
         info: Option<ext::TurnInfo>,
+        /// How long the turn took (milliseconds), once it has ended.
+        duration: Option<u64>,
     },
     /// What the user said.
     UserMessage {
@@ -205,6 +208,58 @@ pub enum BlockKind {
     },
 }
 
+/// Whether the format records that `turn` ended (eve's `turn.completed`,
+/// `turn.failed`, `turn.cancelled`).
+fn turn_ended(conv: &Conversation, turn: &crate::model::Turn) -> bool {
+    turn.items.iter().any(|item| {
+        matches!(item, Item::TurnStart(i)
+            if ext::turn_info(&conv.events[*i]).is_some_and(|t| t.ended.is_some()))
+    })
+}
+
+/// How many turns of `conv` have ended: every turn but the last, and the last
+/// too when the format says it ended or `finished` (no one writes any more).
+pub fn ended_turns(conv: &Conversation, finished: bool) -> usize {
+    let n = conv.turns.len();
+    match conv.turns.last() {
+        Some(last) if finished || turn_ended(conv, last) => n,
+        _ => n.saturating_sub(1),
+    }
+}
+
+/// What a reader looks for first in a long run (the viewer's jump keys).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Landmark {
+    /// A tool call that failed (a refused call is not a failure).
+    Failure,
+    /// A message to the user: the assistant's speech or a tool block shown as it.
+    Speech,
+}
+
+impl DocBlock {
+    /// Whether the block is `landmark` (every piece of a cut block is, as
+    /// the whole is).
+    pub fn is(&self, landmark: Landmark, conv: &Conversation) -> bool {
+        let failed = |response: Option<usize>| {
+            response.is_some_and(|r| {
+                let event = &conv.events[r];
+                matches!(
+                    event.kind,
+                    EventKind::ToolCallResponse { is_error: true, .. }
+                ) && ext::outcome(event) != Some("rejected")
+            })
+        };
+        match (&self.kind, landmark) {
+            (BlockKind::ToolCard(card), Landmark::Failure) => failed(card.call.response),
+            (BlockKind::ToolSpeech(speech), Landmark::Failure) => failed(speech.response),
+            (BlockKind::AssistantMessage { .. } | BlockKind::ToolSpeech(_), Landmark::Speech) => {
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
 /// A tool block shown as speech, with its delivery outcome.
 #[derive(Debug, Clone)]
 pub struct ToolSpeech {
@@ -218,6 +273,9 @@ pub struct ToolSpeech {
     pub block: usize,
     /// How many attempts the call took (retries with one id).
     pub attempts: u32,
+    /// Whether a reply may still come (the conversation is live); an update
+    /// with no reply in a conversation that ended lost its reply.
+    pub live: bool,
 }
 
 /// A tool call with everything the policy decided about it.
@@ -227,7 +285,9 @@ pub struct ToolCard {
     pub call: ToolCall,
     /// The tool's resolved style.
     pub style: ToolStyle,
-    /// Per result block: its index and how to show it (speech blocks excluded).
+    /// Per result block: its index and how to show it (speech blocks
+    /// excluded). Blocks the policy hides come last, as `Hidden`: the card
+    /// counts their lines, and the viewer shows them on request.
     pub results: Vec<(usize, BlockDisplay)>,
     /// Whether the call may still be running (the conversation is live).
     pub live: bool,
@@ -544,6 +604,20 @@ impl Builder<'_> {
             .filter(|&i| !matches!(conv.events[i].kind, EventKind::ConfigDelta { .. }))
             .find_map(|i| conv.events[i].timestamp.clone());
         let info = conv.events.get(rule_event).and_then(ext::turn_info);
+        // A turn has ended when the format says so, when another follows it,
+        // or when no one writes the conversation any more; its duration runs
+        // from its first stored time to its last.
+        let ended = turn_ended(conv, turn) || number < conv.turns.len() || self.options.finished;
+        let duration = ended
+            .then(|| {
+                let last = turn
+                    .events
+                    .clone()
+                    .rev()
+                    .find_map(|i| conv.events[i].timestamp.as_deref())?;
+                duration::between(timestamp.as_deref()?, last)
+            })
+            .flatten();
         self.push(
             number,
             rule_event,
@@ -552,6 +626,7 @@ impl Builder<'_> {
                 number,
                 timestamp,
                 info,
+                duration,
             },
         );
     }
@@ -563,6 +638,8 @@ impl Builder<'_> {
         if turn.events.is_empty() {
             return;
         }
+        // A turn the format says has ended gets no more replies.
+        let live = live && !turn_ended(conv, turn);
         self.turn_rule(turn);
 
         let final_reply = final_reply_item(conv, &turn.items);
@@ -717,13 +794,17 @@ impl Builder<'_> {
 
         let mut speech = Vec::new();
         let mut results = Vec::new();
+        let mut hidden = Vec::new();
         for (b, block) in blocks.iter().enumerate() {
             let audience = block.audience;
             let display = style.block_display(audience, is_error);
             match (view, display) {
                 (_, BlockDisplay::Speech) => speech.push(b),
                 (DocView::User, _) if !audience.includes_user() => {}
-                (_, BlockDisplay::Hidden) => {}
+                (DocView::User, BlockDisplay::Hidden) => {}
+                // Kept so that the card can say what the policy hides (and
+                // the viewer can show it on Enter); never laid out as is.
+                (_, BlockDisplay::Hidden) => hidden.push((b, BlockDisplay::Hidden)),
                 (_, display) => results.push((b, display)),
             }
         }
@@ -738,6 +819,7 @@ impl Builder<'_> {
         };
         if show_card {
             let live_card = live && response.is_none();
+            results.extend(hidden);
             self.push_card(turn, call, style.clone(), results, live_card, false);
         }
         for (part, b) in speech.iter().enumerate() {
@@ -751,6 +833,7 @@ impl Builder<'_> {
                     request: call.request,
                     block: *b,
                     attempts,
+                    live,
                 }),
             );
         }
@@ -765,6 +848,7 @@ impl Builder<'_> {
                     request: call.request,
                     block: 0,
                     attempts,
+                    live,
                 }),
             );
             return 1;
@@ -842,7 +926,11 @@ fn split_text<'c>(block: &DocBlock, conv: &'c Conversation, above: usize) -> Opt
 /// The text of a card's only result when it is shown in full, unlabelled
 /// and without a mime type: the one result pieces of a card can cut.
 pub fn shown_result<'c>(card: &ToolCard, conv: &'c Conversation) -> Option<&'c str> {
-    let [(b, BlockDisplay::Full)] = card.results.as_slice() else {
+    let mut shown = card
+        .results
+        .iter()
+        .filter(|(_, d)| !matches!(d, BlockDisplay::Hidden));
+    let (Some((b, BlockDisplay::Full)), None) = (shown.next(), shown.next()) else {
         return None;
     };
     if card.label_audience {

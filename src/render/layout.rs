@@ -14,6 +14,7 @@ use super::document::{
     BlockKind, DocBlock, Piece, ToolCard, ToolSpeech, audience_label, message_parts, shown_result,
     speech_text,
 };
+use super::duration;
 use super::highlight::highlight;
 use super::markdown::markdown_to_lines_wide_code;
 use super::result::{Presentation, classify_result, present};
@@ -70,13 +71,83 @@ const RESULT_GUTTER: &str = "  │ ";
 /// piece; nothing but in the first piece when the block is folded): the
 /// pieces one after another are the whole block's lines.
 pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let fold = if folded { Fold::Folded } else { Fold::Policy };
+    layout_with(block, fold, false, ctx)
+}
+
+/// How much of a block is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fold {
+    /// What the display policy shows.
+    Policy,
+    /// Folded to its header.
+    Folded,
+    /// A tool card with every result in full, those the policy cuts or
+    /// hides included (the viewer's `Enter` on such a card).
+    Expanded,
+}
+
+/// [`layout`] for the viewer: `fold` may be [`Fold::Expanded`], and what the
+/// policy cuts or hides says that `Enter` shows it.
+pub fn layout_in_viewer(
+    block: &DocBlock,
+    fold: Fold,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    layout_with(block, fold, true, ctx)
+}
+
+/// Whether the policy shows only part of `block`'s results (cuts them to
+/// lines or hides them) and the card has a header to say so: the viewer
+/// then treats the policy's form as the card's folded form, and unfolding
+/// shows everything. Cards cut into pieces are not (`o` shows them whole).
+pub fn is_limited(block: &DocBlock, conv: &Conversation) -> bool {
+    let BlockKind::ToolCard(card) = &block.kind else {
+        return false;
+    };
+    if block.piece.is_some() || !(card.style.header || card.label_audience) {
+        return false;
+    }
+    let Some(EventKind::ToolCallResponse { content, .. }) =
+        card.call.response.map(|r| &conv.events[r].kind)
+    else {
+        return false;
+    };
+    let views = content.views();
+    card.results.iter().any(|&(b, display)| {
+        let Some(text) = views.get(b).and_then(|v| v.text) else {
+            return false;
+        };
+        match display {
+            BlockDisplay::Hidden => !text.is_empty(),
+            BlockDisplay::Lines(n) => {
+                let mime = views.get(b).and_then(|v| v.mime_type);
+                classify_result(text, mime).1.lines().count() > n
+            }
+            _ => false,
+        }
+    })
+}
+
+/// Lays out `block` as `fold` says; `viewer` adds the viewer's hints.
+fn layout_with(
+    block: &DocBlock,
+    fold: Fold,
+    viewer: bool,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let folded = fold == Fold::Folded;
     let piece = block.piece.as_ref();
     let mut lines = match &block.kind {
         BlockKind::TurnRule {
             number,
             timestamp,
             info,
-        } => turn_rule(*number, timestamp.as_deref(), info.as_ref(), ctx),
+            duration,
+        } => {
+            let took = duration.map(duration::human);
+            turn_rule(*number, timestamp.as_deref(), info.as_ref(), took, ctx)
+        }
         BlockKind::UserMessage { event } => user_message(*event, piece, ctx),
         BlockKind::AssistantMessage {
             events,
@@ -84,7 +155,7 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
         } => assistant_message(events, *final_reply, piece, ctx),
         BlockKind::ToolSpeech(speech) => tool_speech(speech, ctx),
         BlockKind::Reasoning { events, display } => reasoning(events, *display, folded, ctx),
-        BlockKind::ToolCard(card) => tool_card(card, folded, piece, ctx),
+        BlockKind::ToolCard(card) => tool_card(card, fold, viewer, piece, ctx),
         BlockKind::Data { event } => data(*event, ctx),
         BlockKind::Inquiry(pair) => {
             let mut lines = inquiry_lines(pair, "", ctx);
@@ -114,6 +185,44 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
     };
     fit(&mut lines, ctx.code_limit());
     lines
+}
+
+/// The rule of a turn still running, `elapsed` milliseconds after its first
+/// stored time, for the viewer: `… · running 4m12s`. `None` when `block` is
+/// not the rule of a turn that has not ended.
+pub fn running_turn_rule(
+    block: &DocBlock,
+    elapsed: u64,
+    ctx: &LayoutContext<'_>,
+) -> Option<Vec<Line<'static>>> {
+    let BlockKind::TurnRule {
+        number,
+        timestamp,
+        info,
+        duration: None,
+    } = &block.kind
+    else {
+        return None;
+    };
+    let took = running_label(elapsed);
+    let mut lines = turn_rule(
+        *number,
+        timestamp.as_deref(),
+        info.as_ref(),
+        Some(took),
+        ctx,
+    );
+    fit(&mut lines, ctx.code_limit());
+    Some(lines)
+}
+
+/// `running 4m12s` for a turn running `elapsed` milliseconds, in whole
+/// seconds: the rule changes at most once a second.
+pub fn running_label(elapsed: u64) -> String {
+    match elapsed / 1_000 {
+        0 => "running 0s".to_string(),
+        s => format!("running {}", duration::human(s * 1_000)),
+    }
 }
 
 /// Whether `block` can be folded to one line.
@@ -291,6 +400,7 @@ fn turn_rule(
     number: usize,
     timestamp: Option<&str>,
     info: Option<&ext::TurnInfo>,
+    took: Option<String>,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let label = vec![Span::styled(
@@ -298,10 +408,26 @@ fn turn_rule(
         ctx.theme.styles.turn_rule,
     )];
     let detail = timestamp.map(|t| {
-        Span::styled(
-            display_timestamp(&clean(t, ctx)),
-            ctx.theme.styles.turn_rule,
-        )
+        let stamp = display_timestamp(&clean(t, ctx));
+        // The longest form that fits: date, time and duration; the time of
+        // day (the date goes first) and the duration; the duration alone.
+        let room = ctx
+            .width
+            .saturating_sub(display_width(&format!("── turn {number} ")) + 7);
+        let candidates = match &took {
+            Some(took) => vec![
+                format!("{stamp} · {took}"),
+                format!("{} · {took}", stamp.get(11..).unwrap_or(&stamp)),
+                took.clone(),
+                stamp.clone(),
+            ],
+            None => vec![stamp.clone()],
+        };
+        let text = candidates
+            .into_iter()
+            .find(|c| display_width(c) <= room)
+            .unwrap_or(stamp);
+        Span::styled(text, ctx.theme.styles.turn_rule)
     });
     let mut lines = vec![rule(label, detail, ctx)];
     if let Some(info) = info {
@@ -566,7 +692,8 @@ fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static
     pane(label, Some(Span::styled(detail, detail_style)), body, ctx)
 }
 
-/// Delivered, failed (with the error text) or pending.
+/// Delivered, failed (with the error text), pending, or without a reply
+/// in a conversation that ended.
 fn delivery(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> (&'static str, Option<String>) {
     match speech.response.map(|r| &ctx.conv.events[r].kind) {
         Some(EventKind::ToolCallResponse {
@@ -586,7 +713,9 @@ fn delivery(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> (&'static str, Opti
             ("failed", Some(error))
         }
         Some(_) => ("delivered", None),
-        None => ("pending", None),
+        None if speech.live => ("pending", None),
+        // The conversation ended without the tool's reply.
+        None => ("no reply", None),
     }
 }
 
@@ -779,10 +908,16 @@ fn answer_text(answer: &Value, outcome: Option<&str>, options: &[Value]) -> Stri
 
 fn tool_card(
     card: &ToolCard,
-    folded: bool,
+    fold: Fold,
+    viewer: bool,
     piece: Option<&Piece>,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
+    let folded = fold == Fold::Folded;
+    let hint = CardHint {
+        viewer,
+        expanded: fold == Fold::Expanded,
+    };
     let conv = ctx.conv;
     let request = &conv.events[card.call.request];
     let EventKind::ToolCallRequest {
@@ -805,7 +940,9 @@ fn tool_card(
     let mut lines = Vec::new();
     if first {
         if show_header {
-            lines.extend(card_header(card, &name, arguments, is_error, folded, ctx));
+            lines.extend(card_header(
+                card, &name, arguments, is_error, folded, hint, ctx,
+            ));
         }
         if folded && show_header {
             lines.push(Line::default());
@@ -833,6 +970,11 @@ fn tool_card(
     {
         let blocks = content.views();
         for &(b, display) in &card.results {
+            let display = match display {
+                _ if hint.expanded => BlockDisplay::Full,
+                BlockDisplay::Hidden => continue,
+                display => display,
+            };
             let Some(block) = blocks.get(b) else { continue };
             if card.label_audience {
                 let label = format!("[audience: {}]", audience_label(block.audience));
@@ -850,6 +992,7 @@ fn tool_card(
                 block.mime_type,
                 display,
                 *is_error,
+                hint.viewer,
                 ctx,
             ));
         }
@@ -876,12 +1019,23 @@ fn tool_card(
     lines
 }
 
+/// What the viewer adds to a card: that `Enter` shows what the policy cuts
+/// or hides, and whether it is showing it.
+#[derive(Debug, Clone, Copy)]
+struct CardHint {
+    /// Laid out for the viewer (`render` has no keys to name).
+    viewer: bool,
+    /// Every result shown in full.
+    expanded: bool,
+}
+
 fn card_header(
     card: &ToolCard,
     name: &str,
     arguments: &Value,
     is_error: bool,
     folded: bool,
+    hint: CardHint,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let theme = ctx.theme;
@@ -890,7 +1044,18 @@ fn card_header(
         (true, false) => ("●", theme.styles.tool_header),
         (false, _) => ("◌", theme.styles.pending),
     };
-    let marker = if folded { "▸" } else { marker };
+    // Results the policy hides entirely: the card says how many lines, and
+    // in the viewer it is drawn folded, `Enter` showing them.
+    let hidden = if hint.expanded || folded {
+        0
+    } else {
+        hidden_result_lines(card, ctx)
+    };
+    let marker = if folded || (hidden > 0 && hint.viewer) {
+        "▸"
+    } else {
+        marker
+    };
     let mut spans = vec![
         Span::styled(format!("{marker} "), style),
         Span::styled(name.to_string(), theme.styles.tool_header),
@@ -929,6 +1094,20 @@ fn card_header(
             theme.styles.pending,
         ));
     }
+    if let Some(took) = call_duration(card, ctx) {
+        spans.push(Span::styled(
+            format!(" · {}", duration::human(took)),
+            theme.styles.turn_rule,
+        ));
+    }
+    if hidden > 0 {
+        let lines = if hidden == 1 { "line" } else { "lines" };
+        let enter = if hint.viewer { " (Enter shows)" } else { "" };
+        spans.push(Span::styled(
+            format!(" · {hidden} {lines} hidden by policy{enter}"),
+            theme.styles.turn_rule,
+        ));
+    }
     if folded {
         let n = card_result_lines(card, ctx);
         let lines = if n == 1 { "line" } else { "lines" };
@@ -938,6 +1117,32 @@ fn card_header(
         ));
     }
     wrap_spans(&spans, ctx.width, &[], &[Span::raw("    ")])
+}
+
+/// How long a call took, from its request's stored time to its response's,
+/// when both are stored and differ (equal times record no duration).
+fn call_duration(card: &ToolCard, ctx: &LayoutContext<'_>) -> Option<u64> {
+    let events = &ctx.conv.events;
+    let start = events[card.call.request].timestamp.as_deref()?;
+    let end = events.get(card.call.response?)?.timestamp.as_deref()?;
+    duration::between(start, end).filter(|&ms| ms > 0)
+}
+
+/// Lines of the results the policy hides on `card` (none when it shows
+/// any result: then the cut notes say what is missing).
+fn hidden_result_lines(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
+    let Some(EventKind::ToolCallResponse { content, .. }) =
+        card.call.response.map(|r| &ctx.conv.events[r].kind)
+    else {
+        return 0;
+    };
+    let views = content.views();
+    card.results
+        .iter()
+        .filter(|(_, d)| *d == BlockDisplay::Hidden)
+        .filter_map(|&(b, _)| views.get(b).and_then(|v| v.text))
+        .map(|t| t.lines().count())
+        .sum()
 }
 
 fn card_result_lines(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
@@ -1036,6 +1241,7 @@ fn result_lines(
     mime: Option<&str>,
     display: BlockDisplay,
     is_error: bool,
+    viewer: bool,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let limit = match display {
@@ -1062,8 +1268,9 @@ fn result_lines(
     {
         let cut = total - n;
         let note = format!(
-            "… {cut} more line{} not shown",
-            if cut == 1 { "" } else { "s" }
+            "… {cut} more line{} not shown{}",
+            if cut == 1 { "" } else { "s" },
+            if viewer { " (Enter shows)" } else { "" }
         );
         let gutter = [Span::styled(RESULT_GUTTER, gutter_style(is_error, ctx))];
         lines.extend(wrap_spans(

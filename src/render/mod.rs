@@ -3,6 +3,7 @@
 pub mod ansi;
 pub mod code_wrap;
 pub mod document;
+pub mod duration;
 pub mod highlight;
 pub mod layout;
 pub mod markdown;

@@ -9,10 +9,11 @@ use std::time::SystemTime;
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 
-use super::blocks::{BlockClass, Blocks, find_key, turn_start};
+use super::blocks::{BlockClass, Blocks, Landmark, find_key, turn_start};
 use super::cache::LayoutCache;
 use super::chrome::Chrome;
 use super::clock::Clock;
+use super::find::{HitCounts, SearchPrompt};
 use super::fold::Folds;
 use super::help::{self, HelpKey};
 use super::keys::{Action, action_for};
@@ -93,6 +94,9 @@ pub enum Effect {
     Pick,
     /// Open the conversation with this id and call [`App::open`].
     Open(String),
+    /// Ring the bell and send this (clean) text as a desktop notification
+    /// (see [`super::notify`]).
+    Notify(String),
 }
 
 /// How the viewer starts.
@@ -110,17 +114,21 @@ pub struct ViewerOptions {
     pub opened_at: SystemTime,
     /// The colours of the status bar, cursor, search, picker and help.
     pub chrome: Chrome,
+    /// Tell the user when a turn ends or the agent asks something while the
+    /// window is not focused or the view is paused (`--notify`).
+    pub notify: bool,
 }
 
 impl Default for ViewerOptions {
     fn default() -> Self {
         ViewerOptions {
-            clock: Clock::Local,
+            clock: Clock::Utc,
             workspace: false,
             conversation_id: None,
             epoch: 0,
             opened_at: SystemTime::now(),
             chrome: Chrome::default(),
+            notify: false,
         }
     }
 }
@@ -130,8 +138,8 @@ impl Default for ViewerOptions {
 pub(super) enum Mode {
     /// The conversation.
     Normal,
-    /// Typing a search; the text so far.
-    Prompt(String),
+    /// Typing a search.
+    Prompt(SearchPrompt),
     /// The help overlay, scrolled by this many lines.
     Help(usize),
     /// The workspace picker.
@@ -189,6 +197,15 @@ pub struct App<D: Blocks> {
     pub(super) width: usize,
     pub(super) rows: usize,
     pub(super) search: Option<Matcher>,
+    /// The last search went forward (`/`) rather than backward (`?`): `n`
+    /// goes on in that direction, `N` against it.
+    pub(super) search_forward: bool,
+    /// This session's queries, oldest first, recalled by ↑ / ↓ in the prompt.
+    pub(super) history: Vec<String>,
+    /// Matches of the current search per block, and where the last one landed.
+    pub(super) hits: HitCounts<D::Key>,
+    /// Digits typed before a key (`5j`, `10G`, `12t`).
+    pub(super) count: Option<usize>,
     pub(super) mode: Mode,
     pub(super) picker: Option<Picker>,
     /// A one-off note shown in the status bar until the next key.
@@ -208,6 +225,11 @@ pub struct App<D: Blocks> {
     /// fixed): each key brings the note back, whatever other notes came in
     /// between, so the user always knows the screen shows an older version.
     read_error: Option<String>,
+    /// `--notify` is on.
+    notify: bool,
+    /// The terminal says its window has the focus (focus reporting); assumed
+    /// until it says otherwise.
+    focused: bool,
 }
 
 impl<D: Blocks> App<D> {
@@ -228,6 +250,10 @@ impl<D: Blocks> App<D> {
             width: 80,
             rows: 23,
             search: None,
+            search_forward: true,
+            history: Vec::new(),
+            hits: HitCounts::default(),
+            count: None,
             mode: Mode::Normal,
             picker: None,
             message: None,
@@ -238,6 +264,8 @@ impl<D: Blocks> App<D> {
             workspace: options.workspace,
             conversation_id: options.conversation_id,
             read_error: None,
+            notify: options.notify,
+            focused: true,
         };
         // The cursor on a drawn row from the start, whatever comes first.
         app.settle();
@@ -277,16 +305,36 @@ impl<D: Blocks> App<D> {
                 self.resize(usize::from(w), usize::from(h));
                 None
             }
-            AppEvent::Tick => {
-                self.doc.tick();
+            AppEvent::Terminal(Event::FocusGained) => {
+                self.focused = true;
                 None
+            }
+            AppEvent::Terminal(Event::FocusLost) => {
+                self.focused = false;
+                None
+            }
+            AppEvent::Tick => {
+                let before = self.doc.attention();
+                self.doc.tick();
+                self.tell(&before)
             }
             AppEvent::Terminal(_) | AppEvent::Signal(_) => None,
             AppEvent::Reload(reload) => {
+                let before = self.doc.attention();
                 self.reload(reload);
-                None
+                self.tell(&before)
             }
         }
+    }
+
+    /// With `--notify`, a notification when a turn ended or a question came
+    /// since `before`, while the user is not looking: the window is not
+    /// focused or the view is paused.
+    fn tell(&self, before: &super::blocks::Attention) -> Option<Effect> {
+        if !self.notify || (self.focused && self.follow) {
+            return None;
+        }
+        super::notify::message(before, &self.doc.attention(), &self.doc.title()).map(Effect::Notify)
     }
 
     /// Applies a reload: following views scroll to the new end; any other
@@ -339,6 +387,8 @@ impl<D: Blocks> App<D> {
         self.follow = true;
         self.paused_at = None;
         self.search = None;
+        self.hits = HitCounts::default();
+        self.count = None;
         self.mode = Mode::Normal;
         self.picker = None;
         self.resize_anchor = None;
@@ -546,14 +596,20 @@ impl<D: Blocks> App<D> {
                 };
                 None
             }
-            Mode::Prompt(text) => {
-                self.prompt_key(key, text);
+            Mode::Prompt(prompt) => {
+                self.prompt_key(key, prompt);
                 None
             }
             Mode::Picker => self.picker_key(key),
             Mode::Normal => {
+                if let Some(count) = self.count_digit(key) {
+                    self.count = Some(count);
+                    self.note(format!("count {count}"));
+                    return None;
+                }
+                let count = self.count.take();
                 let action = action_for(key)?;
-                self.act(action)
+                self.act_counted(action, count)
             }
         }
     }
@@ -597,10 +653,19 @@ impl<D: Blocks> App<D> {
             Action::NextCard => self.jump_card(true),
             Action::Left => self.hscroll = self.hscroll.saturating_sub(HSCROLL_STEP),
             Action::Right => self.scroll_right(),
-            Action::Search => self.mode = Mode::Prompt(String::new()),
-            Action::NextHit => self.find(true),
-            Action::PrevHit => self.find(false),
-            Action::ClearSearch => self.search = None,
+            Action::Search => self.mode = Mode::Prompt(SearchPrompt::new(true)),
+            Action::SearchBack => self.mode = Mode::Prompt(SearchPrompt::new(false)),
+            Action::NextHit => self.find(self.search_forward),
+            Action::PrevHit => self.find(!self.search_forward),
+            Action::ClearSearch => {
+                self.search = None;
+                self.hits = HitCounts::default();
+            }
+            Action::GotoTurn => self.note("type the turn's number first: 12t goes to turn 12"),
+            Action::NextFailure => self.jump_to(Landmark::Failure, true),
+            Action::PrevFailure => self.jump_to(Landmark::Failure, false),
+            Action::NextSpeech => self.jump_to(Landmark::Speech, true),
+            Action::PrevSpeech => self.jump_to(Landmark::Speech, false),
             Action::ToggleFold => self.toggle_fold(),
             Action::FoldAll => self.fold_all(),
             Action::CycleReasoning => self.cycle_reasoning(),
@@ -669,7 +734,8 @@ impl<D: Blocks> App<D> {
             return;
         }
         let key = self.doc.key(b);
-        self.folds.toggle(&key, self.doc.class(b));
+        self.folds
+            .toggle(&key, self.doc.class(b), self.doc.limited(b));
         self.keep_header_under_cursor(b);
     }
 
@@ -761,35 +827,6 @@ impl<D: Blocks> App<D> {
         };
         self.note(format!("view: {}", self.doc.view_name()));
         self.settle();
-    }
-
-    fn prompt_key(&mut self, key: &KeyEvent, mut text: String) {
-        use crossterm::event::{KeyCode, KeyModifiers};
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-        match key.code {
-            KeyCode::Esc => self.mode = Mode::Normal,
-            KeyCode::Char('c') if ctrl => self.mode = Mode::Normal,
-            KeyCode::Enter => {
-                self.mode = Mode::Normal;
-                self.search = Matcher::new(&text);
-                if self.search.is_some() {
-                    self.find_from_cursor();
-                }
-            }
-            KeyCode::Backspace => {
-                if text.pop().is_none() {
-                    self.mode = Mode::Normal;
-                } else {
-                    self.mode = Mode::Prompt(text);
-                }
-            }
-            KeyCode::Char('u') if ctrl => self.mode = Mode::Prompt(String::new()),
-            KeyCode::Char(c) if !ctrl => {
-                text.push(c);
-                self.mode = Mode::Prompt(text);
-            }
-            _ => {}
-        }
     }
 }
 

@@ -376,7 +376,7 @@ fn the_note_of_an_unreadable_reload_goes_when_the_file_is_readable_again() {
     reload(&mut app, 4, LiveState::Live);
     let bar = status(&mut app);
     assert!(!bar.contains("events.json"), "{bar}");
-    assert!(bar.contains("20 events"), "{bar}");
+    assert!(bar.contains("turn 4/4"), "{bar}");
 }
 
 #[test]
@@ -509,6 +509,12 @@ const TESTED: &[Action] = &[
     Action::Left,
     Action::Right,
     Action::Search,
+    Action::SearchBack,
+    Action::GotoTurn,
+    Action::NextFailure,
+    Action::PrevFailure,
+    Action::NextSpeech,
+    Action::PrevSpeech,
     Action::NextHit,
     Action::PrevHit,
     Action::ClearSearch,
@@ -1017,10 +1023,10 @@ fn opening_a_picked_conversation_starts_at_its_end() {
 }
 
 #[test]
-fn key_question_mark_shows_every_key() {
+fn key_h_shows_every_key() {
     let mut app = app(TestDoc::turns(30));
     let mut terminal = Terminal::new(TestBackend::new(70, 40)).unwrap();
-    press(&mut app, "?");
+    press(&mut app, "H");
     terminal.draw(|f| app.draw(f)).unwrap();
     snapshot("tui_help", &terminal);
     let mut text = rows(&terminal).join("\n");
@@ -1087,4 +1093,224 @@ fn the_wheel_scrolls_and_a_click_moves_the_cursor() {
 
 fn picker_rows() -> Vec<ConversationRow> {
     crate::tui::picker::tests::rows()
+}
+
+#[test]
+fn question_mark_searches_backward_and_n_keeps_its_direction() {
+    let mut app = app(TestDoc::turns(30));
+    press(&mut app, "?");
+    typed(&mut app, "result line 6");
+    assert!(status(&mut app).starts_with(" ?result line 6"));
+    press(&mut app, "Enter");
+    assert!(cursor_line(&mut app).contains("result line 6 of call 30"));
+    press(&mut app, "n");
+    assert!(
+        cursor_line(&mut app).contains("result line 6 of call 29"),
+        "n goes on backward"
+    );
+    press(&mut app, "N");
+    assert!(
+        cursor_line(&mut app).contains("result line 6 of call 30"),
+        "N goes forward"
+    );
+    assert!(
+        status(&mut app).contains("match 30/30"),
+        "{}",
+        status(&mut app)
+    );
+    press(&mut app, "g /");
+    typed(&mut app, "result line 6");
+    press(&mut app, "Enter n");
+    assert!(
+        cursor_line(&mut app).contains("result line 6 of call 2"),
+        "after / n goes forward"
+    );
+}
+
+#[test]
+fn status_counts_matches_and_shows_h_help() {
+    let mut app = app(TestDoc::turns(30));
+    let mut wide = Terminal::new(TestBackend::new(120, H)).unwrap();
+    wide.draw(|f| app.draw(f)).unwrap();
+    let bar = rows(&wide).pop().unwrap();
+    assert!(
+        bar.contains("H help") && bar.contains("150 events"),
+        "{bar}"
+    );
+    app.resize(usize::from(W), usize::from(H));
+    assert!(
+        !status(&mut app).contains("H help"),
+        "at 80 columns the date leaves no room"
+    );
+    press(&mut app, "g /");
+    typed(&mut app, "of call 3");
+    press(&mut app, "Enter");
+    // "of call 3" is in six result lines of call 3 and of calls 30.
+    assert!(cursor_line(&mut app).contains("result line 1 of call 3"));
+    assert!(
+        status(&mut app).contains("match 1/12"),
+        "{}",
+        status(&mut app)
+    );
+    press(&mut app, "n n");
+    assert!(
+        status(&mut app).contains("match 3/12"),
+        "{}",
+        status(&mut app)
+    );
+    press(&mut app, "Esc");
+    assert!(!status(&mut app).contains("match"));
+}
+
+#[test]
+fn up_and_down_in_the_prompt_recall_earlier_queries() {
+    let mut app = app(TestDoc::turns(5));
+    for query in ["parser", "turn 3", "closing brace"] {
+        press(&mut app, "/");
+        typed(&mut app, query);
+        press(&mut app, "Enter");
+    }
+    press(&mut app, "? Up");
+    assert!(status(&mut app).starts_with(" ?closing brace"));
+    press(&mut app, "Up Up");
+    assert!(status(&mut app).starts_with(" ?parser"));
+    press(&mut app, "Up");
+    assert!(
+        status(&mut app).starts_with(" ?parser"),
+        "stays at the oldest"
+    );
+    press(&mut app, "Down");
+    assert!(status(&mut app).starts_with(" ?turn 3"));
+    press(&mut app, "Down Down");
+    assert!(
+        status(&mut app).starts_with(" ? "),
+        "past the newest: empty"
+    );
+}
+
+#[test]
+fn help_is_on_capital_h_and_f1() {
+    let mut app = app(TestDoc::turns(3));
+    press(&mut app, "H");
+    assert!(matches!(app.mode, Mode::Help(_)));
+    press(&mut app, "q");
+    app.handle(AppEvent::Terminal(Event::Key(KeyEvent::new(
+        KeyCode::F(1),
+        KeyModifiers::NONE,
+    ))));
+    assert!(matches!(app.mode, Mode::Help(_)));
+}
+
+#[test]
+fn counts_repeat_moves_and_pick_lines_and_turns() {
+    let mut app = app(TestDoc::turns(30));
+    press(&mut app, "g");
+    press(&mut app, "5 j");
+    assert_eq!(app.cursor, 5);
+    press(&mut app, "3 k");
+    assert_eq!(app.cursor, 2);
+    press(&mut app, "4 0 j");
+    let at = app.cursor_pos().unwrap();
+    let line = app.sheet().forward(Pos::default(), 42);
+    assert_eq!(at, line, "40j from line 3 is line 43");
+    press(&mut app, "1 0 G");
+    assert_eq!(
+        app.cursor_pos(),
+        Some(app.sheet().forward(Pos::default(), 9))
+    );
+    assert!(!app.is_following());
+    press(&mut app, "1 2 t");
+    assert!(cursor_line(&mut app).contains("turn 12"));
+    assert!(status(&mut app).contains("turn 12/30"));
+    press(&mut app, "3 ]");
+    assert!(status(&mut app).contains("turn 15/30"));
+    press(&mut app, "4 0 t");
+    assert_eq!(
+        app.message.as_deref(),
+        Some("no turn 40: the conversation has 30 turns")
+    );
+    press(&mut app, "t");
+    assert!(app.message.as_deref().unwrap().contains("12t"));
+}
+
+#[test]
+fn x_and_parens_jump_to_failures_and_messages_to_the_user() {
+    let mut blocks = turn_blocks(1..7);
+    for b in &mut blocks {
+        if b.class == ClassTag::Card && (b.turn == 2 || b.turn == 5) {
+            b.text = b.text.replacen('\n', " · failed\n", 1);
+        }
+    }
+    let mut app = app(TestDoc::new("t", blocks));
+    press(&mut app, "g x");
+    assert!(cursor_line(&mut app).contains("fs_read_file 2 · failed"));
+    press(&mut app, "x");
+    assert!(cursor_line(&mut app).contains("fs_read_file 5 · failed"));
+    press(&mut app, "x");
+    assert_eq!(app.message.as_deref(), Some("no later failed tool call"));
+    press(&mut app, "X");
+    assert!(cursor_line(&mut app).contains("fs_read_file 2 · failed"));
+    press(&mut app, ")");
+    assert!(cursor_line(&mut app).contains("assistant: the answer to question 2"));
+    press(&mut app, "2 )");
+    assert!(cursor_line(&mut app).contains("assistant: the answer to question 4"));
+    press(&mut app, "(");
+    assert!(cursor_line(&mut app).contains("assistant: the answer to question 3"));
+}
+
+/// Reloads with `blocks` and returns the effect.
+fn reload_with(app: &mut App<TestDoc>, blocks: Vec<TestBlock>) -> Option<Effect> {
+    let events = blocks.len();
+    app.handle(AppEvent::Reload(Reload {
+        epoch: 0,
+        update: (Some((blocks, events)), LiveState::Live),
+        at: UNIX_EPOCH,
+    }))
+}
+
+#[test]
+fn notify_tells_an_ended_turn_or_a_question_only_to_a_user_not_looking() {
+    let notifying = |doc| {
+        let mut app = App::new(
+            doc,
+            ViewerOptions {
+                clock: Clock::Utc,
+                notify: true,
+                ..ViewerOptions::default()
+            },
+        );
+        app.resize(usize::from(W), usize::from(H));
+        app
+    };
+    // Following in a focused window: the user is looking.
+    let mut app = notifying(TestDoc::turns(2));
+    assert_eq!(reload_with(&mut app, turn_blocks(1..4)), None);
+    // Unfocused: turn 3 ended when turn 4 began.
+    app.handle(AppEvent::Terminal(Event::FocusLost));
+    assert_eq!(
+        reload_with(&mut app, turn_blocks(1..5)),
+        Some(Effect::Notify(
+            "overhear: turn 3 ended — Fixing the parser".into()
+        ))
+    );
+    // Nothing new, nothing said.
+    assert_eq!(reload_with(&mut app, turn_blocks(1..5)), None);
+    // Focused again but paused: a question is told.
+    app.handle(AppEvent::Terminal(Event::FocusGained));
+    press(&mut app, "g");
+    let mut blocks = turn_blocks(1..5);
+    blocks.push(TestBlock::new(
+        999,
+        4,
+        ClassTag::Text,
+        "? Deploy\x1b[31m now?",
+    ));
+    assert_eq!(
+        reload_with(&mut app, blocks),
+        Some(Effect::Notify("overhear: question — Deploy now?".into()))
+    );
+    // Without --notify, never.
+    let mut quiet = app_with(TestDoc::turns(2), false);
+    quiet.handle(AppEvent::Terminal(Event::FocusLost));
+    assert_eq!(reload_with(&mut quiet, turn_blocks(1..6)), None);
 }

@@ -22,6 +22,26 @@ pub enum BlockClass {
     Other,
 }
 
+/// A block people look for first in a long run, a target of its own jump keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Landmark {
+    /// A tool call that failed (`x` / `X`).
+    Failure,
+    /// A message to the user: the assistant's speech (`)` / `(`).
+    Speech,
+}
+
+/// What a user who is not looking may want to be told (`--notify`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Attention {
+    /// How many turns have ended.
+    pub ended_turns: usize,
+    /// How many questions the agent asked the user.
+    pub questions: usize,
+    /// The text of the latest question (raw: the notifier cleans it).
+    pub last_question: String,
+}
+
 /// Whether anyone is still writing the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LiveState {
@@ -59,6 +79,12 @@ pub trait Blocks {
     fn turn(&self, i: usize) -> usize;
     /// What kind of block `i` is.
     fn class(&self, i: usize) -> BlockClass;
+    /// Whether block `i` is `landmark`; only the first piece of a cut block is.
+    fn is(&self, i: usize, landmark: Landmark) -> bool;
+    /// Whether the policy shows block `i` only in part (a tool card whose
+    /// results it cuts or hides): its folded form is then what the policy
+    /// shows, it starts folded, and unfolding shows everything.
+    fn limited(&self, i: usize) -> bool;
     /// Whether block `i` can be folded to its header.
     fn foldable(&self, i: usize) -> bool;
     /// The block that block `i` is a piece of (see
@@ -93,6 +119,8 @@ pub trait Blocks {
     fn modified(&self) -> Option<SystemTime> {
         None
     }
+    /// Turns ended and questions asked so far, for `--notify`.
+    fn attention(&self) -> Attention;
     /// Called about once a second: a chance to notice what no file change
     /// reports (an agent releasing its lock).
     fn tick(&mut self) {}

@@ -1,5 +1,8 @@
-//! Wall-clock times for the status bar and the picker, in local time on a
-//! terminal and in UTC in tests (so that snapshots do not depend on the zone).
+//! Wall-clock times for the status bar and the picker. The viewer uses one
+//! clock, UTC, as the turn rules do (they come from `render`, which must not
+//! depend on the machine's zone): the status bar's time and the rules agree,
+//! (the rules say `UTC`; the status bar, short of room, does not repeat it).
+//! `Local` remains for callers that ask.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -7,9 +10,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Clock {
     /// The machine's local time.
-    #[default]
     Local,
-    /// UTC.
+    /// UTC, the viewer's clock.
+    #[default]
     Utc,
 }
 

@@ -104,7 +104,7 @@ impl<D: Blocks> App<D> {
         buf.set_style(area, bar);
         let width = usize::from(area.width);
         let (left, style, typing) = match &self.mode {
-            Mode::Prompt(text) => (format!("/{text}"), chrome.search_prompt, true),
+            Mode::Prompt(prompt) => (prompt.shown(), chrome.search_prompt, true),
             _ => match &self.message {
                 Some(message) => (message.clone(), chrome.status_note, false),
                 None => (self.doc.title(), bar.add_modifier(Modifier::BOLD), false),
@@ -122,7 +122,8 @@ impl<D: Blocks> App<D> {
         } else {
             (width / 3).max(12)
         };
-        let wanted_left = (display_width(&left) + 2).min(share);
+        // The margin, the gap before the right side, and the typing cursor.
+        let wanted_left = (display_width(&left) + if typing { 3 } else { 2 }).min(share);
         let mut right = self.status_parts();
         let right_width = |parts: &[(&str, Span<'_>)]| {
             parts
@@ -132,8 +133,12 @@ impl<D: Blocks> App<D> {
                 + 3 * parts.len().saturating_sub(1)
                 + 1
         };
+        // `H help` only where it takes nothing from the left side.
+        if right_width(&right) + display_width(&left) + 2 > width {
+            right.retain(|(name, _)| *name != "help");
+        }
         // Drop the least useful parts first until the rest fits.
-        for drop in ["events", "view", "time", "cols", "turn"] {
+        for drop in ["events", "view", "time", "cols", "match", "turn"] {
             if right_width(&right) + wanted_left <= width {
                 break;
             }
@@ -178,6 +183,9 @@ impl<D: Blocks> App<D> {
                 Span::styled(format!("turn {}/{turns}", self.doc.turn(at.block)), bar),
             ));
         }
+        if let Some(hits) = self.match_status() {
+            parts.push(("match", Span::styled(hits, bar)));
+        }
         let events = self.doc.event_count();
         parts.push((
             "events",
@@ -202,6 +210,7 @@ impl<D: Blocks> App<D> {
         parts.push(("live", self.live_indicator()));
         let stamp = self.clock.stamp(self.last_change, SystemTime::now());
         parts.push(("time", Span::styled(stamp, bar)));
+        parts.push(("help", Span::styled("H help", bar)));
         parts
     }
 

@@ -1,30 +1,199 @@
-//! Search: `/` types a query, `n` / `N` go to the next / previous match.
+//! Search, as in less and vim: `/` types a query searched forward, `?` one
+//! searched backward; `n` goes on in the search's direction and `N` against
+//! it. ↑ / ↓ in the prompt recall this session's earlier queries. The status
+//! bar counts the matches (`match 3/17`), in the blocks' full text.
 //!
 //! Blocks are searched in their full text, folded content included, without
 //! laying them out; the block that matches is unfolded and laid out to find
 //! the line to show. A match in content the block does not display (a result
 //! cut by its style) lands on the block with a note pointing to `o`.
 
-use super::app::App;
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::app::{App, Mode};
 use super::blocks::Blocks;
 use super::sheet::Pos;
 use super::text::Matcher;
 use crate::text::width::display_width;
 use crate::text::width::line_text;
 
-impl<D: Blocks> App<D> {
-    /// After a new query: the first match at or after the cursor line.
-    pub(super) fn find_from_cursor(&mut self) {
-        self.find_inner(true, true);
+/// The search prompt being typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct SearchPrompt {
+    /// The query so far.
+    pub text: String,
+    /// `/` (forward) rather than `?` (backward).
+    pub forward: bool,
+    /// Which earlier query ↑ / ↓ brought back (index into the history).
+    recall: Option<usize>,
+}
+
+impl SearchPrompt {
+    /// An empty prompt searching `forward` or backward.
+    pub fn new(forward: bool) -> Self {
+        SearchPrompt {
+            text: String::new(),
+            forward,
+            recall: None,
+        }
     }
 
-    /// `n` (forward) or `N`.
+    /// The prompt as shown: `/query` or `?query`.
+    pub fn shown(&self) -> String {
+        let sigil = if self.forward { '/' } else { '?' };
+        format!("{sigil}{}", self.text)
+    }
+}
+
+/// How many matches the current search has, per block, and which one the
+/// last jump landed on.
+#[derive(Debug, Clone)]
+pub(super) struct HitCounts<K> {
+    /// Matches in each block's full text, by identity and revision.
+    per_block: HashMap<(K, u64), usize>,
+    /// The match landed on and how many there are (1-based).
+    pub at: Option<(usize, usize)>,
+}
+
+impl<K> Default for HitCounts<K> {
+    fn default() -> Self {
+        HitCounts {
+            per_block: HashMap::new(),
+            at: None,
+        }
+    }
+}
+
+impl<K: Clone + Eq + Hash> HitCounts<K> {
+    fn count(
+        &mut self,
+        key: K,
+        revision: u64,
+        text: impl FnOnce() -> String,
+        m: &Matcher,
+    ) -> usize {
+        *self
+            .per_block
+            .entry((key, revision))
+            .or_insert_with(|| m.find(&text()).len())
+    }
+}
+
+/// Queries kept for ↑ / ↓ in the prompt.
+const HISTORY: usize = 100;
+
+impl<D: Blocks> App<D> {
+    /// A key typed in the search prompt.
+    pub(super) fn prompt_key(&mut self, key: &KeyEvent, mut prompt: SearchPrompt) {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        match key.code {
+            KeyCode::Esc => self.mode = Mode::Normal,
+            KeyCode::Char('c') if ctrl => self.mode = Mode::Normal,
+            KeyCode::Enter => {
+                self.mode = Mode::Normal;
+                // An empty query repeats the last one, as in less and vim.
+                let query = if prompt.text.is_empty() {
+                    self.search.as_ref().map(|m| m.query().to_string())
+                } else {
+                    Some(prompt.text)
+                };
+                let Some(query) = query else { return };
+                self.remember(&query);
+                self.search = Matcher::new(&query);
+                self.hits = HitCounts::default();
+                self.search_forward = prompt.forward;
+                if self.search.is_some() {
+                    self.find_inner(prompt.forward, true);
+                }
+            }
+            KeyCode::Backspace => {
+                if prompt.text.pop().is_some() {
+                    self.mode = Mode::Prompt(prompt);
+                } else {
+                    self.mode = Mode::Normal;
+                }
+            }
+            KeyCode::Up | KeyCode::Down => {
+                let older = key.code == KeyCode::Up;
+                let len = self.history.len();
+                let recall = match (prompt.recall, older) {
+                    (None, true) => len.checked_sub(1),
+                    (None, false) => None,
+                    (Some(i), true) => Some(i.saturating_sub(1)),
+                    (Some(i), false) => (i + 1 < len).then_some(i + 1),
+                };
+                prompt.text = recall.map_or_else(String::new, |i| self.history[i].clone());
+                prompt.recall = recall;
+                self.mode = Mode::Prompt(prompt);
+            }
+            KeyCode::Char('u') if ctrl => {
+                prompt.text.clear();
+                prompt.recall = None;
+                self.mode = Mode::Prompt(prompt);
+            }
+            KeyCode::Char(c) if !ctrl => {
+                prompt.text.push(c);
+                self.mode = Mode::Prompt(prompt);
+            }
+            _ => self.mode = Mode::Prompt(prompt),
+        }
+    }
+
+    /// Adds `query` to the history, last, once.
+    fn remember(&mut self, query: &str) {
+        self.history.retain(|q| q != query);
+        self.history.push(query.to_string());
+        if self.history.len() > HISTORY {
+            self.history.remove(0);
+        }
+    }
+
+    /// `n` / `N`: the next match going `forward` or backward.
     pub(super) fn find(&mut self, forward: bool) {
         if self.search.is_none() {
             self.note("no search yet: press / to search");
             return;
         }
         self.find_inner(forward, false);
+    }
+
+    /// `match 3/17`: which match of how many the cursor is on, once a
+    /// search has landed.
+    pub(super) fn match_status(&self) -> Option<String> {
+        self.search.as_ref()?;
+        self.hits.at.map(|(at, of)| format!("match {at}/{of}"))
+    }
+
+    /// Counts the matches: all of them, and those before line `line` of
+    /// block `block`, to say which one the cursor landed on.
+    fn count_hits(&mut self, m: &Matcher, block: usize, line: usize) {
+        let mut before = 0;
+        let mut total = 0;
+        for b in 0..self.doc.len() {
+            if self.folds.is_hidden(self.doc.class(b)) {
+                continue;
+            }
+            let doc = &self.doc;
+            let n = self
+                .hits
+                .count(doc.key(b), doc.revision(b), || doc.search_text(b), m);
+            total += n;
+            if b < block {
+                before += n;
+            } else if b == block {
+                let lines = self.sheet().lines_unfolded(b);
+                let above: usize = lines
+                    .iter()
+                    .take(line)
+                    .map(|l| m.find(&line_text(l)).len())
+                    .sum();
+                before += above.min(n.saturating_sub(1));
+            }
+        }
+        self.hits.at = (total > 0).then_some((before + 1, total));
     }
 
     fn find_inner(&mut self, forward: bool, inclusive: bool) {
@@ -61,6 +230,7 @@ impl<D: Blocks> App<D> {
                 None => {
                     self.unfold(b);
                     self.goto(Pos::new(b, 0), forward);
+                    self.count_hits(&matcher, b, 0);
                     self.note(format!(
                         "\"{}\" is in a part not shown: o opens it in full",
                         matcher.query()
@@ -102,7 +272,8 @@ impl<D: Blocks> App<D> {
         let b = self.doc.owner(b);
         if self.doc.foldable(b) {
             let key = self.doc.key(b);
-            self.folds.set(&key, self.doc.class(b), false);
+            self.folds
+                .set(&key, self.doc.class(b), self.doc.limited(b), false);
         }
     }
 
@@ -110,6 +281,7 @@ impl<D: Blocks> App<D> {
     fn land(&mut self, m: &Matcher, pos: Pos, forward: bool, wrapped: bool) {
         self.unfold(pos.block);
         self.goto(pos, forward);
+        self.count_hits(m, pos.block, pos.line);
         let lines = self.sheet().lines(pos.block);
         if let Some(line) = lines.get(pos.line) {
             let text = line_text(line);

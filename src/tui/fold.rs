@@ -57,12 +57,14 @@ impl<K> Default for Folds<K> {
 }
 
 impl<K: Clone + Eq + Hash> Folds<K> {
-    /// Whether the block with `key` is drawn folded.
-    pub fn is_folded(&self, key: &K, class: BlockClass) -> bool {
+    /// Whether the block with `key` is drawn folded; a `limited` block (see
+    /// [`super::blocks::Blocks::limited`]) starts folded to what the policy
+    /// shows, whatever `z` chose.
+    pub fn is_folded(&self, key: &K, class: BlockClass, limited: bool) -> bool {
         if let Some(&folded) = self.overrides.get(key) {
             return folded;
         }
-        self.default_for(class)
+        limited || self.default_for(class)
     }
 
     /// Whether blocks of `class` are not drawn at all.
@@ -79,15 +81,15 @@ impl<K: Clone + Eq + Hash> Folds<K> {
     }
 
     /// Folds or unfolds one block; returns whether it is now folded.
-    pub fn toggle(&mut self, key: &K, class: BlockClass) -> bool {
-        let folded = !self.is_folded(key, class);
-        self.set(key, class, folded);
+    pub fn toggle(&mut self, key: &K, class: BlockClass, limited: bool) -> bool {
+        let folded = !self.is_folded(key, class, limited);
+        self.set(key, class, limited, folded);
         folded
     }
 
     /// Sets one block's fold state.
-    pub fn set(&mut self, key: &K, class: BlockClass, folded: bool) {
-        if folded == self.default_for(class) {
+    pub fn set(&mut self, key: &K, class: BlockClass, limited: bool, folded: bool) {
+        if folded == (limited || self.default_for(class)) {
             self.overrides.remove(key);
         } else {
             self.overrides.insert(key.clone(), folded);
@@ -132,29 +134,46 @@ mod tests {
     #[test]
     fn a_toggled_card_stays_folded_until_toggled_back() {
         let mut folds = Folds::<u32>::default();
-        assert!(!folds.is_folded(&1, BlockClass::ToolCard));
-        assert!(folds.toggle(&1, BlockClass::ToolCard));
-        assert!(folds.is_folded(&1, BlockClass::ToolCard));
-        assert!(!folds.is_folded(&2, BlockClass::ToolCard));
-        assert!(!folds.toggle(&1, BlockClass::ToolCard));
+        assert!(!folds.is_folded(&1, BlockClass::ToolCard, false));
+        assert!(folds.toggle(&1, BlockClass::ToolCard, false));
+        assert!(folds.is_folded(&1, BlockClass::ToolCard, false));
+        assert!(!folds.is_folded(&2, BlockClass::ToolCard, false));
+        assert!(!folds.toggle(&1, BlockClass::ToolCard, false));
         assert!(folds.overrides.is_empty());
     }
 
     #[test]
     fn fold_all_forgets_single_choices() {
         let mut folds = Folds::<u32>::default();
-        folds.toggle(&1, BlockClass::ToolCard);
+        folds.toggle(&1, BlockClass::ToolCard, false);
         assert!(folds.toggle_all_cards([1, 2].into_iter()));
-        assert!(folds.is_folded(&1, BlockClass::ToolCard));
-        assert!(folds.is_folded(&2, BlockClass::ToolCard));
-        assert!(!folds.is_folded(&3, BlockClass::Other));
+        assert!(folds.is_folded(&1, BlockClass::ToolCard, false));
+        assert!(folds.is_folded(&2, BlockClass::ToolCard, false));
+        assert!(!folds.is_folded(&3, BlockClass::Other, false));
+    }
+
+    #[test]
+    fn a_limited_card_starts_folded_whatever_z_says() {
+        let mut folds = Folds::<u32>::default();
+        assert!(folds.is_folded(&1, BlockClass::ToolCard, true));
+        assert!(
+            !folds.toggle(&1, BlockClass::ToolCard, true),
+            "Enter unfolds it"
+        );
+        assert!(!folds.is_folded(&1, BlockClass::ToolCard, true));
+        folds.toggle_all_cards([1].into_iter());
+        folds.toggle_all_cards([1].into_iter());
+        assert!(
+            folds.is_folded(&1, BlockClass::ToolCard, true),
+            "z twice: back to policy"
+        );
     }
 
     #[test]
     fn reasoning_cycles_shown_folded_hidden() {
         let mut folds = Folds::<u32>::default();
         assert_eq!(folds.cycle_reasoning([].into_iter()), ReasoningMode::Folded);
-        assert!(folds.is_folded(&7, BlockClass::Reasoning));
+        assert!(folds.is_folded(&7, BlockClass::Reasoning, false));
         assert_eq!(folds.cycle_reasoning([].into_iter()), ReasoningMode::Hidden);
         assert!(folds.is_hidden(BlockClass::Reasoning));
         assert!(!folds.is_hidden(BlockClass::ToolCard));

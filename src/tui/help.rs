@@ -1,4 +1,4 @@
-//! The help overlay (`?`): every key binding, from the same table the keys
+//! The help overlay (`H`, `F1`): every key binding, from the same table the keys
 //! use, then how the viewer behaves — the same words as `docs/tui.md`.
 //!
 //! The overlay is laid out for the width it gets (the help text wraps under
@@ -44,8 +44,16 @@ pub const NOTES: &[(&str, &str)] = &[
     ),
     (
         "Search",
-        "/ searches every block, folded ones too; it ignores case unless the \
-         query has a capital. A match in a part not shown points to o.",
+        "/ searches forward, ? backward; n goes on the same way, N the other. \
+         Every block is searched, folded ones too; case is ignored unless the \
+         query has a capital. ↑ ↓ in the prompt recall earlier queries. A \
+         match in a part not shown points to o.",
+    ),
+    (
+        "Counts",
+        "A number before a key repeats it (5j, 3]) or picks a place: 10G is \
+         line 10, 12t is turn 12. x and ) go to the next failed tool call and \
+         the next message to the user.",
     ),
     (
         "The picker",

@@ -34,12 +34,24 @@ pub enum Action {
     Left,
     /// Scroll right.
     Right,
-    /// Start typing a search.
+    /// Start typing a search forward (`/`).
     Search,
-    /// Go to the next match.
+    /// Start typing a search backward (`?`).
+    SearchBack,
+    /// Go to the next match in the search's direction.
     NextHit,
-    /// Go to the previous match.
+    /// Go to the next match against the search's direction.
     PrevHit,
+    /// Go to the turn given by the count (`12t`).
+    GotoTurn,
+    /// Go to the next failed tool call.
+    NextFailure,
+    /// Go to the previous failed tool call.
+    PrevFailure,
+    /// Go to the next message to the user.
+    NextSpeech,
+    /// Go to the previous message to the user.
+    PrevSpeech,
     /// Clear the search highlights.
     ClearSearch,
     /// Fold or unfold the block under the cursor.
@@ -191,13 +203,19 @@ pub const BINDINGS: &[Binding] = &[
         "g Home",
         &[Chord::ch('g'), Chord::key(KeyCode::Home)],
         Action::Top,
-        "first line",
+        "first line (10g: line 10)",
     ),
     bind(
         "G End",
         &[Chord::ch('G'), Chord::key(KeyCode::End)],
         Action::Bottom,
-        "last line, and follow",
+        "last line, and follow (10G: line 10)",
+    ),
+    bind(
+        "12t",
+        &[Chord::ch('t')],
+        Action::GotoTurn,
+        "turn 12 (a count before j, k, n, ] … repeats them)",
     ),
     bind(
         "[ ]",
@@ -214,6 +232,20 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind("}", &[Chord::ch('}')], Action::NextCard, ""),
     bind(
+        "x X",
+        &[Chord::ch('x')],
+        Action::NextFailure,
+        "next / previous failed tool call",
+    ),
+    bind("X", &[Chord::ch('X')], Action::PrevFailure, ""),
+    bind(
+        ") (",
+        &[Chord::ch(')')],
+        Action::NextSpeech,
+        "next / previous message to the user",
+    ),
+    bind("(", &[Chord::ch('(')], Action::PrevSpeech, ""),
+    bind(
         "h ←  l →",
         &[Chord::ch('h'), Chord::key(KeyCode::Left)],
         Action::Left,
@@ -229,13 +261,19 @@ pub const BINDINGS: &[Binding] = &[
         "/",
         &[Chord::ch('/')],
         Action::Search,
-        "search (folded content too)",
+        "search forward (folded content too)",
+    ),
+    bind(
+        "?",
+        &[Chord::ch('?')],
+        Action::SearchBack,
+        "search backward",
     ),
     bind(
         "n N",
         &[Chord::ch('n')],
         Action::NextHit,
-        "next / previous match",
+        "next match / previous (in the search's direction)",
     ),
     bind("N", &[Chord::ch('N')], Action::PrevHit, ""),
     bind(
@@ -292,7 +330,12 @@ pub const BINDINGS: &[Binding] = &[
         Action::Picker,
         "other conversations of the workspace",
     ),
-    bind("?", &[Chord::ch('?')], Action::Help, "this help"),
+    bind(
+        "H F1",
+        &[Chord::ch('H'), Chord::key(KeyCode::F(1))],
+        Action::Help,
+        "this help",
+    ),
     bind(
         "Ctrl-z",
         &[Chord::ctrl('z')],

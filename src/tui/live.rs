@@ -13,10 +13,15 @@ use std::time::SystemTime;
 use ratatui::text::Line;
 use xxhash_rust::xxh3::Xxh3;
 
-use super::blocks::{BlockClass, Blocks, LiveState};
+use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
+use crate::format::EventKind;
 use crate::load::{Live, Origin, Refresh};
-use crate::render::document::{BlockKey, BlockKind, DocBlock, DocOptions, Document};
-use crate::render::layout::{self, LayoutContext};
+use crate::render::document;
+use crate::render::document::{
+    BlockKey, BlockKind, DocBlock, DocOptions, Document, Landmark as DocLandmark,
+};
+use crate::render::duration;
+use crate::render::layout::{self, Fold, LayoutContext};
 use crate::render::theme::Theme;
 use crate::source::stdin::{StreamEnd, StreamInbox};
 use crate::source::watch::Change;
@@ -54,6 +59,10 @@ pub struct LiveDocument {
     ended: bool,
     /// Content fingerprints, computed when a block is first drawn.
     revisions: RefCell<Vec<Option<u64>>>,
+    /// The time of the last tick, or of opening (ms since the epoch): the
+    /// running turn's rule counts from it, so that what it shows changes
+    /// only at a tick, never between two frames.
+    now: Option<i64>,
 }
 
 impl LiveDocument {
@@ -70,6 +79,7 @@ impl LiveDocument {
             finished,
             ended: false,
             revisions: RefCell::new(Vec::new()),
+            now: now_millis(),
         };
         doc.rebuild();
         doc
@@ -109,6 +119,27 @@ impl LiveDocument {
         let revisions = self.revisions.get_mut();
         revisions.truncate(kept);
         revisions.resize(self.doc.blocks.len(), None);
+    }
+
+    /// How long the turn whose rule is block `i` had been running at the
+    /// last tick (milliseconds, by this machine's clock), when it is the last turn of
+    /// a conversation someone is writing and has not ended.
+    fn running_for(&self, i: usize) -> Option<u64> {
+        let block = self.block(i);
+        let BlockKind::TurnRule {
+            timestamp: Some(stamp),
+            duration: None,
+            number,
+            ..
+        } = &block.kind
+        else {
+            return None;
+        };
+        if self.live() != LiveState::Live || *number < self.live.conversation.turns.len() {
+            return None;
+        }
+        let start = duration::epoch_millis(stamp)?;
+        u64::try_from(self.now? - start).ok()
     }
 
     fn block(&self, i: usize) -> &DocBlock {
@@ -154,6 +185,16 @@ impl Blocks for LiveDocument {
     }
 
     fn revision(&self, i: usize) -> u64 {
+        // The running turn's rule counts seconds: it changes every second.
+        // It changes as often as what it shows does (a day-long turn's
+        // `302d18h` once an hour).
+        if let Some(elapsed) = self.running_for(i) {
+            let mut hasher = HashWriter(Xxh3::new());
+            let content = fingerprint(self.block(i), &self.live);
+            let label = layout::running_label(elapsed);
+            let _ = write!(hasher, "{content}\u{0}{label}");
+            return hasher.0.digest();
+        }
         if let Some(Some(rev)) = self.revisions.borrow().get(i) {
             return *rev;
         }
@@ -186,6 +227,40 @@ impl Blocks for LiveDocument {
         }
     }
 
+    fn is(&self, i: usize, landmark: Landmark) -> bool {
+        let block = self.block(i);
+        let landmark = match landmark {
+            Landmark::Failure => DocLandmark::Failure,
+            Landmark::Speech => DocLandmark::Speech,
+        };
+        block.piece.as_ref().is_none_or(|p| p.is_first())
+            && block.is(landmark, &self.live.conversation)
+    }
+
+    fn limited(&self, i: usize) -> bool {
+        layout::is_limited(self.block(i), &self.live.conversation)
+    }
+
+    fn attention(&self) -> Attention {
+        let conv = &self.live.conversation;
+        let mut questions = 0;
+        let mut last_question = String::new();
+        for event in &conv.events {
+            if let EventKind::InquiryRequest { question, .. } = &event.kind {
+                questions += 1;
+                last_question = match question.get("text").and_then(|t| t.as_str()) {
+                    Some(text) => text.to_string(),
+                    None => question.to_string(),
+                };
+            }
+        }
+        Attention {
+            ended_turns: document::ended_turns(conv, self.finished),
+            questions,
+            last_question,
+        }
+    }
+
     fn foldable(&self, i: usize) -> bool {
         layout::is_foldable(self.block(i))
     }
@@ -195,7 +270,20 @@ impl Blocks for LiveDocument {
     }
 
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
-        layout::layout(self.block(i), folded, &self.ctx(width))
+        let fold = match (self.limited(i), folded) {
+            (true, true) => Fold::Policy,
+            (true, false) => Fold::Expanded,
+            (false, true) => Fold::Folded,
+            (false, false) => Fold::Policy,
+        };
+        let ctx = self.ctx(width);
+        if let Some(lines) = self
+            .running_for(i)
+            .and_then(|elapsed| layout::running_turn_rule(self.block(i), elapsed, &ctx))
+        {
+            return lines;
+        }
+        layout::layout_in_viewer(self.block(i), fold, &ctx)
     }
 
     fn search_text(&self, i: usize) -> String {
@@ -312,6 +400,7 @@ impl Blocks for LiveDocument {
     }
 
     fn tick(&mut self) {
+        self.now = now_millis();
         if self.check_finished() {
             self.update_blocks();
         }
@@ -354,6 +443,14 @@ fn fingerprint(block: &DocBlock, live: &Live) -> u64 {
         }
     }
     hasher.0.digest()
+}
+
+/// This machine's clock, in milliseconds since the epoch.
+fn now_millis() -> Option<i64> {
+    let now = SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    i64::try_from(now.as_millis()).ok()
 }
 
 /// The events a block's layout reads.

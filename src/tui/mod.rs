@@ -37,6 +37,7 @@ mod input;
 pub mod keys;
 pub mod live;
 mod navigate;
+pub mod notify;
 pub mod pager;
 pub mod picker;
 pub mod run;

@@ -1,17 +1,159 @@
-//! Moving around: the cursor, scrolling, jumps between turns and tool cards.
+//! Moving around: the cursor, scrolling, jumps between turns, tool cards,
+//! failed calls and messages to the user, and counts typed before a key
+//! (`5j`, `10G`, `12t`, as in vim and less).
 //!
 //! The cursor is a highlighted screen row. `j`/`k` move it and scroll only
 //! at the screen's edges (vim's way); page keys and the wheel scroll the view
 //! under it. The cursor row picks the block `Enter`, `o` and `y` act on.
 //! Reaching the end by scrolling down resumes following; leaving it pauses.
 
-use super::app::{App, HSCROLL_STEP};
-use super::blocks::{BlockClass, Blocks, turn_start};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::app::{App, Effect, HSCROLL_STEP};
+use super::blocks::{BlockClass, Blocks, Landmark, turn_start};
+use super::keys::Action;
 use super::sheet::Pos;
-use crate::text::width::display_width;
-use crate::text::width::line_text;
+use crate::text::width::{display_width, line_text};
+
+/// The largest count kept: more digits are ignored (vim caps counts too).
+const MAX_COUNT: usize = 99_999_999;
 
 impl<D: Blocks> App<D> {
+    /// The count after `key` if it is a digit of one: `1`–`9` start a count,
+    /// `0` only continues one.
+    pub(super) fn count_digit(&self, key: &KeyEvent) -> Option<usize> {
+        if key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
+            return None;
+        }
+        let KeyCode::Char(c) = key.code else {
+            return None;
+        };
+        let digit = c.to_digit(10)? as usize;
+        match self.count {
+            None if digit == 0 => None,
+            None => Some(digit),
+            Some(n) => Some(n.saturating_mul(10).saturating_add(digit).min(MAX_COUNT)),
+        }
+    }
+
+    /// Does what a key asks, `count` times or at place `count` where the key
+    /// takes one (`5j`, `3]`, `2n`; `10G` and `10g` line 10; `12t` turn 12).
+    pub fn act_counted(&mut self, action: Action, count: Option<usize>) -> Option<Effect> {
+        let Some(n) = count else {
+            return self.act(action);
+        };
+        let rows = self.rows.max(1);
+        match action {
+            Action::Down => self.cursor_down_by(n),
+            Action::Up => self.cursor_up_by(n),
+            Action::HalfDown => self.scroll_down((rows / 2).max(1).saturating_mul(n)),
+            Action::HalfUp => self.scroll_up((rows / 2).max(1).saturating_mul(n)),
+            Action::PageDown => self.scroll_down(rows.saturating_mul(n)),
+            Action::PageUp => self.scroll_up(rows.saturating_mul(n)),
+            Action::Top | Action::Bottom => self.go_to_line(n),
+            Action::GotoTurn => {
+                let turns = if self.doc.is_empty() {
+                    0
+                } else {
+                    self.doc.turn(self.doc.len() - 1)
+                };
+                if n > turns {
+                    let s = if turns == 1 { "" } else { "s" };
+                    self.note(format!("no turn {n}: the conversation has {turns} turn{s}"));
+                } else {
+                    self.go_to_turn(n);
+                }
+            }
+            Action::PrevTurn
+            | Action::NextTurn
+            | Action::PrevCard
+            | Action::NextCard
+            | Action::NextHit
+            | Action::PrevHit
+            | Action::NextFailure
+            | Action::PrevFailure
+            | Action::NextSpeech
+            | Action::PrevSpeech
+            | Action::Left
+            | Action::Right => {
+                // Repeats stop at the first one that says it cannot go on.
+                for _ in 0..n.min(self.doc.len().max(1)) {
+                    self.act(action);
+                    if self.message.is_some() {
+                        break;
+                    }
+                }
+            }
+            _ => return self.act(action),
+        }
+        None
+    }
+
+    /// `10G`: line `n` (1-based) of the conversation as laid out now, at the
+    /// top of the screen with the cursor on it; past the end, the last line.
+    pub(super) fn go_to_line(&mut self, n: usize) {
+        if self.doc.is_empty() {
+            return;
+        }
+        let target = self.sheet().forward(Pos::default(), n.saturating_sub(1));
+        let down = target > self.top;
+        self.goto(target, down);
+    }
+
+    /// `5j`: the cursor `n` lines down, scrolling what the screen cannot show.
+    fn cursor_down_by(&mut self, n: usize) {
+        let (top, rows) = (self.top, self.rows);
+        let drawn = self.sheet().rows(top, rows).len();
+        let last = drawn.saturating_sub(1);
+        let want = self.cursor.saturating_add(n);
+        if want <= last {
+            self.cursor = want;
+        } else {
+            self.scroll_down(want - last);
+            self.cursor = usize::MAX;
+            self.settle();
+        }
+    }
+
+    /// `5k`: the cursor `n` lines up, scrolling what the screen cannot show.
+    fn cursor_up_by(&mut self, n: usize) {
+        if n <= self.cursor {
+            self.cursor -= n;
+        } else {
+            self.scroll_up(n - self.cursor);
+            self.cursor = 0;
+        }
+    }
+
+    /// `x` / `X`, `)` / `(`: the next / previous block that is `landmark`,
+    /// after / before the cursor's block.
+    pub(super) fn jump_to(&mut self, landmark: Landmark, forward: bool) {
+        let Some(at) = self.cursor_pos() else { return };
+        let hit = |doc: &D, i: usize| doc.is(i, landmark) && !self.folds.is_hidden(doc.class(i));
+        let head = self.doc.owner(at.block);
+        let target = if forward {
+            (at.block + 1..self.doc.len()).find(|&i| hit(&self.doc, i))
+        } else if (at.line > 0 || head < at.block) && hit(&self.doc, head) {
+            Some(head)
+        } else {
+            (0..at.block).rev().find(|&i| hit(&self.doc, i))
+        };
+        let what = match landmark {
+            Landmark::Failure => "failed tool call",
+            Landmark::Speech => "message to the user",
+        };
+        match target {
+            Some(b) => self.goto(Pos::new(b, 0), forward),
+            None => self.note(format!(
+                "no {} {what}",
+                if forward { "later" } else { "earlier" }
+            )),
+        }
+    }
+
     /// Moves the view so that `top` is its first line (clamped to the last
     /// screenful) and updates following: leaving the end pauses; a downward
     /// move that reaches the end resumes.

@@ -231,6 +231,11 @@ impl Session<'_> {
                     text.len()
                 ));
             }
+            Effect::Notify(text) => {
+                let mut out = io::stdout();
+                out.write_all(super::notify::sequence(&text).as_bytes())?;
+                out.flush()?;
+            }
             Effect::Pick => app.show_picker(host.conversations()),
             Effect::Open(id) => match host.open(&id) {
                 Ok(opened) => {

@@ -40,9 +40,11 @@ impl<D: Blocks> Sheet<'_, D> {
     pub fn is_folded(&self, i: usize) -> bool {
         let owner = self.doc.owner(i);
         self.doc.foldable(owner)
-            && self
-                .folds
-                .is_folded(&self.doc.key(owner), self.doc.class(owner))
+            && self.folds.is_folded(
+                &self.doc.key(owner),
+                self.doc.class(owner),
+                self.doc.limited(owner),
+            )
     }
 
     /// Block `i`'s lines (none when its kind is hidden).

@@ -14,7 +14,9 @@ use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crossterm::cursor::{Hide, Show};
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{
+    DisableFocusChange, DisableMouseCapture, EnableFocusChange, EnableMouseCapture,
+};
 use crossterm::execute;
 use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
@@ -86,7 +88,14 @@ fn take_over(mouse: Mouse) -> io::Result<()> {
     enable_raw_mode()?;
     ACTIVE.store(true, Ordering::SeqCst);
     let mut out = io::stdout();
-    execute!(out, EnterAlternateScreen, AlternateScroll(true), Hide)?;
+    // Focus reports tell `--notify` whether the window is looked at.
+    execute!(
+        out,
+        EnterAlternateScreen,
+        AlternateScroll(true),
+        EnableFocusChange,
+        Hide
+    )?;
     if mouse == Mouse::Captured {
         CAPTURED.store(true, Ordering::SeqCst);
         execute!(out, EnableMouseCapture)?;
@@ -102,7 +111,13 @@ pub fn restore() {
         if CAPTURED.swap(false, Ordering::SeqCst) {
             let _ = execute!(out, DisableMouseCapture);
         }
-        let _ = execute!(out, AlternateScroll(false), LeaveAlternateScreen, Show);
+        let _ = execute!(
+            out,
+            DisableFocusChange,
+            AlternateScroll(false),
+            LeaveAlternateScreen,
+            Show
+        );
         let _ = out.flush();
         let _ = disable_raw_mode();
     }

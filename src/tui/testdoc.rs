@@ -6,7 +6,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use ratatui::text::Line;
 
-use super::blocks::{BlockClass, Blocks, LiveState};
+use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
 
 /// One block of the test document.
 #[derive(Debug, Clone, Hash)]
@@ -201,6 +201,43 @@ impl Blocks for TestDoc {
             ClassTag::Card => BlockClass::ToolCard,
             ClassTag::Reasoning => BlockClass::Reasoning,
             ClassTag::Text => BlockClass::Other,
+        }
+    }
+
+    /// A card whose header says `failed` is a failure; text that starts
+    /// with `assistant:` is speech.
+    fn is(&self, i: usize, landmark: Landmark) -> bool {
+        let b = self.block(i);
+        let head = b.text.lines().next().unwrap_or_default();
+        match landmark {
+            Landmark::Failure => b.class == ClassTag::Card && head.contains("failed"),
+            Landmark::Speech => b.class == ClassTag::Text && head.starts_with("assistant:"),
+        }
+    }
+
+    fn limited(&self, _: usize) -> bool {
+        false
+    }
+
+    /// Every turn but the last has ended (all once finished); a block whose
+    /// text starts with `? ` is a question.
+    fn attention(&self) -> Attention {
+        let turns = self.all.last().map_or(0, |b| b.turn);
+        let questions: Vec<&TestBlock> = self
+            .all
+            .iter()
+            .filter(|b| b.text.starts_with("? "))
+            .collect();
+        Attention {
+            ended_turns: if self.live == LiveState::Finished {
+                turns
+            } else {
+                turns.saturating_sub(1)
+            },
+            questions: questions.len(),
+            last_question: questions
+                .last()
+                .map_or(String::new(), |b| b.text[2..].to_string()),
         }
     }
 

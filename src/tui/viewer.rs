@@ -31,6 +31,8 @@ pub struct ViewerSettings {
     pub sanitize: SanitizeMode,
     /// The mouse: left to the terminal (the default) or captured (`--mouse`).
     pub mouse: Mouse,
+    /// `--notify` (see [`super::notify`]).
+    pub notify: bool,
 }
 
 /// Why `overhear PATH` could not show anything.
@@ -70,6 +72,7 @@ pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> 
         },
         opened_at: SystemTime::now(),
         chrome: Chrome::from_theme(&settings.theme),
+        notify: settings.notify,
         ..ViewerOptions::default()
     };
     warm_up_highlighter(&settings.theme);

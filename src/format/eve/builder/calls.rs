@@ -399,14 +399,15 @@ fn response_content(call: &Call, result: &CallResult) -> Content {
             t.push_str(&output);
         }
         t
-    } else if output.is_empty() {
-        match error.filter(|e| !e.is_empty()) {
-            Some(e) => e,
-            None if result.outcome != "completed" => result.outcome.clone(),
-            None => String::new(),
-        }
     } else {
-        output
+        match (error.filter(|e| !e.is_empty()), output.is_empty()) {
+            (Some(e), true) => e,
+            // The error first: the output of a failed call is often a bare
+            // status object that does not say what went wrong.
+            (Some(e), false) => format!("{e}\n\n{output}"),
+            (None, true) if result.outcome != "completed" => result.outcome.clone(),
+            (None, _) => output,
+        }
     };
     if text::is_channel_update(&call.name) {
         text::update_content(call.update.as_deref(), &reply)
