@@ -180,7 +180,7 @@ fn the_light_theme_colours_the_status_bar_cursor_and_help() {
             vec![rows - 2],
             "{size}: the cursor row in the theme's colour"
         );
-        viewer.send(b"?");
+        viewer.send(b"H");
         let screen = viewer.wait_until("the help overlay", TIMEOUT, |s| {
             s.contents().contains("help")
                 && (0..cols).any(|c| s.cell(rows / 2, c).is_some_and(|c| c.bgcolor() == help))

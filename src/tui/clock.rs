@@ -2,15 +2,14 @@
 //! clock, UTC, as the turn rules do (they come from `render`, which must not
 //! depend on the machine's zone): the status bar's time and the rules agree,
 //! (the rules say `UTC`; the status bar, short of room, does not repeat it).
-//! `Local` remains for callers that ask.
+//! A zone other than UTC would be a second variant here (docs/tui.md, "One
+//! clock", says why there is none).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Which zone times are shown in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Clock {
-    /// The machine's local time.
-    Local,
     /// UTC, the viewer's clock.
     #[default]
     Utc,
@@ -30,12 +29,11 @@ impl Clock {
     fn civil(self, t: SystemTime) -> Option<Civil> {
         let secs = t.duration_since(UNIX_EPOCH).ok()?.as_secs();
         let secs = libc::time_t::try_from(secs).ok()?;
-        // SAFETY: `tm` is plain data that the call fills in; both functions
-        // are the re-entrant variants and only read `secs`.
+        // SAFETY: `tm` is plain data that the call fills in; `gmtime_r` is
+        // the re-entrant variant and only reads `secs`.
         let tm = unsafe {
             let mut tm: libc::tm = std::mem::zeroed();
             let ok = match self {
-                Clock::Local => !libc::localtime_r(&secs, &mut tm).is_null(),
                 Clock::Utc => !libc::gmtime_r(&secs, &mut tm).is_null(),
             };
             if !ok {
