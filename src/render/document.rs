@@ -443,11 +443,7 @@ impl Builder<'_> {
         }
         let mut current = 0;
         for (index, original) in conv.originals.iter().enumerate() {
-            let named = original
-                .value
-                .as_ref()
-                .and_then(original_turn_id)
-                .and_then(|id| numbers.get(id).copied());
+            let named = original.turn_id().and_then(|id| numbers.get(id).copied());
             // Turns only move forward: a late line of an earlier turn (a task
             // settling) stays where it was written.
             let number = named.unwrap_or(current).max(current).max(1);
@@ -906,19 +902,6 @@ fn final_reply_item(conv: &Conversation, items: &[Item]) -> Option<usize> {
 /// The eve turn id a stored line names: a gen A event's `data.turnId`, or
 /// the first one among a v27 line's facts (or its progress record), in
 /// `scope` or `data`.
-fn original_turn_id(value: &Value) -> Option<&str> {
-    if let Some(facts) = value.get("facts").and_then(Value::as_array) {
-        return facts.iter().find_map(record_turn_id);
-    }
-    record_turn_id(value.get("progress").unwrap_or(value))
-}
-
-fn record_turn_id(record: &Value) -> Option<&str> {
-    ["scope", "data"]
-        .iter()
-        .find_map(|k| record.get(k)?.get("turnId")?.as_str())
-}
-
 fn has_text(event: &Event) -> bool {
     matches!(&event.kind, EventKind::ChatResponse(ChatResponse::Message(Some(t))) if !t.trim().is_empty())
 }
