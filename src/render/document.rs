@@ -139,8 +139,9 @@ pub enum BlockKind {
         number: usize,
         /// The turn's first timestamp.
         timestamp: Option<String>,
-        /// Model, tokens, cost and outcome, when the format records them.
-        info: Option<ext::TurnInfo>,
+        /// Model, tokens, cost and outcome, when the format records them
+        /// (boxed: every block is as large as the largest kind).
+        info: Option<Box<ext::TurnInfo>>,
     },
     /// What the user said.
     UserMessage {
@@ -539,7 +540,11 @@ impl Builder<'_> {
             .clone()
             .filter(|&i| !matches!(conv.events[i].kind, EventKind::ConfigDelta { .. }))
             .find_map(|i| conv.events[i].timestamp.clone());
-        let info = conv.events.get(rule_event).and_then(ext::turn_info);
+        let info = conv
+            .events
+            .get(rule_event)
+            .and_then(ext::turn_info)
+            .map(Box::new);
         self.push(
             number,
             rule_event,

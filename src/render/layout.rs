@@ -74,7 +74,7 @@ pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Li
             number,
             timestamp,
             info,
-        } => turn_rule(*number, timestamp.as_deref(), info.as_ref(), ctx),
+        } => turn_rule(*number, timestamp.as_deref(), info.as_deref(), ctx),
         BlockKind::UserMessage { event } => user_message(*event, piece, ctx),
         BlockKind::AssistantMessage {
             events,
