@@ -21,12 +21,12 @@ fn corpus() -> Option<PathBuf> {
     dir
 }
 
-fn originals_of<'a>(r: &'a EveReader, kind: &'a str) -> impl Iterator<Item = &'a Value> + 'a {
+fn originals_of<'a>(r: &'a EveReader, kind: &'a str) -> impl Iterator<Item = Value> + 'a {
     r.originals()
         .iter()
-        .filter_map(|o| o.value.as_ref())
+        .filter_map(|o| o.value())
         .filter(move |v| v["type"] == kind)
-        .map(|v| &v["data"])
+        .map(|mut v| v["data"].take())
 }
 
 fn task_of(r: &EveReader, task_id: &str) -> TaskStatus {
@@ -102,8 +102,8 @@ fn every_corpus_stream_reads_completely() {
             }
         }
         // One turn_start per turn id; held turns resume under their id.
-        let turn_ids: BTreeSet<&str> = originals_of(&r, "turn.started")
-            .filter_map(|d| d["turnId"].as_str())
+        let turn_ids: BTreeSet<String> = originals_of(&r, "turn.started")
+            .filter_map(|d| d["turnId"].as_str().map(str::to_string))
             .collect();
         let turns = eve_support::turns(&r);
         assert_eq!(turns.len(), turn_ids.len(), "{name}: turn count");

@@ -172,7 +172,7 @@ fn malformed_lines_are_reported_and_reading_goes_on() {
         ]
     );
     let bad = r.originals().iter().find(|o| o.line == 4).unwrap();
-    assert!(bad.value.is_none() && bad.error.is_some());
+    assert!(bad.json.is_none() && bad.error.is_some());
     // Blank lines and transport records are not stored lines.
     assert!(r.originals().iter().all(|o| o.line != 7 && o.line != 8));
 }

@@ -3,8 +3,10 @@
 use std::io::{self, Write};
 
 use anyhow::Result;
+use serde::{Serialize, Serializer};
 
 use super::safe_json;
+use crate::format::Event;
 use crate::model::View;
 
 /// Prints `view` of the conversation at `path` as JSON.
@@ -17,15 +19,25 @@ pub fn run(path: &str, view: View, jsonl: bool) -> Result<()> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     if jsonl {
-        for event in &events {
+        for event in events.iter() {
             safe_json::to_writer(&mut out, &event.to_json())?;
             out.write_all(b"\n")?;
         }
     } else {
-        let array: Vec<_> = events.iter().map(|e| e.to_json()).collect();
-        safe_json::to_writer_pretty(&mut out, &array)?;
+        safe_json::to_writer_pretty(&mut out, &AsJson(&events))?;
         out.write_all(b"\n")?;
     }
     out.flush()?;
     Ok(())
+}
+
+/// The events as a JSON array, each converted as it is written rather than
+/// all at once (a followed stream's events, as JSON values, take several
+/// times their size).
+struct AsJson<'a>(&'a [Event]);
+
+impl Serialize for AsJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(Event::to_json))
+    }
 }

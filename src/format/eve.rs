@@ -49,14 +49,82 @@ use self::record::Record;
 use super::event::Event;
 
 /// One stored line of the stream as read, for the raw view.
+///
+/// The line is kept as its text and parsed again when it is drawn
+/// ([`Original::value`]): parsed, a short line takes about ten times its
+/// size, and a followed stream keeps every line it reads.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Original {
     /// 1-based line number in the stream.
     pub line: usize,
-    /// The parsed line (a gen A event, a v27 commit or progress record), when it parsed.
-    pub value: Option<Value>,
+    /// The line's JSON text (surrounding whitespace trimmed), when it parsed.
+    pub json: Option<Box<str>>,
     /// Why the line could not be read, for a malformed line.
-    pub error: Option<String>,
+    pub error: Option<Box<str>>,
+    /// The turn the line names, found when it was read.
+    turn: TurnOf,
+}
+
+/// Where an [`Original`]'s turn id is: a byte range of its text holding the
+/// id as is (no allocation), or the id itself when the text escapes it.
+#[derive(Debug, Clone, PartialEq)]
+enum TurnOf {
+    None,
+    Within(u32, u32),
+    Own(Box<str>),
+}
+
+impl Original {
+    fn new(line: usize, raw: &[u8], value: Option<&Value>, error: Option<String>) -> Self {
+        let json = value.map(|_| String::from_utf8_lossy(raw).into_owned().into_boxed_str());
+        let turn = match (value.and_then(turn_id), &json) {
+            (Some(id), Some(text)) => match text.find(id) {
+                Some(start) => match (u32::try_from(start), u32::try_from(start + id.len())) {
+                    (Ok(start), Ok(end)) => TurnOf::Within(start, end),
+                    _ => TurnOf::Own(id.into()),
+                },
+                None => TurnOf::Own(id.into()),
+            },
+            _ => TurnOf::None,
+        };
+        Original {
+            line,
+            json,
+            error: error.map(String::into_boxed_str),
+            turn,
+        }
+    }
+
+    /// The line parsed (a gen A event, a v27 commit or progress record),
+    /// when it parsed when read.
+    pub fn value(&self) -> Option<Value> {
+        serde_json::from_str(self.json.as_deref()?).ok()
+    }
+
+    /// The turn the line belongs to (`turnId` of its record's scope or data,
+    /// the first a v27 commit's facts name), if it names one.
+    pub fn turn_id(&self) -> Option<&str> {
+        match &self.turn {
+            TurnOf::None => None,
+            TurnOf::Within(start, end) => self.json.as_deref()?.get(*start as usize..*end as usize),
+            TurnOf::Own(id) => Some(id),
+        }
+    }
+}
+
+/// The `turnId` a stored line names: a v27 commit's first fact naming one,
+/// a progress record's, or a gen A event's (in its scope or data).
+fn turn_id(value: &Value) -> Option<&str> {
+    if let Some(facts) = value.get("facts").and_then(Value::as_array) {
+        return facts.iter().find_map(record_turn_id);
+    }
+    record_turn_id(value.get("progress").unwrap_or(value))
+}
+
+fn record_turn_id(record: &Value) -> Option<&str> {
+    ["scope", "data"]
+        .iter()
+        .find_map(|k| record.get(k)?.get("turnId")?.as_str())
 }
 
 /// A line the reader skipped, and why; reading goes on after it.
@@ -182,8 +250,7 @@ impl EveReader {
     }
 
     /// Hands over the stored lines read since the last call: a followed
-    /// stream's lines are kept once, by the conversation, not twice (each is
-    /// a parsed JSON value, several times the line's size).
+    /// stream's lines are kept once, by the conversation, not twice.
     pub fn take_originals(&mut self) -> Vec<Original> {
         self.inner.taken += self.inner.originals.len();
         std::mem::take(&mut self.inner.originals)
@@ -235,6 +302,7 @@ impl Inner {
                 let column = error.column().max(1) + lead;
                 self.skip(
                     number,
+                    trimmed,
                     None,
                     format!("column {column}: not JSON: {problem}"),
                 );
@@ -249,30 +317,24 @@ impl Inner {
                 return;
             }
             Record::Invalid(reason) => {
-                self.skip(number, Some(value.clone()), reason.to_string());
+                self.skip(number, trimmed, Some(&value), reason.to_string());
                 return;
             }
             Record::Event => self.event(&value),
             Record::Commit { at, facts } => self.commit(at, facts),
             Record::Progress(progress) => self.progress(progress),
         }
-        self.originals.push(Original {
-            line: number,
-            value: Some(value),
-            error: None,
-        });
+        self.originals
+            .push(Original::new(number, trimmed, Some(&value), None));
     }
 
-    fn skip(&mut self, line: usize, value: Option<Value>, reason: String) {
+    fn skip(&mut self, line: usize, raw: &[u8], value: Option<&Value>, reason: String) {
         self.diagnostics.push(Diagnostic {
             line,
             reason: reason.clone(),
         });
-        self.originals.push(Original {
-            line,
-            value,
-            error: Some(reason),
-        });
+        self.originals
+            .push(Original::new(line, raw, value, Some(reason)));
     }
 
     /// A gen A line; an already-seen `meta.id` is a replay after a reconnect.

@@ -214,7 +214,7 @@ impl Conversation {
     }
 
     /// The events of `view` (display-policy §2).
-    pub fn view(&self, view: View) -> Vec<Event> {
+    pub fn view(&self, view: View) -> std::borrow::Cow<'_, [Event]> {
         views::apply(view, &self.events)
     }
 

@@ -3,6 +3,8 @@
 //! No configuration is involved: a view says what is *addressed* to whom, not
 //! how it is displayed (that is `policy`).
 
+use std::borrow::Cow;
+
 use crate::format::{Block, ChatResponse, Content, Event, EventKind, ext};
 
 /// Which projection of a conversation to take.
@@ -21,12 +23,13 @@ pub const PROVIDER_SUCCESS_PLACEHOLDER: &str = "Tool executed successfully.";
 /// Text that replaces a failed result whose blocks were all withheld.
 pub const PROVIDER_FAILURE_PLACEHOLDER: &str = "Tool failed.";
 
-/// Applies `view` to `events`.
-pub fn apply(view: View, events: &[Event]) -> Vec<Event> {
+/// Applies `view` to `events`; the raw view is the events themselves, not a
+/// copy (a followed stream's events are most of what it holds).
+pub fn apply(view: View, events: &[Event]) -> Cow<'_, [Event]> {
     match view {
-        View::Raw => events.to_vec(),
-        View::User => current(events).filter_map(user_view).collect(),
-        View::Provider => current(events).map(provider_view).collect(),
+        View::Raw => Cow::Borrowed(events),
+        View::User => Cow::Owned(current(events).filter_map(user_view).collect()),
+        View::Provider => Cow::Owned(current(events).map(provider_view).collect()),
     }
 }
 

@@ -67,12 +67,12 @@ fn types(events: &[Event]) -> Vec<&str> {
 #[test]
 fn raw_view_keeps_everything() {
     let events = all_kinds();
-    assert_eq!(apply(View::Raw, &events), events);
+    assert_eq!(apply(View::Raw, &events).into_owned(), events);
 }
 
 #[test]
 fn user_view_keeps_turns_requests_messages_data_and_user_blocks() {
-    let out = apply(View::User, &all_kinds());
+    let out = apply(View::User, &all_kinds()).into_owned();
     assert_eq!(
         types(&out),
         [
@@ -96,7 +96,7 @@ fn user_view_keeps_turns_requests_messages_data_and_user_blocks() {
 
 #[test]
 fn user_view_drops_reasoning() {
-    let out = apply(View::User, &all_kinds());
+    let out = apply(View::User, &all_kinds()).into_owned();
     assert!(
         out.iter()
             .all(|e| !matches!(e.kind, EventKind::ChatResponse(ChatResponse::Reasoning(_))))
@@ -120,21 +120,21 @@ fn user_view_passes_string_content_unchanged() {
         is_error: false,
     });
     assert_eq!(
-        apply(View::User, std::slice::from_ref(&stored)),
+        apply(View::User, std::slice::from_ref(&stored)).into_owned(),
         vec![stored]
     );
 }
 
 #[test]
 fn user_view_is_a_projection_responses_lose_requests() {
-    let out = apply(View::User, &all_kinds());
+    let out = apply(View::User, &all_kinds()).into_owned();
     assert!(out.iter().any(|e| e.type_name() == "tool_call_response"));
     assert!(!out.iter().any(|e| e.type_name() == "tool_call_request"));
 }
 
 #[test]
 fn provider_view_reduces_to_assistant_blocks() {
-    let out = apply(View::Provider, &all_kinds());
+    let out = apply(View::Provider, &all_kinds()).into_owned();
     assert_eq!(out.len(), all_kinds().len());
     let EventKind::ToolCallResponse {
         content: Content::Blocks(blocks),
@@ -153,7 +153,7 @@ fn provider_view_placeholder_for_success() {
         vec![Block::text("secret", None, Some(Audience::User))],
         false,
     );
-    let out = apply(View::Provider, &[only_user]);
+    let out = apply(View::Provider, &[only_user]).into_owned();
     assert_eq!(
         out[0].to_json()["content"],
         json!([{"type": "text", "text": "Tool executed successfully."}])
@@ -166,7 +166,7 @@ fn provider_view_placeholder_for_failure_keeps_is_error() {
         vec![Block::text("secret", None, Some(Audience::User))],
         true,
     );
-    let out = apply(View::Provider, &[only_user]);
+    let out = apply(View::Provider, &[only_user]).into_owned();
     let json = out[0].to_json();
     assert_eq!(json["is_error"], Value::Bool(true));
     assert_eq!(
@@ -180,11 +180,11 @@ fn provider_view_placeholder_for_failure_keeps_is_error() {
 fn unannotated_blocks_go_to_both() {
     let both = response(vec![Block::text("shared", None, None)], false);
     assert_eq!(
-        apply(View::User, std::slice::from_ref(&both)),
+        apply(View::User, std::slice::from_ref(&both)).into_owned(),
         vec![both.clone()]
     );
     assert_eq!(
-        apply(View::Provider, std::slice::from_ref(&both)),
+        apply(View::Provider, std::slice::from_ref(&both)).into_owned(),
         vec![both]
     );
 }
@@ -200,6 +200,6 @@ fn superseded_attempts_are_in_raw_only() {
     ))));
     let events = vec![old, new.clone()];
     assert_eq!(apply(View::Raw, &events).len(), 2);
-    assert_eq!(apply(View::User, &events), vec![new.clone()]);
-    assert_eq!(apply(View::Provider, &events), vec![new]);
+    assert_eq!(apply(View::User, &events).into_owned(), vec![new.clone()]);
+    assert_eq!(apply(View::Provider, &events).into_owned(), vec![new]);
 }

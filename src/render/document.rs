@@ -140,8 +140,9 @@ pub enum BlockKind {
         number: usize,
         /// The turn's first timestamp.
         timestamp: Option<String>,
-        /// Model, tokens, cost and outcome, when the format records them.
-        info: Option<ext::TurnInfo>,
+        /// Model, tokens, cost and outcome, when the format records them
+        /// (boxed: every block is as large as the largest kind).
+        info: Option<Box<ext::TurnInfo>>,
         /// How long the turn took (milliseconds), once it has ended.
         duration: Option<u64>,
     },
@@ -503,11 +504,7 @@ impl Builder<'_> {
         }
         let mut current = 0;
         for (index, original) in conv.originals.iter().enumerate() {
-            let named = original
-                .value
-                .as_ref()
-                .and_then(original_turn_id)
-                .and_then(|id| numbers.get(id).copied());
+            let named = original.turn_id().and_then(|id| numbers.get(id).copied());
             // Turns only move forward: a late line of an earlier turn (a task
             // settling) stays where it was written.
             let number = named.unwrap_or(current).max(current).max(1);
@@ -603,7 +600,11 @@ impl Builder<'_> {
             .clone()
             .filter(|&i| !matches!(conv.events[i].kind, EventKind::ConfigDelta { .. }))
             .find_map(|i| conv.events[i].timestamp.clone());
-        let info = conv.events.get(rule_event).and_then(ext::turn_info);
+        let info = conv
+            .events
+            .get(rule_event)
+            .and_then(ext::turn_info)
+            .map(Box::new);
         // A turn has ended when the format says so, when another follows it,
         // or when no one writes the conversation any more; its duration runs
         // from its first stored time to its last.
@@ -994,19 +995,6 @@ fn final_reply_item(conv: &Conversation, items: &[Item]) -> Option<usize> {
 /// The eve turn id a stored line names: a gen A event's `data.turnId`, or
 /// the first one among a v27 line's facts (or its progress record), in
 /// `scope` or `data`.
-fn original_turn_id(value: &Value) -> Option<&str> {
-    if let Some(facts) = value.get("facts").and_then(Value::as_array) {
-        return facts.iter().find_map(record_turn_id);
-    }
-    record_turn_id(value.get("progress").unwrap_or(value))
-}
-
-fn record_turn_id(record: &Value) -> Option<&str> {
-    ["scope", "data"]
-        .iter()
-        .find_map(|k| record.get(k)?.get("turnId")?.as_str())
-}
-
 fn has_text(event: &Event) -> bool {
     matches!(&event.kind, EventKind::ChatResponse(ChatResponse::Message(Some(t))) if !t.trim().is_empty())
 }

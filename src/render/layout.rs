@@ -146,7 +146,7 @@ fn layout_with(
             duration,
         } => {
             let took = duration.map(duration::human);
-            turn_rule(*number, timestamp.as_deref(), info.as_ref(), took, ctx)
+            turn_rule(*number, timestamp.as_deref(), info.as_deref(), took, ctx)
         }
         BlockKind::UserMessage { event } => user_message(*event, piece, ctx),
         BlockKind::AssistantMessage {
@@ -208,7 +208,7 @@ pub fn running_turn_rule(
     let mut lines = turn_rule(
         *number,
         timestamp.as_deref(),
-        info.as_ref(),
+        info.as_deref(),
         Some(took),
         ctx,
     );

@@ -136,9 +136,9 @@ pub(super) fn original(index: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'stati
             &[Span::raw("  ")],
         ));
     }
-    if let Some(value) = &original.value {
+    if let Some(value) = original.value() {
         if original.error.is_none() {
-            let header = clean(&original_header(original.line, value), ctx).into_owned();
+            let header = clean(&original_header(original.line, &value), ctx).into_owned();
             lines.extend(wrap_spans(
                 &[Span::styled(header, styles.tool_header)],
                 ctx.width,
@@ -146,7 +146,7 @@ pub(super) fn original(index: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'stati
                 &[Span::raw("    ")],
             ));
         }
-        let json = clean(&pretty(value), ctx).into_owned();
+        let json = clean(&pretty(&value), ctx).into_owned();
         lines.extend(code_lines(&json, Some("json"), ctx));
     }
     lines.push(Line::default());
@@ -179,7 +179,7 @@ pub(super) fn text(kind: &BlockKind, conv: &Conversation) -> Option<String> {
     match kind {
         BlockKind::InProgress { .. } => conv.in_progress.as_ref().map(|p| p.text.clone()),
         BlockKind::Original { index } => conv.originals.get(*index).map(|o| {
-            let mut text = o.value.as_ref().map(pretty).unwrap_or_default();
+            let mut text = o.value().as_ref().map(pretty).unwrap_or_default();
             if let Some(error) = &o.error {
                 let problem = crate::format::eve::line_problem(o.line, error);
                 text.push_str(&format!("\nmalformed {problem}"));

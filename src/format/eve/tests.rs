@@ -260,3 +260,37 @@ fn session_end_without_a_started_turn_still_shows() {
     assert!(matches!(last.kind, EventKind::TurnStart));
     assert!(ext::session_end(last).is_some());
 }
+
+#[test]
+fn stored_lines_keep_their_text_and_give_back_the_value_and_turn_they_named() {
+    let escaped = r#"  {"type":"message.received","data":{"message":"hi","turnId":"turn\u005f2"},"meta":{"id":"e2"}}"#;
+    let lines = [
+        a(
+            1,
+            "turn.started",
+            json!({"sequence": 0, "turnId": "turn_1"}),
+        ),
+        format!("{escaped}\n"),
+        commit(
+            "t3",
+            json!([{"type": "turn.completed", "scope": {"turnId": "turn_3"}}]),
+        ),
+        "{\"type\": 7}\n".to_string(),
+        "not json\n".to_string(),
+    ];
+    let r = read(&lines);
+    let stored = r.originals();
+    assert_eq!(stored.len(), 5);
+    let turns: Vec<Option<&str>> = stored.iter().map(|o| o.turn_id()).collect();
+    assert_eq!(
+        turns,
+        [Some("turn_1"), Some("turn_2"), Some("turn_3"), None, None]
+    );
+    // The text as read (trimmed), parsed again on demand.
+    assert_eq!(stored[1].json.as_deref(), Some(escaped.trim()));
+    assert_eq!(stored[1].value().unwrap()["data"]["turnId"], "turn_2");
+    // A line that is JSON but not an event keeps its text; one that is not
+    // JSON has none.
+    assert!(stored[3].error.is_some() && stored[3].value().is_some());
+    assert!(stored[4].error.is_some() && stored[4].json.is_none() && stored[4].value().is_none());
+}
