@@ -16,6 +16,7 @@ pub mod format;
 pub mod load;
 pub mod model;
 pub mod policy;
+pub mod redact;
 pub mod render;
 pub mod source;
 pub mod tui;
