@@ -12,6 +12,7 @@
 
 pub mod cli;
 pub mod demo;
+pub mod export;
 pub mod format;
 pub mod load;
 pub mod model;

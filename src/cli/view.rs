@@ -58,6 +58,7 @@ fn settings(display: &DisplayArgs, color: ColorWhen, checked: Checked) -> Viewer
         },
         theme: checked.theme.with_depth(depth),
         sanitize: display.sanitize.into(),
+        redactor: checked.redactor,
     }
 }
 

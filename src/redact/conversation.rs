@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::Redactor;
 use crate::format::{ChatResponse, Content, Event, EventKind};
+use crate::model::Conversation;
 
 /// Replaces `*text` by its redaction when that differs.
 fn redact_string(redactor: &Redactor, text: &mut String) {
@@ -68,11 +69,17 @@ pub fn redact_event(redactor: &Redactor, event: &mut Event) {
 /// Redacts every event, stored line and the text being written of a
 /// conversation already read (the one-shot commands, and the viewer when it
 /// starts redacting a conversation it opened).
-pub fn redact_conversation(redactor: &Redactor, conv: &mut crate::model::Conversation) {
+pub fn redact_conversation(redactor: &Redactor, conv: &mut Conversation) {
     for event in &mut conv.events {
         redact_event(redactor, event);
     }
-    for original in &mut conv.originals {
+    redact_stream_tail(redactor, conv, 0);
+}
+
+/// Redacts a stream's stored lines from index `from` on (the ones read since
+/// the last call) and the text being written right now.
+pub fn redact_stream_tail(redactor: &Redactor, conv: &mut Conversation, from: usize) {
+    for original in conv.originals.iter_mut().skip(from) {
         if let Some(value) = &mut original.value {
             redact_value(redactor, value);
         }

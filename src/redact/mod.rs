@@ -18,7 +18,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
 use regex::Regex;
 use serde::Deserialize;
 
-pub use conversation::{redact_conversation, redact_event, redact_value};
+pub use conversation::{redact_conversation, redact_event, redact_stream_tail, redact_value};
 
 /// The built-in rules, as shipped.
 const RULES: &str = include_str!("rules.toml");
