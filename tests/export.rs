@@ -352,3 +352,18 @@ fn html_loads_in_a_headless_browser_without_errors_or_requests() {
         png.len()
     );
 }
+
+#[test]
+fn hostile_bytes_never_reach_the_export() {
+    // Escape sequences, NUL, CR: removed by the project's sanitizer.
+    for case in ["bom", "crlf", "escaped-nul"] {
+        let path = format!("tests/fixtures/hostile/{case}");
+        for format in ["md", "html"] {
+            let out = stdout_of(&["export", &path, "--format", format]);
+            assert!(
+                out.bytes().all(|b| b >= 0x20 || b == b'\n' || b == b'\t'),
+                "{case} {format}: a control byte"
+            );
+        }
+    }
+}
