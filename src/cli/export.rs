@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
 
 use super::UsageError;
@@ -30,7 +30,7 @@ pub enum ExportView {
 /// Arguments of `overhear export`.
 #[derive(Debug, Clone, Args)]
 pub struct ExportArgs {
-    /// The conversation: events.json, conversation folder, JP workspace, eve stream or `-`.
+    /// The conversation: events.json, conversation folder, JP workspace or eve stream.
     pub path: String,
     /// Markdown or HTML (default: from the extension of -o, else md).
     #[arg(long, value_enum)]
@@ -127,12 +127,12 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     };
     match &args.output {
         Some(path) => {
-            let file =
-                File::create(path).with_context(|| format!("{}: cannot write", shown(path)))?;
-            let mut out = io::BufWriter::new(file);
-            export(&mut out, &loaded.conversation, &doc, &options)
-                .and_then(|()| out.flush())
-                .with_context(|| format!("{}: cannot write", shown(path)))?;
+            let written = File::create(path).and_then(|file| {
+                let mut out = io::BufWriter::new(file);
+                export(&mut out, &loaded.conversation, &doc, &options)?;
+                out.flush()
+            });
+            written.map_err(|err| anyhow!("{}: cannot write: {err}", shown(path)))?;
         }
         None => {
             let stdout = io::stdout();
