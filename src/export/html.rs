@@ -317,3 +317,44 @@ fn merge(dark: &Line<'_>, light: &Line<'_>) -> Vec<Segment> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use ratatui::style::{Color, Style};
+    use ratatui::text::{Line, Span};
+
+    use super::{Laid, escape, write};
+    use crate::export::Part;
+
+    #[test]
+    fn every_special_character_is_escaped() {
+        assert_eq!(
+            escape(r#"<a href="x">'&'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn a_span_gets_the_dark_colour_under_dark_and_the_light_one_otherwise() {
+        let dark = Line::from(vec![
+            Span::raw("a "),
+            Span::styled("b", Style::new().fg(Color::Rgb(1, 2, 3))),
+        ]);
+        let light = Line::from(vec![
+            Span::raw("a "),
+            Span::styled("b", Style::new().fg(Color::Rgb(4, 5, 6))),
+        ]);
+        let parts = [Part::Lines(Laid {
+            dark: vec![dark],
+            light: vec![light],
+        })];
+        let mut out = Vec::new();
+        write(&mut out, "t<", &parts).unwrap();
+        let html = String::from_utf8(out).unwrap();
+        assert!(html.contains("<title>t&lt;</title>"));
+        assert!(html.contains("<pre class=\"lines\">a <span class=\"s0\">b</span></pre>"));
+        let (light_css, dark_css) = html.split_once("prefers-color-scheme: dark").unwrap();
+        assert!(light_css.contains(".s0{color:#040506;}"));
+        assert!(dark_css.contains(".s0{color:#010203;}"));
+    }
+}

@@ -156,3 +156,25 @@ fn escape_into(text: &str, out: &mut String) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::neutralise_html;
+
+    #[test]
+    fn html_in_prose_is_shown_as_text_and_code_keeps_its_bytes() {
+        let text = "a <script>x</script> & `<b>` here\n```html\n<details>\n```\n</details>";
+        assert_eq!(
+            neutralise_html(text),
+            "a &lt;script>x&lt;/script> &amp; `<b>` here\n```html\n<details>\n```\n&lt;/details>"
+        );
+    }
+
+    #[test]
+    fn an_unclosed_fence_keeps_the_rest_as_code() {
+        assert_eq!(
+            neutralise_html("~~~~\n<a>\n~~~\n<b>"),
+            "~~~~\n<a>\n~~~\n<b>"
+        );
+    }
+}
