@@ -27,14 +27,53 @@ fn planted() -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn viewer_redacts_what_it_opens_and_what_arrives() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("17760760747-secrets");
+/// A copy of the fixture, as a JP conversation folder in `tmp`.
+fn conversation(tmp: &Path) -> std::path::PathBuf {
+    let dir = tmp.join("17760760747-secrets");
     std::fs::create_dir_all(&dir).unwrap();
     for file in ["base_config.json", "metadata.json", "events.json"] {
         std::fs::copy(Path::new(FIXTURE).join(file), dir.join(file)).unwrap();
     }
+    dir
+}
+
+#[test]
+fn viewer_redacts_at_every_width_theme_and_without_colour() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path());
+    for (cols, theme, no_color) in [
+        (40, "dark", false),
+        (80, "light", false),
+        (200, "dark", true),
+    ] {
+        let mut cmd = Viewer::command(&dir, &dir.join("no-user-data"));
+        cmd.args([
+            dir.as_os_str(),
+            "--redact".as_ref(),
+            "--theme".as_ref(),
+            theme.as_ref(),
+        ]);
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        }
+        let mut viewer = Viewer::start(cmd, 40, cols);
+        viewer.wait_for_text("[redacted");
+        let screen = viewer.settled_screen().contents();
+        for secret in planted() {
+            assert!(
+                !screen.contains(&secret),
+                "{cols} {theme}: {secret} on screen:\n{screen}"
+            );
+        }
+        viewer.send(b"q");
+        assert_eq!(viewer.exit_code(), 0);
+    }
+}
+
+#[test]
+fn viewer_redacts_what_it_opens_and_what_arrives() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path());
     let mut cmd = Viewer::command(&dir, &dir.join("no-user-data"));
     cmd.arg(&dir);
     cmd.arg("--redact");
