@@ -17,6 +17,7 @@ use crate::redact::{Redactor, redact_conversation};
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::print::TurnSpec;
 use crate::render::sanitize::{SanitizeMode, sanitize};
+use crate::source::problem::io_problem;
 
 /// Which rendering to export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -132,7 +133,8 @@ pub fn run(args: &ExportArgs) -> Result<()> {
                 export(&mut out, &loaded.conversation, &doc, &options)?;
                 out.flush()
             });
-            written.map_err(|err| anyhow!("{}: cannot write: {err}", shown(path)))?;
+            written
+                .map_err(|err| anyhow!("{}: cannot write: {}", shown(path), io_problem(&err)))?;
         }
         None => {
             let stdout = io::stdout();
