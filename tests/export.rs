@@ -367,3 +367,38 @@ fn hostile_bytes_never_reach_the_export() {
         }
     }
 }
+
+#[test]
+fn a_followed_stream_is_redacted_line_by_line_and_while_streaming() {
+    use overhear::format::EventKind;
+    use overhear::load::Live;
+    use overhear::redact::Redactor;
+
+    let fixture = std::fs::read_to_string("tests/fixtures/eve/streaming.ndjson").unwrap();
+    let secret = "AKIAQWERTYUIOPASDFGH";
+    let planted = fixture.replace(
+        "Summarize the build",
+        &format!("Use {secret} to summarize the build"),
+    );
+    assert_ne!(planted, fixture);
+    let mut live = Live::stdin();
+    live.redact_with(std::sync::Arc::new(Redactor::builtin().unwrap()));
+    for line in planted.split_inclusive('\n') {
+        live.push_stream(line.as_bytes(), false);
+        let conv = &live.conversation;
+        let shown = format!(
+            "{:?}{:?}{:?}",
+            conv.events, conv.originals, conv.in_progress
+        );
+        assert!(!shown.contains(secret), "after {line}");
+    }
+    live.push_stream(b"", true);
+    let request = live.conversation.events.iter().find_map(|e| match &e.kind {
+        EventKind::ChatRequest { content, .. } => Some(content.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        request.as_deref(),
+        Some("Use [redacted aws-access-token] to summarize the build and tell the team.")
+    );
+}
