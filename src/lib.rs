@@ -14,10 +14,12 @@
 
 pub mod cli;
 pub mod demo;
+pub mod export;
 pub mod format;
 pub mod load;
 pub mod model;
 pub mod policy;
+pub mod redact;
 pub mod render;
 pub mod source;
 pub mod text;

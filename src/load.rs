@@ -75,6 +75,8 @@ pub struct Live {
     reader: Reader,
     /// Leading turns no refresh changed since [`Live::take_untouched_turns`].
     untouched: usize,
+    /// Secrets are replaced in everything read, when set ([`Live::redact_with`]).
+    redactor: Option<std::sync::Arc<crate::redact::Redactor>>,
 }
 
 enum Reader {
@@ -140,6 +142,7 @@ impl Live {
             warnings,
             reader: Reader::Jp(stream),
             untouched: 0,
+            redactor: None,
         })
     }
 
@@ -156,6 +159,7 @@ impl Live {
             warnings: Vec::new(),
             stored_offset: 0,
             untouched: 0,
+            redactor: None,
         };
         live.refresh()?;
         Ok(live)
@@ -185,13 +189,15 @@ impl Live {
                 Ok(match delta {
                     Delta::Unchanged => Refresh::Unchanged,
                     Delta::Appended(load) if load.events.is_empty() => Refresh::Unchanged,
-                    Delta::Appended(load) => {
+                    Delta::Appended(mut load) => {
+                        self.redact(&mut load.events);
                         self.warnings.extend(diagnostics(&dir.events_path(), &load));
                         let untouched = self.conversation.extend(load.events);
                         self.untouched = self.untouched.min(untouched);
                         Refresh::Appended
                     }
-                    Delta::Reloaded(load) => {
+                    Delta::Reloaded(mut load) => {
+                        self.redact(&mut load.events);
                         self.warnings = diagnostics(&dir.events_path(), &load);
                         self.stored_offset = stored_offset(load.generation);
                         let title = self.conversation.title.take();
@@ -266,6 +272,7 @@ impl Live {
             warnings: Vec::new(),
             stored_offset: 0,
             untouched: 0,
+            redactor: None,
         }
     }
 
@@ -415,13 +422,39 @@ impl Live {
                 .unwrap_or(usize::MAX)
                 .min(conv.events.len())
                 .min(events.len());
-            let untouched = conv.replace_from(from, events[from..].to_vec());
+            let mut fresh = events[from..].to_vec();
+            if let Some(redactor) = &self.redactor {
+                fresh
+                    .iter_mut()
+                    .for_each(|event| crate::redact::redact_event(redactor, event));
+            }
+            let untouched = conv.replace_from(from, fresh);
             self.untouched = self.untouched.min(untouched);
         }
         // Stored lines never change once read (a reset clears them first):
         // they move from the reader, which keeps only their count.
+        let known = conv.originals.len();
         conv.originals.extend(reader.take_originals());
         conv.in_progress = reader.in_progress().cloned();
+        if let Some(redactor) = &self.redactor {
+            crate::redact::redact_stream_tail(redactor, conv, known);
+        }
+    }
+
+    /// From now on, secrets are replaced by `[redacted RULE]` in everything
+    /// read (`--redact`): what was read already at once, each change as it comes.
+    pub fn redact_with(&mut self, redactor: std::sync::Arc<crate::redact::Redactor>) {
+        crate::redact::redact_conversation(&redactor, &mut self.conversation);
+        self.redactor = Some(redactor);
+    }
+
+    /// Redacts events about to enter the conversation, when redacting.
+    fn redact(&self, events: &mut [crate::format::Event]) {
+        if let Some(redactor) = &self.redactor {
+            events
+                .iter_mut()
+                .for_each(|event| crate::redact::redact_event(redactor, event));
+        }
     }
 
     /// How many leading turns are as they were at the last call: no refresh

@@ -5,6 +5,7 @@
 
 mod demo;
 mod events;
+mod export;
 mod render;
 mod safe_json;
 mod terminal;
@@ -64,6 +65,8 @@ pub enum Command {
         #[command(flatten)]
         display: render::DisplayArgs,
     },
+    /// Write the conversation as Markdown or one self-contained HTML file, secrets redacted.
+    Export(export::ExportArgs),
     /// Print a view of the conversation's events as JSON.
     Events {
         /// The conversation to read.
@@ -87,6 +90,12 @@ pub enum UsageError {
     /// `--theme` names no theme, or a theme file that is wrong.
     #[error("{0}")]
     Theme(String),
+    /// The built-in redaction rules do not compile (a defect of the build).
+    #[error(transparent)]
+    Rules(#[from] crate::redact::RuleError),
+    /// `export -o` names a file of the conversation itself.
+    #[error("-o {0}: that is the conversation's own file; choose another output file")]
+    OutputIsInput(String),
     /// `overhear -` with the keyboard, not a stream, on stdin.
     #[error("stdin is a terminal: pipe an eve stream into overhear -")]
     StdinIsTerminal,
@@ -133,6 +142,10 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Some(Command::Events { path, view, jsonl }) => {
             events::run(&path, view, jsonl)?;
+            Ok(0)
+        }
+        Some(Command::Export(args)) => {
+            export::run(&args)?;
             Ok(0)
         }
         Some(Command::Render(args)) => {

@@ -1,6 +1,7 @@
 //! `overhear render PATH`: the rendered transcript on stdout.
 
 use std::io::{self, IsTerminal};
+use std::sync::Arc;
 
 use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
@@ -8,6 +9,7 @@ use clap::{Args, ValueEnum};
 use super::{UsageError, terminal};
 use crate::load::Origin;
 use crate::policy::Overlay;
+use crate::redact::{Redactor, redact_conversation};
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document};
 use crate::render::theme::{ColorDepth, Theme, ThemeError, detect_color_depth};
@@ -61,6 +63,13 @@ pub struct DisplayArgs {
     /// Escape sequences in conversation text: removed, or shown as `␛`.
     #[arg(long, value_enum, default_value = "strip")]
     pub sanitize: SanitizeArg,
+    /// Replace secrets (API keys, tokens, private keys, passwords) with
+    /// `[redacted RULE]`, e.g. for a screen share (docs/export.md).
+    #[arg(long, overrides_with = "no_redact")]
+    pub redact: bool,
+    /// Show secrets as they are (the default here; `export` redacts unless told this).
+    #[arg(long, overrides_with = "redact")]
+    pub no_redact: bool,
 }
 
 /// The display options, checked before anything is read: the style overlay
@@ -72,6 +81,8 @@ pub struct Checked {
     pub overlay: Overlay,
     /// The theme, at full colour.
     pub theme: Theme,
+    /// The compiled redaction rules, when `--redact` asks for them.
+    pub redactor: Option<Arc<Redactor>>,
 }
 
 impl DisplayArgs {
@@ -92,7 +103,16 @@ impl DisplayArgs {
                 _ => err.to_string(),
             })
         })?;
-        Ok(Checked { overlay, theme })
+        let redactor = if self.redact {
+            Some(Arc::new(Redactor::builtin()?))
+        } else {
+            None
+        };
+        Ok(Checked {
+            overlay,
+            theme,
+            redactor,
+        })
     }
 }
 
@@ -221,7 +241,10 @@ pub(super) fn print(
     checked: Checked,
 ) -> Result<()> {
     refuse_terminal_stdin(path)?;
-    let loaded = crate::load::Live::read_once_at(path)?;
+    let mut loaded = crate::load::Live::read_once_at(path)?;
+    if let Some(redactor) = &checked.redactor {
+        redact_conversation(redactor, &mut loaded.conversation);
+    }
     if let Some(spec) = &args.turn {
         spec.check(loaded.conversation.turns.len())
             .map_err(|err| anyhow!("{}: {err}", source_name(&loaded.origin)))?;
@@ -262,7 +285,7 @@ pub(super) fn print(
 }
 
 /// The file a conversation was read from, as errors name it.
-fn source_name(origin: &Origin) -> String {
+pub(super) fn source_name(origin: &Origin) -> String {
     match origin {
         Origin::Jp(dir) => dir.events_path().display().to_string(),
         Origin::Eve(path) | Origin::Stream(path) => path.display().to_string(),

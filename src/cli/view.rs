@@ -93,6 +93,7 @@ fn settings(
             Mouse::Terminal
         },
         notify: choices.notify || switched_on(NOTIFY_VAR),
+        redactor: checked.redactor,
     }
 }
 

@@ -101,6 +101,23 @@ impl Original {
         serde_json::from_str(self.json.as_deref()?).ok()
     }
 
+    /// Edits the stored line through its parsed value (redaction): when
+    /// `change` says it changed the value, the line is stored again as that
+    /// value's JSON (its turn found anew). A line that did not parse is left.
+    pub fn rewrite(&mut self, change: impl FnOnce(&mut Value) -> bool) {
+        let Some(mut value) = self.value() else {
+            return;
+        };
+        if !change(&mut value) {
+            return;
+        }
+        let Ok(text) = serde_json::to_string(&value) else {
+            return;
+        };
+        let error = self.error.take().map(String::from);
+        *self = Original::new(self.line, text.as_bytes(), Some(&value), error);
+    }
+
     /// The turn the line belongs to (`turnId` of its record's scope or data,
     /// the first a v27 commit's facts name), if it names one.
     pub fn turn_id(&self) -> Option<&str> {

@@ -33,6 +33,8 @@ pub struct ViewerSettings {
     pub mouse: Mouse,
     /// `--notify` (see [`super::notify`]).
     pub notify: bool,
+    /// Secrets replaced by `[redacted RULE]` in everything shown (`--redact`).
+    pub redactor: Option<std::sync::Arc<crate::redact::Redactor>>,
 }
 
 /// Why `overhear PATH` could not show anything.
@@ -53,7 +55,10 @@ pub fn open_and_run(arg: Option<&str>, settings: ViewerSettings) -> Result<Exit,
 }
 
 /// Runs the viewer on a conversation already opened, following it.
-pub fn run_live(live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> {
+pub fn run_live(mut live: Live, settings: ViewerSettings) -> Result<Exit, TuiError> {
+    if let Some(redactor) = &settings.redactor {
+        live.redact_with(redactor.clone());
+    }
     let events = EventChannel::<LiveUpdate>::new();
     let tx = events.sender();
     let mut host = WorkspaceHost {
@@ -183,8 +188,11 @@ impl Host<LiveDocument> for WorkspaceHost {
         let entry = workspace
             .find(id)
             .ok_or_else(|| format!("{id}: no such conversation any more"))?;
-        let live = Live::open_jp(entry.conversation(), Some(workspace))
+        let mut live = Live::open_jp(entry.conversation(), Some(workspace))
             .map_err(|e| super::live::without_folder(&e.to_string()))?;
+        if let Some(redactor) = &self.settings.redactor {
+            live.redact_with(redactor.clone());
+        }
         self.epoch += 1;
         let epoch = self.epoch;
         let problem = self.follow(&live.origin, epoch).err();

@@ -1,0 +1,191 @@
+//! `overhear export PATH [--format md|html] [-o FILE]`: the conversation as a
+//! file to share, secrets redacted unless `--no-redact`.
+
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Result, anyhow};
+use clap::{Args, ValueEnum};
+
+use super::UsageError;
+use super::render::{refuse_terminal_stdin, source_name};
+use crate::export::{ExportFormat, ExportOptions, export};
+use crate::load::{Live, Origin};
+use crate::policy::Overlay;
+use crate::redact::{Redactor, redact_conversation};
+use crate::render::document::{DocOptions, DocView, Document};
+use crate::render::print::TurnSpec;
+use crate::source::problem::io_problem;
+use crate::text::sanitize::{SanitizeMode, sanitize};
+
+/// Which rendering to export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportView {
+    /// The display policy applied, as the viewer shows it.
+    Terminal,
+    /// Only what is addressed to the user, as a chat.
+    User,
+}
+
+/// Arguments of `overhear export`.
+#[derive(Debug, Clone, Args)]
+pub struct ExportArgs {
+    /// The conversation: events.json, conversation folder, JP workspace or eve stream.
+    pub path: String,
+    /// Markdown or HTML (default: from the extension of -o, else md).
+    #[arg(long, value_enum)]
+    pub format: Option<ExportFormat>,
+    /// The file to write (default: stdout); never one of the conversation's own files.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Which turns: `3`, `2..4`, `-1` (the last), `-3..-1`, `2..`.
+    #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
+    pub turn: Option<TurnSpec>,
+    /// Which view: the display policy, or only what the user is told.
+    #[arg(long, value_enum, default_value = "terminal")]
+    pub view: ExportView,
+    /// A TOML file of style overrides, with JP's key paths.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<String>,
+    /// Override one style key: `conversation.tools.NAME.style.KEY=VALUE` (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
+    /// Keep secrets as they are (export redacts them by default).
+    #[arg(long, overrides_with = "redact")]
+    pub no_redact: bool,
+    /// Redact secrets (the default; stated for scripts).
+    #[arg(long, overrides_with = "no_redact")]
+    pub redact: bool,
+}
+
+impl ExportArgs {
+    /// The format asked for, else the one the output file's extension names.
+    fn format(&self) -> ExportFormat {
+        self.format.unwrap_or_else(|| {
+            let ext = self
+                .output
+                .as_deref()
+                .and_then(Path::extension)
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase);
+            match ext.as_deref() {
+                Some("html" | "htm") => ExportFormat::Html,
+                _ => ExportFormat::Md,
+            }
+        })
+    }
+}
+
+/// Runs `overhear export`.
+pub fn run(args: &ExportArgs) -> Result<()> {
+    let mut overlay = match &args.config {
+        Some(file) => Overlay::from_toml_file(file).map_err(UsageError::from)?,
+        None => Overlay::default(),
+    };
+    for assignment in &args.set {
+        overlay.set(assignment).map_err(UsageError::from)?;
+    }
+    let redactor = if args.no_redact {
+        None
+    } else {
+        Some(Redactor::builtin().map_err(UsageError::from)?)
+    };
+    refuse_terminal_stdin(Some(&args.path))?;
+    let mut loaded = Live::read_once(&args.path)?;
+    if let Some(output) = &args.output {
+        refuse_own_file(output, &loaded.origin)?;
+    }
+    if let Some(spec) = &args.turn {
+        spec.check(loaded.conversation.turns.len())
+            .map_err(|err| anyhow!("{}: {err}", source_name(&loaded.origin)))?;
+    }
+    for warning in &loaded.warnings {
+        super::report(format_args!("overhear: warning: {warning}"));
+    }
+    if let Some(redactor) = &redactor {
+        redact_conversation(redactor, &mut loaded.conversation);
+    }
+    let doc_options = DocOptions {
+        view: match args.view {
+            ExportView::Terminal => DocView::Terminal,
+            ExportView::User => DocView::User,
+        },
+        overlay,
+        finished: loaded.finished(),
+    };
+    let doc = Document::build(&loaded.conversation, &doc_options);
+    for warning in &doc.warnings {
+        super::report(format_args!(
+            "overhear: warning: {}",
+            loaded.describe_style_warning(warning)
+        ));
+    }
+    let options = ExportOptions {
+        format: args.format(),
+        turns: args.turn,
+        title: title(&loaded),
+    };
+    match &args.output {
+        Some(path) => {
+            let written = File::create(path).and_then(|file| {
+                let mut out = io::BufWriter::new(file);
+                export(&mut out, &loaded.conversation, &doc, &options)?;
+                out.flush()
+            });
+            written
+                .map_err(|err| anyhow!("{}: cannot write: {}", shown(path), io_problem(&err)))?;
+        }
+        None => {
+            let stdout = io::stdout();
+            let mut out = io::BufWriter::new(stdout.lock());
+            match export(&mut out, &loaded.conversation, &doc, &options) {
+                // A closed pipe (`| head`) is not an error.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+                other => other?,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A path as messages show it (sanitized: it came from the command line).
+fn shown(path: &Path) -> String {
+    sanitize(&path.display().to_string(), SanitizeMode::Visualize).into_owned()
+}
+
+/// The title of the export: the conversation's title, else its file's name.
+fn title(loaded: &Live) -> String {
+    let title = loaded
+        .conversation
+        .title
+        .clone()
+        .unwrap_or_else(|| source_name(&loaded.origin));
+    sanitize(&title, SanitizeMode::Strip).into_owned()
+}
+
+/// Refuses an output file that is the conversation's own: the stream file,
+/// or any file in a JP conversation's folder.
+fn refuse_own_file(output: &Path, origin: &Origin) -> Result<(), UsageError> {
+    let canonical = |path: &Path| path.canonicalize().ok();
+    // The output may not exist yet: compare its folder, then its name.
+    let folder = match output.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => canonical(parent),
+        _ => canonical(Path::new(".")),
+    };
+    let target = folder
+        .clone()
+        .zip(output.file_name())
+        .map(|(f, n)| f.join(n));
+    let own = match origin {
+        Origin::Jp(dir) => {
+            folder.is_some() && folder == canonical(&dir.dir)
+                || target.is_some() && target == canonical(&dir.events_path())
+        }
+        Origin::Eve(path) | Origin::Stream(path) => target.is_some() && target == canonical(path),
+    };
+    if own {
+        return Err(UsageError::OutputIsInput(shown(output)));
+    }
+    Ok(())
+}

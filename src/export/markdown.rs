@@ -1,0 +1,180 @@
+//! The Markdown export: reads well on GitHub. Turns are `##` headings,
+//! speech is its own Markdown (with raw HTML neutralised), tool cards and
+//! reasoning are `<details>` whose summary is the folded line, their laid-out
+//! lines fenced.
+
+use std::io::{self, Write};
+
+use ratatui::text::Line;
+
+use super::html::escape;
+use super::{Part, plain};
+
+/// Writes `parts` as a Markdown document titled `title`.
+pub(super) fn write(out: &mut impl Write, title: &str, parts: &[Part]) -> io::Result<()> {
+    writeln!(out, "# {}\n", neutralise_html(title))?;
+    for part in parts {
+        match part {
+            Part::Turn { title, .. } => writeln!(out, "## {}\n", escape(title))?,
+            Part::Speech {
+                label,
+                source,
+                laid,
+            } => match source {
+                Some(text) if !text.trim().is_empty() => {
+                    writeln!(out, "**{}**\n", escape(label))?;
+                    writeln!(out, "{}\n", neutralise_html(text.trim_end()))?;
+                }
+                Some(_) => fenced(out, &laid.dark)?,
+                // A continuation piece: its text came with the first piece.
+                None => {}
+            },
+            Part::Fold {
+                summary,
+                body,
+                open,
+                close,
+            } => {
+                if *open {
+                    let head: Vec<String> = summary.dark.iter().map(|l| plain(Some(l))).collect();
+                    let head = head.join(" ");
+                    writeln!(
+                        out,
+                        "<details>\n<summary>{}</summary>\n",
+                        escape(head.trim())
+                    )?;
+                }
+                fenced(out, &body.dark)?;
+                if *close {
+                    writeln!(out, "</details>\n")?;
+                }
+            }
+            Part::Lines(laid) => fenced(out, &laid.dark)?,
+        }
+    }
+    Ok(())
+}
+
+/// Laid-out lines as a fenced block (longer fence than any backtick run
+/// inside); nothing for lines that are all blank.
+fn fenced(out: &mut impl Write, lines: &[Line<'_>]) -> io::Result<()> {
+    let mut texts: Vec<String> = lines
+        .iter()
+        .map(|l| plain(Some(l)).trim_end().to_string())
+        .collect();
+    while texts.last().is_some_and(|t| t.is_empty()) {
+        texts.pop();
+    }
+    while texts.first().is_some_and(|t| t.is_empty()) {
+        texts.remove(0);
+    }
+    if texts.is_empty() {
+        return Ok(());
+    }
+    let longest = texts.iter().map(|t| longest_run(t, '`')).max().unwrap_or(0);
+    let fence = "`".repeat(longest.max(2) + 1);
+    writeln!(out, "{fence}text")?;
+    for text in &texts {
+        writeln!(out, "{text}")?;
+    }
+    writeln!(out, "{fence}\n")
+}
+
+/// The longest run of `c` in `text`.
+fn longest_run(text: &str, c: char) -> usize {
+    let (mut best, mut run) = (0, 0);
+    for ch in text.chars() {
+        run = if ch == c { run + 1 } else { 0 };
+        best = best.max(run);
+    }
+    best
+}
+
+/// Markdown with every `<` and `&` outside code escaped, so that HTML in
+/// a message shows as text and cannot open or close the export's own
+/// `<details>`; code (fenced blocks and inline spans) keeps its bytes.
+pub(super) fn neutralise_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut fence: Option<(char, usize)> = None;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let marker = trimmed.chars().next().filter(|c| *c == '`' || *c == '~');
+        if let Some(c) = marker {
+            let run = longest_prefix(trimmed, c);
+            if run >= 3 {
+                match fence {
+                    None => fence = Some((c, run)),
+                    Some((open, len)) if open == c && run >= len => fence = None,
+                    Some(_) => {}
+                }
+                out.push_str(line);
+                continue;
+            }
+        }
+        if fence.is_some() {
+            out.push_str(line);
+        } else {
+            outside_code_spans(line, &mut out);
+        }
+    }
+    out
+}
+
+fn longest_prefix(text: &str, c: char) -> usize {
+    text.chars().take_while(|&ch| ch == c).count()
+}
+
+/// One line of prose: `<` and `&` escaped except inside backtick spans.
+fn outside_code_spans(line: &str, out: &mut String) {
+    let mut rest = line;
+    while let Some(at) = rest.find('`') {
+        escape_into(&rest[..at], out);
+        let run = longest_prefix(&rest[at..], '`');
+        let ticks = &rest[at..at + run];
+        let after = &rest[at + run..];
+        match after.find(ticks) {
+            Some(end) => {
+                out.push_str(ticks);
+                out.push_str(&after[..end + run]);
+                rest = &after[end + run..];
+            }
+            None => {
+                out.push_str(ticks);
+                rest = after;
+            }
+        }
+    }
+    escape_into(rest, out);
+}
+
+fn escape_into(text: &str, out: &mut String) {
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '&' => out.push_str("&amp;"),
+            _ => out.push(c),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::neutralise_html;
+
+    #[test]
+    fn html_in_prose_is_shown_as_text_and_code_keeps_its_bytes() {
+        let text = "a <script>x</script> & `<b>` here\n```html\n<details>\n```\n</details>";
+        assert_eq!(
+            neutralise_html(text),
+            "a &lt;script>x&lt;/script> &amp; `<b>` here\n```html\n<details>\n```\n&lt;/details>"
+        );
+    }
+
+    #[test]
+    fn an_unclosed_fence_keeps_the_rest_as_code() {
+        assert_eq!(
+            neutralise_html("~~~~\n<a>\n~~~\n<b>"),
+            "~~~~\n<a>\n~~~\n<b>"
+        );
+    }
+}

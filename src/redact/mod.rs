@@ -1,0 +1,157 @@
+//! Redaction: secrets in a conversation's text replaced by `[redacted RULE]`
+//! before anything is laid out, so that an export, a printed transcript or a
+//! screen share shows none of them and widths stay right.
+//!
+//! The patterns are data ([`rules.toml`](rules.toml)): gitleaks' rules for the
+//! common providers plus a few of overhear's own. A rule is tried only on text
+//! holding one of its keywords (one Aho-Corasick pass finds them all), as
+//! gitleaks does. This module knows nothing of how text is shown; it is not a
+//! guarantee that a transcript holds no secret (docs/export.md says what is
+//! and is not caught).
+
+mod conversation;
+
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
+use regex::Regex;
+use serde::Deserialize;
+
+pub use conversation::{redact_conversation, redact_event, redact_stream_tail, redact_value};
+
+/// The built-in rules, as shipped.
+const RULES: &str = include_str!("rules.toml");
+
+/// Why the rules could not be made into a [`Redactor`].
+#[derive(Debug, thiserror::Error)]
+pub enum RuleError {
+    /// The rules file is not the expected TOML.
+    #[error("redaction rules: {0}")]
+    Toml(#[from] toml::de::Error),
+    /// A rule's regex does not compile.
+    #[error("redaction rule {id}: {source}")]
+    Regex {
+        /// The rule.
+        id: String,
+        /// What the regex engine said.
+        source: regex::Error,
+    },
+    /// The keywords do not make an automaton.
+    #[error("redaction keywords: {0}")]
+    Keywords(#[from] aho_corasick::BuildError),
+}
+
+#[derive(Deserialize)]
+struct RuleFile {
+    rule: Vec<RuleSpec>,
+}
+
+#[derive(Deserialize)]
+struct RuleSpec {
+    id: String,
+    regex: String,
+    keywords: Vec<String>,
+    #[serde(default)]
+    secret_group: usize,
+}
+
+/// One compiled rule.
+#[derive(Debug)]
+struct Rule {
+    mark: String,
+    regex: Regex,
+    secret_group: usize,
+}
+
+/// The compiled rule set: replaces every secret it recognises in a text.
+#[derive(Debug)]
+pub struct Redactor {
+    rules: Vec<Rule>,
+    keywords: AhoCorasick,
+    /// For each keyword (by pattern index), the rule it belongs to.
+    keyword_rule: Vec<usize>,
+}
+
+impl Redactor {
+    /// The built-in rule set ([`rules.toml`](rules.toml)).
+    pub fn builtin() -> Result<Redactor, RuleError> {
+        Redactor::from_toml(RULES)
+    }
+
+    /// A rule set read from TOML text in the format of `rules.toml`.
+    pub fn from_toml(text: &str) -> Result<Redactor, RuleError> {
+        let file: RuleFile = toml::from_str(text)?;
+        let mut rules = Vec::with_capacity(file.rule.len());
+        let mut keywords = Vec::new();
+        let mut keyword_rule = Vec::new();
+        for (index, spec) in file.rule.into_iter().enumerate() {
+            let regex = Regex::new(&spec.regex).map_err(|source| RuleError::Regex {
+                id: spec.id.clone(),
+                source,
+            })?;
+            for keyword in spec.keywords {
+                keywords.push(keyword);
+                keyword_rule.push(index);
+            }
+            rules.push(Rule {
+                mark: format!("[redacted {}]", spec.id),
+                regex,
+                secret_group: spec.secret_group,
+            });
+        }
+        let keywords = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .build(&keywords)?;
+        Ok(Redactor {
+            rules,
+            keywords,
+            keyword_rule,
+        })
+    }
+
+    /// `text` with every secret replaced by `[redacted RULE]`; borrowed
+    /// unchanged when it holds none.
+    pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        let candidates: BTreeSet<usize> = self
+            .keywords
+            .find_overlapping_iter(text)
+            .map(|m| self.keyword_rule[m.pattern().as_usize()])
+            .collect();
+        if candidates.is_empty() {
+            return Cow::Borrowed(text);
+        }
+        // (start, end, rule) of every secret, then the overlapping ones merged.
+        let mut found: Vec<(usize, usize, usize)> = Vec::new();
+        for &index in &candidates {
+            let rule = &self.rules[index];
+            for caps in rule.regex.captures_iter(text) {
+                let secret = caps.get(rule.secret_group).or_else(|| caps.get(0));
+                if let Some(m) = secret
+                    && !m.is_empty()
+                {
+                    found.push((m.start(), m.end(), index));
+                }
+            }
+        }
+        if found.is_empty() {
+            return Cow::Borrowed(text);
+        }
+        found.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for (start, end, index) in found {
+            if start >= at {
+                out.push_str(&text[at..start]);
+                out.push_str(&self.rules[index].mark);
+            }
+            // A secret overlapping the one before extends its mark.
+            at = at.max(end);
+        }
+        out.push_str(&text[at..]);
+        Cow::Owned(out)
+    }
+}
+
+#[cfg(test)]
+mod tests;
