@@ -2,6 +2,8 @@
 //! (`.ci/run` sets it to `../shared/fixtures/jp`). Without it the tests say
 //! they skipped and pass: `cargo test` on a fresh clone needs nothing else.
 
+mod corpus;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -11,25 +13,6 @@ use overhear::format::{Content, EventKind, jp};
 use overhear::model::{Conversation, Item};
 use serde_json::Value;
 
-fn corpus() -> Option<Vec<PathBuf>> {
-    let Some(dir) = std::env::var_os("OVERHEAR_CORPUS") else {
-        eprintln!("skipped: OVERHEAR_CORPUS is not set (it names the real JP conversations)");
-        return None;
-    };
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("the corpus folder is readable")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("events.json").is_file())
-        .collect();
-    dirs.sort();
-    assert!(
-        !dirs.is_empty(),
-        "the corpus at {dir:?} holds no conversation"
-    );
-    Some(dirs)
-}
-
 fn read(dir: &std::path::Path) -> (Vec<u8>, Option<Vec<u8>>) {
     let events = std::fs::read(dir.join("events.json")).unwrap();
     let base = std::fs::read(dir.join("base_config.json")).ok();
@@ -38,7 +21,9 @@ fn read(dir: &std::path::Path) -> (Vec<u8>, Option<Vec<u8>>) {
 
 #[test]
 fn every_conversation_loads_without_diagnostics() {
-    let Some(dirs) = corpus() else { return };
+    let Some(dirs) = corpus::jp_conversations() else {
+        return;
+    };
     for dir in dirs {
         let (events, base) = read(&dir);
         let load = jp::load(&events, base.as_deref()).unwrap_or_else(|e| panic!("{dir:?}: {e}"));
@@ -53,7 +38,9 @@ fn every_conversation_loads_without_diagnostics() {
 
 #[test]
 fn event_counts_per_type_match_an_independent_count() {
-    let Some(dirs) = corpus() else { return };
+    let Some(dirs) = corpus::jp_conversations() else {
+        return;
+    };
     for dir in dirs {
         let (events, base) = read(&dir);
         let raw: Vec<Value> = serde_json::from_slice(&events).unwrap();
@@ -78,7 +65,9 @@ fn event_counts_per_type_match_an_independent_count() {
 
 #[test]
 fn every_tool_response_pairs_with_a_request() {
-    let Some(dirs) = corpus() else { return };
+    let Some(dirs) = corpus::jp_conversations() else {
+        return;
+    };
     for dir in dirs {
         let (events, base) = read(&dir);
         let load = jp::load(&events, base.as_deref()).unwrap();
@@ -115,7 +104,9 @@ fn decodes_to_text(s: &str) -> bool {
 
 #[test]
 fn no_decoded_tool_content_still_looks_like_base64() {
-    let Some(dirs) = corpus() else { return };
+    let Some(dirs) = corpus::jp_conversations() else {
+        return;
+    };
     let mut checked = 0;
     for dir in dirs {
         let (events, base) = read(&dir);
@@ -144,7 +135,9 @@ fn no_decoded_tool_content_still_looks_like_base64() {
 
 #[test]
 fn reading_while_streaming_the_file_equals_reading_it_whole() {
-    let Some(dirs) = corpus() else { return };
+    let Some(dirs) = corpus::jp_conversations() else {
+        return;
+    };
     for dir in dirs {
         let (events, base) = read(&dir);
         let whole = jp::JpStream::open(&events, base.as_deref()).unwrap();
@@ -156,7 +149,9 @@ fn reading_while_streaming_the_file_equals_reading_it_whole() {
 
 #[test]
 fn the_pickers_count_equals_the_loaded_events() {
-    let Some(dirs) = corpus() else { return };
+    let Some(dirs) = corpus::jp_conversations() else {
+        return;
+    };
     for dir in dirs {
         let (events, base) = read(&dir);
         let loaded = jp::load(&events, base.as_deref()).unwrap();

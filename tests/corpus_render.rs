@@ -4,27 +4,14 @@
 //! the stored config, independently of the renderer), and writes no escape
 //! byte but SGR.
 
+mod corpus;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE};
 use serde_json::{Map, Value};
-
-fn corpus() -> Option<Vec<PathBuf>> {
-    let Some(dir) = std::env::var_os("OVERHEAR_CORPUS") else {
-        eprintln!("skipped: OVERHEAR_CORPUS is not set (it names the real JP conversations)");
-        return None;
-    };
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("events.json").is_file())
-        .collect();
-    dirs.sort();
-    Some(dirs)
-}
 
 fn render(dir: &Path, width: usize, color: &str) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
@@ -261,7 +248,9 @@ fn prose(message: &str) -> (String, Vec<String>) {
 
 #[test]
 fn render_shows_messages_cuts_results_and_leaks_no_escapes() {
-    let Some(dirs) = corpus() else { return };
+    let Some(dirs) = corpus::jp_conversations() else {
+        return;
+    };
     for dir in &dirs {
         let notes = expected_notes(dir);
         let messages = messages(dir);

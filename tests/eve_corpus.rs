@@ -3,6 +3,8 @@
 //! outcome is shown, and the corpus manifest's expectations hold. Without the
 //! variable the test says "skipped" and passes.
 
+mod corpus;
+
 mod eve_support;
 
 use std::collections::BTreeSet;
@@ -12,14 +14,6 @@ use overhear::format::eve::EveReader;
 use overhear::format::ext::{self, TaskState, TaskStatus};
 use overhear::format::{ChatResponse, EventKind};
 use serde_json::Value;
-
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("OVERHEAR_EVE_CORPUS").map(PathBuf::from);
-    if dir.is_none() {
-        eprintln!("skipped: OVERHEAR_EVE_CORPUS is not set (it names the real eve streams)");
-    }
-    dir
-}
 
 fn originals_of<'a>(r: &'a EveReader, kind: &'a str) -> impl Iterator<Item = Value> + 'a {
     r.originals()
@@ -43,7 +37,7 @@ fn state(name: &str) -> TaskState {
 
 #[test]
 fn every_corpus_stream_reads_completely() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus::eve_dir() else { return };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("corpus readable")
         .map(|e| e.expect("entry").path())
@@ -125,7 +119,7 @@ fn every_corpus_stream_reads_completely() {
 
 #[test]
 fn corpus_manifest_expectations_hold() {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = corpus::eve_dir() else { return };
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("manifest"))
             .expect("manifest is JSON");

@@ -4,6 +4,8 @@
 //! outcome is on screen, and no line is wider than the width. Without the
 //! variable the test says "skipped" and passes.
 
+mod corpus;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,21 +14,6 @@ use overhear::text::width::display_width;
 use serde_json::Value;
 
 const WIDTHS: [usize; 3] = [40, 80, 200];
-
-fn corpus() -> Option<Vec<PathBuf>> {
-    let Some(dir) = std::env::var_os("OVERHEAR_EVE_CORPUS").map(PathBuf::from) else {
-        eprintln!("skipped: OVERHEAR_EVE_CORPUS is not set (it names the real eve streams)");
-        return None;
-    };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus readable")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ndjson"))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "the corpus holds streams");
-    Some(files)
-}
 
 fn render(path: &Path, width: usize) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
@@ -112,7 +99,9 @@ fn task_outcomes(records: &[Value]) -> BTreeMap<String, Vec<String>> {
 
 #[test]
 fn every_real_stream_renders_whole_at_every_width() {
-    let Some(files) = corpus() else { return };
+    let Some(files) = corpus::eve_streams() else {
+        return;
+    };
     let mut tasks = 0;
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();

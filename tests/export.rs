@@ -4,6 +4,8 @@
 //! every real conversation exports, and the HTML loads in a real headless
 //! browser with no error and no request.
 
+mod corpus;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -239,41 +241,11 @@ fn output_file_takes_its_format_from_the_extension_and_never_the_input() {
     assert!(!conv.join("new.md").exists());
 }
 
-fn jp_corpus() -> Option<Vec<PathBuf>> {
-    let Some(dir) = std::env::var_os("OVERHEAR_CORPUS") else {
-        eprintln!("skipped: OVERHEAR_CORPUS is not set (it names the real JP conversations)");
-        return None;
-    };
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("events.json").is_file())
-        .collect();
-    dirs.sort();
-    Some(dirs)
-}
-
-fn eve_corpus() -> Option<Vec<PathBuf>> {
-    let Some(dir) = std::env::var_os("OVERHEAR_EVE_CORPUS") else {
-        eprintln!("skipped: OVERHEAR_EVE_CORPUS is not set (it names the real eve streams)");
-        return None;
-    };
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "ndjson"))
-        .collect();
-    files.sort();
-    Some(files)
-}
-
 #[test]
 fn every_real_conversation_and_stream_exports() {
-    let paths: Vec<PathBuf> = jp_corpus()
+    let paths: Vec<PathBuf> = corpus::jp_conversations()
         .into_iter()
-        .chain(eve_corpus())
+        .chain(corpus::eve_streams())
         .flatten()
         .collect();
     for path in &paths {
