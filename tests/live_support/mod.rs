@@ -46,6 +46,18 @@ pub fn run_in_pty<C: vt100::Callbacks + Send + 'static>(
     cols: u16,
     callbacks: C,
 ) -> Pty<C> {
+    run_in_pty_keeping(cmd, rows, cols, callbacks, None)
+}
+
+/// [`run_in_pty`], every byte the command writes also appended to `output`
+/// when there is one.
+fn run_in_pty_keeping<C: vt100::Callbacks + Send + 'static>(
+    cmd: CommandBuilder,
+    rows: u16,
+    cols: u16,
+    callbacks: C,
+    output: Option<Arc<Mutex<Vec<u8>>>>,
+) -> Pty<C> {
     let pty = native_pty_system()
         .openpty(PtySize {
             rows,
@@ -70,6 +82,9 @@ pub fn run_in_pty<C: vt100::Callbacks + Send + 'static>(
             if n == 0 {
                 break;
             }
+            if let Some(output) = &output {
+                output.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
             feed.lock().unwrap().process(&buf[..n]);
         }
     });
@@ -88,6 +103,8 @@ pub struct Viewer {
     master: Box<dyn MasterPty + Send>,
     writer: Box<dyn Write + Send>,
     screen: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the viewer wrote, when started by [`Viewer::recording`].
+    output: Option<Arc<Mutex<Vec<u8>>>>,
 }
 
 impl Viewer {
@@ -116,18 +133,53 @@ impl Viewer {
 
     /// Runs `cmd` on a `rows`×`cols` terminal.
     pub fn start(cmd: CommandBuilder, rows: u16, cols: u16) -> Viewer {
+        Viewer::start_keeping(cmd, rows, cols, None)
+    }
+
+    /// Runs `cmd` on a `rows`×`cols` terminal and keeps every byte it
+    /// writes, for [`Viewer::quit_and_output`].
+    pub fn recording(cmd: CommandBuilder, rows: u16, cols: u16) -> Viewer {
+        Viewer::start_keeping(cmd, rows, cols, Some(Arc::new(Mutex::new(Vec::new()))))
+    }
+
+    fn start_keeping(
+        cmd: CommandBuilder,
+        rows: u16,
+        cols: u16,
+        output: Option<Arc<Mutex<Vec<u8>>>>,
+    ) -> Viewer {
         let Pty {
             child,
             master,
             writer,
             screen,
-        } = run_in_pty(cmd, rows, cols, ());
+        } = run_in_pty_keeping(cmd, rows, cols, (), output.clone());
         Viewer {
             child,
             master,
             writer,
             screen,
+            output,
         }
+    }
+
+    /// Quits with `q`, waits for the viewer to exit (whatever its status)
+    /// and returns every byte it wrote. Only for a viewer started by
+    /// [`Viewer::recording`].
+    pub fn quit_and_output(mut self) -> Vec<u8> {
+        self.send(b"q");
+        let start = Instant::now();
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(start.elapsed() < TIMEOUT, "the viewer did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        // Let the last bytes reach the reader thread.
+        std::thread::sleep(Duration::from_millis(200));
+        let output = self
+            .output
+            .as_ref()
+            .expect("the viewer was started by Viewer::recording");
+        output.lock().unwrap().clone()
     }
 
     /// Resizes the terminal (and the screen that reads it). The screen first:
