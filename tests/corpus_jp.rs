@@ -5,7 +5,6 @@
 mod corpus;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE};

@@ -6,7 +6,7 @@
 
 mod corpus;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use base64::Engine as _;

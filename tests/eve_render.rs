@@ -7,7 +7,7 @@
 mod corpus;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use overhear::text::width::display_width;
