@@ -9,10 +9,9 @@ use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
 
 use super::UsageError;
-use super::render::{refuse_terminal_stdin, source_name};
+use super::render::{refuse_terminal_stdin, source_name, style_overlay};
 use crate::export::{ExportFormat, ExportOptions, export};
 use crate::load::{Live, Origin};
-use crate::policy::Overlay;
 use crate::redact::{Redactor, redact_conversation};
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::print::TurnSpec;
@@ -79,13 +78,7 @@ impl ExportArgs {
 
 /// Runs `overhear export`.
 pub fn run(args: &ExportArgs) -> Result<()> {
-    let mut overlay = match &args.config {
-        Some(file) => Overlay::from_toml_file(file).map_err(UsageError::from)?,
-        None => Overlay::default(),
-    };
-    for assignment in &args.set {
-        overlay.set(assignment).map_err(UsageError::from)?;
-    }
+    let overlay = style_overlay(args.config.as_deref(), &args.set)?;
     let redactor = if args.no_redact {
         None
     } else {

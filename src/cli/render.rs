@@ -89,13 +89,7 @@ impl DisplayArgs {
     /// Reads `--config`, applies each `--set` and loads `--theme`; any
     /// mistake is a usage error (exit 2).
     pub fn check(&self) -> Result<Checked, UsageError> {
-        let mut overlay = match &self.config {
-            Some(file) => Overlay::from_toml_file(file)?,
-            None => Overlay::default(),
-        };
-        for assignment in &self.set {
-            overlay.set(assignment)?;
-        }
+        let overlay = style_overlay(self.config.as_deref(), &self.set)?;
         let theme = Theme::load(&self.theme).map_err(|err| {
             UsageError::Theme(match err {
                 // The name may not be a file at all: name the option.
@@ -114,6 +108,19 @@ impl DisplayArgs {
             redactor,
         })
     }
+}
+
+/// The style overlay of `--config FILE` (when given) with each `--set
+/// KEY=VALUE` applied in order; any mistake is a usage error (exit 2).
+pub(super) fn style_overlay(config: Option<&str>, set: &[String]) -> Result<Overlay, UsageError> {
+    let mut overlay = match config {
+        Some(file) => Overlay::from_toml_file(file)?,
+        None => Overlay::default(),
+    };
+    for assignment in set {
+        overlay.set(assignment)?;
+    }
+    Ok(overlay)
 }
 
 /// `--width`: a number of columns, at least 1.
