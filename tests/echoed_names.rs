@@ -182,36 +182,10 @@ fn the_picker_and_status_bar_show_hostile_names_without_obeying_them() {
     cmd.env("TERM", "xterm-256color");
     let mut pty = run_in_pty(cmd, 30, 120, effects::Effects::default());
     let wait_for = |pty: &live_support::Pty<effects::Effects>, text: &str| {
-        let start = std::time::Instant::now();
-        while !pty
-            .screen
-            .lock()
-            .unwrap()
-            .screen()
-            .contents()
-            .contains(text)
-        {
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "waiting for {text:?}:\n{}",
-                pty.screen.lock().unwrap().screen().contents()
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        pty.wait_until(&format!("{text:?}"), |s| s.contents().contains(text));
     };
     let wait_gone = |pty: &live_support::Pty<effects::Effects>, text: &str| {
-        let start = std::time::Instant::now();
-        while pty
-            .screen
-            .lock()
-            .unwrap()
-            .screen()
-            .contents()
-            .contains(text)
-        {
-            assert!(start.elapsed() < TIMEOUT, "waiting for {text:?} to go");
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        pty.wait_until(&format!("{text:?} to go"), |s| !s.contents().contains(text));
     };
     // The newest conversation opens: its title (bidi) is in the status bar.
     // (Folders whose names are not UTF-8 are not listed by the workspace.)

@@ -38,6 +38,26 @@ pub struct Pty<C: vt100::Callbacks> {
     pub screen: Arc<Mutex<vt100::Parser<C>>>,
 }
 
+impl<C: vt100::Callbacks> Pty<C> {
+    /// Waits until `pred` holds for the screen; panics with `what` and the
+    /// screen after [`TIMEOUT`].
+    pub fn wait_until(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool) {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen.lock().unwrap().screen().clone();
+            if pred(&screen) {
+                return;
+            }
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "timed out waiting for {what}:\n{}",
+                screen.contents()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
 /// Starts `cmd` on a `rows`×`cols` pseudo-terminal whose screen records
 /// terminal effects with `callbacks` (`()` for none).
 pub fn run_in_pty<C: vt100::Callbacks + Send + 'static>(
