@@ -9,6 +9,7 @@
 #[path = "hostile/effects.rs"]
 mod effects;
 mod live_support;
+mod sgr;
 #[allow(dead_code)] // shared with other test binaries
 #[path = "hostile/support.rs"]
 mod support;
