@@ -69,14 +69,22 @@ pub fn run_in_pty<C: vt100::Callbacks + Send + 'static>(
     run_in_pty_keeping(cmd, rows, cols, callbacks, None)
 }
 
-/// [`run_in_pty`], every byte the command writes also appended to `output`
-/// when there is one.
+/// Every byte a command wrote to its terminal, and whether the terminal has
+/// hung up (no byte will follow).
+#[derive(Default)]
+struct Recording {
+    bytes: Mutex<Vec<u8>>,
+    ended: AtomicBool,
+}
+
+/// [`run_in_pty`], every byte the command writes also kept in `output` when
+/// there is one.
 fn run_in_pty_keeping<C: vt100::Callbacks + Send + 'static>(
     cmd: CommandBuilder,
     rows: u16,
     cols: u16,
     callbacks: C,
-    output: Option<Arc<Mutex<Vec<u8>>>>,
+    output: Option<Arc<Recording>>,
 ) -> Pty<C> {
     let pty = native_pty_system()
         .openpty(PtySize {
@@ -103,9 +111,12 @@ fn run_in_pty_keeping<C: vt100::Callbacks + Send + 'static>(
                 break;
             }
             if let Some(output) = &output {
-                output.lock().unwrap().extend_from_slice(&buf[..n]);
+                output.bytes.lock().unwrap().extend_from_slice(&buf[..n]);
             }
             feed.lock().unwrap().process(&buf[..n]);
+        }
+        if let Some(output) = &output {
+            output.ended.store(true, Ordering::SeqCst);
         }
     });
     let writer = pty.master.take_writer().unwrap();
@@ -124,7 +135,7 @@ pub struct Viewer {
     writer: Box<dyn Write + Send>,
     screen: Arc<Mutex<vt100::Parser>>,
     /// Every byte the viewer wrote, when started by [`Viewer::recording`].
-    output: Option<Arc<Mutex<Vec<u8>>>>,
+    output: Option<Arc<Recording>>,
 }
 
 impl Viewer {
@@ -157,16 +168,16 @@ impl Viewer {
     }
 
     /// Runs `cmd` on a `rows`×`cols` terminal and keeps every byte it
-    /// writes, for [`Viewer::quit_and_output`].
+    /// writes, for [`Viewer::output`] and [`Viewer::quit_and_output`].
     pub fn recording(cmd: CommandBuilder, rows: u16, cols: u16) -> Viewer {
-        Viewer::start_keeping(cmd, rows, cols, Some(Arc::new(Mutex::new(Vec::new()))))
+        Viewer::start_keeping(cmd, rows, cols, Some(Arc::default()))
     }
 
     fn start_keeping(
         cmd: CommandBuilder,
         rows: u16,
         cols: u16,
-        output: Option<Arc<Mutex<Vec<u8>>>>,
+        output: Option<Arc<Recording>>,
     ) -> Viewer {
         let Pty {
             child,
@@ -183,23 +194,26 @@ impl Viewer {
         }
     }
 
-    /// Quits with `q`, waits for the viewer to exit (whatever its status)
-    /// and returns every byte it wrote. Only for a viewer started by
-    /// [`Viewer::recording`].
+    /// Quits with `q`, then [`Viewer::output`].
     pub fn quit_and_output(mut self) -> Vec<u8> {
         self.send(b"q");
+        self.output()
+    }
+
+    /// Waits for the viewer to exit (whatever its status) and its terminal
+    /// to hang up, and returns every byte it wrote. Only for a viewer started
+    /// by [`Viewer::recording`].
+    pub fn output(&mut self) -> Vec<u8> {
+        let output = self
+            .output
+            .clone()
+            .expect("the viewer was started by Viewer::recording");
         let start = Instant::now();
-        while self.child.try_wait().unwrap().is_none() {
+        while self.child.try_wait().unwrap().is_none() || !output.ended.load(Ordering::SeqCst) {
             assert!(start.elapsed() < TIMEOUT, "the viewer did not exit");
             std::thread::sleep(Duration::from_millis(20));
         }
-        // Let the last bytes reach the reader thread.
-        std::thread::sleep(Duration::from_millis(200));
-        let output = self
-            .output
-            .as_ref()
-            .expect("the viewer was started by Viewer::recording");
-        output.lock().unwrap().clone()
+        output.bytes.lock().unwrap().clone()
     }
 
     /// Resizes the terminal (and the screen that reads it). The screen first:
