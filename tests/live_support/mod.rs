@@ -1,6 +1,8 @@
 //! Helpers shared by the tests that watch overhear from outside while it
-//! runs: a viewer in a real pseudo-terminal, an inotify recorder, and a
-//! writer that rewrites a conversation the way JP does.
+//! runs: a viewer in a real pseudo-terminal (the one pty harness: a `vt100`
+//! screen, and every raw byte too when started by [`Viewer::recording`]), an
+//! inotify recorder, and a writer that rewrites a conversation the way JP
+//! does.
 //!
 //! Each test file uses a different part of it.
 #![allow(dead_code)]
