@@ -9,7 +9,7 @@ use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
 
 use super::UsageError;
-use super::render::{refuse_terminal_stdin, source_name, style_overlay};
+use super::render::{StyleArgs, refuse_terminal_stdin, source_name};
 use crate::export::{ExportFormat, ExportOptions, export};
 use crate::load::{Live, Origin};
 use crate::redact::{Redactor, redact_conversation};
@@ -44,12 +44,9 @@ pub struct ExportArgs {
     /// Which view: the display policy, or only what the user is told.
     #[arg(long, value_enum, default_value = "terminal")]
     pub view: ExportView,
-    /// A TOML file of style overrides, with JP's key paths.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<String>,
-    /// Override one style key: `conversation.tools.NAME.style.KEY=VALUE` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    /// `--config` and `--set`.
+    #[command(flatten)]
+    pub style: StyleArgs,
     /// Keep secrets as they are (export redacts them by default).
     #[arg(long, overrides_with = "redact")]
     pub no_redact: bool,
@@ -78,7 +75,7 @@ impl ExportArgs {
 
 /// Runs `overhear export`.
 pub fn run(args: &ExportArgs) -> Result<()> {
-    let overlay = style_overlay(args.config.as_deref(), &args.set)?;
+    let overlay = args.style.overlay()?;
     let redactor = if args.no_redact {
         None
     } else {
