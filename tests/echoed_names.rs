@@ -177,10 +177,14 @@ fn the_picker_and_status_bar_show_hostile_names_without_obeying_them() {
     cmd.env("TERM", "xterm-256color");
     let mut pty = run_in_pty(cmd, 30, 120, effects::Effects::default());
     let wait_for = |pty: &live_support::Pty<effects::Effects>, text: &str| {
-        pty.wait_until(&format!("{text:?}"), |s| s.contents().contains(text));
+        pty.wait_until(&format!("{text:?}"), |p| {
+            p.screen().contents().contains(text)
+        });
     };
     let wait_gone = |pty: &live_support::Pty<effects::Effects>, text: &str| {
-        pty.wait_until(&format!("{text:?} to go"), |s| !s.contents().contains(text));
+        pty.wait_until(&format!("{text:?} to go"), |p| {
+            !p.screen().contents().contains(text)
+        });
     };
     // The newest conversation opens: its title (bidi) is in the status bar.
     // (Folders whose names are not UTF-8 are not listed by the workspace.)

@@ -41,20 +41,22 @@ pub struct Pty<C: vt100::Callbacks> {
 }
 
 impl<C: vt100::Callbacks> Pty<C> {
-    /// Waits until `pred` holds for the screen; panics with `what` and the
-    /// screen after [`TIMEOUT`].
-    pub fn wait_until(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool) {
+    /// Waits until `pred` holds for the terminal (its screen and the effects
+    /// its callbacks recorded); panics with `what` and the screen after
+    /// [`TIMEOUT`].
+    pub fn wait_until(&self, what: &str, pred: impl Fn(&vt100::Parser<C>) -> bool) {
         let start = Instant::now();
         loop {
-            let screen = self.screen.lock().unwrap().screen().clone();
-            if pred(&screen) {
+            let parser = self.screen.lock().unwrap();
+            if pred(&parser) {
                 return;
             }
             assert!(
                 start.elapsed() < TIMEOUT,
                 "timed out waiting for {what}:\n{}",
-                screen.contents()
+                parser.screen().contents()
             );
+            drop(parser);
             std::thread::sleep(Duration::from_millis(20));
         }
     }
