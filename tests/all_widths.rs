@@ -7,6 +7,7 @@
 
 #[path = "all_widths/check.rs"]
 mod check;
+mod sgr;
 
 use proptest::prelude::*;
 

@@ -8,17 +8,15 @@
 
 mod live_support;
 
-use std::io::Read;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 use base64::Engine;
-use live_support::{OVERHEAR, TIMEOUT};
+use live_support::OVERHEAR;
 use overhear::text::width::display_width;
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use portable_pty::CommandBuilder;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp");
 
@@ -227,39 +225,10 @@ fn printed_output_is_as_wide_as_columns_else_80() {
 /// What a command wrote to a `cols`-column pseudo-terminal until it exited
 /// by itself, and its exit code.
 fn in_pty(cmd: CommandBuilder, cols: u16) -> (String, u32) {
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 40,
-            cols,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let mut child = pty.slave.spawn_command(cmd).unwrap();
-    drop(pty.slave);
-    let mut reader = pty.master.try_clone_reader().unwrap();
-    let output = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = reader.read_to_end(&mut bytes);
-        bytes
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > TIMEOUT {
-            let _ = child.kill();
-            panic!("still running after {TIMEOUT:?}: it did not print and exit");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    drop(pty.master);
-    let bytes = output.join().unwrap();
-    (
-        String::from_utf8_lossy(&bytes).into_owned(),
-        status.exit_code(),
-    )
+    let mut viewer = live_support::Viewer::recording(cmd, 40, cols);
+    let code = viewer.exit_code();
+    let bytes = viewer.output();
+    (String::from_utf8_lossy(&bytes).into_owned(), code)
 }
 
 fn pty_command(args: &[&str], term: Option<&str>) -> CommandBuilder {

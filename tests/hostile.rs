@@ -8,6 +8,7 @@
 mod effects;
 #[path = "hostile/inputs.rs"]
 mod inputs;
+mod sgr;
 #[path = "hostile/support.rs"]
 mod support;
 

@@ -7,6 +7,7 @@
 mod effects;
 #[path = "hostile/inputs.rs"]
 mod inputs;
+mod sgr;
 #[allow(dead_code)] // shared with other test binaries
 #[path = "hostile/support.rs"]
 mod support;

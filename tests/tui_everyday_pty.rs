@@ -7,13 +7,11 @@
 
 mod live_support;
 
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use live_support::{TIMEOUT, Viewer};
-use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use portable_pty::CommandBuilder;
 use serde_json::{Value, json};
 
 /// The sizes the viewer is tried at: (rows, columns).
@@ -283,99 +281,6 @@ fn without_colour_the_cursor_is_reversed_and_matches_bold_and_underlined() {
     }
 }
 
-/// A command in a pseudo-terminal with every byte it wrote kept, and a
-/// `vt100` screen fed from the same bytes.
-struct Recorded {
-    child: Box<dyn Child + Send + Sync>,
-    _master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
-    bytes: Arc<Mutex<Vec<u8>>>,
-    screen: Arc<Mutex<vt100::Parser>>,
-}
-
-impl Recorded {
-    fn start(cmd: CommandBuilder, rows: u16, cols: u16) -> Recorded {
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows,
-                cols,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let child = pty.slave.spawn_command(cmd).unwrap();
-        drop(pty.slave);
-        let bytes = Arc::new(Mutex::new(Vec::new()));
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(
-            std::num::NonZeroU16::new(rows).unwrap(),
-            std::num::NonZeroU16::new(cols).unwrap(),
-            0,
-        )));
-        let mut reader = pty.master.try_clone_reader().unwrap();
-        let (keep, feed) = (bytes.clone(), screen.clone());
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 65536];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                keep.lock().unwrap().extend_from_slice(&buf[..n]);
-                feed.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        let writer = pty.master.take_writer().unwrap();
-        Recorded {
-            child,
-            _master: pty.master,
-            writer,
-            bytes,
-            screen,
-        }
-    }
-
-    fn wait_for(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool) -> vt100::Screen {
-        let start = Instant::now();
-        loop {
-            let screen = self.screen.lock().unwrap().screen().clone();
-            if pred(&screen) {
-                return screen;
-            }
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "timed out waiting for {what}:\n{}",
-                screen.contents()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
-    fn send(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).unwrap();
-        self.writer.flush().unwrap();
-    }
-
-    /// Quits with `q` and returns everything the viewer wrote.
-    fn quit(mut self) -> Vec<u8> {
-        self.send(b"q");
-        let start = Instant::now();
-        while self.child.try_wait().unwrap().is_none() {
-            assert!(start.elapsed() < TIMEOUT, "the viewer did not exit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        std::thread::sleep(Duration::from_millis(200));
-        self.bytes.lock().unwrap().clone()
-    }
-}
-
-impl Drop for Recorded {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
-
 fn contains(haystack: &[u8], needle: &str) -> bool {
     haystack
         .windows(needle.len())
@@ -391,19 +296,19 @@ fn the_mouse_is_left_to_the_terminal_and_the_wheel_scrolls_as_arrows() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = conversation(tmp.path(), 12);
     let (rows, cols) = (24, 80);
-    let mut viewer = Recorded::start(command(&dir, &[], &[]), rows, cols);
-    let first = viewer.wait_for("the status bar", |s| {
+    let mut viewer = Viewer::recording(command(&dir, &[], &[]), rows, cols);
+    let first = viewer.wait_until("the status bar", TIMEOUT, |s| {
         status(s).contains("finished") && cursor_row(s) == Some(rows - 2)
     });
     let top = row_text(&first, 0);
     // With alternate scroll on, the terminal sends a wheel turn as ↑ or ↓
     // (three of them, in xterm): the cursor moves, then the view scrolls.
     viewer.send(b"\x1b[A\x1b[A\x1b[A");
-    viewer.wait_for("the cursor three lines up", |s| {
+    viewer.wait_until("the cursor three lines up", TIMEOUT, |s| {
         cursor_row(s) == Some(rows - 5)
     });
     viewer.send(&b"\x1b[A".repeat(usize::from(rows)));
-    let screen = viewer.wait_for("the view scrolled up", |s| {
+    let screen = viewer.wait_until("the view scrolled up", TIMEOUT, |s| {
         cursor_row(s) == Some(0) && row_text(s, 0) != top
     });
     assert!(
@@ -412,8 +317,10 @@ fn the_mouse_is_left_to_the_terminal_and_the_wheel_scrolls_as_arrows() {
         status(&screen)
     );
     viewer.send(&b"\x1b[B".repeat(3));
-    viewer.wait_for("the cursor three lines down", |s| cursor_row(s) == Some(3));
-    let bytes = viewer.quit();
+    viewer.wait_until("the cursor three lines down", TIMEOUT, |s| {
+        cursor_row(s) == Some(3)
+    });
+    let bytes = viewer.quit_and_output();
     assert!(
         contains(&bytes, "\x1b[?1007h"),
         "alternate scroll turned on"
@@ -438,8 +345,8 @@ fn mouse_flag_and_variable_capture_the_mouse_for_clicks() {
     let with_flag = command(&dir, &["--mouse"], &[]);
     let with_var = command(&dir, &[], &[("OVERHEAR_MOUSE", "1")]);
     for (how, cmd) in [("--mouse", with_flag), ("OVERHEAR_MOUSE=1", with_var)] {
-        let mut viewer = Recorded::start(cmd, rows, cols);
-        let screen = viewer.wait_for("the status bar", |s| {
+        let mut viewer = Viewer::recording(cmd, rows, cols);
+        let screen = viewer.wait_until("the status bar", TIMEOUT, |s| {
             status(s).contains("finished") && cursor_row(s).is_some()
         });
         assert_ne!(
@@ -449,10 +356,10 @@ fn mouse_flag_and_variable_capture_the_mouse_for_clicks() {
         );
         // A left click on row 5 (SGR encoding, 1-based) moves the cursor there.
         viewer.send(b"\x1b[<0;10;5M\x1b[<0;10;5m");
-        viewer.wait_for("the cursor on the clicked row", |s| {
+        viewer.wait_until("the cursor on the clicked row", TIMEOUT, |s| {
             cursor_row(s) == Some(4)
         });
-        let bytes = viewer.quit();
+        let bytes = viewer.quit_and_output();
         assert!(contains(&bytes, "\x1b[?1000h"), "{how}: capture turned on");
         assert!(contains(&bytes, "\x1b[?1000l"), "{how}: capture turned off");
     }

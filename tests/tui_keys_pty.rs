@@ -408,22 +408,8 @@ fn notifying_viewer(tmp: &Path, args: &[&str]) -> live_support::Pty<Notification
     cmd.arg(&dir);
     cmd.args(args);
     let pty = live_support::run_in_pty(cmd, 24, 80, Notifications::default());
-    wait_for(&pty, "turn 1/1", |p| {
-        p.screen().contents().contains("turn 1/1")
-    });
+    pty.wait_until("turn 1/1", |p| p.screen().contents().contains("turn 1/1"));
     pty
-}
-
-fn wait_for(
-    pty: &live_support::Pty<Notifications>,
-    what: &str,
-    pred: impl Fn(&vt100::Parser<Notifications>) -> bool,
-) {
-    let start = std::time::Instant::now();
-    while !pred(&pty.screen.lock().unwrap()) {
-        assert!(start.elapsed() < TIMEOUT, "timed out waiting for {what}");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
 }
 
 fn told(pty: &live_support::Pty<Notifications>) -> (usize, Vec<Vec<String>>) {
@@ -438,7 +424,7 @@ fn notify_rings_and_sends_osc_9_and_777_only_when_the_user_is_not_looking() {
     let mut pty = notifying_viewer(tmp.path(), &["--notify"]);
     // Focused and following: turn 2 begins (turn 1 ends) and nothing is sent.
     write_turns(&dir, 24);
-    wait_for(&pty, "turn 2", |p| p.screen().contents().contains("/2 "));
+    pty.wait_until("turn 2", |p| p.screen().contents().contains("/2 "));
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(told(&pty), (0, Vec::new()), "the user is looking");
     // The window loses the focus (the terminal reports CSI O): turn 3 begins.
@@ -446,7 +432,7 @@ fn notify_rings_and_sends_osc_9_and_777_only_when_the_user_is_not_looking() {
     pty.writer.flush().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(200));
     write_turns(&dir, 99);
-    wait_for(&pty, "the notification", |p| p.callbacks().osc.len() >= 2);
+    pty.wait_until("the notification", |p| p.callbacks().osc.len() >= 2);
     let (bells, osc) = told(&pty);
     assert_eq!(bells, 1);
     let text = &osc[0][1];
@@ -470,7 +456,7 @@ fn notify_rings_and_sends_osc_9_and_777_only_when_the_user_is_not_looking() {
     pty.writer.flush().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(200));
     write_turns(&dir, 24);
-    wait_for(&pty, "turn 2", |p| p.screen().contents().contains("/2 "));
+    pty.wait_until("turn 2", |p| p.screen().contents().contains("/2 "));
     std::thread::sleep(std::time::Duration::from_millis(300));
     assert_eq!(told(&pty), (0, Vec::new()), "off by default");
     pty.writer.write_all(b"q").unwrap();

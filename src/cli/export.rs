@@ -9,10 +9,9 @@ use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
 
 use super::UsageError;
-use super::render::{refuse_terminal_stdin, source_name};
+use super::render::{StyleArgs, refuse_terminal_stdin, source_name};
 use crate::export::{ExportFormat, ExportOptions, export};
 use crate::load::{Live, Origin};
-use crate::policy::Overlay;
 use crate::redact::{Redactor, redact_conversation};
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::print::TurnSpec;
@@ -45,12 +44,9 @@ pub struct ExportArgs {
     /// Which view: the display policy, or only what the user is told.
     #[arg(long, value_enum, default_value = "terminal")]
     pub view: ExportView,
-    /// A TOML file of style overrides, with JP's key paths.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<String>,
-    /// Override one style key: `conversation.tools.NAME.style.KEY=VALUE` (repeatable).
-    #[arg(long = "set", value_name = "KEY=VALUE")]
-    pub set: Vec<String>,
+    /// `--config` and `--set`.
+    #[command(flatten)]
+    pub style: StyleArgs,
     /// Keep secrets as they are (export redacts them by default).
     #[arg(long, overrides_with = "redact")]
     pub no_redact: bool,
@@ -79,13 +75,7 @@ impl ExportArgs {
 
 /// Runs `overhear export`.
 pub fn run(args: &ExportArgs) -> Result<()> {
-    let mut overlay = match &args.config {
-        Some(file) => Overlay::from_toml_file(file).map_err(UsageError::from)?,
-        None => Overlay::default(),
-    };
-    for assignment in &args.set {
-        overlay.set(assignment).map_err(UsageError::from)?;
-    }
+    let overlay = args.style.overlay()?;
     let redactor = if args.no_redact {
         None
     } else {

@@ -44,12 +44,9 @@ impl From<SanitizeArg> for SanitizeMode {
     }
 }
 
-/// Options shared by the viewer and `render`.
+/// The style options of the viewer, `render` and `export`.
 #[derive(Debug, Clone, Args)]
-pub struct DisplayArgs {
-    /// Which view: the display policy, only what the user is told, or everything.
-    #[arg(long, value_enum, default_value = "terminal")]
-    pub view: DocView,
+pub struct StyleArgs {
     /// A TOML file of style overrides, with JP's key paths
     /// (`[conversation.tools.NAME.style]`).
     #[arg(long, value_name = "FILE")]
@@ -57,6 +54,32 @@ pub struct DisplayArgs {
     /// Override one style key: `conversation.tools.NAME.style.KEY=VALUE` (repeatable).
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
+}
+
+impl StyleArgs {
+    /// The style overlay of `--config FILE` (when given) with each `--set
+    /// KEY=VALUE` applied in order; any mistake is a usage error (exit 2).
+    pub fn overlay(&self) -> Result<Overlay, UsageError> {
+        let mut overlay = match &self.config {
+            Some(file) => Overlay::from_toml_file(file)?,
+            None => Overlay::default(),
+        };
+        for assignment in &self.set {
+            overlay.set(assignment)?;
+        }
+        Ok(overlay)
+    }
+}
+
+/// Options shared by the viewer and `render`.
+#[derive(Debug, Clone, Args)]
+pub struct DisplayArgs {
+    /// Which view: the display policy, only what the user is told, or everything.
+    #[arg(long, value_enum, default_value = "terminal")]
+    pub view: DocView,
+    /// `--config` and `--set`.
+    #[command(flatten)]
+    pub style: StyleArgs,
     /// Colour theme: `dark`, `light` or a path to a theme TOML file.
     #[arg(long, default_value = "dark")]
     pub theme: String,
@@ -89,13 +112,7 @@ impl DisplayArgs {
     /// Reads `--config`, applies each `--set` and loads `--theme`; any
     /// mistake is a usage error (exit 2).
     pub fn check(&self) -> Result<Checked, UsageError> {
-        let mut overlay = match &self.config {
-            Some(file) => Overlay::from_toml_file(file)?,
-            None => Overlay::default(),
-        };
-        for assignment in &self.set {
-            overlay.set(assignment)?;
-        }
+        let overlay = self.style.overlay()?;
         let theme = Theme::load(&self.theme).map_err(|err| {
             UsageError::Theme(match err {
                 // The name may not be a file at all: name the option.

@@ -3,6 +3,8 @@
 //! as people read one (`850ms`, `12s`, `4m12s`, `2h05m`). Pure functions of
 //! the file: `render` stays deterministic.
 
+use crate::source::time::days_from_civil;
+
 /// Milliseconds since the Unix epoch of a stored RFC 3339 timestamp
 /// (`2026-04-10T17:04:00Z`, `…T17:04:00.123+02:00`; a space may stand for
 /// the `T`); `None` for anything else.
@@ -55,18 +57,6 @@ pub fn epoch_millis(stored: &str) -> Option<i64> {
     let days = days_from_civil(year, month, day);
     let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second.min(60) - offset * 60;
     Some(seconds * 1_000 + millis)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
-/// `days_from_civil`).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let yoe = year - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 /// The time from `start` to `end` (stored timestamps), if both parse and

@@ -22,7 +22,7 @@ pub mod lock;
 pub mod problem;
 pub mod stdin;
 pub mod tail;
-mod time;
+pub(crate) mod time;
 pub mod watch;
 pub mod workspace;
 

@@ -121,32 +121,11 @@ fn without_sgr(line: &str) -> Result<String, String> {
         if !body[end..].starts_with('m') {
             return Err("a CSI other than SGR".into());
         }
-        if conceals(&body[..end]) {
+        if crate::sgr::conceals(&body[..end]) {
             return Err("SGR conceal".into());
         }
         rest = &body[end + 1..];
     }
     plain.push_str(rest);
     Ok(plain)
-}
-
-/// Whether SGR parameters turn on conceal: a standalone `8`, not the payload
-/// of a 38/48/58 colour.
-fn conceals(params: &str) -> bool {
-    let items: Vec<&str> = params.split(';').collect();
-    let mut i = 0;
-    while i < items.len() {
-        match items[i] {
-            "38" | "48" | "58" => {
-                i += match items.get(i + 1) {
-                    Some(&"5") => 3,
-                    Some(&"2") => 5,
-                    _ => 1,
-                };
-            }
-            "8" => return true,
-            _ => i += 1,
-        }
-    }
-    false
 }

@@ -235,7 +235,7 @@ pub fn unsafe_bytes(output: &[u8]) -> Option<String> {
                     ));
                 }
                 let params = &body[..end];
-                if sgr_conceals(params) {
+                if crate::sgr::conceals(params) {
                     return Some(format!(
                         "SGR 8 (conceal) at byte {at}: {:?}",
                         snippet(text, at)
@@ -255,29 +255,6 @@ pub fn unsafe_bytes(output: &[u8]) -> Option<String> {
         }
     }
     None
-}
-
-/// Whether an SGR parameter list turns on conceal (a standalone `8`, not a colour
-/// payload of 38/48/58).
-fn sgr_conceals(params: &str) -> bool {
-    let items: Vec<&str> = params.split(';').collect();
-    let mut i = 0;
-    while i < items.len() {
-        match items[i] {
-            "38" | "48" | "58" => {
-                i += match items.get(i + 1) {
-                    Some(&"5") => 3,
-                    Some(&"2") => 5,
-                    _ => 1,
-                };
-                continue;
-            }
-            "8" => return true,
-            _ => {}
-        }
-        i += 1;
-    }
-    false
 }
 
 fn snippet(text: &str, at: usize) -> String {

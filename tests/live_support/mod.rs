@@ -1,6 +1,8 @@
 //! Helpers shared by the tests that watch overhear from outside while it
-//! runs: a viewer in a real pseudo-terminal, an inotify recorder, and a
-//! writer that rewrites a conversation the way JP does.
+//! runs: a viewer in a real pseudo-terminal (the one pty harness: a `vt100`
+//! screen, and every raw byte too when started by [`Viewer::recording`]), an
+//! inotify recorder, and a writer that rewrites a conversation the way JP
+//! does.
 //!
 //! Each test file uses a different part of it.
 #![allow(dead_code)]
@@ -38,6 +40,28 @@ pub struct Pty<C: vt100::Callbacks> {
     pub screen: Arc<Mutex<vt100::Parser<C>>>,
 }
 
+impl<C: vt100::Callbacks> Pty<C> {
+    /// Waits until `pred` holds for the terminal (its screen and the effects
+    /// its callbacks recorded); panics with `what` and the screen after
+    /// [`TIMEOUT`].
+    pub fn wait_until(&self, what: &str, pred: impl Fn(&vt100::Parser<C>) -> bool) {
+        let start = Instant::now();
+        loop {
+            let parser = self.screen.lock().unwrap();
+            if pred(&parser) {
+                return;
+            }
+            assert!(
+                start.elapsed() < TIMEOUT,
+                "timed out waiting for {what}:\n{}",
+                parser.screen().contents()
+            );
+            drop(parser);
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
 /// Starts `cmd` on a `rows`×`cols` pseudo-terminal whose screen records
 /// terminal effects with `callbacks` (`()` for none).
 pub fn run_in_pty<C: vt100::Callbacks + Send + 'static>(
@@ -45,6 +69,26 @@ pub fn run_in_pty<C: vt100::Callbacks + Send + 'static>(
     rows: u16,
     cols: u16,
     callbacks: C,
+) -> Pty<C> {
+    run_in_pty_keeping(cmd, rows, cols, callbacks, None)
+}
+
+/// Every byte a command wrote to its terminal, and whether the terminal has
+/// hung up (no byte will follow).
+#[derive(Default)]
+struct Recording {
+    bytes: Mutex<Vec<u8>>,
+    ended: AtomicBool,
+}
+
+/// [`run_in_pty`], every byte the command writes also kept in `output` when
+/// there is one.
+fn run_in_pty_keeping<C: vt100::Callbacks + Send + 'static>(
+    cmd: CommandBuilder,
+    rows: u16,
+    cols: u16,
+    callbacks: C,
+    output: Option<Arc<Recording>>,
 ) -> Pty<C> {
     let pty = native_pty_system()
         .openpty(PtySize {
@@ -70,7 +114,13 @@ pub fn run_in_pty<C: vt100::Callbacks + Send + 'static>(
             if n == 0 {
                 break;
             }
+            if let Some(output) = &output {
+                output.bytes.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
             feed.lock().unwrap().process(&buf[..n]);
+        }
+        if let Some(output) = &output {
+            output.ended.store(true, Ordering::SeqCst);
         }
     });
     let writer = pty.master.take_writer().unwrap();
@@ -88,6 +138,8 @@ pub struct Viewer {
     master: Box<dyn MasterPty + Send>,
     writer: Box<dyn Write + Send>,
     screen: Arc<Mutex<vt100::Parser>>,
+    /// Every byte the viewer wrote, when started by [`Viewer::recording`].
+    output: Option<Arc<Recording>>,
 }
 
 impl Viewer {
@@ -116,18 +168,56 @@ impl Viewer {
 
     /// Runs `cmd` on a `rows`×`cols` terminal.
     pub fn start(cmd: CommandBuilder, rows: u16, cols: u16) -> Viewer {
+        Viewer::start_keeping(cmd, rows, cols, None)
+    }
+
+    /// Runs `cmd` on a `rows`×`cols` terminal and keeps every byte it
+    /// writes, for [`Viewer::output`] and [`Viewer::quit_and_output`].
+    pub fn recording(cmd: CommandBuilder, rows: u16, cols: u16) -> Viewer {
+        Viewer::start_keeping(cmd, rows, cols, Some(Arc::default()))
+    }
+
+    fn start_keeping(
+        cmd: CommandBuilder,
+        rows: u16,
+        cols: u16,
+        output: Option<Arc<Recording>>,
+    ) -> Viewer {
         let Pty {
             child,
             master,
             writer,
             screen,
-        } = run_in_pty(cmd, rows, cols, ());
+        } = run_in_pty_keeping(cmd, rows, cols, (), output.clone());
         Viewer {
             child,
             master,
             writer,
             screen,
+            output,
         }
+    }
+
+    /// Quits with `q`, then [`Viewer::output`].
+    pub fn quit_and_output(mut self) -> Vec<u8> {
+        self.send(b"q");
+        self.output()
+    }
+
+    /// Waits for the viewer to exit (whatever its status) and its terminal
+    /// to hang up, and returns every byte it wrote. Only for a viewer started
+    /// by [`Viewer::recording`].
+    pub fn output(&mut self) -> Vec<u8> {
+        let output = self
+            .output
+            .clone()
+            .expect("the viewer was started by Viewer::recording");
+        let start = Instant::now();
+        while self.child.try_wait().unwrap().is_none() || !output.ended.load(Ordering::SeqCst) {
+            assert!(start.elapsed() < TIMEOUT, "the viewer did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        output.bytes.lock().unwrap().clone()
     }
 
     /// Resizes the terminal (and the screen that reads it). The screen first:
@@ -248,6 +338,19 @@ pub fn rss_kib(pid: u32) -> u64 {
         .find_map(|line| line.strip_prefix("VmRSS:"))
         .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or_else(|| panic!("no VmRSS in /proc/{pid}/status"))
+}
+
+/// Makes `root` a JP workspace (`.jp/.id` as JP writes it, and an empty
+/// `.jp/conversations`) and returns its conversations folder.
+pub fn jp_workspace(root: &Path) -> PathBuf {
+    let conversations = root.join(".jp/conversations");
+    std::fs::create_dir_all(&conversations).unwrap();
+    std::fs::write(
+        root.join(".jp/.id"),
+        "DO NOT EDIT THIS FILE! IT IS AUTO-GENERATED BY JP.\notvo8\n",
+    )
+    .unwrap();
+    conversations
 }
 
 // ---------------------------------------------------------------------------
