@@ -279,14 +279,24 @@ impl Sink {
                 [8, ..] => i += 1,
                 [38 | 48 | 58] => {
                     // `38;5;n` and `38;2;r;g;b`: the following groups are colour payload.
+                    // A colour without its whole payload is dropped alone: kept, it would
+                    // read the groups after it as its payload once others were dropped
+                    // (`38;8;5;8;38;5;8` would become `38;5;38;5;8`, which conceals).
                     let payload = match groups.get(i + 1) {
                         Some([5]) => 2,
                         Some([2]) => 4,
                         _ => 0,
                     };
-                    let end = (i + 1 + payload).min(groups.len());
-                    kept.extend_from_slice(&groups[i..end]);
-                    i = end;
+                    let end = i + 1 + payload;
+                    if payload == 0 {
+                        i += 1;
+                    } else if end > groups.len() {
+                        // A cut payload: what follows the colour is all payload.
+                        i = groups.len();
+                    } else {
+                        kept.extend_from_slice(&groups[i..end]);
+                        i = end;
+                    }
                 }
                 _ => {
                     kept.push(group);
@@ -492,6 +502,14 @@ mod tests {
         assert_eq!(keep("\x1b[38;2;1;2;3mx\x1b[m"), "\x1b[38;2;1;2;3mx\x1b[0m");
         assert_eq!(keep("\x1b[38:5:8mx"), "\x1b[38:5:8mx");
         assert_eq!(keep("\x1b]8;;u\x07l"), "l");
+    }
+
+    #[test]
+    fn keep_sgr_drops_a_colour_without_its_payload_so_nothing_shifts_into_conceal() {
+        // Found by the `sanitizer` fuzz target (2026-12-01).
+        let kept = keep("\x1b[38;8;5;8;38;5;8;8mx");
+        assert_eq!(kept, "\x1b[5;38;5;8mx");
+        assert_eq!(keep("\x1b[1;38;5mx"), "\x1b[1mx");
     }
 
     #[test]
