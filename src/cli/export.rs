@@ -9,11 +9,11 @@ use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
 
 use super::UsageError;
-use super::render::{StyleArgs, refuse_terminal_stdin, source_name};
+use super::render::{StyleArgs, build_document, refuse_terminal_stdin, source_name};
 use crate::export::{ExportFormat, ExportOptions, export};
 use crate::load::{Live, Origin};
 use crate::redact::{Redactor, redact_conversation};
-use crate::render::document::{DocOptions, DocView, Document};
+use crate::render::document::{DocOptions, DocView};
 use crate::render::print::TurnSpec;
 use crate::source::problem::io_problem;
 use crate::text::sanitize::{SanitizeMode, sanitize};
@@ -104,13 +104,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         overlay,
         finished: loaded.finished(),
     };
-    let doc = Document::build(&loaded.conversation, &doc_options);
-    for warning in &doc.warnings {
-        super::report(format_args!(
-            "overhear: warning: {}",
-            loaded.describe_style_warning(warning)
-        ));
-    }
+    let doc = build_document(&loaded, &doc_options);
     let options = ExportOptions {
         format: args.format(),
         turns: args.turn,

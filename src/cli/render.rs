@@ -7,7 +7,7 @@ use anyhow::{Result, anyhow};
 use clap::{Args, ValueEnum};
 
 use super::{UsageError, terminal};
-use crate::load::Origin;
+use crate::load::{Live, Origin};
 use crate::policy::Overlay;
 use crate::redact::{Redactor, redact_conversation};
 use crate::render::document::{DocOptions, DocView, Document};
@@ -277,13 +277,7 @@ pub(super) fn print(
         overlay: checked.overlay,
         finished: loaded.finished(),
     };
-    let doc = Document::build(&loaded.conversation, &doc_options);
-    for warning in &doc.warnings {
-        super::report(format_args!(
-            "overhear: warning: {}",
-            loaded.describe_style_warning(warning)
-        ));
-    }
+    let doc = build_document(&loaded, &doc_options);
     let options = PrintOptions {
         width,
         color: depth != ColorDepth::None,
@@ -307,4 +301,17 @@ pub(super) fn source_name(origin: &Origin) -> String {
         Origin::Jp(dir) => dir.events_path().display().to_string(),
         Origin::Eve(path) | Origin::Stream(path) => path.display().to_string(),
     }
+}
+
+/// The document of `loaded` for printing or export, its style warnings
+/// reported on stderr (naming the file they come from).
+pub(super) fn build_document(loaded: &Live, options: &DocOptions) -> Document {
+    let doc = Document::build(&loaded.conversation, options);
+    for warning in &doc.warnings {
+        super::report(format_args!(
+            "overhear: warning: {}",
+            loaded.describe_style_warning(warning)
+        ));
+    }
+    doc
 }
