@@ -412,8 +412,7 @@ fn no_tput_from_path_is_ever_run_to_learn_the_width() {
     viewer.env("PATH", &path);
     let mut viewer = live_support::Viewer::start(viewer, 30, 100);
     viewer.wait_for_text("Run the checks again.");
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
     let mut dumb = pty_command(&[&current], Some("dumb"));
     dumb.env("PATH", &path);
     let (_, code) = in_pty(dumb, 70);
@@ -485,8 +484,7 @@ fn color_never_draws_the_viewer_as_no_color_does() {
         let mut viewer = live_support::Viewer::start(cmd, 30, 100);
         viewer.wait_for_text("Run the checks again.");
         let screen = viewer.settled_screen();
-        viewer.send(b"q");
-        assert_eq!(viewer.exit_code(), 0);
+        viewer.quit();
         let (rows, cols) = screen.size();
         let mut cells = Vec::new();
         for r in 0..rows.get() {

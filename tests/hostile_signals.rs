@@ -85,8 +85,7 @@ fn sigpipe_is_ignored_and_quitting_afterwards_restores_the_terminal() {
         viewer.screen().alternate_screen(),
         "still running after SIGPIPE"
     );
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
     assert_restored(&viewer, "q after SIGPIPE");
 }
 
@@ -123,6 +122,5 @@ fn a_read_error_stays_in_the_status_bar_until_the_file_reads_again() {
     viewer.wait_until("the note to go", TIMEOUT, |s| {
         !status_bar(s).contains("events.json: line 1")
     });
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
 }

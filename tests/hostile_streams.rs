@@ -203,8 +203,7 @@ fn the_viewer_follows_a_fifo_until_its_writer_closes_it() {
     }
     drop(writer);
     viewer.wait_for_text("finished");
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
 }
 
 #[test]
@@ -217,6 +216,5 @@ fn the_viewer_reads_a_jp_array_on_a_fifo_when_it_ends() {
         s.contents().contains("24 events") && s.contents().contains("finished")
     });
     writer.join().unwrap();
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
 }

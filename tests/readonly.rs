@@ -408,8 +408,7 @@ fn exercise_viewer(ws: &Workspace, rewrites: bool) -> ProcFindings {
     }
     viewer.wait_for_text("● following");
     let findings = sampler.stop();
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
     findings
 }
 

@@ -65,8 +65,7 @@ fn viewer_redacts_at_every_width_theme_and_without_colour() {
                 "{cols} {theme}: {secret} on screen:\n{screen}"
             );
         }
-        viewer.send(b"q");
-        assert_eq!(viewer.exit_code(), 0);
+        viewer.quit();
     }
 }
 
@@ -100,6 +99,5 @@ fn viewer_redacts_what_it_opens_and_what_arrives() {
             .contains("late key [redacted aws-access-token] here")
     });
     assert!(!viewer.screen().contents().contains("AKIAZXCV"));
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
 }

@@ -151,8 +151,7 @@ fn a_conversation_opens_with_the_cursor_on_its_last_line_at_any_size() {
             "{size}: {}",
             status(&screen)
         );
-        viewer.send(b"q");
-        assert_eq!(viewer.exit_code(), 0);
+        viewer.quit();
     }
 }
 
@@ -204,8 +203,7 @@ fn the_light_theme_colours_the_status_bar_cursor_and_help() {
         viewer.wait_until("the prompt closed", TIMEOUT, |s| {
             !status(s).contains("/t3w")
         });
-        viewer.send(b"q");
-        assert_eq!(viewer.exit_code(), 0);
+        viewer.quit();
     }
 }
 
@@ -276,8 +274,7 @@ fn without_colour_the_cursor_is_reversed_and_matches_bold_and_underlined() {
             "{size}: the live symbol after a jump: {}",
             status(&screen)
         );
-        viewer.send(b"q");
-        assert_eq!(viewer.exit_code(), 0);
+        viewer.quit();
     }
 }
 
@@ -443,6 +440,5 @@ fn resizes_keep_the_line_under_the_cursor() {
     let screen = viewer.screen();
     assert_eq!(cursor_row(&screen), Some(8), "back at 120×40, the same row");
     assert_eq!(row_text(&screen, 8), line, "back at 120×40, the same line");
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
 }

@@ -108,8 +108,7 @@ fn counts_and_jumps_reach_failures_messages_lines_and_turns() {
             viewer.wait_until("the turn count", TIMEOUT, |s| {
                 status(s).contains("no turn 9")
             });
-            viewer.send(b"q");
-            assert_eq!(viewer.exit_code(), 0);
+            viewer.quit();
         }
     }
 }
@@ -159,8 +158,7 @@ fn search_backward_counts_matches_and_recalls_queries() {
             });
             viewer.send(b"q");
             std::thread::sleep(std::time::Duration::from_millis(100));
-            viewer.send(b"q");
-            assert_eq!(viewer.exit_code(), 0);
+            viewer.quit();
         }
     }
 }
@@ -211,8 +209,7 @@ fn eve_action_errors_show_their_code_and_message_in_the_viewer() {
         viewer.wait_until("the user view", TIMEOUT, |s| {
             flat(s).contains("not delivered: CHANNEL_ARCHIVED")
         });
-        viewer.send(b"q");
-        assert_eq!(viewer.exit_code(), 0);
+        viewer.quit();
     }
 }
 
@@ -266,8 +263,7 @@ fn cards_the_policy_cuts_or_hides_say_so_and_enter_shows_them_in_place() {
                 let text = flat(s);
                 text.contains("│ line 10 │ line 11") && text.contains("│ line 15")
             });
-            viewer.send(b"q");
-            assert_eq!(viewer.exit_code(), 0);
+            viewer.quit();
         }
     }
     // `render` has no Enter: it says what the policy hides and no more.
@@ -343,16 +339,14 @@ fn turn_rules_count_the_running_turn_and_time_ended_ones_on_one_clock() {
                 "{cols}: {bar}"
             );
         }
-        viewer.send(b"q");
-        assert_eq!(viewer.exit_code(), 0);
+        viewer.quit();
     }
     // A turn that ended shows how long it took, in the viewer and in render.
     for cols in WIDTHS {
         let mut viewer = start(cols, &[], &[]);
         jump(&mut viewer, b"g", "turn 1");
         assert!(first_row(&viewer.screen()).contains("UTC · 20s"), "{cols}");
-        viewer.send(b"q");
-        assert_eq!(viewer.exit_code(), 0);
+        viewer.quit();
     }
 }
 

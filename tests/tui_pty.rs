@@ -69,8 +69,7 @@ fn q_quits_and_leaves_the_alternate_screen() {
         s.alternate_screen() && s.contents().contains("24 events")
     });
     assert!(!viewer.cooked(), "raw mode while running");
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
     assert!(!viewer.settled_screen().alternate_screen());
     assert!(viewer.cooked());
 }
@@ -98,8 +97,7 @@ fn new_events_scroll_into_view() {
     write_events(&dir, 100);
     viewer.wait_for_text("24 events");
     viewer.wait_for_text("Run the checks again.");
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
 }
 
 #[test]
@@ -117,8 +115,7 @@ fn ctrl_z_suspends_and_the_viewer_comes_back() {
     viewer.wait_until("the viewer again", TIMEOUT, |s| {
         s.alternate_screen() && s.contents().contains("24 events")
     });
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
 }
 
 #[test]
@@ -139,8 +136,7 @@ fn the_pager_gets_the_card_text_and_the_viewer_returns() {
     viewer.wait_until("the viewer after the pager", TIMEOUT, |s| {
         s.alternate_screen() && s.contents().contains("fs_read_file")
     });
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
     let text = std::fs::read_to_string(&paged).unwrap();
     assert!(text.contains("use std::process::Command;"), "{text}");
     assert!(
@@ -170,8 +166,7 @@ fn a_resized_terminal_is_redrawn_to_its_new_size() {
         s.contents_between(11, 0, 11, 60).contains("following")
             || s.contents_between(11, 0, 11, 60).contains("finished")
     });
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
 }
 
 #[test]
@@ -204,8 +199,7 @@ fn the_picker_opens_another_conversation_of_the_workspace() {
     viewer.wait_until("the older conversation", TIMEOUT, |s| {
         s.contents().contains("The older one") && s.contents().contains("24 events")
     });
-    viewer.send(b"q");
-    assert_eq!(viewer.exit_code(), 0);
+    viewer.quit();
 }
 
 #[test]

@@ -298,6 +298,12 @@ impl Viewer {
         self.child.process_id().unwrap()
     }
 
+    /// Types `q` and checks that the viewer exits with status 0.
+    pub fn quit(&mut self) {
+        self.send(b"q");
+        assert_eq!(self.exit_code(), 0, "`q` ends the viewer cleanly");
+    }
+
     /// Waits for the viewer to exit and returns its status.
     pub fn exit_code(&mut self) -> u32 {
         let start = Instant::now();
