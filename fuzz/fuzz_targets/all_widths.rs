@@ -8,6 +8,8 @@
 
 #[path = "../../tests/all_widths/check.rs"]
 mod check;
+#[path = "../../tests/sgr/mod.rs"]
+mod sgr;
 
 use libfuzzer_sys::fuzz_target;
 

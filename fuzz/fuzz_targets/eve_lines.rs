@@ -50,7 +50,7 @@ fuzz_target!(|data: &[u8]| {
 
     let conversation = Conversation::new(whole.events().to_vec(), None, None);
     for view in [View::Raw, View::User, View::Provider] {
-        for event in conversation.view(view) {
+        for event in conversation.view(view).iter() {
             let _ = event.to_json();
         }
     }

@@ -59,7 +59,7 @@ fn exercise(events: &[u8], base: Option<&[u8]>) {
             }
             let conversation = Conversation::new(load.events, load.base_config, None);
             for view in [View::Raw, View::User, View::Provider] {
-                for event in conversation.view(view) {
+                for event in conversation.view(view).iter() {
                     let _ = event.to_json();
                 }
             }
