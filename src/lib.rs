@@ -12,6 +12,7 @@
 
 #![warn(missing_docs)]
 
+mod api;
 pub mod cli;
 pub mod demo;
 pub mod export;
@@ -24,3 +25,8 @@ pub mod render;
 pub mod source;
 pub mod text;
 pub mod tui;
+
+pub use api::{
+    CardOptions, CardView, Color, Conversation, Error, RenderOptions, Styles, Theme, ToolResult,
+    View, card, render,
+};
