@@ -159,10 +159,13 @@ pub fn card(tool: &str, arguments: &Value, result: &ToolResult, options: &CardOp
         CardView::Provider => json(&conv, View::Provider),
         CardView::All => {
             let width = options.width.max(1);
-            let mut shown = terminal(&conv, options);
+            // The blank line that ends the card would double the one
+            // between sections.
+            let mut shown = terminal(&conv, options).trim_end_matches('\n').to_string();
             if shown.is_empty() {
-                shown = "(nothing: the style hides this call)\n".to_string();
+                shown = "(nothing: the style hides this call)".to_string();
             }
+            shown.push('\n');
             [
                 ("terminal — what the user sees", shown),
                 (
