@@ -107,8 +107,11 @@ impl Conversation {
     /// How many turns it has.
     ///
     /// ```
-    /// let conversation = overhear::Conversation::from_bytes(b"[]")?;
-    /// assert_eq!(conversation.turns(), 0);
+    /// let conversation = overhear::Conversation::from_bytes(br#"[
+    ///     {"type":"turn_start"}, {"type":"chat_request","content":"one"},
+    ///     {"type":"turn_start"}, {"type":"chat_request","content":"two"}
+    /// ]"#)?;
+    /// assert_eq!(conversation.turns(), 2);
     /// # Ok::<(), overhear::Error>(())
     /// ```
     pub fn turns(&self) -> usize {
