@@ -7,7 +7,7 @@
 //! A tool's result is an MCP `CallToolResult`: content blocks, each addressed
 //! to the user, the model (`annotations.audience`) or both. How it is shown
 //! depends on the tool's style (`inline_results`, `parameters`, …, JP's
-//! `conversation.tools.NAME.style`). [`card`] renders one call exactly as the
+//! `conversation.tools.NAME.style`). [`card()`] renders one call exactly as the
 //! viewer and `overhear render` show it in a conversation — or, with
 //! [`CardView::All`], also the user view and what the provider receives —
 //! so a test pins both audiences:
@@ -42,13 +42,13 @@
 //!
 //! Whole conversations render the same way: [`Conversation::open`] (a JP
 //! `events.json`, conversation folder or workspace, or an eve stream) or
-//! [`Conversation::from_bytes`], then [`render`] with [`RenderOptions`] —
+//! [`Conversation::from_bytes`], then [`render()`] with [`RenderOptions`] —
 //! the same bytes as `overhear render` with the same options.
 //!
 //! # The surface
 //!
-//! [`Conversation`], [`RenderOptions`] and [`render`]; [`ToolResult`],
-//! [`CardOptions`], [`CardView`] and [`card`]; [`Styles`], [`View`],
+//! [`Conversation`], [`RenderOptions`] and [`render()`]; [`ToolResult`],
+//! [`CardOptions`], [`CardView`] and [`card()`]; [`Styles`], [`View`],
 //! [`Color`], [`Theme`] and [`Error`]. These are plain types; options are
 //! `#[non_exhaustive]` with `Default` and `with_*` setters, so options can be
 //! added without breaking callers. Everything else in the crate serves the

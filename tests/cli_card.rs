@@ -4,8 +4,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use overhear::text::width::display_width;
 use serde_json::{Value, json};
-use unicode_width::UnicodeWidthStr;
 
 /// Runs the binary with `args`, `stdin` piped in when given, no colour
 /// asked of the environment.
@@ -521,7 +521,7 @@ fn every_line_fits_at_40_80_and_200_columns() {
             );
             let terminal = out.split("── user view").next().unwrap();
             for line in terminal.lines() {
-                let columns = line.width();
+                let columns = display_width(line);
                 assert!(
                     columns <= width,
                     "{set} at {width}: {columns} columns: {line:?}"
@@ -537,7 +537,7 @@ fn every_line_fits_at_40_80_and_200_columns() {
         .output()
         .unwrap();
     let text = String::from_utf8(narrow.stdout).unwrap();
-    assert!(text.lines().all(|l| l.width() <= 40), "{text}");
+    assert!(text.lines().all(|l| display_width(l) <= 40), "{text}");
 }
 
 #[test]

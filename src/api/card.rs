@@ -40,7 +40,7 @@ pub enum CardView {
     All,
 }
 
-/// How [`card`] draws a tool result: `overhear card`'s options as plain
+/// How [`card()`] draws a tool result: `overhear card`'s options as plain
 /// values. The defaults are 80 columns, no colour, the terminal view, the
 /// dark theme and no style overrides.
 ///

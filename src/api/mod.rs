@@ -302,7 +302,7 @@ impl Styles {
     }
 }
 
-/// How [`render`] draws a conversation: `overhear render`'s options, as
+/// How [`render()`] draws a conversation: `overhear render`'s options, as
 /// plain values. The defaults are `render`'s when stdout is not a terminal:
 /// 80 columns, no colour, the terminal view, every turn, the dark theme, no
 /// style overrides.

@@ -1,4 +1,4 @@
-//! A tool's result as a tool author hands it to [`card`](crate::card): an
+//! A tool's result as a tool author hands it to [`card()`](crate::card): an
 //! MCP `CallToolResult` or plain text, checked field by field.
 
 use serde_json::{Map, Value};
