@@ -480,6 +480,10 @@ fn errors_name_the_file_the_field_and_the_problem() {
         missing_args.starts_with("overhear: none.json: cannot read: "),
         "{missing_args}"
     );
+    assert_eq!(
+        files.error(&["--tool", " ", "--result", "ok.txt"], 2),
+        "overhear: --tool: the tool's name is empty"
+    );
     let chat = error("ok.txt", &["--set", "inline_results.assistant=chat"], 2);
     assert!(
         chat.starts_with("overhear: --set inline_results.assistant=chat: "),

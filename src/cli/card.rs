@@ -72,6 +72,9 @@ pub struct CardArgs {
 
 /// Runs `overhear card`.
 pub fn run(args: &CardArgs) -> Result<()> {
+    if args.tool.trim().is_empty() {
+        return Err(UsageError::from(crate::Error::new("--tool: the tool's name is empty")).into());
+    }
     let styles = styles(args)?;
     let arguments = arguments(&args.arguments)?;
     let result = read_result(&args.result)?;
