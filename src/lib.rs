@@ -66,17 +66,31 @@
 #![warn(missing_docs)]
 
 mod api;
+// The modules below are the binary's. Those its tests, benchmarks and fuzz
+// targets reach stay `pub` but are hidden from the documentation: they are
+// not part of the library's surface and may change in any release.
+#[doc(hidden)]
 pub mod cli;
+#[doc(hidden)]
 pub mod demo;
-pub mod export;
+pub(crate) mod export;
+#[doc(hidden)]
 pub mod format;
+#[doc(hidden)]
 pub mod load;
+#[doc(hidden)]
 pub mod model;
+#[doc(hidden)]
 pub mod policy;
+#[doc(hidden)]
 pub mod redact;
+#[doc(hidden)]
 pub mod render;
+#[doc(hidden)]
 pub mod source;
+#[doc(hidden)]
 pub mod text;
+#[doc(hidden)]
 pub mod tui;
 
 pub use api::{

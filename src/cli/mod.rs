@@ -24,7 +24,7 @@ use crate::model::View;
     about,
     args_conflicts_with_subcommands = true
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to run; without one, the viewer opens PATH.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -53,7 +53,7 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print the rendered conversation and exit (deterministic: same input, same bytes).
     Render(render::RenderArgs),
     /// Watch a bundled conversation arrive, live, as if an agent were writing it now.
@@ -85,7 +85,7 @@ pub enum Command {
 /// A mistake in the command line itself (exit 2): an option's value, a style
 /// override, a theme. The message names the option or the file.
 #[derive(Debug, thiserror::Error)]
-pub enum UsageError {
+pub(crate) enum UsageError {
     /// `--config` or `--set` was rejected.
     #[error(transparent)]
     Overlay(#[from] crate::policy::OverlayError),
