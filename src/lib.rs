@@ -1,26 +1,99 @@
-//! overhear — a terminal viewer for LLM-agent conversations.
+//! overhear — a terminal viewer for LLM-agent conversations, and a library
+//! for snapshot-testing what a tool's output looks like to the user and what
+//! reaches the model.
 //!
-//! The library holds the whole pipeline so that tool authors can call it from
-//! their own tests; the binary (`src/main.rs`) only hands the command line to
-//! [`cli`]. Data flows one way: [`source`] → [`format`](mod@format) → [`model`] →
-//! [`policy`] → [`render`] → [`tui`] / [`cli`]. Later stages never reach back.
-//! Under all of them, [`text`] sanitizes, measures, cuts and wraps every byte bound for a
-//! terminal.
+//! # Snapshot-testing a tool
 //!
-//! It is not a conversation editor: nothing here ever writes to, locks or
-//! renames the files it reads.
+//! A tool's result is an MCP `CallToolResult`: content blocks, each addressed
+//! to the user, the model (`annotations.audience`) or both. How it is shown
+//! depends on the tool's style (`inline_results`, `parameters`, …, JP's
+//! `conversation.tools.NAME.style`). [`card()`] renders one call exactly as the
+//! viewer and `overhear render` show it in a conversation — or, with
+//! [`CardView::All`], also the user view and what the provider receives —
+//! so a test pins both audiences:
+//!
+//! ```
+//! use serde_json::json;
+//!
+//! let result = overhear::ToolResult::from_value(json!({
+//!     "content": [
+//!         {"type": "text", "text": "Deployed web to staging.",
+//!          "annotations": {"audience": ["user"]}},
+//!         {"type": "text", "text": "build 1f3c2e0, 3 pods restarted",
+//!          "annotations": {"audience": ["assistant"]}}
+//!     ]
+//! }))?;
+//! let mut styles = overhear::Styles::default();
+//! styles.set_tool("deploy", "inline_results.user=chat")?;
+//! let options = overhear::CardOptions::default().with_width(60).with_styles(styles);
+//! let card = overhear::card("deploy", &json!({"service": "web"}), &result, &options);
+//! // In a test: insta::assert_snapshot!(card);
+//! assert!(card.contains("── assistant · deploy"));
+//! # Ok::<(), overhear::Error>(())
+//! ```
+//!
+//! The workflow: write the test with `insta::assert_snapshot!(overhear::card(…))`,
+//! run `cargo insta test`, review the new snapshot with `cargo insta review`
+//! (it shows the card as a user will see it), commit it. When the tool's
+//! output or style changes, the snapshot diff shows what users and the model
+//! will see differently. The output is deterministic: the same input and
+//! options give the same text on every machine (no terminal is queried; no
+//! colour unless asked with [`Color`]).
+//!
+//! Whole conversations render the same way: [`Conversation::open`] (a JP
+//! `events.json`, conversation folder or workspace, or an eve stream) or
+//! [`Conversation::from_bytes`], then [`render()`] with [`RenderOptions`] —
+//! the same bytes as `overhear render` with the same options.
+//!
+//! # The surface
+//!
+//! [`Conversation`], [`RenderOptions`] and [`render()`]; [`ToolResult`],
+//! [`CardOptions`], [`CardView`] and [`card()`]; [`Styles`], [`View`],
+//! [`Color`], [`Theme`] and [`Error`]. These are plain types; options are
+//! `#[non_exhaustive]` with `Default` and `with_*` setters, so options can be
+//! added without breaking callers. Everything else in the crate serves the
+//! binary and may change in any release.
+//!
+//! # Inside
+//!
+//! Data flows one way: source → format → model → policy → render (document,
+//! then layout) → tui / cli, with one text layer that sanitizes, measures and
+//! wraps every byte bound for a terminal. The library calls above run the
+//! same path as the binary: there is no second renderer. It is not a
+//! conversation editor: nothing here ever writes to, locks or renames the
+//! files it reads.
 
 #![warn(missing_docs)]
 
+mod api;
+// The modules below are the binary's. Those its tests, benchmarks and fuzz
+// targets reach stay `pub` but are hidden from the documentation: they are
+// not part of the library's surface and may change in any release.
+#[doc(hidden)]
 pub mod cli;
+#[doc(hidden)]
 pub mod demo;
-pub mod export;
+pub(crate) mod export;
+#[doc(hidden)]
 pub mod format;
+#[doc(hidden)]
 pub mod load;
+#[doc(hidden)]
 pub mod model;
+#[doc(hidden)]
 pub mod policy;
+#[doc(hidden)]
 pub mod redact;
+#[doc(hidden)]
 pub mod render;
+#[doc(hidden)]
 pub mod source;
+#[doc(hidden)]
 pub mod text;
+#[doc(hidden)]
 pub mod tui;
+
+pub use api::{
+    CardOptions, CardView, Color, Conversation, Error, RenderOptions, Styles, Theme, ToolResult,
+    View, card, render,
+};

@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::{Serialize, Serializer};
 
-use super::safe_json;
 use crate::format::Event;
 use crate::model::View;
+use crate::text::safe_json;
 
 /// Prints `view` of the conversation at `path` as JSON.
 pub fn run(path: &str, view: View, jsonl: bool) -> Result<()> {

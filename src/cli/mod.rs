@@ -3,11 +3,11 @@
 //! This is the edge of the program: errors become one line on stderr and an
 //! exit code (1 for bad input, 2 for usage).
 
+mod card;
 mod demo;
 mod events;
 mod export;
 mod render;
-mod safe_json;
 mod terminal;
 mod usage;
 mod view;
@@ -24,7 +24,7 @@ use crate::model::View;
     about,
     args_conflicts_with_subcommands = true
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     /// What to run; without one, the viewer opens PATH.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -53,7 +53,7 @@ pub struct Cli {
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Print the rendered conversation and exit (deterministic: same input, same bytes).
     Render(render::RenderArgs),
     /// Watch a bundled conversation arrive, live, as if an agent were writing it now.
@@ -67,6 +67,8 @@ pub enum Command {
     },
     /// Write the conversation as Markdown or one self-contained HTML file, secrets redacted.
     Export(export::ExportArgs),
+    /// Print one tool result as the viewer shows it, and what the user and the model receive.
+    Card(card::CardArgs),
     /// Print a view of the conversation's events as JSON.
     Events {
         /// The conversation to read.
@@ -83,7 +85,7 @@ pub enum Command {
 /// A mistake in the command line itself (exit 2): an option's value, a style
 /// override, a theme. The message names the option or the file.
 #[derive(Debug, thiserror::Error)]
-pub enum UsageError {
+pub(crate) enum UsageError {
     /// `--config` or `--set` was rejected.
     #[error(transparent)]
     Overlay(#[from] crate::policy::OverlayError),
@@ -96,6 +98,9 @@ pub enum UsageError {
     /// `export -o` names a file of the conversation itself.
     #[error("-o {0}: that is the conversation's own file; choose another output file")]
     OutputIsInput(String),
+    /// An option of `card` was rejected (`--set`, `--config`, `--args`).
+    #[error(transparent)]
+    Card(#[from] crate::Error),
     /// `overhear -` with the keyboard, not a stream, on stdin.
     #[error("stdin is a terminal: pipe an eve stream into overhear -")]
     StdinIsTerminal,
@@ -142,6 +147,10 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Some(Command::Events { path, view, jsonl }) => {
             events::run(&path, view, jsonl)?;
+            Ok(0)
+        }
+        Some(Command::Card(args)) => {
+            card::run(&args)?;
             Ok(0)
         }
         Some(Command::Export(args)) => {

@@ -134,7 +134,7 @@ impl DisplayArgs {
 }
 
 /// `--width`: a number of columns, at least 1.
-fn columns(text: &str) -> Result<usize, String> {
+pub(super) fn columns(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err("expected a number of columns, at least 1, e.g. 100".to_string()),
@@ -216,7 +216,7 @@ fn env(name: &str) -> Option<String> {
 }
 
 /// The colour depth to write with, or `None` for no colour.
-fn color_depth(when: ColorWhen) -> ColorDepth {
+pub(super) fn color_depth(when: ColorWhen) -> ColorDepth {
     match when {
         ColorWhen::Never => ColorDepth::None,
         ColorWhen::Auto if !io::stdout().is_terminal() => ColorDepth::None,

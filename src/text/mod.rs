@@ -5,10 +5,12 @@
 //! * [`width`] — THE display-width ruler, per grapheme cluster.
 //! * [`truncate`] — cutting to a number of columns, at either end.
 //! * [`wrap`] — wrapping styled text to a width, with hanging prefixes.
+//! * [`safe_json`] — JSON written so that nothing in it can act on a terminal.
 //!
 //! Used by `render`, `tui` and `cli` alike; it depends on nothing else in overhear. It knows
 //! nothing of conversations, styles or themes, and never writes to a terminal itself.
 
+pub mod safe_json;
 pub mod sanitize;
 pub mod truncate;
 pub mod width;
