@@ -23,4 +23,5 @@ pub mod redact;
 pub mod render;
 pub mod source;
 pub mod text;
+pub mod travel;
 pub mod tui;

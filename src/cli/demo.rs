@@ -48,7 +48,7 @@ pub fn run(pace: Duration, display: &DisplayArgs, checked: Checked) -> Result<i3
         // Nothing to watch: write it all, then print it like `render`.
         while player.step().map_err(cannot_write)? {}
         let path = dir.display().to_string();
-        super::render::print(Some(&path), &PrintArgs::default(), display, checked)?;
+        super::render::print(Some(&path), &PrintArgs::default(), display, checked, None)?;
         drop(scratch);
         return Ok(0);
     }

@@ -9,6 +9,7 @@ mod export;
 mod render;
 mod safe_json;
 mod terminal;
+mod travel;
 mod usage;
 mod view;
 
@@ -77,6 +78,9 @@ pub enum Command {
         /// One event per line instead of a pretty array.
         #[arg(long)]
         jsonl: bool,
+        /// `--at-event N`, `--at TIME`: as it was then.
+        #[command(flatten, next_help_heading = "Time travel")]
+        at: travel::AtArgs,
     },
 }
 
@@ -140,8 +144,13 @@ pub(crate) fn report(line: std::fmt::Arguments<'_>) {
 
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
-        Some(Command::Events { path, view, jsonl }) => {
-            events::run(&path, view, jsonl)?;
+        Some(Command::Events {
+            path,
+            view,
+            jsonl,
+            at,
+        }) => {
+            events::run(&path, view, jsonl, at.at().as_ref())?;
             Ok(0)
         }
         Some(Command::Export(args)) => {

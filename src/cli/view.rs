@@ -23,7 +23,7 @@ pub fn run(
 ) -> Result<i32> {
     refuse_terminal_stdin(path)?;
     if !viewer_possible_here() {
-        super::render::print(path, print, display, checked)?;
+        super::render::print(path, print, display, checked, None)?;
         return Ok(0);
     }
     Ok(exit_code(open_and_run(
