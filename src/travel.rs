@@ -62,9 +62,7 @@ pub enum TravelError {
     #[error(transparent)]
     Open(#[from] OpenError),
     /// `--at-event N` past the end (or 0).
-    #[error(
-        "{file}: {whole} has {count} {unit}; --at-event {asked} is out of range (1..={count})"
-    )]
+    #[error("{file}: {whole} has {count} {unit}; --at-event {asked} is out of range (1..={count})")]
     EventOutOfRange {
         /// The file read.
         file: String,
@@ -443,4 +441,3 @@ fn read_all(input: &mut impl std::io::Read) -> std::io::Result<Vec<u8>> {
     }
     Ok(bytes)
 }
-
