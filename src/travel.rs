@@ -113,6 +113,8 @@ pub struct Recording {
     /// Whether the whole conversation is finished now (no JP lock held, the
     /// eve session ended).
     finished_now: bool,
+    /// The file read, as messages name it.
+    file: String,
     redactor: Option<Arc<Redactor>>,
 }
 
@@ -204,8 +206,13 @@ impl Recording {
                 last.clone()
             })
             .unzip();
+        let file = match &live.origin {
+            Origin::Jp(dir) => dir.events_path().display().to_string(),
+            Origin::Eve(path) | Origin::Stream(path) => path.display().to_string(),
+        };
         Recording {
             finished_now: live.finished(),
+            file,
             live,
             steps,
             times,
@@ -246,10 +253,7 @@ impl Recording {
 
     /// The file read, as messages name it.
     pub fn file(&self) -> String {
-        match &self.live.origin {
-            Origin::Jp(dir) => dir.events_path().display().to_string(),
-            Origin::Eve(path) | Origin::Stream(path) => path.display().to_string(),
-        }
+        self.file.clone()
     }
 
     /// How many steps `at` keeps: N itself, or the steps before the first
@@ -340,9 +344,15 @@ impl Recording {
 
     /// Brings `conv`, the state after `from` steps, to the state after `to`
     /// (`to > from`) by appending, when the format allows it (JP: the new
-    /// events only); returns how many leading turns are untouched, or `None`
-    /// when only a new [`Recording::state`] will do.
-    pub fn advance(&self, conv: &mut Conversation, from: usize, to: usize) -> Option<usize> {
+    /// events only); returns how many leading turns are untouched and
+    /// whether it is finished then, or `None` when only a new
+    /// [`Recording::state`] will do.
+    pub fn advance(
+        &self,
+        conv: &mut Conversation,
+        from: usize,
+        to: usize,
+    ) -> Option<(usize, bool)> {
         let Steps::Jp { events, .. } = &self.steps else {
             return None;
         };
@@ -353,7 +363,8 @@ impl Recording {
         if let Some(redactor) = &self.redactor {
             fresh.iter_mut().for_each(|e| redact_event(redactor, e));
         }
-        Some(conv.extend(fresh))
+        let finished = to == self.len() && self.finished_now;
+        Some((conv.extend(fresh), finished))
     }
 
     /// Cuts the conversation at `at`: [`Recording::live`] then holds it

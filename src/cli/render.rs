@@ -14,7 +14,7 @@ use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document_at};
 use crate::render::theme::{ColorDepth, Theme, ThemeError, detect_color_depth};
 use crate::text::sanitize::SanitizeMode;
-use crate::travel::At;
+use crate::travel::{At, Moment};
 
 /// When to write colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -142,13 +142,6 @@ fn columns(text: &str) -> Result<usize, String> {
     }
 }
 
-/// `demo --pace`: milliseconds.
-pub(super) fn milliseconds(text: &str) -> Result<u64, String> {
-    text.trim()
-        .parse::<u64>()
-        .map_err(|_| "expected a number of milliseconds, e.g. 900".to_string())
-}
-
 /// What to do with a line of code or JSON wider than the width, when printing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum WrapWhen {
@@ -270,7 +263,19 @@ pub(super) fn print(
     at: Option<&At>,
 ) -> Result<()> {
     refuse_terminal_stdin(path)?;
-    let (mut loaded, moment) = super::travel::read(path, at)?;
+    let (loaded, moment) = super::travel::read(path, at)?;
+    print_loaded(loaded, moment, args, display, checked)
+}
+
+/// Prints a conversation read already (as it was at `moment`, when given)
+/// as `args` and `display` ask.
+pub(super) fn print_loaded(
+    mut loaded: Live,
+    moment: Option<Moment>,
+    args: &PrintArgs,
+    display: &DisplayArgs,
+    checked: Checked,
+) -> Result<()> {
     if let Some(redactor) = &checked.redactor {
         redact_conversation(redactor, &mut loaded.conversation);
     }
