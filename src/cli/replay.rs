@@ -19,7 +19,7 @@ pub struct PlayArgs {
     /// How fast: a factor on the recorded pace (0.5, 1, 4, 10) or `max`; waits
     /// longer than 2 s at speed 1 are cut to 2 s. `+` and `-` change it.
     /// Default: 1 (the demo: 2).
-    #[arg(long, value_parser = Speed::parse)]
+    #[arg(long, value_parser = Speed::parse, allow_hyphen_values = true)]
     pub speed: Option<Speed>,
     /// Start with the first N events shown (an eve stream: N lines).
     #[arg(long, value_name = "N", value_parser = step_number, default_value_t = 0)]
