@@ -61,6 +61,13 @@ pub const NOTES: &[(&str, &str)] = &[
          marks one an agent is writing. Type to filter, ↑ ↓ choose, Enter \
          opens, Esc goes back.",
     ),
+    (
+        "Replay",
+        "In overhear replay (and the demo) Space pauses and plays on, . or → \
+         steps one event forward, , or ← one back, + and - change the speed \
+         (0.25× to max). Waits longer than 2 s are cut to 2 s at 1×. The \
+         status bar reads replay · event 57/212 · 4× · 17:07:09.",
+    ),
 ];
 
 /// The widest the overlay gets: a comfortable reading width.
