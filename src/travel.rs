@@ -452,3 +452,7 @@ fn read_all(input: &mut impl std::io::Read) -> std::io::Result<Vec<u8>> {
     }
     Ok(bytes)
 }
+
+#[cfg(test)]
+#[path = "travel_tests.rs"]
+mod tests;
