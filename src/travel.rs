@@ -101,8 +101,9 @@ pub enum TravelError {
 
 /// A conversation read whole, that can be cut after any of its steps.
 pub struct Recording {
-    /// The conversation as read: where it comes from, its warnings. Its
-    /// `conversation` is whatever was last put there (see [`Recording::cut`]).
+    /// The conversation as read: where it comes from, its title and
+    /// warnings. Its events are the steps' (a JP conversation's were moved
+    /// out); a state is made by [`Recording::state`] or [`Recording::cut`].
     pub live: Live,
     steps: Steps,
     /// The time of each step (nanoseconds since the epoch): its own, else the
@@ -367,24 +368,46 @@ impl Recording {
         Some((conv.extend(fresh), finished))
     }
 
-    /// Cuts the conversation at `at`: [`Recording::live`] then holds it
-    /// (with the warnings of what was read), and the moment says whether it
-    /// was finished and when it was.
-    pub fn cut(&mut self, at: &At) -> Result<Moment, TravelError> {
+    /// Cuts the conversation at `at`, for printing: the conversation read
+    /// (its origin, the warnings of what was read) holding the state then,
+    /// and the moment, which says whether it was finished and when it was.
+    /// A JP conversation's events are moved, not copied.
+    pub fn cut(mut self, at: &At) -> Result<(Live, Moment), TravelError> {
         let n = self.steps_at(at)?;
-        let state = self.state(n);
-        self.live.conversation = state.conversation;
-        if let Some(warnings) = state.warnings {
-            self.live.warnings = warnings;
-        }
         let nanos = match at {
             At::Event(_) => self.time(n),
             At::Time { nanos, .. } => Some(*nanos),
         };
-        Ok(Moment {
+        let state = match &mut self.steps {
+            Steps::Jp {
+                events,
+                base_config,
+                title,
+            } => {
+                let mut events = std::mem::take(events);
+                events.truncate(n);
+                let mut conversation = Conversation::new(events, base_config.take(), title.take());
+                if let Some(redactor) = &self.redactor {
+                    redact_conversation(redactor, &mut conversation);
+                }
+                State {
+                    conversation,
+                    finished: n == self.times.len() && self.finished_now,
+                    warnings: None,
+                }
+            }
+            Steps::Eve { .. } => self.state(n),
+        };
+        let mut live = self.live;
+        live.conversation = state.conversation;
+        if let Some(warnings) = state.warnings {
+            live.warnings = warnings;
+        }
+        let moment = Moment {
             finished: state.finished,
             now_ms: nanos.and_then(|t| i64::try_from(t.div_euclid(1_000_000)).ok()),
-        })
+        };
+        Ok((live, moment))
     }
 }
 

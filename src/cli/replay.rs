@@ -63,7 +63,7 @@ pub fn run(args: &ReplayArgs, checked: Checked) -> Result<i32> {
 /// says), or prints how it ends when the viewer
 /// cannot run here.
 pub(super) fn play(
-    mut recording: Recording,
+    recording: Recording,
     play: &PlayArgs,
     default_speed: Speed,
     print: &PrintArgs,
@@ -85,10 +85,13 @@ pub(super) fn play(
         ));
     }
     if !viewer_possible_here() {
-        let moment = (total > 0)
-            .then(|| recording.cut(&At::Event(total)))
-            .transpose()?;
-        print_loaded(recording.live, moment, print, display, checked)?;
+        let (live, moment) = if total > 0 {
+            let (live, moment) = recording.cut(&At::Event(total))?;
+            (live, Some(moment))
+        } else {
+            (recording.live, None)
+        };
+        print_loaded(live, moment, print, display, checked)?;
         return Ok(0);
     }
     let settings = settings(display, print.color, checked, ViewerChoices::default());

@@ -44,9 +44,8 @@ pub(super) fn read(path: Option<&str>, at: Option<&At>) -> Result<(Live, Option<
     match at {
         None => Ok((Live::read_once_at(path)?, None)),
         Some(at) => {
-            let mut recording = Recording::open(path)?;
-            let moment = recording.cut(at)?;
-            Ok((recording.live, Some(moment)))
+            let (live, moment) = Recording::open(path)?.cut(at)?;
+            Ok((live, Some(moment)))
         }
     }
 }
