@@ -340,4 +340,9 @@ fn a_cut_outside_the_conversation_names_its_size() {
         "2026-04-10T17:04:05Z",
     ]);
     assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "overhear: the argument '--at-event <N>' cannot be used with '--at <TIME>'; \
+         `overhear render --help` lists the options\n"
+    );
 }
