@@ -2,7 +2,8 @@
 //! §3): it plays the conversation event by event, Space pauses and resumes,
 //! `.` `,` and the arrows step, `+` `-` change the speed, the status bar says
 //! `replay · event 2/6 · 0.25× · 17:04:02`, and `q` gives the terminal back.
-//! Not on a terminal it prints like `render --at-event N`. The decisions are
+//! An eve stream plays line by line. Not on a terminal it prints like
+//! `render --at-event N`. The decisions are
 //! in `docs/time-travel.md`.
 
 mod live_support;
@@ -209,4 +210,27 @@ fn not_on_a_terminal_it_prints_how_the_replay_ends() {
     let demo = run(&["demo"]);
     assert!(demo.contains("── turn 1"), "{demo}");
     assert!(demo.contains("ConfigError"), "{demo}");
+}
+
+#[test]
+fn an_eve_stream_is_replayed_line_by_line() {
+    let stream = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/eve/streaming.ndjson");
+    let lines = std::fs::read_to_string(&stream).unwrap().lines().count();
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cmd = Viewer::command(tmp.path(), &tmp.path().join("no-user-data"));
+    cmd.arg("replay");
+    cmd.arg(&stream);
+    cmd.args(["--speed", "max"]);
+    let mut viewer = Viewer::start(cmd, 24, 100);
+    wait_status(
+        &viewer,
+        &[&format!("replay ○ end · line {lines}/{lines} · max")],
+    );
+    // One line back: the stream's last line taken back, as `head -n` would.
+    viewer.send(b",");
+    wait_status(
+        &viewer,
+        &[&format!("replay ‖ paused · line {}/{lines}", lines - 1)],
+    );
+    viewer.quit();
 }
