@@ -1,9 +1,10 @@
-//! `overhear demo`: a bundled conversation written to disk as if an agent
-//! were writing it now.
+//! The bundled conversation of `overhear demo`, stored as JP stores it.
 //!
 //! The conversation lives in `demo/` as readable JSON (plain strings, no
-//! base64). [`Player`] writes it into a folder exactly the way JP persists a
-//! live conversation (`spec/jp-format.md` §2–§3), so the viewer follows it
+//! base64). [`stored`] gives it as JP would have written it, which the demo
+//! replays through the JP reader like any `events.json`. For tests,
+//! `Player` writes it into a folder exactly the way JP persists a live
+//! conversation (`spec/jp-format.md` §2–§3), so the viewer can follow it
 //! through the same locate → watch → read path as a real `jp query`:
 //!
 //! * strings are stored as JP stores them: STANDARD base64 of every string
@@ -22,15 +23,18 @@
 //! It is a writer for the demo only; overhear itself never writes to the
 //! conversations it reads.
 
-use std::fs;
 use std::io;
+#[cfg(test)]
 use std::path::{Path, PathBuf};
-use std::thread;
+#[cfg(test)]
 use std::time::Duration;
+#[cfg(test)]
+use std::{fs, thread};
 
 use base64_simd::STANDARD;
 use serde_json::Value;
 
+#[cfg(test)]
 use crate::source::conversation::{BASE_CONFIG, EVENTS, METADATA};
 
 /// The demo events, readable (strings decoded).
@@ -55,7 +59,34 @@ const KNOWN_KINDS: [&str; 7] = [
     "inquiry_response",
 ];
 
+/// The bundled conversation as JP stores it.
+#[derive(Debug, Clone)]
+pub struct Bundled {
+    /// `events.json`: every string JP encodes, encoded.
+    pub events: Vec<u8>,
+    /// `base_config.json`.
+    pub base_config: &'static str,
+    /// The title of its `metadata.json`.
+    pub title: Option<String>,
+}
+
+/// The bundled conversation as JP would have stored it.
+pub fn stored() -> io::Result<Bundled> {
+    let events: Vec<Value> = parse_bundled("events.json", EVENTS_JSON)?;
+    let stored = Value::Array(events.into_iter().map(encode_event).collect());
+    let metadata: Value = parse_bundled("metadata.json", METADATA_JSON)?;
+    Ok(Bundled {
+        events: serde_json::to_vec_pretty(&stored).map_err(io::Error::other)?,
+        base_config: BASE_CONFIG_JSON,
+        title: metadata
+            .get("title")
+            .and_then(Value::as_str)
+            .map(String::from),
+    })
+}
+
 /// Writes the demo conversation into a folder, one JP burst per step.
+#[cfg(test)]
 #[derive(Debug)]
 pub struct Player {
     dir: PathBuf,
@@ -70,6 +101,7 @@ pub struct Player {
     next: usize,
 }
 
+#[cfg(test)]
 impl Player {
     /// A player that will write into `dest` (made if missing). Writes nothing
     /// yet: call [`Player::step`] once before pointing a viewer at `dest`, so
@@ -144,6 +176,7 @@ impl Player {
 }
 
 /// Plays the whole demo into `dest`, `pace` between bursts.
+#[cfg(test)]
 pub fn play(dest: &Path, pace: Duration) -> io::Result<()> {
     Player::new(dest)?.run(pace)
 }
@@ -158,6 +191,7 @@ fn parse_bundled<T: serde::de::DeserializeOwned>(name: &str, text: &str) -> io::
 }
 
 /// Which write of a live turn an event lands in.
+#[cfg(test)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
     /// `turn_start` + `chat_request` (and config deltas just before).
@@ -168,6 +202,7 @@ enum Phase {
     ToolBatch,
 }
 
+#[cfg(test)]
 fn phase(event: &Value) -> Phase {
     match event.get("type").and_then(Value::as_str) {
         Some("config_delta" | "turn_start" | "chat_request") => Phase::TurnStart,
@@ -177,6 +212,7 @@ fn phase(event: &Value) -> Phase {
 }
 
 /// End (exclusive) of each maximal run of events in the same phase.
+#[cfg(test)]
 fn bursts(events: &[Value]) -> Vec<usize> {
     let mut ends = Vec::new();
     for i in 1..=events.len() {
@@ -229,6 +265,7 @@ fn encode_leaves(value: &mut Value) {
 
 /// JP's `write_json`: pretty JSON plus a newline, skipped when unchanged,
 /// else written to `<file>.tmp` and renamed over `<file>`.
+#[cfg(test)]
 fn write_json(path: &Path, value: &Value) -> io::Result<()> {
     let mut bytes = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
     bytes.push(b'\n');

@@ -91,6 +91,8 @@ pub mod source;
 #[doc(hidden)]
 pub mod text;
 #[doc(hidden)]
+pub mod travel;
+#[doc(hidden)]
 pub mod tui;
 
 pub use api::{

@@ -97,11 +97,11 @@ fn negative_turns_with_a_space_work_like_with_an_equals_sign() {
         run.stderr,
         "overhear: --width -5: expected a number of columns, at least 1, e.g. 100\n"
     );
-    let run = overhear(&["demo", "--pace", "-5"], &[]);
+    let run = overhear(&["demo", "--speed", "-5"], &[]);
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "overhear: --pace -5: expected a number of milliseconds, e.g. 900\n"
+        "overhear: --speed -5: expected a positive factor (0.5, 1, 4, 10) or max\n"
     );
 }
 

@@ -1,7 +1,7 @@
 //! overhear never writes to, locks, renames or creates anything in what it
 //! reads — proved from outside: every folder of a JP workspace (its
 //! conversations and its `locks/`) and of JP's user data folder is watched
-//! with inotify while `render`, `events` and the viewer (keys pressed for a
+//! with inotify while `render` (`--at` too), `events`, `replay` (printing) and the viewer (keys pressed for a
 //! few seconds) run on it, with JP's lock file held under an exclusive
 //! `flock` by this test the whole time.
 //!
@@ -460,6 +460,8 @@ fn render_events_and_the_viewer_change_nothing_and_take_no_lock() {
         vec!["render", events_file.to_str().unwrap()],
         vec!["events", conversation, "--view", "user"],
         vec!["render", OLDER_ID],
+        vec!["render", conversation, "--at", "2100-01-01T00:00:00Z"],
+        vec!["replay", conversation],
     ] {
         let out = run_overhear(&ws, &args);
         assert!(out.contains("build"), "overhear {args:?} printed:\n{out}");

@@ -8,10 +8,12 @@ use serde::{Serialize, Serializer};
 use crate::format::Event;
 use crate::model::View;
 use crate::text::safe_json;
+use crate::travel::At;
 
-/// Prints `view` of the conversation at `path` as JSON.
-pub fn run(path: &str, view: View, jsonl: bool) -> Result<()> {
-    let loaded = crate::load::Live::read_once(path)?;
+/// Prints `view` of the conversation at `path` as JSON, as it was `at` that
+/// point of its history when one is given.
+pub fn run(path: &str, view: View, jsonl: bool, at: Option<&At>) -> Result<()> {
+    let (loaded, _) = super::travel::read(Some(path), at)?;
     for warning in &loaded.warnings {
         super::report(format_args!("overhear: warning: {warning}"));
     }

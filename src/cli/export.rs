@@ -53,6 +53,9 @@ pub struct ExportArgs {
     /// Redact secrets (the default; stated for scripts).
     #[arg(long, overrides_with = "no_redact")]
     pub redact: bool,
+    /// `--at-event N`, `--at TIME`: as it was then.
+    #[command(flatten, next_help_heading = "Time travel")]
+    pub at: super::travel::AtArgs,
 }
 
 impl ExportArgs {
@@ -82,7 +85,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         Some(Redactor::builtin().map_err(UsageError::from)?)
     };
     refuse_terminal_stdin(Some(&args.path))?;
-    let mut loaded = Live::read_once(&args.path)?;
+    let (mut loaded, moment) = super::travel::read(Some(&args.path), args.at.at().as_ref())?;
     if let Some(output) = &args.output {
         refuse_own_file(output, &loaded.origin)?;
     }
@@ -102,7 +105,7 @@ pub fn run(args: &ExportArgs) -> Result<()> {
             ExportView::User => DocView::User,
         },
         overlay,
-        finished: loaded.finished(),
+        finished: moment.map_or_else(|| loaded.finished(), |m| m.finished),
     };
     let doc = build_document(&loaded, &doc_options);
     let options = ExportOptions {

@@ -8,7 +8,9 @@ mod demo;
 mod events;
 mod export;
 mod render;
+mod replay;
 mod terminal;
+mod travel;
 mod usage;
 mod view;
 
@@ -56,11 +58,14 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Print the rendered conversation and exit (deterministic: same input, same bytes).
     Render(render::RenderArgs),
-    /// Watch a bundled conversation arrive, live, as if an agent were writing it now.
+    /// Play a conversation back in the viewer as it was written (space pauses,
+    /// . and , step, + and - change the speed).
+    Replay(replay::ReplayArgs),
+    /// Replay a bundled conversation: watch an agent's run arrive, with no setup.
     Demo {
-        /// Milliseconds between the agent's writes.
-        #[arg(long, default_value_t = 900, value_parser = render::milliseconds, allow_hyphen_values = true)]
-        pace: u64,
+        /// Speed and start (the demo plays at twice the recorded pace).
+        #[command(flatten)]
+        play: replay::PlayArgs,
         /// How to display it.
         #[command(flatten)]
         display: render::DisplayArgs,
@@ -79,6 +84,9 @@ pub(crate) enum Command {
         /// One event per line instead of a pretty array.
         #[arg(long)]
         jsonl: bool,
+        /// `--at-event N`, `--at TIME`: as it was then.
+        #[command(flatten, next_help_heading = "Time travel")]
+        at: travel::AtArgs,
     },
 }
 
@@ -145,8 +153,13 @@ pub(crate) fn report(line: std::fmt::Arguments<'_>) {
 
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
-        Some(Command::Events { path, view, jsonl }) => {
-            events::run(&path, view, jsonl)?;
+        Some(Command::Events {
+            path,
+            view,
+            jsonl,
+            at,
+        }) => {
+            events::run(&path, view, jsonl, at.at().as_ref())?;
             Ok(0)
         }
         Some(Command::Card(args)) => {
@@ -162,9 +175,13 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             render::run(&args, checked)?;
             Ok(0)
         }
-        Some(Command::Demo { pace, display }) => {
+        Some(Command::Replay(args)) => {
+            let checked = args.display.check()?;
+            replay::run(&args, checked)
+        }
+        Some(Command::Demo { play, display }) => {
             let checked = display.check()?;
-            demo::run(std::time::Duration::from_millis(pace), &display, checked)
+            demo::run(&play, &display, checked)
         }
         None => {
             let checked = cli.display.check()?;

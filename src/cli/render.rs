@@ -11,9 +11,10 @@ use crate::load::{Live, Origin};
 use crate::policy::Overlay;
 use crate::redact::{Redactor, redact_conversation};
 use crate::render::document::{DocOptions, DocView, Document};
-use crate::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document};
+use crate::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document_at};
 use crate::render::theme::{ColorDepth, Theme, ThemeError, detect_color_depth};
 use crate::text::sanitize::SanitizeMode;
+use crate::travel::{At, Moment};
 
 /// When to write colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -141,13 +142,6 @@ pub(super) fn columns(text: &str) -> Result<usize, String> {
     }
 }
 
-/// `demo --pace`: milliseconds.
-pub(super) fn milliseconds(text: &str) -> Result<u64, String> {
-    text.trim()
-        .parse::<u64>()
-        .map_err(|_| "expected a number of milliseconds, e.g. 900".to_string())
-}
-
 /// What to do with a line of code or JSON wider than the width, when printing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum WrapWhen {
@@ -209,6 +203,9 @@ pub struct RenderArgs {
     /// Display options.
     #[command(flatten)]
     pub display: DisplayArgs,
+    /// `--at-event N`, `--at TIME`: as it was then.
+    #[command(flatten, next_help_heading = "Time travel")]
+    pub at: super::travel::AtArgs,
 }
 
 fn env(name: &str) -> Option<String> {
@@ -246,19 +243,39 @@ pub(super) fn refuse_terminal_stdin(path: Option<&str>) -> Result<(), UsageError
 
 /// Runs `overhear render`.
 pub fn run(args: &RenderArgs, checked: Checked) -> Result<()> {
-    print(Some(&args.path), &args.print, &args.display, checked)
+    print(
+        Some(&args.path),
+        &args.print,
+        &args.display,
+        checked,
+        args.at.at().as_ref(),
+    )
 }
 
 /// Prints the conversation `path` names (`None`: the workspace around the
-/// current folder) as `args` and `display` ask.
+/// current folder) as `args` and `display` ask, as it was `at` that point of
+/// its history when one is given.
 pub(super) fn print(
     path: Option<&str>,
     args: &PrintArgs,
     display: &DisplayArgs,
     checked: Checked,
+    at: Option<&At>,
 ) -> Result<()> {
     refuse_terminal_stdin(path)?;
-    let mut loaded = crate::load::Live::read_once_at(path)?;
+    let (loaded, moment) = super::travel::read(path, at)?;
+    print_loaded(loaded, moment, args, display, checked)
+}
+
+/// Prints a conversation read already (as it was at `moment`, when given)
+/// as `args` and `display` ask.
+pub(super) fn print_loaded(
+    mut loaded: Live,
+    moment: Option<Moment>,
+    args: &PrintArgs,
+    display: &DisplayArgs,
+    checked: Checked,
+) -> Result<()> {
     if let Some(redactor) = &checked.redactor {
         redact_conversation(redactor, &mut loaded.conversation);
     }
@@ -275,7 +292,7 @@ pub(super) fn print(
     let doc_options = DocOptions {
         view: display.view,
         overlay: checked.overlay,
-        finished: loaded.finished(),
+        finished: moment.map_or_else(|| loaded.finished(), |m| m.finished),
     };
     let doc = build_document(&loaded, &doc_options);
     let options = PrintOptions {
@@ -288,7 +305,8 @@ pub(super) fn print(
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    match print_document(&mut out, &loaded.conversation, &doc, &options) {
+    let now = moment.and_then(|m| m.now_ms);
+    match print_document_at(&mut out, &loaded.conversation, &doc, &options, now) {
         // A closed pipe (`| head`) is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),

@@ -61,10 +61,11 @@ pub fn one_line(err: &clap::Error) -> String {
             format!("{problem}; usage: {usage}")
         }
         _ => {
-            // `overhear render <PATH>` → `overhear render`.
+            // `overhear render <PATH>` → `overhear render` (and
+            // `overhear render --at-event <N> <PATH>`, a conflict's usage).
             let command: Vec<&str> = usage
                 .split_whitespace()
-                .take_while(|word| !word.starts_with(['<', '[']))
+                .take_while(|word| !word.starts_with(['<', '[', '-']))
                 .collect();
             let command = if command.is_empty() {
                 "overhear".to_string()
@@ -105,6 +106,19 @@ mod tests {
             (
                 &["overhear", "render", "x", "--view", "nope"][..],
                 "--view nope: expected one of terminal, user, raw",
+            ),
+            (
+                &[
+                    "overhear",
+                    "render",
+                    "x",
+                    "--at-event",
+                    "3",
+                    "--at",
+                    "2026-04-10T17:07:09Z",
+                ][..],
+                "the argument '--at-event <N>' cannot be used with '--at <TIME>'; \
+                 `overhear render --help` lists the options",
             ),
             (
                 &["overhear", "render", "x", "--widht", "3"][..],

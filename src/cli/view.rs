@@ -5,11 +5,10 @@ use anyhow::Result;
 
 use super::render::{Checked, ColorWhen, DisplayArgs, PrintArgs, refuse_terminal_stdin};
 use super::terminal::viewer_possible_here;
-use crate::load::Live;
 use crate::render::document::DocOptions;
 use crate::render::theme::{ColorDepth, detect_color_depth};
 use crate::tui::terminal::Mouse;
-use crate::tui::{Exit, ViewerSettings, open_and_run, run_live as run_viewer};
+use crate::tui::{Exit, ViewerSettings, open_and_run};
 
 /// Runs the viewer on `path` and returns the exit status (128 + n after
 /// signal n); prints like `render` with `print`'s options when stdout is not
@@ -23,20 +22,12 @@ pub fn run(
 ) -> Result<i32> {
     refuse_terminal_stdin(path)?;
     if !viewer_possible_here() {
-        super::render::print(path, print, display, checked)?;
+        super::render::print(path, print, display, checked, None)?;
         return Ok(0);
     }
     Ok(exit_code(open_and_run(
         path,
         settings(display, print.color, checked, choices),
-    )?))
-}
-
-/// Runs the viewer on a conversation already opened (the demo).
-pub fn run_live(live: Live, display: &DisplayArgs, checked: Checked) -> Result<i32> {
-    Ok(exit_code(run_viewer(
-        live,
-        settings(display, ColorWhen::Auto, checked, ViewerChoices::default()),
     )?))
 }
 
@@ -64,7 +55,7 @@ fn switched_on(name: &str) -> bool {
 
 /// The viewer's settings; `--color never` draws it as `NO_COLOR` does (the
 /// other `--color` values leave the choice to `NO_COLOR` and the terminal).
-fn settings(
+pub(super) fn settings(
     display: &DisplayArgs,
     color: ColorWhen,
     checked: Checked,
@@ -97,7 +88,8 @@ fn settings(
     }
 }
 
-fn exit_code(exit: Exit) -> i32 {
+/// The exit status of a viewer that ended so.
+pub(super) fn exit_code(exit: Exit) -> i32 {
     match exit {
         Exit::Quit => 0,
         Exit::Signal(n) => 128 + n,

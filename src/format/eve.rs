@@ -225,6 +225,9 @@ struct Inner {
     position: usize,
     /// `at` of the latest v27 commit: progress records inherit it.
     last_at: Option<String>,
+    /// The time of the latest stored record that had one (`meta.at`, a
+    /// commit's `at`), for time travel.
+    record_at: Option<String>,
 }
 
 impl EveReader {
@@ -286,6 +289,13 @@ impl EveReader {
     /// The streaming text of the current step, if any.
     pub fn in_progress(&self) -> Option<&InProgress> {
         self.inner.builder.in_progress.as_ref()
+    }
+
+    /// The time of the latest record read that states one (`meta.at` of a
+    /// generation A event, `at` of a v27 commit): when the stream was written
+    /// up to here, for `--at` and replay.
+    pub fn record_time(&self) -> Option<&str> {
+        self.inner.record_at.as_deref()
     }
 
     /// Whether the session completed, failed or ended.
@@ -367,12 +377,16 @@ impl Inner {
                 .and_then(Value::as_str)
                 .map(str::to_string),
         };
+        if stamp.at.is_some() {
+            self.record_at.clone_from(&stamp.at);
+        }
         self.dispatch(value, stamp, false);
     }
 
     fn commit(&mut self, at: &str, facts: &[Value]) {
         let position = self.next_position();
         self.last_at = Some(at.to_string());
+        self.record_at = Some(at.to_string());
         for (index, fact) in facts.iter().enumerate() {
             let stamp = Stamp {
                 id: Some(format!("evt_{position}_{index}")),

@@ -9,8 +9,9 @@ use std::io::{self, Write};
 use std::str::FromStr;
 
 use super::code_wrap::wrap_long_line;
-use super::document::{DocOptions, Document};
-use super::layout::{LayoutContext, layout};
+use super::document::{BlockKind, DocBlock, DocOptions, Document};
+use super::duration::epoch_millis;
+use super::layout::{LayoutContext, layout, running_turn_rule};
 use super::output::write_lines;
 use super::theme::Theme;
 use crate::model::Conversation;
@@ -164,6 +165,20 @@ pub fn print_document(
     doc: &Document,
     options: &PrintOptions,
 ) -> io::Result<()> {
+    print_document_at(out, conv, doc, options, None)
+}
+
+/// [`print_document`] as of the moment `now` (milliseconds since the epoch)
+/// when one is given (`render --at-event`): the rule of a last turn that has
+/// not ended says how long it had been running then (`running 4m12s`), as
+/// the viewer shows a running turn.
+pub fn print_document_at(
+    out: &mut impl Write,
+    conv: &Conversation,
+    doc: &Document,
+    options: &PrintOptions,
+    now: Option<i64>,
+) -> io::Result<()> {
     let ctx = LayoutContext {
         conv,
         theme: &options.theme,
@@ -186,7 +201,11 @@ pub fn print_document(
             out.flush()?;
             current_turn = block.turn;
         }
-        let mut lines = layout(block, false, &ctx);
+        let running = now.and_then(|now| running_for(block, conv, now));
+        let mut lines = match running.and_then(|ms| running_turn_rule(block, ms, &ctx)) {
+            Some(lines) => lines,
+            None => layout(block, false, &ctx),
+        };
         if options.code == CodeOverflow::Wrap {
             lines = lines
                 .into_iter()
@@ -196,6 +215,24 @@ pub fn print_document(
         write_lines(out, &lines, options.color)?;
     }
     out.flush()
+}
+
+/// How long the turn whose rule is `block` had been running at `now`, when
+/// it is the last turn and has not ended (its rule states no duration).
+fn running_for(block: &DocBlock, conv: &Conversation, now: i64) -> Option<u64> {
+    let BlockKind::TurnRule {
+        number,
+        timestamp: Some(stamp),
+        duration: None,
+        ..
+    } = &block.kind
+    else {
+        return None;
+    };
+    if *number < conv.turns.len() {
+        return None;
+    }
+    u64::try_from(now - epoch_millis(stamp)?).ok()
 }
 
 /// Renders a conversation to a string, the way `overhear render` prints it:

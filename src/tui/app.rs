@@ -9,6 +9,7 @@ use std::time::SystemTime;
 use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 
+use super::blocks::ReplayControl;
 use super::blocks::{BlockClass, Blocks, Landmark, find_key, turn_start};
 use super::cache::LayoutCache;
 use super::chrome::Chrome;
@@ -16,7 +17,7 @@ use super::clock::Clock;
 use super::find::{HitCounts, SearchPrompt};
 use super::fold::Folds;
 use super::help::{self, HelpKey};
-use super::keys::{Action, action_for};
+use super::keys::{Action, action_for, replay_action_for};
 use super::picker::{ConversationRow, Picker, PickerOutcome};
 use super::sheet::{Pos, Sheet};
 use super::text::Matcher;
@@ -343,16 +344,22 @@ impl<D: Blocks> App<D> {
         if reload.epoch != self.epoch {
             return;
         }
+        self.change(reload.at, |doc| doc.update(reload.update));
+    }
+
+    /// Changes the document by `update` (a reload, a replay's step): a
+    /// view following the end stays there, any other keeps its place.
+    fn change(&mut self, at: SystemTime, update: impl FnOnce(&mut D) -> Result<bool, String>) {
         self.resize_anchor = None;
         let anchor = self.anchor();
         // A cursor on the last line while following stays on the last line.
         let (top, rows) = (self.top, self.rows);
         let drawn = self.sheet().rows(top, rows).len().max(1);
         let at_end = self.follow && self.cursor.saturating_add(1) >= drawn;
-        match self.doc.update(reload.update) {
+        match update(&mut self.doc) {
             Ok(changed) => {
                 if changed {
-                    self.last_change = reload.at;
+                    self.last_change = at;
                 }
                 if std::mem::take(&mut self.reload_problem) {
                     self.message = None;
@@ -608,7 +615,8 @@ impl<D: Blocks> App<D> {
                     return None;
                 }
                 let count = self.count.take();
-                let action = action_for(key)?;
+                let replayed = self.doc.replay().and_then(|_| replay_action_for(key));
+                let action = replayed.or_else(|| action_for(key))?;
                 self.act_counted(action, count)
             }
         }
@@ -688,8 +696,26 @@ impl<D: Blocks> App<D> {
             Action::Help => self.mode = Mode::Help(0),
             Action::Suspend => return Some(Effect::Suspend),
             Action::Quit => return Some(Effect::Quit),
+            Action::ReplayPause => self.control(ReplayControl::Pause),
+            Action::ReplayForward => self.control(ReplayControl::Forward),
+            Action::ReplayBack => self.control(ReplayControl::Back),
+            Action::ReplayFaster => self.control(ReplayControl::Faster),
+            Action::ReplaySlower => self.control(ReplayControl::Slower),
         }
         None
+    }
+
+    /// Acts on a replay, the view kept as a reload keeps it.
+    fn control(&mut self, control: ReplayControl) {
+        let mut note = None;
+        self.change(SystemTime::now(), |doc| {
+            let (changed, said) = doc.control(control);
+            note = said;
+            Ok(changed)
+        });
+        if let Some(note) = note {
+            self.note(note);
+        }
     }
 
     fn mouse(&mut self, mouse: &MouseEvent) {

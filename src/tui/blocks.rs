@@ -54,6 +54,38 @@ pub enum LiveState {
     Removed,
 }
 
+/// What a replay asks for, by key (`overhear replay`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplayControl {
+    /// Pause, or play on (from the start again at the end).
+    Pause,
+    /// One step forward (pauses).
+    Forward,
+    /// One step back (pauses).
+    Back,
+    /// Play faster.
+    Faster,
+    /// Play slower.
+    Slower,
+}
+
+/// Where a replay is, for the status bar: `replay · event 57/212 · 4× · 17:07:09`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReplayStatus {
+    /// Steps shown.
+    pub step: usize,
+    /// Steps in all.
+    pub total: usize,
+    /// What a step is: `event`, or `line` for an eve stream.
+    pub unit: &'static str,
+    /// The speed as shown: `4×`, `0.5×`, `max`.
+    pub speed: String,
+    /// Whether it is playing (not paused, not at the end).
+    pub playing: bool,
+    /// When the step shown was written.
+    pub moment: Option<SystemTime>,
+}
+
 /// A document the viewer can draw.
 ///
 /// Blocks are addressed by index; a block's [`Blocks::key`] is its identity
@@ -124,6 +156,15 @@ pub trait Blocks {
     /// Called about once a second: a chance to notice what no file change
     /// reports (an agent releasing its lock).
     fn tick(&mut self) {}
+    /// Where the replay is, when the document is one (`overhear replay`).
+    fn replay(&self) -> Option<ReplayStatus> {
+        None
+    }
+    /// Acts on a replay; returns whether what is shown changed, and a note
+    /// for the status bar. A document that is not a replay ignores it.
+    fn control(&mut self, _control: ReplayControl) -> (bool, Option<String>) {
+        (false, None)
+    }
 }
 
 /// Index of the block with `key`, looking at `hint` first (reloads rarely move blocks).

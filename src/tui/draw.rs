@@ -10,7 +10,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::app::{App, Mode};
-use super::blocks::{Blocks, LiveState};
+use super::blocks::{Blocks, LiveState, ReplayStatus};
 use super::text::highlight;
 use crate::text::sanitize::echo_line;
 use crate::text::truncate::{shift, truncate, truncate_start};
@@ -138,7 +138,9 @@ impl<D: Blocks> App<D> {
             right.retain(|(name, _)| *name != "help");
         }
         // Drop the least useful parts first until the rest fits.
-        for drop in ["events", "view", "time", "cols", "match", "turn"] {
+        for drop in [
+            "events", "view", "speed", "time", "cols", "match", "turn", "step",
+        ] {
             if right_width(&right) + wanted_left <= width {
                 break;
             }
@@ -186,6 +188,10 @@ impl<D: Blocks> App<D> {
         if let Some(hits) = self.match_status() {
             parts.push(("match", Span::styled(hits, bar)));
         }
+        if let Some(replay) = self.doc.replay() {
+            self.replay_parts(&mut parts, &replay);
+            return parts;
+        }
         let events = self.doc.event_count();
         parts.push((
             "events",
@@ -212,6 +218,47 @@ impl<D: Blocks> App<D> {
         parts.push(("time", Span::styled(stamp, bar)));
         parts.push(("help", Span::styled("H help", bar)));
         parts
+    }
+
+    /// The right side of the status bar in a replay, after the turn and the
+    /// match: `replay · event 57/212 · 4× · 17:07:09`.
+    fn replay_parts(&self, parts: &mut Vec<(&'static str, Span<'static>)>, replay: &ReplayStatus) {
+        let chrome = &self.chrome;
+        let bar = chrome.status_bar;
+        let (state, style) = if replay.playing {
+            ("replay".to_string(), chrome.status_following)
+        } else if replay.step < replay.total {
+            ("replay ‖ paused".to_string(), chrome.status_paused)
+        } else {
+            ("replay ○ end".to_string(), bar)
+        };
+        let news = self.news();
+        let state = if !self.follow && news > 0 {
+            format!("{state} · {news} new")
+        } else {
+            state
+        };
+        parts.push(("live", Span::styled(state, style)));
+        parts.push((
+            "step",
+            Span::styled(
+                format!("{} {}/{}", replay.unit, replay.step, replay.total),
+                bar,
+            ),
+        ));
+        parts.push(("speed", Span::styled(replay.speed.clone(), bar)));
+        let view = self.doc.view_name();
+        if view != DEFAULT_VIEW {
+            parts.push(("view", Span::styled(format!("{view} view"), bar)));
+        }
+        if self.hscroll > 0 {
+            let (from, to) = (self.hscroll + 1, self.hscroll + self.width);
+            parts.push(("cols", Span::styled(format!("cols {from}–{to}"), bar)));
+        }
+        if let Some(moment) = replay.moment {
+            parts.push(("time", Span::styled(self.clock.time(moment), bar)));
+        }
+        parts.push(("help", Span::styled("H help", bar)));
     }
 
     /// The live state: a symbol and a word, so that it reads without colour.

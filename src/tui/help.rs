@@ -50,6 +50,13 @@ pub const NOTES: &[(&str, &str)] = &[
          match in a part not shown points to o.",
     ),
     (
+        "Replay",
+        "In overhear replay (and the demo) Space pauses and plays on, . or → \
+         steps one event forward, , or ← one back, + and - change the speed \
+         (0.25× to max). Waits longer than 2 s are cut to 2 s at 1×. The \
+         status bar reads replay · event 57/212 · 4× · 17:07:09.",
+    ),
+    (
         "Counts",
         "A number before a key repeats it (5j, 3]) or picks a place: 10G is \
          line 10, 12t is turn 12. x and ) go to the next failed tool call and \

@@ -76,6 +76,16 @@ pub enum Action {
     Suspend,
     /// Quit.
     Quit,
+    /// In a replay: pause, play on, or play again from the start.
+    ReplayPause,
+    /// In a replay: one step forward.
+    ReplayForward,
+    /// In a replay: one step back.
+    ReplayBack,
+    /// In a replay: faster.
+    ReplayFaster,
+    /// In a replay: slower.
+    ReplaySlower,
 }
 
 /// A key with its modifiers.
@@ -349,6 +359,53 @@ pub const BINDINGS: &[Binding] = &[
         "quit",
     ),
 ];
+
+/// The keys of a replay (`overhear replay`), looked up before [`BINDINGS`]:
+/// Space and ← → are the replay's there, not paging and scrolling (PgDn,
+/// `h` and `l` still do those).
+pub const REPLAY_BINDINGS: &[Binding] = &[
+    bind(
+        "Space",
+        &[Chord::ch(' ')],
+        Action::ReplayPause,
+        "replay: pause / play (at the end: again)",
+    ),
+    bind(
+        ". →",
+        &[Chord::ch('.'), Chord::key(KeyCode::Right)],
+        Action::ReplayForward,
+        "replay: one event forward",
+    ),
+    bind(
+        ", ←",
+        &[Chord::ch(','), Chord::key(KeyCode::Left)],
+        Action::ReplayBack,
+        "replay: one event back",
+    ),
+    bind(
+        "+",
+        &[Chord::ch('+'), Chord::ch('=')],
+        Action::ReplayFaster,
+        "replay: faster",
+    ),
+    bind(
+        "-",
+        &[Chord::ch('-'), Chord::ch('_')],
+        Action::ReplaySlower,
+        "replay: slower",
+    ),
+];
+
+/// The action a replay binds to `event`, if any (see [`REPLAY_BINDINGS`]).
+pub fn replay_action_for(event: &KeyEvent) -> Option<Action> {
+    if event.kind == KeyEventKind::Release {
+        return None;
+    }
+    REPLAY_BINDINGS
+        .iter()
+        .find(|b| b.keys.iter().any(|k| k.matches(event)))
+        .map(|b| b.action)
+}
 
 /// The action bound to `event`, if any; key releases are ignored.
 pub fn action_for(event: &KeyEvent) -> Option<Action> {

@@ -63,6 +63,9 @@ pub struct LiveDocument {
     /// running turn's rule counts from it, so that what it shows changes
     /// only at a tick, never between two frames.
     now: Option<i64>,
+    /// A replay sets the conversation, `finished` and `now` (the moment
+    /// shown) itself: the files and the clock are not asked.
+    replayed: bool,
 }
 
 impl LiveDocument {
@@ -80,9 +83,37 @@ impl LiveDocument {
             ended: false,
             revisions: RefCell::new(Vec::new()),
             now: now_millis(),
+            replayed: false,
         };
         doc.rebuild();
         doc
+    }
+
+    /// The conversation shown, for a replay to change in place before
+    /// [`LiveDocument::replayed`].
+    pub(super) fn conversation_mut(&mut self) -> &mut crate::model::Conversation {
+        &mut self.live.conversation
+    }
+
+    /// A replay changed the conversation: it shows the moment `now`
+    /// (milliseconds since the epoch), `finished` or not. `untouched`: how
+    /// many leading turns kept their events (`None`: build it all anew).
+    pub(super) fn replayed(&mut self, untouched: Option<usize>, finished: bool, now: Option<i64>) {
+        self.replayed = true;
+        self.finished = finished;
+        self.now = now;
+        match untouched {
+            Some(untouched) => {
+                self.options.finished = finished;
+                let kept = self
+                    .doc
+                    .rebuild(&self.live.conversation, &self.options, untouched);
+                let revisions = self.revisions.get_mut();
+                revisions.truncate(kept);
+                revisions.resize(self.doc.blocks.len(), None);
+            }
+            None => self.rebuild(),
+        }
     }
 
     /// The conversation followed.
@@ -167,6 +198,9 @@ impl LiveDocument {
 
     /// Notes whether the agent is done; whether that changed.
     fn check_finished(&mut self) -> bool {
+        if self.replayed {
+            return false;
+        }
         let finished = self.ended || self.live.finished();
         std::mem::replace(&mut self.finished, finished) != finished
     }
@@ -400,6 +434,9 @@ impl Blocks for LiveDocument {
     }
 
     fn tick(&mut self) {
+        if self.replayed {
+            return;
+        }
         self.now = now_millis();
         if self.check_finished() {
             self.update_blocks();

@@ -40,6 +40,7 @@ mod navigate;
 pub mod notify;
 pub mod pager;
 pub mod picker;
+pub mod replay;
 pub mod run;
 pub mod sheet;
 mod signals;
@@ -51,7 +52,7 @@ pub mod viewer;
 mod testdoc;
 
 pub use app::{App, AppEvent, Effect, Reload, Signal, ViewerOptions};
-pub use blocks::{BlockClass, Blocks, LiveState};
+pub use blocks::{BlockClass, Blocks, LiveState, ReplayControl, ReplayStatus};
 pub use chrome::Chrome;
 pub use clock::Clock;
 pub use picker::ConversationRow;
