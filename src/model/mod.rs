@@ -5,6 +5,7 @@
 //! (jp-format §1.10, §1.11): no display configuration is involved.
 
 mod pairing;
+pub mod time;
 pub mod views;
 
 use std::collections::HashMap;
