@@ -21,6 +21,7 @@ use super::result::{Presentation, classify_result, present};
 use super::split::slice_of_parts;
 use super::theme::Theme;
 use crate::format::{ChatResponse, Content, EventKind, ext};
+use crate::model::message_tools::SEND_CHANNEL_UPDATE;
 use crate::model::{Conversation, InquiryPair};
 use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
 use crate::text::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
@@ -656,7 +657,7 @@ fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static
     // (send_channel_update)`); any other speaking tool is named alone
     // (`assistant · tell_user`).
     let tool = clean(&speech.tool, ctx);
-    let kind = if speech.tool == "send_channel_update" {
+    let kind = if speech.tool == SEND_CHANNEL_UPDATE {
         format!(" · update ({tool})")
     } else {
         format!(" · {tool}")
