@@ -10,8 +10,6 @@
 //! It is not a conversation editor: nothing here ever writes to, locks or
 //! renames the files it reads.
 
-#![warn(missing_docs)]
-
 pub mod cli;
 pub mod demo;
 pub mod export;

@@ -6,6 +6,11 @@
 //! learn the width. The decisions are written in `docs/rendering.md`
 //! ("Printing") and `docs/errors.md`.
 
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
 mod live_support;
 
 use std::os::unix::fs::PermissionsExt;

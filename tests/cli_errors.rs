@@ -4,6 +4,11 @@
 //! not stop reading are warnings: the conversation is printed all the same.
 //! The catalogue these tests check is `docs/errors.md`.
 
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
 mod live_support;
 
 use std::os::unix::fs::PermissionsExt;
@@ -253,6 +258,7 @@ fn an_unreadable_file_says_overhear_only_reads() {
     let events = dir.join("events.json");
     std::fs::set_permissions(&events, std::fs::Permissions::from_mode(0o000)).unwrap();
     // Root reads anything: run overhear as `nobody` then.
+    // SAFETY: geteuid has no preconditions and cannot fail.
     let root = unsafe { libc::geteuid() } == 0;
     if root {
         for folder in [&s.root, &dir] {

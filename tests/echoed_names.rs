@@ -5,6 +5,11 @@
 //! control leaves the process but overhear's own SGR (`docs/hardening.md`,
 //! "Echoed names").
 
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
 #[allow(dead_code)] // shared with other test binaries
 #[path = "hostile/effects.rs"]
 mod effects;

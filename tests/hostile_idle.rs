@@ -17,6 +17,8 @@ use live_support::Viewer;
 const FIRST_SCREEN: Duration = Duration::from_secs(120);
 
 /// User plus system CPU time the process has used so far.
+// The clock tick rate comes from sysconf(3), which has no safe wrapper.
+#[allow(unsafe_code)]
 fn cpu_time(pid: u32) -> Duration {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
     // Fields after the command name, which is in parentheses and may hold spaces.

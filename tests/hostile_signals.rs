@@ -33,6 +33,8 @@ fn viewer_on(tmp: &Path) -> (Viewer, PathBuf) {
     (viewer, dir)
 }
 
+// Signalling the child is a bare kill(2): std can only send SIGKILL.
+#[allow(unsafe_code)]
 fn kill(viewer: &Viewer, signal: libc::c_int) {
     let pid = libc::pid_t::try_from(viewer.pid()).unwrap();
     // SAFETY: signalling our own child process.

@@ -4,6 +4,11 @@
 //! the keys still come from the terminal. Each event shows once, within a
 //! second of its line being complete, and a half-written line shows nothing.
 
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
 mod live_support;
 
 use std::fs::OpenOptions;
@@ -112,6 +117,7 @@ impl Viewer {
                 let fd = self.master.as_raw_fd().unwrap();
                 // SAFETY: `termios` is plain data filled in by `tcgetattr` on an open fd.
                 let mut termios: libc::termios = unsafe { std::mem::zeroed() };
+                // SAFETY: `fd` is the open pty master and `termios` is ours to fill in.
                 assert_eq!(unsafe { libc::tcgetattr(fd, &mut termios) }, 0);
                 assert!(termios.c_lflag & libc::ICANON != 0, "cooked again");
                 return;

@@ -239,10 +239,13 @@ impl Viewer {
     }
 
     /// Whether the terminal is in cooked mode with echo (not raw).
+    // The terminal's modes are read with tcgetattr(3), which has no safe wrapper.
+    #[allow(unsafe_code)]
     pub fn cooked(&self) -> bool {
         let fd = self.master.as_raw_fd().unwrap();
         // SAFETY: `termios` is plain data filled in by `tcgetattr` on an open fd.
         let mut termios: libc::termios = unsafe { std::mem::zeroed() };
+        // SAFETY: `fd` is the open pty master and `termios` is ours to fill in.
         assert_eq!(unsafe { libc::tcgetattr(fd, &mut termios) }, 0);
         termios.c_lflag & libc::ICANON != 0 && termios.c_lflag & libc::ECHO != 0
     }
@@ -427,6 +430,9 @@ pub struct Recorder {
 
 impl Recorder {
     /// Watches every folder under `root` (and `root`) for all events.
+    // inotify is watched with bare syscalls: notify coalesces the very events
+    // this recorder must see one by one.
+    #[allow(unsafe_code)]
     pub fn start(roots: &[&Path]) -> Recorder {
         // SAFETY: plain syscalls; the descriptor is owned by the thread below.
         let fd = unsafe { libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC) };
