@@ -9,8 +9,8 @@
 //! The document is a stage of its own between the policy and the layout: the
 //! policy decides (the [`crate::policy::TurnPolicy`] of each turn, from
 //! [`crate::policy::PolicyTimeline`]; each result block's
-//! [`BlockDisplay`]); [`build`] keeps the blocks the view shows, each with
-//! its decision; [`read`] holds what is read back from the conversation for a
+//! [`BlockDisplay`]); `build` keeps the blocks the view shows, each with
+//! its decision; `read` holds what is read back from the conversation for a
 //! block. The layout only draws what the document says.
 
 use std::ops::Range;

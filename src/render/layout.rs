@@ -5,9 +5,9 @@
 //! the result presenter are applied. Every line returned fits the width.
 //!
 //! This file dispatches on the block kind; the kinds are laid out in
-//! [`message`] (messages, speech, data, questions), [`card`] (tool cards),
-//! [`reasoning`] and [`rules`] (turn rules and labels), on the line-building
-//! they share in [`lines`].
+//! `message` (messages, speech, data, questions), `card` (tool cards),
+//! `reasoning` and `rules` (turn rules and labels), on the line-building
+//! they share in `lines`.
 
 use std::borrow::Cow;
 
