@@ -9,7 +9,7 @@
 // says why it is sound (clippy's undocumented_unsafe_blocks).
 #![allow(unsafe_code)]
 
-mod live_support;
+mod common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use live_support::{OVERHEAR, Viewer, replace};
+use common::pty::{OVERHEAR, Viewer, replace};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp");
 

@@ -3,14 +3,14 @@
 //! viewer showing it uses about no CPU, and keys scroll inside it as fast as
 //! anywhere else. Measured from outside, in a real pseudo-terminal.
 
+mod common;
 #[path = "hostile/inputs.rs"]
 mod inputs;
-mod live_support;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use live_support::Viewer;
+use common::pty::Viewer;
 
 /// How long the first screen may take in a debug build (it lays out the
 /// whole paragraph once): a guard against hangs, not a budget.
@@ -44,7 +44,7 @@ fn one_paragraph(dir: &Path, words: usize) {
 
 /// The text of the screen's rows, the status bar left out.
 fn text_rows(viewer: &Viewer) -> Vec<String> {
-    let mut rows = live_support::rows(&viewer.screen());
+    let mut rows = common::pty::rows(&viewer.screen());
     rows.pop();
     rows
 }

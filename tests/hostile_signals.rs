@@ -4,12 +4,12 @@
 //! off — and a read error's note stays in the status bar until the file
 //! reads again (issue 12, point 7).
 
-mod live_support;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use live_support::{TIMEOUT, Viewer};
+use common::pty::{TIMEOUT, Viewer};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
 
@@ -93,7 +93,7 @@ fn sigpipe_is_ignored_and_quitting_afterwards_restores_the_terminal() {
 
 /// The status bar: the screen's last row.
 fn status_bar(screen: &vt100::Screen) -> String {
-    live_support::rows(screen).pop().unwrap_or_default()
+    common::pty::rows(screen).pop().unwrap_or_default()
 }
 
 #[test]

@@ -9,14 +9,14 @@
 // says why it is sound (clippy's undocumented_unsafe_blocks).
 #![allow(unsafe_code)]
 
-mod live_support;
+mod common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use live_support::{OVERHEAR, TIMEOUT, Viewer};
+use common::pty::{OVERHEAR, TIMEOUT, Viewer};
 
 const JP: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

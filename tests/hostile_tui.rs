@@ -8,7 +8,7 @@ mod effects;
 #[path = "hostile/inputs.rs"]
 mod inputs;
 
-mod live_support;
+mod common;
 
 use std::io::Write;
 use std::path::Path;
@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
-use live_support::{Pty, run_in_pty};
+use common::pty::{Pty, run_in_pty};
 use serde_json::Value;
 
 use effects::Effects;

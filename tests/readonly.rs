@@ -29,7 +29,7 @@
 // says why it is sound (clippy's undocumented_unsafe_blocks).
 #![allow(unsafe_code)]
 
-mod live_support;
+mod common;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -40,7 +40,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use live_support::{FsEvent, OVERHEAR, Recorder, TIMEOUT, Viewer, entries_under, replace};
+use common::pty::{FsEvent, OVERHEAR, Recorder, TIMEOUT, Viewer, entries_under, replace};
 use serde_json::{Value, json};
 use xxhash_rust::xxh3::xxh3_64;
 

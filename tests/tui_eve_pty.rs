@@ -9,7 +9,7 @@
 // says why it is sound (clippy's undocumented_unsafe_blocks).
 #![allow(unsafe_code)]
 
-mod live_support;
+mod common;
 
 use std::fs::OpenOptions;
 use std::io::Write;
@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, MasterPty};
 
-use live_support::{Pty, run_in_pty};
+use common::pty::{Pty, run_in_pty};
 
 const STREAM: &str = include_str!("fixtures/eve/streaming.ndjson");
 const ROWS: u16 = 40;

@@ -6,11 +6,11 @@
 // says why it is sound (clippy's undocumented_unsafe_blocks).
 #![allow(unsafe_code)]
 
-mod live_support;
+mod common;
 
 use std::path::{Path, PathBuf};
 
-use live_support::{TIMEOUT, Viewer};
+use common::pty::{TIMEOUT, Viewer};
 use serde_json::Value;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
@@ -177,7 +177,7 @@ fn a_resized_terminal_is_redrawn_to_its_new_size() {
 #[test]
 fn the_picker_opens_another_conversation_of_the_workspace() {
     let tmp = tempfile::tempdir().unwrap();
-    let conversations = live_support::jp_workspace(tmp.path());
+    let conversations = common::pty::jp_workspace(tmp.path());
     let older = conversation(&conversations, 100);
     std::fs::rename(&older, conversations.join("17653152345-older")).unwrap();
     std::fs::write(

@@ -5,8 +5,6 @@
 //! does.
 //!
 //! Each test file uses a different part of it.
-#![allow(dead_code)]
-
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::io::{Read, Write};
