@@ -52,15 +52,8 @@ mod tests {
             epoch_millis("2026-04-10 17:04:00"),
             epoch_millis("2026-04-10T17:04:00Z")
         );
-        for bad in [
-            "",
-            "yesterday",
-            "2026-13-01T00:00:00Z",
-            "2026-04-10T17:04:00+2",
-            "2026-04-10T17:04:00.",
-        ] {
-            assert_eq!(epoch_millis(bad), None, "{bad}");
-        }
+        // What is not a timestamp: model::time's tests.
+        assert_eq!(epoch_millis("yesterday"), None);
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::text::truncate::cut_to_width;
 use crate::text::width::line_width;
 use crate::text::wrap::{prefix_lines, wrap_spans};
 
-use super::lines::{clean, code_lines, dim_line, indent, inner_width, pretty};
+use super::lines::{clean, code_lines, dim_line, indent_code, inner_width, pretty};
 use super::message::inquiry_lines;
 use super::rules::{task_detail, task_label};
 use super::{BODY_INDENT, Fold, LayoutContext, RESULT_GUTTER};
@@ -333,20 +333,11 @@ pub(super) fn arguments_lines(
             .get("rendered_arguments")
             .and_then(Value::as_str)
         {
-            Some(rendered) => {
-                let limit = inner_width(ctx.width, "    ") + ctx.code_slack();
-                let lines = crate::render::ansi::ansi_to_lines(rendered.trim_end(), ctx.sanitize)
-                    .into_iter()
-                    .map(|l| {
-                        if line_width(&l) > limit {
-                            cut_to_width(&l, limit)
-                        } else {
-                            l
-                        }
-                    })
-                    .collect();
-                indent(lines, "    ", ctx.width)
-            }
+            Some(rendered) => indent_code(
+                crate::render::ansi::ansi_to_lines(rendered.trim_end(), ctx.sanitize),
+                "    ",
+                ctx,
+            ),
             None => Vec::new(),
         },
         Parameters::FunctionCall | Parameters::Off => Vec::new(),

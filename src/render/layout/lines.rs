@@ -116,8 +116,17 @@ pub(super) fn code_lines(
     lang: Option<&str>,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
-    let limit = inner_width(ctx.width, BODY_INDENT) + ctx.code_slack();
-    let lines = highlight(code, lang, ctx.theme)
+    indent_code(highlight(code, lang, ctx.theme), BODY_INDENT, ctx)
+}
+
+/// Lines of code (never wrapped) behind `prefix`, each cut at the code width.
+pub(super) fn indent_code(
+    lines: Vec<Line<'static>>,
+    prefix: &'static str,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let limit = inner_width(ctx.width, prefix) + ctx.code_slack();
+    let lines = lines
         .into_iter()
         .map(|l| {
             if line_width(&l) > limit {
@@ -127,7 +136,7 @@ pub(super) fn code_lines(
             }
         })
         .collect();
-    indent(lines, BODY_INDENT, ctx.width)
+    indent(lines, prefix, ctx.width)
 }
 
 pub(super) fn raw_json_block(
