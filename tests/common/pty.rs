@@ -130,12 +130,13 @@ fn run_in_pty_keeping<C: vt100::Callbacks + Send + 'static>(
     }
 }
 
-/// `overhear` running in a pseudo-terminal, its screen kept by `vt100`.
-pub struct Viewer {
+/// `overhear` running in a pseudo-terminal, its screen kept by `vt100`, and
+/// the terminal effects it asked for by `C` when a test records them.
+pub struct Viewer<C: vt100::Callbacks = ()> {
     child: Box<dyn Child + Send + Sync>,
     master: Box<dyn MasterPty + Send>,
     writer: Box<dyn Write + Send>,
-    screen: Arc<Mutex<vt100::Parser>>,
+    screen: Arc<Mutex<vt100::Parser<C>>>,
     /// Every byte the viewer wrote, when started by [`Viewer::recording`].
     output: Option<Arc<Recording>>,
 }
@@ -194,6 +195,31 @@ impl Viewer {
             screen,
             output,
         }
+    }
+}
+
+impl<C: vt100::Callbacks + Send + 'static> Viewer<C> {
+    /// Runs `cmd` on a `rows`×`cols` terminal whose effects (title, clipboard,
+    /// bell…) `callbacks` records.
+    pub fn start_with(cmd: CommandBuilder, rows: u16, cols: u16, callbacks: C) -> Viewer<C> {
+        let Pty {
+            child,
+            master,
+            writer,
+            screen,
+        } = run_in_pty(cmd, rows, cols, callbacks);
+        Viewer {
+            child,
+            master,
+            writer,
+            screen,
+            output: None,
+        }
+    }
+
+    /// What the callbacks recorded, for `f` to read or take.
+    pub fn callbacks<R>(&self, f: impl FnOnce(&mut C) -> R) -> R {
+        f(self.screen.lock().unwrap().callbacks_mut())
     }
 
     /// Quits with `q`, then [`Viewer::output`].
@@ -319,7 +345,7 @@ impl Viewer {
     }
 }
 
-impl Drop for Viewer {
+impl<C: vt100::Callbacks> Drop for Viewer<C> {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
