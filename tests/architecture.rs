@@ -29,6 +29,13 @@ const LAYERS: &[(&str, &[&str])] = &[
         "load",
         &["model", "text", "source", "format", "policy", "redact"],
     ),
+    // A conversation as it was after N steps or at a moment (time travel).
+    (
+        "travel",
+        &[
+            "model", "text", "source", "format", "policy", "redact", "load",
+        ],
+    ),
     // The document stage: the blocks to show, each with its decision. It
     // reads the few helpers that say how a text would be cut, never layout.
     (
@@ -44,8 +51,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     // Layout and output: styled lines at a width, from the document.
     ("render", &["model", "text", "policy"]),
-    // On top: the bundled demo, export, the viewer and the command line.
+    // On top: the bundled demo, the library's API for tool authors, export,
+    // the viewer and the command line.
     ("demo", &["model", "text", "source", "format", "load"]),
+    (
+        "api",
+        &[
+            "model", "text", "source", "format", "policy", "render", "redact", "load", "travel",
+        ],
+    ),
     (
         "export",
         &["model", "text", "policy", "render", "redact", "load"],
@@ -53,14 +67,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "tui",
         &[
-            "model", "text", "source", "format", "policy", "render", "redact", "load", "export",
+            "model", "text", "source", "format", "policy", "render", "redact", "load", "travel",
+            "export",
         ],
     ),
     (
         "cli",
         &[
-            "model", "text", "source", "format", "policy", "render", "redact", "load", "export",
-            "tui", "demo",
+            "model", "text", "source", "format", "policy", "render", "redact", "load", "travel",
+            "export", "tui", "demo", "api",
         ],
     ),
 ];
