@@ -16,6 +16,11 @@
 //! and peak memory from `/proc/self/status`); `baseline` is the plain parse
 //! the time is compared with.
 
+// This program drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
 #[path = "../benches/common/mod.rs"]
 mod common;
 

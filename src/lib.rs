@@ -63,8 +63,6 @@
 //! conversation editor: nothing here ever writes to, locks or renames the
 //! files it reads.
 
-#![warn(missing_docs)]
-
 mod api;
 // The modules below are the binary's. Those its tests, benchmarks and fuzz
 // targets reach stay `pub` but are hidden from the documentation: they are

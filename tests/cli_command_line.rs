@@ -6,7 +6,12 @@
 //! learn the width. The decisions are written in `docs/rendering.md`
 //! ("Printing") and `docs/errors.md`.
 
-mod live_support;
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
+mod common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -14,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use base64::Engine;
-use live_support::OVERHEAR;
+use common::pty::OVERHEAR;
 use overhear::text::width::display_width;
 use portable_pty::CommandBuilder;
 
@@ -225,7 +230,7 @@ fn printed_output_is_as_wide_as_columns_else_80() {
 /// What a command wrote to a `cols`-column pseudo-terminal until it exited
 /// by itself, and its exit code.
 fn in_pty(cmd: CommandBuilder, cols: u16) -> (String, u32) {
-    let mut viewer = live_support::Viewer::recording(cmd, 40, cols);
+    let mut viewer = common::pty::Viewer::recording(cmd, 40, cols);
     let code = viewer.exit_code();
     let bytes = viewer.output();
     (String::from_utf8_lossy(&bytes).into_owned(), code)
@@ -410,7 +415,7 @@ fn no_tput_from_path_is_ever_run_to_learn_the_width() {
     // The viewer in a terminal, and a dumb terminal that prints.
     let mut viewer = pty_command(&[&current], Some("xterm-256color"));
     viewer.env("PATH", &path);
-    let mut viewer = live_support::Viewer::start(viewer, 30, 100);
+    let mut viewer = common::pty::Viewer::start(viewer, 30, 100);
     viewer.wait_for_text("Run the checks again.");
     viewer.quit();
     let mut dumb = pty_command(&[&current], Some("dumb"));
@@ -481,7 +486,7 @@ fn color_never_draws_the_viewer_as_no_color_does() {
         if no_color {
             cmd.env("NO_COLOR", "1");
         }
-        let mut viewer = live_support::Viewer::start(cmd, 30, 100);
+        let mut viewer = common::pty::Viewer::start(cmd, 30, 100);
         viewer.wait_for_text("Run the checks again.");
         let screen = viewer.settled_screen();
         viewer.quit();

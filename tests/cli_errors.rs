@@ -4,7 +4,12 @@
 //! not stop reading are warnings: the conversation is printed all the same.
 //! The catalogue these tests check is `docs/errors.md`.
 
-mod live_support;
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
+mod common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -12,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use live_support::{OVERHEAR, Viewer, replace};
+use common::pty::{OVERHEAR, Viewer, replace};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp");
 
@@ -253,6 +258,7 @@ fn an_unreadable_file_says_overhear_only_reads() {
     let events = dir.join("events.json");
     std::fs::set_permissions(&events, std::fs::Permissions::from_mode(0o000)).unwrap();
     // Root reads anything: run overhear as `nobody` then.
+    // SAFETY: geteuid has no preconditions and cannot fail.
     let root = unsafe { libc::geteuid() } == 0;
     if root {
         for folder in [&s.root, &dir] {

@@ -5,7 +5,9 @@
 //! cuts on the events' own times, and a cut outside the conversation is an
 //! error naming its size. The decisions are in `docs/time-travel.md`.
 
-mod corpus;
+mod common;
+
+use common::corpus;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -2,7 +2,7 @@
 //! (`.ci/run` sets it to `../shared/fixtures/jp`). Without it the tests say
 //! they skipped and pass: `cargo test` on a fresh clone needs nothing else.
 
-mod corpus;
+mod common;
 
 use std::collections::BTreeMap;
 
@@ -20,7 +20,7 @@ fn read(dir: &std::path::Path) -> (Vec<u8>, Option<Vec<u8>>) {
 
 #[test]
 fn every_conversation_loads_without_diagnostics() {
-    let Some(dirs) = corpus::jp_conversations() else {
+    let Some(dirs) = common::corpus::jp_conversations() else {
         return;
     };
     for dir in dirs {
@@ -37,7 +37,7 @@ fn every_conversation_loads_without_diagnostics() {
 
 #[test]
 fn event_counts_per_type_match_an_independent_count() {
-    let Some(dirs) = corpus::jp_conversations() else {
+    let Some(dirs) = common::corpus::jp_conversations() else {
         return;
     };
     for dir in dirs {
@@ -64,7 +64,7 @@ fn event_counts_per_type_match_an_independent_count() {
 
 #[test]
 fn every_tool_response_pairs_with_a_request() {
-    let Some(dirs) = corpus::jp_conversations() else {
+    let Some(dirs) = common::corpus::jp_conversations() else {
         return;
     };
     for dir in dirs {
@@ -103,7 +103,7 @@ fn decodes_to_text(s: &str) -> bool {
 
 #[test]
 fn no_decoded_tool_content_still_looks_like_base64() {
-    let Some(dirs) = corpus::jp_conversations() else {
+    let Some(dirs) = common::corpus::jp_conversations() else {
         return;
     };
     let mut checked = 0;
@@ -134,7 +134,7 @@ fn no_decoded_tool_content_still_looks_like_base64() {
 
 #[test]
 fn reading_while_streaming_the_file_equals_reading_it_whole() {
-    let Some(dirs) = corpus::jp_conversations() else {
+    let Some(dirs) = common::corpus::jp_conversations() else {
         return;
     };
     for dir in dirs {
@@ -148,7 +148,7 @@ fn reading_while_streaming_the_file_equals_reading_it_whole() {
 
 #[test]
 fn the_pickers_count_equals_the_loaded_events() {
-    let Some(dirs) = corpus::jp_conversations() else {
+    let Some(dirs) = common::corpus::jp_conversations() else {
         return;
     };
     for dir in dirs {

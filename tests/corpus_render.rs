@@ -4,7 +4,7 @@
 //! the stored config, independently of the renderer), and writes no escape
 //! byte but SGR.
 
-mod corpus;
+mod common;
 
 use std::path::Path;
 use std::process::Command;
@@ -248,7 +248,7 @@ fn prose(message: &str) -> (String, Vec<String>) {
 
 #[test]
 fn render_shows_messages_cuts_results_and_leaks_no_escapes() {
-    let Some(dirs) = corpus::jp_conversations() else {
+    let Some(dirs) = common::corpus::jp_conversations() else {
         return;
     };
     for dir in &dirs {

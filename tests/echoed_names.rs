@@ -5,10 +5,15 @@
 //! control leaves the process but overhear's own SGR (`docs/hardening.md`,
 //! "Echoed names").
 
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
+mod common;
 #[allow(dead_code)] // shared with other test binaries
 #[path = "hostile/effects.rs"]
 mod effects;
-mod live_support;
 mod sgr;
 #[allow(dead_code)] // shared with other test binaries
 #[path = "hostile/support.rs"]
@@ -20,7 +25,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use live_support::{OVERHEAR, TIMEOUT, run_in_pty};
+use common::pty::{OVERHEAR, TIMEOUT, run_in_pty};
 
 /// Names carrying CSI, OSC (BEL- and ST-terminated), DCS, C1 (as UTF-8 and as
 /// a raw byte), bidi controls and invalid UTF-8.
@@ -156,7 +161,7 @@ fn hostile_option_values_are_echoed_safely() {
 #[test]
 fn the_picker_and_status_bar_show_hostile_names_without_obeying_them() {
     let tmp = tempfile::tempdir().unwrap();
-    let conversations = live_support::jp_workspace(tmp.path());
+    let conversations = common::pty::jp_workspace(tmp.path());
     let events = br#"[{"timestamp": "2026-01-01 00:00:00.0", "type": "turn_start"},
         {"timestamp": "2026-01-01 00:00:01.0", "type": "chat_request", "content": "hello"}]"#;
     for (i, (_, name)) in NAMES.iter().enumerate() {
@@ -173,15 +178,15 @@ fn the_picker_and_status_bar_show_hostile_names_without_obeying_them() {
             "last_activated_at": format!("2026-01-0{} 10:00:00.0", i + 1)});
         std::fs::write(dir.join("metadata.json"), metadata.to_string()).unwrap();
     }
-    let mut cmd = live_support::Viewer::command(tmp.path(), &tmp.path().join("no-user-data"));
+    let mut cmd = common::pty::Viewer::command(tmp.path(), &tmp.path().join("no-user-data"));
     cmd.env("TERM", "xterm-256color");
     let mut pty = run_in_pty(cmd, 30, 120, effects::Effects::default());
-    let wait_for = |pty: &live_support::Pty<effects::Effects>, text: &str| {
+    let wait_for = |pty: &common::pty::Pty<effects::Effects>, text: &str| {
         pty.wait_until(&format!("{text:?}"), |p| {
             p.screen().contents().contains(text)
         });
     };
-    let wait_gone = |pty: &live_support::Pty<effects::Effects>, text: &str| {
+    let wait_gone = |pty: &common::pty::Pty<effects::Effects>, text: &str| {
         pty.wait_until(&format!("{text:?} to go"), |p| {
             !p.screen().contents().contains(text)
         });
@@ -225,7 +230,7 @@ fn the_viewer_names_a_broken_hostile_folder_on_its_terminal_without_obeying_it()
         let dir = named(tmp.path(), name);
         std::fs::create_dir(&dir).unwrap();
         std::fs::write(dir.join("events.json"), b"[{\"type\": ").unwrap();
-        let mut cmd = live_support::Viewer::command(tmp.path(), &tmp.path().join("no-user-data"));
+        let mut cmd = common::pty::Viewer::command(tmp.path(), &tmp.path().join("no-user-data"));
         cmd.arg(&dir);
         let mut pty = run_in_pty(cmd, 10, 200, effects::Effects::default());
         let status = pty.child.wait().unwrap();

@@ -3,7 +3,7 @@
 //! outcome is shown, and the corpus manifest's expectations hold. Without the
 //! variable the test says "skipped" and passes.
 
-mod corpus;
+mod common;
 
 mod eve_support;
 
@@ -37,7 +37,9 @@ fn state(name: &str) -> TaskState {
 
 #[test]
 fn every_corpus_stream_reads_completely() {
-    let Some(dir) = corpus::eve_dir() else { return };
+    let Some(dir) = common::corpus::eve_dir() else {
+        return;
+    };
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("corpus readable")
         .map(|e| e.expect("entry").path())
@@ -119,7 +121,9 @@ fn every_corpus_stream_reads_completely() {
 
 #[test]
 fn corpus_manifest_expectations_hold() {
-    let Some(dir) = corpus::eve_dir() else { return };
+    let Some(dir) = common::corpus::eve_dir() else {
+        return;
+    };
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).expect("manifest"))
             .expect("manifest is JSON");

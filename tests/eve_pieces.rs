@@ -3,6 +3,7 @@
 //! Runs over the hand-written streams and, when `$OVERHEAR_EVE_CORPUS` names
 //! it, the real corpus.
 
+mod common;
 mod eve_support;
 
 use std::collections::HashSet;
@@ -12,12 +13,8 @@ use overhear::format::eve::EveReader;
 
 fn streams() -> Vec<PathBuf> {
     let mut dirs = vec![eve_support::fixtures_dir()];
-    match std::env::var_os("OVERHEAR_EVE_CORPUS") {
-        Some(dir) => dirs.push(PathBuf::from(dir)),
-        None => eprintln!(
-            "skipped: OVERHEAR_EVE_CORPUS is not set (it names the real eve streams); only the hand-written streams are checked"
-        ),
-    }
+    // Without the real corpus, only the hand-written streams are checked.
+    dirs.extend(common::corpus::eve_dir());
     let mut files: Vec<PathBuf> = dirs
         .iter()
         .flat_map(|d| std::fs::read_dir(d).expect("stream folder readable"))

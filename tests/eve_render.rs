@@ -4,7 +4,7 @@
 //! outcome is on screen, and no line is wider than the width. Without the
 //! variable the test says "skipped" and passes.
 
-mod corpus;
+mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -99,7 +99,7 @@ fn task_outcomes(records: &[Value]) -> BTreeMap<String, Vec<String>> {
 
 #[test]
 fn every_real_stream_renders_whole_at_every_width() {
-    let Some(files) = corpus::eve_streams() else {
+    let Some(files) = common::corpus::eve_streams() else {
         return;
     };
     let mut tasks = 0;

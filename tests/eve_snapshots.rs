@@ -6,6 +6,9 @@
 //! Beside each snapshot, the facts a reader checks by eye: an update and the
 //! final reply are never confused.
 
+mod common;
+
+use common::snapshot::snapshot;
 use std::path::Path;
 use std::process::Command;
 
@@ -29,15 +32,6 @@ fn render_at(width: &str, fixture: &str, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8(out.stdout).expect("UTF-8 output")
-}
-
-fn snapshot(name: &str, text: &str) {
-    insta::with_settings!({
-        snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
-        prepend_module_to_snapshot => false,
-    }, {
-        insta::assert_snapshot!(name, text);
-    });
 }
 
 /// The speech panes of a rendering: (label line, text of the pane).

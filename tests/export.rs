@@ -4,7 +4,7 @@
 //! every real conversation exports, and the HTML loads in a real headless
 //! browser with no error and no request.
 
-mod corpus;
+mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -243,9 +243,9 @@ fn output_file_takes_its_format_from_the_extension_and_never_the_input() {
 
 #[test]
 fn every_real_conversation_and_stream_exports() {
-    let paths: Vec<PathBuf> = corpus::jp_conversations()
+    let paths: Vec<PathBuf> = common::corpus::jp_conversations()
         .into_iter()
-        .chain(corpus::eve_streams())
+        .chain(common::corpus::eve_streams())
         .flatten()
         .collect();
     for path in &paths {

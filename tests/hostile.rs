@@ -4,6 +4,11 @@
 //! `docs/hardening.md`. Big inputs are generated into temporary folders, never
 //! committed (`tests/fixtures/hostile/README.md`).
 
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
 #[path = "hostile/effects.rs"]
 mod effects;
 #[path = "hostile/inputs.rs"]

@@ -4,7 +4,12 @@
 //! measured are in docs/hardening.md), and what waits to be read stays
 //! bounded: the writer is held back instead of a queue of updates growing.
 
-mod live_support;
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
+mod common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,7 +18,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use live_support::{OVERHEAR, TIMEOUT, Viewer};
+use common::pty::{OVERHEAR, TIMEOUT, Viewer};
 use portable_pty::CommandBuilder;
 
 /// How long `q` or SIGTERM may take to end the viewer, generously (a debug
@@ -127,7 +132,7 @@ fn viewer_on_stdin(dir: &Path, path: &Path) -> Viewer {
 
 /// The resident memory of `pid`, in bytes.
 fn rss(pid: u32) -> u64 {
-    live_support::rss_kib(pid) * 1024
+    common::pty::rss_kib(pid) * 1024
 }
 
 /// Floods a viewer for a while; returns it, the flood and what was measured.
@@ -167,7 +172,7 @@ fn time_exit(viewer: &mut Viewer, expected: u32, what: &str) -> Duration {
 
 /// The event count the status bar shows (`12,345 events`).
 fn events_shown(viewer: &Viewer) -> Option<u64> {
-    let bar = live_support::rows(&viewer.screen()).pop()?;
+    let bar = common::pty::rows(&viewer.screen()).pop()?;
     let words: Vec<&str> = bar.split_whitespace().collect();
     let at = words.iter().position(|w| *w == "events")?;
     words.get(at.checked_sub(1)?)?.replace(',', "").parse().ok()

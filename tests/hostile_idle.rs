@@ -3,20 +3,22 @@
 //! viewer showing it uses about no CPU, and keys scroll inside it as fast as
 //! anywhere else. Measured from outside, in a real pseudo-terminal.
 
+mod common;
 #[path = "hostile/inputs.rs"]
 mod inputs;
-mod live_support;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use live_support::Viewer;
+use common::pty::Viewer;
 
 /// How long the first screen may take in a debug build (it lays out the
 /// whole paragraph once): a guard against hangs, not a budget.
 const FIRST_SCREEN: Duration = Duration::from_secs(120);
 
 /// User plus system CPU time the process has used so far.
+// The clock tick rate comes from sysconf(3), which has no safe wrapper.
+#[allow(unsafe_code)]
 fn cpu_time(pid: u32) -> Duration {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
     // Fields after the command name, which is in parentheses and may hold spaces.
@@ -42,7 +44,7 @@ fn one_paragraph(dir: &Path, words: usize) {
 
 /// The text of the screen's rows, the status bar left out.
 fn text_rows(viewer: &Viewer) -> Vec<String> {
-    let mut rows = live_support::rows(&viewer.screen());
+    let mut rows = common::pty::rows(&viewer.screen());
     rows.pop();
     rows
 }

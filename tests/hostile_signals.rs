@@ -4,12 +4,12 @@
 //! off — and a read error's note stays in the status bar until the file
 //! reads again (issue 12, point 7).
 
-mod live_support;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use live_support::{TIMEOUT, Viewer};
+use common::pty::{TIMEOUT, Viewer};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
 
@@ -33,6 +33,8 @@ fn viewer_on(tmp: &Path) -> (Viewer, PathBuf) {
     (viewer, dir)
 }
 
+// Signalling the child is a bare kill(2): std can only send SIGKILL.
+#[allow(unsafe_code)]
 fn kill(viewer: &Viewer, signal: libc::c_int) {
     let pid = libc::pid_t::try_from(viewer.pid()).unwrap();
     // SAFETY: signalling our own child process.
@@ -91,7 +93,7 @@ fn sigpipe_is_ignored_and_quitting_afterwards_restores_the_terminal() {
 
 /// The status bar: the screen's last row.
 fn status_bar(screen: &vt100::Screen) -> String {
-    live_support::rows(screen).pop().unwrap_or_default()
+    common::pty::rows(screen).pop().unwrap_or_default()
 }
 
 #[test]

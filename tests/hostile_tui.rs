@@ -8,16 +8,14 @@ mod effects;
 #[path = "hostile/inputs.rs"]
 mod inputs;
 
-mod live_support;
+mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
-use live_support::{Pty, run_in_pty};
 use serde_json::Value;
 
 use effects::Effects;
@@ -44,11 +42,10 @@ fn first_screen_budget() -> Duration {
     }
 }
 
+/// The viewer of [`common::pty::Viewer`] recording terminal [`Effects`],
+/// timed from its start and alone on the machine while it runs.
 struct Viewer {
-    child: Box<dyn Child + Send + Sync>,
-    _master: Box<dyn MasterPty + Send>,
-    writer: Box<dyn Write + Send>,
-    term: Arc<Mutex<vt100::Parser<Effects>>>,
+    inner: common::pty::Viewer<Effects>,
     started: Instant,
     _one_at_a_time: std::sync::MutexGuard<'static, ()>,
 }
@@ -66,27 +63,14 @@ impl Viewer {
     /// Runs `overhear DIR ARGS…` in an 80×24 pseudo-terminal.
     fn start(dir: &Path, args: &[&str]) -> Viewer {
         let one_at_a_time = one_at_a_time();
-        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_overhear"));
+        let mut cmd = common::pty::Viewer::command(dir, &dir.join("no-user-data"));
         cmd.arg(dir);
         for arg in args {
             cmd.arg(arg);
         }
-        cmd.env("TERM", "xterm-256color");
-        cmd.env("PAGER", "cat >/dev/null");
-        cmd.env("JP_USER_DATA_DIR", dir.join("no-user-data"));
-        cmd.cwd(dir);
         let started = Instant::now();
-        let Pty {
-            child,
-            master,
-            writer,
-            screen: term,
-        } = run_in_pty(cmd, ROWS, COLS, Effects::default());
         Viewer {
-            child,
-            _master: master,
-            writer,
-            term,
+            inner: common::pty::Viewer::start_with(cmd, ROWS, COLS, Effects::default()),
             started,
             _one_at_a_time: one_at_a_time,
         }
@@ -95,29 +79,22 @@ impl Viewer {
     /// Waits until `pred` holds for the screen; returns the time since the start.
     fn wait_for(&self, what: &str, pred: impl Fn(&vt100::Screen) -> bool) -> Duration {
         let limit = first_screen_budget() + Duration::from_secs(30);
-        loop {
-            if pred(self.term.lock().unwrap().screen()) {
-                return self.started.elapsed();
-            }
-            if self.started.elapsed() > limit {
-                panic!("timed out waiting for {what}; screen:\n{}", self.contents());
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        self.inner
+            .wait_until(what, limit.saturating_sub(self.started.elapsed()), pred);
+        self.started.elapsed()
     }
 
     fn contents(&self) -> String {
-        self.term.lock().unwrap().screen().contents()
+        self.inner.screen().contents()
     }
 
     fn send(&mut self, bytes: &[u8]) {
-        self.writer.write_all(bytes).unwrap();
-        self.writer.flush().unwrap();
+        self.inner.send(bytes);
     }
 
     /// Peak resident memory so far, in MiB.
     fn peak_mib(&self) -> f64 {
-        let pid = self.child.process_id().unwrap();
+        let pid = self.inner.pid();
         let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
         let kib: f64 = status
             .lines()
@@ -130,30 +107,17 @@ impl Viewer {
 
     /// Sends `q` and waits for a clean exit; returns what the terminal saw.
     fn quit(mut self) -> (Vec<String>, Vec<Vec<u8>>) {
-        self.send(b"q");
-        let start = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert_eq!(status.exit_code(), 0, "screen:\n{}", self.contents());
-                break;
-            }
-            assert!(
-                start.elapsed() < first_screen_budget().max(Duration::from_secs(30)),
-                "the viewer did not quit"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        std::thread::sleep(Duration::from_millis(100));
-        let mut term = self.term.lock().unwrap();
+        self.inner.quit();
         assert!(
-            !term.screen().alternate_screen(),
+            !self.inner.settled_screen().alternate_screen(),
             "the terminal was not given back"
         );
-        let effects = term.callbacks_mut();
-        (
-            std::mem::take(&mut effects.seen),
-            std::mem::take(&mut effects.clipboard),
-        )
+        self.inner.callbacks(|effects| {
+            (
+                std::mem::take(&mut effects.seen),
+                std::mem::take(&mut effects.clipboard),
+            )
+        })
     }
 }
 
@@ -344,15 +308,13 @@ fn zero_width_and_right_to_left_text_never_wraps_a_row() {
     let viewer = Viewer::start(dir.path(), &[]);
     viewer.wait_for("the text", |s| s.contents().contains("override"));
     std::thread::sleep(Duration::from_millis(300));
-    {
-        let term = viewer.term.lock().unwrap();
-        for row in 0..ROWS {
-            assert!(
-                !term.screen().row_wrapped(row),
-                "row {row} wrapped:\n{}",
-                term.screen().contents()
-            );
-        }
+    let screen = viewer.inner.screen();
+    for row in 0..ROWS {
+        assert!(
+            !screen.row_wrapped(row),
+            "row {row} wrapped:\n{}",
+            screen.contents()
+        );
     }
     let (effects, _) = viewer.quit();
     assert!(
@@ -366,17 +328,7 @@ fn json_nested_ten_thousand_deep_is_a_one_line_error_and_the_terminal_is_kept() 
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("events.json"), deep_array(10_000)).unwrap();
     let mut viewer = Viewer::start(dir.path(), &[]);
-    let start = Instant::now();
-    let code = loop {
-        if let Some(status) = viewer.child.try_wait().unwrap() {
-            break status.exit_code();
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "the viewer did not exit"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let code = viewer.inner.exit_code();
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(code, 1);
     let expected = format!(
@@ -385,7 +337,7 @@ fn json_nested_ten_thousand_deep_is_a_one_line_error_and_the_terminal_is_kept() 
     );
     let contents = viewer.contents();
     assert!(contents.contains(&expected), "{contents}");
-    assert!(!viewer.term.lock().unwrap().screen().alternate_screen());
+    assert!(!viewer.inner.screen().alternate_screen());
 }
 
 #[test]
@@ -413,6 +365,9 @@ fn the_viewer_ends_when_its_terminal_is_closed_without_a_sighup() {
     ends_when_its_terminal_is_closed(true);
 }
 
+// The pty is read without a thread (non-blocking fcntl(2), read(2)), so that
+// dropping the master closes its last descriptor: no safe wrapper does that.
+#[allow(unsafe_code)]
 fn ends_when_its_terminal_is_closed(block_sighup: bool) {
     let _one_at_a_time = one_at_a_time();
     let dir = folder(&message_events("hello there"), &[]);

@@ -5,7 +5,9 @@
 //! `overhear::render` prints what `overhear render` prints, for every JP
 //! conversation and eve stream (`$OVERHEAR_EVE_CORPUS`).
 
-mod corpus;
+mod common;
+
+use common::corpus;
 
 use std::path::Path;
 use std::process::Command;

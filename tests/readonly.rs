@@ -24,7 +24,12 @@
 //! same inotify record, plus every entry's mtime, ctime, mode, inode and
 //! content before and after.
 
-mod live_support;
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -35,7 +40,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use live_support::{FsEvent, OVERHEAR, Recorder, TIMEOUT, Viewer, entries_under, replace};
+use common::pty::{FsEvent, OVERHEAR, Recorder, TIMEOUT, Viewer, entries_under, replace};
 use serde_json::{Value, json};
 use xxhash_rust::xxh3::xxh3_64;
 

@@ -2,11 +2,11 @@
 //! conversation as opened and of events appended while it is followed are
 //! shown as `[redacted RULE]`.
 
-mod live_support;
+mod common;
 
 use std::path::Path;
 
-use live_support::{TIMEOUT, Viewer};
+use common::pty::{TIMEOUT, Viewer};
 use serde_json::{Value, json};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/secrets");

@@ -3,8 +3,11 @@
 //! Each snapshot shows every width; each line is padded to the width and closed with `|`, so a
 //! reviewer sees at a glance that nothing crosses the edge. One snapshot pins the colour bytes.
 
+mod common;
+
 use std::path::Path;
 
+use common::snapshot::snapshot;
 use overhear::render::markdown::markdown_to_lines;
 use overhear::render::output::{lines_to_string, write_lines};
 use overhear::render::result::{classify_result, present};
@@ -44,23 +47,11 @@ fn fixture(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-macro_rules! snapshot {
-    ($name:expr, $value:expr) => {
-        insta::with_settings!({
-            snapshot_path => concat!(env!("CARGO_MANIFEST_DIR"), "/snapshots"),
-            prepend_module_to_snapshot => false,
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!($name, $value);
-        })
-    };
-}
-
 fn markdown_snapshot(name: &str) {
     let text = fixture(name);
     let theme = Theme::dark();
     let rendered = all_widths(|width| markdown_to_lines(&text, width, &theme));
-    snapshot!(format!("markdown_{name}"), rendered);
+    snapshot(&format!("markdown_{name}"), &rendered);
 }
 
 #[test]
@@ -146,7 +137,7 @@ fn results_by_presentation() {
             present(&presentation, &normalized, width, width, &theme)
         }));
     }
-    snapshot!("results_by_presentation", out);
+    snapshot("results_by_presentation", &out);
 }
 
 #[test]
@@ -157,7 +148,7 @@ fn colour_output_bytes() {
     let mut bytes = Vec::new();
     write_lines(&mut bytes, &lines, true).unwrap();
     let text = String::from_utf8(bytes).unwrap().replace('\x1b', "\\e");
-    snapshot!("markdown_colour_bytes", text);
+    snapshot("markdown_colour_bytes", &text);
 }
 
 #[test]

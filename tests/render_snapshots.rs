@@ -2,8 +2,11 @@
 //! snapshots in `snapshots/` at 40, 80 and 120 columns, plus the assertions a
 //! reader of the display policy would check by eye.
 
+mod common;
+
 use std::path::Path;
 
+use common::snapshot::snapshot;
 use overhear::load;
 use overhear::policy::Overlay;
 use overhear::render::document::{DocOptions, DocView};
@@ -30,12 +33,6 @@ fn render(fixture: &str, view: DocView, width: usize, color: bool) -> String {
         code: CodeOverflow::Wrap,
     };
     render_to_string(&loaded.conversation, &doc, &options)
-}
-
-fn snapshot(name: &str, text: &str) {
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        insta::assert_snapshot!(name, text);
-    });
 }
 
 fn assert_width(text: &str, width: usize) {

@@ -19,7 +19,7 @@
 //! It runs with the other tests (`cargo test`) and takes about a minute in
 //! a debug build on two cores; the figures are printed (`--nocapture`).
 
-mod live_support;
+mod common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use live_support::{OVERHEAR, Viewer, replace, rows, rss_kib};
+use common::pty::{OVERHEAR, Viewer, replace, rows, rss_kib};
 use serde_json::{Value, json};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");

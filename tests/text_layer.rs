@@ -2,6 +2,11 @@
 //! `overhear render` prints is measured with the ruler the layout uses, and
 //! characters that reorder or hide text never reach the terminal raw.
 
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
 #[allow(dead_code)] // shared with other test binaries
 #[path = "hostile/effects.rs"]
 mod effects;

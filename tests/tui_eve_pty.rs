@@ -4,17 +4,19 @@
 //! the keys still come from the terminal. Each event shows once, within a
 //! second of its line being complete, and a half-written line shows nothing.
 
-mod live_support;
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
+mod common;
 
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use portable_pty::{Child, CommandBuilder, MasterPty};
-
-use live_support::{Pty, run_in_pty};
+use portable_pty::CommandBuilder;
 
 const STREAM: &str = include_str!("fixtures/eve/streaming.ndjson");
 const ROWS: u16 = 40;
@@ -26,38 +28,25 @@ const QUIET: Duration = Duration::from_millis(300);
 /// Generous bound for starting and quitting.
 const TIMEOUT: Duration = Duration::from_secs(20);
 
-struct Viewer {
-    child: Box<dyn Child + Send + Sync>,
-    master: Box<dyn MasterPty + Send>,
-    keys: Box<dyn Write + Send>,
-    screen: Arc<Mutex<vt100::Parser>>,
-}
+/// The viewer of [`common::pty::Viewer`] started through a shell script (which
+/// feeds its stdin or its stream file), with the screen read as document
+/// area and status bar.
+struct Viewer(common::pty::Viewer);
 
 impl Viewer {
     /// Runs `sh -c SCRIPT overhear ARG` in a new pty (the script execs the viewer).
     fn spawn(script: &str, arg: &Path) -> Viewer {
         let mut cmd = CommandBuilder::new("sh");
-        cmd.args(["-c", script, env!("CARGO_BIN_EXE_overhear")]);
+        cmd.args(["-c", script, common::pty::OVERHEAR]);
         cmd.arg(arg);
         cmd.env("TERM", "xterm-256color");
         cmd.env("PAGER", "cat >/dev/null");
         cmd.cwd(arg.parent().unwrap());
-        let Pty {
-            child,
-            master,
-            writer: keys,
-            screen,
-        } = run_in_pty(cmd, ROWS, COLS, ());
-        Viewer {
-            child,
-            master,
-            keys,
-            screen,
-        }
+        Viewer(common::pty::Viewer::start(cmd, ROWS, COLS))
     }
 
     fn screen(&self) -> vt100::Screen {
-        self.screen.lock().unwrap().screen().clone()
+        self.0.screen()
     }
 
     /// The document area: every row but the status bar.
@@ -71,55 +60,25 @@ impl Viewer {
 
     /// Waits up to `limit` for `pred` to hold of the document area.
     fn wait_within(&self, limit: Duration, what: &str, pred: impl Fn(&str) -> bool) {
-        let start = Instant::now();
-        loop {
-            if pred(&self.document()) {
-                return;
-            }
-            if start.elapsed() > limit {
-                panic!(
-                    "{what}: not on screen within {limit:?}; screen:\n{}",
-                    self.screen().contents()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        let document = |s: &vt100::Screen| s.contents_between(0, 0, ROWS - 1, 0);
+        self.0
+            .wait_until(what, limit, |screen| pred(&document(screen)));
     }
 
     fn wait_status(&self, what: &str, pred: impl Fn(&str) -> bool) {
-        let start = Instant::now();
-        while !pred(&self.status()) {
-            assert!(
-                start.elapsed() < TIMEOUT,
-                "{what}: status bar is {:?}",
-                self.status()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        let status = |s: &vt100::Screen| s.contents_between(ROWS - 1, 0, ROWS - 1, COLS);
+        self.0
+            .wait_until(what, TIMEOUT, |screen| pred(&status(screen)));
     }
 
     fn key(&mut self, bytes: &[u8]) {
-        self.keys.write_all(bytes).unwrap();
-        self.keys.flush().unwrap();
+        self.0.send(bytes);
     }
 
+    /// Quits with `q`: the viewer exits cleanly and the terminal is cooked again.
     fn quit(mut self) {
-        self.key(b"q");
-        let start = Instant::now();
-        while start.elapsed() < TIMEOUT {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert_eq!(status.exit_code(), 0);
-                let fd = self.master.as_raw_fd().unwrap();
-                // SAFETY: `termios` is plain data filled in by `tcgetattr` on an open fd.
-                let mut termios: libc::termios = unsafe { std::mem::zeroed() };
-                assert_eq!(unsafe { libc::tcgetattr(fd, &mut termios) }, 0);
-                assert!(termios.c_lflag & libc::ICANON != 0, "cooked again");
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        self.child.kill().unwrap();
-        panic!("the viewer did not exit");
+        self.0.quit();
+        assert!(self.0.cooked(), "cooked again");
     }
 }
 

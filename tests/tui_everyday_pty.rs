@@ -5,12 +5,12 @@
 //! mouse is left to the terminal unless `--mouse`, and resizes keep the line
 //! under the cursor.
 
-mod live_support;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use live_support::{TIMEOUT, Viewer};
+use common::pty::{TIMEOUT, Viewer};
 use portable_pty::CommandBuilder;
 use serde_json::{Value, json};
 

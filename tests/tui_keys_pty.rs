@@ -3,12 +3,12 @@
 //! and the jumps to failed calls and to messages to the user — at 40, 80,
 //! 120 and 200 columns, dark, light and without colour.
 
-mod live_support;
+mod common;
 
 use std::io::Write;
 use std::path::Path;
 
-use live_support::{TIMEOUT, Viewer, rows};
+use common::pty::{TIMEOUT, Viewer, rows};
 
 const CURRENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
 
@@ -267,7 +267,7 @@ fn cards_the_policy_cuts_or_hides_say_so_and_enter_shows_them_in_place() {
         }
     }
     // `render` has no Enter: it says what the policy hides and no more.
-    let out = std::process::Command::new(live_support::OVERHEAR)
+    let out = std::process::Command::new(common::pty::OVERHEAR)
         .args(["render", "--color", "never", "--width", "80", policy])
         .output()
         .unwrap();
@@ -391,7 +391,7 @@ fn write_turns(dir: &Path, n: usize) {
 
 /// The viewer with `args` on a copy of the `current` fixture holding turn 1,
 /// recording notifications.
-fn notifying_viewer(tmp: &Path, args: &[&str]) -> live_support::Pty<Notifications> {
+fn notifying_viewer(tmp: &Path, args: &[&str]) -> common::pty::Pty<Notifications> {
     let dir = tmp.join("17760760747-notify");
     std::fs::create_dir_all(&dir).unwrap();
     for file in ["base_config.json", "metadata.json"] {
@@ -401,12 +401,12 @@ fn notifying_viewer(tmp: &Path, args: &[&str]) -> live_support::Pty<Notification
     let mut cmd = Viewer::command(tmp, &tmp.join("no-user-data"));
     cmd.arg(&dir);
     cmd.args(args);
-    let pty = live_support::run_in_pty(cmd, 24, 80, Notifications::default());
+    let pty = common::pty::run_in_pty(cmd, 24, 80, Notifications::default());
     pty.wait_until("turn 1/1", |p| p.screen().contents().contains("turn 1/1"));
     pty
 }
 
-fn told(pty: &live_support::Pty<Notifications>) -> (usize, Vec<Vec<String>>) {
+fn told(pty: &common::pty::Pty<Notifications>) -> (usize, Vec<Vec<String>>) {
     let parser = pty.screen.lock().unwrap();
     (parser.callbacks().bells, parser.callbacks().osc.clone())
 }

@@ -1,11 +1,16 @@
 //! The viewer in a real pseudo-terminal: it takes the terminal over, follows
 //! the file, and gives the terminal back however it ends.
 
-mod live_support;
+// This test drives the real binary through system calls that have no safe
+// wrapper (signals, FIFOs, ptys, locks, process groups); every unsafe block
+// says why it is sound (clippy's undocumented_unsafe_blocks).
+#![allow(unsafe_code)]
+
+mod common;
 
 use std::path::{Path, PathBuf};
 
-use live_support::{TIMEOUT, Viewer};
+use common::pty::{TIMEOUT, Viewer};
 use serde_json::Value;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
@@ -172,7 +177,7 @@ fn a_resized_terminal_is_redrawn_to_its_new_size() {
 #[test]
 fn the_picker_opens_another_conversation_of_the_workspace() {
     let tmp = tempfile::tempdir().unwrap();
-    let conversations = live_support::jp_workspace(tmp.path());
+    let conversations = common::pty::jp_workspace(tmp.path());
     let older = conversation(&conversations, 100);
     std::fs::rename(&older, conversations.join("17653152345-older")).unwrap();
     std::fs::write(

@@ -6,12 +6,12 @@
 //! `render --at-event N`. The decisions are
 //! in `docs/time-travel.md`.
 
-mod live_support;
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use live_support::{OVERHEAR, TIMEOUT, Viewer};
+use common::pty::{OVERHEAR, TIMEOUT, Viewer};
 use serde_json::{Value, json};
 
 /// Six events two seconds apart (the longest wait at speed 1) in two turns;
@@ -53,7 +53,7 @@ fn replay(dir: &Path, rows: u16, cols: u16, args: &[&str], no_color: bool) -> Vi
 
 /// The status bar: the screen's last row.
 fn status(screen: &vt100::Screen) -> String {
-    live_support::rows(screen)
+    common::pty::rows(screen)
         .last()
         .cloned()
         .unwrap_or_default()

@@ -193,6 +193,8 @@ pub fn appended(stored: &[u8], more: &[Value]) -> Vec<u8> {
 /// CPU time this thread has used. The machine is shared: wall-clock times
 /// stretch with everyone else's load, CPU time much less, so budget lines
 /// report both.
+// A thread's CPU time is read with clock_gettime(2), which has no safe wrapper.
+#[allow(unsafe_code)]
 pub fn cpu_time() -> std::time::Duration {
     let mut ts = libc::timespec {
         tv_sec: 0,

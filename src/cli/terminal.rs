@@ -31,6 +31,9 @@ fn columns_from_env(value: Option<&str>) -> Option<usize> {
 
 /// The width of the terminal on stdout, or `None` when stdout is not a
 /// terminal or the terminal reports no width.
+// The terminal's size has no safe wrapper among our dependencies short of
+// crossterm's, which reports the tty's size even when stdout is redirected.
+#[allow(unsafe_code)]
 fn stdout_columns() -> Option<usize> {
     if !io::stdout().is_terminal() {
         return None;

@@ -4,7 +4,9 @@
 //! Everything here is derived from the event list alone, by JP's own rules
 //! (jp-format §1.10, §1.11): no display configuration is involved.
 
+pub mod message_tools;
 mod pairing;
+pub mod time;
 pub mod views;
 
 use std::collections::HashMap;

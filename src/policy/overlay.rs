@@ -16,8 +16,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::error::{StyleError, child, tool_style_path};
+use super::reasoning::ReasoningDisplay;
 use super::style::{PartialToolStyle, Strictness};
-use super::turn::ReasoningDisplay;
 
 /// What the viewer's configuration says, on top of a conversation's own config.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -6,70 +6,14 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+pub use crate::model::message_tools::MESSAGE_TOOLS;
+
 use super::error::{StyleError, child, tool_style_path};
 use super::overlay::Overlay;
+use super::reasoning::ReasoningDisplay;
 use super::style::{
     InlineResults, LinkStyle, Parameters, PartialToolStyle, ResultSetting, Strictness, ToolStyle,
 };
-
-/// The tools whose result is a message to the user and that ship a built-in style:
-/// JP's `tell_user` (RFD 094) and eve's `send_channel_update`.
-pub const MESSAGE_TOOLS: [&str; 2] = ["tell_user", "send_channel_update"];
-
-/// How reasoning is shown (`style.reasoning.display`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum ReasoningDisplay {
-    /// All of it (`"full"`, the default).
-    #[default]
-    Full,
-    /// None of it (`"hidden"`).
-    Hidden,
-    /// The first N characters (a number N).
-    Chars(usize),
-    /// Collapsed to a one-line summary that can be expanded (any other value, e.g.
-    /// JP's `summary`, `static`, `progress`, `timer`).
-    Summary,
-}
-
-impl ReasoningDisplay {
-    /// Reads a `style.reasoning.display` value. Any string other than `full` and
-    /// `hidden` means [`ReasoningDisplay::Summary`]; a value that is neither a
-    /// string nor a whole number ≥ 0 also collapses to `Summary` and comes back
-    /// with an error to report.
-    pub fn from_value(value: &Value, path: &str) -> (Self, Option<StyleError>) {
-        match value {
-            Value::String(s) if s == "full" => (ReasoningDisplay::Full, None),
-            Value::String(s) if s == "hidden" => (ReasoningDisplay::Hidden, None),
-            Value::String(s) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => {
-                match s.parse() {
-                    Ok(n) => (ReasoningDisplay::Chars(n), None),
-                    Err(_) => (ReasoningDisplay::Summary, None),
-                }
-            }
-            Value::String(_) => (ReasoningDisplay::Summary, None),
-            Value::Number(n) => match n.as_u64().and_then(|n| usize::try_from(n).ok()) {
-                Some(n) => (ReasoningDisplay::Chars(n), None),
-                None => (
-                    ReasoningDisplay::Summary,
-                    Some(StyleError::new(
-                        path,
-                        value,
-                        "is not a character count (expected a whole number ≥ 0); reasoning is collapsed",
-                    )),
-                ),
-            },
-            _ => (
-                ReasoningDisplay::Summary,
-                Some(StyleError::new(
-                    path,
-                    value,
-                    "is not a reasoning display (expected \"full\", \"hidden\", a number or a name); \
-                     reasoning is collapsed",
-                )),
-            ),
-        }
-    }
-}
 
 /// The built-in style of `tool` (layer 1 of display-policy §3.1): the defaults,
 /// or for the [`MESSAGE_TOOLS`] `header="off"`, `parameters="off"`,
@@ -207,6 +151,12 @@ impl TurnPolicy {
     /// `style.tool_call.show`: `false` hides every tool call.
     pub fn tool_calls_shown(&self) -> bool {
         self.tool_calls_shown
+    }
+
+    /// Whether a call of `tool` is shown at all: tool calls are shown
+    /// (`style.tool_call.show`) and the tool's style is not `hidden`.
+    pub fn shows_tool(&self, tool: &str) -> bool {
+        self.tool_calls_shown && !self.tool_style(tool).hidden
     }
 
     /// `style.reasoning.display`.

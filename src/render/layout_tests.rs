@@ -1,9 +1,10 @@
+use super::message::answer_text;
 use super::*;
 use crate::format::{Block, Content, Event, EventKind};
 use crate::render::document::Piece;
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::split::SplitLimits;
-use crate::text::width::line_text;
+use crate::text::width::{display_width, line_text};
 use serde_json::json;
 
 fn conv(events: Vec<EventKind>, base: Option<Value>) -> Conversation {

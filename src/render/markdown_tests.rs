@@ -5,7 +5,7 @@ use ratatui::style::Modifier;
 
 use super::*;
 use crate::render::output::lines_to_string;
-use crate::text::width::line_text;
+use crate::text::width::{line_text, line_width};
 
 fn render(text: &str, width: usize) -> String {
     lines_to_string(&markdown_to_lines(text, width, &Theme::dark()))

@@ -2,6 +2,7 @@
 
 pub mod ansi;
 pub mod code_wrap;
+pub mod color_depth;
 pub mod document;
 pub mod duration;
 pub mod highlight;

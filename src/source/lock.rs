@@ -33,6 +33,8 @@ pub fn is_held(lock_file: &Path) -> bool {
 
 /// Whether a process with this id exists (signal 0 probe; `EPERM` means it
 /// exists but belongs to someone else).
+// Probing a pid is a bare kill(2); std has no safe call for it.
+#[allow(unsafe_code)]
 pub fn pid_is_alive(pid: i64) -> bool {
     // pid 0 and negative pids address process groups; never probe those.
     let Ok(pid) = libc::pid_t::try_from(pid) else {

@@ -91,6 +91,14 @@ impl Fixture {
     }
 }
 
+/// How many events the opened conversation's events file holds (the
+/// fixtures write one array); `None` when it cannot be opened or read.
+pub(crate) fn event_count(conversation: &super::ConversationDir) -> Option<usize> {
+    let file = conversation.open_events().ok()?;
+    let events: Vec<serde_json::Value> = serde_json::from_reader(file).ok()?;
+    Some(events.len())
+}
+
 /// Sets a file's modification time (test setup only).
 pub(crate) fn set_mtime(path: &Path, secs: u64) {
     let file = fs::File::options().write(true).open(path).unwrap();

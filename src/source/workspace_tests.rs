@@ -2,8 +2,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use super::*;
-use crate::load::event_count;
-use crate::source::test_support::{Fixture, Root, set_mtime};
+use crate::source::test_support::{Fixture, Root, event_count, set_mtime};
 
 fn meta(title: &str, activated: &str) -> String {
     format!(r#"{{"title":"{title}","last_activated_at":"{activated}"}}"#)

@@ -6,22 +6,20 @@
 
 use std::time::SystemTime;
 
-use crossterm::event::{Event, KeyEvent, KeyEventKind, MouseEvent, MouseEventKind};
+use crossterm::event::{Event, KeyEventKind};
 use ratatui::layout::Rect;
 
-use super::blocks::ReplayControl;
-use super::blocks::{BlockClass, Blocks, Landmark, find_key, turn_start};
+use super::blocks::{Blocks, find_key};
 use super::cache::LayoutCache;
 use super::chrome::Chrome;
 use super::clock::Clock;
 use super::find::{HitCounts, SearchPrompt};
 use super::fold::Folds;
-use super::help::{self, HelpKey};
-use super::keys::{Action, action_for, replay_action_for};
-use super::picker::{ConversationRow, Picker, PickerOutcome};
+use super::picker::{ConversationRow, Picker};
 use super::sheet::{Pos, Sheet};
 use super::text::Matcher;
-use crate::text::sanitize::{SanitizeMode, sanitize};
+
+mod actions;
 
 /// Something from outside the app: the terminal, the watcher or a signal.
 #[derive(Debug)]
@@ -349,7 +347,11 @@ impl<D: Blocks> App<D> {
 
     /// Changes the document by `update` (a reload, a replay's step): a
     /// view following the end stays there, any other keeps its place.
-    fn change(&mut self, at: SystemTime, update: impl FnOnce(&mut D) -> Result<bool, String>) {
+    pub(super) fn change(
+        &mut self,
+        at: SystemTime,
+        update: impl FnOnce(&mut D) -> Result<bool, String>,
+    ) {
         self.resize_anchor = None;
         let anchor = self.anchor();
         // A cursor on the last line while following stays on the last line.
@@ -589,270 +591,6 @@ impl<D: Blocks> App<D> {
         drawn
             .get(cursor.min(drawn.len().saturating_sub(1)))
             .map(|(pos, _)| *pos)
-    }
-
-    fn key(&mut self, key: &KeyEvent) -> Option<Effect> {
-        // A one-off note goes; a read error stays until the file reads again.
-        self.message = self.read_error.clone();
-        self.reload_problem = self.read_error.is_some();
-        match self.mode.clone() {
-            Mode::Help(scroll) => {
-                self.mode = match help::handle(key, scroll, self.screen()) {
-                    HelpKey::Scroll(to) => Mode::Help(to),
-                    HelpKey::Close => Mode::Normal,
-                };
-                None
-            }
-            Mode::Prompt(prompt) => {
-                self.prompt_key(key, prompt);
-                None
-            }
-            Mode::Picker => self.picker_key(key),
-            Mode::Normal => {
-                if let Some(count) = self.count_digit(key) {
-                    self.count = Some(count);
-                    self.note(format!("count {count}"));
-                    return None;
-                }
-                let count = self.count.take();
-                let replayed = self.doc.replay().and_then(|_| replay_action_for(key));
-                let action = replayed.or_else(|| action_for(key))?;
-                self.act_counted(action, count)
-            }
-        }
-    }
-
-    fn picker_key(&mut self, key: &KeyEvent) -> Option<Effect> {
-        let rows = self.rows.saturating_sub(2);
-        let outcome = self
-            .picker
-            .as_mut()
-            .map_or(PickerOutcome::Back, |p| p.handle(key, rows));
-        match outcome {
-            PickerOutcome::Stay => None,
-            PickerOutcome::Back => {
-                self.mode = Mode::Normal;
-                self.picker = None;
-                None
-            }
-            PickerOutcome::Open(id) => Some(Effect::Open(id)),
-        }
-    }
-
-    /// Does what a key asks.
-    pub fn act(&mut self, action: Action) -> Option<Effect> {
-        self.resize_anchor = None;
-        let rows = self.rows;
-        match action {
-            Action::Down => self.cursor_down(),
-            Action::Up => self.cursor_up(),
-            Action::HalfDown => self.scroll_down((rows / 2).max(1)),
-            Action::HalfUp => self.scroll_up((rows / 2).max(1)),
-            Action::PageDown => self.scroll_down(rows.max(1)),
-            Action::PageUp => self.scroll_up(rows.max(1)),
-            Action::Top => {
-                self.cursor = 0;
-                self.move_top(Pos::default(), false);
-            }
-            Action::Bottom => self.resume(),
-            Action::PrevTurn => self.jump_turn(false),
-            Action::NextTurn => self.jump_turn(true),
-            Action::PrevCard => self.jump_card(false),
-            Action::NextCard => self.jump_card(true),
-            Action::Left => self.hscroll = self.hscroll.saturating_sub(HSCROLL_STEP),
-            Action::Right => self.scroll_right(),
-            Action::Search => self.mode = Mode::Prompt(SearchPrompt::new(true)),
-            Action::SearchBack => self.mode = Mode::Prompt(SearchPrompt::new(false)),
-            Action::NextHit => self.find(self.search_forward),
-            Action::PrevHit => self.find(!self.search_forward),
-            Action::ClearSearch => {
-                self.search = None;
-                self.hits = HitCounts::default();
-            }
-            Action::GotoTurn => self.note("type the turn's number first: 12t goes to turn 12"),
-            Action::NextFailure => self.jump_to(Landmark::Failure, true),
-            Action::PrevFailure => self.jump_to(Landmark::Failure, false),
-            Action::NextSpeech => self.jump_to(Landmark::Speech, true),
-            Action::PrevSpeech => self.jump_to(Landmark::Speech, false),
-            Action::ToggleFold => self.toggle_fold(),
-            Action::FoldAll => self.fold_all(),
-            Action::CycleReasoning => self.cycle_reasoning(),
-            Action::CycleView => self.cycle_view(),
-            Action::Pager => return self.card_text("open").map(Effect::Pager),
-            Action::Copy => return self.card_text("copy").map(Effect::Copy),
-            Action::ToggleFollow => {
-                if self.follow {
-                    self.pause();
-                } else {
-                    self.resume();
-                }
-            }
-            Action::Picker => {
-                if self.workspace {
-                    return Some(Effect::Pick);
-                }
-                self.note("not in a workspace: no other conversations to pick");
-            }
-            Action::Help => self.mode = Mode::Help(0),
-            Action::Suspend => return Some(Effect::Suspend),
-            Action::Quit => return Some(Effect::Quit),
-            Action::ReplayPause => self.control(ReplayControl::Pause),
-            Action::ReplayForward => self.control(ReplayControl::Forward),
-            Action::ReplayBack => self.control(ReplayControl::Back),
-            Action::ReplayFaster => self.control(ReplayControl::Faster),
-            Action::ReplaySlower => self.control(ReplayControl::Slower),
-        }
-        None
-    }
-
-    /// Acts on a replay, the view kept as a reload keeps it.
-    fn control(&mut self, control: ReplayControl) {
-        let mut note = None;
-        self.change(SystemTime::now(), |doc| {
-            let (changed, said) = doc.control(control);
-            note = said;
-            Ok(changed)
-        });
-        if let Some(note) = note {
-            self.note(note);
-        }
-    }
-
-    fn mouse(&mut self, mouse: &MouseEvent) {
-        match mouse.kind {
-            MouseEventKind::ScrollDown if self.mode == Mode::Normal => {
-                self.scroll_down(WHEEL_LINES)
-            }
-            MouseEventKind::ScrollUp if self.mode == Mode::Normal => self.scroll_up(WHEEL_LINES),
-            MouseEventKind::Down(_) if self.mode == Mode::Normal => {
-                let row = usize::from(mouse.row);
-                if row < self.rows {
-                    self.cursor = row;
-                    self.settle();
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// The full text of the block under the cursor, sanitized, or a note why not.
-    fn card_text(&mut self, verb: &str) -> Option<String> {
-        let Some(pos) = self.cursor_pos() else {
-            self.note(format!("nothing to {verb}"));
-            return None;
-        };
-        match self.doc.full_text(pos.block) {
-            Some(text) => Some(sanitize(&text, SanitizeMode::Strip).into_owned()),
-            None => {
-                self.note(format!(
-                    "nothing to {verb} here: put the cursor on a card or a message"
-                ));
-                None
-            }
-        }
-    }
-
-    fn toggle_fold(&mut self) {
-        let Some(pos) = self.cursor_pos() else { return };
-        let b = self.doc.owner(pos.block);
-        if !self.doc.foldable(b) {
-            self.note("nothing to fold here: put the cursor on a tool card or reasoning");
-            return;
-        }
-        let key = self.doc.key(b);
-        self.folds
-            .toggle(&key, self.doc.class(b), self.doc.limited(b));
-        self.keep_header_under_cursor(b);
-    }
-
-    /// After block `b` changed height, puts its first line under the cursor
-    /// when it was scrolled above the screen.
-    fn keep_header_under_cursor(&mut self, b: usize) {
-        self.settle();
-        let (top, rows) = (self.top, self.rows);
-        match self.sheet().rows_between(top, Pos::new(b, 0), rows) {
-            Some(row) => self.cursor = row,
-            None => {
-                self.top = Pos::new(b, 0);
-                self.cursor = 0;
-                self.pause();
-                self.settle();
-            }
-        }
-    }
-
-    /// The keys of every block of `class` (each cut block once, by its first
-    /// piece, which folding is keyed by).
-    fn keys_of(&self, class: BlockClass) -> Vec<D::Key> {
-        (0..self.doc.len())
-            .filter(|&i| self.doc.class(i) == class && self.doc.owner(i) == i)
-            .map(|i| self.doc.key(i))
-            .collect()
-    }
-
-    fn fold_all(&mut self) {
-        let keys = self.keys_of(BlockClass::ToolCard);
-        let anchor = self.cursor_anchor();
-        let folded = self.folds.toggle_all_cards(keys.into_iter());
-        self.note(if folded {
-            "all tool cards folded"
-        } else {
-            "all tool cards unfolded"
-        });
-        self.restore_cursor_anchor(anchor);
-    }
-
-    fn cycle_reasoning(&mut self) {
-        let keys = self.keys_of(BlockClass::Reasoning);
-        let anchor = self.cursor_anchor();
-        let mode = self.folds.cycle_reasoning(keys.into_iter());
-        self.note(format!("reasoning {}", mode.name()));
-        self.restore_cursor_anchor(anchor);
-    }
-
-    /// The position under the cursor and its screen row, before a change
-    /// that moves lines around (folding many blocks).
-    fn cursor_anchor(&mut self) -> Option<(Pos, usize)> {
-        self.cursor_pos().map(|pos| (pos, self.cursor))
-    }
-
-    /// After such a change, keeps the line that was under the cursor (its
-    /// block's first line if the block folded) on the same screen row. A
-    /// view following the end keeps following.
-    fn restore_cursor_anchor(&mut self, anchor: Option<(Pos, usize)>) {
-        let Some((pos, row)) = anchor else {
-            self.settle();
-            return;
-        };
-        let target = if self.sheet().is_folded(pos.block) {
-            Pos::new(self.doc.owner(pos.block), 0)
-        } else {
-            pos
-        };
-        let target = self.sheet().normalize(target);
-        if !self.follow {
-            self.top = self.sheet().back(target, row);
-        }
-        self.settle();
-        let (top, rows) = (self.top, self.rows);
-        if let Some(row) = self.sheet().rows_between(top, target, rows) {
-            self.cursor = row;
-        }
-    }
-
-    fn cycle_view(&mut self) {
-        let anchor = self.anchor();
-        let turn = anchor.as_ref().map(|(_, b, _)| self.doc.turn(*b));
-        self.doc.cycle_view();
-        self.top = match anchor {
-            Some((key, hint, line)) => match find_key(&self.doc, &key, hint) {
-                Some(b) => Pos::new(b, line),
-                None => Pos::new(turn_start(&self.doc, turn.unwrap_or(0)), 0),
-            },
-            None => Pos::default(),
-        };
-        self.note(format!("view: {}", self.doc.view_name()));
-        self.settle();
     }
 }
 

@@ -5,7 +5,11 @@
 //! A zone other than UTC would be a second variant here (docs/tui.md, "One
 //! clock", says why there is none).
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
+
+use jiff::Timestamp;
+use jiff::civil::DateTime;
+use jiff::tz::TimeZone;
 
 /// Which zone times are shown in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -15,46 +19,21 @@ pub enum Clock {
     Utc,
 }
 
-/// A broken-down time.
-struct Civil {
-    year: i32,
-    month: u32,
-    day: u32,
-    hour: u32,
-    minute: u32,
-    second: u32,
-}
-
 impl Clock {
-    fn civil(self, t: SystemTime) -> Option<Civil> {
-        let secs = t.duration_since(UNIX_EPOCH).ok()?.as_secs();
-        let secs = libc::time_t::try_from(secs).ok()?;
-        // SAFETY: `tm` is plain data that the call fills in; `gmtime_r` is
-        // the re-entrant variant and only reads `secs`.
-        let tm = unsafe {
-            let mut tm: libc::tm = std::mem::zeroed();
-            let ok = match self {
-                Clock::Utc => !libc::gmtime_r(&secs, &mut tm).is_null(),
-            };
-            if !ok {
-                return None;
-            }
-            tm
+    /// The wall-clock date and time of `t` on this clock (`None`: out of
+    /// the calendar's range).
+    fn civil(self, t: SystemTime) -> Option<DateTime> {
+        let instant = Timestamp::try_from(t).ok()?;
+        let zone = match self {
+            Clock::Utc => TimeZone::UTC,
         };
-        Some(Civil {
-            year: tm.tm_year + 1900,
-            month: u32::try_from(tm.tm_mon + 1).ok()?,
-            day: u32::try_from(tm.tm_mday).ok()?,
-            hour: u32::try_from(tm.tm_hour).ok()?,
-            minute: u32::try_from(tm.tm_min).ok()?,
-            second: u32::try_from(tm.tm_sec).ok()?,
-        })
+        Some(zone.to_datetime(instant))
     }
 
     /// `HH:MM:SS`, for the time of the last change.
     pub fn time(self, t: SystemTime) -> String {
         match self.civil(t) {
-            Some(c) => format!("{:02}:{:02}:{:02}", c.hour, c.minute, c.second),
+            Some(c) => c.strftime("%H:%M:%S").to_string(),
             None => "--:--:--".to_string(),
         }
     }
@@ -63,9 +42,7 @@ impl Clock {
     /// of `now`, else `YYYY-MM-DD HH:MM`.
     pub fn stamp(self, t: SystemTime, now: SystemTime) -> String {
         match (self.civil(t), self.civil(now)) {
-            (Some(a), Some(b)) if (a.year, a.month, a.day) == (b.year, b.month, b.day) => {
-                self.time(t)
-            }
+            (Some(a), Some(b)) if a.date() == b.date() => self.time(t),
             _ => self.date_time(t),
         }
     }
@@ -73,10 +50,7 @@ impl Clock {
     /// `YYYY-MM-DD HH:MM`, for a conversation's last activity.
     pub fn date_time(self, t: SystemTime) -> String {
         match self.civil(t) {
-            Some(c) => format!(
-                "{:04}-{:02}-{:02} {:02}:{:02}",
-                c.year, c.month, c.day, c.hour, c.minute
-            ),
+            Some(c) => c.strftime("%Y-%m-%d %H:%M").to_string(),
             None => "—".to_string(),
         }
     }
@@ -84,7 +58,7 @@ impl Clock {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
+    use std::time::{Duration, UNIX_EPOCH};
 
     use super::*;
 

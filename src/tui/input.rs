@@ -142,6 +142,8 @@ fn watch_hangup<U>(control: &Control, tx: &Sender<AppEvent<U>>) {
 /// `wait` for it to. `poll(2)` with no requested events reports only
 /// `POLLHUP`, `POLLERR` and `POLLNVAL`, which is exactly "the terminal went
 /// away", and reads nothing.
+// poll(2) on stdout has no safe wrapper in std or crossterm.
+#[allow(unsafe_code)]
 pub fn terminal_hung_up(wait: Duration) -> bool {
     let mut watched = libc::pollfd {
         fd: libc::STDOUT_FILENO,

@@ -136,9 +136,7 @@ fn install_panic_hook() {
 /// Stops the process like Ctrl-Z does in a shell and returns once it is
 /// resumed (`fg`). The caller restores the terminal before and re-enters after.
 pub fn stop_process() {
-    // SAFETY: raising a signal at our own process has no memory effects;
-    // SIGSTOP cannot be caught, so execution simply pauses here until SIGCONT.
-    unsafe {
-        libc::raise(libc::SIGSTOP);
-    }
+    // SIGSTOP cannot be caught: execution pauses here until SIGCONT. Should
+    // the signal not be sent, the viewer simply goes on.
+    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGSTOP);
 }

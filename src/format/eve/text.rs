@@ -4,13 +4,15 @@ use serde_json::Value;
 
 use crate::format::event::{Audience, Block, Content};
 use crate::format::ext::ErrorInfo;
+use crate::model::message_tools::SEND_CHANNEL_UPDATE;
 
 /// The framework tool whose `message` argument is a mid-turn message to the user.
-pub(super) const CHANNEL_UPDATE: &str = "send_channel_update";
+pub(super) const CHANNEL_UPDATE: &str = SEND_CHANNEL_UPDATE;
 
 /// Whether a tool name is the channel-update tool (also when namespaced, `ns__send_channel_update`).
 pub(super) fn is_channel_update(name: &str) -> bool {
-    name == CHANNEL_UPDATE || name.ends_with("__send_channel_update")
+    name.strip_suffix(CHANNEL_UPDATE)
+        .is_some_and(|namespace| namespace.is_empty() || namespace.ends_with("__"))
 }
 
 /// A tool output as text: a string as itself, other JSON pretty-printed, null as nothing.

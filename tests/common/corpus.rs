@@ -4,8 +4,6 @@
 //! stderr says the test was skipped (`cargo test -- --nocapture` shows it):
 //! `cargo test` on a fresh clone needs nothing outside the repository.
 
-#![allow(dead_code)]
-
 use std::path::PathBuf;
 
 /// The folder `variable` names, or `None` after saying the test is skipped.

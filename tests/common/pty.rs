@@ -5,8 +5,6 @@
 //! does.
 //!
 //! Each test file uses a different part of it.
-#![allow(dead_code)]
-
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::io::{Read, Write};
@@ -132,12 +130,13 @@ fn run_in_pty_keeping<C: vt100::Callbacks + Send + 'static>(
     }
 }
 
-/// `overhear` running in a pseudo-terminal, its screen kept by `vt100`.
-pub struct Viewer {
+/// `overhear` running in a pseudo-terminal, its screen kept by `vt100`, and
+/// the terminal effects it asked for by `C` when a test records them.
+pub struct Viewer<C: vt100::Callbacks = ()> {
     child: Box<dyn Child + Send + Sync>,
     master: Box<dyn MasterPty + Send>,
     writer: Box<dyn Write + Send>,
-    screen: Arc<Mutex<vt100::Parser>>,
+    screen: Arc<Mutex<vt100::Parser<C>>>,
     /// Every byte the viewer wrote, when started by [`Viewer::recording`].
     output: Option<Arc<Recording>>,
 }
@@ -197,6 +196,31 @@ impl Viewer {
             output,
         }
     }
+}
+
+impl<C: vt100::Callbacks + Send + 'static> Viewer<C> {
+    /// Runs `cmd` on a `rows`×`cols` terminal whose effects (title, clipboard,
+    /// bell…) `callbacks` records.
+    pub fn start_with(cmd: CommandBuilder, rows: u16, cols: u16, callbacks: C) -> Viewer<C> {
+        let Pty {
+            child,
+            master,
+            writer,
+            screen,
+        } = run_in_pty(cmd, rows, cols, callbacks);
+        Viewer {
+            child,
+            master,
+            writer,
+            screen,
+            output: None,
+        }
+    }
+
+    /// What the callbacks recorded, for `f` to read or take.
+    pub fn callbacks<R>(&self, f: impl FnOnce(&mut C) -> R) -> R {
+        f(self.screen.lock().unwrap().callbacks_mut())
+    }
 
     /// Quits with `q`, then [`Viewer::output`].
     pub fn quit_and_output(mut self) -> Vec<u8> {
@@ -239,10 +263,13 @@ impl Viewer {
     }
 
     /// Whether the terminal is in cooked mode with echo (not raw).
+    // The terminal's modes are read with tcgetattr(3), which has no safe wrapper.
+    #[allow(unsafe_code)]
     pub fn cooked(&self) -> bool {
         let fd = self.master.as_raw_fd().unwrap();
         // SAFETY: `termios` is plain data filled in by `tcgetattr` on an open fd.
         let mut termios: libc::termios = unsafe { std::mem::zeroed() };
+        // SAFETY: `fd` is the open pty master and `termios` is ours to fill in.
         assert_eq!(unsafe { libc::tcgetattr(fd, &mut termios) }, 0);
         termios.c_lflag & libc::ICANON != 0 && termios.c_lflag & libc::ECHO != 0
     }
@@ -318,7 +345,7 @@ impl Viewer {
     }
 }
 
-impl Drop for Viewer {
+impl<C: vt100::Callbacks> Drop for Viewer<C> {
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
@@ -427,6 +454,9 @@ pub struct Recorder {
 
 impl Recorder {
     /// Watches every folder under `root` (and `root`) for all events.
+    // inotify is watched with bare syscalls: notify coalesces the very events
+    // this recorder must see one by one.
+    #[allow(unsafe_code)]
     pub fn start(roots: &[&Path]) -> Recorder {
         // SAFETY: plain syscalls; the descriptor is owned by the thread below.
         let fd = unsafe { libc::inotify_init1(libc::IN_NONBLOCK | libc::IN_CLOEXEC) };

@@ -1,0 +1,512 @@
+//! Building the document: walking the conversation's turns with the policy in
+//! force at each ([`PolicyTimeline`]), and keeping the blocks the view shows,
+//! each with the decision the policy took for it. Nothing here resolves
+//! styles or merges configurations: the policy decides, the document records.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::read::{
+    SplitText, final_reply_item, response_id, split_text, turn_ended, turn_has_ended,
+};
+use super::{
+    Anchor, BlockKey, BlockKind, DocBlock, DocOptions, DocView, Document, Piece, StyleWarning,
+    ToolCard, ToolSpeech,
+};
+use crate::format::eve::InProgressKind;
+use crate::format::{EventKind, ext};
+use crate::model::message_tools::is_message_tool;
+use crate::model::{Conversation, Item, ToolCall, Turn};
+use crate::policy::{
+    BlockDisplay, PolicyChange, PolicyTimeline, ReasoningDisplay, ToolStyle, TurnPolicy,
+};
+use crate::render::duration;
+use crate::render::split::{line_pieces, markdown_pieces};
+
+/// The document of `conv` from turn `skip + 1` on, appended to `out` (which
+/// holds the blocks of the first `skip` turns).
+pub(super) fn run(
+    conv: &Conversation,
+    options: &DocOptions,
+    out: Document,
+    skip: usize,
+) -> Document {
+    let mut builder = Builder {
+        conv,
+        options,
+        out,
+        skip,
+    };
+    builder.run();
+    builder.out
+}
+
+struct Builder<'a> {
+    conv: &'a Conversation,
+    options: &'a DocOptions,
+    out: Document,
+    /// Turns up to this number already have their blocks in `out`.
+    skip: usize,
+}
+
+impl Builder<'_> {
+    fn run(&mut self) {
+        let conv = self.conv;
+        self.out.turns = conv.turns.len();
+        if self.options.view == DocView::Raw && !conv.originals.is_empty() {
+            self.originals();
+            return;
+        }
+        let mut timeline = PolicyTimeline::new(conv, &self.options.overlay);
+        self.collect_warnings(timeline.base_change());
+        let last_turn = conv.turns.len();
+        for turn in &conv.turns {
+            // The turn is displayed with the configuration at its first event.
+            if let Some(change) = timeline.advance(turn) {
+                self.collect_warnings(change);
+            }
+            if turn.number > self.skip {
+                let live = !self.options.finished && turn.number == last_turn;
+                let policy = timeline.current().clone();
+                self.turn(turn, &policy, live);
+            }
+        }
+        let policy = timeline.current().clone();
+        self.in_progress(&policy);
+    }
+
+    /// The text being written, at the end, where the view shows its kind.
+    fn in_progress(&mut self, policy: &TurnPolicy) {
+        let Some(progress) = &self.conv.in_progress else {
+            return;
+        };
+        let view = self.options.view;
+        let shown = match progress.kind {
+            InProgressKind::Message => true,
+            InProgressKind::Reasoning => match view {
+                DocView::User => false,
+                DocView::Terminal => !matches!(policy.reasoning(), ReasoningDisplay::Hidden),
+                DocView::Raw => true,
+            },
+            InProgressKind::ToolInput | InProgressKind::ToolOutput => match view {
+                DocView::User => false,
+                DocView::Terminal => {
+                    policy.shows_tool(progress.tool_name.as_deref().unwrap_or_default())
+                }
+                DocView::Raw => true,
+            },
+        };
+        if !shown {
+            return;
+        }
+        self.out.blocks.push(DocBlock {
+            key: BlockKey {
+                anchor: Anchor::Streaming,
+                part: 0,
+                piece: 0,
+            },
+            turn: self.conv.turns.len().max(1),
+            kind: BlockKind::InProgress {
+                kind: progress.kind,
+                live: !self.options.finished,
+            },
+            piece: None,
+        });
+    }
+
+    /// The raw view of a stream whose stored lines are not the events: every
+    /// line as read, under the rule of the turn it belongs to.
+    fn originals(&mut self) {
+        let conv = self.conv;
+        let mut numbers: HashMap<String, usize> = HashMap::new();
+        for turn in &conv.turns {
+            for item in &turn.items {
+                if let Item::TurnStart(i) = item
+                    && let Some(id) = ext::turn_info(&conv.events[*i]).and_then(|t| t.turn_id)
+                {
+                    numbers.entry(id).or_insert(turn.number);
+                }
+            }
+        }
+        let mut current = 0;
+        for (index, original) in conv.originals.iter().enumerate() {
+            let named = original.turn_id().and_then(|id| numbers.get(id).copied());
+            // Turns only move forward: a late line of an earlier turn (a task
+            // settling) stays where it was written.
+            let number = named.unwrap_or(current).max(current).max(1);
+            while current < number.min(conv.turns.len()) {
+                current += 1;
+                self.turn_rule(&conv.turns[current - 1]);
+            }
+            current = current.max(number);
+            self.out.blocks.push(DocBlock {
+                key: BlockKey {
+                    anchor: Anchor::Line(original.line),
+                    part: 0,
+                    piece: 0,
+                },
+                turn: number,
+                kind: BlockKind::Original { index },
+                piece: None,
+            });
+        }
+    }
+
+    fn collect_warnings(&mut self, change: PolicyChange<'_>) {
+        for error in change.warnings {
+            if !self.out.warnings.iter().any(|w| w.error == *error) {
+                self.out.warnings.push(StyleWarning {
+                    delta: change.delta,
+                    error: error.clone(),
+                });
+            }
+        }
+    }
+
+    fn key(&self, event: usize, part: u16) -> BlockKey {
+        let anchor = match &self.conv.events[event].event_id {
+            Some(id) => Anchor::Id(id.clone()),
+            None => Anchor::Index(event),
+        };
+        BlockKey {
+            anchor,
+            part,
+            piece: 0,
+        }
+    }
+
+    fn push(&mut self, turn: usize, event: usize, part: u16, kind: BlockKind) {
+        let key = self.key(event, part);
+        let block = DocBlock {
+            key,
+            turn,
+            kind,
+            piece: None,
+        };
+        let text = split_text(&block, self.conv, self.out.limits.above);
+        let pieces = match text {
+            Some(SplitText::Markdown(text)) => markdown_pieces(&text, &self.out.limits),
+            Some(SplitText::Lines(text)) => line_pieces(text, &self.out.limits),
+            None => Vec::new(),
+        };
+        if pieces.len() < 2 {
+            self.out.blocks.push(block);
+            return;
+        }
+        let last = pieces.len() - 1;
+        for (index, range) in pieces.into_iter().enumerate() {
+            let mut piece = block.clone();
+            piece.key.piece = index;
+            piece.piece = Some(Piece {
+                index,
+                last: index == last,
+                range,
+            });
+            self.out.blocks.push(piece);
+        }
+    }
+
+    /// The rule that opens `turn`, with its timestamp and facts.
+    fn turn_rule(&mut self, turn: &Turn) {
+        let conv = self.conv;
+        let number = turn.number;
+        let rule_event = turn
+            .items
+            .iter()
+            .find_map(|item| match item {
+                Item::TurnStart(i) => Some(*i),
+                _ => None,
+            })
+            .unwrap_or(turn.events.start);
+        if turn.events.is_empty() {
+            return;
+        }
+        let timestamp = turn
+            .events
+            .clone()
+            .filter(|&i| !matches!(conv.events[i].kind, EventKind::ConfigDelta { .. }))
+            .find_map(|i| conv.events[i].timestamp.clone());
+        let info = conv
+            .events
+            .get(rule_event)
+            .and_then(ext::turn_info)
+            .map(Box::new);
+        // A turn has ended when the format says so, when another follows it,
+        // or when no one writes the conversation any more; its duration runs
+        // from its first stored time to its last.
+        let ended = turn_ended(conv, turn) || number < conv.turns.len() || self.options.finished;
+        let duration = ended
+            .then(|| {
+                let last = turn
+                    .events
+                    .clone()
+                    .rev()
+                    .find_map(|i| conv.events[i].timestamp.as_deref())?;
+                duration::between(timestamp.as_deref()?, last)
+            })
+            .flatten();
+        self.push(
+            number,
+            rule_event,
+            u16::MAX,
+            BlockKind::TurnRule {
+                number,
+                timestamp,
+                info,
+                duration,
+            },
+        );
+    }
+
+    fn turn(&mut self, turn: &Turn, policy: &TurnPolicy, live: bool) {
+        let conv = self.conv;
+        let view = self.options.view;
+        let number = turn.number;
+        if turn.events.is_empty() {
+            return;
+        }
+        // A turn the format says has ended gets no more replies.
+        let live = live && !turn_ended(conv, turn);
+        self.turn_rule(turn);
+
+        let final_reply = final_reply_item(conv, &turn.items);
+        let mut updates = 0usize;
+        for item in &turn.items {
+            match item {
+                Item::TurnStart(_) => {}
+                Item::UserMessage(i) => {
+                    self.push(number, *i, 0, BlockKind::UserMessage { event: *i })
+                }
+                Item::Speech(events)
+                    if view != DocView::Raw
+                        && events.iter().all(|&i| ext::superseded(&conv.events[i])) => {}
+                Item::Speech(events) => {
+                    let is_final = final_reply == Some(events[0]);
+                    self.push(
+                        number,
+                        events[0],
+                        0,
+                        BlockKind::AssistantMessage {
+                            events: events.clone(),
+                            final_reply: is_final,
+                        },
+                    );
+                }
+                Item::Reasoning(events) => {
+                    let display = policy.reasoning();
+                    let hidden = matches!(display, ReasoningDisplay::Hidden);
+                    if view == DocView::User || (view == DocView::Terminal && hidden) {
+                        continue;
+                    }
+                    let display = if view == DocView::Raw {
+                        ReasoningDisplay::Full
+                    } else {
+                        display
+                    };
+                    self.push(
+                        number,
+                        events[0],
+                        0,
+                        BlockKind::Reasoning {
+                            events: events.clone(),
+                            display,
+                        },
+                    );
+                }
+                Item::Data(i) => self.push(number, *i, 0, BlockKind::Data { event: *i }),
+                Item::ToolCall(call) => updates += self.tool_call(number, call, policy, live),
+                Item::OrphanResponse(i) => {
+                    if view != DocView::User {
+                        self.push(
+                            number,
+                            *i,
+                            0,
+                            BlockKind::Notice {
+                                text: format!(
+                                    "tool result with no matching call (id {})",
+                                    response_id(&conv.events[*i])
+                                ),
+                            },
+                        );
+                    }
+                }
+                Item::Inquiry(pair) => {
+                    if view != DocView::User {
+                        self.push(number, pair.request, 0, BlockKind::Inquiry(pair.clone()));
+                    }
+                }
+                Item::ConfigDelta(i) => {
+                    if view == DocView::Raw {
+                        self.push(number, *i, 0, BlockKind::ConfigDelta { event: *i });
+                    }
+                }
+                Item::Compaction(i) | Item::Unknown(i) => {
+                    if view == DocView::Raw {
+                        self.push(number, *i, 0, BlockKind::Unknown { event: *i });
+                    }
+                }
+            }
+        }
+        let ended = !live || turn_has_ended(conv, turn);
+        if updates > 0 && final_reply.is_none() && ended {
+            let last = turn.events.end.saturating_sub(1);
+            self.push(
+                number,
+                last,
+                u16::MAX - 1,
+                BlockKind::Notice {
+                    text: "no final reply — the answer may be lost".into(),
+                },
+            );
+        }
+        if updates == 0 {
+            self.unmark_final_reply(number);
+        }
+    }
+
+    /// The final reply is labelled only in turns that sent updates, where it
+    /// must not be confused with them.
+    fn unmark_final_reply(&mut self, turn: usize) {
+        for block in self
+            .out
+            .blocks
+            .iter_mut()
+            .rev()
+            .take_while(|b| b.turn == turn)
+        {
+            if let BlockKind::AssistantMessage { final_reply, .. } = &mut block.kind {
+                *final_reply = false;
+            }
+        }
+    }
+
+    /// Pushes the blocks of one tool call; returns how many updates it sent.
+    fn tool_call(
+        &mut self,
+        turn: usize,
+        call: &ToolCall,
+        policy: &TurnPolicy,
+        live: bool,
+    ) -> usize {
+        let conv = self.conv;
+        let view = self.options.view;
+        let EventKind::ToolCallRequest {
+            name, arguments, ..
+        } = &conv.events[call.request].kind
+        else {
+            return 0;
+        };
+        let style = policy.tool_style(name);
+        if view != DocView::Raw && ext::superseded(&conv.events[call.request]) {
+            return 0;
+        }
+        let response = call.response.map(|i| &conv.events[i]);
+        let (blocks, is_error) = match response.map(|e| &e.kind) {
+            Some(EventKind::ToolCallResponse {
+                content, is_error, ..
+            }) => (content.views(), *is_error),
+            _ => (Vec::new(), false),
+        };
+        let attempts =
+            ext::attempts(&conv.events[call.request]).max(response.map(ext::attempts).unwrap_or(1));
+
+        if view == DocView::Raw {
+            let results = (0..blocks.len()).map(|b| (b, BlockDisplay::Full)).collect();
+            self.push_card(turn, call, style.clone(), results, live, true);
+            return 0;
+        }
+        if view == DocView::Terminal && !policy.shows_tool(name) {
+            return 0;
+        }
+
+        let mut speech = Vec::new();
+        let mut results = Vec::new();
+        let mut hidden = Vec::new();
+        for (b, block) in blocks.iter().enumerate() {
+            let audience = block.audience;
+            let display = style.block_display(audience, is_error);
+            match (view, display) {
+                (_, BlockDisplay::Speech) => speech.push(b),
+                (DocView::User, _) if !audience.includes_user() => {}
+                (DocView::User, BlockDisplay::Hidden) => {}
+                // Kept so that the card can say what the policy hides (and
+                // the viewer can show it on Enter); never laid out as is.
+                (_, BlockDisplay::Hidden) => hidden.push((b, BlockDisplay::Hidden)),
+                (_, display) => results.push((b, display)),
+            }
+        }
+        // A message tool still running has its text only in the arguments.
+        let pending_speech = response.is_none()
+            && is_message_tool(name)
+            && arguments.get("message").and_then(Value::as_str).is_some();
+
+        let show_card = match view {
+            DocView::User => !results.is_empty(),
+            _ => style.header || !results.is_empty() || (response.is_none() && !pending_speech),
+        };
+        if show_card {
+            let live_card = live && response.is_none();
+            results.extend(hidden);
+            self.push_card(turn, call, style.clone(), results, live_card, false);
+        }
+        for (part, b) in speech.iter().enumerate() {
+            self.push(
+                turn,
+                call.request,
+                part as u16 + 1,
+                BlockKind::ToolSpeech(ToolSpeech {
+                    tool: name.clone(),
+                    response: call.response,
+                    request: call.request,
+                    block: *b,
+                    attempts,
+                    live,
+                }),
+            );
+        }
+        if pending_speech && speech.is_empty() {
+            self.push(
+                turn,
+                call.request,
+                1,
+                BlockKind::ToolSpeech(ToolSpeech {
+                    tool: name.clone(),
+                    response: None,
+                    request: call.request,
+                    block: 0,
+                    attempts,
+                    live,
+                }),
+            );
+            return 1;
+        }
+        speech.len()
+    }
+
+    fn push_card(
+        &mut self,
+        turn: usize,
+        call: &ToolCall,
+        style: ToolStyle,
+        results: Vec<(usize, BlockDisplay)>,
+        live: bool,
+        label_audience: bool,
+    ) {
+        let task = ext::task(&self.conv.events[call.request])
+            .or_else(|| call.response.and_then(|r| ext::task(&self.conv.events[r])));
+        self.push(
+            turn,
+            call.request,
+            0,
+            BlockKind::ToolCard(Box::new(ToolCard {
+                call: call.clone(),
+                style,
+                results,
+                live,
+                task,
+                label_audience,
+            })),
+        );
+    }
+}

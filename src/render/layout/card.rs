@@ -1,0 +1,423 @@
+//! The tool card: a header with the call and its outcome, the arguments as
+//! the style says, and the results the policy shows, each in a gutter.
+
+use std::borrow::Cow;
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use serde_json::Value;
+
+use crate::format::{EventKind, ext};
+use crate::policy::{BlockDisplay, Parameters};
+use crate::render::document::{Piece, ToolCard, audience_label, shown_result};
+use crate::render::duration;
+use crate::render::result::{Presentation, classify_result, present};
+use crate::text::sanitize::sanitize_keep_sgr;
+use crate::text::truncate::cut_to_width;
+use crate::text::width::line_width;
+use crate::text::wrap::{prefix_lines, wrap_spans};
+
+use super::lines::{clean, code_lines, dim_line, indent_code, inner_width, pretty};
+use super::message::inquiry_lines;
+use super::rules::{task_detail, task_label};
+use super::{BODY_INDENT, Fold, LayoutContext, RESULT_GUTTER};
+
+pub(super) fn tool_card(
+    card: &ToolCard,
+    fold: Fold,
+    viewer: bool,
+    piece: Option<&Piece>,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let folded = fold == Fold::Folded;
+    let hint = CardHint {
+        viewer,
+        expanded: fold == Fold::Expanded,
+    };
+    let conv = ctx.conv;
+    let request = &conv.events[card.call.request];
+    let EventKind::ToolCallRequest {
+        name, arguments, ..
+    } = &request.kind
+    else {
+        return Vec::new();
+    };
+    let response = card.call.response.map(|r| &conv.events[r].kind);
+    let is_error = matches!(
+        response,
+        Some(EventKind::ToolCallResponse { is_error: true, .. })
+    );
+    let first = piece.is_none_or(Piece::is_first);
+    let show_header = card.style.header || card.label_audience;
+    if folded && show_header && !first {
+        return Vec::new();
+    }
+    let name = clean(name, ctx).into_owned();
+    let mut lines = Vec::new();
+    if first {
+        if show_header {
+            lines.extend(card_header(
+                card, &name, arguments, is_error, folded, hint, ctx,
+            ));
+        }
+        if folded && show_header {
+            lines.push(Line::default());
+            return lines;
+        }
+        if show_header || card.label_audience {
+            lines.extend(arguments_lines(card, request, arguments, ctx));
+        }
+        for pair in &card.call.inquiries {
+            lines.extend(inquiry_lines(pair, BODY_INDENT, ctx));
+        }
+    }
+    if let Some(piece) = piece {
+        let text = shown_result(card, conv).map_or("", |t| &t[piece.range.clone()]);
+        // Every piece but the last ends with the newline before the next.
+        let text = if piece.last {
+            text
+        } else {
+            text.strip_suffix('\n').unwrap_or(text)
+        };
+        lines.extend(presented(&Presentation::Plain, text, is_error, ctx));
+    } else if let Some(EventKind::ToolCallResponse {
+        content, is_error, ..
+    }) = response
+    {
+        let blocks = content.views();
+        for &(b, display) in &card.results {
+            let display = match display {
+                _ if hint.expanded => BlockDisplay::Full,
+                BlockDisplay::Hidden => continue,
+                display => display,
+            };
+            let Some(block) = blocks.get(b) else { continue };
+            if card.label_audience {
+                let label = format!("[audience: {}]", audience_label(block.audience));
+                lines.push(Line::from(vec![
+                    Span::raw(RESULT_GUTTER),
+                    Span::styled(label, ctx.theme.styles.turn_rule),
+                ]));
+            }
+            let text: Cow<'_, str> = match block.text {
+                Some(text) => Cow::Borrowed(text),
+                None => Cow::Owned(format!("[unsupported block: {}]", block.kind)),
+            };
+            lines.extend(result_lines(
+                &text,
+                block.mime_type,
+                display,
+                *is_error,
+                hint.viewer,
+                ctx,
+            ));
+        }
+    }
+    if !piece.is_none_or(|p| p.last) {
+        return lines;
+    }
+    if let Some(task) = &card.task {
+        let result_text = match response {
+            Some(EventKind::ToolCallResponse { content, .. }) => content.plain_text(),
+            _ => String::new(),
+        };
+        // The output is shown once: a foreground call's result already is it.
+        if let Some(output) = task_detail(task).filter(|o| !result_text.contains(o.trim())) {
+            let spans = [Span::styled(
+                clean(&output, ctx).into_owned(),
+                ctx.theme.styles.result_text,
+            )];
+            let gutter = [Span::styled(RESULT_GUTTER, ctx.theme.styles.turn_rule)];
+            lines.extend(wrap_spans(&spans, ctx.width, &gutter, &gutter));
+        }
+    }
+    lines.push(Line::default());
+    lines
+}
+
+/// What the viewer adds to a card: that `Enter` shows what the policy cuts
+/// or hides, and whether it is showing it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct CardHint {
+    /// Laid out for the viewer (`render` has no keys to name).
+    viewer: bool,
+    /// Every result shown in full.
+    expanded: bool,
+}
+
+pub(super) fn card_header(
+    card: &ToolCard,
+    name: &str,
+    arguments: &Value,
+    is_error: bool,
+    folded: bool,
+    hint: CardHint,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let theme = ctx.theme;
+    let (marker, style) = match (card.call.response.is_some(), is_error) {
+        (_, true) => ("✗", theme.styles.error),
+        (true, false) => ("●", theme.styles.tool_header),
+        (false, _) => ("◌", theme.styles.pending),
+    };
+    // Results the policy hides entirely: the card says how many lines, and
+    // in the viewer it is drawn folded, `Enter` showing them.
+    let hidden = if hint.expanded || folded {
+        0
+    } else {
+        hidden_result_lines(card, ctx)
+    };
+    let marker = if folded || (hidden > 0 && hint.viewer) {
+        "▸"
+    } else {
+        marker
+    };
+    let mut spans = vec![
+        Span::styled(format!("{marker} "), style),
+        Span::styled(name.to_string(), theme.styles.tool_header),
+    ];
+    if matches!(card.style.parameters, Parameters::FunctionCall) && !card.label_audience {
+        spans.extend(function_call_spans(arguments, ctx));
+    }
+    let status = if is_error {
+        // A call the user (or a policy) refused is not a tool failure.
+        let rejected = card
+            .call
+            .response
+            .and_then(|r| ext::outcome(&ctx.conv.events[r]))
+            == Some("rejected");
+        let word = if rejected { "rejected" } else { "failed" };
+        Some((word.to_string(), theme.styles.error))
+    } else if card.call.response.is_none() {
+        Some((
+            if card.live {
+                "running…"
+            } else {
+                "no response"
+            }
+            .to_string(),
+            theme.styles.pending,
+        ))
+    } else {
+        None
+    };
+    if let Some((text, style)) = status {
+        spans.push(Span::styled(format!(" · {text}"), style));
+    }
+    if let Some(task) = &card.task {
+        spans.push(Span::styled(
+            format!(" · {}", task_label(task)),
+            theme.styles.pending,
+        ));
+    }
+    if let Some(took) = call_duration(card, ctx) {
+        spans.push(Span::styled(
+            format!(" · {}", duration::human(took)),
+            theme.styles.turn_rule,
+        ));
+    }
+    if hidden > 0 {
+        let lines = if hidden == 1 { "line" } else { "lines" };
+        let enter = if hint.viewer { " (Enter shows)" } else { "" };
+        spans.push(Span::styled(
+            format!(" · {hidden} {lines} hidden by policy{enter}"),
+            theme.styles.turn_rule,
+        ));
+    }
+    if folded {
+        let n = card_result_lines(card, ctx);
+        let lines = if n == 1 { "line" } else { "lines" };
+        spans.push(Span::styled(
+            format!(" · {n} {lines} folded"),
+            theme.styles.turn_rule,
+        ));
+    }
+    wrap_spans(&spans, ctx.width, &[], &[Span::raw("    ")])
+}
+
+/// How long a call took, from its request's stored time to its response's,
+/// when both are stored and differ (equal times record no duration).
+pub(super) fn call_duration(card: &ToolCard, ctx: &LayoutContext<'_>) -> Option<u64> {
+    let events = &ctx.conv.events;
+    let start = events[card.call.request].timestamp.as_deref()?;
+    let end = events.get(card.call.response?)?.timestamp.as_deref()?;
+    duration::between(start, end).filter(|&ms| ms > 0)
+}
+
+/// Lines of the results the policy hides on `card` (none when it shows
+/// any result: then the cut notes say what is missing).
+pub(super) fn hidden_result_lines(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
+    let Some(EventKind::ToolCallResponse { content, .. }) =
+        card.call.response.map(|r| &ctx.conv.events[r].kind)
+    else {
+        return 0;
+    };
+    let views = content.views();
+    card.results
+        .iter()
+        .filter(|(_, d)| *d == BlockDisplay::Hidden)
+        .filter_map(|&(b, _)| views.get(b).and_then(|v| v.text))
+        .map(|t| t.lines().count())
+        .sum()
+}
+
+pub(super) fn card_result_lines(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
+    match card.call.response.map(|r| &ctx.conv.events[r].kind) {
+        Some(EventKind::ToolCallResponse { content, .. }) => content.plain_text().lines().count(),
+        _ => 0,
+    }
+}
+
+pub(super) fn function_call_spans(
+    arguments: &Value,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Span<'static>> {
+    let Some(map) = arguments.as_object().filter(|m| !m.is_empty()) else {
+        return Vec::new();
+    };
+    let mut spans = vec![Span::styled("(", ctx.theme.styles.turn_rule)];
+    for (i, (key, value)) in map.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(", ", ctx.theme.styles.turn_rule));
+        }
+        spans.push(Span::styled(
+            format!("{}: ", clean(key, ctx)),
+            ctx.theme.styles.tool_arg_key,
+        ));
+        spans.push(Span::styled(
+            clean(&value.to_string(), ctx).into_owned(),
+            ctx.theme.styles.result_text,
+        ));
+    }
+    spans.push(Span::styled(")", ctx.theme.styles.turn_rule));
+    spans
+}
+
+pub(super) fn arguments_lines(
+    card: &ToolCard,
+    request: &crate::format::Event,
+    arguments: &Value,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let empty = match arguments {
+        Value::Null => true,
+        Value::Object(m) => m.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        _ => false,
+    };
+    let parameters = if card.label_audience {
+        &Parameters::Json
+    } else {
+        &card.style.parameters
+    };
+    match parameters {
+        _ if empty => Vec::new(),
+        Parameters::Json => {
+            let json = clean(&pretty(arguments), ctx).into_owned();
+            code_lines(&json, Some("json"), ctx)
+                .into_iter()
+                .map(|l| {
+                    let mut spans = vec![Span::raw("  ")];
+                    spans.extend(l.spans);
+                    let line = Line::from(spans);
+                    if line_width(&line) > ctx.code_limit() {
+                        cut_to_width(&line, ctx.code_limit())
+                    } else {
+                        line
+                    }
+                })
+                .collect()
+        }
+        Parameters::Custom(_) => match request
+            .metadata
+            .get("rendered_arguments")
+            .and_then(Value::as_str)
+        {
+            Some(rendered) => indent_code(
+                crate::render::ansi::ansi_to_lines(rendered.trim_end(), ctx.sanitize),
+                "    ",
+                ctx,
+            ),
+            None => Vec::new(),
+        },
+        Parameters::FunctionCall | Parameters::Off => Vec::new(),
+    }
+}
+
+/// One result block: sanitized, presented by its mime type, cut to its line
+/// budget with a visible note.
+pub(super) fn result_lines(
+    text: &str,
+    mime: Option<&str>,
+    display: BlockDisplay,
+    is_error: bool,
+    viewer: bool,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let limit = match display {
+        BlockDisplay::Lines(n) => Some(n),
+        _ => None,
+    };
+    // Colour in plain tool output becomes styles (never raw escapes).
+    let text = if mime.is_none() && text.contains('\u{1b}') {
+        sanitize_keep_sgr(text, ctx.sanitize)
+    } else {
+        clean(text, ctx)
+    };
+    let (presentation, normalized) = classify_result(&text, mime);
+    let total = normalized.lines().count();
+    let shown: Cow<'_, str> = match limit {
+        Some(n) if total > n => {
+            Cow::Owned(normalized.lines().take(n).collect::<Vec<_>>().join("\n"))
+        }
+        _ => normalized,
+    };
+    let mut lines = presented(&presentation, &shown, is_error, ctx);
+    if let Some(n) = limit
+        && total > n
+    {
+        let cut = total - n;
+        let note = format!(
+            "… {cut} more line{} not shown{}",
+            if cut == 1 { "" } else { "s" },
+            if viewer { " (Enter shows)" } else { "" }
+        );
+        let gutter = [Span::styled(RESULT_GUTTER, gutter_style(is_error, ctx))];
+        lines.extend(wrap_spans(
+            &[Span::styled(note, ctx.theme.styles.truncation_note)],
+            ctx.width,
+            &gutter,
+            &gutter,
+        ));
+    }
+    lines
+}
+
+/// Result text laid out as `presentation` behind the result gutter, line by
+/// line for plain text (so a result can be laid out a piece at a time).
+pub(super) fn presented(
+    presentation: &Presentation,
+    text: &str,
+    is_error: bool,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let gutter = [Span::styled(RESULT_GUTTER, gutter_style(is_error, ctx))];
+    let inner = inner_width(ctx.width, RESULT_GUTTER);
+    let code = inner + ctx.code_slack();
+    let mut body = present(presentation, text, inner, code, ctx.theme);
+    if is_error && matches!(presentation, Presentation::Plain) {
+        body = body
+            .into_iter()
+            .map(|l| dim_line(l, ctx.theme.styles.error))
+            .collect();
+    }
+    prefix_lines(body, &gutter, &gutter, ctx.width, inner)
+}
+
+pub(super) fn gutter_style(is_error: bool, ctx: &LayoutContext<'_>) -> Style {
+    if is_error {
+        ctx.theme.styles.error
+    } else {
+        ctx.theme.styles.turn_rule
+    }
+}

@@ -1,0 +1,162 @@
+//! The line-building every block kind shares: sanitizing conversation text
+//! for the screen, indenting, the labelled pane, code and raw JSON blocks,
+//! fitting lines to the width.
+
+use std::borrow::Cow;
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use serde_json::Value;
+
+use crate::render::document::Piece;
+use crate::render::highlight::highlight;
+use crate::render::markdown::markdown_to_lines_wide_code;
+use crate::text::sanitize::sanitize;
+use crate::text::truncate::cut_to_width;
+use crate::text::width::{display_width, line_width};
+use crate::text::wrap::{child_width, prefix_lines, wrap_spans};
+
+use super::rules::{display_timestamp, rule};
+use super::{BODY_INDENT, LayoutContext};
+
+/// Conversation text made safe for the screen, as the context says.
+pub(super) fn clean<'t>(text: &'t str, ctx: &LayoutContext<'_>) -> Cow<'t, str> {
+    sanitize(text, ctx.sanitize)
+}
+
+/// A JSON value pretty-printed (empty if it cannot be).
+pub(super) fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// Cuts any line that is still too wide (the last guard of the width rule):
+/// wider than the width, or than the code width when the caller scrolls
+/// sideways (then only code is laid out that wide).
+pub(super) fn fit(lines: &mut [Line<'static>], width: usize) {
+    for line in lines.iter_mut() {
+        if line_width(line) > width {
+            *line = cut_to_width(line, width);
+        }
+    }
+}
+
+/// Puts `prefix` before lines laid out at [`child_width`] columns.
+pub(super) fn indent(
+    lines: Vec<Line<'static>>,
+    prefix: &'static str,
+    width: usize,
+) -> Vec<Line<'static>> {
+    let child = child_width(width, prefix.len());
+    let spans = [Span::raw(prefix)];
+    prefix_lines(lines, &spans, &spans, width, child)
+}
+
+/// Columns left for content behind `prefix`.
+pub(super) fn inner_width(width: usize, prefix: &str) -> usize {
+    child_width(width, display_width(prefix))
+}
+
+pub(super) fn pane(
+    label: Vec<Span<'static>>,
+    detail: Option<Span<'static>>,
+    body: Vec<Line<'static>>,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    pane_part(label, detail, body, None, ctx)
+}
+
+/// A pane, or the part of it `piece` shows: the rule only in the first piece,
+/// the closing blank line only in the last; between two pieces, the blank
+/// line markdown puts between two blocks.
+pub(super) fn pane_part(
+    label: Vec<Span<'static>>,
+    detail: Option<Span<'static>>,
+    body: Vec<Line<'static>>,
+    piece: Option<&Piece>,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let mut lines = if piece.is_none_or(Piece::is_first) {
+        vec![rule(label, detail, ctx), Line::default()]
+    } else {
+        indent(vec![Line::default()], BODY_INDENT, ctx.width)
+    };
+    lines.extend(body);
+    if piece.is_none_or(|p| p.last) {
+        lines.push(Line::default());
+    }
+    lines
+}
+
+pub(super) fn speech_body(text: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let text = clean(text, ctx);
+    let inner = inner_width(ctx.width, BODY_INDENT);
+    let code = inner + ctx.code_slack();
+    indent(
+        markdown_to_lines_wide_code(&text, inner, code, ctx.theme, Style::new()),
+        BODY_INDENT,
+        ctx.width,
+    )
+}
+
+pub(super) fn dim_line(line: Line<'static>, style: Style) -> Line<'static> {
+    let spans = line
+        .spans
+        .into_iter()
+        .map(|s| {
+            let patched = s.style.patch(style);
+            Span::styled(s.content, patched)
+        })
+        .collect::<Vec<_>>();
+    Line::from(spans)
+}
+
+/// Highlighted code behind the body indent, cut at the code width.
+pub(super) fn code_lines(
+    code: &str,
+    lang: Option<&str>,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    indent_code(highlight(code, lang, ctx.theme), BODY_INDENT, ctx)
+}
+
+/// Lines of code (never wrapped) behind `prefix`, each cut at the code width.
+pub(super) fn indent_code(
+    lines: Vec<Line<'static>>,
+    prefix: &'static str,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let limit = inner_width(ctx.width, prefix) + ctx.code_slack();
+    let lines = lines
+        .into_iter()
+        .map(|l| {
+            if line_width(&l) > limit {
+                cut_to_width(&l, limit)
+            } else {
+                l
+            }
+        })
+        .collect();
+    indent(lines, prefix, ctx.width)
+}
+
+pub(super) fn raw_json_block(
+    title: &str,
+    event: usize,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let e = &ctx.conv.events[event];
+    let mut header = title.to_string();
+    if let Some(ts) = &e.timestamp {
+        header.push_str(&format!("  {}", display_timestamp(&clean(ts, ctx))));
+    }
+    let mut lines = wrap_spans(
+        &[Span::styled(header, ctx.theme.styles.tool_header)],
+        ctx.width,
+        &[],
+        &[],
+    );
+    let json = clean(&pretty(&e.to_json()), ctx).into_owned();
+    lines.extend(code_lines(&json, Some("json"), ctx));
+    lines.push(Line::default());
+    lines
+}
