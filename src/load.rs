@@ -449,7 +449,7 @@ impl Live {
     }
 
     /// Redacts events about to enter the conversation, when redacting.
-    fn redact(&self, events: &mut [crate::format::Event]) {
+    fn redact(&self, events: &mut [crate::model::Event]) {
         if let Some(redactor) = &self.redactor {
             events
                 .iter_mut()
@@ -480,7 +480,7 @@ impl Live {
     }
 
     /// The eve reader's streaming text of the current step, if any.
-    pub fn in_progress(&self) -> Option<&crate::format::eve::InProgress> {
+    pub fn in_progress(&self) -> Option<&crate::model::InProgress> {
         match &self.reader {
             Reader::Eve { reader, .. } => reader.in_progress(),
             Reader::Jp(_) | Reader::Held(_) | Reader::Rejected => None,

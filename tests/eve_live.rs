@@ -7,9 +7,8 @@
 mod eve_support;
 
 use overhear::format::eve::EveReader;
-use overhear::format::{ChatResponse, EventKind};
 use overhear::load::{Live, Refresh};
-use overhear::model::Conversation;
+use overhear::model::{ChatResponse, Conversation, EventKind};
 use overhear::render::document::{DocOptions, DocView};
 use overhear::render::print::{CodeOverflow, PrintOptions, render_to_string};
 use overhear::render::theme::Theme;

@@ -5,9 +5,9 @@
 mod eve_support;
 
 use eve_support::{describe_all, find_call, fixture, read, turns};
-use overhear::format::eve::{EveReader, InProgressKind};
-use overhear::format::ext::{self, SessionOutcome, TaskState, TurnEnd};
-use overhear::format::{ChatResponse, EventKind};
+use overhear::format::eve::EveReader;
+use overhear::model::ext::{self, SessionOutcome, TaskState, TurnEnd};
+use overhear::model::{ChatResponse, EventKind, InProgressKind};
 
 #[test]
 fn null_final_message_is_intentional_silence() {

@@ -6,8 +6,7 @@ use anyhow::Result;
 use serde::{Serialize, Serializer};
 
 use super::safe_json;
-use crate::format::Event;
-use crate::model::View;
+use crate::model::{Event, View};
 
 /// Prints `view` of the conversation at `path` as JSON.
 pub fn run(path: &str, view: View, jsonl: bool) -> Result<()> {

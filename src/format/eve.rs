@@ -46,88 +46,7 @@ use serde_json::Value;
 use self::builder::{Builder, Stamp};
 use self::lines::LineSplitter;
 use self::record::Record;
-use super::event::Event;
-
-/// One stored line of the stream as read, for the raw view.
-///
-/// The line is kept as its text and parsed again when it is drawn
-/// ([`Original::value`]): parsed, a short line takes about ten times its
-/// size, and a followed stream keeps every line it reads.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Original {
-    /// 1-based line number in the stream.
-    pub line: usize,
-    /// The line's JSON text (surrounding whitespace trimmed), when it parsed.
-    pub json: Option<Box<str>>,
-    /// Why the line could not be read, for a malformed line.
-    pub error: Option<Box<str>>,
-    /// The turn the line names, found when it was read.
-    turn: TurnOf,
-}
-
-/// Where an [`Original`]'s turn id is: a byte range of its text holding the
-/// id as is (no allocation), or the id itself when the text escapes it.
-#[derive(Debug, Clone, PartialEq)]
-enum TurnOf {
-    None,
-    Within(u32, u32),
-    Own(Box<str>),
-}
-
-impl Original {
-    fn new(line: usize, raw: &[u8], value: Option<&Value>, error: Option<String>) -> Self {
-        let json = value.map(|_| String::from_utf8_lossy(raw).into_owned().into_boxed_str());
-        let turn = match (value.and_then(turn_id), &json) {
-            (Some(id), Some(text)) => match text.find(id) {
-                Some(start) => match (u32::try_from(start), u32::try_from(start + id.len())) {
-                    (Ok(start), Ok(end)) => TurnOf::Within(start, end),
-                    _ => TurnOf::Own(id.into()),
-                },
-                None => TurnOf::Own(id.into()),
-            },
-            _ => TurnOf::None,
-        };
-        Original {
-            line,
-            json,
-            error: error.map(String::into_boxed_str),
-            turn,
-        }
-    }
-
-    /// The line parsed (a gen A event, a v27 commit or progress record),
-    /// when it parsed when read.
-    pub fn value(&self) -> Option<Value> {
-        serde_json::from_str(self.json.as_deref()?).ok()
-    }
-
-    /// Edits the stored line through its parsed value (redaction): when
-    /// `change` says it changed the value, the line is stored again as that
-    /// value's JSON (its turn found anew). A line that did not parse is left.
-    pub fn rewrite(&mut self, change: impl FnOnce(&mut Value) -> bool) {
-        let Some(mut value) = self.value() else {
-            return;
-        };
-        if !change(&mut value) {
-            return;
-        }
-        let Ok(text) = serde_json::to_string(&value) else {
-            return;
-        };
-        let error = self.error.take().map(String::from);
-        *self = Original::new(self.line, text.as_bytes(), Some(&value), error);
-    }
-
-    /// The turn the line belongs to (`turnId` of its record's scope or data,
-    /// the first a v27 commit's facts name), if it names one.
-    pub fn turn_id(&self) -> Option<&str> {
-        match &self.turn {
-            TurnOf::None => None,
-            TurnOf::Within(start, end) => self.json.as_deref()?.get(*start as usize..*end as usize),
-            TurnOf::Own(id) => Some(id),
-        }
-    }
-}
+use crate::model::{Event, InProgress, Original};
 
 /// The `turnId` a stored line names: a v27 commit's first fact naming one,
 /// a progress record's, or a gen A event's (in its scope or data).
@@ -168,37 +87,6 @@ pub fn line_problem(line: usize, reason: &str) -> String {
         ": "
     };
     format!("line {line}{separator}{reason}")
-}
-
-/// What kind of text is streaming.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InProgressKind {
-    /// Assistant speech (`message.appended`, v27 text `content.delta`).
-    Message,
-    /// Reasoning (`reasoning.appended`, v27 reasoning `content.delta`).
-    Reasoning,
-    /// A tool call's arguments as the model writes them (`action.input.appended`, `call.input`).
-    ToolInput,
-    /// A tool's preliminary output (`action.partial`, `call.progress`), replaced by each snapshot.
-    ToolOutput,
-}
-
-/// The streaming text of the step in progress, shown live until the completed
-/// event replaces it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InProgress {
-    /// What is streaming.
-    pub kind: InProgressKind,
-    /// The text so far (deltas joined; old cumulative appends normalized).
-    pub text: String,
-    /// The turn it belongs to.
-    pub turn_id: Option<String>,
-    /// The call, for tool input or output.
-    pub call_id: Option<String>,
-    /// The tool's name, when known.
-    pub tool_name: Option<String>,
-    key: String,
-    run_id: Option<String>,
 }
 
 /// Reads a whole eve stream at once (same as [`EveReader::read_all`]).
@@ -285,7 +173,7 @@ impl EveReader {
 
     /// The streaming text of the current step, if any.
     pub fn in_progress(&self) -> Option<&InProgress> {
-        self.inner.builder.in_progress.as_ref()
+        self.inner.builder.in_progress.as_ref().map(|s| &s.shown)
     }
 
     /// Whether the session completed, failed or ended.
@@ -342,7 +230,7 @@ impl Inner {
             Record::Progress(progress) => self.progress(progress),
         }
         self.originals
-            .push(Original::new(number, trimmed, Some(&value), None));
+            .push(Original::new(number, trimmed, true, turn_id(&value), None));
     }
 
     fn skip(&mut self, line: usize, raw: &[u8], value: Option<&Value>, reason: String) {
@@ -350,8 +238,13 @@ impl Inner {
             line,
             reason: reason.clone(),
         });
-        self.originals
-            .push(Original::new(line, raw, value, Some(reason)));
+        self.originals.push(Original::new(
+            line,
+            raw,
+            value.is_some(),
+            value.and_then(turn_id),
+            Some(reason),
+        ));
     }
 
     /// A gen A line; an already-seen `meta.id` is a replay after a reconnect.

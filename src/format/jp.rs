@@ -12,7 +12,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::event::{Block, ChatResponse, Content, Event, EventKind};
+use crate::model::{Block, ChatResponse, Content, Event, EventKind};
 
 mod count;
 mod entries;

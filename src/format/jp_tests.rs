@@ -110,7 +110,7 @@ fn block_content_and_is_error_spelling() {
         panic!()
     };
     assert!(is_error);
-    assert_eq!(blocks[0].audience(), crate::format::Audience::User);
+    assert_eq!(blocks[0].audience(), crate::model::Audience::User);
     assert_eq!(blocks[0].display_text(), Some("Phase 1 done."));
 }
 

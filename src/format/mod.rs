@@ -1,13 +1,12 @@
-//! Input formats: turning bytes into canonical events (JP's vocabulary).
+//! Input formats: turning bytes into canonical events (the vocabulary of
+//! [`crate::model`]).
 //!
 //! One submodule per format. Base64 decoding, legacy generations and eve
 //! normalization live here and nowhere else; later stages only see
-//! [`event::Event`]s.
+//! [`crate::model::Event`]s.
 
 pub mod detect;
 pub mod eve;
-pub mod event;
-pub mod ext;
 pub mod jp;
 
 /// serde_json's message for `err` without its position (` at line 3 column 7`),
@@ -44,5 +43,3 @@ pub(crate) fn json_problem(err: &serde_json::Error, within: &str) -> String {
         other => other.to_string(),
     }
 }
-
-pub use event::{Audience, Block, BlockView, ChatResponse, Content, Event, EventKind};

@@ -4,6 +4,10 @@
 //! Everything here is derived from the event list alone, by JP's own rules
 //! (jp-format §1.10, §1.11): no display configuration is involved.
 
+mod event;
+pub mod ext;
+mod in_progress;
+mod original;
 mod pairing;
 pub mod views;
 
@@ -12,11 +16,13 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::format::eve::{EveReader, InProgress, Original};
-use crate::format::{ChatResponse, Event, EventKind, ext};
+use crate::format::eve::EveReader;
 
 use self::pairing::{Pairing, Side, Touched};
 
+pub use event::{Audience, Block, BlockView, ChatResponse, Content, Event, EventKind};
+pub use in_progress::{InProgress, InProgressKind};
+pub use original::Original;
 pub use views::View;
 
 /// One conversation, read and grouped.

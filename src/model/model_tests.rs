@@ -1,5 +1,5 @@
 use super::*;
-use crate::format::Content;
+use crate::model::Content;
 use serde_json::json;
 
 fn ev(kind: EventKind) -> Event {

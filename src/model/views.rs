@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::format::{Block, ChatResponse, Content, Event, EventKind, ext};
+use crate::model::{Block, ChatResponse, Content, Event, EventKind, ext};
 
 /// Which projection of a conversation to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

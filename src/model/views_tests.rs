@@ -1,5 +1,5 @@
 use super::*;
-use crate::format::{Audience, ext};
+use crate::model::{Audience, ext};
 use serde_json::{Value, json};
 
 fn ev(kind: EventKind) -> Event {

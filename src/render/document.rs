@@ -16,9 +16,10 @@ use serde_json::Value;
 use super::duration;
 use super::result::{Presentation, classify_result};
 use super::split::{SplitLimits, line_pieces, markdown_pieces};
-use crate::format::eve::InProgressKind;
-use crate::format::{Audience, ChatResponse, Content, Event, EventKind, ext};
-use crate::model::{Conversation, InquiryPair, Item, ToolCall};
+use crate::model::{
+    Audience, ChatResponse, Content, Conversation, Event, EventKind, InProgressKind, InquiryPair,
+    Item, ToolCall, ext,
+};
 use crate::policy::{
     BlockDisplay, Overlay, ReasoningDisplay, StyleError, ToolStyle, TurnPolicy, merge_config,
 };

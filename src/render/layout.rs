@@ -20,8 +20,7 @@ use super::markdown::markdown_to_lines_wide_code;
 use super::result::{Presentation, classify_result, present};
 use super::split::slice_of_parts;
 use super::theme::Theme;
-use crate::format::{ChatResponse, Content, EventKind, ext};
-use crate::model::{Conversation, InquiryPair};
+use crate::model::{ChatResponse, Content, Conversation, EventKind, InquiryPair, ext};
 use crate::policy::{BlockDisplay, Parameters, ReasoningDisplay};
 use crate::text::sanitize::{SanitizeMode, sanitize, sanitize_keep_sgr};
 use crate::text::truncate::cut_to_width;
@@ -1176,7 +1175,7 @@ fn function_call_spans(arguments: &Value, ctx: &LayoutContext<'_>) -> Vec<Span<'
 
 fn arguments_lines(
     card: &ToolCard,
-    request: &crate::format::Event,
+    request: &crate::model::Event,
     arguments: &Value,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {

@@ -10,8 +10,7 @@ use super::{
     BODY_INDENT, LayoutContext, RESULT_GUTTER, clean, code_lines, display_timestamp, indent,
     inner_width, pane, pretty,
 };
-use crate::format::eve::{InProgress, InProgressKind};
-use crate::model::Conversation;
+use crate::model::{Conversation, InProgress, InProgressKind};
 use crate::render::document::BlockKind;
 use crate::render::markdown::markdown_to_lines_styled;
 use crate::text::width::{display_width, line_width};

@@ -1,5 +1,5 @@
 use super::*;
-use crate::format::{Block, Content, Event, EventKind};
+use crate::model::{Block, Content, Event, EventKind};
 use crate::render::document::Piece;
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::split::SplitLimits;
@@ -79,9 +79,9 @@ fn sample() -> Conversation {
                     Block::text(
                         "**Progress:** 50%",
                         Some("text/markdown"),
-                        Some(crate::format::Audience::User),
+                        Some(crate::model::Audience::User),
                     ),
-                    Block::text("ok", None, Some(crate::format::Audience::Assistant)),
+                    Block::text("ok", None, Some(crate::model::Audience::Assistant)),
                 ]),
                 is_error: false,
             },

@@ -14,9 +14,8 @@ use serde_json::Value;
 
 use self::calls::Call;
 pub(in crate::format::eve) use self::calls::{AnswerKind, CallResult};
-use super::{InProgress, InProgressKind};
-use crate::format::event::{ChatResponse, Event, EventKind};
-use crate::format::ext::{self, ErrorInfo, SessionEnd, SessionOutcome, TurnEnd, TurnInfo};
+use crate::model::ext::{self, ErrorInfo, SessionEnd, SessionOutcome, TurnEnd, TurnInfo};
+use crate::model::{ChatResponse, Event, EventKind, InProgress, InProgressKind};
 
 /// Where one eve record came from: its id (stored or synthesized) and time.
 #[derive(Debug, Clone, Default)]
@@ -40,6 +39,18 @@ impl Stamp {
         });
         event
     }
+}
+
+/// The text in progress with what the reader matches it by.
+#[derive(Debug, Clone)]
+pub(super) struct Streaming {
+    /// What is shown.
+    pub(super) shown: InProgress,
+    /// What the deltas are keyed by (`input:<call>`, `part:<id>`, …): a new
+    /// key replaces whatever was in progress.
+    pub(super) key: String,
+    /// The v27 run it belongs to.
+    pub(super) run_id: Option<String>,
 }
 
 /// The kind of a completed block, for matching a retry's block to the one it replaces.
@@ -81,7 +92,7 @@ pub(super) struct Builder {
     pub(super) revision: u64,
     /// The lowest index changed in place since [`Builder::take_changed_from`].
     changed_from: Option<usize>,
-    pub(super) in_progress: Option<InProgress>,
+    pub(super) in_progress: Option<Streaming>,
     pub(super) finished: bool,
     seen: HashSet<String>,
     turns: HashMap<String, Turn>,
@@ -209,7 +220,7 @@ impl Builder {
         if self
             .in_progress
             .as_ref()
-            .is_some_and(|p| p.turn_id.as_deref() == Some(turn_id))
+            .is_some_and(|p| p.shown.turn_id.as_deref() == Some(turn_id))
         {
             self.in_progress = None;
         }
@@ -413,6 +424,7 @@ impl Builder {
     pub(super) fn delta(
         &mut self,
         key: String,
+        run_id: Option<String>,
         make: impl FnOnce() -> InProgress,
         delta: &str,
         replace: bool,
@@ -420,15 +432,14 @@ impl Builder {
         match &mut self.in_progress {
             Some(p) if p.key == key => {
                 if replace {
-                    p.text.clear();
+                    p.shown.text.clear();
                 }
-                p.text.push_str(delta);
+                p.shown.text.push_str(delta);
             }
             _ => {
-                let mut p = make();
-                p.key = key;
-                p.text = delta.to_string();
-                self.in_progress = Some(p);
+                let mut shown = make();
+                shown.text = delta.to_string();
+                self.in_progress = Some(Streaming { shown, key, run_id });
             }
         }
     }
@@ -443,10 +454,10 @@ impl Builder {
     /// Removes and returns the streaming text when it matches.
     pub(super) fn take_progress(
         &mut self,
-        matches: impl Fn(&InProgress) -> bool,
+        matches: impl Fn(&Streaming) -> bool,
     ) -> Option<InProgress> {
         if self.in_progress.as_ref().is_some_and(matches) {
-            self.in_progress.take()
+            self.in_progress.take().map(|s| s.shown)
         } else {
             None
         }

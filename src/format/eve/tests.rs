@@ -3,8 +3,7 @@
 use serde_json::{Value, json};
 
 use super::EveReader;
-use crate::format::event::{ChatResponse, Content, EventKind};
-use crate::format::ext;
+use crate::model::{ChatResponse, Content, EventKind, ext};
 
 /// One gen A line.
 fn a(n: u32, kind: &str, data: Value) -> String {

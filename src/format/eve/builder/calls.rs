@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::super::text;
 use super::{Builder, Slot, SlotKind, Stamp};
-use crate::format::event::{Content, Event, EventKind};
-use crate::format::ext::{self, ErrorInfo, TaskStatus};
+use crate::model::ext::{self, ErrorInfo, TaskStatus};
+use crate::model::{Content, Event, EventKind};
 
 #[derive(Debug, Default)]
 pub(super) struct Call {
