@@ -34,7 +34,7 @@ pub struct ExportArgs {
     pub path: String,
     /// Markdown or HTML (default: from the extension of -o, else md).
     #[arg(long, value_enum)]
-    pub format: Option<ExportFormat>,
+    pub format: Option<super::choices::FormatArg>,
     /// The file to write (default: stdout); never one of the conversation's own files.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -58,7 +58,7 @@ pub struct ExportArgs {
 impl ExportArgs {
     /// The format asked for, else the one the output file's extension names.
     fn format(&self) -> ExportFormat {
-        self.format.unwrap_or_else(|| {
+        self.format.map(ExportFormat::from).unwrap_or_else(|| {
             let ext = self
                 .output
                 .as_deref()

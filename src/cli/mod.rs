@@ -3,6 +3,7 @@
 //! This is the edge of the program: errors become one line on stderr and an
 //! exit code (1 for bad input, 2 for usage).
 
+mod choices;
 mod demo;
 mod events;
 mod export;
@@ -13,8 +14,6 @@ mod usage;
 mod view;
 
 use clap::{Parser, Subcommand};
-
-use crate::model::View;
 
 /// overhear — watch and replay LLM-agent conversations in the terminal.
 #[derive(Debug, Parser)]
@@ -73,7 +72,7 @@ pub enum Command {
         path: String,
         /// Which view: everything, what the user sees, or what the model is sent.
         #[arg(long, value_enum, default_value = "raw")]
-        view: View,
+        view: choices::EventsView,
         /// One event per line instead of a pretty array.
         #[arg(long)]
         jsonl: bool,
@@ -141,7 +140,7 @@ pub(crate) fn report(line: std::fmt::Arguments<'_>) {
 fn run(cli: Cli) -> anyhow::Result<i32> {
     match cli.command {
         Some(Command::Events { path, view, jsonl }) => {
-            events::run(&path, view, jsonl)?;
+            events::run(&path, view.into(), jsonl)?;
             Ok(0)
         }
         Some(Command::Export(args)) => {

@@ -81,7 +81,7 @@ fn settings(
     };
     ViewerSettings {
         doc: DocOptions {
-            view: display.view,
+            view: display.view.into(),
             overlay: checked.overlay,
             finished: false,
         },

@@ -26,7 +26,7 @@ use crate::policy::{
 use crate::text::sanitize::is_clean;
 
 /// Which rendering of the conversation to make.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DocView {
     /// The display policy applied: what a person should see.
     #[default]
