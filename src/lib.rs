@@ -19,6 +19,7 @@ pub mod format;
 pub mod load;
 pub mod model;
 pub mod policy;
+pub mod problem;
 pub mod redact;
 pub mod render;
 pub mod source;

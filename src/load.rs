@@ -13,7 +13,7 @@ use crate::format::detect::{Detected, detect};
 use crate::format::eve::EveReader;
 use crate::format::jp::{self, Delta, Generation, JpStream, LoadError};
 use crate::model::Conversation;
-use crate::render::document::StyleWarning;
+use crate::problem::StyleWarning;
 use crate::source::conversation::{BASE_CONFIG, METADATA, named};
 use crate::source::limit;
 use crate::source::tail::{AppendTail, TailRead};
@@ -601,7 +601,7 @@ fn metadata_problem(dir: &ConversationDir, metadata: Option<&[u8]>) -> Option<St
         dir.dir.join(METADATA).display(),
         error.line(),
         error.column().max(1),
-        crate::format::json_problem(&error, "the file"),
+        crate::problem::json_problem(&error, "the file"),
     ))
 }
 

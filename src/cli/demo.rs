@@ -18,7 +18,8 @@ use anyhow::{Result, anyhow};
 use super::render::{Checked, DisplayArgs, PrintArgs};
 use crate::demo::{DIR_NAME, Player};
 use crate::load::Live;
-use crate::source::{ConversationDir, io_problem};
+use crate::problem::io_problem;
+use crate::source::ConversationDir;
 
 /// A temporary JP workspace removed on drop.
 struct Scratch(PathBuf);

@@ -12,10 +12,10 @@ use super::UsageError;
 use super::render::{StyleArgs, build_document, refuse_terminal_stdin, source_name};
 use crate::export::{ExportFormat, ExportOptions, export};
 use crate::load::{Live, Origin};
+use crate::problem::io_problem;
 use crate::redact::{Redactor, redact_conversation};
 use crate::render::document::{DocOptions, DocView};
 use crate::render::print::TurnSpec;
-use crate::source::problem::io_problem;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// Which rendering to export.

@@ -74,19 +74,8 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&line_problem(self.line, &self.reason))
+        f.write_str(&crate::problem::line_problem(self.line, &self.reason))
     }
-}
-
-/// Why line `line` was skipped, with its place: `line 5: not a JSON object`,
-/// or `line 4, column 63: not JSON: …` when the reason starts with its column.
-pub fn line_problem(line: usize, reason: &str) -> String {
-    let separator = if reason.starts_with("column ") {
-        ", "
-    } else {
-        ": "
-    };
-    format!("line {line}{separator}{reason}")
 }
 
 /// Reads a whole eve stream at once (same as [`EveReader::read_all`]).
@@ -202,7 +191,7 @@ impl Inner {
         let value: Value = match serde_json::from_slice(trimmed) {
             Ok(value) => value,
             Err(error) => {
-                let problem = super::json_problem(&error, "the line");
+                let problem = crate::problem::json_problem(&error, "the line");
                 let lead = raw.len() - raw.trim_ascii_start().len();
                 let column = error.column().max(1) + lead;
                 self.skip(

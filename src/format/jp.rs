@@ -67,7 +67,7 @@ impl SyntaxError {
             line: err.line(),
             // serde_json says column 0 for "before the line's first character".
             column: err.column().max(1),
-            message: super::json_problem(err, "the file"),
+            message: crate::problem::json_problem(err, "the file"),
         }
     }
 }

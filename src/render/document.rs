@@ -20,9 +20,8 @@ use crate::model::{
     Audience, ChatResponse, Content, Conversation, Event, EventKind, InProgressKind, InquiryPair,
     Item, ToolCall, ext,
 };
-use crate::policy::{
-    BlockDisplay, Overlay, ReasoningDisplay, StyleError, ToolStyle, TurnPolicy, merge_config,
-};
+use crate::policy::{BlockDisplay, Overlay, ReasoningDisplay, ToolStyle, TurnPolicy, merge_config};
+use crate::problem::StyleWarning;
 use crate::text::sanitize::is_clean;
 
 /// Which rendering of the conversation to make.
@@ -310,18 +309,6 @@ pub struct Document {
     turns: usize,
     /// When blocks are cut into pieces.
     limits: SplitLimits,
-}
-
-/// A style value stored in the conversation that was rejected (the field keeps
-/// the value of the layer below), and where it is stored, so that the message
-/// can name the file and the place: the document does not know file names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StyleWarning {
-    /// `None`: the base configuration. `Some(i)`: it first appears once the
-    /// `config_delta` at event `i` (among the conversation's events) is merged.
-    pub delta: Option<usize>,
-    /// The key path, the value and what is wrong.
-    pub error: StyleError,
 }
 
 impl Document {

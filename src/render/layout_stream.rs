@@ -126,7 +126,7 @@ pub(super) fn original(index: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'stati
     let styles = &ctx.theme.styles;
     let mut lines = Vec::new();
     if let Some(error) = &original.error {
-        let problem = crate::format::eve::line_problem(original.line, error);
+        let problem = crate::problem::line_problem(original.line, error);
         let text = format!("⚠ malformed {}", clean(&problem, ctx));
         lines.extend(wrap_spans(
             &[Span::styled(text, styles.warning)],
@@ -180,7 +180,7 @@ pub(super) fn text(kind: &BlockKind, conv: &Conversation) -> Option<String> {
         BlockKind::Original { index } => conv.originals.get(*index).map(|o| {
             let mut text = o.value().as_ref().map(pretty).unwrap_or_default();
             if let Some(error) = &o.error {
-                let problem = crate::format::eve::line_problem(o.line, error);
+                let problem = crate::problem::line_problem(o.line, error);
                 text.push_str(&format!("\nmalformed {problem}"));
             }
             text
