@@ -1,6 +1,6 @@
 //! Errors and warnings that several layers share, in words a person can act
 //! on: I/O errors without the OS error number, JSON errors without serde's
-//! positions, a skipped line with its place, and a rejected style value with
+//! positions, a skipped line with its place ([`SkippedLine`]), and a rejected style value with
 //! where it is stored. It sits at the bottom: it imports nothing of the crate.
 //!
 //! Every error that names a file the viewer reads goes through
@@ -84,6 +84,21 @@ pub fn json_problem(err: &serde_json::Error, within: &str) -> String {
         "trailing characters" => format!("more text after the JSON value; {within} must hold one"),
         "trailing comma" => "a comma before a closing bracket (JSON allows none)".to_string(),
         other => other.to_string(),
+    }
+}
+
+/// A line a stream reader skipped, and why; reading goes on after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkippedLine {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl std::fmt::Display for SkippedLine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&line_problem(self.line, &self.reason))
     }
 }
 

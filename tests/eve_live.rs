@@ -85,7 +85,7 @@ fn followed_streams_render_like_streams_read_whole() {
             fed += piece.len();
             let mut reader = EveReader::new();
             reader.push(&bytes[..fed]);
-            let whole = Conversation::from_eve(&reader);
+            let whole = reader.conversation();
             let what = format!("{name} after {fed} bytes");
 
             let now = render(&live.conversation, DocView::Terminal, false);
@@ -117,7 +117,7 @@ fn followed_streams_render_like_streams_read_whole() {
         assert_eq!(
             render(&live.conversation, DocView::Terminal, true),
             render(
-                &Conversation::from_eve(&EveReader::read_all(&bytes)),
+                &EveReader::read_all(&bytes).conversation(),
                 DocView::Terminal,
                 true
             ),
@@ -126,7 +126,7 @@ fn followed_streams_render_like_streams_read_whole() {
         assert_eq!(
             render(&live.conversation, DocView::Raw, true),
             render(
-                &Conversation::from_eve(&EveReader::read_all(&bytes)),
+                &EveReader::read_all(&bytes).conversation(),
                 DocView::Raw,
                 true
             ),

@@ -272,7 +272,7 @@ fn questions_become_inquiries_answered_by_option() {
     else {
         unreachable!()
     };
-    assert_eq!(source, &serde_json::json!({"source": "assistant"}));
+    assert_eq!(&**source, &serde_json::json!({"source": "assistant"}));
     assert_eq!(
         question["answer_type"],
         serde_json::json!({"type": "select", "options": [

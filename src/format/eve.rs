@@ -39,14 +39,14 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
-
 use serde_json::Value;
 
 use self::builder::{Builder, Stamp};
 use self::lines::LineSplitter;
 use self::record::Record;
-use crate::model::{Event, InProgress, Original};
+use super::stream::StreamReader;
+use crate::model::{Conversation, Event, InProgress, Original};
+use crate::problem::SkippedLine;
 
 /// The `turnId` a stored line names: a v27 commit's first fact naming one,
 /// a progress record's, or a gen A event's (in its scope or data).
@@ -61,21 +61,6 @@ fn record_turn_id(record: &Value) -> Option<&str> {
     ["scope", "data"]
         .iter()
         .find_map(|k| record.get(k)?.get("turnId")?.as_str())
-}
-
-/// A line the reader skipped, and why; reading goes on after it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// 1-based line number.
-    pub line: usize,
-    /// What is wrong with it.
-    pub reason: String,
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::problem::line_problem(self.line, &self.reason))
-    }
 }
 
 /// Reads a whole eve stream at once (same as [`EveReader::read_all`]).
@@ -97,7 +82,7 @@ struct Inner {
     originals: Vec<Original>,
     /// Stored lines handed over by [`EveReader::take_originals`].
     taken: usize,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: Vec<SkippedLine>,
     /// Position (0-based index among stored v27 lines) of the next v27 line.
     position: usize,
     /// `at` of the latest v27 commit: progress records inherit it.
@@ -156,7 +141,7 @@ impl EveReader {
     }
 
     /// The lines that could not be read.
-    pub fn diagnostics(&self) -> &[Diagnostic] {
+    pub fn diagnostics(&self) -> &[SkippedLine] {
         &self.inner.diagnostics
     }
 
@@ -179,6 +164,63 @@ impl EveReader {
     /// (`None`: only appends), so a follower copies only what changed.
     pub fn take_changed_from(&mut self) -> Option<usize> {
         self.inner.builder.take_changed_from()
+    }
+
+    /// Runs `read` on `events` as the reader's own: the reader appends to
+    /// them and changes them in place, and keeps none (one copy of the
+    /// events, the caller's). `events` must be what this reader made so far.
+    fn with_events(&mut self, events: &mut Vec<Event>, read: impl FnOnce(&mut Self)) {
+        std::mem::swap(&mut self.inner.builder.events, events);
+        read(self);
+        std::mem::swap(&mut self.inner.builder.events, events);
+    }
+
+    /// The conversation the stream holds so far: its events, its stored
+    /// lines (for the raw view) and the text being written (a copy: for a
+    /// stream read whole with [`EveReader::read_all`]).
+    pub fn conversation(&self) -> Conversation {
+        let mut conversation = Conversation::new(self.events().to_vec(), None, None);
+        conversation.originals = self.originals().to_vec();
+        conversation.in_progress = self.in_progress().cloned();
+        conversation
+    }
+}
+
+impl StreamReader for EveReader {
+    fn feed(&mut self, bytes: &[u8], events: &mut Vec<Event>) {
+        self.with_events(events, |reader| reader.push(bytes));
+    }
+
+    fn finish(&mut self, events: &mut Vec<Event>) {
+        self.with_events(events, EveReader::finish);
+    }
+
+    fn take_changed_from(&mut self) -> Option<usize> {
+        EveReader::take_changed_from(self)
+    }
+
+    fn revision(&self) -> u64 {
+        EveReader::revision(self)
+    }
+
+    fn in_progress(&self) -> Option<&InProgress> {
+        EveReader::in_progress(self)
+    }
+
+    fn take_originals(&mut self) -> Vec<Original> {
+        EveReader::take_originals(self)
+    }
+
+    fn originals_read(&self) -> usize {
+        EveReader::originals_read(self)
+    }
+
+    fn problems(&self) -> &[SkippedLine] {
+        self.diagnostics()
+    }
+
+    fn finished(&self) -> bool {
+        EveReader::finished(self)
     }
 }
 
@@ -223,7 +265,7 @@ impl Inner {
     }
 
     fn skip(&mut self, line: usize, raw: &[u8], value: Option<&Value>, reason: String) {
-        self.diagnostics.push(Diagnostic {
+        self.diagnostics.push(SkippedLine {
             line,
             reason: reason.clone(),
         });

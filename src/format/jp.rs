@@ -174,7 +174,7 @@ impl Reader {
                         .get("timestamp")
                         .and_then(Value::as_str)
                         .map(String::from),
-                    EventKind::Unknown(value),
+                    EventKind::Unknown(Box::new(value)),
                 ));
             }
         }
@@ -395,7 +395,7 @@ fn unknown(map: Map<String, Value>) -> Event {
         .get("timestamp")
         .and_then(Value::as_str)
         .map(String::from);
-    let mut event = Event::new(timestamp, EventKind::Unknown(Value::Object(map)));
+    let mut event = Event::new(timestamp, EventKind::Unknown(Box::new(Value::Object(map))));
     if let EventKind::Unknown(v) = &event.kind {
         event.event_id = v.get("event_id").and_then(Value::as_str).map(String::from);
     }
@@ -467,7 +467,7 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
         "chat_request" => EventKind::ChatRequest {
             content: take_string(map, "content")?,
             author: take_opt_string(map, "author")?,
-            schema: map.take("schema").filter(|v| !v.is_null()),
+            schema: map.take("schema").filter(|v| !v.is_null()).map(Box::new),
         },
         "chat_response" => EventKind::ChatResponse(decode_chat_response(map)?),
         "tool_call_request" => {
@@ -487,7 +487,7 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
             EventKind::ToolCallRequest {
                 id,
                 name,
-                arguments,
+                arguments: Box::new(arguments),
             }
         }
         "tool_call_response" => {
@@ -521,23 +521,23 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
         }
         "inquiry_request" => EventKind::InquiryRequest {
             id: take_string(map, "id")?,
-            source: take_required(map, "source")?,
-            question: take_required(map, "question")?,
+            source: Box::new(take_required(map, "source")?),
+            question: Box::new(take_required(map, "question")?),
         },
         "inquiry_response" => EventKind::InquiryResponse {
             id: take_string(map, "id")?,
-            answer: map.take("answer").unwrap_or(Value::Null),
+            answer: Box::new(map.take("answer").unwrap_or(Value::Null)),
         },
         "config_delta" => EventKind::ConfigDelta {
             // JP is lenient here: a missing or invalid delta is an empty one.
-            delta: match map.take("delta") {
+            delta: Box::new(match map.take("delta") {
                 Some(v @ Value::Object(_)) => v,
                 _ => Value::Object(Map::new()),
-            },
+            }),
         },
         _ => {
             map.take("type");
-            EventKind::Compaction(map.rest())
+            EventKind::Compaction(Box::new(map.rest()))
         }
     };
     Ok(Event {
@@ -570,10 +570,10 @@ fn decode_chat_response(map: &mut impl Fields) -> Result<ChatResponse, String> {
         };
     }
     if let Some(data) = map.take("data") {
-        return Ok(ChatResponse::Data(data));
+        return Ok(ChatResponse::Data(Box::new(data)));
     }
     if let Some(data) = map.take("structured") {
-        return Ok(ChatResponse::Data(data));
+        return Ok(ChatResponse::Data(Box::new(data)));
     }
     Err("missing key `message`, `reasoning` or `data`".into())
 }

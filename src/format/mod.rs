@@ -8,3 +8,6 @@
 pub mod detect;
 pub mod eve;
 pub mod jp;
+mod stream;
+
+pub use stream::{StreamFormat, StreamReader};

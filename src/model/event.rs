@@ -33,8 +33,8 @@ pub enum EventKind {
         content: String,
         /// Display name of the author, cosmetic.
         author: Option<String>,
-        /// JSON Schema of a structured-output request.
-        schema: Option<Value>,
+        /// JSON Schema of a structured-output request (boxed: rare and large).
+        schema: Option<Box<Value>>,
     },
     /// What the assistant said or thought.
     ChatResponse(ChatResponse),
@@ -44,8 +44,8 @@ pub enum EventKind {
         id: String,
         /// Tool name.
         name: String,
-        /// Arguments, string leaves decoded.
-        arguments: Value,
+        /// Arguments, string leaves decoded (boxed: a `Value` is 72 bytes).
+        arguments: Box<Value>,
     },
     /// A tool's result.
     ToolCallResponse {
@@ -61,26 +61,26 @@ pub enum EventKind {
         /// Inquiry id, conventionally `<tool_call_id>.<question_id>`.
         id: String,
         /// Who asks (`{"source": "tool", "name": …}` etc.), kept as stored.
-        source: Value,
+        source: Box<Value>,
         /// `{text, answer_type, default?}`, kept as stored.
-        question: Value,
+        question: Box<Value>,
     },
     /// The answer to an inquiry.
     InquiryResponse {
         /// The inquiry id.
         id: String,
         /// The answer (bool, option value, text), kept as stored.
-        answer: Value,
+        answer: Box<Value>,
     },
     /// A change of configuration that applies from the next turn on.
     ConfigDelta {
         /// The partial configuration.
-        delta: Value,
+        delta: Box<Value>,
     },
     /// A compaction overlay, kept as stored (projection-only).
-    Compaction(Map<String, Value>),
+    Compaction(Box<Map<String, Value>>),
     /// Any other entry, kept verbatim (including `type` when it had one).
-    Unknown(Value),
+    Unknown(Box<Value>),
 }
 
 /// The three shapes of `chat_response`.
@@ -91,7 +91,7 @@ pub enum ChatResponse {
     /// Reasoning text (may be empty for redacted thinking).
     Reasoning(String),
     /// Structured output.
-    Data(Value),
+    Data(Box<Value>),
 }
 
 /// A tool result's content as stored.
@@ -307,7 +307,7 @@ impl Event {
     pub fn to_json(&self) -> Value {
         let mut map = Map::new();
         if let EventKind::Unknown(value) = &self.kind {
-            return value.clone();
+            return (**value).clone();
         }
         if let Some(id) = &self.event_id {
             map.insert("event_id".into(), Value::from(id.as_str()));
@@ -337,7 +337,7 @@ impl Event {
             } => {
                 map.insert("content".into(), Value::from(content.as_str()));
                 if let Some(schema) = schema {
-                    map.insert("schema".into(), schema.clone());
+                    map.insert("schema".into(), (**schema).clone());
                 }
                 if let Some(author) = author {
                     map.insert("author".into(), Value::from(author.as_str()));
@@ -349,7 +349,7 @@ impl Event {
                         ("message", text.clone().map_or(Value::Null, Value::from))
                     }
                     ChatResponse::Reasoning(text) => ("reasoning", Value::from(text.as_str())),
-                    ChatResponse::Data(data) => ("data", data.clone()),
+                    ChatResponse::Data(data) => ("data", (**data).clone()),
                 };
                 map.insert(key.into(), value);
             }
@@ -360,7 +360,7 @@ impl Event {
             } => {
                 map.insert("id".into(), Value::from(id.as_str()));
                 map.insert("name".into(), Value::from(name.as_str()));
-                map.insert("arguments".into(), arguments.clone());
+                map.insert("arguments".into(), (**arguments).clone());
             }
             EventKind::ToolCallResponse {
                 id,
@@ -383,18 +383,18 @@ impl Event {
                 question,
             } => {
                 map.insert("id".into(), Value::from(id.as_str()));
-                map.insert("source".into(), source.clone());
-                map.insert("question".into(), question.clone());
+                map.insert("source".into(), (**source).clone());
+                map.insert("question".into(), (**question).clone());
             }
             EventKind::InquiryResponse { id, answer } => {
                 map.insert("id".into(), Value::from(id.as_str()));
-                map.insert("answer".into(), answer.clone());
+                map.insert("answer".into(), (**answer).clone());
             }
             EventKind::ConfigDelta { delta } => {
-                map.insert("delta".into(), delta.clone());
+                map.insert("delta".into(), (**delta).clone());
             }
             EventKind::Compaction(rest) => {
-                for (k, v) in rest {
+                for (k, v) in rest.iter() {
                     map.insert(k.clone(), v.clone());
                 }
             }
@@ -403,5 +403,26 @@ impl Event {
             map.insert("metadata".into(), Value::Object(self.metadata.clone()));
         }
         Value::Object(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A followed stream holds every event: an `Event` is sized by its
+    /// largest kind, so the rare large payloads are boxed (it was 312 bytes).
+    #[test]
+    fn an_event_stays_small() {
+        assert!(
+            std::mem::size_of::<EventKind>() <= 64,
+            "EventKind is {} bytes",
+            std::mem::size_of::<EventKind>()
+        );
+        assert!(
+            std::mem::size_of::<Event>() <= 208,
+            "Event is {} bytes",
+            std::mem::size_of::<Event>()
+        );
     }
 }

@@ -238,7 +238,7 @@ fn completed(
         }
         _ => {
             let result = data.get("result").cloned().unwrap_or(Value::Null);
-            (ChatResponse::Data(result), !held, "")
+            (ChatResponse::Data(Box::new(result)), !held, "")
         }
     };
     let event = stamp.event(0, EventKind::ChatResponse(response));

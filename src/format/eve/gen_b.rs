@@ -239,7 +239,7 @@ fn content_completed(b: &mut Builder, st: &mut State, data: &Value, scope: &Valu
             (ChatResponse::Reasoning(text), false)
         }
         "result" => (
-            ChatResponse::Data(value.cloned().unwrap_or(Value::Null)),
+            ChatResponse::Data(Box::new(value.cloned().unwrap_or(Value::Null))),
             reply,
         ),
         _ => match fallback() {

@@ -66,9 +66,9 @@ impl Builder {
             self.modify(Some(index), |e| {
                 let changed = ext::set_flag(e, ext::SUPERSEDED, false);
                 if let EventKind::ToolCallRequest { arguments: a, .. } = &mut e.kind
-                    && *a != arguments
+                    && **a != arguments
                 {
-                    *a = arguments;
+                    **a = arguments;
                     return true;
                 }
                 changed
@@ -90,7 +90,7 @@ impl Builder {
                 EventKind::ToolCallRequest {
                     id: call_id.to_string(),
                     name: name.to_string(),
-                    arguments,
+                    arguments: Box::new(arguments),
                 },
             );
             let index = self.push(event);
@@ -333,8 +333,8 @@ impl Builder {
             k,
             EventKind::InquiryRequest {
                 id: id.to_string(),
-                source,
-                question,
+                source: Box::new(source),
+                question: Box::new(question),
             },
         );
         if let Some(call) = call_id {
@@ -374,7 +374,7 @@ impl Builder {
             k,
             EventKind::InquiryResponse {
                 id: id.to_string(),
-                answer,
+                answer: Box::new(answer),
             },
         );
         event
