@@ -94,7 +94,9 @@ pub(super) struct Builder {
     changed_from: Option<usize>,
     pub(super) in_progress: Option<Streaming>,
     pub(super) finished: bool,
-    seen: HashSet<String>,
+    /// The 128-bit hashes of the ids seen (a flood's ids would otherwise be
+    /// kept a second time, as strings, just to spot replays).
+    seen: HashSet<u128>,
     turns: HashMap<String, Turn>,
     current_turn: Option<String>,
     calls: HashMap<String, Call>,
@@ -107,7 +109,7 @@ impl Builder {
     /// Records an id; true when it was seen before (a replayed event to drop).
     pub(super) fn is_duplicate(&mut self, id: Option<&str>) -> bool {
         match id {
-            Some(id) => !self.seen.insert(id.to_string()),
+            Some(id) => !self.seen.insert(xxhash_rust::xxh3::xxh3_128(id.as_bytes())),
             None => false,
         }
     }
