@@ -543,7 +543,7 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
     Ok(Event {
         timestamp,
         kind,
-        metadata,
+        metadata: metadata.into(),
         event_id,
         request_id,
     })

@@ -15,11 +15,75 @@ pub struct Event {
     /// What happened.
     pub kind: EventKind,
     /// The event's `metadata` map (string leaves base64-decoded), empty when absent.
-    pub metadata: Map<String, Value>,
+    pub metadata: Metadata,
     /// RFD 097 stable identity, when the writer stored one.
     pub event_id: Option<String>,
     /// RFD 098 link to the originating `chat_request`, when stored.
     pub request_id: Option<String>,
+}
+
+/// An event's `metadata` map. Most events have none: empty, it is one null
+/// pointer (a `serde_json::Map` is 72 bytes even when empty, and a followed
+/// stream holds every event).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Metadata(Option<Box<Map<String, Value>>>);
+
+impl Metadata {
+    /// The value under `key`, if any.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.as_deref()?.get(key)
+    }
+
+    /// Sets `key` to `value`; returns the value it had.
+    pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+        self.0.get_or_insert_default().insert(key, value)
+    }
+
+    /// Removes `key`; returns the value it had. The map is dropped once empty.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        let map = self.0.as_deref_mut()?;
+        let old = map.remove(key);
+        if map.is_empty() {
+            self.0 = None;
+        }
+        old
+    }
+
+    /// Whether there are no keys.
+    pub fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(|map| map.is_empty())
+    }
+
+    /// The values, to change them in place (redaction).
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Value> {
+        self.0.iter_mut().flat_map(|map| map.values_mut())
+    }
+
+    /// The keys and values, in stored order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.0.iter().flat_map(|map| map.iter())
+    }
+
+    /// A copy as a JSON object's map.
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.0.as_deref().cloned().unwrap_or_default()
+    }
+}
+
+impl From<Map<String, Value>> for Metadata {
+    fn from(map: Map<String, Value>) -> Self {
+        Metadata((!map.is_empty()).then(|| Box::new(map)))
+    }
+}
+
+impl std::ops::Index<&str> for Metadata {
+    type Output = Value;
+
+    /// The value under `key`, `null` when there is none (as `Value`'s index).
+    fn index(&self, key: &str) -> &Value {
+        const NULL: &Value = &Value::Null;
+        self.get(key).unwrap_or(NULL)
+    }
 }
 
 /// The kinds of event JP stores, plus `Unknown` for anything else.
@@ -281,7 +345,7 @@ impl Event {
         Event {
             timestamp,
             kind,
-            metadata: Map::new(),
+            metadata: Metadata::default(),
             event_id: None,
             request_id: None,
         }
@@ -400,7 +464,7 @@ impl Event {
             }
         }
         if !self.metadata.is_empty() {
-            map.insert("metadata".into(), Value::Object(self.metadata.clone()));
+            map.insert("metadata".into(), Value::Object(self.metadata.to_map()));
         }
         Value::Object(map)
     }
@@ -420,7 +484,7 @@ mod tests {
             std::mem::size_of::<EventKind>()
         );
         assert!(
-            std::mem::size_of::<Event>() <= 208,
+            std::mem::size_of::<Event>() <= 144,
             "Event is {} bytes",
             std::mem::size_of::<Event>()
         );

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use self::pairing::{Pairing, Side, Touched};
 
-pub use event::{Audience, Block, BlockView, ChatResponse, Content, Event, EventKind};
+pub use event::{Audience, Block, BlockView, ChatResponse, Content, Event, EventKind, Metadata};
 pub use in_progress::{InProgress, InProgressKind};
 pub use original::Original;
 pub use views::View;
