@@ -209,7 +209,7 @@ fn q_quits_a_flooded_viewer_at_once_and_nothing_queues_up() {
     );
     // Not yet the 2x the issue asks for (docs/hardening.md says what is
     // left: each line's text kept for the raw view, the event made of it and
-    // its document block); about 4.4x is measured. With the events held
+    // its document block); about 4.2x is measured. With the events held
     // twice, by the reader and the conversation, it was 6.9x; kept parsed,
     // the eve lines made it 18x, and a queue of pending updates 5 GB.
     assert!(
