@@ -189,3 +189,45 @@ fn the_raw_view_of_a_followed_stream_lists_each_stored_line_once() {
         assert_eq!(rows, 1, "line {n}:\n{screen}");
     }
 }
+
+/// With `--redact`, the events the reader writes are redacted in place (the
+/// conversation holds the only copy); a completed message delivered again
+/// (same step, new id) is still recognised as the same block and shown once,
+/// and the secret is still replaced.
+#[test]
+fn a_redacted_message_delivered_twice_is_shown_once() {
+    let at = r#""at":"2026-02-01T10:00:00Z""#;
+    let secret = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+    let lines = [
+        format!(r#"{{"type":"turn.started","data":{{"turnId":"t1"}},"meta":{{"id":"e1",{at}}}}}"#),
+        format!(
+            r#"{{"type":"message.completed","data":{{"turnId":"t1","stepIndex":0,"message":"token {secret} here"}},"meta":{{"id":"e2",{at}}}}}"#
+        ),
+        format!(
+            r#"{{"type":"message.completed","data":{{"turnId":"t1","stepIndex":0,"message":"token {secret} here"}},"meta":{{"id":"e3",{at}}}}}"#
+        ),
+    ];
+    let messages = |conv: &Conversation| {
+        conv.events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ChatResponse(ChatResponse::Message(Some(text))) => Some(text.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let whole = EveReader::read_all(format!("{}\n", lines.join("\n")).as_bytes());
+    assert_eq!(messages(&whole.conversation()).len(), 1, "read whole");
+    let mut live = Live::stream("-".into());
+    live.redact_with(std::sync::Arc::new(
+        overhear::redact::Redactor::builtin().expect("the built-in rules"),
+    ));
+    for line in &lines {
+        live.push_stream(format!("{line}\n").as_bytes(), false)
+            .expect("an eve line");
+    }
+    live.push_stream(&[], true).expect("the end");
+    let shown = messages(&live.conversation);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(!shown[0].contains(secret), "{shown:?}");
+}

@@ -66,6 +66,31 @@ pub(super) enum SlotKind {
 struct Slot {
     kind: SlotKind,
     index: usize,
+    /// The block's [`fingerprint`] as this reader made it (0 for a request):
+    /// the event itself may since have been redacted in the conversation.
+    made: u64,
+}
+
+/// A hash of a speech block's content, to spot a replayed identical block.
+fn fingerprint(kind: &EventKind) -> u64 {
+    let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
+    match kind {
+        EventKind::ChatResponse(ChatResponse::Message(Some(text))) => {
+            hasher.update(b"m");
+            hasher.update(text.as_bytes());
+        }
+        EventKind::ChatResponse(ChatResponse::Message(None)) => hasher.update(b"n"),
+        EventKind::ChatResponse(ChatResponse::Reasoning(text)) => {
+            hasher.update(b"r");
+            hasher.update(text.as_bytes());
+        }
+        EventKind::ChatResponse(ChatResponse::Data(value)) => {
+            hasher.update(b"d");
+            hasher.update(value.to_string().as_bytes());
+        }
+        _ => hasher.update(b"?"),
+    }
+    hasher.digest()
 }
 
 /// The blocks of one retryable unit (a gen A step, a v27 turn's runs).
@@ -382,24 +407,21 @@ impl Builder {
         if final_reply {
             ext::set_flag(&mut event, ext::FINAL_REPLY, true);
         }
+        let made = fingerprint(&event.kind);
         let g = self.groups.entry(group.to_string()).or_default();
-        if dedupe
-            && let Some(slot) = g
-                .current
-                .iter()
-                .find(|s| s.kind == kind && self.events[s.index].kind == event.kind)
-        {
+        if dedupe && let Some(slot) = g.current.iter().find(|s| s.kind == kind && s.made == made) {
             return slot.index;
         }
         let index = if let Some(pos) = g.pool.iter().position(|s| s.kind == kind) {
-            let slot = g.pool.remove(pos);
+            let mut slot = g.pool.remove(pos);
+            slot.made = made;
             g.current.push(slot);
             self.events[slot.index] = event;
             self.changed(slot.index);
             slot.index
         } else {
             let index = self.events.len();
-            g.current.push(Slot { kind, index });
+            g.current.push(Slot { kind, index, made });
             self.events.push(event);
             index
         };

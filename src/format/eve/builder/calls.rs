@@ -81,6 +81,7 @@ impl Builder {
                 g.current.push(Slot {
                     kind: SlotKind::Request,
                     index,
+                    made: 0,
                 });
             }
             index
@@ -99,6 +100,7 @@ impl Builder {
             g.current.push(Slot {
                 kind: SlotKind::Request,
                 index,
+                made: 0,
             });
             self.write_task(call_id);
             index
