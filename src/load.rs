@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3Default;
 
 use crate::format::detect::{Detected, detect};
-use crate::format::jp::{self, Delta, Generation, JpStream, LoadError};
+use crate::format::jp::{self, Delta, JpStream, LoadError};
 use crate::format::{StreamFormat, StreamReader};
 use crate::model::Conversation;
 use crate::problem::StyleWarning;
@@ -29,20 +29,13 @@ pub enum OpenError {
     #[error("{0}")]
     Io(#[from] std::io::Error),
     /// A file is not what it should be.
-    #[error("{}: {}", .path.display(), syntax(.error))]
+    #[error("{}: {}", .path.display(), .error.syntax())]
     Format {
         /// The file.
         path: PathBuf,
         /// What is wrong, with line and column.
         error: LoadError,
     },
-}
-
-/// The JSON error of a file, without the file's name (the path says it).
-fn syntax(error: &LoadError) -> &jp::SyntaxError {
-    match error {
-        LoadError::Events(e) | LoadError::BaseConfig(e) => e,
-    }
 }
 
 /// Where a conversation comes from.
@@ -138,7 +131,7 @@ impl Live {
         warnings.extend(metadata_problem(&dir, files.metadata.as_deref()));
         let title = files.metadata.as_deref().and_then(title_of);
         Ok(Live {
-            stored_offset: stored_offset(load.generation),
+            stored_offset: load.stored_offset(),
             conversation: Conversation::new(load.events, load.base_config, title),
             origin: Origin::Jp(dir),
             workspace,
@@ -203,7 +196,7 @@ impl Live {
                     Delta::Reloaded(mut load) => {
                         self.redact(&mut load.events);
                         self.warnings = diagnostics(&dir.events_path(), &load);
-                        self.stored_offset = stored_offset(load.generation);
+                        self.stored_offset = load.stored_offset();
                         let title = self.conversation.title.take();
                         self.conversation = Conversation::new(load.events, load.base_config, title);
                         self.untouched = 0;
@@ -404,7 +397,7 @@ impl Live {
             error,
         })?;
         self.warnings = diagnostics(&name, &load);
-        self.stored_offset = stored_offset(load.generation);
+        self.stored_offset = load.stored_offset();
         let title = self.conversation.title.take();
         self.conversation = Conversation::new(load.events, load.base_config, title);
         self.reader = Reader::Jp(stream);
@@ -592,14 +585,6 @@ fn stream_refresh(
         Refresh::Streaming
     } else {
         Refresh::Unchanged
-    }
-}
-
-/// Where conversation event 0 sits in the stored array.
-fn stored_offset(generation: Option<Generation>) -> usize {
-    match generation {
-        Some(Generation::LegacyWrapped | Generation::LegacyFlattened) => 1,
-        _ => 0,
     }
 }
 

@@ -85,6 +85,17 @@ pub struct JpLoad {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl JpLoad {
+    /// Where conversation event 0 sits in the stored array: 1 when a legacy
+    /// base configuration entry comes first, to name events as they are stored.
+    pub fn stored_offset(&self) -> usize {
+        match self.generation {
+            Some(Generation::LegacyWrapped | Generation::LegacyFlattened) => 1,
+            _ => 0,
+        }
+    }
+}
+
 /// Reads a whole conversation from the bytes of its files.
 pub fn load(events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<JpLoad, LoadError> {
     let base_from_file = match base_config_json {
@@ -114,6 +125,15 @@ pub enum LoadError {
     /// `base_config.json` is not JSON.
     #[error("base_config.json: {0}")]
     BaseConfig(SyntaxError),
+}
+
+impl LoadError {
+    /// The JSON error, without the file's name (the variant says which file).
+    pub fn syntax(&self) -> &SyntaxError {
+        match self {
+            LoadError::Events(e) | LoadError::BaseConfig(e) => e,
+        }
+    }
 }
 
 impl From<serde_json::Error> for LoadError {
