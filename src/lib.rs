@@ -81,6 +81,8 @@ pub mod model;
 #[doc(hidden)]
 pub mod policy;
 #[doc(hidden)]
+pub mod problem;
+#[doc(hidden)]
 pub mod redact;
 #[doc(hidden)]
 pub mod render;

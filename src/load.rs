@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3Default;
 
 use crate::format::detect::{Detected, detect};
-use crate::format::eve::EveReader;
-use crate::format::jp::{self, Delta, Generation, JpStream, LoadError};
+use crate::format::jp::{self, Delta, JpStream, LoadError};
+use crate::format::{StreamFormat, StreamReader};
 use crate::model::Conversation;
-use crate::render::document::StyleWarning;
+use crate::problem::StyleWarning;
 use crate::source::conversation::{BASE_CONFIG, METADATA, named};
 use crate::source::limit;
 use crate::source::tail::{AppendTail, TailRead};
@@ -29,20 +29,13 @@ pub enum OpenError {
     #[error("{0}")]
     Io(#[from] std::io::Error),
     /// A file is not what it should be.
-    #[error("{}: {}", .path.display(), syntax(.error))]
+    #[error("{}: {}", .path.display(), .error.syntax())]
     Format {
         /// The file.
         path: PathBuf,
         /// What is wrong, with line and column.
         error: LoadError,
     },
-}
-
-/// The JSON error of a file, without the file's name (the path says it).
-fn syntax(error: &LoadError) -> &jp::SyntaxError {
-    match error {
-        LoadError::Events(e) | LoadError::BaseConfig(e) => e,
-    }
 }
 
 /// Where a conversation comes from.
@@ -81,8 +74,11 @@ pub struct Live {
 
 enum Reader {
     Jp(JpStream),
-    Eve {
-        reader: Box<EveReader>,
+    /// A stream format's reader ([`crate::format::StreamReader`]): it writes
+    /// into the conversation's events, which are the only copy.
+    Stream {
+        format: StreamFormat,
+        reader: Box<dyn StreamReader>,
         tail: AppendTail,
     },
     /// A stream's bytes while its first ones have not told its format yet,
@@ -135,7 +131,7 @@ impl Live {
         warnings.extend(metadata_problem(&dir, files.metadata.as_deref()));
         let title = files.metadata.as_deref().and_then(title_of);
         Ok(Live {
-            stored_offset: stored_offset(load.generation),
+            stored_offset: load.stored_offset(),
             conversation: Conversation::new(load.events, load.base_config, title),
             origin: Origin::Jp(dir),
             workspace,
@@ -150,8 +146,9 @@ impl Live {
     pub fn open_eve(path: PathBuf) -> Result<Live, OpenError> {
         let mut live = Live {
             conversation: Conversation::default(),
-            reader: Reader::Eve {
-                reader: Box::default(),
+            reader: Reader::Stream {
+                format: StreamFormat::Eve,
+                reader: StreamFormat::Eve.reader(),
                 tail: AppendTail::new(&path),
             },
             origin: Origin::Eve(path),
@@ -199,7 +196,7 @@ impl Live {
                     Delta::Reloaded(mut load) => {
                         self.redact(&mut load.events);
                         self.warnings = diagnostics(&dir.events_path(), &load);
-                        self.stored_offset = stored_offset(load.generation);
+                        self.stored_offset = load.stored_offset();
                         let title = self.conversation.title.take();
                         self.conversation = Conversation::new(load.events, load.base_config, title);
                         self.untouched = 0;
@@ -207,26 +204,33 @@ impl Live {
                     }
                 })
             }
-            (Reader::Eve { reader, tail }, Origin::Eve(_)) => {
-                let before = (reader.events().len(), reader.revision());
+            (
+                Reader::Stream {
+                    format,
+                    reader,
+                    tail,
+                },
+                Origin::Eve(_),
+            ) => {
+                let before = (self.conversation.grouped(), reader.revision());
                 // The tail's errors name the file already.
                 let refresh = match tail.poll()? {
                     TailRead::Unchanged => return Ok(Refresh::Unchanged),
                     TailRead::Appended(bytes) => {
-                        reader.push(&bytes);
-                        eve_refresh(before, reader, &self.conversation)
+                        reader.feed(&bytes, &mut self.conversation.events);
+                        stream_refresh(before, reader.as_ref(), &self.conversation)
                     }
                     TailRead::Reset(bytes) => {
-                        **reader = EveReader::new();
-                        reader.push(&bytes);
+                        *reader = format.reader();
                         let title = self.conversation.title.take();
                         self.conversation = Conversation::default();
                         self.conversation.title = title;
+                        reader.feed(&bytes, &mut self.conversation.events);
                         self.untouched = 0;
                         Refresh::Reloaded
                     }
                 };
-                self.apply_eve(refresh);
+                self.apply_stream(refresh, before.0);
                 Ok(refresh)
             }
             _ => Ok(Refresh::Unchanged),
@@ -246,11 +250,11 @@ impl Live {
         if let Origin::Stream(path) = &live.origin {
             let path = path.clone();
             live.read_stream_to_end(&path)?;
-        } else if let Reader::Eve { reader, .. } = &mut live.reader {
-            let before = (reader.events().len(), reader.revision());
-            reader.finish();
-            let refresh = eve_refresh(before, reader, &live.conversation);
-            live.apply_eve(refresh);
+        } else if let Reader::Stream { reader, .. } = &mut live.reader {
+            let before = (live.conversation.grouped(), reader.revision());
+            reader.finish(&mut live.conversation.events);
+            let refresh = stream_refresh(before, reader.as_ref(), &live.conversation);
+            live.apply_stream(refresh, before.0);
         }
         Ok(live)
     }
@@ -311,9 +315,9 @@ impl Live {
     pub fn push_stream(&mut self, bytes: &[u8], end: bool) -> Result<Refresh, OpenError> {
         let before = self.take_stream(bytes, end)?;
         match (&mut self.reader, before) {
-            (Reader::Eve { reader, .. }, Some(before)) => {
-                let refresh = eve_refresh(before, reader, &self.conversation);
-                self.apply_eve(refresh);
+            (Reader::Stream { reader, .. }, Some(before)) => {
+                let refresh = stream_refresh(before, reader.as_ref(), &self.conversation);
+                self.apply_stream(refresh, before.0);
                 Ok(refresh)
             }
             (Reader::Jp(_), None) if end => Ok(Refresh::Reloaded),
@@ -322,8 +326,9 @@ impl Live {
     }
 
     /// Hands stream bytes to the reader its first bytes call for, without
-    /// bringing the conversation up to date (an eve reader's state before,
-    /// for [`eve_refresh`]; `None` when no eve reader took them). A JP array
+    /// bringing the conversation up to date (the events' count and the
+    /// reader's revision before, for [`stream_refresh`]; `None` when no
+    /// stream reader took them). A JP array
     /// is read here when the stream ends.
     fn take_stream(&mut self, bytes: &[u8], end: bool) -> Result<Option<(usize, u64)>, OpenError> {
         let name = match &self.origin {
@@ -360,23 +365,27 @@ impl Live {
                     }
                     .into());
                 }
-                Detected::Eve | Detected::Blank => {
+                detected @ (Detected::Eve | Detected::Blank) => {
                     let held = std::mem::take(held);
-                    self.reader = Reader::Eve {
-                        reader: Box::default(),
+                    // A blank stream that ends is an empty eve stream.
+                    let format = StreamFormat::detected(detected).unwrap_or(StreamFormat::Eve);
+                    self.reader = Reader::Stream {
+                        format,
+                        reader: format.reader(),
                         tail: AppendTail::new(&name),
                     };
                     return self.take_stream(&held, end);
                 }
             }
         }
-        let Reader::Eve { reader, .. } = &mut self.reader else {
+        let Reader::Stream { reader, .. } = &mut self.reader else {
             return Ok(None);
         };
-        let before = (reader.events().len(), reader.revision());
-        reader.push(bytes);
+        let before = (self.conversation.grouped(), reader.revision());
+        let events = &mut self.conversation.events;
+        reader.feed(bytes, events);
         if end {
-            reader.finish();
+            reader.finish(events);
         }
         Ok(Some(before))
     }
@@ -388,7 +397,7 @@ impl Live {
             error,
         })?;
         self.warnings = diagnostics(&name, &load);
-        self.stored_offset = stored_offset(load.generation);
+        self.stored_offset = load.stored_offset();
         let title = self.conversation.title.take();
         self.conversation = Conversation::new(load.events, load.base_config, title);
         self.reader = Reader::Jp(stream);
@@ -396,11 +405,12 @@ impl Live {
         Ok(())
     }
 
-    /// Brings the conversation up to the eve reader's state, copying and
-    /// regrouping only the events changed in place or added since the last
-    /// call: an appended line costs what the line costs.
-    fn apply_eve(&mut self, refresh: Refresh) {
-        let Reader::Eve { reader, .. } = &mut self.reader else {
+    /// Brings the conversation up to date after its stream reader wrote into
+    /// its events (`count`: how many were grouped before): regroups only from
+    /// the first event changed in place or added, so an appended line costs
+    /// what the line costs.
+    fn apply_stream(&mut self, refresh: Refresh, count: usize) {
+        let Reader::Stream { reader, .. } = &mut self.reader else {
             return;
         };
         let changed = reader.take_changed_from();
@@ -409,26 +419,19 @@ impl Live {
             Origin::Jp(dir) => dir.events_path().display().to_string(),
         };
         self.warnings = reader
-            .diagnostics()
+            .problems()
             .iter()
             .map(|d| format!("{name}: {d}"))
             .collect();
         let conv = &mut self.conversation;
         if matches!(refresh, Refresh::Appended | Refresh::Reloaded) {
-            // The events before `from` are the reader's as they were shown
-            // (a reset starts the conversation over, see `refresh`).
-            let events = reader.events();
-            let from = changed
-                .unwrap_or(usize::MAX)
-                .min(conv.events.len())
-                .min(events.len());
-            let mut fresh = events[from..].to_vec();
+            let from = changed.unwrap_or(usize::MAX).min(count);
             if let Some(redactor) = &self.redactor {
-                fresh
+                conv.events[from..]
                     .iter_mut()
                     .for_each(|event| crate::redact::redact_event(redactor, event));
             }
-            let untouched = conv.replace_from(from, fresh);
+            let untouched = conv.regroup_from(from);
             self.untouched = self.untouched.min(untouched);
         }
         // Stored lines never change once read (a reset clears them first):
@@ -449,7 +452,7 @@ impl Live {
     }
 
     /// Redacts events about to enter the conversation, when redacting.
-    fn redact(&self, events: &mut [crate::format::Event]) {
+    fn redact(&self, events: &mut [crate::model::Event]) {
         if let Some(redactor) = &self.redactor {
             events
                 .iter_mut()
@@ -467,7 +470,7 @@ impl Live {
     /// Whether the agent is done with it: no JP lock held, or the eve stream ended.
     pub fn finished(&self) -> bool {
         match (&self.reader, &self.origin) {
-            (Reader::Eve { reader, .. }, _) => reader.finished(),
+            (Reader::Stream { reader, .. }, _) => reader.finished(),
             (Reader::Jp(_), Origin::Jp(dir)) => !jp_lock_held(dir, self.workspace.as_ref()),
             (Reader::Held(_), _) => false,
             _ => true,
@@ -479,10 +482,10 @@ impl Live {
         matches!(self.reader, Reader::Jp(_))
     }
 
-    /// The eve reader's streaming text of the current step, if any.
-    pub fn in_progress(&self) -> Option<&crate::format::eve::InProgress> {
+    /// The stream reader's text of the current step, if any.
+    pub fn in_progress(&self) -> Option<&crate::model::InProgress> {
         match &self.reader {
-            Reader::Eve { reader, .. } => reader.in_progress(),
+            Reader::Stream { reader, .. } => reader.in_progress(),
             Reader::Jp(_) | Reader::Held(_) | Reader::Rejected => None,
         }
     }
@@ -562,16 +565,18 @@ fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(Xxh3Default
     Ok(Some((hasher, rest)))
 }
 
-/// What changed in `reader` since it had `before` (event count, revision)
-/// and `shown` was made from it.
-fn eve_refresh(before: (usize, u64), reader: &EveReader, shown: &Conversation) -> Refresh {
+/// What changed since `before` (how many events were grouped, the reader's
+/// revision), `reader` having written into `shown`'s events since.
+fn stream_refresh(
+    before: (usize, u64),
+    reader: &dyn StreamReader,
+    shown: &Conversation,
+) -> Refresh {
     let (count, revision) = before;
-    if reader.events().len() < count || shown.events.len() != count {
-        Refresh::Reloaded
-    } else if reader.revision() != revision {
+    if shown.events.len() < count || reader.revision() != revision {
         // Earlier events changed in place (an update delivered, a task settled).
         Refresh::Reloaded
-    } else if reader.events().len() > count {
+    } else if shown.events.len() > count {
         Refresh::Appended
     } else if reader.in_progress() != shown.in_progress.as_ref()
         || reader.originals_read() != shown.originals.len()
@@ -580,14 +585,6 @@ fn eve_refresh(before: (usize, u64), reader: &EveReader, shown: &Conversation) -
         Refresh::Streaming
     } else {
         Refresh::Unchanged
-    }
-}
-
-/// Where conversation event 0 sits in the stored array.
-fn stored_offset(generation: Option<Generation>) -> usize {
-    match generation {
-        Some(Generation::LegacyWrapped | Generation::LegacyFlattened) => 1,
-        _ => 0,
     }
 }
 
@@ -601,7 +598,7 @@ fn metadata_problem(dir: &ConversationDir, metadata: Option<&[u8]>) -> Option<St
         dir.dir.join(METADATA).display(),
         error.line(),
         error.column().max(1),
-        crate::format::json_problem(&error, "the file"),
+        crate::problem::json_problem(&error, "the file"),
     ))
 }
 

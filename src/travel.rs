@@ -17,10 +17,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::format::Event;
 use crate::format::eve::EveReader;
 use crate::load::{Live, OpenError, Origin};
 use crate::model::Conversation;
+use crate::model::Event;
 use crate::redact::{Redactor, redact_conversation, redact_event};
 use crate::source::LocateError;
 use crate::source::conversation::named;
@@ -325,7 +325,7 @@ impl Recording {
                 let reader = EveReader::read_all(&bytes[..end]);
                 let file = self.file();
                 State {
-                    conversation: Conversation::from_eve(&reader),
+                    conversation: reader.conversation(),
                     finished: reader.finished(),
                     warnings: Some(
                         reader

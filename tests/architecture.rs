@@ -14,26 +14,33 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     // The vocabulary at the bottom: imports nothing.
     ("model", &[]),
+    // Errors and warnings several layers share: imports nothing.
+    ("problem", &[]),
     // Sanitizing, measuring, wrapping: every byte bound for a terminal.
-    ("text", &["model"]),
+    ("text", &["model", "problem"]),
+    // Telling a format from an input's first bytes: a pure function of
+    // those bytes, which `source` asks to know what a path holds.
+    ("format::detect", &["model", "problem"]),
     // Opening paths, reading bytes, watching for change.
-    ("source", &["model", "text"]),
+    ("source", &["model", "problem", "text", "format::detect"]),
     // One seam, one submodule per input format: bytes in, model events out.
-    ("format", &["model", "text"]),
+    ("format", &["model", "problem", "text"]),
     // Tool styles and the decisions per block.
-    ("policy", &["model"]),
+    ("policy", &["model", "problem"]),
     // Secrets masked in a conversation before it is shown.
-    ("redact", &["model", "text"]),
+    ("redact", &["model", "problem", "text"]),
     // Reading a conversation whole: source + format + redaction.
     (
         "load",
-        &["model", "text", "source", "format", "policy", "redact"],
+        &[
+            "model", "problem", "text", "source", "format", "policy", "redact",
+        ],
     ),
     // A conversation as it was after N steps or at a moment (time travel).
     (
         "travel",
         &[
-            "model", "text", "source", "format", "policy", "redact", "load",
+            "model", "problem", "text", "source", "format", "policy", "redact", "load",
         ],
     ),
     // The document stage: the blocks to show, each with its decision. It
@@ -42,6 +49,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "render::document",
         &[
             "model",
+            "problem",
             "text",
             "policy",
             "render::split",
@@ -50,32 +58,38 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     // Layout and output: styled lines at a width, from the document.
-    ("render", &["model", "text", "policy"]),
+    ("render", &["model", "problem", "text", "policy"]),
     // On top: the bundled demo, the library's API for tool authors, export,
     // the viewer and the command line.
-    ("demo", &["model", "text", "source", "format", "load"]),
+    (
+        "demo",
+        &["model", "problem", "text", "source", "format", "load"],
+    ),
     (
         "api",
         &[
-            "model", "text", "source", "format", "policy", "render", "redact", "load", "travel",
+            "model", "problem", "text", "source", "format", "policy", "render", "redact", "load",
+            "travel",
         ],
     ),
     (
         "export",
-        &["model", "text", "policy", "render", "redact", "load"],
+        &[
+            "model", "problem", "text", "policy", "render", "redact", "load",
+        ],
     ),
     (
         "tui",
         &[
-            "model", "text", "source", "format", "policy", "render", "redact", "load", "travel",
-            "export",
+            "model", "problem", "text", "source", "format", "policy", "render", "redact", "load",
+            "travel", "export",
         ],
     ),
     (
         "cli",
         &[
-            "model", "text", "source", "format", "policy", "render", "redact", "load", "travel",
-            "export", "tui", "demo", "api",
+            "model", "problem", "text", "source", "format", "policy", "render", "redact", "load",
+            "travel", "export", "tui", "demo", "api",
         ],
     ),
 ];

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE};
-use overhear::format::{Content, EventKind, jp};
-use overhear::model::{Conversation, Item};
+use overhear::format::jp;
+use overhear::model::{Content, Conversation, EventKind, Item};
 use serde_json::Value;
 
 fn read(dir: &std::path::Path) -> (Vec<u8>, Option<Vec<u8>>) {

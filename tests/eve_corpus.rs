@@ -11,8 +11,8 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use overhear::format::eve::EveReader;
-use overhear::format::ext::{self, TaskState, TaskStatus};
-use overhear::format::{ChatResponse, EventKind};
+use overhear::model::ext::{self, TaskState, TaskStatus};
+use overhear::model::{ChatResponse, EventKind};
 use serde_json::Value;
 
 fn originals_of<'a>(r: &'a EveReader, kind: &'a str) -> impl Iterator<Item = Value> + 'a {

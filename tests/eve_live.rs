@@ -7,9 +7,8 @@
 mod eve_support;
 
 use overhear::format::eve::EveReader;
-use overhear::format::{ChatResponse, EventKind};
 use overhear::load::{Live, Refresh};
-use overhear::model::Conversation;
+use overhear::model::{ChatResponse, Conversation, EventKind};
 use overhear::render::document::{DocOptions, DocView};
 use overhear::render::print::{CodeOverflow, PrintOptions, render_to_string};
 use overhear::render::theme::Theme;
@@ -86,7 +85,7 @@ fn followed_streams_render_like_streams_read_whole() {
             fed += piece.len();
             let mut reader = EveReader::new();
             reader.push(&bytes[..fed]);
-            let whole = Conversation::from_eve(&reader);
+            let whole = reader.conversation();
             let what = format!("{name} after {fed} bytes");
 
             let now = render(&live.conversation, DocView::Terminal, false);
@@ -118,7 +117,7 @@ fn followed_streams_render_like_streams_read_whole() {
         assert_eq!(
             render(&live.conversation, DocView::Terminal, true),
             render(
-                &Conversation::from_eve(&EveReader::read_all(&bytes)),
+                &EveReader::read_all(&bytes).conversation(),
                 DocView::Terminal,
                 true
             ),
@@ -127,7 +126,7 @@ fn followed_streams_render_like_streams_read_whole() {
         assert_eq!(
             render(&live.conversation, DocView::Raw, true),
             render(
-                &Conversation::from_eve(&EveReader::read_all(&bytes)),
+                &EveReader::read_all(&bytes).conversation(),
                 DocView::Raw,
                 true
             ),
@@ -189,4 +188,46 @@ fn the_raw_view_of_a_followed_stream_lists_each_stored_line_once() {
             .count();
         assert_eq!(rows, 1, "line {n}:\n{screen}");
     }
+}
+
+/// With `--redact`, the events the reader writes are redacted in place (the
+/// conversation holds the only copy); a completed message delivered again
+/// (same step, new id) is still recognised as the same block and shown once,
+/// and the secret is still replaced.
+#[test]
+fn a_redacted_message_delivered_twice_is_shown_once() {
+    let at = r#""at":"2026-02-01T10:00:00Z""#;
+    let secret = "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789";
+    let lines = [
+        format!(r#"{{"type":"turn.started","data":{{"turnId":"t1"}},"meta":{{"id":"e1",{at}}}}}"#),
+        format!(
+            r#"{{"type":"message.completed","data":{{"turnId":"t1","stepIndex":0,"message":"token {secret} here"}},"meta":{{"id":"e2",{at}}}}}"#
+        ),
+        format!(
+            r#"{{"type":"message.completed","data":{{"turnId":"t1","stepIndex":0,"message":"token {secret} here"}},"meta":{{"id":"e3",{at}}}}}"#
+        ),
+    ];
+    let messages = |conv: &Conversation| {
+        conv.events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::ChatResponse(ChatResponse::Message(Some(text))) => Some(text.clone()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let whole = EveReader::read_all(format!("{}\n", lines.join("\n")).as_bytes());
+    assert_eq!(messages(&whole.conversation()).len(), 1, "read whole");
+    let mut live = Live::stream("-".into());
+    live.redact_with(std::sync::Arc::new(
+        overhear::redact::Redactor::builtin().expect("the built-in rules"),
+    ));
+    for line in &lines {
+        live.push_stream(format!("{line}\n").as_bytes(), false)
+            .expect("an eve line");
+    }
+    live.push_stream(&[], true).expect("the end");
+    let shown = messages(&live.conversation);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert!(!shown[0].contains(secret), "{shown:?}");
 }

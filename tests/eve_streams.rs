@@ -5,9 +5,9 @@
 mod eve_support;
 
 use eve_support::{describe_all, find_call, fixture, read, turns};
-use overhear::format::eve::{EveReader, InProgressKind};
-use overhear::format::ext::{self, SessionOutcome, TaskState, TurnEnd};
-use overhear::format::{ChatResponse, EventKind};
+use overhear::format::eve::EveReader;
+use overhear::model::ext::{self, SessionOutcome, TaskState, TurnEnd};
+use overhear::model::{ChatResponse, EventKind, InProgressKind};
 
 #[test]
 fn null_final_message_is_intentional_silence() {
@@ -272,7 +272,7 @@ fn questions_become_inquiries_answered_by_option() {
     else {
         unreachable!()
     };
-    assert_eq!(source, &serde_json::json!({"source": "assistant"}));
+    assert_eq!(&**source, &serde_json::json!({"source": "assistant"}));
     assert_eq!(
         question["answer_type"],
         serde_json::json!({"type": "select", "options": [

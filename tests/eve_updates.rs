@@ -5,8 +5,7 @@
 mod eve_support;
 
 use eve_support::{describe_all, find_call, read};
-use overhear::format::ext;
-use overhear::format::{Audience, ChatResponse, Content, EventKind};
+use overhear::model::{Audience, ChatResponse, Content, EventKind, ext};
 
 const DELIVERED: &str = "Update delivered. Continue working; your final response will still be delivered automatically.";
 

@@ -4,8 +4,9 @@
 mod eve_support;
 
 use eve_support::{describe_all, find_call, fixture, read, turns};
-use overhear::format::eve::{EveReader, InProgressKind};
-use overhear::format::ext::{self, SessionOutcome, TurnEnd};
+use overhear::format::eve::EveReader;
+use overhear::model::InProgressKind;
+use overhear::model::ext::{self, SessionOutcome, TurnEnd};
 
 const DELIVERED: &str = "Update delivered. Continue working; your final response will still be delivered automatically.";
 

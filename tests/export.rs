@@ -342,8 +342,8 @@ fn hostile_bytes_never_reach_the_export() {
 
 #[test]
 fn a_followed_stream_is_redacted_line_by_line_and_while_streaming() {
-    use overhear::format::EventKind;
     use overhear::load::Live;
+    use overhear::model::EventKind;
     use overhear::redact::Redactor;
 
     let fixture = std::fs::read_to_string("tests/fixtures/eve/streaming.ndjson").unwrap();

@@ -21,8 +21,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use overhear::format::jp;
-use overhear::format::{ChatResponse, Content, EventKind};
 use overhear::model::Conversation as Model;
+use overhear::model::{ChatResponse, Content, EventKind};
 
 use inputs::*;
 use support::{Conversation, overhear, unsafe_bytes};

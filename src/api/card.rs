@@ -7,8 +7,8 @@
 use serde_json::Value;
 
 use super::{Color, Styles, Theme, ToolResult};
-use crate::format::{Event, EventKind};
 use crate::model::{Conversation, View};
+use crate::model::{Event, EventKind};
 use crate::render::document::{BlockKind, DocOptions, DocView, Document};
 use crate::render::print::{CodeOverflow, PrintOptions, print_document};
 use crate::text::safe_json;
@@ -190,7 +190,7 @@ fn one_call(tool: &str, arguments: &Value, result: &ToolResult) -> Conversation 
     let request = EventKind::ToolCallRequest {
         id: CALL_ID.to_string(),
         name: tool.to_string(),
-        arguments: arguments.clone(),
+        arguments: Box::new(arguments.clone()),
     };
     let response = EventKind::ToolCallResponse {
         id: CALL_ID.to_string(),

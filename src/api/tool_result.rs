@@ -4,7 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::Error;
-use crate::format::{Block, Content};
+use crate::model::{Block, Content};
 
 /// Block types a `CallToolResult` may hold: MCP's five, and JP's `question`
 /// (RFD 058). The display policy shows the ones it cannot draw as

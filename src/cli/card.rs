@@ -10,8 +10,8 @@ use serde_json::Value;
 
 use super::UsageError;
 use super::render::{ColorWhen, color_depth, columns};
+use crate::problem::io_problem;
 use crate::render::theme::ColorDepth;
-use crate::source::problem::io_problem;
 use crate::{CardOptions, CardView, Color, Styles, Theme, ToolResult};
 
 /// `card --view`.

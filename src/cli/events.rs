@@ -5,8 +5,7 @@ use std::io::{self, Write};
 use anyhow::Result;
 use serde::{Serialize, Serializer};
 
-use crate::format::Event;
-use crate::model::View;
+use crate::model::{Event, View};
 use crate::text::safe_json;
 use crate::travel::At;
 

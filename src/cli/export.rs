@@ -12,10 +12,10 @@ use super::UsageError;
 use super::render::{StyleArgs, build_document, refuse_terminal_stdin, source_name};
 use crate::export::{ExportFormat, ExportOptions, export};
 use crate::load::{Live, Origin};
+use crate::problem::io_problem;
 use crate::redact::{Redactor, redact_conversation};
 use crate::render::document::{DocOptions, DocView};
 use crate::render::print::TurnSpec;
-use crate::source::problem::io_problem;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// Which rendering to export.
@@ -34,7 +34,7 @@ pub struct ExportArgs {
     pub path: String,
     /// Markdown or HTML (default: from the extension of -o, else md).
     #[arg(long, value_enum)]
-    pub format: Option<ExportFormat>,
+    pub format: Option<super::choices::FormatArg>,
     /// The file to write (default: stdout); never one of the conversation's own files.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -61,7 +61,7 @@ pub struct ExportArgs {
 impl ExportArgs {
     /// The format asked for, else the one the output file's extension names.
     fn format(&self) -> ExportFormat {
-        self.format.unwrap_or_else(|| {
+        self.format.map(ExportFormat::from).unwrap_or_else(|| {
             let ext = self
                 .output
                 .as_deref()

@@ -4,6 +4,7 @@
 //! exit code (1 for bad input, 2 for usage).
 
 mod card;
+mod choices;
 mod demo;
 mod events;
 mod export;
@@ -15,8 +16,6 @@ mod usage;
 mod view;
 
 use clap::{Parser, Subcommand};
-
-use crate::model::View;
 
 /// overhear — watch and replay LLM-agent conversations in the terminal.
 #[derive(Debug, Parser)]
@@ -80,7 +79,7 @@ pub(crate) enum Command {
         path: String,
         /// Which view: everything, what the user sees, or what the model is sent.
         #[arg(long, value_enum, default_value = "raw")]
-        view: View,
+        view: choices::EventsView,
         /// One event per line instead of a pretty array.
         #[arg(long)]
         jsonl: bool,
@@ -159,7 +158,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             jsonl,
             at,
         }) => {
-            events::run(&path, view, jsonl, at.at().as_ref())?;
+            events::run(&path, view.into(), jsonl, at.at().as_ref())?;
             Ok(0)
         }
         Some(Command::Card(args)) => {

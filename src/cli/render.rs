@@ -10,7 +10,7 @@ use super::{UsageError, terminal};
 use crate::load::{Live, Origin};
 use crate::policy::Overlay;
 use crate::redact::{Redactor, redact_conversation};
-use crate::render::document::{DocOptions, DocView, Document};
+use crate::render::document::{DocOptions, Document};
 use crate::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document_at};
 use crate::render::theme::{ColorDepth, Theme, ThemeError, detect_color_depth};
 use crate::text::sanitize::SanitizeMode;
@@ -77,7 +77,7 @@ impl StyleArgs {
 pub struct DisplayArgs {
     /// Which view: the display policy, only what the user is told, or everything.
     #[arg(long, value_enum, default_value = "terminal")]
-    pub view: DocView,
+    pub view: super::choices::DisplayView,
     /// `--config` and `--set`.
     #[command(flatten)]
     pub style: StyleArgs,
@@ -290,7 +290,7 @@ pub(super) fn print_loaded(
     let theme = checked.theme.with_depth(depth);
     let width = terminal::print_columns(args.width);
     let doc_options = DocOptions {
-        view: display.view,
+        view: display.view.into(),
         overlay: checked.overlay,
         finished: moment.map_or_else(|| loaded.finished(), |m| m.finished),
     };

@@ -72,7 +72,7 @@ pub(super) fn settings(
     };
     ViewerSettings {
         doc: DocOptions {
-            view: display.view,
+            view: display.view.into(),
             overlay: checked.overlay,
             finished: false,
         },

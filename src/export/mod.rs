@@ -29,7 +29,7 @@ use crate::text::sanitize::{SanitizeMode, sanitize};
 pub const EXPORT_WIDTH: usize = 100;
 
 /// The file format of an export.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
     /// Markdown for GitHub: turn headings, speech as Markdown, tool cards
     /// and reasoning in `<details>`.

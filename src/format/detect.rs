@@ -69,7 +69,7 @@ fn is_space(byte: u8) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::format::detect::*;
 
     #[test]
     fn the_first_character_tells_the_format() {

@@ -39,95 +39,14 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
-
 use serde_json::Value;
 
 use self::builder::{Builder, Stamp};
 use self::lines::LineSplitter;
 use self::record::Record;
-use super::event::Event;
-
-/// One stored line of the stream as read, for the raw view.
-///
-/// The line is kept as its text and parsed again when it is drawn
-/// ([`Original::value`]): parsed, a short line takes about ten times its
-/// size, and a followed stream keeps every line it reads.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Original {
-    /// 1-based line number in the stream.
-    pub line: usize,
-    /// The line's JSON text (surrounding whitespace trimmed), when it parsed.
-    pub json: Option<Box<str>>,
-    /// Why the line could not be read, for a malformed line.
-    pub error: Option<Box<str>>,
-    /// The turn the line names, found when it was read.
-    turn: TurnOf,
-}
-
-/// Where an [`Original`]'s turn id is: a byte range of its text holding the
-/// id as is (no allocation), or the id itself when the text escapes it.
-#[derive(Debug, Clone, PartialEq)]
-enum TurnOf {
-    None,
-    Within(u32, u32),
-    Own(Box<str>),
-}
-
-impl Original {
-    fn new(line: usize, raw: &[u8], value: Option<&Value>, error: Option<String>) -> Self {
-        let json = value.map(|_| String::from_utf8_lossy(raw).into_owned().into_boxed_str());
-        let turn = match (value.and_then(turn_id), &json) {
-            (Some(id), Some(text)) => match text.find(id) {
-                Some(start) => match (u32::try_from(start), u32::try_from(start + id.len())) {
-                    (Ok(start), Ok(end)) => TurnOf::Within(start, end),
-                    _ => TurnOf::Own(id.into()),
-                },
-                None => TurnOf::Own(id.into()),
-            },
-            _ => TurnOf::None,
-        };
-        Original {
-            line,
-            json,
-            error: error.map(String::into_boxed_str),
-            turn,
-        }
-    }
-
-    /// The line parsed (a gen A event, a v27 commit or progress record),
-    /// when it parsed when read.
-    pub fn value(&self) -> Option<Value> {
-        serde_json::from_str(self.json.as_deref()?).ok()
-    }
-
-    /// Edits the stored line through its parsed value (redaction): when
-    /// `change` says it changed the value, the line is stored again as that
-    /// value's JSON (its turn found anew). A line that did not parse is left.
-    pub fn rewrite(&mut self, change: impl FnOnce(&mut Value) -> bool) {
-        let Some(mut value) = self.value() else {
-            return;
-        };
-        if !change(&mut value) {
-            return;
-        }
-        let Ok(text) = serde_json::to_string(&value) else {
-            return;
-        };
-        let error = self.error.take().map(String::from);
-        *self = Original::new(self.line, text.as_bytes(), Some(&value), error);
-    }
-
-    /// The turn the line belongs to (`turnId` of its record's scope or data,
-    /// the first a v27 commit's facts name), if it names one.
-    pub fn turn_id(&self) -> Option<&str> {
-        match &self.turn {
-            TurnOf::None => None,
-            TurnOf::Within(start, end) => self.json.as_deref()?.get(*start as usize..*end as usize),
-            TurnOf::Own(id) => Some(id),
-        }
-    }
-}
+use super::stream::StreamReader;
+use crate::model::{Conversation, Event, InProgress, Original};
+use crate::problem::SkippedLine;
 
 /// The `turnId` a stored line names: a v27 commit's first fact naming one,
 /// a progress record's, or a gen A event's (in its scope or data).
@@ -142,63 +61,6 @@ fn record_turn_id(record: &Value) -> Option<&str> {
     ["scope", "data"]
         .iter()
         .find_map(|k| record.get(k)?.get("turnId")?.as_str())
-}
-
-/// A line the reader skipped, and why; reading goes on after it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// 1-based line number.
-    pub line: usize,
-    /// What is wrong with it.
-    pub reason: String,
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&line_problem(self.line, &self.reason))
-    }
-}
-
-/// Why line `line` was skipped, with its place: `line 5: not a JSON object`,
-/// or `line 4, column 63: not JSON: …` when the reason starts with its column.
-pub fn line_problem(line: usize, reason: &str) -> String {
-    let separator = if reason.starts_with("column ") {
-        ", "
-    } else {
-        ": "
-    };
-    format!("line {line}{separator}{reason}")
-}
-
-/// What kind of text is streaming.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum InProgressKind {
-    /// Assistant speech (`message.appended`, v27 text `content.delta`).
-    Message,
-    /// Reasoning (`reasoning.appended`, v27 reasoning `content.delta`).
-    Reasoning,
-    /// A tool call's arguments as the model writes them (`action.input.appended`, `call.input`).
-    ToolInput,
-    /// A tool's preliminary output (`action.partial`, `call.progress`), replaced by each snapshot.
-    ToolOutput,
-}
-
-/// The streaming text of the step in progress, shown live until the completed
-/// event replaces it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InProgress {
-    /// What is streaming.
-    pub kind: InProgressKind,
-    /// The text so far (deltas joined; old cumulative appends normalized).
-    pub text: String,
-    /// The turn it belongs to.
-    pub turn_id: Option<String>,
-    /// The call, for tool input or output.
-    pub call_id: Option<String>,
-    /// The tool's name, when known.
-    pub tool_name: Option<String>,
-    key: String,
-    run_id: Option<String>,
 }
 
 /// Reads a whole eve stream at once (same as [`EveReader::read_all`]).
@@ -220,7 +82,7 @@ struct Inner {
     originals: Vec<Original>,
     /// Stored lines handed over by [`EveReader::take_originals`].
     taken: usize,
-    diagnostics: Vec<Diagnostic>,
+    diagnostics: Vec<SkippedLine>,
     /// Position (0-based index among stored v27 lines) of the next v27 line.
     position: usize,
     /// `at` of the latest v27 commit: progress records inherit it.
@@ -282,13 +144,13 @@ impl EveReader {
     }
 
     /// The lines that could not be read.
-    pub fn diagnostics(&self) -> &[Diagnostic] {
+    pub fn diagnostics(&self) -> &[SkippedLine] {
         &self.inner.diagnostics
     }
 
     /// The streaming text of the current step, if any.
     pub fn in_progress(&self) -> Option<&InProgress> {
-        self.inner.builder.in_progress.as_ref()
+        self.inner.builder.in_progress.as_ref().map(|s| &s.shown)
     }
 
     /// The time of the latest record read that states one (`meta.at` of a
@@ -313,6 +175,63 @@ impl EveReader {
     pub fn take_changed_from(&mut self) -> Option<usize> {
         self.inner.builder.take_changed_from()
     }
+
+    /// Runs `read` on `events` as the reader's own: the reader appends to
+    /// them and changes them in place, and keeps none (one copy of the
+    /// events, the caller's). `events` must be what this reader made so far.
+    fn with_events(&mut self, events: &mut Vec<Event>, read: impl FnOnce(&mut Self)) {
+        std::mem::swap(&mut self.inner.builder.events, events);
+        read(self);
+        std::mem::swap(&mut self.inner.builder.events, events);
+    }
+
+    /// The conversation the stream holds so far: its events, its stored
+    /// lines (for the raw view) and the text being written (a copy: for a
+    /// stream read whole with [`EveReader::read_all`]).
+    pub fn conversation(&self) -> Conversation {
+        let mut conversation = Conversation::new(self.events().to_vec(), None, None);
+        conversation.originals = self.originals().to_vec();
+        conversation.in_progress = self.in_progress().cloned();
+        conversation
+    }
+}
+
+impl StreamReader for EveReader {
+    fn feed(&mut self, bytes: &[u8], events: &mut Vec<Event>) {
+        self.with_events(events, |reader| reader.push(bytes));
+    }
+
+    fn finish(&mut self, events: &mut Vec<Event>) {
+        self.with_events(events, EveReader::finish);
+    }
+
+    fn take_changed_from(&mut self) -> Option<usize> {
+        EveReader::take_changed_from(self)
+    }
+
+    fn revision(&self) -> u64 {
+        EveReader::revision(self)
+    }
+
+    fn in_progress(&self) -> Option<&InProgress> {
+        EveReader::in_progress(self)
+    }
+
+    fn take_originals(&mut self) -> Vec<Original> {
+        EveReader::take_originals(self)
+    }
+
+    fn originals_read(&self) -> usize {
+        EveReader::originals_read(self)
+    }
+
+    fn problems(&self) -> &[SkippedLine] {
+        self.diagnostics()
+    }
+
+    fn finished(&self) -> bool {
+        EveReader::finished(self)
+    }
 }
 
 impl Inner {
@@ -324,7 +243,7 @@ impl Inner {
         let value: Value = match serde_json::from_slice(trimmed) {
             Ok(value) => value,
             Err(error) => {
-                let problem = super::json_problem(&error, "the line");
+                let problem = crate::problem::json_problem(&error, "the line");
                 let lead = raw.len() - raw.trim_ascii_start().len();
                 let column = error.column().max(1) + lead;
                 self.skip(
@@ -352,16 +271,21 @@ impl Inner {
             Record::Progress(progress) => self.progress(progress),
         }
         self.originals
-            .push(Original::new(number, trimmed, Some(&value), None));
+            .push(Original::new(number, trimmed, true, turn_id(&value), None));
     }
 
     fn skip(&mut self, line: usize, raw: &[u8], value: Option<&Value>, reason: String) {
-        self.diagnostics.push(Diagnostic {
+        self.diagnostics.push(SkippedLine {
             line,
             reason: reason.clone(),
         });
-        self.originals
-            .push(Original::new(line, raw, value, Some(reason)));
+        self.originals.push(Original::new(
+            line,
+            raw,
+            value.is_some(),
+            value.and_then(turn_id),
+            Some(reason),
+        ));
     }
 
     /// A gen A line; an already-seen `meta.id` is a replay after a reconnect.

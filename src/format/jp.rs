@@ -12,7 +12,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
-use super::event::{Block, ChatResponse, Content, Event, EventKind};
+use crate::model::{Block, ChatResponse, Content, Event, EventKind};
 
 mod count;
 mod entries;
@@ -67,7 +67,7 @@ impl SyntaxError {
             line: err.line(),
             // serde_json says column 0 for "before the line's first character".
             column: err.column().max(1),
-            message: super::json_problem(err, "the file"),
+            message: crate::problem::json_problem(err, "the file"),
         }
     }
 }
@@ -83,6 +83,17 @@ pub struct JpLoad {
     pub events: Vec<Event>,
     /// Events that were malformed and kept as unknown.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl JpLoad {
+    /// Where conversation event 0 sits in the stored array: 1 when a legacy
+    /// base configuration entry comes first, to name events as they are stored.
+    pub fn stored_offset(&self) -> usize {
+        match self.generation {
+            Some(Generation::LegacyWrapped | Generation::LegacyFlattened) => 1,
+            _ => 0,
+        }
+    }
 }
 
 /// Reads a whole conversation from the bytes of its files.
@@ -114,6 +125,15 @@ pub enum LoadError {
     /// `base_config.json` is not JSON.
     #[error("base_config.json: {0}")]
     BaseConfig(SyntaxError),
+}
+
+impl LoadError {
+    /// The JSON error, without the file's name (the variant says which file).
+    pub fn syntax(&self) -> &SyntaxError {
+        match self {
+            LoadError::Events(e) | LoadError::BaseConfig(e) => e,
+        }
+    }
 }
 
 impl From<serde_json::Error> for LoadError {
@@ -174,7 +194,7 @@ impl Reader {
                         .get("timestamp")
                         .and_then(Value::as_str)
                         .map(String::from),
-                    EventKind::Unknown(value),
+                    EventKind::Unknown(Box::new(value)),
                 ));
             }
         }
@@ -395,7 +415,7 @@ fn unknown(map: Map<String, Value>) -> Event {
         .get("timestamp")
         .and_then(Value::as_str)
         .map(String::from);
-    let mut event = Event::new(timestamp, EventKind::Unknown(Value::Object(map)));
+    let mut event = Event::new(timestamp, EventKind::Unknown(Box::new(Value::Object(map))));
     if let EventKind::Unknown(v) = &event.kind {
         event.event_id = v.get("event_id").and_then(Value::as_str).map(String::from);
     }
@@ -467,7 +487,7 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
         "chat_request" => EventKind::ChatRequest {
             content: take_string(map, "content")?,
             author: take_opt_string(map, "author")?,
-            schema: map.take("schema").filter(|v| !v.is_null()),
+            schema: map.take("schema").filter(|v| !v.is_null()).map(Box::new),
         },
         "chat_response" => EventKind::ChatResponse(decode_chat_response(map)?),
         "tool_call_request" => {
@@ -487,7 +507,7 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
             EventKind::ToolCallRequest {
                 id,
                 name,
-                arguments,
+                arguments: Box::new(arguments),
             }
         }
         "tool_call_response" => {
@@ -521,29 +541,29 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
         }
         "inquiry_request" => EventKind::InquiryRequest {
             id: take_string(map, "id")?,
-            source: take_required(map, "source")?,
-            question: take_required(map, "question")?,
+            source: Box::new(take_required(map, "source")?),
+            question: Box::new(take_required(map, "question")?),
         },
         "inquiry_response" => EventKind::InquiryResponse {
             id: take_string(map, "id")?,
-            answer: map.take("answer").unwrap_or(Value::Null),
+            answer: Box::new(map.take("answer").unwrap_or(Value::Null)),
         },
         "config_delta" => EventKind::ConfigDelta {
             // JP is lenient here: a missing or invalid delta is an empty one.
-            delta: match map.take("delta") {
+            delta: Box::new(match map.take("delta") {
                 Some(v @ Value::Object(_)) => v,
                 _ => Value::Object(Map::new()),
-            },
+            }),
         },
         _ => {
             map.take("type");
-            EventKind::Compaction(map.rest())
+            EventKind::Compaction(Box::new(map.rest()))
         }
     };
     Ok(Event {
         timestamp,
         kind,
-        metadata,
+        metadata: metadata.into(),
         event_id,
         request_id,
     })
@@ -570,10 +590,10 @@ fn decode_chat_response(map: &mut impl Fields) -> Result<ChatResponse, String> {
         };
     }
     if let Some(data) = map.take("data") {
-        return Ok(ChatResponse::Data(data));
+        return Ok(ChatResponse::Data(Box::new(data)));
     }
     if let Some(data) = map.take("structured") {
-        return Ok(ChatResponse::Data(data));
+        return Ok(ChatResponse::Data(Box::new(data)));
     }
     Err("missing key `message`, `reasoning` or `data`".into())
 }

@@ -80,7 +80,7 @@ fn tool_arguments_content_and_metadata_are_decoded() {
         panic!()
     };
     assert_eq!(
-        arguments,
+        &**arguments,
         &json!({"path": "src/lib.rs", "n": 3, "list": ["x"]})
     );
     assert_eq!(
@@ -110,7 +110,7 @@ fn block_content_and_is_error_spelling() {
         panic!()
     };
     assert!(is_error);
-    assert_eq!(blocks[0].audience(), crate::format::Audience::User);
+    assert_eq!(blocks[0].audience(), crate::model::Audience::User);
     assert_eq!(blocks[0].display_text(), Some("Phase 1 done."));
 }
 
@@ -138,7 +138,7 @@ fn an_entry_that_fails_late_is_kept_exactly_as_stored() {
     let entry = json!({"timestamp": "t", "type": "tool_call_response", "id": "c1",
                        "content": "Zm9v", "metadata": {"note": "YmFy"}, "is_error": "yes"});
     let load = load(&events(json!([entry.clone()])), Some(b"{}")).unwrap();
-    assert_eq!(load.events[0].kind, EventKind::Unknown(entry));
+    assert_eq!(load.events[0].kind, EventKind::Unknown(Box::new(entry)));
     assert_eq!(
         load.diagnostics[0].to_string(),
         "event 0: tool_call_response: key `is_error` must be a boolean, found a string"
@@ -151,7 +151,7 @@ fn unknown_types_are_kept_verbatim() {
     let load = load(&stored, Some(b"{}")).unwrap();
     assert_eq!(
         load.events[0].kind,
-        EventKind::Unknown(json!({"type": "future_thing", "x": "Zm9v"}))
+        EventKind::Unknown(Box::new(json!({"type": "future_thing", "x": "Zm9v"})))
     );
     assert!(load.diagnostics.is_empty());
 }

@@ -4,7 +4,11 @@
 //! Everything here is derived from the event list alone, by JP's own rules
 //! (jp-format §1.10, §1.11): no display configuration is involved.
 
+mod event;
+pub mod ext;
+mod in_progress;
 pub mod message_tools;
+mod original;
 mod pairing;
 pub mod time;
 pub mod views;
@@ -14,11 +18,11 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::format::eve::{EveReader, InProgress, Original};
-use crate::format::{ChatResponse, Event, EventKind, ext};
-
 use self::pairing::{Pairing, Side, Touched};
 
+pub use event::{Audience, Block, BlockView, ChatResponse, Content, Event, EventKind, Metadata};
+pub use in_progress::{InProgress, InProgressKind};
+pub use original::Original;
 pub use views::View;
 
 /// One conversation, read and grouped.
@@ -44,6 +48,8 @@ pub struct Conversation {
     calls: Pairing,
     /// Inquiries paired with their answers, likewise.
     inquiries: Pairing,
+    /// How many of the events are paired and grouped into turns.
+    grouped: usize,
 }
 
 /// A turn: the events from one `turn_start` that opened a turn to the next.
@@ -116,16 +122,6 @@ impl Conversation {
         conv
     }
 
-    /// The conversation an eve stream holds so far: its events, its stored
-    /// lines (for the raw view) and the text being written.
-    pub fn from_eve(reader: &EveReader) -> Self {
-        Conversation {
-            originals: reader.originals().to_vec(),
-            in_progress: reader.in_progress().cloned(),
-            ..Conversation::new(reader.events().to_vec(), None, None)
-        }
-    }
-
     /// Appends events read from a growing conversation; returns how many
     /// leading turns are untouched (see [`Conversation::replace_from`]).
     pub fn extend(&mut self, events: Vec<Event>) -> usize {
@@ -147,19 +143,54 @@ impl Conversation {
             return self.turns.len();
         }
         let restart = self.restart_turn(from);
-        let mut calls = Touched::new();
-        let mut inquiries = Touched::new();
-        for i in (from..self.events.len()).rev() {
+        let mut touched = (Touched::new(), Touched::new());
+        self.unpair_from(from, &mut touched);
+        self.events.truncate(from);
+        self.events.extend(events);
+        self.regroup(from, restart, touched)
+    }
+
+    /// Regroups after a reader changed [`Conversation::events`] in place:
+    /// events from index `from` on may have changed (never the kind or id of
+    /// a tool call or inquiry: a reader updates those in place, it does not
+    /// turn one event into another) and events may have been appended since
+    /// the last grouping. The events are the reader's and the conversation's
+    /// at once (one copy, see `format::StreamReader`). Returns how many
+    /// leading turns are untouched, as [`Conversation::replace_from`] does.
+    pub fn regroup_from(&mut self, from: usize) -> usize {
+        let from = from.min(self.grouped);
+        if from == self.events.len() && !self.turns.is_empty() {
+            return self.turns.len();
+        }
+        // Events before `from` are unchanged, and they alone decide where
+        // the turns to rebuild start.
+        let restart = self.restart_turn(from);
+        let mut touched = (Touched::new(), Touched::new());
+        self.unpair_from(from, &mut touched);
+        self.regroup(from, restart, touched)
+    }
+
+    /// How many of the events are grouped into turns: those after were
+    /// written by a reader since the last grouping ([`Conversation::regroup_from`]).
+    pub fn grouped(&self) -> usize {
+        self.grouped
+    }
+
+    /// Takes the grouped events from `from` on out of the pairings (latest first).
+    fn unpair_from(&mut self, from: usize, touched: &mut (Touched, Touched)) {
+        let (calls, inquiries) = touched;
+        for i in (from..self.grouped.min(self.events.len())).rev() {
             match pair_side(&self.events[i]) {
-                Some((Kind::Call, side, id)) => self.calls.pop(i, side, id, from, &mut calls),
-                Some((Kind::Inquiry, side, id)) => {
-                    self.inquiries.pop(i, side, id, from, &mut inquiries)
-                }
+                Some((Kind::Call, side, id)) => self.calls.pop(i, side, id, from, calls),
+                Some((Kind::Inquiry, side, id)) => self.inquiries.pop(i, side, id, from, inquiries),
                 None => {}
             }
         }
-        self.events.truncate(from);
-        self.events.extend(events);
+    }
+
+    /// Pairs the events from `from` on and rebuilds the turns they can change.
+    fn regroup(&mut self, from: usize, restart: usize, touched: (Touched, Touched)) -> usize {
+        let (mut calls, mut inquiries) = touched;
         for i in from..self.events.len() {
             match pair_side(&self.events[i]) {
                 Some((Kind::Call, side, id)) => self.calls.push(i, side, id, from, &mut calls),
@@ -169,6 +200,7 @@ impl Conversation {
                 None => {}
             }
         }
+        self.grouped = self.events.len();
         // An earlier request that gained or lost its response changes its turn.
         let changed = calls
             .iter()

@@ -1,5 +1,5 @@
 use super::*;
-use crate::format::Content;
+use crate::model::Content;
 use serde_json::json;
 
 fn ev(kind: EventKind) -> Event {
@@ -10,7 +10,7 @@ fn request(id: &str) -> Event {
     ev(EventKind::ToolCallRequest {
         id: id.into(),
         name: "fs_modify_file".into(),
-        arguments: json!({}),
+        arguments: Box::new(json!({})),
     })
 }
 
@@ -42,7 +42,9 @@ fn turn_start_opens_a_turn_only_after_an_event() {
         ev(EventKind::TurnStart),
         ev(EventKind::TurnStart),
         user("a"),
-        ev(EventKind::ConfigDelta { delta: json!({}) }),
+        ev(EventKind::ConfigDelta {
+            delta: Box::new(json!({})),
+        }),
         ev(EventKind::TurnStart),
         user("b"),
     ];
@@ -123,12 +125,12 @@ fn inquiries_attach_to_their_call() {
         request("toolu_1"),
         ev(EventKind::InquiryRequest {
             id: "toolu_1.apply_changes".into(),
-            source: json!({"source": "tool", "name": "fs_modify_file"}),
-            question: json!({"text": "Apply?"}),
+            source: Box::new(json!({"source": "tool", "name": "fs_modify_file"})),
+            question: Box::new(json!({"text": "Apply?"})),
         }),
         ev(EventKind::InquiryResponse {
             id: "toolu_1.apply_changes".into(),
-            answer: json!(true),
+            answer: Box::new(json!(true)),
         }),
         response("toolu_1"),
     ];
@@ -152,8 +154,8 @@ fn inquiries_naming_their_call_attach_to_it() {
     // eve's ids say nothing of the call; the reader names it in the metadata.
     let mut question = ev(EventKind::InquiryRequest {
         id: "approve-1".into(),
-        source: json!({"source": "tool", "name": "deploy"}),
-        question: json!({"text": "Approve tool call: deploy"}),
+        source: Box::new(json!({"source": "tool", "name": "deploy"})),
+        question: Box::new(json!({"text": "Approve tool call: deploy"})),
     });
     question
         .metadata
@@ -164,7 +166,7 @@ fn inquiries_naming_their_call_attach_to_it() {
         question,
         ev(EventKind::InquiryResponse {
             id: "approve-1".into(),
-            answer: json!(true),
+            answer: Box::new(json!(true)),
         }),
     ];
     let conv = Conversation::new(events, None, None);
@@ -193,19 +195,21 @@ fn inquiry(id: &str, answered: bool) -> Event {
     if answered {
         ev(EventKind::InquiryResponse {
             id: id.into(),
-            answer: json!(true),
+            answer: Box::new(json!(true)),
         })
     } else {
         ev(EventKind::InquiryRequest {
             id: id.into(),
-            source: json!({"source": "tool", "name": "fs_modify_file"}),
-            question: json!({"text": "Apply?"}),
+            source: Box::new(json!({"source": "tool", "name": "fs_modify_file"})),
+            question: Box::new(json!({"text": "Apply?"})),
         })
     }
 }
 
 fn delta() -> Event {
-    ev(EventKind::ConfigDelta { delta: json!({}) })
+    ev(EventKind::ConfigDelta {
+        delta: Box::new(json!({})),
+    })
 }
 
 /// Turns with config deltas before their start, a response answering a call
@@ -231,7 +235,7 @@ fn mixed() -> Vec<Event> {
         ev(EventKind::TurnStart),
         user("c"),
         request("y"),
-        ev(EventKind::Unknown(json!({"type": "future"}))),
+        ev(EventKind::Unknown(Box::new(json!({"type": "future"})))),
         delta(),
         ev(EventKind::TurnStart),
         message("Hel"),

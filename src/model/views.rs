@@ -5,10 +5,10 @@
 
 use std::borrow::Cow;
 
-use crate::format::{Block, ChatResponse, Content, Event, EventKind, ext};
+use crate::model::{Block, ChatResponse, Content, Event, EventKind, ext};
 
 /// Which projection of a conversation to take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
     /// Every entry unchanged (after base64 decoding), unknown types included.
     Raw,

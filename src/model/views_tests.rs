@@ -1,5 +1,5 @@
 use super::*;
-use crate::format::{Audience, ext};
+use crate::model::{Audience, ext};
 use serde_json::{Value, json};
 
 fn ev(kind: EventKind) -> Event {
@@ -26,7 +26,9 @@ fn tell_user_response() -> Event {
 
 fn all_kinds() -> Vec<Event> {
     vec![
-        ev(EventKind::ConfigDelta { delta: json!({}) }),
+        ev(EventKind::ConfigDelta {
+            delta: Box::new(json!({})),
+        }),
         ev(EventKind::TurnStart),
         ev(EventKind::ChatRequest {
             content: "hi".into(),
@@ -39,24 +41,26 @@ fn all_kinds() -> Vec<Event> {
         ev(EventKind::ChatResponse(ChatResponse::Message(Some(
             "hello".into(),
         )))),
-        ev(EventKind::ChatResponse(ChatResponse::Data(json!({"a": 1})))),
+        ev(EventKind::ChatResponse(ChatResponse::Data(Box::new(
+            json!({"a": 1}),
+        )))),
         ev(EventKind::ToolCallRequest {
             id: "call_1".into(),
             name: "tell_user".into(),
-            arguments: json!({"message": "Phase 1 done."}),
+            arguments: Box::new(json!({"message": "Phase 1 done."})),
         }),
         ev(EventKind::InquiryRequest {
             id: "call_1.q".into(),
-            source: json!({"source": "tool", "name": "x"}),
-            question: json!({"text": "ok?"}),
+            source: Box::new(json!({"source": "tool", "name": "x"})),
+            question: Box::new(json!({"text": "ok?"})),
         }),
         ev(EventKind::InquiryResponse {
             id: "call_1.q".into(),
-            answer: json!(true),
+            answer: Box::new(json!(true)),
         }),
         tell_user_response(),
         ev(EventKind::Compaction(Default::default())),
-        ev(EventKind::Unknown(json!({"type": "future"}))),
+        ev(EventKind::Unknown(Box::new(json!({"type": "future"})))),
     ]
 }
 

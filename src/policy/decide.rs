@@ -2,7 +2,7 @@
 //! steps 1, 4 and 5), given the tool's resolved [`ToolStyle`].
 
 use super::style::{InlineResults, LinkStyle, ResultSetting, ToolStyle};
-pub use crate::format::Audience;
+pub use crate::model::Audience;
 
 /// How one result block is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,22 +10,7 @@ use serde_json::Value;
 /// The longest value (in characters) quoted in full in an error message.
 const MAX_SHOWN_VALUE: usize = 80;
 
-/// A style value that is not one of the accepted forms.
-///
-/// It names the key path (tool name included), the offending value and the problem,
-/// e.g. `conversation.tools.fs_read_file.style.inline_results.assistant: "chat" is only
-/// valid for user`. In a conversation it is a warning (the field falls back to its
-/// default); in the viewer's own configuration it is an error.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {value} {problem}")]
-pub struct StyleError {
-    /// Dotted key path of the rejected value, e.g. `conversation.tools."*".style.header`.
-    pub path: String,
-    /// The rejected value as compact JSON, control characters escaped, long values cut.
-    pub value: String,
-    /// What is wrong with it, phrased to follow the value.
-    pub problem: String,
-}
+pub use crate::problem::StyleError;
 
 impl StyleError {
     /// Builds an error for `value` found at `path`.

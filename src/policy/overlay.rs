@@ -39,7 +39,7 @@ pub enum OverlayError {
     /// The file could not be read.
     #[error(
         "{file}: cannot read the viewer configuration: {}",
-        crate::source::io_problem(.source)
+        crate::problem::io_problem(.source)
     )]
     Read {
         /// The file, as given.

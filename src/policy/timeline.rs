@@ -13,7 +13,7 @@ use super::config::merge_config;
 use super::error::StyleError;
 use super::overlay::Overlay;
 use super::turn::TurnPolicy;
-use crate::format::EventKind;
+use crate::model::EventKind;
 use crate::model::{Conversation, Turn};
 
 /// The policy in force turn by turn, for turns asked in reading order.

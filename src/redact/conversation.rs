@@ -5,8 +5,7 @@
 use serde_json::Value;
 
 use super::Redactor;
-use crate::format::{ChatResponse, Content, Event, EventKind};
-use crate::model::Conversation;
+use crate::model::{ChatResponse, Content, Conversation, Event, EventKind};
 
 /// Replaces `*text` by its redaction when that differs.
 fn redact_string(redactor: &Redactor, text: &mut String) {

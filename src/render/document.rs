@@ -16,13 +16,14 @@
 use std::ops::Range;
 
 use super::split::SplitLimits;
-use crate::format::eve::InProgressKind;
-use crate::format::{EventKind, ext};
+use crate::model::InProgressKind;
 use crate::model::{Conversation, InquiryPair, ToolCall};
-use crate::policy::{BlockDisplay, Overlay, ReasoningDisplay, StyleError, ToolStyle};
+use crate::model::{EventKind, ext};
+use crate::policy::{BlockDisplay, Overlay, ReasoningDisplay, ToolStyle};
+use crate::problem::StyleWarning;
 
 /// Which rendering of the conversation to make.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DocView {
     /// The display policy applied: what a person should see.
     #[default]
@@ -287,18 +288,6 @@ pub struct Document {
     turns: usize,
     /// When blocks are cut into pieces.
     limits: SplitLimits,
-}
-
-/// A style value stored in the conversation that was rejected (the field keeps
-/// the value of the layer below), and where it is stored, so that the message
-/// can name the file and the place: the document does not know file names.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StyleWarning {
-    /// `None`: the base configuration. `Some(i)`: it first appears once the
-    /// `config_delta` at event `i` (among the conversation's events) is merged.
-    pub delta: Option<usize>,
-    /// The key path, the value and what is wrong.
-    pub error: StyleError,
 }
 
 impl Document {

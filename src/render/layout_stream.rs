@@ -10,8 +10,7 @@ use super::{
     BODY_INDENT, LayoutContext, RESULT_GUTTER, clean, code_lines, display_timestamp, indent,
     inner_width, pane, pretty,
 };
-use crate::format::eve::{InProgress, InProgressKind};
-use crate::model::Conversation;
+use crate::model::{Conversation, InProgress, InProgressKind};
 use crate::render::document::BlockKind;
 use crate::render::markdown::markdown_to_lines_styled;
 use crate::text::width::{display_width, line_width};
@@ -127,7 +126,7 @@ pub(super) fn original(index: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'stati
     let styles = &ctx.theme.styles;
     let mut lines = Vec::new();
     if let Some(error) = &original.error {
-        let problem = crate::format::eve::line_problem(original.line, error);
+        let problem = crate::problem::line_problem(original.line, error);
         let text = format!("⚠ malformed {}", clean(&problem, ctx));
         lines.extend(wrap_spans(
             &[Span::styled(text, styles.warning)],
@@ -181,7 +180,7 @@ pub(super) fn text(kind: &BlockKind, conv: &Conversation) -> Option<String> {
         BlockKind::Original { index } => conv.originals.get(*index).map(|o| {
             let mut text = o.value().as_ref().map(pretty).unwrap_or_default();
             if let Some(error) = &o.error {
-                let problem = crate::format::eve::line_problem(o.line, error);
+                let problem = crate::problem::line_problem(o.line, error);
                 text.push_str(&format!("\nmalformed {problem}"));
             }
             text

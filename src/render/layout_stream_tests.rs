@@ -21,7 +21,7 @@ fn prefix(stream: &str, lines: usize, extra: usize) -> Conversation {
     }
     let end = (end + extra).min(stream.len());
     reader.push(&stream.as_bytes()[..end]);
-    Conversation::from_eve(&reader)
+    reader.conversation()
 }
 
 fn render_with(conv: &Conversation, options: &DocOptions, width: usize) -> Vec<String> {
@@ -174,7 +174,7 @@ fn the_cursor_never_widens_a_full_line() {
 fn raw_view_shows_every_stored_line_malformed_ones_visibly() {
     let mut reader = EveReader::new();
     reader.push(MALFORMED.as_bytes());
-    let conv = Conversation::from_eve(&reader);
+    let conv = reader.conversation();
     let lines = render(&conv, DocView::Raw);
     let headers = lines.iter().filter(|l| l.starts_with("line ")).count();
     let malformed = lines
@@ -203,7 +203,7 @@ fn raw_view_shows_every_stored_line_malformed_ones_visibly() {
 fn raw_lines_sit_under_their_turn() {
     let mut reader = EveReader::new();
     reader.push(TWO_TURNS.as_bytes());
-    let conv = Conversation::from_eve(&reader);
+    let conv = reader.conversation();
     let doc = Document::build(
         &conv,
         &DocOptions {

@@ -1,6 +1,6 @@
 use super::message::answer_text;
 use super::*;
-use crate::format::{Block, Content, Event, EventKind};
+use crate::model::{Block, Content, Event, EventKind};
 use crate::render::document::Piece;
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::split::SplitLimits;
@@ -62,7 +62,7 @@ fn sample() -> Conversation {
             EventKind::ToolCallRequest {
                 id: "a".into(),
                 name: "fs_read_file".into(),
-                arguments: json!({"path": "src/lib.rs", "deep": {"x": [1, 2, 3]}}),
+                arguments: Box::new(json!({"path": "src/lib.rs", "deep": {"x": [1, 2, 3]}})),
             },
             EventKind::ToolCallResponse {
                 id: "a".into(),
@@ -72,7 +72,7 @@ fn sample() -> Conversation {
             EventKind::ToolCallRequest {
                 id: "b".into(),
                 name: "tell_user".into(),
-                arguments: json!({"message": "hi"}),
+                arguments: Box::new(json!({"message": "hi"})),
             },
             EventKind::ToolCallResponse {
                 id: "b".into(),
@@ -80,9 +80,9 @@ fn sample() -> Conversation {
                     Block::text(
                         "**Progress:** 50%",
                         Some("text/markdown"),
-                        Some(crate::format::Audience::User),
+                        Some(crate::model::Audience::User),
                     ),
-                    Block::text("ok", None, Some(crate::format::Audience::Assistant)),
+                    Block::text("ok", None, Some(crate::model::Audience::Assistant)),
                 ]),
                 is_error: false,
             },
@@ -183,7 +183,7 @@ fn escapes_in_conversation_text_never_survive() {
             EventKind::ToolCallRequest {
                 id: "a".into(),
                 name: hostile.into(),
-                arguments: json!({hostile: hostile}),
+                arguments: Box::new(json!({hostile: hostile})),
             },
             EventKind::ToolCallResponse {
                 id: "a".into(),
@@ -250,14 +250,14 @@ fn wide_code() -> (Conversation, String) {
             EventKind::ToolCallRequest {
                 id: "a".into(),
                 name: "run".into(),
-                arguments: json!({"script": long}),
+                arguments: Box::new(json!({"script": long})),
             },
             EventKind::ToolCallResponse {
                 id: "a".into(),
                 content: Content::Text(json!({"out": long}).to_string()),
                 is_error: false,
             },
-            EventKind::ChatResponse(ChatResponse::Data(json!({"value": long}))),
+            EventKind::ChatResponse(ChatResponse::Data(Box::new(json!({"value": long})))),
         ],
         None,
     );
@@ -315,7 +315,7 @@ fn message_and_full_result(message: &str, result: String, more: Vec<EventKind>) 
         EventKind::ToolCallRequest {
             id: "a".into(),
             name: "fs_read_file".into(),
-            arguments: json!({"path": "big.txt"}),
+            arguments: Box::new(json!({"path": "big.txt"})),
         },
         EventKind::ToolCallResponse {
             id: "a".into(),
@@ -342,7 +342,7 @@ fn pieced_sample() -> Conversation {
             EventKind::ToolCallRequest {
                 id: "b".into(),
                 name: "cargo_test".into(),
-                arguments: json!({}),
+                arguments: Box::new(json!({})),
             },
             EventKind::ToolCallResponse {
                 id: "b".into(),

@@ -31,7 +31,7 @@ pub enum ThemeError {
         name: String,
     },
     /// The file could not be read.
-    #[error("{path}: {}", crate::source::io_problem(.source))]
+    #[error("{path}: {}", crate::problem::io_problem(.source))]
     Io {
         /// The theme file.
         path: String,

@@ -156,7 +156,7 @@ fn read_named(path: &Path) -> io::Result<Vec<u8>> {
 pub(crate) fn named(path: &Path, error: &io::Error) -> io::Error {
     io::Error::new(
         error.kind(),
-        format!("{}: {}", path.display(), super::io_problem(error)),
+        format!("{}: {}", path.display(), crate::problem::io_problem(error)),
     )
 }
 

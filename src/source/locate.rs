@@ -84,7 +84,7 @@ pub enum LocateError {
         root: PathBuf,
     },
     /// Reading the path failed.
-    #[error("{}: {}", .path.display(), super::io_problem(.source))]
+    #[error("{}: {}", .path.display(), crate::problem::io_problem(.source))]
     Io {
         /// The path being read.
         path: PathBuf,

@@ -19,7 +19,6 @@ pub mod conversation;
 pub mod limit;
 pub mod locate;
 pub mod lock;
-pub mod problem;
 pub mod stdin;
 pub mod tail;
 pub(crate) mod time;
@@ -28,7 +27,6 @@ pub mod workspace;
 
 pub use conversation::{ConversationDir, ConversationFiles};
 pub use locate::{LocateError, Target, locate};
-pub use problem::io_problem;
 pub use workspace::{ConversationEntry, Workspace};
 
 #[cfg(test)]

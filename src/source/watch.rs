@@ -72,7 +72,7 @@ pub enum WatchError {
     #[error("cannot start watching for changes: {}", notify_problem(.0))]
     Start(notify::Error),
     /// The watch thread could not be started.
-    #[error("cannot start watching for changes: {}", super::io_problem(.0))]
+    #[error("cannot start watching for changes: {}", crate::problem::io_problem(.0))]
     Thread(std::io::Error),
     /// The folder to follow does not exist.
     #[error("{}: no such folder to watch", .0.display())]
@@ -89,7 +89,7 @@ fn notify_problem(error: &notify::Error) -> String {
         notify::ErrorKind::Io(e) if e.raw_os_error() == Some(libc::EMFILE) => {
             "too many file watchers are open; close some viewers or raise `sysctl fs.inotify.max_user_instances=…`".to_string()
         }
-        notify::ErrorKind::Io(e) => super::io_problem(e),
+        notify::ErrorKind::Io(e) => crate::problem::io_problem(e),
         notify::ErrorKind::PathNotFound => "no such file or folder".to_string(),
         _ => error.to_string(),
     }

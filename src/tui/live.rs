@@ -14,8 +14,8 @@ use ratatui::text::Line;
 use xxhash_rust::xxh3::Xxh3;
 
 use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
-use crate::format::EventKind;
 use crate::load::{Live, Origin, Refresh};
+use crate::model::EventKind;
 use crate::render::document;
 use crate::render::document::{
     BlockKey, BlockKind, DocBlock, DocOptions, Document, Landmark as DocLandmark,

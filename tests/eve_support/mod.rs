@@ -7,8 +7,7 @@
 use std::path::PathBuf;
 
 use overhear::format::eve::EveReader;
-use overhear::format::ext;
-use overhear::format::{ChatResponse, Content, Event, EventKind};
+use overhear::model::{ChatResponse, Content, Event, EventKind, ext};
 
 /// The folder of the hand-written eve streams.
 pub fn fixtures_dir() -> PathBuf {
@@ -32,9 +31,9 @@ fn blocks(content: &Content) -> String {
             .iter()
             .map(|b| {
                 let who = match b.audience() {
-                    overhear::format::Audience::User => "user",
-                    overhear::format::Audience::Assistant => "assistant",
-                    overhear::format::Audience::Both => "both",
+                    overhear::model::Audience::User => "user",
+                    overhear::model::Audience::Assistant => "assistant",
+                    overhear::model::Audience::Both => "both",
                 };
                 let mime = b.mime_type().map(|m| format!(" {m}")).unwrap_or_default();
                 format!("[{who}{mime}: {:?}]", b.display_text().unwrap_or(""))

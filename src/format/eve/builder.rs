@@ -14,9 +14,8 @@ use serde_json::Value;
 
 use self::calls::Call;
 pub(in crate::format::eve) use self::calls::{AnswerKind, CallResult};
-use super::{InProgress, InProgressKind};
-use crate::format::event::{ChatResponse, Event, EventKind};
-use crate::format::ext::{self, ErrorInfo, SessionEnd, SessionOutcome, TurnEnd, TurnInfo};
+use crate::model::ext::{self, ErrorInfo, SessionEnd, SessionOutcome, TurnEnd, TurnInfo};
+use crate::model::{ChatResponse, Event, EventKind, InProgress, InProgressKind};
 
 /// Where one eve record came from: its id (stored or synthesized) and time.
 #[derive(Debug, Clone, Default)]
@@ -42,6 +41,18 @@ impl Stamp {
     }
 }
 
+/// The text in progress with what the reader matches it by.
+#[derive(Debug, Clone)]
+pub(super) struct Streaming {
+    /// What is shown.
+    pub(super) shown: InProgress,
+    /// What the deltas are keyed by (`input:<call>`, `part:<id>`, …): a new
+    /// key replaces whatever was in progress.
+    pub(super) key: String,
+    /// The v27 run it belongs to.
+    pub(super) run_id: Option<String>,
+}
+
 /// The kind of a completed block, for matching a retry's block to the one it replaces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum SlotKind {
@@ -55,6 +66,31 @@ pub(super) enum SlotKind {
 struct Slot {
     kind: SlotKind,
     index: usize,
+    /// The block's [`fingerprint`] as this reader made it (0 for a request):
+    /// the event itself may since have been redacted in the conversation.
+    made: u64,
+}
+
+/// A hash of a speech block's content, to spot a replayed identical block.
+fn fingerprint(kind: &EventKind) -> u64 {
+    let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
+    match kind {
+        EventKind::ChatResponse(ChatResponse::Message(Some(text))) => {
+            hasher.update(b"m");
+            hasher.update(text.as_bytes());
+        }
+        EventKind::ChatResponse(ChatResponse::Message(None)) => hasher.update(b"n"),
+        EventKind::ChatResponse(ChatResponse::Reasoning(text)) => {
+            hasher.update(b"r");
+            hasher.update(text.as_bytes());
+        }
+        EventKind::ChatResponse(ChatResponse::Data(value)) => {
+            hasher.update(b"d");
+            hasher.update(value.to_string().as_bytes());
+        }
+        _ => hasher.update(b"?"),
+    }
+    hasher.digest()
 }
 
 /// The blocks of one retryable unit (a gen A step, a v27 turn's runs).
@@ -81,9 +117,11 @@ pub(super) struct Builder {
     pub(super) revision: u64,
     /// The lowest index changed in place since [`Builder::take_changed_from`].
     changed_from: Option<usize>,
-    pub(super) in_progress: Option<InProgress>,
+    pub(super) in_progress: Option<Streaming>,
     pub(super) finished: bool,
-    seen: HashSet<String>,
+    /// The 128-bit hashes of the ids seen (a flood's ids would otherwise be
+    /// kept a second time, as strings, just to spot replays).
+    seen: HashSet<u128>,
     turns: HashMap<String, Turn>,
     current_turn: Option<String>,
     calls: HashMap<String, Call>,
@@ -96,7 +134,7 @@ impl Builder {
     /// Records an id; true when it was seen before (a replayed event to drop).
     pub(super) fn is_duplicate(&mut self, id: Option<&str>) -> bool {
         match id {
-            Some(id) => !self.seen.insert(id.to_string()),
+            Some(id) => !self.seen.insert(xxhash_rust::xxh3::xxh3_128(id.as_bytes())),
             None => false,
         }
     }
@@ -209,7 +247,7 @@ impl Builder {
         if self
             .in_progress
             .as_ref()
-            .is_some_and(|p| p.turn_id.as_deref() == Some(turn_id))
+            .is_some_and(|p| p.shown.turn_id.as_deref() == Some(turn_id))
         {
             self.in_progress = None;
         }
@@ -369,24 +407,21 @@ impl Builder {
         if final_reply {
             ext::set_flag(&mut event, ext::FINAL_REPLY, true);
         }
+        let made = fingerprint(&event.kind);
         let g = self.groups.entry(group.to_string()).or_default();
-        if dedupe
-            && let Some(slot) = g
-                .current
-                .iter()
-                .find(|s| s.kind == kind && self.events[s.index].kind == event.kind)
-        {
+        if dedupe && let Some(slot) = g.current.iter().find(|s| s.kind == kind && s.made == made) {
             return slot.index;
         }
         let index = if let Some(pos) = g.pool.iter().position(|s| s.kind == kind) {
-            let slot = g.pool.remove(pos);
+            let mut slot = g.pool.remove(pos);
+            slot.made = made;
             g.current.push(slot);
             self.events[slot.index] = event;
             self.changed(slot.index);
             slot.index
         } else {
             let index = self.events.len();
-            g.current.push(Slot { kind, index });
+            g.current.push(Slot { kind, index, made });
             self.events.push(event);
             index
         };
@@ -413,6 +448,7 @@ impl Builder {
     pub(super) fn delta(
         &mut self,
         key: String,
+        run_id: Option<String>,
         make: impl FnOnce() -> InProgress,
         delta: &str,
         replace: bool,
@@ -420,15 +456,14 @@ impl Builder {
         match &mut self.in_progress {
             Some(p) if p.key == key => {
                 if replace {
-                    p.text.clear();
+                    p.shown.text.clear();
                 }
-                p.text.push_str(delta);
+                p.shown.text.push_str(delta);
             }
             _ => {
-                let mut p = make();
-                p.key = key;
-                p.text = delta.to_string();
-                self.in_progress = Some(p);
+                let mut shown = make();
+                shown.text = delta.to_string();
+                self.in_progress = Some(Streaming { shown, key, run_id });
             }
         }
     }
@@ -443,10 +478,10 @@ impl Builder {
     /// Removes and returns the streaming text when it matches.
     pub(super) fn take_progress(
         &mut self,
-        matches: impl Fn(&InProgress) -> bool,
+        matches: impl Fn(&Streaming) -> bool,
     ) -> Option<InProgress> {
         if self.in_progress.as_ref().is_some_and(matches) {
-            self.in_progress.take()
+            self.in_progress.take().map(|s| s.shown)
         } else {
             None
         }

@@ -8,9 +8,8 @@ use serde_json::{Value, json};
 
 use super::builder::{AnswerKind, Builder, CallResult, Stamp};
 use super::text;
-use super::{InProgress, InProgressKind};
-use crate::format::event::{ChatResponse, EventKind};
-use crate::format::ext::{SessionOutcome, TaskState, TurnEnd};
+use crate::model::ext::{SessionOutcome, TaskState, TurnEnd};
+use crate::model::{ChatResponse, EventKind, InProgress, InProgressKind};
 
 fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
@@ -85,10 +84,8 @@ pub(super) fn apply(b: &mut Builder, kind: &str, data: &Value, stamp: &Stamp) {
                 turn_id,
                 call_id: Some(call.to_string()),
                 tool_name: tool,
-                key: String::new(),
-                run_id: None,
             };
-            b.delta(format!("input:{call}"), make, delta, false);
+            b.delta(format!("input:{call}"), None, make, delta, false);
         }
         "actions.requested" => {
             let actions = data.get("actions").and_then(Value::as_array);
@@ -116,10 +113,8 @@ pub(super) fn apply(b: &mut Builder, kind: &str, data: &Value, stamp: &Stamp) {
                 turn_id,
                 call_id: Some(call.to_string()),
                 tool_name: tool,
-                key: String::new(),
-                run_id: None,
             };
-            b.delta(format!("output:{call}"), make, &snapshot, true);
+            b.delta(format!("output:{call}"), None, make, &snapshot, true);
         }
         "action.result" => action_result(b, data, stamp),
         "task.started" | "agent.started" => task_started(b, kind, data),
@@ -214,10 +209,8 @@ fn appended(b: &mut Builder, kind: &str, data: &Value, turn: Option<&str>, group
         turn_id,
         call_id: None,
         tool_name: None,
-        key: String::new(),
-        run_id: None,
     };
-    b.delta(format!("{prefix}:{group}"), make, delta, replace);
+    b.delta(format!("{prefix}:{group}"), None, make, delta, replace);
 }
 
 fn completed(
@@ -245,7 +238,7 @@ fn completed(
         }
         _ => {
             let result = data.get("result").cloned().unwrap_or(Value::Null);
-            (ChatResponse::Data(result), !held, "")
+            (ChatResponse::Data(Box::new(result)), !held, "")
         }
     };
     let event = stamp.event(0, EventKind::ChatResponse(response));

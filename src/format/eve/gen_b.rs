@@ -10,9 +10,8 @@ use serde_json::{Value, json};
 use super::builder::{Builder, CallResult, Stamp};
 use super::gen_a::answer_type;
 use super::text;
-use super::{InProgress, InProgressKind};
-use crate::format::event::{ChatResponse, Content, EventKind};
-use crate::format::ext::{SessionOutcome, TaskState, TurnEnd};
+use crate::model::ext::{SessionOutcome, TaskState, TurnEnd};
+use crate::model::{ChatResponse, Content, EventKind, InProgress, InProgressKind};
 
 fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
@@ -240,7 +239,7 @@ fn content_completed(b: &mut Builder, st: &mut State, data: &Value, scope: &Valu
             (ChatResponse::Reasoning(text), false)
         }
         "result" => (
-            ChatResponse::Data(value.cloned().unwrap_or(Value::Null)),
+            ChatResponse::Data(Box::new(value.cloned().unwrap_or(Value::Null))),
             reply,
         ),
         _ => match fallback() {
@@ -250,7 +249,7 @@ fn content_completed(b: &mut Builder, st: &mut State, data: &Value, scope: &Valu
     };
     let mut event = stamp.event(0, EventKind::ChatResponse(response));
     if data.get("interrupted").and_then(Value::as_bool) == Some(true) {
-        crate::format::ext::set_flag(&mut event, crate::format::ext::INTERRUPTED, true);
+        crate::model::ext::set_flag(&mut event, crate::model::ext::INTERRUPTED, true);
     }
     let group = turn_group(turn.as_deref());
     let index = b.speech(&group, turn.as_deref(), event, final_reply, false);
@@ -291,7 +290,7 @@ fn call_settled(b: &mut Builder, data: &Value, stamp: &Stamp) {
     if error.is_none()
         && let Some(reason) = str_of(data, "reason")
     {
-        error = Some(crate::format::ext::ErrorInfo {
+        error = Some(crate::model::ext::ErrorInfo {
             code: String::new(),
             message: reason.to_string(),
         });
@@ -377,10 +376,8 @@ pub(super) fn progress(b: &mut Builder, st: &mut State, kind: &str, data: &Value
                 turn_id: turn,
                 call_id: None,
                 tool_name: None,
-                key: String::new(),
-                run_id: run,
             };
-            b.delta(format!("part:{part}"), make, delta, false);
+            b.delta(format!("part:{part}"), run, make, delta, false);
         }
         "call.input" | "call.progress" => {
             let Some(call) = str_of(data, "callId") else {
@@ -414,10 +411,9 @@ pub(super) fn progress(b: &mut Builder, st: &mut State, kind: &str, data: &Value
                 turn_id: turn,
                 call_id: Some(call.to_string()),
                 tool_name: tool,
-                key: String::new(),
-                run_id: str_of(scope, "runId").map(str::to_string),
             };
-            b.delta(key, make, &delta, replace);
+            let run = str_of(scope, "runId").map(str::to_string);
+            b.delta(key, run, make, &delta, replace);
         }
         _ => {}
     }

@@ -3,8 +3,7 @@
 use serde_json::{Value, json};
 
 use super::EveReader;
-use crate::format::event::{ChatResponse, Content, EventKind};
-use crate::format::ext;
+use crate::model::{ChatResponse, Content, EventKind, ext};
 
 /// One gen A line.
 fn a(n: u32, kind: &str, data: Value) -> String {
@@ -196,14 +195,14 @@ fn v27_approval_is_a_boolean_inquiry_about_its_call() {
     else {
         panic!("inquiry");
     };
-    assert_eq!(source, &json!({"source": "tool", "name": "deploy"}));
+    assert_eq!(&**source, &json!({"source": "tool", "name": "deploy"}));
     assert_eq!(question["answer_type"], json!({"type": "boolean"}));
     assert_eq!(ext::call_id(&r.events()[2]), Some("c"));
     assert_eq!(
         r.events()[3].kind,
         EventKind::InquiryResponse {
             id: "i".into(),
-            answer: Value::Bool(false)
+            answer: Box::new(Value::Bool(false))
         }
     );
 }
@@ -232,7 +231,7 @@ fn v27_reply_list_marks_parts_final_and_failure_ends_the_session() {
     let data = &r.events()[1];
     assert_eq!(
         data.kind,
-        EventKind::ChatResponse(ChatResponse::Data(json!({"ok": true})))
+        EventKind::ChatResponse(ChatResponse::Data(Box::new(json!({"ok": true}))))
     );
     assert!(ext::final_reply(data));
     let info = ext::turn_info(&r.events()[0]).unwrap();

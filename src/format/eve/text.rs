@@ -2,9 +2,9 @@
 
 use serde_json::Value;
 
-use crate::format::event::{Audience, Block, Content};
-use crate::format::ext::ErrorInfo;
+use crate::model::ext::ErrorInfo;
 use crate::model::message_tools::SEND_CHANNEL_UPDATE;
+use crate::model::{Audience, Block, Content};
 
 /// The framework tool whose `message` argument is a mid-turn message to the user.
 pub(super) const CHANNEL_UPDATE: &str = SEND_CHANNEL_UPDATE;

@@ -11,16 +11,17 @@ use super::read::{
     SplitText, final_reply_item, response_id, split_text, turn_ended, turn_has_ended,
 };
 use super::{
-    Anchor, BlockKey, BlockKind, DocBlock, DocOptions, DocView, Document, Piece, StyleWarning,
-    ToolCard, ToolSpeech,
+    Anchor, BlockKey, BlockKind, DocBlock, DocOptions, DocView, Document, Piece, ToolCard,
+    ToolSpeech,
 };
-use crate::format::eve::InProgressKind;
-use crate::format::{EventKind, ext};
+use crate::model::InProgressKind;
 use crate::model::message_tools::is_message_tool;
 use crate::model::{Conversation, Item, ToolCall, Turn};
+use crate::model::{EventKind, ext};
 use crate::policy::{
     BlockDisplay, PolicyChange, PolicyTimeline, ReasoningDisplay, ToolStyle, TurnPolicy,
 };
+use crate::problem::StyleWarning;
 use crate::render::duration;
 use crate::render::split::{line_pieces, markdown_pieces};
 

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::{BlockKind, DocBlock, ToolCard, ToolSpeech};
-use crate::format::{Audience, ChatResponse, Content, Event, EventKind, ext};
+use crate::model::{Audience, ChatResponse, Content, Event, EventKind, ext};
 use crate::model::{Conversation, Item, Turn};
 use crate::policy::BlockDisplay;
 use crate::render::result::{Presentation, classify_result};

@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use crate::format::{EventKind, ext};
+use crate::model::{EventKind, ext};
 use crate::policy::{BlockDisplay, Parameters};
 use crate::render::document::{Piece, ToolCard, audience_label, shown_result};
 use crate::render::duration;
@@ -295,7 +295,7 @@ pub(super) fn function_call_spans(
 
 pub(super) fn arguments_lines(
     card: &ToolCard,
-    request: &crate::format::Event,
+    request: &crate::model::Event,
     arguments: &Value,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {

@@ -6,9 +6,9 @@ use std::borrow::Cow;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use crate::format::{ChatResponse, Content, EventKind, ext};
 use crate::model::InquiryPair;
 use crate::model::message_tools::SEND_CHANNEL_UPDATE;
+use crate::model::{ChatResponse, Content, EventKind, ext};
 use crate::render::document::{Piece, ToolSpeech, message_parts, speech_text};
 use crate::render::split::slice_of_parts;
 use crate::text::wrap::wrap_spans;

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use ratatui::text::{Line, Span};
 
-use crate::format::{ChatResponse, EventKind};
+use crate::model::{ChatResponse, EventKind};
 use crate::policy::ReasoningDisplay;
 use crate::render::markdown::markdown_to_lines_wide_code;
 use crate::text::wrap::wrap_spans;

@@ -4,7 +4,7 @@
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use crate::format::ext;
+use crate::model::ext;
 use crate::text::truncate::cut_to_width;
 use crate::text::width::{display_width, line_width};
 use crate::text::wrap::wrap_spans;

@@ -5,8 +5,8 @@ use serde_json::Value;
 
 use super::super::text;
 use super::{Builder, Slot, SlotKind, Stamp};
-use crate::format::event::{Content, Event, EventKind};
-use crate::format::ext::{self, ErrorInfo, TaskStatus};
+use crate::model::ext::{self, ErrorInfo, TaskStatus};
+use crate::model::{Content, Event, EventKind};
 
 #[derive(Debug, Default)]
 pub(super) struct Call {
@@ -66,9 +66,9 @@ impl Builder {
             self.modify(Some(index), |e| {
                 let changed = ext::set_flag(e, ext::SUPERSEDED, false);
                 if let EventKind::ToolCallRequest { arguments: a, .. } = &mut e.kind
-                    && *a != arguments
+                    && **a != arguments
                 {
-                    *a = arguments;
+                    **a = arguments;
                     return true;
                 }
                 changed
@@ -81,6 +81,7 @@ impl Builder {
                 g.current.push(Slot {
                     kind: SlotKind::Request,
                     index,
+                    made: 0,
                 });
             }
             index
@@ -90,7 +91,7 @@ impl Builder {
                 EventKind::ToolCallRequest {
                     id: call_id.to_string(),
                     name: name.to_string(),
-                    arguments,
+                    arguments: Box::new(arguments),
                 },
             );
             let index = self.push(event);
@@ -99,6 +100,7 @@ impl Builder {
             g.current.push(Slot {
                 kind: SlotKind::Request,
                 index,
+                made: 0,
             });
             self.write_task(call_id);
             index
@@ -333,8 +335,8 @@ impl Builder {
             k,
             EventKind::InquiryRequest {
                 id: id.to_string(),
-                source,
-                question,
+                source: Box::new(source),
+                question: Box::new(question),
             },
         );
         if let Some(call) = call_id {
@@ -374,7 +376,7 @@ impl Builder {
             k,
             EventKind::InquiryResponse {
                 id: id.to_string(),
-                answer,
+                answer: Box::new(answer),
             },
         );
         event

@@ -282,7 +282,7 @@ pub fn set_value<T: Serialize>(event: &mut Event, key: &str, value: &T) -> bool 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::event::EventKind;
+    use crate::model::EventKind;
 
     fn blank() -> Event {
         Event::new(None, EventKind::TurnStart)

@@ -15,11 +15,75 @@ pub struct Event {
     /// What happened.
     pub kind: EventKind,
     /// The event's `metadata` map (string leaves base64-decoded), empty when absent.
-    pub metadata: Map<String, Value>,
+    pub metadata: Metadata,
     /// RFD 097 stable identity, when the writer stored one.
     pub event_id: Option<String>,
     /// RFD 098 link to the originating `chat_request`, when stored.
     pub request_id: Option<String>,
+}
+
+/// An event's `metadata` map. Most events have none: empty, it is one null
+/// pointer (a `serde_json::Map` is 72 bytes even when empty, and a followed
+/// stream holds every event).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Metadata(Option<Box<Map<String, Value>>>);
+
+impl Metadata {
+    /// The value under `key`, if any.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.0.as_deref()?.get(key)
+    }
+
+    /// Sets `key` to `value`; returns the value it had.
+    pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
+        self.0.get_or_insert_default().insert(key, value)
+    }
+
+    /// Removes `key`; returns the value it had. The map is dropped once empty.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        let map = self.0.as_deref_mut()?;
+        let old = map.remove(key);
+        if map.is_empty() {
+            self.0 = None;
+        }
+        old
+    }
+
+    /// Whether there are no keys.
+    pub fn is_empty(&self) -> bool {
+        self.0.as_ref().is_none_or(|map| map.is_empty())
+    }
+
+    /// The values, to change them in place (redaction).
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Value> {
+        self.0.iter_mut().flat_map(|map| map.values_mut())
+    }
+
+    /// The keys and values, in stored order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.0.iter().flat_map(|map| map.iter())
+    }
+
+    /// A copy as a JSON object's map.
+    pub fn to_map(&self) -> Map<String, Value> {
+        self.0.as_deref().cloned().unwrap_or_default()
+    }
+}
+
+impl From<Map<String, Value>> for Metadata {
+    fn from(map: Map<String, Value>) -> Self {
+        Metadata((!map.is_empty()).then(|| Box::new(map)))
+    }
+}
+
+impl std::ops::Index<&str> for Metadata {
+    type Output = Value;
+
+    /// The value under `key`, `null` when there is none (as `Value`'s index).
+    fn index(&self, key: &str) -> &Value {
+        const NULL: &Value = &Value::Null;
+        self.get(key).unwrap_or(NULL)
+    }
 }
 
 /// The kinds of event JP stores, plus `Unknown` for anything else.
@@ -33,8 +97,8 @@ pub enum EventKind {
         content: String,
         /// Display name of the author, cosmetic.
         author: Option<String>,
-        /// JSON Schema of a structured-output request.
-        schema: Option<Value>,
+        /// JSON Schema of a structured-output request (boxed: rare and large).
+        schema: Option<Box<Value>>,
     },
     /// What the assistant said or thought.
     ChatResponse(ChatResponse),
@@ -44,8 +108,8 @@ pub enum EventKind {
         id: String,
         /// Tool name.
         name: String,
-        /// Arguments, string leaves decoded.
-        arguments: Value,
+        /// Arguments, string leaves decoded (boxed: a `Value` is 72 bytes).
+        arguments: Box<Value>,
     },
     /// A tool's result.
     ToolCallResponse {
@@ -61,26 +125,26 @@ pub enum EventKind {
         /// Inquiry id, conventionally `<tool_call_id>.<question_id>`.
         id: String,
         /// Who asks (`{"source": "tool", "name": …}` etc.), kept as stored.
-        source: Value,
+        source: Box<Value>,
         /// `{text, answer_type, default?}`, kept as stored.
-        question: Value,
+        question: Box<Value>,
     },
     /// The answer to an inquiry.
     InquiryResponse {
         /// The inquiry id.
         id: String,
         /// The answer (bool, option value, text), kept as stored.
-        answer: Value,
+        answer: Box<Value>,
     },
     /// A change of configuration that applies from the next turn on.
     ConfigDelta {
         /// The partial configuration.
-        delta: Value,
+        delta: Box<Value>,
     },
     /// A compaction overlay, kept as stored (projection-only).
-    Compaction(Map<String, Value>),
+    Compaction(Box<Map<String, Value>>),
     /// Any other entry, kept verbatim (including `type` when it had one).
-    Unknown(Value),
+    Unknown(Box<Value>),
 }
 
 /// The three shapes of `chat_response`.
@@ -91,7 +155,7 @@ pub enum ChatResponse {
     /// Reasoning text (may be empty for redacted thinking).
     Reasoning(String),
     /// Structured output.
-    Data(Value),
+    Data(Box<Value>),
 }
 
 /// A tool result's content as stored.
@@ -281,7 +345,7 @@ impl Event {
         Event {
             timestamp,
             kind,
-            metadata: Map::new(),
+            metadata: Metadata::default(),
             event_id: None,
             request_id: None,
         }
@@ -307,7 +371,7 @@ impl Event {
     pub fn to_json(&self) -> Value {
         let mut map = Map::new();
         if let EventKind::Unknown(value) = &self.kind {
-            return value.clone();
+            return (**value).clone();
         }
         if let Some(id) = &self.event_id {
             map.insert("event_id".into(), Value::from(id.as_str()));
@@ -337,7 +401,7 @@ impl Event {
             } => {
                 map.insert("content".into(), Value::from(content.as_str()));
                 if let Some(schema) = schema {
-                    map.insert("schema".into(), schema.clone());
+                    map.insert("schema".into(), (**schema).clone());
                 }
                 if let Some(author) = author {
                     map.insert("author".into(), Value::from(author.as_str()));
@@ -349,7 +413,7 @@ impl Event {
                         ("message", text.clone().map_or(Value::Null, Value::from))
                     }
                     ChatResponse::Reasoning(text) => ("reasoning", Value::from(text.as_str())),
-                    ChatResponse::Data(data) => ("data", data.clone()),
+                    ChatResponse::Data(data) => ("data", (**data).clone()),
                 };
                 map.insert(key.into(), value);
             }
@@ -360,7 +424,7 @@ impl Event {
             } => {
                 map.insert("id".into(), Value::from(id.as_str()));
                 map.insert("name".into(), Value::from(name.as_str()));
-                map.insert("arguments".into(), arguments.clone());
+                map.insert("arguments".into(), (**arguments).clone());
             }
             EventKind::ToolCallResponse {
                 id,
@@ -383,25 +447,46 @@ impl Event {
                 question,
             } => {
                 map.insert("id".into(), Value::from(id.as_str()));
-                map.insert("source".into(), source.clone());
-                map.insert("question".into(), question.clone());
+                map.insert("source".into(), (**source).clone());
+                map.insert("question".into(), (**question).clone());
             }
             EventKind::InquiryResponse { id, answer } => {
                 map.insert("id".into(), Value::from(id.as_str()));
-                map.insert("answer".into(), answer.clone());
+                map.insert("answer".into(), (**answer).clone());
             }
             EventKind::ConfigDelta { delta } => {
-                map.insert("delta".into(), delta.clone());
+                map.insert("delta".into(), (**delta).clone());
             }
             EventKind::Compaction(rest) => {
-                for (k, v) in rest {
+                for (k, v) in rest.iter() {
                     map.insert(k.clone(), v.clone());
                 }
             }
         }
         if !self.metadata.is_empty() {
-            map.insert("metadata".into(), Value::Object(self.metadata.clone()));
+            map.insert("metadata".into(), Value::Object(self.metadata.to_map()));
         }
         Value::Object(map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A followed stream holds every event: an `Event` is sized by its
+    /// largest kind, so the rare large payloads are boxed (it was 312 bytes).
+    #[test]
+    fn an_event_stays_small() {
+        assert!(
+            std::mem::size_of::<EventKind>() <= 64,
+            "EventKind is {} bytes",
+            std::mem::size_of::<EventKind>()
+        );
+        assert!(
+            std::mem::size_of::<Event>() <= 144,
+            "Event is {} bytes",
+            std::mem::size_of::<Event>()
+        );
     }
 }

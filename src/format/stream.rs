@@ -1,0 +1,81 @@
+//! The seam between the formats and the rest: what an input is, told from
+//! its first bytes ([`super::detect`]), and a reader that is fed its bytes
+//! and keeps a conversation's events up to date.
+//!
+//! A [`StreamReader`] is fed the bytes of a stream as they arrive
+//! ([`StreamReader::feed`]; a rewritten file is fed whole to a fresh reader
+//! made by [`StreamFormat::reader`]) and writes the canonical events
+//! ([`crate::model::Event`]) into a vector its caller owns: the
+//! conversation's own [`crate::model::Conversation::events`]. It appends to
+//! them and may change earlier ones in place (a tool call answered, a turn
+//! settled), never removing or reordering them, and tells the lowest index it
+//! changed ([`StreamReader::take_changed_from`]) so the conversation regroups
+//! only from there ([`crate::model::Conversation::regroup_from`]). The reader
+//! keeps only what it needs to resolve later lines (indexes by call id, turn
+//! id, …), not a second copy of the events.
+//!
+//! `load` and the viewer see only this trait and [`StreamFormat`]; a new
+//! NDJSON format is one more implementation (docs/adding-a-format.md).
+
+use super::detect::Detected;
+use crate::model::{Event, InProgress, Original};
+use crate::problem::SkippedLine;
+
+/// A reader of a stream format, fed bytes, writing events into its caller's vector.
+pub trait StreamReader: std::fmt::Debug + Send {
+    /// Reads `bytes` appended to the stream into `events`, which must hold
+    /// exactly what this reader wrote so far. A partial last line (even one
+    /// ending inside a UTF-8 character) is held until its newline arrives.
+    fn feed(&mut self, bytes: &[u8], events: &mut Vec<Event>);
+
+    /// End of the stream: a final line without a newline is read too.
+    fn finish(&mut self, events: &mut Vec<Event>);
+
+    /// The lowest index of an event changed in place since the last call
+    /// (`None`: only appends, or nothing).
+    fn take_changed_from(&mut self) -> Option<usize>;
+
+    /// Counts in-place changes to events already written.
+    fn revision(&self) -> u64;
+
+    /// The text being written right now, not yet an event.
+    fn in_progress(&self) -> Option<&InProgress>;
+
+    /// Hands over the stored lines read since the last call (for the raw
+    /// view): they are kept once, by the conversation.
+    fn take_originals(&mut self) -> Vec<Original>;
+
+    /// How many stored lines were read in all, handed over or not.
+    fn originals_read(&self) -> usize;
+
+    /// The lines that could not be read, in order.
+    fn problems(&self) -> &[SkippedLine];
+
+    /// Whether the stream says its session ended.
+    fn finished(&self) -> bool;
+}
+
+/// The stream formats overhear reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamFormat {
+    /// An eve session stream (NDJSON).
+    Eve,
+}
+
+impl StreamFormat {
+    /// The stream format the first bytes of an input name, if they name one
+    /// (a JP array is read whole, not as a stream).
+    pub fn detected(detected: Detected) -> Option<StreamFormat> {
+        match detected {
+            Detected::Eve => Some(StreamFormat::Eve),
+            Detected::Blank | Detected::Jp | Detected::Other { .. } => None,
+        }
+    }
+
+    /// A fresh reader of this format, nothing read yet.
+    pub fn reader(self) -> Box<dyn StreamReader> {
+        match self {
+            StreamFormat::Eve => Box::<super::eve::EveReader>::default(),
+        }
+    }
+}

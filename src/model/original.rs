@@ -1,0 +1,95 @@
+//! A stored record as read, for the raw view: the line of an NDJSON stream
+//! (eve's records, malformed ones included) when the format's records are
+//! not the events themselves.
+
+use serde_json::Value;
+
+/// One stored line of a stream as read, for the raw view.
+///
+/// The line is kept as its text and parsed again when it is drawn
+/// ([`Original::value`]): parsed, a short line takes about ten times its
+/// size, and a followed stream keeps every line it reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Original {
+    /// 1-based line number in the stream.
+    pub line: usize,
+    /// The line's JSON text (surrounding whitespace trimmed), when it parsed.
+    pub json: Option<Box<str>>,
+    /// Why the line could not be read, for a malformed line.
+    pub error: Option<Box<str>>,
+    /// The turn the line names, found when it was read.
+    turn: TurnOf,
+}
+
+/// Where an [`Original`]'s turn id is: a byte range of its text holding the
+/// id as is (no allocation), or the id itself when the text escapes it.
+#[derive(Debug, Clone, PartialEq)]
+enum TurnOf {
+    None,
+    Within(u32, u32),
+    Own(Box<str>),
+}
+
+impl Original {
+    /// Line `line` as read: `raw` is its trimmed text, kept when `parsed`
+    /// (it was JSON); `turn_id` is the turn the reader found it names;
+    /// `error` says why it was skipped.
+    pub fn new(
+        line: usize,
+        raw: &[u8],
+        parsed: bool,
+        turn_id: Option<&str>,
+        error: Option<String>,
+    ) -> Self {
+        let json = parsed.then(|| String::from_utf8_lossy(raw).into_owned().into_boxed_str());
+        let turn = match (turn_id, &json) {
+            (Some(id), Some(text)) => match text.find(id) {
+                Some(start) => match (u32::try_from(start), u32::try_from(start + id.len())) {
+                    (Ok(start), Ok(end)) => TurnOf::Within(start, end),
+                    _ => TurnOf::Own(id.into()),
+                },
+                None => TurnOf::Own(id.into()),
+            },
+            (Some(id), None) => TurnOf::Own(id.into()),
+            _ => TurnOf::None,
+        };
+        Original {
+            line,
+            json,
+            error: error.map(String::into_boxed_str),
+            turn,
+        }
+    }
+
+    /// The line parsed, when it parsed when read.
+    pub fn value(&self) -> Option<Value> {
+        serde_json::from_str(self.json.as_deref()?).ok()
+    }
+
+    /// Edits the stored line through its parsed value (redaction): when
+    /// `change` says it changed the value, the line is stored again as that
+    /// value's JSON (keeping the turn it names). A line that did not parse is left.
+    pub fn rewrite(&mut self, change: impl FnOnce(&mut Value) -> bool) {
+        let Some(mut value) = self.value() else {
+            return;
+        };
+        if !change(&mut value) {
+            return;
+        }
+        let Ok(text) = serde_json::to_string(&value) else {
+            return;
+        };
+        let error = self.error.take().map(String::from);
+        let turn = self.turn_id().map(str::to_string);
+        *self = Original::new(self.line, text.as_bytes(), true, turn.as_deref(), error);
+    }
+
+    /// The turn the line belongs to, if it names one.
+    pub fn turn_id(&self) -> Option<&str> {
+        match &self.turn {
+            TurnOf::None => None,
+            TurnOf::Within(start, end) => self.json.as_deref()?.get(*start as usize..*end as usize),
+            TurnOf::Own(id) => Some(id),
+        }
+    }
+}
