@@ -32,7 +32,7 @@
 mod builder;
 mod gen_a;
 mod gen_b;
-mod lines;
+pub(crate) mod lines;
 mod record;
 mod text;
 
@@ -75,7 +75,13 @@ enum TurnOf {
 }
 
 impl Original {
-    fn new(line: usize, raw: &[u8], value: Option<&Value>, error: Option<String>) -> Self {
+    /// A stored line: its text when it parsed (`value`), why it was skipped otherwise.
+    pub(crate) fn new(
+        line: usize,
+        raw: &[u8],
+        value: Option<&Value>,
+        error: Option<String>,
+    ) -> Self {
         let json = value.map(|_| String::from_utf8_lossy(raw).into_owned().into_boxed_str());
         let turn = match (value.and_then(turn_id), &json) {
             (Some(id), Some(text)) => match text.find(id) {

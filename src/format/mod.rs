@@ -4,11 +4,15 @@
 //! normalization live here and nowhere else; later stages only see
 //! [`event::Event`]s.
 
+pub mod claude_code;
+pub mod codex;
 pub mod detect;
 pub mod eve;
 pub mod event;
 pub mod ext;
 pub mod jp;
+pub mod ndjson;
+pub(crate) mod transcript;
 
 /// serde_json's message for `err` without its position (` at line 3 column 7`),
 /// reworded where it can say more: `within` names what was being read ("the
