@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3Default;
 
 use crate::format::detect::{Detected, detect};
-use crate::format::eve::EveReader;
 use crate::format::jp::{self, Delta, Generation, JpStream, LoadError};
+use crate::format::ndjson::NdjsonReader;
 use crate::model::Conversation;
 use crate::render::document::StyleWarning;
 use crate::source::conversation::{BASE_CONFIG, METADATA, named};
@@ -50,7 +50,8 @@ fn syntax(error: &LoadError) -> &jp::SyntaxError {
 pub enum Origin {
     /// A JP conversation folder.
     Jp(ConversationDir),
-    /// An eve stream file.
+    /// A line-delimited file: an eve stream, a Claude Code transcript or a
+    /// Codex rollout.
     Eve(PathBuf),
     /// A stream read exactly once: `-` (standard input), a FIFO, a character
     /// device, `/dev/fd/N`. Its bytes are pushed with [`Live::push_stream`]
@@ -81,8 +82,10 @@ pub struct Live {
 
 enum Reader {
     Jp(JpStream),
+    /// Lines of JSON: an eve stream, a Claude Code transcript or a Codex
+    /// rollout (the reader tells them apart by their first line).
     Eve {
-        reader: Box<EveReader>,
+        reader: Box<NdjsonReader>,
         tail: AppendTail,
     },
     /// A stream's bytes while its first ones have not told its format yet,
@@ -217,7 +220,7 @@ impl Live {
                         eve_refresh(before, reader, &self.conversation)
                     }
                     TailRead::Reset(bytes) => {
-                        **reader = EveReader::new();
+                        **reader = NdjsonReader::new();
                         reader.push(&bytes);
                         let title = self.conversation.title.take();
                         self.conversation = Conversation::default();
@@ -436,6 +439,9 @@ impl Live {
         let known = conv.originals.len();
         conv.originals.extend(reader.take_originals());
         conv.in_progress = reader.in_progress().cloned();
+        if let Some(title) = reader.title() {
+            conv.title = Some(title.to_string());
+        }
         if let Some(redactor) = &self.redactor {
             crate::redact::redact_stream_tail(redactor, conv, known);
         }
@@ -564,7 +570,7 @@ fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(Xxh3Default
 
 /// What changed in `reader` since it had `before` (event count, revision)
 /// and `shown` was made from it.
-fn eve_refresh(before: (usize, u64), reader: &EveReader, shown: &Conversation) -> Refresh {
+fn eve_refresh(before: (usize, u64), reader: &NdjsonReader, shown: &Conversation) -> Refresh {
     let (count, revision) = before;
     if reader.events().len() < count || shown.events.len() != count {
         Refresh::Reloaded
