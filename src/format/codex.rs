@@ -13,7 +13,7 @@
 
 mod output;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -43,8 +43,10 @@ struct State {
     prompt: Option<(String, bool)>,
     /// Assistant texts shown this turn, from `response_item` (true) or `agent_message`.
     spoken: Vec<(String, bool)>,
-    /// Tool responses by call id (to enrich them), and calls by id.
+    /// Tool responses by call id (to enrich them).
     responses: HashMap<String, usize>,
+    /// Call ids requested so far: a call is shown once per id.
+    calls: HashSet<String>,
     /// Error verdicts of extended-mode events that came before the output.
     verdicts: HashMap<String, bool>,
     /// `total_token_usage` (input, output) when the current turn started, and now.
@@ -288,6 +290,9 @@ impl State {
         name: String,
         arguments: Value,
     ) {
+        if !self.calls.insert(id.clone()) {
+            return; // the same call written again
+        }
         sink.push_kind(
             time,
             EventKind::ToolCallRequest {
