@@ -142,14 +142,9 @@ impl State {
                 }
                 sink.push_kind(timestamp(value), EventKind::Unknown(value.clone()));
             }
-            (Some("compacted"), Some(compacted)) => {
-                let summary = str_at(compacted, "message").unwrap_or("").trim();
-                let text = if summary.is_empty() {
-                    "context compacted".to_string()
-                } else {
-                    format!("context compacted: {summary}")
-                };
-                sink.notice(time, "info", text);
+            (Some("compacted"), Some(_)) => {
+                // The summary the model continues from stays in the raw view.
+                sink.notice(time, "info", "context compacted".to_string());
             }
             // A legacy rollout: bare response items after a `{id, timestamp}` line.
             (Some(_), None) if value.get("record_type").is_none() => {

@@ -12,7 +12,7 @@ pub mod event;
 pub mod ext;
 pub mod jp;
 pub mod ndjson;
-pub(crate) mod transcript;
+pub mod transcript;
 
 /// serde_json's message for `err` without its position (` at line 3 column 7`),
 /// reworded where it can say more: `within` names what was being read ("the

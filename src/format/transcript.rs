@@ -163,10 +163,11 @@ pub(crate) fn timestamp(value: &Value) -> Option<String> {
 
 /// A placeholder for an image that is never printed: its type and size.
 pub(crate) fn image_placeholder(media_type: Option<&str>, base64_len: Option<usize>) -> String {
-    let kind = media_type.unwrap_or("image");
-    match base64_len {
-        Some(len) => format!("[image: {kind}, {}]", size(len / 4 * 3)),
-        None => format!("[image: {kind}]"),
+    match (media_type, base64_len) {
+        (Some(kind), Some(len)) => format!("[image: {kind}, {}]", size(len / 4 * 3)),
+        (Some(kind), None) => format!("[image: {kind}]"),
+        (None, Some(len)) => format!("[image, {}]", size(len / 4 * 3)),
+        (None, None) => "[image]".to_string(),
     }
 }
 

@@ -717,6 +717,9 @@ impl Builder<'_> {
                 Item::Compaction(i) | Item::Unknown(i) => {
                     if view == DocView::Raw {
                         self.push(number, *i, 0, BlockKind::Unknown { event: *i });
+                    } else if let Some(text) = notice_text(&conv.events[*i]) {
+                        let text = text.to_string();
+                        self.push(number, *i, 0, BlockKind::Notice { text });
                     }
                 }
             }
@@ -1011,6 +1014,17 @@ fn turn_has_ended(conv: &Conversation, turn: &crate::model::Turn) -> bool {
                 _ => None,
             })
             .is_some_and(|info| info.ended.is_some())
+}
+
+/// The text of a source's notice (an interruption, an API error, a
+/// compaction: see `format::transcript::NOTICE`), shown as a one-line notice.
+fn notice_text(event: &Event) -> Option<&str> {
+    match &event.kind {
+        EventKind::Unknown(value) if event.type_name() == crate::format::transcript::NOTICE => {
+            value.get("text").and_then(serde_json::Value::as_str)
+        }
+        _ => None,
+    }
 }
 
 fn response_id(event: &Event) -> &str {

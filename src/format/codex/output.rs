@@ -83,6 +83,6 @@ mod tests {
     #[test]
     fn output_items_are_joined() {
         let v = serde_json::json!([{"type":"input_text","text":"a"},{"type":"input_image","image_url":"data:"}]);
-        assert_eq!(text(Some(&v)), "a\n[image: image]");
+        assert_eq!(text(Some(&v)), "a\n[image]");
     }
 }
