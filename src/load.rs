@@ -442,6 +442,11 @@ impl Live {
         if let Some(title) = reader.title() {
             conv.title = Some(title.to_string());
         }
+        if conv.base_config.is_none() {
+            conv.base_config = reader
+                .format()
+                .and_then(crate::format::agent_tools::default_config);
+        }
         if let Some(redactor) = &self.redactor {
             crate::redact::redact_stream_tail(redactor, conv, known);
         }
