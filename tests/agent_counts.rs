@@ -206,15 +206,15 @@ fn codex_counts(records: &[Value]) -> Counts {
             continue;
         }
         match p["type"].as_str() {
-            Some(t @ ("function_call" | "custom_tool_call" | "local_shell_call")) => {
-                if calls.insert(text(p, "call_id")) {
-                    let name = if t == "local_shell_call" {
-                        "local_shell".to_string()
-                    } else {
-                        text(p, "name")
-                    };
-                    *counts.calls.entry(name).or_default() += 1;
-                }
+            Some(t @ ("function_call" | "custom_tool_call" | "local_shell_call"))
+                if calls.insert(text(p, "call_id")) =>
+            {
+                let name = if t == "local_shell_call" {
+                    "local_shell".to_string()
+                } else {
+                    text(p, "name")
+                };
+                *counts.calls.entry(name).or_default() += 1;
             }
             Some("function_call_output" | "custom_tool_call_output") => {
                 let failed = match verdicts.get(&text(p, "call_id")) {
