@@ -1,0 +1,72 @@
+//! Tool styles on agent transcripts, through the real binary: the built-in
+//! shell style folds long output, `--set conversation.tools.Bash.style…`
+//! overrides it by tool name, and a transcript on standard input needs no flag.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// A Claude Code transcript: a prompt, a `Bash` call and its 30-line result.
+fn transcript() -> String {
+    let output: Vec<String> = (1..=30).map(|n| format!("row {n}")).collect();
+    let result = serde_json::json!({"type": "user", "uuid": "u2", "sessionId": "s",
+        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
+            "content": output.join("\n")}]}});
+    [
+        serde_json::json!({"type": "user", "uuid": "u1", "sessionId": "s",
+            "message": {"role": "user", "content": "Show the rows"}}),
+        serde_json::json!({"type": "assistant", "uuid": "a1", "sessionId": "s",
+            "message": {"id": "m1", "content": [{"type": "tool_use", "id": "t1", "name": "Bash",
+                "input": {"command": "cat rows.txt"}}]}}),
+        result,
+    ]
+    .iter()
+    .map(|v| format!("{v}\n"))
+    .collect()
+}
+
+fn render(args: &[&str]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
+        .args(["render", "--color", "never", "--width", "80"])
+        .args(args)
+        .arg("-")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("overhear runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(transcript().as_bytes())
+        .expect("written");
+    let out = child.wait_with_output().expect("overhear ends");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn the_shell_style_folds_output_and_set_overrides_it_by_tool_name() {
+    let screen = render(&[]);
+    assert!(screen.contains("Show the rows"), "{screen}");
+    assert!(
+        screen.contains("Bash(command: \"cat rows.txt\")"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("row 8\n") && !screen.contains("row 9\n"),
+        "{screen}"
+    );
+    assert!(screen.contains("22 more lines not shown"), "{screen}");
+
+    let screen = render(&["--set", "conversation.tools.Bash.style.inline_results=2"]);
+    assert!(
+        screen.contains("row 2\n") && !screen.contains("row 3\n"),
+        "{screen}"
+    );
+    assert!(screen.contains("28 more lines not shown"), "{screen}");
+}
