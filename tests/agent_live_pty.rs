@@ -1,7 +1,7 @@
 //! The viewer following a Claude Code transcript and a Codex rollout in a
 //! real pseudo-terminal while they are appended, as the agents write them:
 //! the running turn grows, a half-written last line shows nothing until its
-//! newline arrives, and usage reaches the turn rule.
+//! newline arrives, and usage reaches the turn rule and the status bar.
 
 mod live_support;
 
@@ -87,6 +87,8 @@ fn a_claude_code_transcript_being_appended_grows_its_running_turn() {
     );
     // Usage counted once for the response's two lines.
     viewer.wait_for_text("120 in / 30 out tokens");
+    // The session's totals in the status bar.
+    viewer.wait_for_text("Σ 120 in / 30 out tokens");
     let screen = viewer.screen().contents();
     assert_eq!(screen.matches("Checking the folder now.").count(), 1);
     assert!(screen.contains("● following"));

@@ -43,8 +43,9 @@ struct State {
     seen_calls: HashSet<String>,
     /// The current turn's `turn_start` event.
     turn: Option<usize>,
-    /// Usage of the current turn's responses, by `message.id` (last line wins).
-    usage: HashMap<String, (u64, u64)>,
+    /// Usage of the current turn's responses, by `message.id` (last line
+    /// wins): input (all of it), output, cache read, cache write.
+    usage: HashMap<String, [u64; 4]>,
     model: Option<String>,
     /// Title candidates: custom, ai, summary.
     titles: [Option<String>; 3],
@@ -251,20 +252,28 @@ impl State {
         let input = count("input_tokens")
             + count("cache_creation_input_tokens")
             + count("cache_read_input_tokens");
-        self.usage
-            .insert(id.to_string(), (input, count("output_tokens")));
+        let cache = (
+            count("cache_read_input_tokens"),
+            count("cache_creation_input_tokens"),
+        );
+        self.usage.insert(
+            id.to_string(),
+            [input, count("output_tokens"), cache.0, cache.1],
+        );
         if let Some(model) = str_at(message, "model").filter(|m| *m != "<synthetic>") {
             self.model = Some(model.to_string());
         }
-        let (input, output) = self
-            .usage
-            .values()
-            .fold((0, 0), |(i, o), (a, b)| (i + a, o + b));
+        let sum = self.usage.values().fold([0; 4], |mut sum, counts| {
+            sum.iter_mut().zip(counts).for_each(|(s, c)| *s += c);
+            sum
+        });
         let model = self.model.clone();
         sink.update(turn, |event| {
             let mut info = ext::turn_info(event).unwrap_or_default();
-            info.input_tokens = Some(input);
-            info.output_tokens = Some(output);
+            info.input_tokens = Some(sum[0]);
+            info.output_tokens = Some(sum[1]);
+            info.cache_read_tokens = Some(sum[2]);
+            info.cache_write_tokens = Some(sum[3]);
             info.model = model;
             ext::set_value(event, ext::TURN, &info)
         });

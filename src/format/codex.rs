@@ -49,9 +49,10 @@ struct State {
     calls: HashSet<String>,
     /// Error verdicts of extended-mode events that came before the output.
     verdicts: HashMap<String, bool>,
-    /// `total_token_usage` (input, output) when the current turn started, and now.
-    usage_at_start: (u64, u64),
-    usage_now: (u64, u64),
+    /// `total_token_usage` (input, output, cached input) when the current
+    /// turn started, and now.
+    usage_at_start: (u64, u64, u64),
+    usage_now: (u64, u64, u64),
     model: Option<String>,
     title: Option<String>,
 }
@@ -180,9 +181,10 @@ impl State {
     /// Changes the current turn's facts (tokens and model are always set).
     fn update_turn(&mut self, sink: &mut Sink, change: impl FnOnce(&mut ext::TurnInfo)) {
         let Some(turn) = self.turn else { return };
-        let (input, output) = (
+        let (input, output, cached) = (
             self.usage_now.0.saturating_sub(self.usage_at_start.0),
             self.usage_now.1.saturating_sub(self.usage_at_start.1),
+            self.usage_now.2.saturating_sub(self.usage_at_start.2),
         );
         let model = self.model.clone();
         sink.update(turn, |event| {
@@ -190,6 +192,7 @@ impl State {
             if input > 0 || output > 0 {
                 info.input_tokens = Some(input);
                 info.output_tokens = Some(output);
+                info.cache_read_tokens = Some(cached);
             }
             info.model = model;
             change(&mut info);
@@ -390,7 +393,11 @@ impl State {
                     .filter(|t| t.is_object());
                 if let Some(total) = total {
                     let count = |k: &str| total.get(k).and_then(Value::as_u64).unwrap_or(0);
-                    self.usage_now = (count("input_tokens"), count("output_tokens"));
+                    self.usage_now = (
+                        count("input_tokens"),
+                        count("output_tokens"),
+                        count("cached_input_tokens"),
+                    );
                     self.update_turn(sink, |_| {});
                 }
                 sink.push_kind(time, EventKind::Unknown(line.clone()));

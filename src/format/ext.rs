@@ -162,6 +162,12 @@ pub struct TurnInfo {
     /// Output tokens summed over the turn's steps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_tokens: Option<u64>,
+    /// Of the input tokens, those read from the prompt cache (agent transcripts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read_tokens: Option<u64>,
+    /// Of the input tokens, those written to the prompt cache (Claude Code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
     /// Cost in USD summed over the steps that reported one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<f64>,

@@ -138,7 +138,7 @@ impl<D: Blocks> App<D> {
             right.retain(|(name, _)| *name != "help");
         }
         // Drop the least useful parts first until the rest fits.
-        for drop in ["events", "view", "time", "cols", "match", "turn"] {
+        for drop in ["events", "tokens", "view", "time", "cols", "match", "turn"] {
             if right_width(&right) + wanted_left <= width {
                 break;
             }
@@ -198,6 +198,9 @@ impl<D: Blocks> App<D> {
                 bar,
             ),
         ));
+        if let Some(usage) = self.doc.usage() {
+            parts.push(("tokens", Span::styled(usage, bar)));
+        }
         // The usual view goes without saying.
         let view = self.doc.view_name();
         if view != DEFAULT_VIEW {

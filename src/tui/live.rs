@@ -63,6 +63,8 @@ pub struct LiveDocument {
     /// running turn's rule counts from it, so that what it shows changes
     /// only at a tick, never between two frames.
     now: Option<i64>,
+    /// The conversation's token totals for the status bar, made when it changes.
+    usage: Option<String>,
 }
 
 impl LiveDocument {
@@ -80,6 +82,7 @@ impl LiveDocument {
             ended: false,
             revisions: RefCell::new(Vec::new()),
             now: now_millis(),
+            usage: None,
         };
         doc.rebuild();
         doc
@@ -105,6 +108,7 @@ impl LiveDocument {
         self.live.take_untouched_turns();
         self.doc = Document::build(&self.live.conversation, &self.options);
         self.revisions = RefCell::new(vec![None; self.doc.blocks.len()]);
+        self.usage = usage_totals(&self.live.conversation);
     }
 
     /// Brings the document up to date after a refresh, keeping the blocks
@@ -119,6 +123,7 @@ impl LiveDocument {
         let revisions = self.revisions.get_mut();
         revisions.truncate(kept);
         revisions.resize(self.doc.blocks.len(), None);
+        self.usage = usage_totals(&self.live.conversation);
     }
 
     /// How long the turn whose rule is block `i` had been running at the
@@ -318,6 +323,10 @@ impl Blocks for LiveDocument {
         self.live.conversation.events.len()
     }
 
+    fn usage(&self) -> Option<String> {
+        self.usage.clone()
+    }
+
     fn view_name(&self) -> &'static str {
         self.options.view.name()
     }
@@ -502,3 +511,39 @@ impl fmt::Write for HashWriter {
 #[cfg(test)]
 #[path = "live_tests.rs"]
 mod tests;
+
+/// The tokens of every turn that counted them (the `overhear.turn` facts of
+/// its `turn_start`), summed: `Σ 12.3k in / 4.5k out`. `None` when no turn did.
+fn usage_totals(conv: &crate::model::Conversation) -> Option<String> {
+    let mut total: Option<(u64, u64)> = None;
+    for turn in &conv.turns {
+        let info = turn.items.iter().find_map(|item| match item {
+            crate::model::Item::TurnStart(i) => {
+                conv.events.get(*i).and_then(crate::format::ext::turn_info)
+            }
+            _ => None,
+        });
+        if let Some(info) = info
+            && (info.input_tokens.is_some() || info.output_tokens.is_some())
+        {
+            let (i, o) = total.get_or_insert((0, 0));
+            *i += info.input_tokens.unwrap_or(0);
+            *o += info.output_tokens.unwrap_or(0);
+        }
+    }
+    let (input, output) = total?;
+    Some(format!(
+        "Σ {} in / {} out tokens",
+        short(input),
+        short(output)
+    ))
+}
+
+/// A token count in a few characters: `950`, `12.3k`, `4.1M`.
+fn short(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
