@@ -1,5 +1,5 @@
 //! Tool styles on agent transcripts, through the real binary: the built-in
-//! shell style folds long output, `--set conversation.tools.Bash.style…`
+//! shell style shows `$ command` and folds long output, `--set conversation.tools.Bash.style…`
 //! overrides it by tool name, and a transcript on standard input needs no flag.
 
 use std::io::Write;
@@ -53,10 +53,7 @@ fn render(args: &[&str]) -> String {
 fn the_shell_style_folds_output_and_set_overrides_it_by_tool_name() {
     let screen = render(&[]);
     assert!(screen.contains("Show the rows"), "{screen}");
-    assert!(
-        screen.contains("Bash(command: \"cat rows.txt\")"),
-        "{screen}"
-    );
+    assert!(screen.contains("● Bash\n    $ cat rows.txt\n"), "{screen}");
     assert!(
         screen.contains("row 8\n") && !screen.contains("row 9\n"),
         "{screen}"
@@ -69,4 +66,8 @@ fn the_shell_style_folds_output_and_set_overrides_it_by_tool_name() {
         "{screen}"
     );
     assert!(screen.contains("28 more lines not shown"), "{screen}");
+
+    // The arguments as JSON again, by tool name.
+    let screen = render(&["--set", "conversation.tools.Bash.style.parameters=json"]);
+    assert!(screen.contains("\"command\": \"cat rows.txt\""), "{screen}");
 }

@@ -26,6 +26,14 @@ const SHELL: [&str; 10] = [
     "container.exec",
 ];
 
+/// The `parameters` value that shows a call's `rendered_arguments` (made by
+/// [`super::agent_args`]): JP's form for a custom formatter, which the
+/// viewer never runs.
+pub const RENDERED: &str = "overhear";
+
+/// File edits: the change as a diff.
+const EDIT: [&str; 4] = ["Edit", "MultiEdit", "Write", "apply_patch"];
+
 /// File reads: the file named in one line, its text folded to a few lines.
 const READ: [&str; 3] = ["Read", "NotebookRead", "view_image"];
 
@@ -59,7 +67,7 @@ pub fn default_config(format: LineFormat) -> Option<Value> {
     };
     add(
         &SHELL,
-        json!({"parameters": "function_call", "inline_results": 8,
+        json!({"parameters": RENDERED, "inline_results": 8,
                "error": {"inline_results": 20}}),
     );
     add(
@@ -71,6 +79,13 @@ pub fn default_config(format: LineFormat) -> Option<Value> {
         json!({"parameters": "function_call", "inline_results": 5}),
     );
     add(&WHOLE, json!({"inline_results": "full"}));
+    add(&EDIT, json!({"parameters": RENDERED, "inline_results": 5}));
+    for name in ["TodoWrite", "update_plan", "AskUserQuestion"] {
+        tools.insert(
+            name.to_string(),
+            json!({"style": {"parameters": RENDERED, "inline_results": "full"}}),
+        );
+    }
     Some(json!({ "conversation": { "tools": tools } }))
 }
 
@@ -85,7 +100,7 @@ mod tests {
         let config = default_config(LineFormat::ClaudeCode).expect("a config");
         let policy = TurnPolicy::new(&config, &Default::default());
         let bash = policy.tool_style("Bash");
-        assert_eq!(bash.parameters, Parameters::FunctionCall);
+        assert_eq!(bash.parameters, Parameters::Custom(RENDERED.into()));
         assert_eq!(bash.inline_results.user, ResultSetting::Lines(8));
         assert_eq!(
             policy.tool_style("TodoWrite").inline_results.user,

@@ -223,11 +223,10 @@ impl State {
                     if !self.seen_calls.insert(id.clone()) {
                         return; // the same call written again
                     }
-                    EventKind::ToolCallRequest {
-                        id,
-                        name: str_at(block, "name").unwrap_or("tool").to_string(),
-                        arguments: block.get("input").cloned().unwrap_or(Value::Null),
-                    }
+                    let name = str_at(block, "name").unwrap_or("tool").to_string();
+                    let arguments = block.get("input").cloned().unwrap_or(Value::Null);
+                    sink.push_call(time, id, name, arguments);
+                    return;
                 }
                 "image" => speech(&image_of(block)),
                 other => speech(&format!("[unsupported block: {other}]")),

@@ -291,14 +291,7 @@ impl State {
         if !self.calls.insert(id.clone()) {
             return; // the same call written again
         }
-        sink.push_kind(
-            time,
-            EventKind::ToolCallRequest {
-                id,
-                name,
-                arguments,
-            },
-        );
+        sink.push_call(time, id, name, arguments);
     }
 
     fn message(&mut self, sink: &mut Sink, item: &Value, line: &Value, time: Option<String>) {

@@ -4,6 +4,7 @@
 //! normalization live here and nowhere else; later stages only see
 //! [`event::Event`]s.
 
+pub mod agent_args;
 pub mod agent_tools;
 pub mod claude_code;
 pub mod codex;

@@ -94,6 +94,32 @@ impl Sink {
         self.push(Event::new(timestamp, kind))
     }
 
+    /// Appends a tool call; a well-known tool's call also gets its
+    /// `rendered_arguments` ([`super::agent_args`]).
+    pub(crate) fn push_call(
+        &mut self,
+        timestamp: Option<String>,
+        id: String,
+        name: String,
+        arguments: Value,
+    ) {
+        let rendered = super::agent_args::rendered(&name, &arguments);
+        let mut event = Event::new(
+            timestamp,
+            EventKind::ToolCallRequest {
+                id,
+                name,
+                arguments,
+            },
+        );
+        if let Some(rendered) = rendered {
+            event
+                .metadata
+                .insert("rendered_arguments".into(), Value::from(rendered));
+        }
+        self.push(event);
+    }
+
     /// Appends a notice (see [`NOTICE`]).
     pub(crate) fn notice(&mut self, timestamp: Option<String>, level: &str, text: String) {
         let mut map = Map::new();
