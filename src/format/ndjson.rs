@@ -93,6 +93,11 @@ impl NdjsonReader {
                     };
                     return self.take(&[], end);
                 }
+                // Only a completed line can tell: a long first line arriving
+                // in pieces is not scanned again for every piece.
+                if !end && !bytes.contains(&b'\n') && held.len() > 4 {
+                    return;
+                }
                 let Some(format) = decide(held, end) else {
                     return;
                 };
