@@ -135,6 +135,35 @@ fn diff(path: &str, old: &str, new: &str) -> String {
     capped(lines)
 }
 
+/// Claude Code's `structuredPatch` hunks (`{oldStart, oldLines, newStart,
+/// newLines, lines[]}`, each line prefixed ` `, `-` or `+`) as a coloured
+/// diff of `path` with the hunks' line numbers.
+pub fn hunks(path: &str, hunks: &[Value]) -> Option<String> {
+    let mut lines = vec![
+        format!("{BOLD}--- {}{RESET}", clean(path)),
+        format!("{BOLD}+++ {}{RESET}", clean(path)),
+    ];
+    for hunk in hunks {
+        let number = |key: &str| hunk.get(key).and_then(Value::as_u64).unwrap_or(0);
+        lines.push(format!(
+            "{CYAN}@@ -{},{} +{},{} @@{RESET}",
+            number("oldStart"),
+            number("oldLines"),
+            number("newStart"),
+            number("newLines")
+        ));
+        for line in hunk.get("lines")?.as_array()? {
+            let line = clean(line.as_str()?);
+            lines.push(match line.chars().next() {
+                Some('-') => format!("{RED}{line}{RESET}"),
+                Some('+') => format!("{GREEN}{line}{RESET}"),
+                _ => line,
+            });
+        }
+    }
+    Some(capped(lines))
+}
+
 /// An `apply_patch` body (`*** Begin Patch` … `*** End Patch`), coloured.
 fn patch(body: &str) -> String {
     let lines = body
@@ -258,6 +287,17 @@ mod tests {
             "? Which?\n  • A — first"
         );
         assert_eq!(rendered("Unknown", &json!({})), None);
+    }
+
+    #[test]
+    fn structured_patches_keep_their_line_numbers() {
+        let hunk = json!({"oldStart": 12, "oldLines": 2, "newStart": 12, "newLines": 3,
+            "lines": [" keep", "-old", "+new", "+more"]});
+        let text = plain(&hunks("a.css", &[hunk]).unwrap());
+        assert_eq!(
+            text,
+            "--- a.css\n+++ a.css\n@@ -12,2 +12,3 @@\n keep\n-old\n+new\n+more"
+        );
     }
 
     #[test]

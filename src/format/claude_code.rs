@@ -40,7 +40,8 @@ struct State {
     /// conversation record is a sidechain): then its sidechain is its main chain.
     sidechain_file: Option<bool>,
     seen_uuids: HashSet<String>,
-    seen_calls: HashSet<String>,
+    /// Tool calls by id: the index of their request event.
+    calls: HashMap<String, usize>,
     /// The current turn's `turn_start` event.
     turn: Option<usize>,
     /// Usage of the current turn's responses, by `message.id` (last line
@@ -220,9 +221,10 @@ impl State {
                 }
                 "tool_use" | "server_tool_use" => {
                     let id = str_at(block, "id").unwrap_or("").to_string();
-                    if !self.seen_calls.insert(id.clone()) {
+                    if self.calls.contains_key(&id) {
                         return; // the same call written again
                     }
+                    self.calls.insert(id.clone(), sink.events.len());
                     let name = str_at(block, "name").unwrap_or("tool").to_string();
                     let arguments = block.get("input").cloned().unwrap_or(Value::Null);
                     sink.push_call(time, id, name, arguments);

@@ -176,3 +176,32 @@ fn titles_prefer_custom_over_ai_over_summary_and_bad_lines_are_counted() {
         Some("mystery-record")
     );
 }
+
+#[test]
+fn an_edit_gets_its_line_numbers_when_its_result_arrives() {
+    let call = assistant(
+        "a1",
+        "m1",
+        json!({"type": "tool_use", "id": "t1", "name": "Edit",
+            "input": {"file_path": "a.css", "old_string": "x\n", "new_string": "y\n"}}),
+        1,
+    );
+    let result = json!({"type": "user", "uuid": "u2", "sessionId": "s",
+        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]},
+        "toolUseResult": {"filePath": "a.css", "structuredPatch": [
+            {"oldStart": 7, "oldLines": 1, "newStart": 7, "newLines": 1, "lines": ["-x", "+y"]}]}});
+    let mut reader = ClaudeCodeReader::new();
+    reader.push(&lines(&[call]));
+    let before = reader.events()[0].metadata["rendered_arguments"].clone();
+    assert!(
+        before
+            .as_str()
+            .is_some_and(|t| t.contains("@@") && !t.contains("-7"))
+    );
+    reader.push(&lines(&[result]));
+    assert_eq!(reader.take_changed_from(), Some(0));
+    let after = reader.events()[0].metadata["rendered_arguments"]
+        .as_str()
+        .unwrap_or("");
+    assert!(after.contains("@@ -7,1 +7,1 @@"), "{after}");
+}

@@ -32,6 +32,17 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
         _ => Vec::new(),
     };
     if !results.is_empty() {
+        if let Some(&request) = str_at(results[0], "tool_use_id").and_then(|id| state.calls.get(id))
+            && let Some(diff) = value.get("toolUseResult").and_then(structured_patch)
+        {
+            // The edit's hunks with their line numbers in the file.
+            sink.update(request, |event| {
+                let old = event
+                    .metadata
+                    .insert("rendered_arguments".into(), Value::from(diff.clone()));
+                old.as_ref().and_then(Value::as_str) != Some(diff.as_str())
+            });
+        }
         for result in results {
             sink.push_kind(
                 time.clone(),
@@ -75,6 +86,16 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
             schema: None,
         },
     );
+}
+
+/// An edit's `toolUseResult.structuredPatch` as a diff, when it has hunks.
+fn structured_patch(result: &Value) -> Option<String> {
+    let path = str_at(result, "filePath")?;
+    let hunks = result.get("structuredPatch")?.as_array()?;
+    if hunks.is_empty() {
+        return None;
+    }
+    crate::format::agent_args::hunks(path, hunks)
 }
 
 /// The text of a `message.content`: a string, or its text blocks (and bare
