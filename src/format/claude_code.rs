@@ -138,7 +138,22 @@ impl State {
             let sidechain = value.get("isSidechain").and_then(Value::as_bool) == Some(true);
             let own = *self.sidechain_file.get_or_insert(sidechain);
             if sidechain && !own {
-                // An inline sub-agent's record: counted for the sub-agent, not here.
+                // An inline sub-agent's record: counted for the sub-agent, not
+                // here. Its start is a notice, so its work is not lost from view.
+                let root = value.get("parentUuid").is_none_or(Value::is_null);
+                if root && kind == "user" {
+                    let content = value.get("message").and_then(|m| m.get("content"));
+                    let prompt = user::text_of(content.unwrap_or(&Value::Null));
+                    let first = prompt.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+                    sink.notice(
+                        timestamp(value),
+                        "info",
+                        format!(
+                            "sub-agent: {} (its records are in the raw view)",
+                            first.trim()
+                        ),
+                    );
+                }
                 sink.push_kind(timestamp(value), EventKind::Unknown(value.clone()));
                 return;
             }

@@ -150,6 +150,14 @@ fn inline_sidechains_do_not_start_turns_but_a_sub_agent_file_does() {
             .count(),
         1
     );
+    let notice = mixed.events().iter().find_map(|e| match &e.kind {
+        EventKind::Unknown(v) if e.type_name() == "notice" => v["text"].as_str(),
+        _ => None,
+    });
+    assert_eq!(
+        notice,
+        Some("sub-agent: research (its records are in the raw view)")
+    );
     let own = ClaudeCodeReader::read_all(&lines(&[side]));
     assert_eq!(kinds(&own), ["turn_start", "chat_request"]);
 }
