@@ -25,8 +25,14 @@ fn transcript() -> String {
 }
 
 fn render(args: &[&str]) -> String {
+    let mut all = vec!["--color", "never"];
+    all.extend_from_slice(args);
+    render_input(&all, &transcript())
+}
+
+fn render_input(args: &[&str], input: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args(["render", "--color", "never", "--width", "80"])
+        .args(["render", "--width", "80"])
         .args(args)
         .arg("-")
         .stdin(Stdio::piped())
@@ -38,7 +44,7 @@ fn render(args: &[&str]) -> String {
         .stdin
         .take()
         .expect("stdin")
-        .write_all(transcript().as_bytes())
+        .write_all(input.as_bytes())
         .expect("written");
     let out = child.wait_with_output().expect("overhear ends");
     assert!(
@@ -70,4 +76,36 @@ fn the_shell_style_folds_output_and_set_overrides_it_by_tool_name() {
     // The arguments as JSON again, by tool name.
     let screen = render(&["--set", "conversation.tools.Bash.style.parameters=json"]);
     assert!(screen.contains("\"command\": \"cat rows.txt\""), "{screen}");
+}
+
+#[test]
+fn escapes_in_prompts_commands_paths_and_notices_are_never_obeyed() {
+    let evil = "x\u{1b}]0;PWNED\u{7}y\u{1b}[2J";
+    let records = [
+        serde_json::json!({"type": "user", "uuid": "u1", "sessionId": "s",
+            "message": {"role": "user", "content": format!("prompt {evil}")}}),
+        serde_json::json!({"type": "assistant", "uuid": "a1", "sessionId": "s",
+            "message": {"id": "m1", "content": [
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": format!("echo {evil}")}},
+                {"type": "tool_use", "id": "t2", "name": "Edit", "input": {"file_path": evil, "old_string": evil, "new_string": "b"}}]}}),
+        serde_json::json!({"type": "user", "uuid": "u2", "sessionId": "s",
+            "message": {"role": "user", "content": format!("[Request interrupted by user {evil}]")}}),
+    ];
+    let input: String = records.iter().map(|r| format!("{r}\n")).collect();
+    for color in ["always", "never"] {
+        let screen = render_input(&["--color", color], &input);
+        assert!(screen.contains("prompt"), "{screen}");
+        assert!(
+            !screen.contains("\u{1b}]"),
+            "an OSC reached the terminal: {screen:?}"
+        );
+        assert!(
+            !screen.contains('\u{7}'),
+            "a BEL reached the terminal: {screen:?}"
+        );
+        assert!(
+            !screen.contains("\u{1b}[2J"),
+            "a clear reached the terminal: {screen:?}"
+        );
+    }
 }
