@@ -154,7 +154,7 @@ impl State {
                         ),
                     );
                 }
-                sink.push_kind(timestamp(value), EventKind::Unknown(value.clone()));
+                sink.opaque(timestamp(value), value);
                 return;
             }
         }
@@ -171,7 +171,7 @@ impl State {
                         .unwrap_or("a hook blocked the action");
                     sink.notice(time, "error", format!("hook: {text}"));
                 } else {
-                    sink.push_kind(time, EventKind::Unknown(value.clone()));
+                    sink.opaque(time, value);
                 }
             }
             _ => {
@@ -186,7 +186,7 @@ impl State {
                 {
                     self.titles[slot] = Some(title.to_string());
                 }
-                sink.push_kind(time, EventKind::Unknown(value.clone()));
+                sink.opaque(time, value);
             }
         }
     }
@@ -214,7 +214,7 @@ impl State {
                 }
             }
             _ => {
-                sink.push_kind(time, EventKind::Unknown(value.clone()));
+                sink.opaque(time, value);
             }
         }
         self.count_usage(sink, message);
@@ -346,7 +346,7 @@ fn system(sink: &mut Sink, value: &Value, time: Option<String>) {
             sink.notice(time, level, content.to_string());
         }
         _ => {
-            sink.push_kind(time, EventKind::Unknown(value.clone()));
+            sink.opaque(time, value);
         }
     }
 }

@@ -141,7 +141,7 @@ impl State {
                     self.model = Some(model.to_string());
                     self.update_turn(sink, |_| {});
                 }
-                sink.push_kind(timestamp(value), EventKind::Unknown(value.clone()));
+                sink.opaque(timestamp(value), value);
             }
             (Some("compacted"), Some(_)) => {
                 // The summary the model continues from stays in the raw view.
@@ -152,7 +152,7 @@ impl State {
                 self.item(sink, value, value, time)
             }
             _ => {
-                sink.push_kind(time, EventKind::Unknown(value.clone()));
+                sink.opaque(time, value);
             }
         }
     }
@@ -275,7 +275,7 @@ impl State {
                 self.responses.insert(call_id, index);
             }
             _ => {
-                sink.push_kind(time, EventKind::Unknown(line.clone()));
+                sink.opaque(time, line);
             }
         }
     }
@@ -326,16 +326,16 @@ impl State {
                 if let Some(shell) = shell {
                     sink.notice(time, "info", format!("! {}", strip_tag(shell)));
                 } else if typed.is_empty() || typed.iter().all(|t| t.starts_with("[image")) {
-                    sink.push_kind(time, EventKind::Unknown(line.clone()));
+                    sink.opaque(time, line);
                 } else if self.prompt_pending_event(&typed.join("\n\n")) {
                     // The `user_message` of this turn came first: this is its mirror.
-                    sink.push_kind(time, EventKind::Unknown(line.clone()));
+                    sink.opaque(time, line);
                 } else {
                     self.prompt(sink, time, &typed.join("\n\n"), false);
                 }
             }
             _ => {
-                sink.push_kind(time, EventKind::Unknown(line.clone()));
+                sink.opaque(time, line);
             }
         }
     }
@@ -353,7 +353,7 @@ impl State {
                 let kind = str_at(event, "kind");
                 let message = str_at(event, "message").unwrap_or("");
                 if kind.is_some_and(|k| k != "plain") {
-                    sink.push_kind(time, EventKind::Unknown(line.clone()));
+                    sink.opaque(time, line);
                     return;
                 }
                 let mut text = message.to_string();
@@ -370,7 +370,7 @@ impl State {
                     // The response_item copy came first and opened the turn.
                     Some((prompt, from_event @ false)) if same_prompt(prompt, message) => {
                         *from_event = true;
-                        sink.push_kind(time, EventKind::Unknown(line.clone()));
+                        sink.opaque(time, line);
                     }
                     _ => self.prompt(sink, time, &text, true),
                 }
@@ -393,7 +393,7 @@ impl State {
                     );
                     self.update_turn(sink, |_| {});
                 }
-                sink.push_kind(time, EventKind::Unknown(line.clone()));
+                sink.opaque(time, line);
             }
             "task_complete" | "turn_complete" => {
                 let error = event.get("error").filter(|e| !e.is_null());
@@ -410,7 +410,7 @@ impl State {
                         message,
                     });
                 });
-                sink.push_kind(time, EventKind::Unknown(line.clone()));
+                sink.opaque(time, line);
             }
             "turn_aborted" => {
                 let reason = str_at(event, "reason").unwrap_or("interrupted");
@@ -437,7 +437,7 @@ impl State {
             }
             "thread_name_updated" => {
                 self.title = str_at(event, "thread_name").map(str::to_string);
-                sink.push_kind(time, EventKind::Unknown(line.clone()));
+                sink.opaque(time, line);
             }
             kind @ ("exec_command_end" | "patch_apply_end" | "mcp_tool_call_end") => {
                 if let Some(error) = verdict(kind, event) {
@@ -454,10 +454,10 @@ impl State {
                         }
                     }
                 }
-                sink.push_kind(time, EventKind::Unknown(line.clone()));
+                sink.opaque(time, line);
             }
             _ => {
-                sink.push_kind(time, EventKind::Unknown(line.clone()));
+                sink.opaque(time, line);
             }
         }
     }

@@ -27,6 +27,8 @@ pub(crate) struct Sink {
     diagnostics: Vec<Diagnostic>,
     revision: u64,
     changed_from: Option<usize>,
+    /// The line being read (1-based).
+    line: usize,
 }
 
 impl Sink {
@@ -45,6 +47,7 @@ impl Sink {
                 .finish(|number, line| lines.push((number, line.to_vec())));
         }
         for (number, raw) in lines {
+            self.line = number;
             if let Some(value) = self.parse(number, &raw) {
                 each(self, number, value);
             }
@@ -118,6 +121,29 @@ impl Sink {
                 .insert("rendered_arguments".into(), Value::from(rendered));
         }
         self.push(event);
+    }
+
+    /// Appends an opaque item for a record that makes no event of its own:
+    /// its type (and payload or subtype) and its line, not its content — the
+    /// stored line keeps that for the raw view, so a rollout's instructions,
+    /// snapshots and compacted histories are not held twice.
+    pub(crate) fn opaque(&mut self, timestamp: Option<String>, record: &Value) {
+        let mut map = Map::new();
+        let kind = record
+            .get("type")
+            .cloned()
+            .unwrap_or(Value::from("unknown"));
+        map.insert("type".into(), kind);
+        for key in ["subtype", "role"] {
+            if let Some(value) = record.get(key).filter(|v| v.is_string()) {
+                map.insert(key.into(), value.clone());
+            }
+        }
+        if let Some(kind) = record.get("payload").and_then(|p| p.get("type")) {
+            map.insert("payload_type".into(), kind.clone());
+        }
+        map.insert("line".into(), Value::from(self.line));
+        self.push_kind(timestamp, EventKind::Unknown(Value::Object(map)));
     }
 
     /// Appends a notice (see [`NOTICE`]).

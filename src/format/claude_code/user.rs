@@ -59,7 +59,7 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
     let start = text.trim_start();
     // 2. A compaction summary; 3. harness text; and records the model never saw.
     if flag("isCompactSummary") || flag("isMeta") || flag("isVisibleInTranscriptOnly") {
-        sink.push_kind(time, EventKind::Unknown(value.clone()));
+        sink.opaque(time, value);
         return;
     }
     // 4. Local command output.
@@ -74,7 +74,7 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
     }
     // 6. A prompt, unless empty.
     if start.is_empty() {
-        sink.push_kind(time, EventKind::Unknown(value.clone()));
+        sink.opaque(time, value);
         return;
     }
     state.open_turn(sink, time.clone());
