@@ -43,7 +43,8 @@ pub enum OpenError {
 pub enum Origin {
     /// A JP conversation folder.
     Jp(ConversationDir),
-    /// An eve stream file.
+    /// A line-delimited file: an eve stream, a Claude Code transcript or a
+    /// Codex rollout.
     Eve(PathBuf),
     /// A stream read exactly once: `-` (standard input), a FIFO, a character
     /// device, `/dev/fd/N`. Its bytes are pushed with [`Live::push_stream`]
@@ -147,8 +148,8 @@ impl Live {
         let mut live = Live {
             conversation: Conversation::default(),
             reader: Reader::Stream {
-                format: StreamFormat::Eve,
-                reader: StreamFormat::Eve.reader(),
+                format: StreamFormat::Lines,
+                reader: StreamFormat::Lines.reader(),
                 tail: AppendTail::new(&path),
             },
             origin: Origin::Eve(path),
@@ -368,7 +369,7 @@ impl Live {
                 detected @ (Detected::Eve | Detected::Blank) => {
                     let held = std::mem::take(held);
                     // A blank stream that ends is an empty eve stream.
-                    let format = StreamFormat::detected(detected).unwrap_or(StreamFormat::Eve);
+                    let format = StreamFormat::detected(detected).unwrap_or(StreamFormat::Lines);
                     self.reader = Reader::Stream {
                         format,
                         reader: format.reader(),
@@ -439,6 +440,12 @@ impl Live {
         let known = conv.originals.len();
         conv.originals.extend(reader.take_originals());
         conv.in_progress = reader.in_progress().cloned();
+        if let Some(title) = reader.title() {
+            conv.title = Some(title.to_string());
+        }
+        if conv.base_config.is_none() {
+            conv.base_config = reader.default_config();
+        }
         if let Some(redactor) = &self.redactor {
             crate::redact::redact_stream_tail(redactor, conv, known);
         }

@@ -15,7 +15,9 @@ pub enum Detected {
     Blank,
     /// A JSON array: a JP `events.json`.
     Jp,
-    /// A JSON object: an eve NDJSON stream.
+    /// A JSON object (or a zstd frame): lines of JSON — an eve stream, a
+    /// Claude Code transcript or a Codex rollout, told apart by
+    /// [`line_format`] once a line is complete.
     Eve,
     /// Something else, at this place.
     Other {
@@ -39,6 +41,9 @@ pub fn detect(head: &[u8]) -> Detected {
         None if head.len() > HEAD => HEAD,
         None => return Detected::Blank,
     };
+    if head.starts_with(&ZSTD_MAGIC) {
+        return Detected::Eve; // a compressed rollout: lines once decompressed
+    }
     match head[at] {
         b'[' => Detected::Jp,
         b'{' => Detected::Eve,
@@ -62,6 +67,65 @@ pub fn detect(head: &[u8]) -> Detected {
     }
 }
 
+/// The first four bytes of a zstd frame (a Codex `.jsonl.zst` rollout).
+pub const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+
+/// Which line-delimited format a line belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineFormat {
+    /// An eve session stream.
+    Eve,
+    /// A Claude Code transcript.
+    ClaudeCode,
+    /// A Codex rollout (envelope or legacy).
+    Codex,
+}
+
+/// Record types only Claude Code writes (spec agent-transcripts §1.1).
+const CLAUDE_TYPES: [&str; 18] = [
+    "user",
+    "assistant",
+    "system",
+    "summary",
+    "file-history-snapshot",
+    "queue-operation",
+    "progress",
+    "attachment",
+    "permission-mode",
+    "mode",
+    "last-prompt",
+    "custom-title",
+    "ai-title",
+    "agent-name",
+    "pr-link",
+    "bridge-session",
+    "agent-setting",
+    "worktree-state",
+];
+
+/// The format one parsed line belongs to, when it tells (spec §1.1): a
+/// `{type, payload}` envelope is Codex, a `{id, timestamp}` head without
+/// either is a legacy Codex rollout, a Claude Code record type or
+/// `sessionId`/`parentUuid` is Claude Code, an eve event or v27 record is
+/// eve. `None`: the line says nothing (look at the next).
+pub fn line_format(value: &serde_json::Value) -> Option<LineFormat> {
+    let has = |key: &str| value.get(key).is_some();
+    let kind = value.get("type").and_then(serde_json::Value::as_str);
+    if kind.is_some() && has("payload") {
+        return Some(LineFormat::Codex);
+    }
+    if has("sessionId") || has("parentUuid") || kind.is_some_and(|k| CLAUDE_TYPES.contains(&k)) {
+        return Some(LineFormat::ClaudeCode);
+    }
+    if kind.is_none() && !has("payload") && has("id") && has("timestamp") {
+        return Some(LineFormat::Codex);
+    }
+    if kind.is_some() || has("facts") || has("progress") || has("meta") {
+        return Some(LineFormat::Eve);
+    }
+    None
+}
+
 /// JSON's four whitespace bytes (a form feed is not one).
 fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
@@ -77,6 +141,21 @@ mod tests {
         assert_eq!(detect(b"\r\n{\"type\":\"x\"}\n"), Detected::Eve);
         assert_eq!(detect(b""), Detected::Blank);
         assert_eq!(detect(b" \n\t"), Detected::Blank);
+    }
+
+    #[test]
+    fn each_line_format_is_told_by_its_first_record() {
+        use serde_json::json;
+        let codex = json!({"timestamp": "t", "type": "session_meta", "payload": {}});
+        assert_eq!(line_format(&codex), Some(LineFormat::Codex));
+        let legacy = json!({"id": "x", "timestamp": "t", "instructions": null});
+        assert_eq!(line_format(&legacy), Some(LineFormat::Codex));
+        let claude = json!({"type": "summary", "summary": "s", "leafUuid": "u"});
+        assert_eq!(line_format(&claude), Some(LineFormat::ClaudeCode));
+        let eve = json!({"type": "turn.started", "data": {}, "meta": {}});
+        assert_eq!(line_format(&eve), Some(LineFormat::Eve));
+        assert_eq!(line_format(&json!({"x": 1})), None);
+        assert_eq!(detect(&[0x28, 0xB5, 0x2F, 0xFD, 0]), Detected::Eve);
     }
 
     #[test]

@@ -32,7 +32,7 @@
 mod builder;
 mod gen_a;
 mod gen_b;
-mod lines;
+pub(crate) mod lines;
 mod record;
 mod text;
 

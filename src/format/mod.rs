@@ -5,9 +5,15 @@
 //! normalization live here and nowhere else; later stages only see
 //! [`crate::model::Event`]s.
 
+pub mod agent_args;
+pub mod agent_tools;
+pub mod claude_code;
+pub mod codex;
 pub mod detect;
 pub mod eve;
 pub mod jp;
+pub mod ndjson;
 mod stream;
+pub mod transcript;
 
 pub use stream::{StreamFormat, StreamReader};

@@ -53,13 +53,27 @@ pub trait StreamReader: std::fmt::Debug + Send {
 
     /// Whether the stream says its session ended.
     fn finished(&self) -> bool;
+
+    /// The conversation's title, when the format stores one.
+    fn title(&self) -> Option<&str> {
+        None
+    }
+
+    /// The format's built-in tool styles, as a base configuration
+    /// (`conversation.tools.NAME.style`), when it has them: a user's
+    /// `--config`/`--set` still override them by tool name.
+    fn default_config(&self) -> Option<serde_json::Value> {
+        None
+    }
 }
 
 /// The stream formats overhear reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StreamFormat {
-    /// An eve session stream (NDJSON).
-    Eve,
+    /// Lines of JSON: an eve session stream, a Claude Code transcript or a
+    /// Codex rollout (plain or zstd-compressed), told apart by their first
+    /// readable line ([`super::ndjson::NdjsonReader`]).
+    Lines,
 }
 
 impl StreamFormat {
@@ -67,7 +81,7 @@ impl StreamFormat {
     /// (a JP array is read whole, not as a stream).
     pub fn detected(detected: Detected) -> Option<StreamFormat> {
         match detected {
-            Detected::Eve => Some(StreamFormat::Eve),
+            Detected::Eve => Some(StreamFormat::Lines),
             Detected::Blank | Detected::Jp | Detected::Other { .. } => None,
         }
     }
@@ -75,7 +89,7 @@ impl StreamFormat {
     /// A fresh reader of this format, nothing read yet.
     pub fn reader(self) -> Box<dyn StreamReader> {
         match self {
-            StreamFormat::Eve => Box::<super::eve::EveReader>::default(),
+            StreamFormat::Lines => Box::<super::ndjson::NdjsonReader>::default(),
         }
     }
 }

@@ -58,6 +58,11 @@ pub const CALL_ID: &str = "overhear.call_id";
 /// turn gets a `turn_start` of its own to carry it.
 pub const SESSION: &str = "overhear.session";
 
+/// The `type` of an [`EventKind::Unknown`](crate::model::EventKind::Unknown)
+/// event that is a notice of the source (an interruption, an API error, a
+/// compaction: `{type, level, text}`), shown as a one-line notice.
+pub const NOTICE: &str = "notice";
+
 /// A background task's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -162,6 +167,12 @@ pub struct TurnInfo {
     /// Output tokens summed over the turn's steps.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_tokens: Option<u64>,
+    /// Of the input tokens, those read from the prompt cache (agent transcripts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read_tokens: Option<u64>,
+    /// Of the input tokens, those written to the prompt cache (Claude Code).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
     /// Cost in USD summed over the steps that reported one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<f64>,

@@ -235,3 +235,23 @@ fn tools_that_is_not_a_map_is_a_warning_not_a_failure() {
     assert_eq!(p.tool_style("x"), &ToolStyle::default());
     assert_eq!(p.warnings().len(), 1);
 }
+
+/// Claude Code's built-in styles (`format::agent_tools`) read as styles: shell
+/// tools fold their output, plans show whole, and eve has none.
+#[test]
+fn the_agent_formats_built_in_styles_read_as_styles() {
+    use crate::format::agent_tools::{RENDERED, default_config};
+    use crate::format::detect::LineFormat;
+    use crate::policy::style::{Parameters, ResultSetting};
+
+    let config = default_config(LineFormat::ClaudeCode).expect("a config");
+    let policy = TurnPolicy::new(&config, &Default::default());
+    let bash = policy.tool_style("Bash");
+    assert_eq!(bash.parameters, Parameters::Custom(RENDERED.into()));
+    assert_eq!(bash.inline_results.user, ResultSetting::Lines(8));
+    assert_eq!(
+        policy.tool_style("TodoWrite").inline_results.user,
+        ResultSetting::Full
+    );
+    assert!(default_config(LineFormat::Eve).is_none());
+}

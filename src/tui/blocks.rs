@@ -138,6 +138,10 @@ pub trait Blocks {
     fn title(&self) -> String;
     /// How many events the conversation holds.
     fn event_count(&self) -> usize;
+    /// The conversation's token totals, when its turns count tokens.
+    fn usage(&self) -> Option<String> {
+        None
+    }
     /// The name of the current view (`terminal`, `user`, `raw`).
     fn view_name(&self) -> &'static str;
     /// Switches to the next view (the `v` key).

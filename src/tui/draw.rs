@@ -139,7 +139,7 @@ impl<D: Blocks> App<D> {
         }
         // Drop the least useful parts first until the rest fits.
         for drop in [
-            "events", "view", "speed", "time", "cols", "match", "turn", "step",
+            "events", "tokens", "view", "speed", "time", "cols", "match", "turn", "step",
         ] {
             if right_width(&right) + wanted_left <= width {
                 break;
@@ -204,6 +204,9 @@ impl<D: Blocks> App<D> {
                 bar,
             ),
         ));
+        if let Some(usage) = self.doc.usage() {
+            parts.push(("tokens", Span::styled(usage, bar)));
+        }
         // The usual view goes without saying.
         let view = self.doc.view_name();
         if view != DEFAULT_VIEW {

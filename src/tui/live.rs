@@ -66,6 +66,8 @@ pub struct LiveDocument {
     /// A replay sets the conversation, `finished` and `now` (the moment
     /// shown) itself: the files and the clock are not asked.
     replayed: bool,
+    /// The conversation's token totals for the status bar, made when it changes.
+    usage: Option<String>,
 }
 
 impl LiveDocument {
@@ -84,6 +86,7 @@ impl LiveDocument {
             revisions: RefCell::new(Vec::new()),
             now: now_millis(),
             replayed: false,
+            usage: None,
         };
         doc.rebuild();
         doc
@@ -136,6 +139,7 @@ impl LiveDocument {
         self.live.take_untouched_turns();
         self.doc = Document::build(&self.live.conversation, &self.options);
         self.revisions = RefCell::new(vec![None; self.doc.blocks.len()]);
+        self.usage = usage_totals(&self.live.conversation);
     }
 
     /// Brings the document up to date after a refresh, keeping the blocks
@@ -150,6 +154,7 @@ impl LiveDocument {
         let revisions = self.revisions.get_mut();
         revisions.truncate(kept);
         revisions.resize(self.doc.blocks.len(), None);
+        self.usage = usage_totals(&self.live.conversation);
     }
 
     /// How long the turn whose rule is block `i` had been running at the
@@ -352,6 +357,10 @@ impl Blocks for LiveDocument {
         self.live.conversation.events.len()
     }
 
+    fn usage(&self) -> Option<String> {
+        self.usage.clone()
+    }
+
     fn view_name(&self) -> &'static str {
         self.options.view.name()
     }
@@ -539,3 +548,39 @@ impl fmt::Write for HashWriter {
 #[cfg(test)]
 #[path = "live_tests.rs"]
 mod tests;
+
+/// The tokens of every turn that counted them (the `overhear.turn` facts of
+/// its `turn_start`), summed: `Σ 12.3k in / 4.5k out`. `None` when no turn did.
+fn usage_totals(conv: &crate::model::Conversation) -> Option<String> {
+    let mut total: Option<(u64, u64)> = None;
+    for turn in &conv.turns {
+        let info = turn.items.iter().find_map(|item| match item {
+            crate::model::Item::TurnStart(i) => {
+                conv.events.get(*i).and_then(crate::model::ext::turn_info)
+            }
+            _ => None,
+        });
+        if let Some(info) = info
+            && (info.input_tokens.is_some() || info.output_tokens.is_some())
+        {
+            let (i, o) = total.get_or_insert((0, 0));
+            *i += info.input_tokens.unwrap_or(0);
+            *o += info.output_tokens.unwrap_or(0);
+        }
+    }
+    let (input, output) = total?;
+    Some(format!(
+        "Σ {} in / {} out tokens",
+        short(input),
+        short(output)
+    ))
+}
+
+/// A token count in a few characters: `950`, `12.3k`, `4.1M`.
+fn short(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}

@@ -7,7 +7,7 @@
 
 /// Accumulates bytes and yields complete lines with their 1-based numbers.
 #[derive(Debug, Default)]
-pub(super) struct LineSplitter {
+pub(crate) struct LineSplitter {
     partial: Vec<u8>,
     lines: usize,
 }
@@ -15,7 +15,7 @@ pub(super) struct LineSplitter {
 impl LineSplitter {
     /// Feeds bytes; calls `each(number, line)` for every line completed by
     /// them (without its `\n`).
-    pub(super) fn push(&mut self, bytes: &[u8], mut each: impl FnMut(usize, &[u8])) {
+    pub(crate) fn push(&mut self, bytes: &[u8], mut each: impl FnMut(usize, &[u8])) {
         let mut rest = bytes;
         while let Some(pos) = rest.iter().position(|&b| b == b'\n') {
             self.lines += 1;
@@ -32,7 +32,7 @@ impl LineSplitter {
     }
 
     /// End of input: a final line without a newline is yielded too.
-    pub(super) fn finish(&mut self, mut each: impl FnMut(usize, &[u8])) {
+    pub(crate) fn finish(&mut self, mut each: impl FnMut(usize, &[u8])) {
         if !self.partial.is_empty() {
             self.lines += 1;
             let line = std::mem::take(&mut self.partial);

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::read::{
-    SplitText, final_reply_item, response_id, split_text, turn_ended, turn_has_ended,
+    SplitText, final_reply_item, notice_text, response_id, split_text, turn_ended, turn_has_ended,
 };
 use super::{
     Anchor, BlockKey, BlockKind, DocBlock, DocOptions, DocView, Document, Piece, ToolCard,
@@ -345,6 +345,9 @@ impl Builder<'_> {
                 Item::Compaction(i) | Item::Unknown(i) => {
                     if view == DocView::Raw {
                         self.push(number, *i, 0, BlockKind::Unknown { event: *i });
+                    } else if let Some(text) = notice_text(&conv.events[*i]) {
+                        let text = text.to_string();
+                        self.push(number, *i, 0, BlockKind::Notice { text });
                     }
                 }
             }

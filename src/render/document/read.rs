@@ -160,6 +160,17 @@ pub(super) fn turn_has_ended(conv: &Conversation, turn: &Turn) -> bool {
             .is_some_and(|info| info.ended.is_some())
 }
 
+/// The text of a source's notice (an interruption, an API error, a
+/// compaction: an unknown event of type [`ext::NOTICE`]), shown as a one-line notice.
+pub(super) fn notice_text(event: &Event) -> Option<&str> {
+    match &event.kind {
+        EventKind::Unknown(value) if event.type_name() == ext::NOTICE => {
+            value.get("text").and_then(serde_json::Value::as_str)
+        }
+        _ => None,
+    }
+}
+
 pub(super) fn response_id(event: &Event) -> &str {
     match &event.kind {
         EventKind::ToolCallResponse { id, .. } => id,

@@ -105,8 +105,13 @@ pub(super) fn turn_summary(info: &ext::TurnInfo) -> String {
     if let Some(model) = &info.model {
         parts.push(model.clone());
     }
+    let cache = match (info.cache_read_tokens, info.cache_write_tokens) {
+        (Some(r), Some(w)) if r > 0 || w > 0 => format!(" ({r} cache read, {w} cache write)"),
+        (Some(r), None) if r > 0 => format!(" ({r} cache read)"),
+        _ => String::new(),
+    };
     match (info.input_tokens, info.output_tokens) {
-        (Some(i), Some(o)) => parts.push(format!("{i} in / {o} out tokens")),
+        (Some(i), Some(o)) => parts.push(format!("{i} in{cache} / {o} out tokens")),
         (Some(i), None) => parts.push(format!("{i} in tokens")),
         (None, Some(o)) => parts.push(format!("{o} out tokens")),
         (None, None) => {}

@@ -1,0 +1,389 @@
+//! Claude Code session transcripts (JSON Lines) → canonical events.
+//!
+//! [`ClaudeCodeReader`] is fed a transcript's bytes as they arrive (a partial
+//! last line waits for its newline) and maps each record as spec
+//! agent-transcripts §2 says: a prompt opens a turn (`turn_start` +
+//! `chat_request`), each assistant content block becomes speech, reasoning or
+//! a tool call (one line per block; a response spread over lines keeps its
+//! file order), each `tool_result` a tool response with its `is_error`.
+//! Harness text, snapshots, modes, titles and records of unknown types are
+//! kept as `unknown` events (raw view only); interruptions, API errors and
+//! compactions become notices ([`super::transcript::NOTICE`]). Token usage is
+//! counted once per `message.id` (its last line) and summed per turn into the
+//! turn's `overhear.turn` facts. docs/agents.md lists every decision.
+
+mod user;
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::transcript::{Sink, image_placeholder, str_at, timestamp};
+use crate::model::Original;
+use crate::model::ext;
+use crate::model::{ChatResponse, Content, Event, EventKind};
+use crate::problem::SkippedLine;
+
+/// The marker shown for reasoning the transcript does not hold (signed or
+/// redacted thinking with no text).
+pub const REASONING_HIDDEN: &str = "[reasoning hidden]";
+
+/// Reads a Claude Code transcript incrementally.
+#[derive(Debug, Default)]
+pub struct ClaudeCodeReader {
+    sink: Sink,
+    state: State,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// Whether the file is a sub-agent's own transcript (its first
+    /// conversation record is a sidechain): then its sidechain is its main chain.
+    sidechain_file: Option<bool>,
+    seen_uuids: HashSet<String>,
+    /// Tool calls by id: the index of their request event.
+    calls: HashMap<String, usize>,
+    /// The current turn's `turn_start` event.
+    turn: Option<usize>,
+    /// Usage of the current turn's responses, by `message.id` (last line
+    /// wins): input (all of it), output, cache read, cache write.
+    usage: HashMap<String, [u64; 4]>,
+    model: Option<String>,
+    /// Title candidates: custom, ai, summary.
+    titles: [Option<String>; 3],
+}
+
+impl ClaudeCodeReader {
+    /// An empty reader.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads a whole transcript at once.
+    pub fn read_all(bytes: &[u8]) -> Self {
+        let mut reader = Self::new();
+        reader.push(bytes);
+        reader.finish();
+        reader
+    }
+
+    /// Feeds bytes as they arrive; a partial last line is held back.
+    pub fn push(&mut self, bytes: &[u8]) {
+        let state = &mut self.state;
+        self.sink
+            .feed(bytes, false, |sink, _, value| state.record(sink, &value));
+    }
+
+    /// End of input: a last line without a newline is read too.
+    pub fn finish(&mut self) {
+        let state = &mut self.state;
+        self.sink
+            .feed(&[], true, |sink, _, value| state.record(sink, &value));
+    }
+
+    /// Runs `read` on `events` as the reader's own: the seam's one copy of
+    /// the events (`format::stream`). `events` must be what this reader
+    /// made so far.
+    pub(crate) fn with_events(&mut self, events: &mut Vec<Event>, read: impl FnOnce(&mut Self)) {
+        std::mem::swap(&mut self.sink.events, events);
+        read(self);
+        std::mem::swap(&mut self.sink.events, events);
+    }
+
+    /// The canonical events read so far.
+    pub fn events(&self) -> &[Event] {
+        &self.sink.events
+    }
+
+    /// Stored lines not handed over yet (see [`ClaudeCodeReader::take_originals`]).
+    pub fn originals(&self) -> &[Original] {
+        self.sink.originals()
+    }
+
+    /// Hands over the stored lines read since the last call.
+    pub fn take_originals(&mut self) -> Vec<Original> {
+        self.sink.take_originals()
+    }
+
+    /// How many stored lines were read in all.
+    pub fn originals_read(&self) -> usize {
+        self.sink.originals_read()
+    }
+
+    /// The lines that could not be read.
+    pub fn diagnostics(&self) -> &[SkippedLine] {
+        self.sink.diagnostics()
+    }
+
+    /// Counts in-place changes to events already returned (turn usage).
+    pub fn revision(&self) -> u64 {
+        self.sink.revision()
+    }
+
+    /// The lowest index of an event changed in place since the last call.
+    pub fn take_changed_from(&mut self) -> Option<usize> {
+        self.sink.take_changed_from()
+    }
+
+    /// The session's title: `custom-title` > `ai-title` > `summary`.
+    pub fn title(&self) -> Option<&str> {
+        self.state
+            .titles
+            .iter()
+            .flatten()
+            .next()
+            .map(String::as_str)
+    }
+}
+
+impl State {
+    fn record(&mut self, sink: &mut Sink, value: &Value) {
+        if let Some(uuid) = str_at(value, "uuid")
+            && !self.seen_uuids.insert(uuid.to_string())
+        {
+            return; // written twice (a resumed session repeats records)
+        }
+        let kind = str_at(value, "type").unwrap_or("");
+        if matches!(kind, "user" | "assistant") {
+            let sidechain = value.get("isSidechain").and_then(Value::as_bool) == Some(true);
+            let own = *self.sidechain_file.get_or_insert(sidechain);
+            if sidechain && !own {
+                // An inline sub-agent's record: counted for the sub-agent, not
+                // here. Its start is a notice, so its work is not lost from view.
+                let root = value.get("parentUuid").is_none_or(Value::is_null);
+                if root && kind == "user" {
+                    let content = value.get("message").and_then(|m| m.get("content"));
+                    let prompt = user::text_of(content.unwrap_or(&Value::Null));
+                    let first = prompt.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+                    sink.notice(
+                        timestamp(value),
+                        "info",
+                        format!(
+                            "sub-agent: {} (its records are in the raw view)",
+                            first.trim()
+                        ),
+                    );
+                }
+                sink.opaque(timestamp(value), value);
+                return;
+            }
+        }
+        let time = timestamp(value);
+        match kind {
+            "user" => user::record(self, sink, value, time),
+            "assistant" => self.assistant(sink, value, time),
+            "system" => system(sink, value, time),
+            "attachment" => {
+                let attachment = value.get("attachment").unwrap_or(&Value::Null);
+                if str_at(attachment, "type") == Some("hook_blocking_error") {
+                    let text = str_at(attachment, "blockingError")
+                        .or_else(|| str_at(attachment, "content"))
+                        .unwrap_or("a hook blocked the action");
+                    sink.notice(time, "error", format!("hook: {text}"));
+                } else {
+                    sink.opaque(time, value);
+                }
+            }
+            _ => {
+                let slot = match kind {
+                    "custom-title" => Some((0, "customTitle")),
+                    "ai-title" => Some((1, "aiTitle")),
+                    "summary" => Some((2, "summary")),
+                    _ => None,
+                };
+                if let Some((slot, key)) = slot
+                    && let Some(title) = str_at(value, key)
+                {
+                    self.titles[slot] = Some(title.to_string());
+                }
+                sink.opaque(time, value);
+            }
+        }
+    }
+
+    /// Opens a turn: its `turn_start` carries the turn's usage once known.
+    fn open_turn(&mut self, sink: &mut Sink, time: Option<String>) {
+        self.turn = Some(sink.push_kind(time, EventKind::TurnStart));
+        self.usage.clear();
+    }
+
+    fn assistant(&mut self, sink: &mut Sink, value: &Value, time: Option<String>) {
+        let message = value.get("message").unwrap_or(&Value::Null);
+        if value.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true) {
+            let text = user::text_of(message.get("content").unwrap_or(&Value::Null));
+            sink.notice(time, "error", text);
+            return;
+        }
+        match message.get("content") {
+            Some(Value::String(text)) => {
+                sink.push_kind(time, speech(text));
+            }
+            Some(Value::Array(blocks)) => {
+                for block in blocks {
+                    self.block(sink, block, time.clone());
+                }
+            }
+            _ => {
+                sink.opaque(time, value);
+            }
+        }
+        self.count_usage(sink, message);
+    }
+
+    fn block(&mut self, sink: &mut Sink, block: &Value, time: Option<String>) {
+        let kind = match block {
+            Value::String(text) => speech(text),
+            _ => match str_at(block, "type").unwrap_or("") {
+                "text" => speech(str_at(block, "text").unwrap_or("")),
+                "thinking" => match str_at(block, "thinking") {
+                    Some(text) if !text.trim().is_empty() => {
+                        EventKind::ChatResponse(ChatResponse::Reasoning(text.to_string()))
+                    }
+                    _ => EventKind::ChatResponse(ChatResponse::Reasoning(REASONING_HIDDEN.into())),
+                },
+                "redacted_thinking" => {
+                    EventKind::ChatResponse(ChatResponse::Reasoning(REASONING_HIDDEN.into()))
+                }
+                "tool_use" | "server_tool_use" => {
+                    let id = str_at(block, "id").unwrap_or("").to_string();
+                    if self.calls.contains_key(&id) {
+                        return; // the same call written again
+                    }
+                    self.calls.insert(id.clone(), sink.events.len());
+                    let name = str_at(block, "name").unwrap_or("tool").to_string();
+                    let arguments = block.get("input").cloned().unwrap_or(Value::Null);
+                    sink.push_call(time, id, name, arguments);
+                    return;
+                }
+                "image" => speech(&image_of(block)),
+                other => speech(&format!("[unsupported block: {other}]")),
+            },
+        };
+        if matches!(&kind, EventKind::ChatResponse(ChatResponse::Message(Some(t))) if t.is_empty())
+        {
+            return;
+        }
+        sink.push_kind(time, kind);
+    }
+
+    /// Counts a response's usage once per `message.id`: its last line's
+    /// counts replace the earlier (partial, streaming) ones.
+    fn count_usage(&mut self, sink: &mut Sink, message: &Value) {
+        let (Some(turn), Some(id), Some(usage)) =
+            (self.turn, str_at(message, "id"), message.get("usage"))
+        else {
+            return;
+        };
+        let count = |key: &str| usage.get(key).and_then(Value::as_u64).unwrap_or(0);
+        let input = count("input_tokens")
+            + count("cache_creation_input_tokens")
+            + count("cache_read_input_tokens");
+        let cache = (
+            count("cache_read_input_tokens"),
+            count("cache_creation_input_tokens"),
+        );
+        self.usage.insert(
+            id.to_string(),
+            [input, count("output_tokens"), cache.0, cache.1],
+        );
+        if let Some(model) = str_at(message, "model").filter(|m| *m != "<synthetic>") {
+            self.model = Some(model.to_string());
+        }
+        let sum = self.usage.values().fold([0; 4], |mut sum, counts| {
+            sum.iter_mut().zip(counts).for_each(|(s, c)| *s += c);
+            sum
+        });
+        let model = self.model.clone();
+        sink.update(turn, |event| {
+            let mut info = ext::turn_info(event).unwrap_or_default();
+            info.input_tokens = Some(sum[0]);
+            info.output_tokens = Some(sum[1]);
+            info.cache_read_tokens = Some(sum[2]);
+            info.cache_write_tokens = Some(sum[3]);
+            info.model = model;
+            ext::set_value(event, ext::TURN, &info)
+        });
+    }
+}
+
+/// Assistant speech.
+fn speech(text: &str) -> EventKind {
+    EventKind::ChatResponse(ChatResponse::Message(Some(text.to_string())))
+}
+
+/// An image block's placeholder (its base64 is never kept in an event).
+fn image_of(block: &Value) -> String {
+    let source = block.get("source").unwrap_or(&Value::Null);
+    image_placeholder(
+        str_at(source, "media_type"),
+        str_at(source, "data").map(str::len),
+    )
+}
+
+/// A `system` record: the ones a user should see become notices (spec §2.2),
+/// the rest stay for the raw view.
+fn system(sink: &mut Sink, value: &Value, time: Option<String>) {
+    let content = str_at(value, "content").unwrap_or("");
+    let level = str_at(value, "level").unwrap_or("");
+    match str_at(value, "subtype") {
+        Some("api_error") => {
+            let error = value.get("error").map_or(String::new(), |e| match e {
+                Value::String(s) => s.clone(),
+                other => str_at(other, "message")
+                    .map(str::to_string)
+                    .unwrap_or_else(|| other.to_string()),
+            });
+            let retry = match (
+                value.get("retryAttempt").and_then(Value::as_u64),
+                value.get("maxRetries").and_then(Value::as_u64),
+            ) {
+                (Some(n), Some(max)) => format!(" (retry {n} of {max})"),
+                _ => String::new(),
+            };
+            sink.notice(time, "error", format!("API error: {error}{retry}"));
+        }
+        Some("compact_boundary") => {
+            let meta = value.get("compactMetadata").unwrap_or(&Value::Null);
+            let trigger = str_at(meta, "trigger").unwrap_or("manual");
+            let text = match meta.get("preTokens").and_then(Value::as_u64) {
+                Some(tokens) => format!("context compacted ({trigger}, {}k tokens)", tokens / 1000),
+                None => format!("context compacted ({trigger})"),
+            };
+            sink.notice(time, "info", text);
+        }
+        Some("away_summary") => sink.notice(time, "info", content.to_string()),
+        _ if matches!(level, "warning" | "error") && !content.is_empty() => {
+            sink.notice(time, level, content.to_string());
+        }
+        _ => {
+            sink.opaque(time, value);
+        }
+    }
+}
+
+/// A tool result's content: its text parts joined, images as placeholders.
+fn result_content(content: Option<&Value>) -> Content {
+    match content {
+        Some(Value::String(text)) => Content::Text(text.clone()),
+        Some(Value::Array(parts)) => {
+            let texts: Vec<String> = parts
+                .iter()
+                .map(|part| match part {
+                    Value::String(text) => text.clone(),
+                    _ => match str_at(part, "type") {
+                        Some("text") => str_at(part, "text").unwrap_or("").to_string(),
+                        Some("image") => image_of(part),
+                        Some(other) => format!("[{other}]"),
+                        None => part.to_string(),
+                    },
+                })
+                .collect();
+            Content::Text(texts.join("\n"))
+        }
+        Some(Value::Null) | None => Content::Text(String::new()),
+        Some(other) => Content::Text(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

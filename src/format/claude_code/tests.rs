@@ -1,0 +1,215 @@
+use serde_json::json;
+
+use super::*;
+
+fn lines(records: &[Value]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for record in records {
+        out.extend_from_slice(record.to_string().as_bytes());
+        out.push(b'\n');
+    }
+    out
+}
+
+fn assistant(uuid: &str, id: &str, block: Value, output_tokens: u64) -> Value {
+    json!({"type": "assistant", "uuid": uuid, "sessionId": "s", "timestamp": "2025-10-01T10:00:00.000Z",
+        "message": {"id": id, "model": "claude-x", "content": [block],
+            "usage": {"input_tokens": 10, "output_tokens": output_tokens, "cache_read_input_tokens": 5}}})
+}
+
+fn kinds(reader: &ClaudeCodeReader) -> Vec<&str> {
+    reader.events().iter().map(Event::type_name).collect()
+}
+
+#[test]
+fn a_response_split_over_lines_keeps_its_blocks_and_counts_usage_once() {
+    let bytes = lines(&[
+        json!({"type": "user", "uuid": "u1", "sessionId": "s", "message": {"role": "user", "content": "fix it"}}),
+        assistant(
+            "a1",
+            "m1",
+            json!({"type": "thinking", "thinking": "", "signature": "sig"}),
+            1,
+        ),
+        assistant("a2", "m1", json!({"type": "text", "text": "Looking."}), 2),
+        assistant(
+            "a3",
+            "m1",
+            json!({"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}),
+            30,
+        ),
+        json!({"type": "user", "uuid": "u2", "sessionId": "s", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "boom", "is_error": true}]}}),
+        assistant(
+            "a3",
+            "m1",
+            json!({"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}),
+            30,
+        ),
+    ]);
+    let reader = ClaudeCodeReader::read_all(&bytes);
+    assert_eq!(
+        kinds(&reader),
+        [
+            "turn_start",
+            "chat_request",
+            "chat_response",
+            "chat_response",
+            "tool_call_request",
+            "tool_call_response"
+        ]
+    );
+    assert_eq!(
+        reader.events()[2].kind,
+        EventKind::ChatResponse(ChatResponse::Reasoning(REASONING_HIDDEN.into()))
+    );
+    assert!(matches!(
+        reader.events()[5].kind,
+        EventKind::ToolCallResponse { is_error: true, .. }
+    ));
+    let info = ext::turn_info(&reader.events()[0]).expect("usage on the turn");
+    assert_eq!(
+        (info.input_tokens, info.output_tokens),
+        (Some(15), Some(30))
+    );
+    assert_eq!(info.model.as_deref(), Some("claude-x"));
+}
+
+#[test]
+fn user_records_are_told_apart_in_the_spec_order() {
+    let user = |uuid: &str, content: Value, extra: Value| {
+        let mut v = json!({"type": "user", "uuid": uuid, "sessionId": "s", "message": {"role": "user", "content": content}});
+        if let (Some(m), Some(e)) = (v.as_object_mut(), extra.as_object()) {
+            m.extend(e.clone());
+        }
+        v
+    };
+    let bytes = lines(&[
+        user(
+            "1",
+            json!("Caveat: local commands"),
+            json!({"isMeta": true}),
+        ),
+        user(
+            "2",
+            json!("<command-name>/exit</command-name>\n<command-args></command-args>"),
+            json!({}),
+        ),
+        user(
+            "3",
+            json!("<local-command-stdout>Bye!</local-command-stdout>"),
+            json!({}),
+        ),
+        user(
+            "4",
+            json!([{"type": "text", "text": "[Request interrupted by user]"}]),
+            json!({}),
+        ),
+        user(
+            "5",
+            json!([{"type": "text", "text": "look"}, {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "AAAA"}}]),
+            json!({}),
+        ),
+        user(
+            "6",
+            json!("summary of before"),
+            json!({"isCompactSummary": true, "isVisibleInTranscriptOnly": true}),
+        ),
+    ]);
+    let reader = ClaudeCodeReader::read_all(&bytes);
+    let prompts: Vec<&str> = reader
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::ChatRequest { content, .. } => Some(content.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(prompts, ["/exit", "look\n\n[image: image/png, 3 B]"]);
+    let notices: Vec<&str> = reader
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Unknown(v) if e.type_name() == "notice" => v["text"].as_str(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(notices, ["Bye!", "[Request interrupted by user]"]);
+}
+
+#[test]
+fn inline_sidechains_do_not_start_turns_but_a_sub_agent_file_does() {
+    let side = json!({"type": "user", "uuid": "s1", "isSidechain": true, "sessionId": "s", "message": {"role": "user", "content": "research"}});
+    let main = json!({"type": "user", "uuid": "m1", "isSidechain": false, "sessionId": "s", "message": {"role": "user", "content": "go"}});
+    let mixed = ClaudeCodeReader::read_all(&lines(&[main.clone(), side.clone()]));
+    assert_eq!(
+        mixed
+            .events()
+            .iter()
+            .filter(|e| e.type_name() == "turn_start")
+            .count(),
+        1
+    );
+    let notice = mixed.events().iter().find_map(|e| match &e.kind {
+        EventKind::Unknown(v) if e.type_name() == "notice" => v["text"].as_str(),
+        _ => None,
+    });
+    assert_eq!(
+        notice,
+        Some("sub-agent: research (its records are in the raw view)")
+    );
+    let own = ClaudeCodeReader::read_all(&lines(&[side]));
+    assert_eq!(kinds(&own), ["turn_start", "chat_request"]);
+}
+
+#[test]
+fn titles_prefer_custom_over_ai_over_summary_and_bad_lines_are_counted() {
+    let bytes = lines(&[
+        json!({"type": "summary", "summary": "Old", "leafUuid": "x"}),
+        json!({"type": "ai-title", "aiTitle": "Ai"}),
+    ]);
+    let mut bytes = bytes;
+    bytes.extend_from_slice(b"{\"type\":\"attachment\",\"attach\n");
+    bytes.extend_from_slice(
+        json!({"type": "mystery-record", "x": 1})
+            .to_string()
+            .as_bytes(),
+    );
+    let reader = ClaudeCodeReader::read_all(&bytes);
+    assert_eq!(reader.title(), Some("Ai"));
+    assert_eq!(reader.diagnostics().len(), 1);
+    assert_eq!(reader.diagnostics()[0].line, 3);
+    assert_eq!(
+        reader.events().last().map(Event::type_name),
+        Some("mystery-record")
+    );
+}
+
+#[test]
+fn an_edit_gets_its_line_numbers_when_its_result_arrives() {
+    let call = assistant(
+        "a1",
+        "m1",
+        json!({"type": "tool_use", "id": "t1", "name": "Edit",
+            "input": {"file_path": "a.css", "old_string": "x\n", "new_string": "y\n"}}),
+        1,
+    );
+    let result = json!({"type": "user", "uuid": "u2", "sessionId": "s",
+        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]},
+        "toolUseResult": {"filePath": "a.css", "structuredPatch": [
+            {"oldStart": 7, "oldLines": 1, "newStart": 7, "newLines": 1, "lines": ["-x", "+y"]}]}});
+    let mut reader = ClaudeCodeReader::new();
+    reader.push(&lines(&[call]));
+    let before = reader.events()[0].metadata["rendered_arguments"].clone();
+    assert!(
+        before
+            .as_str()
+            .is_some_and(|t| t.contains("@@") && !t.contains("-7"))
+    );
+    reader.push(&lines(&[result]));
+    assert_eq!(reader.take_changed_from(), Some(0));
+    let after = reader.events()[0].metadata["rendered_arguments"]
+        .as_str()
+        .unwrap_or("");
+    assert!(after.contains("@@ -7,1 +7,1 @@"), "{after}");
+}

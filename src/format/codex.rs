@@ -1,0 +1,511 @@
+//! Codex CLI rollouts (JSON Lines, optionally zstd-compressed) → canonical events.
+//!
+//! [`CodexReader`] is fed a rollout's bytes as they arrive and maps each line
+//! as spec agent-transcripts §3 says, with one source of truth per thing
+//! (§3.6): prompts from `event_msg/user_message` (or, in files that have none,
+//! from the `response_item` user messages that are not injected context),
+//! speech, reasoning and tool calls from `response_item`s; the event mirrors
+//! are dropped, the extended-mode events only enrich a call's error flag.
+//! Calls pair with their outputs by `call_id`; errors follow §3.8 (see
+//! [`output`]). Both generations are read: the envelope
+//! (`{timestamp, type, payload}`) and the legacy one (a first line
+//! `{id, timestamp}`, then bare items). docs/agents.md lists every decision.
+
+mod output;
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value};
+
+use super::transcript::{Sink, image_placeholder, str_at, timestamp};
+use crate::model::Original;
+use crate::model::ext;
+use crate::model::{ChatResponse, Content, Event, EventKind};
+use crate::problem::SkippedLine;
+
+/// The placeholder for reasoning stored only encrypted.
+pub const REASONING_HIDDEN: &str = "[reasoning hidden]";
+
+/// The line that separates an IDE prompt's editor context from the request.
+const IDE_REQUEST: &str = "## My request for Codex:";
+
+/// Reads a Codex rollout incrementally.
+#[derive(Debug, Default)]
+pub struct CodexReader {
+    sink: Sink,
+    state: State,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    /// The current turn's `turn_start`.
+    turn: Option<usize>,
+    /// The current turn's prompt text and whether `user_message` gave it.
+    prompt: Option<(String, bool)>,
+    /// Assistant texts shown this turn, from `response_item` (true) or `agent_message`.
+    spoken: Vec<(String, bool)>,
+    /// Tool responses by call id (to enrich them).
+    responses: HashMap<String, usize>,
+    /// Call ids requested so far: a call is shown once per id.
+    calls: HashSet<String>,
+    /// Error verdicts of extended-mode events that came before the output.
+    verdicts: HashMap<String, bool>,
+    /// `total_token_usage` (input, output, cached input) when the current
+    /// turn started, and now.
+    usage_at_start: (u64, u64, u64),
+    usage_now: (u64, u64, u64),
+    model: Option<String>,
+    title: Option<String>,
+}
+
+impl CodexReader {
+    /// An empty reader.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads a whole rollout at once.
+    pub fn read_all(bytes: &[u8]) -> Self {
+        let mut reader = Self::new();
+        reader.push(bytes);
+        reader.finish();
+        reader
+    }
+
+    /// Feeds bytes as they arrive; a partial last line is held back.
+    pub fn push(&mut self, bytes: &[u8]) {
+        let state = &mut self.state;
+        self.sink
+            .feed(bytes, false, |sink, _, value| state.line(sink, &value));
+    }
+
+    /// End of input: a last line without a newline is read too.
+    pub fn finish(&mut self) {
+        let state = &mut self.state;
+        self.sink
+            .feed(&[], true, |sink, _, value| state.line(sink, &value));
+    }
+
+    /// Runs `read` on `events` as the reader's own: the seam's one copy of
+    /// the events (`format::stream`). `events` must be what this reader
+    /// made so far.
+    pub(crate) fn with_events(&mut self, events: &mut Vec<Event>, read: impl FnOnce(&mut Self)) {
+        std::mem::swap(&mut self.sink.events, events);
+        read(self);
+        std::mem::swap(&mut self.sink.events, events);
+    }
+
+    /// The canonical events read so far.
+    pub fn events(&self) -> &[Event] {
+        &self.sink.events
+    }
+
+    /// Stored lines not handed over yet.
+    pub fn originals(&self) -> &[Original] {
+        self.sink.originals()
+    }
+
+    /// Hands over the stored lines read since the last call.
+    pub fn take_originals(&mut self) -> Vec<Original> {
+        self.sink.take_originals()
+    }
+
+    /// How many stored lines were read in all.
+    pub fn originals_read(&self) -> usize {
+        self.sink.originals_read()
+    }
+
+    /// The lines that could not be read.
+    pub fn diagnostics(&self) -> &[SkippedLine] {
+        self.sink.diagnostics()
+    }
+
+    /// Counts in-place changes to events already returned.
+    pub fn revision(&self) -> u64 {
+        self.sink.revision()
+    }
+
+    /// The lowest index of an event changed in place since the last call.
+    pub fn take_changed_from(&mut self) -> Option<usize> {
+        self.sink.take_changed_from()
+    }
+
+    /// The thread's name, once `thread_name_updated` gave one.
+    pub fn title(&self) -> Option<&str> {
+        self.state.title.as_deref()
+    }
+}
+
+impl State {
+    fn line(&mut self, sink: &mut Sink, value: &Value) {
+        let time = timestamp(value);
+        let payload = value.get("payload");
+        match (str_at(value, "type"), payload) {
+            (Some("response_item"), Some(item)) => self.item(sink, item, value, time),
+            (Some("event_msg"), Some(event)) => self.event(sink, event, value, time),
+            (Some("turn_context"), Some(context)) => {
+                if let Some(model) = str_at(context, "model") {
+                    if self.model.as_deref().is_some_and(|m| m != model) {
+                        sink.notice(time, "info", format!("model: {model}"));
+                    }
+                    self.model = Some(model.to_string());
+                    self.update_turn(sink, |_| {});
+                }
+                sink.opaque(timestamp(value), value);
+            }
+            (Some("compacted"), Some(_)) => {
+                // The summary the model continues from stays in the raw view.
+                sink.notice(time, "info", "context compacted".to_string());
+            }
+            // A legacy rollout: bare response items after a `{id, timestamp}` line.
+            (Some(_), None) if value.get("record_type").is_none() => {
+                self.item(sink, value, value, time)
+            }
+            _ => {
+                sink.opaque(time, value);
+            }
+        }
+    }
+
+    /// Opens a turn with its prompt.
+    fn prompt(&mut self, sink: &mut Sink, time: Option<String>, text: &str, from_event: bool) {
+        self.turn = Some(sink.push_kind(time.clone(), EventKind::TurnStart));
+        self.prompt = Some((text.trim().to_string(), from_event));
+        self.spoken.clear();
+        self.usage_at_start = self.usage_now;
+        self.update_turn(sink, |_| {});
+        let content = match text.split_once(IDE_REQUEST) {
+            Some((_, request)) => request.trim().to_string(),
+            None => text.to_string(),
+        };
+        sink.push_kind(
+            time,
+            EventKind::ChatRequest {
+                content,
+                author: None,
+                schema: None,
+            },
+        );
+    }
+
+    /// Changes the current turn's facts (tokens and model are always set).
+    fn update_turn(&mut self, sink: &mut Sink, change: impl FnOnce(&mut ext::TurnInfo)) {
+        let Some(turn) = self.turn else { return };
+        let (input, output, cached) = (
+            self.usage_now.0.saturating_sub(self.usage_at_start.0),
+            self.usage_now.1.saturating_sub(self.usage_at_start.1),
+            self.usage_now.2.saturating_sub(self.usage_at_start.2),
+        );
+        let model = self.model.clone();
+        sink.update(turn, |event| {
+            let mut info = ext::turn_info(event).unwrap_or_default();
+            if input > 0 || output > 0 {
+                info.input_tokens = Some(input);
+                info.output_tokens = Some(output);
+                info.cache_read_tokens = Some(cached);
+            }
+            info.model = model;
+            change(&mut info);
+            ext::set_value(event, ext::TURN, &info)
+        });
+    }
+
+    /// Shows assistant text once, whichever of its two copies comes first.
+    fn speak(&mut self, sink: &mut Sink, time: Option<String>, text: &str, original: bool) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        if let Some(at) = self
+            .spoken
+            .iter()
+            .position(|(t, from)| t == text && *from != original)
+        {
+            self.spoken.remove(at); // the other copy of text already shown
+            return;
+        }
+        self.spoken.push((text.to_string(), original));
+        sink.push_kind(
+            time,
+            EventKind::ChatResponse(ChatResponse::Message(Some(text.to_string()))),
+        );
+    }
+
+    fn item(&mut self, sink: &mut Sink, item: &Value, line: &Value, time: Option<String>) {
+        let call_id = str_at(item, "call_id").unwrap_or("").to_string();
+        match str_at(item, "type").unwrap_or("") {
+            "message" => self.message(sink, item, line, time),
+            "reasoning" => {
+                let texts: Vec<&str> = ["summary", "content"]
+                    .iter()
+                    .filter_map(|k| item.get(*k).and_then(Value::as_array))
+                    .flatten()
+                    .filter_map(|part| str_at(part, "text"))
+                    .filter(|t| !t.trim().is_empty())
+                    .collect();
+                let text = if texts.is_empty() {
+                    REASONING_HIDDEN.to_string()
+                } else {
+                    texts.join("\n\n")
+                };
+                sink.push_kind(time, EventKind::ChatResponse(ChatResponse::Reasoning(text)));
+            }
+            "function_call" => {
+                let raw = str_at(item, "arguments").unwrap_or("");
+                let arguments = serde_json::from_str(raw).unwrap_or_else(|_| Value::from(raw));
+                let name = str_at(item, "name").unwrap_or("tool").to_string();
+                self.call(sink, time, call_id, name, arguments);
+            }
+            "custom_tool_call" => {
+                let input = str_at(item, "input").unwrap_or("");
+                let arguments = match serde_json::from_str::<Value>(input) {
+                    Ok(object @ Value::Object(_)) => object,
+                    _ => Value::Object(Map::from_iter([("input".into(), Value::from(input))])),
+                };
+                let name = str_at(item, "name").unwrap_or("tool").to_string();
+                self.call(sink, time, call_id, name, arguments);
+            }
+            "local_shell_call" => {
+                let action = item.get("action").cloned().unwrap_or(Value::Null);
+                self.call(sink, time, call_id, "local_shell".into(), action);
+            }
+            "function_call_output" | "custom_tool_call_output" => {
+                let (text, mut error) = output::judge(output::text(item.get("output")));
+                if let Some(verdict) = self.verdicts.remove(&call_id) {
+                    error = verdict;
+                }
+                let index = sink.push_kind(
+                    time,
+                    EventKind::ToolCallResponse {
+                        id: call_id.clone(),
+                        content: Content::Text(text),
+                        is_error: error,
+                    },
+                );
+                self.responses.insert(call_id, index);
+            }
+            _ => {
+                sink.opaque(time, line);
+            }
+        }
+    }
+
+    fn call(
+        &mut self,
+        sink: &mut Sink,
+        time: Option<String>,
+        id: String,
+        name: String,
+        arguments: Value,
+    ) {
+        if !self.calls.insert(id.clone()) {
+            return; // the same call written again
+        }
+        sink.push_call(time, id, name, arguments);
+    }
+
+    fn message(&mut self, sink: &mut Sink, item: &Value, line: &Value, time: Option<String>) {
+        let parts = item.get("content").and_then(Value::as_array);
+        let texts: Vec<String> = parts
+            .into_iter()
+            .flatten()
+            .filter_map(|part| match str_at(part, "type") {
+                Some("input_text" | "output_text" | "text") => {
+                    str_at(part, "text").map(str::to_string)
+                }
+                Some("input_image") => Some(image_placeholder(None, None)),
+                _ => None,
+            })
+            .collect();
+        match str_at(item, "role") {
+            Some("assistant") => {
+                let text: Vec<&str> = texts
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|t| !t.starts_with("[image"))
+                    .collect();
+                self.speak(sink, time, &text.join("\n\n"), true);
+            }
+            Some("user") => {
+                let typed: Vec<&str> = texts
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|t| !injected(t))
+                    .collect();
+                let shell = texts.iter().find(|t| t.starts_with("<user_shell_command>"));
+                if let Some(shell) = shell {
+                    sink.notice(time, "info", format!("! {}", strip_tag(shell)));
+                } else if typed.is_empty() || typed.iter().all(|t| t.starts_with("[image")) {
+                    sink.opaque(time, line);
+                } else if self.prompt_pending_event(&typed.join("\n\n")) {
+                    // The `user_message` of this turn came first: this is its mirror.
+                    sink.opaque(time, line);
+                } else {
+                    self.prompt(sink, time, &typed.join("\n\n"), false);
+                }
+            }
+            _ => {
+                sink.opaque(time, line);
+            }
+        }
+    }
+
+    /// Whether the current turn's prompt, given by `user_message`, is `text`
+    /// (so a `response_item` copy of it is a mirror).
+    fn prompt_pending_event(&self, text: &str) -> bool {
+        matches!(&self.prompt, Some((prompt, true)) if same_prompt(prompt, text))
+    }
+
+    fn event(&mut self, sink: &mut Sink, event: &Value, line: &Value, time: Option<String>) {
+        let call_id = str_at(event, "call_id").unwrap_or("").to_string();
+        match str_at(event, "type").unwrap_or("") {
+            "user_message" => {
+                let kind = str_at(event, "kind");
+                let message = str_at(event, "message").unwrap_or("");
+                if kind.is_some_and(|k| k != "plain") {
+                    sink.opaque(time, line);
+                    return;
+                }
+                let mut text = message.to_string();
+                let images = ["images", "local_images"]
+                    .iter()
+                    .filter_map(|k| event.get(*k).and_then(Value::as_array))
+                    .map(Vec::len)
+                    .sum::<usize>();
+                for _ in 0..images {
+                    text.push_str("\n\n");
+                    text.push_str(&image_placeholder(None, None));
+                }
+                match &mut self.prompt {
+                    // The response_item copy came first and opened the turn.
+                    Some((prompt, from_event @ false)) if same_prompt(prompt, message) => {
+                        *from_event = true;
+                        sink.opaque(time, line);
+                    }
+                    _ => self.prompt(sink, time, &text, true),
+                }
+            }
+            "agent_message" => {
+                let message = str_at(event, "message").unwrap_or("").to_string();
+                self.speak(sink, time, &message, false);
+            }
+            "token_count" => {
+                let total = event
+                    .get("info")
+                    .and_then(|i| i.get("total_token_usage"))
+                    .filter(|t| t.is_object());
+                if let Some(total) = total {
+                    let count = |k: &str| total.get(k).and_then(Value::as_u64).unwrap_or(0);
+                    self.usage_now = (
+                        count("input_tokens"),
+                        count("output_tokens"),
+                        count("cached_input_tokens"),
+                    );
+                    self.update_turn(sink, |_| {});
+                }
+                sink.opaque(time, line);
+            }
+            "task_complete" | "turn_complete" => {
+                let error = event.get("error").filter(|e| !e.is_null());
+                let message = error
+                    .map(|e| str_at(e, "message").map_or_else(|| e.to_string(), str::to_string));
+                self.update_turn(sink, |info| {
+                    info.ended = Some(if message.is_some() {
+                        ext::TurnEnd::Failed
+                    } else {
+                        ext::TurnEnd::Completed
+                    });
+                    info.error = message.map(|message| ext::ErrorInfo {
+                        code: String::new(),
+                        message,
+                    });
+                });
+                sink.opaque(time, line);
+            }
+            "turn_aborted" => {
+                let reason = str_at(event, "reason").unwrap_or("interrupted");
+                self.update_turn(sink, |info| info.ended = Some(ext::TurnEnd::Cancelled));
+                sink.notice(time, "warning", format!("turn aborted: {reason}"));
+            }
+            "error" => {
+                let message = str_at(event, "message").unwrap_or("error");
+                sink.notice(time, "error", message.to_string());
+            }
+            "thread_rolled_back" => {
+                let turns = event.get("num_turns").and_then(Value::as_u64).unwrap_or(0);
+                sink.notice(
+                    time,
+                    "warning",
+                    format!("the last {turns} turns were rolled back"),
+                );
+            }
+            "entered_review_mode" => sink.notice(time, "info", "review started".into()),
+            "exited_review_mode" => sink.notice(time, "info", "review finished".into()),
+            "undo_completed" => {
+                let text = str_at(event, "message").unwrap_or("undo completed");
+                sink.notice(time, "info", text.to_string());
+            }
+            "thread_name_updated" => {
+                self.title = str_at(event, "thread_name").map(str::to_string);
+                sink.opaque(time, line);
+            }
+            kind @ ("exec_command_end" | "patch_apply_end" | "mcp_tool_call_end") => {
+                if let Some(error) = verdict(kind, event) {
+                    match self.responses.get(&call_id) {
+                        Some(&index) => sink.update(index, |response| match &mut response.kind {
+                            EventKind::ToolCallResponse { is_error, .. } if *is_error != error => {
+                                *is_error = error;
+                                true
+                            }
+                            _ => false,
+                        }),
+                        None => {
+                            self.verdicts.insert(call_id, error);
+                        }
+                    }
+                }
+                sink.opaque(time, line);
+            }
+            _ => {
+                sink.opaque(time, line);
+            }
+        }
+    }
+}
+
+/// Rule 1 of §3.8: what an extended-mode event says of its call's outcome.
+fn verdict(kind: &str, event: &Value) -> Option<bool> {
+    match kind {
+        "exec_command_end" => Some(event.get("exit_code")?.as_i64()? != 0),
+        "patch_apply_end" => Some(!event.get("success")?.as_bool()?),
+        _ => {
+            let result = event.get("result")?;
+            if result.get("Err").is_some() {
+                return Some(true);
+            }
+            Some(result.get("Ok")?.get("isError").and_then(Value::as_bool) == Some(true))
+        }
+    }
+}
+
+/// Whether a user message's text is context the harness injected (§3.4).
+fn injected(text: &str) -> bool {
+    let text = text.trim_start();
+    text.starts_with('<') || text.starts_with("# AGENTS.md instructions for")
+}
+
+/// Whether two prompt texts are the same prompt (its two copies).
+fn same_prompt(a: &str, b: &str) -> bool {
+    let (a, b) = (a.trim(), b.trim());
+    !b.is_empty() && (a == b || a.contains(b) || b.contains(a))
+}
+
+/// A `<tag>…</tag>` block's inside.
+fn strip_tag(text: &str) -> String {
+    let inner = text.split_once('>').map_or(text, |(_, rest)| rest);
+    let inner = inner.rsplit_once("</").map_or(inner, |(body, _)| body);
+    inner.trim().to_string()
+}
+
+#[cfg(test)]
+mod tests;

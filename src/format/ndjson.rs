@@ -1,0 +1,313 @@
+//! One reader for every line-delimited input: it tells an eve stream, a
+//! Claude Code transcript and a Codex rollout apart from their first
+//! readable line ([`super::detect::line_format`]) and hands the bytes to that
+//! format's reader. A zstd-compressed input (a Codex `.jsonl.zst`) is
+//! decompressed first; a compressed file is never live, so it is read when
+//! its frame is complete.
+
+use std::io::Read as _;
+
+use serde_json::Value;
+
+use super::claude_code::ClaudeCodeReader;
+use super::codex::CodexReader;
+use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
+use super::eve::EveReader;
+use super::stream::StreamReader;
+use crate::model::Event;
+use crate::model::{InProgress, Original};
+use crate::problem::SkippedLine;
+
+/// How many non-blank lines may fail to tell the format before the input is
+/// read as an eve stream (whose reader then reports them).
+const LOOK_AHEAD: usize = 8;
+
+/// A line-delimited conversation of any format overhear reads.
+#[derive(Debug)]
+pub enum NdjsonReader {
+    /// No line has told the format yet: the bytes so far.
+    Undecided(Vec<u8>),
+    /// A zstd frame, held until it is complete.
+    Compressed {
+        /// The compressed bytes so far.
+        bytes: Vec<u8>,
+        /// Why the frame could not be read, once the input ended.
+        problem: Vec<SkippedLine>,
+    },
+    /// An eve session stream.
+    Eve(Box<EveReader>),
+    /// A Claude Code transcript.
+    ClaudeCode(Box<ClaudeCodeReader>),
+    /// A Codex rollout.
+    Codex(Box<CodexReader>),
+}
+
+impl Default for NdjsonReader {
+    fn default() -> Self {
+        NdjsonReader::Undecided(Vec::new())
+    }
+}
+
+/// Calls the same method on whichever reader decided, or gives `$none`.
+macro_rules! each {
+    ($self:expr, $r:ident => $body:expr, $none:expr) => {
+        match $self {
+            NdjsonReader::Eve($r) => $body,
+            NdjsonReader::ClaudeCode($r) => $body,
+            NdjsonReader::Codex($r) => $body,
+            NdjsonReader::Undecided(_) | NdjsonReader::Compressed { .. } => $none,
+        }
+    };
+}
+
+impl NdjsonReader {
+    /// An empty reader.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads a whole input at once into `events`.
+    pub fn read_all(bytes: &[u8], events: &mut Vec<Event>) -> Self {
+        let mut reader = Self::new();
+        reader.take(bytes, false, events);
+        reader.take(&[], true, events);
+        reader
+    }
+
+    fn take(&mut self, bytes: &[u8], end: bool, events: &mut Vec<Event>) {
+        match self {
+            NdjsonReader::Undecided(held) => {
+                held.extend_from_slice(bytes);
+                if held.starts_with(&ZSTD_MAGIC) {
+                    let bytes = std::mem::take(held);
+                    *self = NdjsonReader::Compressed {
+                        bytes,
+                        problem: Vec::new(),
+                    };
+                    return self.take(&[], end, events);
+                }
+                // Only a completed line can tell: a long first line arriving
+                // in pieces is not scanned again for every piece.
+                if !end && !bytes.contains(&b'\n') && held.len() > 4 {
+                    return;
+                }
+                let Some(format) = decide(held, end) else {
+                    return;
+                };
+                let held = std::mem::take(held);
+                *self = match format {
+                    LineFormat::Eve => NdjsonReader::Eve(Box::default()),
+                    LineFormat::ClaudeCode => NdjsonReader::ClaudeCode(Box::default()),
+                    LineFormat::Codex => NdjsonReader::Codex(Box::default()),
+                };
+                self.take(&held, end, events);
+            }
+            NdjsonReader::Compressed {
+                bytes: held,
+                problem,
+            } => {
+                held.extend_from_slice(bytes);
+                if !problem.is_empty() {
+                    return;
+                }
+                match decompress(held) {
+                    Ok(plain) => {
+                        *self = NdjsonReader::Undecided(Vec::new());
+                        self.take(&plain, true, events);
+                    }
+                    Err(reason) if end => problem.push(SkippedLine { line: 1, reason }),
+                    Err(_) => {}
+                }
+            }
+            NdjsonReader::Eve(r) => {
+                r.feed(bytes, events);
+                if end {
+                    StreamReader::finish(r.as_mut(), events);
+                }
+            }
+            NdjsonReader::ClaudeCode(r) => r.with_events(events, |r| {
+                r.push(bytes);
+                if end {
+                    r.finish();
+                }
+            }),
+            NdjsonReader::Codex(r) => r.with_events(events, |r| {
+                r.push(bytes);
+                if end {
+                    r.finish();
+                }
+            }),
+        }
+    }
+
+    /// The format, once a line told it.
+    pub fn format(&self) -> Option<LineFormat> {
+        match self {
+            NdjsonReader::Eve(_) => Some(LineFormat::Eve),
+            NdjsonReader::ClaudeCode(_) => Some(LineFormat::ClaudeCode),
+            NdjsonReader::Codex(_) => Some(LineFormat::Codex),
+            NdjsonReader::Undecided(_) | NdjsonReader::Compressed { .. } => None,
+        }
+    }
+}
+
+impl StreamReader for NdjsonReader {
+    fn feed(&mut self, bytes: &[u8], events: &mut Vec<Event>) {
+        self.take(bytes, false, events);
+    }
+
+    fn finish(&mut self, events: &mut Vec<Event>) {
+        self.take(&[], true, events);
+    }
+
+    fn take_changed_from(&mut self) -> Option<usize> {
+        each!(self, r => r.take_changed_from(), None)
+    }
+
+    fn revision(&self) -> u64 {
+        each!(self, r => r.revision(), 0)
+    }
+
+    /// The streaming text of the current step (eve only).
+    fn in_progress(&self) -> Option<&InProgress> {
+        match self {
+            NdjsonReader::Eve(r) => r.in_progress(),
+            _ => None,
+        }
+    }
+
+    fn take_originals(&mut self) -> Vec<Original> {
+        each!(self, r => r.take_originals(), Vec::new())
+    }
+
+    fn originals_read(&self) -> usize {
+        each!(self, r => r.originals_read(), 0)
+    }
+
+    /// The lines that could not be read (or why a compressed input could not be).
+    fn problems(&self) -> &[SkippedLine] {
+        match self {
+            NdjsonReader::Compressed { problem, .. } => problem,
+            _ => each!(self, r => r.diagnostics(), &[]),
+        }
+    }
+
+    /// Whether the writer said the conversation is over (eve only: the
+    /// agent transcripts never say so).
+    fn finished(&self) -> bool {
+        match self {
+            NdjsonReader::Eve(r) => r.finished(),
+            _ => false,
+        }
+    }
+
+    fn title(&self) -> Option<&str> {
+        match self {
+            NdjsonReader::ClaudeCode(r) => r.title(),
+            NdjsonReader::Codex(r) => r.title(),
+            _ => None,
+        }
+    }
+
+    fn default_config(&self) -> Option<Value> {
+        self.format().and_then(super::agent_tools::default_config)
+    }
+}
+
+/// The format the held bytes' first readable line tells; `None` while more
+/// lines must arrive. After [`LOOK_AHEAD`] lines that tell nothing (or at the
+/// end), an eve stream.
+fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
+    let mut lines: Vec<&[u8]> = held.split(|&b| b == b'\n').collect();
+    // The last piece has no newline yet: it counts only at the end.
+    let last = lines.pop().filter(|_| end);
+    let mut looked = 0;
+    for line in lines.into_iter().chain(last) {
+        let line = line.trim_ascii();
+        if line.is_empty() {
+            continue;
+        }
+        looked += 1;
+        if let Ok(value) = serde_json::from_slice::<Value>(line)
+            && let Some(format) = line_format(&value)
+        {
+            return Some(format);
+        }
+        if looked >= LOOK_AHEAD {
+            return Some(LineFormat::Eve);
+        }
+    }
+    end.then_some(LineFormat::Eve)
+}
+
+/// A whole zstd input decompressed, or why it cannot be (yet).
+fn decompress(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let mut decoder = ruzstd::decoding::StreamingDecoder::new(bytes)
+        .map_err(|e| format!("not a readable zstd frame: {e}"))?;
+    let mut plain = Vec::new();
+    decoder
+        .read_to_end(&mut plain)
+        .map_err(|e| format!("the zstd frame is cut short or damaged: {e}"))?;
+    Ok(plain)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLAUDE: &[u8] =
+        br#"{"type":"user","sessionId":"s","uuid":"u1","message":{"role":"user","content":"hi"}}"#;
+    const CODEX: &[u8] =
+        br#"{"timestamp":"2025-09-25T02:12:23.966Z","type":"session_meta","payload":{"id":"x"}}"#;
+
+    fn read_all(bytes: &[u8]) -> (NdjsonReader, Vec<Event>) {
+        let mut events = Vec::new();
+        let reader = NdjsonReader::read_all(bytes, &mut events);
+        (reader, events)
+    }
+
+    #[test]
+    fn the_first_readable_line_tells_the_format() {
+        let mut bytes = b"\n\n".to_vec();
+        bytes.extend_from_slice(CLAUDE);
+        let mut reader = NdjsonReader::new();
+        let mut events = Vec::new();
+        reader.feed(&bytes, &mut events);
+        assert_eq!(reader.format(), None, "the line is not complete yet");
+        reader.feed(b"\n", &mut events);
+        assert_eq!(reader.format(), Some(LineFormat::ClaudeCode));
+        assert_eq!(events.len(), 2, "turn_start and the prompt");
+
+        assert_eq!(read_all(CODEX).0.format(), Some(LineFormat::Codex));
+        let eve = read_all(b"{\"type\":\"session.started\",\"data\":{}}\n").0;
+        assert_eq!(eve.format(), Some(LineFormat::Eve));
+    }
+
+    #[test]
+    fn a_compressed_rollout_reads_like_the_plain_one() {
+        let mut plain = CODEX.to_vec();
+        plain.extend_from_slice(
+            b"\n{\"timestamp\":\"2025-09-25T02:12:24.000Z\",\"type\":\"event_msg\",\"payload\":{\"type\":\"user_message\",\"message\":\"hello\"}}\n",
+        );
+        let packed = ruzstd::encoding::compress_to_vec(
+            &plain[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        let mut reader = NdjsonReader::new();
+        let mut events = Vec::new();
+        let (head, tail) = packed.split_at(packed.len() / 2);
+        reader.feed(head, &mut events);
+        assert!(events.is_empty());
+        reader.feed(tail, &mut events);
+        StreamReader::finish(&mut reader, &mut events);
+        assert_eq!(reader.format(), Some(LineFormat::Codex));
+        assert_eq!(events, read_all(&plain).1);
+        assert!(events.len() >= 2);
+
+        let mut cut = NdjsonReader::new();
+        let mut none = Vec::new();
+        cut.feed(head, &mut none);
+        StreamReader::finish(&mut cut, &mut none);
+        assert_eq!(cut.problems().len(), 1, "{:?}", cut.problems());
+    }
+}

@@ -1,0 +1,270 @@
+//! What the agent-transcript readers (Claude Code, Codex) share: the events
+//! made so far, the stored lines for the raw view, the lines skipped, and the
+//! bookkeeping of events changed in place.
+//!
+//! Both formats are JSON Lines appended a record at a time (spec
+//! agent-transcripts §1): a line that is not a JSON object is skipped and
+//! counted with its number, a blank line is ignored, and reading goes on.
+
+use serde_json::{Map, Value};
+
+use super::eve::lines::LineSplitter;
+use crate::model::Original;
+use crate::model::{Event, EventKind};
+use crate::problem::SkippedLine;
+
+pub use crate::model::ext::NOTICE;
+
+/// The events and stored lines a transcript reader has made so far.
+#[derive(Debug, Default)]
+pub(crate) struct Sink {
+    splitter: LineSplitter,
+    /// The canonical events read so far.
+    pub(crate) events: Vec<Event>,
+    originals: Vec<Original>,
+    taken: usize,
+    diagnostics: Vec<SkippedLine>,
+    revision: u64,
+    changed_from: Option<usize>,
+    /// The line being read (1-based).
+    line: usize,
+}
+
+impl Sink {
+    /// Splits `bytes` into lines and hands each complete JSON object to
+    /// `each` with its 1-based line number; `end` also reads a last line
+    /// without its newline.
+    pub(crate) fn feed<F>(&mut self, bytes: &[u8], end: bool, mut each: F)
+    where
+        F: FnMut(&mut Sink, usize, Value),
+    {
+        let mut lines = Vec::new();
+        self.splitter
+            .push(bytes, |number, line| lines.push((number, line.to_vec())));
+        if end {
+            self.splitter
+                .finish(|number, line| lines.push((number, line.to_vec())));
+        }
+        for (number, raw) in lines {
+            self.line = number;
+            if let Some(value) = self.parse(number, &raw) {
+                each(self, number, value);
+            }
+        }
+    }
+
+    /// Parses one line, storing it for the raw view; a line that is not a
+    /// JSON object is counted as skipped.
+    fn parse(&mut self, number: usize, raw: &[u8]) -> Option<Value> {
+        let trimmed = raw.trim_ascii();
+        if trimmed.is_empty() {
+            return None;
+        }
+        let reason = match serde_json::from_slice::<Value>(trimmed) {
+            Ok(value) if value.is_object() => {
+                self.originals
+                    .push(Original::new(number, trimmed, true, None, None));
+                return Some(value);
+            }
+            Ok(_) => "not a JSON object".to_string(),
+            Err(error) => {
+                let problem = crate::problem::json_problem(&error, "the line");
+                let lead = raw.len() - raw.trim_ascii_start().len();
+                format!(
+                    "column {}: not JSON: {problem}",
+                    error.column().max(1) + lead
+                )
+            }
+        };
+        self.diagnostics.push(SkippedLine {
+            line: number,
+            reason: reason.clone(),
+        });
+        self.originals
+            .push(Original::new(number, trimmed, false, None, Some(reason)));
+        None
+    }
+
+    /// Appends an event; returns its index.
+    pub(crate) fn push(&mut self, event: Event) -> usize {
+        self.events.push(event);
+        self.events.len() - 1
+    }
+
+    /// Appends an event of `kind` at `timestamp`; returns its index.
+    pub(crate) fn push_kind(&mut self, timestamp: Option<String>, kind: EventKind) -> usize {
+        self.push(Event::new(timestamp, kind))
+    }
+
+    /// Appends a tool call; a well-known tool's call also gets its
+    /// `rendered_arguments` ([`super::agent_args`]).
+    pub(crate) fn push_call(
+        &mut self,
+        timestamp: Option<String>,
+        id: String,
+        name: String,
+        arguments: Value,
+    ) {
+        let rendered = super::agent_args::rendered(&name, &arguments);
+        let mut event = Event::new(
+            timestamp,
+            EventKind::ToolCallRequest {
+                id,
+                name,
+                arguments: Box::new(arguments),
+            },
+        );
+        if let Some(rendered) = rendered {
+            event
+                .metadata
+                .insert("rendered_arguments".into(), Value::from(rendered));
+        }
+        self.push(event);
+    }
+
+    /// Appends an opaque item for a record that makes no event of its own:
+    /// its type (and payload or subtype) and its line, not its content — the
+    /// stored line keeps that for the raw view, so a rollout's instructions,
+    /// snapshots and compacted histories are not held twice.
+    pub(crate) fn opaque(&mut self, timestamp: Option<String>, record: &Value) {
+        let mut map = Map::new();
+        let kind = record
+            .get("type")
+            .cloned()
+            .unwrap_or(Value::from("unknown"));
+        map.insert("type".into(), kind);
+        for key in ["subtype", "role"] {
+            if let Some(value) = record.get(key).filter(|v| v.is_string()) {
+                map.insert(key.into(), value.clone());
+            }
+        }
+        if let Some(kind) = record.get("payload").and_then(|p| p.get("type")) {
+            map.insert("payload_type".into(), kind.clone());
+        }
+        map.insert("line".into(), Value::from(self.line));
+        self.push_kind(timestamp, EventKind::Unknown(Box::new(Value::Object(map))));
+    }
+
+    /// Appends a notice (see [`NOTICE`]).
+    pub(crate) fn notice(&mut self, timestamp: Option<String>, level: &str, text: String) {
+        let mut map = Map::new();
+        map.insert("type".into(), Value::from(NOTICE));
+        map.insert("level".into(), Value::from(level));
+        map.insert("text".into(), Value::from(text));
+        self.push_kind(timestamp, EventKind::Unknown(Box::new(Value::Object(map))));
+    }
+
+    /// Changes the event at `index` in place; `change` says whether it did.
+    pub(crate) fn update(&mut self, index: usize, change: impl FnOnce(&mut Event) -> bool) {
+        let Some(event) = self.events.get_mut(index) else {
+            return;
+        };
+        if change(event) {
+            self.revision += 1;
+            self.changed_from = Some(self.changed_from.map_or(index, |from| from.min(index)));
+        }
+    }
+
+    /// Every stored line not handed over yet.
+    pub(crate) fn originals(&self) -> &[Original] {
+        &self.originals
+    }
+
+    /// Hands over the stored lines read since the last call.
+    pub(crate) fn take_originals(&mut self) -> Vec<Original> {
+        self.taken += self.originals.len();
+        std::mem::take(&mut self.originals)
+    }
+
+    /// How many stored lines were read in all.
+    pub(crate) fn originals_read(&self) -> usize {
+        self.taken + self.originals.len()
+    }
+
+    /// The lines that could not be read.
+    pub(crate) fn diagnostics(&self) -> &[SkippedLine] {
+        &self.diagnostics
+    }
+
+    /// Counts in-place changes to events already made.
+    pub(crate) fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The lowest index changed in place since the last call.
+    pub(crate) fn take_changed_from(&mut self) -> Option<usize> {
+        self.changed_from.take()
+    }
+}
+
+/// The string at `key` of `value`, if it is one.
+pub(crate) fn str_at<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
+    value.get(key).and_then(Value::as_str)
+}
+
+/// The record's `timestamp`, when it is one (a trimmed or missing time
+/// keeps the record's place and shows no time, spec §1 rule 8).
+pub(crate) fn timestamp(value: &Value) -> Option<String> {
+    let text = str_at(value, "timestamp")?;
+    let looks_like_time = text.len() >= 10
+        && text.as_bytes()[..4].iter().all(u8::is_ascii_digit)
+        && text.as_bytes()[4] == b'-';
+    looks_like_time.then(|| text.to_string())
+}
+
+/// A placeholder for an image that is never printed: its type and size.
+pub(crate) fn image_placeholder(media_type: Option<&str>, base64_len: Option<usize>) -> String {
+    match (media_type, base64_len) {
+        (Some(kind), Some(len)) => format!("[image: {kind}, {}]", size(len / 4 * 3)),
+        (Some(kind), None) => format!("[image: {kind}]"),
+        (None, Some(len)) => format!("[image, {}]", size(len / 4 * 3)),
+        (None, None) => "[image]".to_string(),
+    }
+}
+
+fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MB", bytes as f64 / f64::from(1 << 20))
+    } else if bytes >= 1 << 10 {
+        format!("{} kB", bytes >> 10)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_lines_are_counted_with_their_numbers_and_reading_goes_on() {
+        let mut sink = Sink::default();
+        let mut seen = Vec::new();
+        sink.feed(b"{\"a\":1}\n\nnot json\n[1]\n{\"b\":", false, |_, n, v| {
+            seen.push((n, v))
+        });
+        assert_eq!(seen.len(), 1);
+        let lines: Vec<usize> = sink.diagnostics().iter().map(|d| d.line).collect();
+        assert_eq!(lines, vec![3, 4]);
+        // The partial last line waits for its newline.
+        sink.feed(b"2}\n", false, |_, n, v| seen.push((n, v)));
+        assert_eq!(seen.last().map(|(n, _)| *n), Some(5));
+        assert_eq!(sink.originals_read(), 4);
+    }
+
+    #[test]
+    fn trimmed_timestamps_are_no_time() {
+        let v: Value = serde_json::json!({"timestamp": "[trimmed for fixture]"});
+        assert_eq!(timestamp(&v), None);
+        let v: Value = serde_json::json!({"timestamp": "2025-11-17T21:30:28.664Z"});
+        assert_eq!(timestamp(&v).as_deref(), Some("2025-11-17T21:30:28.664Z"));
+    }
+
+    #[test]
+    fn image_placeholders_give_type_and_size() {
+        assert_eq!(
+            image_placeholder(Some("image/png"), Some(4096)),
+            "[image: image/png, 3 kB]"
+        );
+    }
+}

@@ -1,0 +1,70 @@
+//! The real Claude Code transcripts and Codex rollouts the spec pins
+//! (`../shared/fixtures/{claude-code,codex}`, or the folder
+//! `$OVERHEAR_AGENT_FIXTURES` names), listed once for the tests that read
+//! them. When they are absent a line on stderr says the test was skipped:
+//! `cargo test` on a fresh clone needs nothing outside the repository.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The folder holding `claude-code/` and `codex/`, or `None` after saying so.
+pub fn fixtures_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("OVERHEAR_AGENT_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures"));
+    if dir.join("claude-code").is_dir() && dir.join("codex").is_dir() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "skipped: no agent transcripts at {} (set OVERHEAR_AGENT_FIXTURES)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// Which agent wrote a transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    /// Claude Code.
+    ClaudeCode,
+    /// Codex CLI.
+    Codex,
+}
+
+/// Every transcript (`*.jsonl`, sub-agent files included) of both agents, sorted.
+pub fn transcripts() -> Option<Vec<(Agent, PathBuf)>> {
+    let dir = fixtures_dir()?;
+    let mut out = Vec::new();
+    for (agent, name) in [(Agent::ClaudeCode, "claude-code"), (Agent::Codex, "codex")] {
+        let mut files = Vec::new();
+        walk(&dir.join(name), &mut files);
+        files.sort();
+        assert!(!files.is_empty(), "no transcripts under {name}");
+        out.extend(files.into_iter().map(|f| (agent, f)));
+    }
+    Some(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{} is readable: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("a folder entry").path();
+        if path.is_dir() {
+            walk(&path, out);
+        } else if path.extension().is_some_and(|e| e == "jsonl") {
+            out.push(path);
+        }
+    }
+}
+
+/// A fixture's path relative to the fixtures folder, for messages.
+pub fn name(path: &Path) -> String {
+    let dir = fixtures_dir().unwrap_or_default();
+    path.strip_prefix(&dir)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
