@@ -221,7 +221,11 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Codex(r) => r.last_turn_settled(),
             _ => return None,
         };
-        Some(if settled { QUIET_SETTLED } else { QUIET_RUNNING })
+        Some(if settled {
+            QUIET_SETTLED
+        } else {
+            QUIET_RUNNING
+        })
     }
 
     fn title(&self) -> Option<&str> {

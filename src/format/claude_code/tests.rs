@@ -259,7 +259,10 @@ fn a_transcript_read_whole_ends_its_last_turn_once_it_answered_the_user() {
     assert_eq!(first_turn_end(&followed), None);
 
     // Ending on a call with no result, or on its result: still running.
-    for cut in [vec![prompt.clone(), call.clone()], vec![prompt, call, result]] {
+    for cut in [
+        vec![prompt.clone(), call.clone()],
+        vec![prompt, call, result],
+    ] {
         let running = ClaudeCodeReader::read_all(&lines(&cut));
         assert!(!running.last_turn_settled() && !running.finished());
         assert_eq!(first_turn_end(&running), None);
