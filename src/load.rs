@@ -484,6 +484,16 @@ impl Live {
         }
     }
 
+    /// How long its file may go unwritten before a viewer takes the agent as
+    /// gone, for a format whose writer never says so (the agent transcripts;
+    /// see `StreamReader::quiet_limit`).
+    pub fn quiet_limit(&self) -> Option<std::time::Duration> {
+        match &self.reader {
+            Reader::Stream { reader, .. } => reader.quiet_limit(),
+            Reader::Jp(_) | Reader::Held(_) | Reader::Rejected => None,
+        }
+    }
+
     /// Whether a JP reader reads it (a stream: once its array was read).
     pub fn is_jp(&self) -> bool {
         matches!(self.reader, Reader::Jp(_))

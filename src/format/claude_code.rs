@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::transcript::{Sink, image_placeholder, str_at, timestamp};
+use super::transcript::{Sink, TurnProgress, image_placeholder, str_at, timestamp};
 use crate::model::Original;
 use crate::model::ext;
 use crate::model::{ChatResponse, Content, Event, EventKind};
@@ -51,6 +51,10 @@ struct State {
     model: Option<String>,
     /// Title candidates: custom, ai, summary.
     titles: [Option<String>; 3],
+    /// Whether the current turn has settled.
+    pub(super) progress: TurnProgress,
+    /// Whether the input was read to its end ([`ClaudeCodeReader::finish`]).
+    read_whole: bool,
 }
 
 impl ClaudeCodeReader {
@@ -71,14 +75,37 @@ impl ClaudeCodeReader {
     pub fn push(&mut self, bytes: &[u8]) {
         let state = &mut self.state;
         self.sink
-            .feed(bytes, false, |sink, _, value| state.record(sink, &value));
+            .feed(bytes, false, |sink, _, value| state.read(sink, &value));
     }
 
-    /// End of input: a last line without a newline is read too.
+    /// End of input: a last line without a newline is read too, and a last
+    /// turn that has settled ([`ClaudeCodeReader::last_turn_settled`]) is
+    /// taken as ended — the transcript is read whole, and Claude Code never
+    /// writes that a turn ended (docs/agents.md, "When a transcript is finished").
     pub fn finish(&mut self) {
         let state = &mut self.state;
         self.sink
-            .feed(&[], true, |sink, _, value| state.record(sink, &value));
+            .feed(&[], true, |sink, _, value| state.read(sink, &value));
+        self.state.read_whole = true;
+        if self.state.settled() {
+            self.state.end_turn(&mut self.sink, ext::TurnEnd::Completed);
+        }
+    }
+
+    /// Whether the transcript is over: read to its end with its last turn
+    /// settled. A file being followed is never read to its end; a viewer
+    /// decides from how long it has been quiet (see
+    /// [`ClaudeCodeReader::last_turn_settled`]).
+    pub fn finished(&self) -> bool {
+        self.state.read_whole && self.state.settled()
+    }
+
+    /// Whether the last turn has settled: it was marked ended (an
+    /// interruption, `system/turn_duration`), or its latest step answers the
+    /// user (speech, a local command's output) and every call it made has its
+    /// result — the agent waits for the user. `false` before any step.
+    pub fn last_turn_settled(&self) -> bool {
+        self.state.settled()
     }
 
     /// Runs `read` on `events` as the reader's own: the seam's one copy of
@@ -137,6 +164,34 @@ impl ClaudeCodeReader {
 }
 
 impl State {
+    /// Reads one record and notes what its events say of the turn's progress.
+    fn read(&mut self, sink: &mut Sink, value: &Value) {
+        let before = sink.events.len();
+        self.record(sink, value);
+        self.progress.observe(&sink.events[before..]);
+    }
+
+    /// See [`ClaudeCodeReader::last_turn_settled`].
+    fn settled(&self) -> bool {
+        self.progress.settled()
+    }
+
+    /// Marks the current turn ended `how`, unless it was already.
+    pub(super) fn end_turn(&mut self, sink: &mut Sink, how: ext::TurnEnd) {
+        let Some(turn) = self.turn.filter(|_| !self.progress.ended) else {
+            return;
+        };
+        self.progress.ended = true;
+        sink.update(turn, |event| {
+            let mut info = ext::turn_info(event).unwrap_or_default();
+            if info.ended.is_some() {
+                return false;
+            }
+            info.ended = Some(how);
+            ext::set_value(event, ext::TURN, &info)
+        });
+    }
+
     fn record(&mut self, sink: &mut Sink, value: &Value) {
         if let Some(uuid) = str_at(value, "uuid")
             && !self.seen_uuids.insert(uuid.to_string())
@@ -172,7 +227,13 @@ impl State {
         match kind {
             "user" => user::record(self, sink, value, time),
             "assistant" => self.assistant(sink, value, time),
-            "system" => system(sink, value, time),
+            "system" => {
+                if str_at(value, "subtype") == Some("turn_duration") {
+                    // Written when a turn is over (Claude Code 2.x).
+                    self.end_turn(sink, ext::TurnEnd::Completed);
+                }
+                system(sink, value, time);
+            }
             "attachment" => {
                 let attachment = value.get("attachment").unwrap_or(&Value::Null);
                 if str_at(attachment, "type") == Some("hook_blocking_error") {

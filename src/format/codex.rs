@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::transcript::{Sink, image_placeholder, str_at, timestamp};
+use super::transcript::{Sink, TurnProgress, image_placeholder, str_at, timestamp};
 use crate::model::Original;
 use crate::model::ext;
 use crate::model::{ChatResponse, Content, Event, EventKind};
@@ -56,6 +56,11 @@ struct State {
     usage_now: (u64, u64, u64),
     model: Option<String>,
     title: Option<String>,
+    /// Whether the current turn has settled (ended by `task_complete` or
+    /// `turn_aborted`, or its latest step is speech with no call pending).
+    progress: TurnProgress,
+    /// Whether the input was read to its end ([`CodexReader::finish`]).
+    read_whole: bool,
 }
 
 impl CodexReader {
@@ -76,14 +81,23 @@ impl CodexReader {
     pub fn push(&mut self, bytes: &[u8]) {
         let state = &mut self.state;
         self.sink
-            .feed(bytes, false, |sink, _, value| state.line(sink, &value));
+            .feed(bytes, false, |sink, _, value| state.read(sink, &value));
     }
 
     /// End of input: a last line without a newline is read too.
     pub fn finish(&mut self) {
         let state = &mut self.state;
         self.sink
-            .feed(&[], true, |sink, _, value| state.line(sink, &value));
+            .feed(&[], true, |sink, _, value| state.read(sink, &value));
+        self.state.read_whole = true;
+        if self.state.progress.settled() && !self.state.progress.ended {
+            // Read whole, the last turn answered the user: older rollouts
+            // write no `task_complete` (docs/agents.md).
+            self.state.progress.ended = true;
+            self.state.update_turn(&mut self.sink, |info| {
+                info.ended.get_or_insert(ext::TurnEnd::Completed);
+            });
+        }
     }
 
     /// Runs `read` on `events` as the reader's own: the seam's one copy of
@@ -130,6 +144,19 @@ impl CodexReader {
         self.sink.take_changed_from()
     }
 
+    /// Whether the last turn has settled: ended (`task_complete`,
+    /// `turn_aborted`), or its latest step is speech and every call has its
+    /// output — the agent waits for the user. `false` before any step.
+    pub fn last_turn_settled(&self) -> bool {
+        self.state.progress.settled()
+    }
+
+    /// Whether the rollout is over: read to its end with its last turn
+    /// settled (a file that ends mid-turn is a live or killed session).
+    pub fn finished(&self) -> bool {
+        self.state.read_whole && self.state.progress.settled()
+    }
+
     /// The thread's name, once `thread_name_updated` gave one.
     pub fn title(&self) -> Option<&str> {
         self.state.title.as_deref()
@@ -137,6 +164,13 @@ impl CodexReader {
 }
 
 impl State {
+    /// Reads one line and notes what its events say of the turn's progress.
+    fn read(&mut self, sink: &mut Sink, value: &Value) {
+        let before = sink.events.len();
+        self.line(sink, value);
+        self.progress.observe(&sink.events[before..]);
+    }
+
     fn line(&mut self, sink: &mut Sink, value: &Value) {
         let time = timestamp(value);
         let payload = value.get("payload");
@@ -406,6 +440,7 @@ impl State {
                 sink.opaque(time, line);
             }
             "task_complete" | "turn_complete" => {
+                self.progress.ended = self.turn.is_some();
                 let error = event.get("error").filter(|e| !e.is_null());
                 let message = error
                     .map(|e| str_at(e, "message").map_or_else(|| e.to_string(), str::to_string));
@@ -424,6 +459,7 @@ impl State {
             }
             "turn_aborted" => {
                 let reason = str_at(event, "reason").unwrap_or("interrupted");
+                self.progress.ended = self.turn.is_some();
                 self.update_turn(sink, |info| info.ended = Some(ext::TurnEnd::Cancelled));
                 sink.notice(time, "warning", format!("turn aborted: {reason}"));
             }

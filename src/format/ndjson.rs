@@ -6,6 +6,7 @@
 //! its frame is complete.
 
 use std::io::Read as _;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -17,6 +18,16 @@ use super::stream::StreamReader;
 use crate::model::Event;
 use crate::model::{InProgress, Original};
 use crate::problem::SkippedLine;
+
+/// How long an agent transcript whose last turn has settled may go
+/// unwritten before a viewer shows it finished: the agent waits for the user.
+pub const QUIET_SETTLED: Duration = Duration::from_secs(60);
+
+/// How long an agent transcript in the middle of a turn may go unwritten
+/// before a viewer shows it finished: longer than a tool's own time limit
+/// (Claude Code's `Bash` stops at 10 minutes), so only a killed or abandoned
+/// agent reaches it.
+pub const QUIET_RUNNING: Duration = Duration::from_secs(15 * 60);
 
 /// How many non-blank lines may fail to tell the format before the input is
 /// read as an eve stream (whose reader then reports them).
@@ -192,13 +203,29 @@ impl StreamReader for NdjsonReader {
         }
     }
 
-    /// Whether the writer said the conversation is over (eve only: the
-    /// agent transcripts never say so).
+    /// Whether the conversation is over: the eve writer said so, or an
+    /// agent transcript was read to its end with its last turn settled
+    /// (docs/agents.md, "When a transcript is finished").
     fn finished(&self) -> bool {
         match self {
             NdjsonReader::Eve(r) => r.finished(),
-            _ => false,
+            NdjsonReader::ClaudeCode(r) => r.finished(),
+            NdjsonReader::Codex(r) => r.finished(),
+            NdjsonReader::Undecided(_) | NdjsonReader::Compressed { .. } => false,
         }
+    }
+
+    fn quiet_limit(&self) -> Option<Duration> {
+        let settled = match self {
+            NdjsonReader::ClaudeCode(r) => r.last_turn_settled(),
+            NdjsonReader::Codex(r) => r.last_turn_settled(),
+            _ => return None,
+        };
+        Some(if settled {
+            QUIET_SETTLED
+        } else {
+            QUIET_RUNNING
+        })
     }
 
     fn title(&self) -> Option<&str> {

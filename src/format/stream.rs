@@ -54,6 +54,16 @@ pub trait StreamReader: std::fmt::Debug + Send {
     /// Whether the stream says its session ended.
     fn finished(&self) -> bool;
 
+    /// For a format whose writer never says its session ended (the agent
+    /// transcripts): how long its file may go unwritten before a viewer
+    /// takes the agent as gone — short once the last turn has settled (the
+    /// agent waits for the user), long while a turn runs (a tool may work
+    /// for minutes; a killed agent writes nothing more). `None`: the format
+    /// says it itself, or nothing was read yet.
+    fn quiet_limit(&self) -> Option<std::time::Duration> {
+        None
+    }
+
     /// The conversation's title, when the format stores one.
     fn title(&self) -> Option<&str> {
         None

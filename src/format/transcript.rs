@@ -6,11 +6,13 @@
 //! agent-transcripts §1): a line that is not a JSON object is skipped and
 //! counted with its number, a blank line is ignored, and reading goes on.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value};
 
 use super::eve::lines::LineSplitter;
 use crate::model::Original;
-use crate::model::{Event, EventKind};
+use crate::model::{ChatResponse, Event, EventKind};
 use crate::problem::SkippedLine;
 
 pub use crate::model::ext::NOTICE;
@@ -194,6 +196,50 @@ impl Sink {
     /// The lowest index changed in place since the last call.
     pub(crate) fn take_changed_from(&mut self) -> Option<usize> {
         self.changed_from.take()
+    }
+}
+
+/// What a transcript's events say of its current turn: whether the agent is
+/// done with it and waits for the user. Neither format writes that a session
+/// ended (docs/agents.md, "When a transcript is finished").
+#[derive(Debug, Default)]
+pub(crate) struct TurnProgress {
+    /// The turn's calls still waiting for their result.
+    pending: HashSet<String>,
+    /// Whether the turn's latest step answers the user: speech, or a local
+    /// command's output (not a call or a result; reasoning does not count).
+    pub(crate) answered: bool,
+    /// Whether the format marked the turn ended.
+    pub(crate) ended: bool,
+}
+
+impl TurnProgress {
+    /// Notes the steps of `events`, just made, in order.
+    pub(crate) fn observe(&mut self, events: &[Event]) {
+        for event in events {
+            match &event.kind {
+                EventKind::TurnStart => *self = TurnProgress::default(),
+                EventKind::ToolCallRequest { id, .. } => {
+                    self.pending.insert(id.clone());
+                    self.answered = false;
+                }
+                EventKind::ToolCallResponse { id, .. } => {
+                    self.pending.remove(id);
+                    self.answered = false;
+                }
+                EventKind::ChatResponse(ChatResponse::Message(_)) => self.answered = true,
+                // Reasoning leads to a step, or was written after the
+                // speech it led to (Codex): it changes nothing.
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the turn has settled: marked ended, or its latest step
+    /// answers the user and every call it made has its result. `false`
+    /// before any step.
+    pub(crate) fn settled(&self) -> bool {
+        self.ended || (self.pending.is_empty() && self.answered)
     }
 }
 

@@ -35,7 +35,9 @@ pub const NOTES: &[(&str, &str)] = &[
         "Following",
         "At the end the view follows new content (● following). Scrolling up \
          pauses it (‖ paused, counting what is new); G, F or scrolling back \
-         to the end resumes. ○ finished: no agent is writing any more.",
+         to the end resumes. ○ finished: no agent is writing any more (a Claude \
+         Code or Codex file: unwritten for a minute after its turn ended, \
+         or for 15 minutes mid-turn).",
     ),
     (
         "Wide lines",

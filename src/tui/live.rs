@@ -88,6 +88,7 @@ impl LiveDocument {
             replayed: false,
             usage: None,
         };
+        doc.check_finished();
         doc.rebuild();
         doc
     }
@@ -206,8 +207,21 @@ impl LiveDocument {
         if self.replayed {
             return false;
         }
-        let finished = self.ended || self.live.finished();
+        let finished = self.ended || self.live.finished() || self.quiet_too_long();
         std::mem::replace(&mut self.finished, finished) != finished
+    }
+
+    /// Whether an agent transcript (whose writer never says it finished) has
+    /// gone unwritten longer than its reader allows: a minute once its last
+    /// turn settled, a quarter of an hour mid-turn (docs/agents.md). Asked
+    /// at each tick; a write makes it live again.
+    fn quiet_too_long(&self) -> bool {
+        let Some(limit) = self.live.quiet_limit() else {
+            return false;
+        };
+        self.modified()
+            .and_then(|written| written.elapsed().ok())
+            .is_some_and(|quiet| quiet >= limit)
     }
 }
 

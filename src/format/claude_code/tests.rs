@@ -213,3 +213,98 @@ fn an_edit_gets_its_line_numbers_when_its_result_arrives() {
         .unwrap_or("");
     assert!(after.contains("@@ -7,1 +7,1 @@"), "{after}");
 }
+
+/// How the first turn ended, as its `turn_start` says.
+fn first_turn_end(reader: &ClaudeCodeReader) -> Option<ext::TurnEnd> {
+    reader
+        .events()
+        .iter()
+        .find(|e| matches!(e.kind, EventKind::TurnStart))
+        .and_then(ext::turn_info)
+        .and_then(|info| info.ended)
+}
+
+#[test]
+fn a_transcript_read_whole_ends_its_last_turn_once_it_answered_the_user() {
+    let prompt = json!({"type": "user", "uuid": "u1", "sessionId": "s", "message": {"role": "user", "content": "list"}});
+    let call = assistant(
+        "a1",
+        "m1",
+        json!({"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}),
+        1,
+    );
+    let result = json!({"type": "user", "uuid": "u2", "sessionId": "s", "message": {"role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a.txt"}]}});
+    let answer = assistant("a2", "m2", json!({"type": "text", "text": "One file."}), 1);
+
+    // Speech after every call has its result: settled, ended, finished.
+    let whole = ClaudeCodeReader::read_all(&lines(&[
+        prompt.clone(),
+        call.clone(),
+        result.clone(),
+        answer.clone(),
+    ]));
+    assert!(whole.last_turn_settled() && whole.finished());
+    assert_eq!(first_turn_end(&whole), Some(ext::TurnEnd::Completed));
+
+    // Followed, not read to its end: settled, but neither ended nor finished.
+    let mut followed = ClaudeCodeReader::new();
+    followed.push(&lines(&[
+        prompt.clone(),
+        call.clone(),
+        result.clone(),
+        answer,
+    ]));
+    assert!(followed.last_turn_settled() && !followed.finished());
+    assert_eq!(first_turn_end(&followed), None);
+
+    // Ending on a call with no result, or on its result: still running.
+    for cut in [
+        vec![prompt.clone(), call.clone()],
+        vec![prompt, call, result],
+    ] {
+        let running = ClaudeCodeReader::read_all(&lines(&cut));
+        assert!(!running.last_turn_settled() && !running.finished());
+        assert_eq!(first_turn_end(&running), None);
+    }
+}
+
+#[test]
+fn turn_duration_and_interruptions_end_a_turn_while_it_is_followed() {
+    let prompt = json!({"type": "user", "uuid": "u1", "sessionId": "s", "message": {"role": "user", "content": "go"}});
+    let call = assistant(
+        "a1",
+        "m1",
+        json!({"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "make"}}),
+        1,
+    );
+    let mut reader = ClaudeCodeReader::new();
+    reader.push(&lines(&[
+        prompt.clone(),
+        call.clone(),
+        json!({"type": "user", "uuid": "u2", "sessionId": "s", "message": {"role": "user",
+            "content": [{"type": "text", "text": "[Request interrupted by user for tool use]"}]}}),
+    ]));
+    assert_eq!(first_turn_end(&reader), Some(ext::TurnEnd::Cancelled));
+    assert!(reader.last_turn_settled());
+
+    let mut reader = ClaudeCodeReader::new();
+    reader.push(&lines(&[
+        prompt,
+        call,
+        json!({"type": "system", "subtype": "turn_duration", "uuid": "s1", "durationMs": 4200}),
+    ]));
+    assert_eq!(first_turn_end(&reader), Some(ext::TurnEnd::Completed));
+}
+
+#[test]
+fn a_local_command_s_output_answers_its_prompt() {
+    let reader = ClaudeCodeReader::read_all(&lines(&[
+        json!({"type": "user", "uuid": "u1", "sessionId": "s", "message": {"role": "user",
+            "content": "<command-name>/status</command-name>"}}),
+        json!({"type": "user", "uuid": "u2", "sessionId": "s", "message": {"role": "user",
+            "content": "<local-command-stdout>ok</local-command-stdout>"}}),
+    ]));
+    assert!(reader.finished());
+    assert_eq!(first_turn_end(&reader), Some(ext::TurnEnd::Completed));
+}

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{State, image_of, result_content};
 use crate::format::transcript::{Sink, str_at};
-use crate::model::EventKind;
+use crate::model::{EventKind, ext};
 
 /// Local command output opens with one of these tags (rule 4).
 const COMMAND_OUTPUT: [&str; 4] = [
@@ -65,11 +65,15 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
     // 4. Local command output.
     if COMMAND_OUTPUT.iter().any(|tag| start.starts_with(tag)) {
         sink.notice(time, "info", strip_tags(start));
+        // A local command's output answers its prompt: no model is asked.
+        state.progress.answered = true;
         return;
     }
     // 5. An interruption marker.
     if start.starts_with("[Request interrupted by user") {
         sink.notice(time, "warning", start.trim().to_string());
+        // The agent stopped and waits for the user.
+        state.end_turn(sink, ext::TurnEnd::Cancelled);
         return;
     }
     // 6. A prompt, unless empty.

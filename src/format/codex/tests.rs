@@ -204,3 +204,60 @@ fn an_interrupted_turn_is_cancelled_with_a_notice() {
     assert_eq!(turn.ended, Some(ext::TurnEnd::Cancelled));
     assert_eq!(reader.events().last().map(Event::type_name), Some("notice"));
 }
+
+#[test]
+fn a_rollout_read_whole_ends_its_last_turn_once_it_answered_the_user() {
+    let turn_end = |reader: &CodexReader| {
+        reader
+            .events()
+            .iter()
+            .find(|e| matches!(e.kind, EventKind::TurnStart))
+            .and_then(ext::turn_info)
+            .and_then(|info| info.ended)
+    };
+    let prompt = (
+        "event_msg",
+        json!({"type": "user_message", "message": "count lines"}),
+    );
+    let call = (
+        "response_item",
+        json!({"type": "function_call", "name": "shell", "arguments": "{\"command\":[\"wc\"]}", "call_id": "c1"}),
+    );
+    let output = (
+        "response_item",
+        json!({"type": "function_call_output", "call_id": "c1", "output": "3"}),
+    );
+    let speech = (
+        "response_item",
+        json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Three."}]}),
+    );
+    let reasoning = (
+        "response_item",
+        json!({"type": "reasoning", "summary": [{"type": "summary_text", "text": "**Counting**"}]}),
+    );
+
+    // No `task_complete` (older rollouts): speech, then reasoning written after it.
+    let whole = CodexReader::read_all(&rollout(&[
+        prompt.clone(),
+        call.clone(),
+        output.clone(),
+        speech,
+        reasoning,
+    ]));
+    assert!(whole.finished());
+    assert_eq!(turn_end(&whole), Some(ext::TurnEnd::Completed));
+
+    // Ending with a call's output: mid-turn, still running.
+    let cut = CodexReader::read_all(&rollout(&[prompt.clone(), call, output]));
+    assert!(!cut.last_turn_settled() && !cut.finished());
+    assert_eq!(turn_end(&cut), None);
+
+    // `task_complete` ends the turn while it is followed.
+    let mut followed = CodexReader::new();
+    followed.push(&rollout(&[
+        prompt,
+        ("event_msg", json!({"type": "task_complete"})),
+    ]));
+    assert!(followed.last_turn_settled() && !followed.finished());
+    assert_eq!(turn_end(&followed), Some(ext::TurnEnd::Completed));
+}
