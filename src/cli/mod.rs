@@ -13,6 +13,7 @@ mod replay;
 mod terminal;
 mod travel;
 mod usage;
+mod user_config;
 mod view;
 
 use clap::{Parser, Subcommand};
@@ -96,6 +97,9 @@ pub(crate) enum UsageError {
     /// `--config` or `--set` was rejected.
     #[error(transparent)]
     Overlay(#[from] crate::policy::OverlayError),
+    /// The user's configuration file was rejected.
+    #[error(transparent)]
+    UserConfig(#[from] user_config::UserConfigError),
     /// `--theme` names no theme, or a theme file that is wrong.
     #[error("{0}")]
     Theme(String),
