@@ -218,8 +218,10 @@ impl Default for PrintArgs {
 /// Arguments of `overhear render`.
 #[derive(Debug, Clone, Args)]
 pub struct RenderArgs {
-    /// The conversation: events.json, conversation folder, JP workspace, eve stream or `-`.
-    pub path: String,
+    /// The conversation: events.json, conversation folder, JP workspace, eve
+    /// stream, Claude Code or Codex transcript, or `-` [default: the latest
+    /// conversation of the current folder].
+    pub path: Option<String>,
     /// Width, colour, turns, wrapping.
     #[command(flatten)]
     pub print: PrintArgs,
@@ -267,7 +269,7 @@ pub(super) fn refuse_terminal_stdin(path: Option<&str>) -> Result<(), UsageError
 /// Runs `overhear render`.
 pub fn run(args: &RenderArgs, checked: Checked) -> Result<()> {
     print(
-        Some(&args.path),
+        args.path.as_deref(),
         &args.print,
         &args.display,
         checked,
