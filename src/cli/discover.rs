@@ -27,7 +27,7 @@ pub enum AgentArg {
 }
 
 /// How much of a Codex session's start is read for its `cwd`.
-const HEAD: u64 = 64 * 1024;
+const HEAD: u64 = 8 * 1024;
 
 /// No PATH, and `--agent` names a kind with no conversation of the folder.
 #[derive(Debug, thiserror::Error)]
