@@ -173,7 +173,7 @@ fn no_path_outside_a_workspace_asks_for_one() {
         &overhear(&s.root, &[]),
         1,
         &format!(
-            "{}: not inside a JP workspace (no .jp/ here or above); give a PATH",
+            "{}: not inside a JP workspace (no .jp/ here or above) and no Claude Code or Codex session of this folder; give a PATH",
             shown(&s.root)
         ),
     );
@@ -420,10 +420,14 @@ fn bad_options_are_usage_errors_naming_the_option() {
         args.extend_from_slice(options);
         assert_error(&overhear(&s.root, &args), 2, message);
     }
+    // No PATH: the latest conversation of the folder, and here there is none.
     assert_error(
         &overhear(&s.root, &["render"]),
-        2,
-        "<PATH> is missing; usage: overhear render <PATH>",
+        1,
+        &format!(
+            "{}: not inside a JP workspace (no .jp/ here or above) and no Claude Code or Codex session of this folder; give a PATH",
+            shown(&s.root)
+        ),
     );
 }
 

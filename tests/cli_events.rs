@@ -122,7 +122,12 @@ fn a_missing_path_is_one_clear_line() {
 
 #[test]
 fn usage_errors_exit_2() {
-    assert_eq!(overhear(&["events"]).status.code(), Some(2));
+    // No PATH is no mistake (the latest conversation of the folder), but
+    // an `--agent` that names no kind is.
+    assert_eq!(
+        overhear(&["events", "--agent", "nope"]).status.code(),
+        Some(2)
+    );
     assert_eq!(
         overhear(&["events", "x", "--view", "nope"]).status.code(),
         Some(2)

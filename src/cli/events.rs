@@ -11,8 +11,8 @@ use crate::travel::At;
 
 /// Prints `view` of the conversation at `path` as JSON, as it was `at` that
 /// point of its history when one is given.
-pub fn run(path: &str, view: View, jsonl: bool, at: Option<&At>) -> Result<()> {
-    let (loaded, _) = super::travel::read(Some(path), at)?;
+pub fn run(path: Option<&str>, view: View, jsonl: bool, at: Option<&At>) -> Result<()> {
+    let (loaded, _) = super::travel::read(path, at)?;
     for warning in &loaded.warnings {
         super::report(format_args!("overhear: warning: {warning}"));
     }

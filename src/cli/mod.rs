@@ -6,6 +6,7 @@
 mod card;
 mod choices;
 mod demo;
+mod discover;
 mod events;
 mod export;
 mod render;
@@ -13,6 +14,7 @@ mod replay;
 mod terminal;
 mod travel;
 mod usage;
+mod user_config;
 mod view;
 
 use clap::{Parser, Subcommand};
@@ -29,8 +31,13 @@ pub(crate) struct Cli {
     /// What to run; without one, the viewer opens PATH.
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// An events.json, a conversation folder, a JP workspace, an eve stream or `-` for stdin.
+    /// An events.json, a conversation folder, a JP workspace, an eve stream, a Claude
+    /// Code or Codex transcript, or `-` for stdin [default: the latest conversation
+    /// of the current folder].
     pub path: Option<String>,
+    /// With no PATH, look only for this kind of conversation.
+    #[arg(long, value_enum, global = true)]
+    pub agent: Option<discover::AgentArg>,
     /// How to display it.
     #[command(flatten, next_help_heading = "Display")]
     pub display: render::DisplayArgs,
@@ -75,8 +82,8 @@ pub(crate) enum Command {
     Card(card::CardArgs),
     /// Print a view of the conversation's events as JSON.
     Events {
-        /// The conversation to read.
-        path: String,
+        /// The conversation to read [default: the latest conversation of the current folder].
+        path: Option<String>,
         /// Which view: everything, what the user sees, or what the model is sent.
         #[arg(long, value_enum, default_value = "raw")]
         view: choices::EventsView,
@@ -96,6 +103,12 @@ pub(crate) enum UsageError {
     /// `--config` or `--set` was rejected.
     #[error(transparent)]
     Overlay(#[from] crate::policy::OverlayError),
+    /// The user's configuration file was rejected.
+    #[error(transparent)]
+    UserConfig(#[from] user_config::UserConfigError),
+    /// No PATH, and `--agent` finds nothing.
+    #[error(transparent)]
+    Discover(#[from] discover::NotFound),
     /// `--theme` names no theme, or a theme file that is wrong.
     #[error("{0}")]
     Theme(String),
@@ -150,7 +163,15 @@ pub(crate) fn report(line: std::fmt::Arguments<'_>) {
     let _ = writeln!(std::io::stderr().lock(), "{shown}");
 }
 
-fn run(cli: Cli) -> anyhow::Result<i32> {
+fn run(mut cli: Cli) -> anyhow::Result<i32> {
+    if let Some(path) = discovered(&cli)? {
+        match &mut cli.command {
+            None => cli.path = Some(path),
+            Some(Command::Render(args)) => args.path = Some(path),
+            Some(Command::Events { path: given, .. }) => *given = Some(path),
+            Some(_) => {}
+        }
+    }
     match cli.command {
         Some(Command::Events {
             path,
@@ -158,7 +179,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             jsonl,
             at,
         }) => {
-            events::run(&path, view.into(), jsonl, at.at().as_ref())?;
+            events::run(path.as_deref(), view.into(), jsonl, at.at().as_ref())?;
             Ok(0)
         }
         Some(Command::Card(args)) => {
@@ -196,6 +217,26 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             )
         }
     }
+}
+
+/// With no PATH given to the viewer, `render` or `events`: the latest
+/// Claude Code or Codex session of the current folder when it is newer than
+/// the JP workspace's (`None`: the workspace's own flow).
+fn discovered(cli: &Cli) -> Result<Option<String>, UsageError> {
+    let given = match &cli.command {
+        None => cli.path.is_some(),
+        Some(Command::Render(args)) => args.path.is_some(),
+        Some(Command::Events { path, .. }) => path.is_some(),
+        Some(_) => return Ok(None),
+    };
+    if given {
+        return Ok(None);
+    }
+    let Ok(cwd) = std::env::current_dir() else {
+        return Ok(None);
+    };
+    let env = |name: &str| std::env::var(name).ok();
+    Ok(discover::latest_path(&cwd, cli.agent, &env)?)
 }
 
 /// 2 for a mistake in the command line, 1 for input that cannot be read.

@@ -59,8 +59,15 @@ pub struct StyleArgs {
 
 impl StyleArgs {
     /// The style overlay of `--config FILE` (when given) with each `--set
-    /// KEY=VALUE` applied in order; any mistake is a usage error (exit 2).
+    /// KEY=VALUE` applied in order, over the user's configuration file; any
+    /// mistake is a usage error (exit 2).
     pub fn overlay(&self) -> Result<Overlay, UsageError> {
+        let user = super::user_config::load()?;
+        self.overlay_over(user.styles)
+    }
+
+    /// `--config` and `--set` over `user`, the user configuration file's styles.
+    fn overlay_over(&self, user: Overlay) -> Result<Overlay, UsageError> {
         let mut overlay = match &self.config {
             Some(file) => Overlay::from_toml_file(file)?,
             None => Overlay::default(),
@@ -68,7 +75,7 @@ impl StyleArgs {
         for assignment in &self.set {
             overlay.set(assignment)?;
         }
-        Ok(overlay)
+        Ok(overlay.with_user_layer(user))
     }
 }
 
@@ -81,9 +88,10 @@ pub struct DisplayArgs {
     /// `--config` and `--set`.
     #[command(flatten)]
     pub style: StyleArgs,
-    /// Colour theme: `dark`, `light` or a path to a theme TOML file.
-    #[arg(long, default_value = "dark")]
-    pub theme: String,
+    /// Colour theme: `dark`, `light` or a path to a theme TOML file [default:
+    /// the user configuration's `theme`, else dark].
+    #[arg(long)]
+    pub theme: Option<String>,
     /// Escape sequences in conversation text: removed, or shown as `␛`.
     #[arg(long, value_enum, default_value = "strip")]
     pub sanitize: SanitizeArg,
@@ -110,14 +118,21 @@ pub struct Checked {
 }
 
 impl DisplayArgs {
-    /// Reads `--config`, applies each `--set` and loads `--theme`; any
+    /// Reads the user's configuration file and `--config`, applies each
+    /// `--set` and loads `--theme` (else the configuration's `theme`); any
     /// mistake is a usage error (exit 2).
     pub fn check(&self) -> Result<Checked, UsageError> {
-        let overlay = self.style.overlay()?;
-        let theme = Theme::load(&self.theme).map_err(|err| {
+        let user = super::user_config::load()?;
+        let overlay = self.style.overlay_over(user.styles)?;
+        let (theme_name, origin) = match (&self.theme, &user.theme) {
+            (Some(theme), _) => (theme.as_str(), "--theme".to_owned()),
+            (None, Some(theme)) => (theme.as_str(), user_config_origin()),
+            (None, None) => ("dark", "--theme".to_owned()),
+        };
+        let theme = Theme::load(theme_name).map_err(|err| {
             UsageError::Theme(match err {
-                // The name may not be a file at all: name the option.
-                ThemeError::NotFound { .. } => format!("--theme {err}"),
+                // The name may not be a file at all: name where it was given.
+                ThemeError::NotFound { .. } => format!("{origin} {err}"),
                 _ => err.to_string(),
             })
         })?;
@@ -131,6 +146,14 @@ impl DisplayArgs {
             theme,
             redactor,
         })
+    }
+}
+
+/// Where a theme named by the user's configuration file was given, for errors.
+fn user_config_origin() -> String {
+    match super::user_config::path() {
+        Some(file) => format!("{}: theme", file.display()),
+        None => "theme".to_owned(),
     }
 }
 
@@ -195,8 +218,10 @@ impl Default for PrintArgs {
 /// Arguments of `overhear render`.
 #[derive(Debug, Clone, Args)]
 pub struct RenderArgs {
-    /// The conversation: events.json, conversation folder, JP workspace, eve stream or `-`.
-    pub path: String,
+    /// The conversation: events.json, conversation folder, JP workspace, eve
+    /// stream, Claude Code or Codex transcript, or `-` [default: the latest
+    /// conversation of the current folder].
+    pub path: Option<String>,
     /// Width, colour, turns, wrapping.
     #[command(flatten)]
     pub print: PrintArgs,
@@ -244,7 +269,7 @@ pub(super) fn refuse_terminal_stdin(path: Option<&str>) -> Result<(), UsageError
 /// Runs `overhear render`.
 pub fn run(args: &RenderArgs, checked: Checked) -> Result<()> {
     print(
-        Some(&args.path),
+        args.path.as_deref(),
         &args.print,
         &args.display,
         checked,

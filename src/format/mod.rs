@@ -13,6 +13,7 @@ pub mod detect;
 pub mod eve;
 pub mod jp;
 pub mod ndjson;
+pub mod session_head;
 mod stream;
 pub mod transcript;
 

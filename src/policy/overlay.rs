@@ -30,6 +30,10 @@ pub struct Overlay {
     tools: BTreeMap<String, PartialToolStyle>,
     tool_calls_shown: Option<bool>,
     reasoning: Option<ReasoningDisplay>,
+    /// The user's configuration file, a layer under this one (docs/config.md):
+    /// under a JP conversation's own configuration, over a format's built-in
+    /// styles.
+    user: Option<Box<Overlay>>,
 }
 
 /// A rejected viewer configuration; the message names the file (or the `--set`),
@@ -96,6 +100,42 @@ impl Overlay {
         interpret(doc, origin)
     }
 
+    /// Checks a configuration already parsed into a table (the style keys of
+    /// the user's configuration file); `origin` names it in errors.
+    pub fn from_table(doc: Map<String, Value>, origin: &str) -> Result<Overlay, OverlayError> {
+        interpret(doc, origin)
+    }
+
+    /// This overlay with `user` (the user's configuration file) as the layer
+    /// under it; an empty `user` is no layer.
+    pub fn with_user_layer(mut self, user: Overlay) -> Overlay {
+        self.user = (!user.is_empty()).then(|| Box::new(user));
+        self
+    }
+
+    /// The user's configuration file layer, when there is one.
+    pub fn user_layer(&self) -> Option<&Overlay> {
+        self.user.as_deref()
+    }
+
+    /// The configuration as written, in JP's key paths.
+    pub fn document(&self) -> &Map<String, Value> {
+        &self.doc
+    }
+
+    /// `self` as the layer under `top`: `top`'s values win key by key, as
+    /// `--set` does; the result has no user layer of its own.
+    pub fn under(&self, top: &Overlay) -> Overlay {
+        let mut doc = self.doc.clone();
+        merge_overlay(&mut doc, &top.doc);
+        // Two valid documents merge into a valid one; should that ever fail,
+        // the layer on top is the one the user asked for last.
+        interpret(doc, "").unwrap_or_else(|_| Overlay {
+            user: None,
+            ..top.clone()
+        })
+    }
+
     /// Applies one `--set KEY=VALUE` (e.g.
     /// `conversation.tools.fs_read_file.style.inline_results=full`).
     ///
@@ -123,8 +163,18 @@ impl Overlay {
         };
         let mut doc = self.doc.clone();
         merge_overlay(&mut doc, &delta);
-        *self = interpret(doc, &format!("--set {assignment}"))?;
-        Ok(())
+        let user = self.user.take();
+        let result = interpret(doc, &format!("--set {assignment}"));
+        match result {
+            Ok(overlay) => {
+                *self = Overlay { user, ..overlay };
+                Ok(())
+            }
+            Err(err) => {
+                self.user = user;
+                Err(err)
+            }
+        }
     }
 
     /// True when the overlay names nothing.

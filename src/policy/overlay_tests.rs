@@ -340,3 +340,38 @@ fn key_paths_split_on_dots_outside_quotes() {
     assert!(parse_key_path("a.").is_err());
     assert!(parse_key_path("").is_err());
 }
+
+/// The user file's layer under `--config`/`--set`: the top wins key by key,
+/// audience maps join, and a `--set` keeps the layer under it.
+#[test]
+fn a_user_layer_sits_under_the_overlay_and_survives_set() {
+    let user = toml(
+        "[conversation.tools.Bash.style]\ninline_results = { user = 3 }\nheader = \"off\"\n\
+         [style.reasoning]\ndisplay = \"hidden\"\n",
+    )
+    .unwrap();
+    let mut top = toml("[conversation.tools.Bash.style]\ninline_results = { assistant = 7 }\n")
+        .unwrap()
+        .with_user_layer(user.clone());
+    top.set("style.tool_call.show=false").unwrap();
+    assert!(top.set("style.tool_call.show=\"maybe\"").is_err());
+    assert_eq!(top.user_layer(), Some(&user));
+
+    let merged = user.under(&top);
+    let bash = merged.tool("Bash").unwrap();
+    assert_eq!(
+        bash.inline_results,
+        Some(InlineResults {
+            user: ResultSetting::Lines(3),
+            assistant: ResultSetting::Lines(7),
+        })
+    );
+    assert_eq!(bash.header, Some(false));
+    assert_eq!(merged.reasoning(), Some(ReasoningDisplay::Hidden));
+    assert_eq!(merged.tool_calls_shown(), Some(false));
+    assert_eq!(merged.user_layer(), None);
+
+    // An empty file is no layer.
+    let plain = Overlay::default().with_user_layer(Overlay::default());
+    assert_eq!(plain.user_layer(), None);
+}

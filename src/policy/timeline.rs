@@ -5,6 +5,7 @@
 //! changed the configuration, so that the document stage asks the policy what
 //! to show and never merges configurations itself.
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -19,7 +20,9 @@ use crate::model::{Conversation, Turn};
 /// The policy in force turn by turn, for turns asked in reading order.
 pub struct PolicyTimeline<'c> {
     conv: &'c Conversation,
-    overlay: &'c Overlay,
+    /// The viewer's overlay, with the user's configuration file folded in
+    /// where it belongs (see [`PolicyTimeline::new`]).
+    overlay: Cow<'c, Overlay>,
     /// The effective configuration: base config plus the deltas merged so far.
     config: Value,
     /// The policy resolved from `config` and the overlay.
@@ -42,15 +45,30 @@ pub struct PolicyChange<'p> {
 
 impl<'c> PolicyTimeline<'c> {
     /// Starts at the base configuration of `conv`, with the viewer's `overlay`.
+    ///
+    /// The overlay's user layer (the user's configuration file) goes under a
+    /// configuration the conversation stores itself (JP's: its own config
+    /// wins), and over one a format supplies as built-in styles (Claude Code,
+    /// Codex) or none (eve), where it acts like a `--config` file read first.
     pub fn new(conv: &'c Conversation, overlay: &'c Overlay) -> Self {
-        let config = conv
+        let mut config = conv
             .base_config
             .clone()
             .unwrap_or(Value::Object(Default::default()));
+        let overlay = match overlay.user_layer() {
+            None => Cow::Borrowed(overlay),
+            Some(user) if stores_own_config(conv) => {
+                let mut under = Value::Object(user.document().clone());
+                merge_config(&mut under, &config);
+                config = under;
+                Cow::Borrowed(overlay)
+            }
+            Some(user) => Cow::Owned(user.under(overlay)),
+        };
         PolicyTimeline {
             conv,
+            policy: Rc::new(TurnPolicy::new(&config, &overlay)),
             overlay,
-            policy: Rc::new(TurnPolicy::new(&config, overlay)),
             config,
             next_delta: 0,
             last_delta: None,
@@ -93,10 +111,17 @@ impl<'c> PolicyTimeline<'c> {
         if !merged {
             return None;
         }
-        self.policy = Rc::new(TurnPolicy::new(&self.config, self.overlay));
+        self.policy = Rc::new(TurnPolicy::new(&self.config, &self.overlay));
         Some(PolicyChange {
             delta: self.last_delta,
             warnings: self.policy.warnings(),
         })
     }
+}
+
+/// Whether the conversation's configuration is its own (JP stores it with
+/// the events, which are then its records: no separate originals), rather
+/// than a format's built-in styles.
+fn stores_own_config(conv: &Conversation) -> bool {
+    conv.originals.is_empty()
 }

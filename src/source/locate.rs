@@ -70,7 +70,7 @@ pub enum LocateError {
     #[error("{}: the stream ended before any input", .0.display())]
     EmptyStream(PathBuf),
     /// No argument, and no workspace around the current folder.
-    #[error("{}: not inside a JP workspace (no .jp/ here or above); give a PATH", .0.display())]
+    #[error("{}: not inside a JP workspace (no .jp/ here or above) and no Claude Code or Codex session of this folder; give a PATH", .0.display())]
     NoWorkspace(PathBuf),
     /// A workspace that holds no conversation.
     #[error("{}: JP workspace without conversations", .0.display())]

@@ -19,6 +19,7 @@ pub mod conversation;
 pub mod limit;
 pub mod locate;
 pub mod lock;
+pub mod sessions;
 pub mod stdin;
 pub mod tail;
 pub(crate) mod time;

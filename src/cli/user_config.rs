@@ -1,0 +1,161 @@
+//! The user's configuration file, `$XDG_CONFIG_HOME/overhear/config.toml`
+//! (`~/.config/overhear/config.toml` when `XDG_CONFIG_HOME` is unset or not
+//! absolute): the tool styles and the theme a user wants for every
+//! conversation, in every format (docs/config.md).
+//!
+//! The style keys are the viewer configuration's (`policy::Overlay`); this
+//! module adds where the file is, the keys that are not styles (`theme`), and
+//! errors that name the file and the key.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::policy::{Overlay, OverlayError};
+
+/// What the user's configuration file says.
+#[derive(Debug, Clone, Default)]
+pub struct UserConfig {
+    /// The style keys, as the layer under `--config` and `--set`.
+    pub styles: Overlay,
+    /// `theme`: a theme name, or a theme file (a relative path is read from
+    /// the configuration file's folder).
+    pub theme: Option<String>,
+}
+
+/// A user configuration file that cannot be used; the message names the file
+/// and the key.
+#[derive(Debug, thiserror::Error)]
+pub enum UserConfigError {
+    /// Not readable, not TOML, or a style key or value that is wrong.
+    #[error(transparent)]
+    Styles(#[from] OverlayError),
+    /// `theme` is not a string.
+    #[error(
+        "{file}: theme = {value}: is not a string (expected a theme name such as \"light\", or a theme file)"
+    )]
+    Theme {
+        /// The configuration file.
+        file: String,
+        /// The value as written, in JSON.
+        value: String,
+    },
+}
+
+/// The path of the user's configuration file: `$XDG_CONFIG_HOME` when it is
+/// an absolute path (the XDG rule: a relative one is ignored), else
+/// `$HOME/.config`; `None` with neither.
+pub fn path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|home| home.is_absolute())
+                .map(|home| home.join(".config"))
+        })?;
+    Some(base.join("overhear").join("config.toml"))
+}
+
+/// Reads the user's configuration file; no file is an empty configuration.
+pub fn load() -> Result<UserConfig, UserConfigError> {
+    match path() {
+        Some(file) if file.exists() => read(&file),
+        _ => Ok(UserConfig::default()),
+    }
+}
+
+/// Reads the configuration file at `file`.
+pub fn read(file: &Path) -> Result<UserConfig, UserConfigError> {
+    let name = file.display().to_string();
+    let text = std::fs::read_to_string(file).map_err(|source| OverlayError::Read {
+        file: name.clone(),
+        source,
+    })?;
+    parse(&text, file)
+}
+
+/// Parses the text of the configuration file at `file`.
+fn parse(text: &str, file: &Path) -> Result<UserConfig, UserConfigError> {
+    let name = file.display().to_string();
+    let mut doc: Map<String, Value> = toml::from_str(text).map_err(|err| OverlayError::Syntax {
+        file: name.clone(),
+        message: crate::policy::error::toml_problem(text, &err),
+    })?;
+    let theme = match doc.remove("theme") {
+        None => None,
+        Some(Value::String(theme)) => Some(theme_in(&theme, file)),
+        Some(other) => {
+            return Err(UserConfigError::Theme {
+                file: name,
+                value: other.to_string(),
+            });
+        }
+    };
+    let styles = Overlay::from_table(doc, &name)?;
+    Ok(UserConfig { styles, theme })
+}
+
+/// A theme value as `--theme` takes it: a name stays a name; a path relative
+/// to the configuration file's folder becomes a path from there.
+fn theme_in(theme: &str, file: &Path) -> String {
+    let is_path = theme.contains('/') || theme.ends_with(".toml");
+    match file.parent() {
+        Some(dir) if is_path && Path::new(theme).is_relative() => {
+            dir.join(theme).display().to_string()
+        }
+        _ => theme.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_at(text: &str) -> Result<UserConfig, UserConfigError> {
+        parse(text, Path::new("/home/u/.config/overhear/config.toml"))
+    }
+
+    /// Styles and the theme are read; a relative theme file is found beside
+    /// the configuration file.
+    #[test]
+    fn styles_and_theme_are_read() {
+        let config = parse_at(
+            "theme = \"mine.toml\"\n\
+             [conversation.tools.Bash.style]\ninline_results = 5\n",
+        )
+        .expect("a valid file");
+        assert_eq!(
+            config.theme.as_deref(),
+            Some("/home/u/.config/overhear/mine.toml")
+        );
+        assert!(config.styles.tool("Bash").is_some());
+        let named = parse_at("theme = \"light\"\n").expect("a valid file");
+        assert_eq!(named.theme.as_deref(), Some("light"));
+    }
+
+    /// A wrong key or value names the file and the key.
+    #[test]
+    fn errors_name_the_file_and_the_key() {
+        let err = parse_at("[conversation.tools.Bash.style]\ninline_results = \"lots\"\n")
+            .expect_err("a bad value")
+            .to_string();
+        assert!(
+            err.starts_with("/home/u/.config/overhear/config.toml: "),
+            "{err}"
+        );
+        assert!(
+            err.contains("conversation.tools.Bash.style.inline_results"),
+            "{err}"
+        );
+        let err = parse_at("theme = 3\n")
+            .expect_err("a bad theme")
+            .to_string();
+        assert!(err.contains("config.toml: theme = 3"), "{err}");
+        let err = parse_at("colour = \"red\"\n")
+            .expect_err("unknown key")
+            .to_string();
+        assert!(err.contains("colour"), "{err}");
+    }
+}

@@ -1,0 +1,105 @@
+//! What the first bytes of a Codex session say about it without reading it
+//! whole: the folder it ran in (`session_meta.cwd`), for finding the
+//! sessions of a folder (docs/agents.md "Finding sessions").
+
+use std::io::Read;
+
+use serde_json::Value;
+
+/// The zstd frame magic, little-endian `0xFD2FB528`.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+
+/// How much of a compressed head is decompressed, at most.
+const PLAIN_LIMIT: u64 = 256 * 1024;
+
+/// The `cwd` of a Codex rollout's `session_meta` line, from the file's first
+/// bytes (plain or the start of a zstd frame). The first line may be cut
+/// short by the head's end (its `base_instructions` can be long): `cwd` comes
+/// before them, and is read from the cut line too.
+pub fn codex_cwd(head: &[u8]) -> Option<String> {
+    let plain;
+    let head = if head.starts_with(&ZSTD_MAGIC) {
+        plain = decompress_start(head);
+        plain.as_slice()
+    } else {
+        head
+    };
+    let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
+    let line = &head[start..];
+    let line = match line.iter().position(|&b| b == b'\n') {
+        Some(end) => &line[..end],
+        None => line,
+    };
+    if let Ok(record) = serde_json::from_slice::<Value>(line) {
+        if record.get("type").and_then(Value::as_str) != Some("session_meta") {
+            return None;
+        }
+        return record
+            .get("payload")
+            .and_then(|p| p.get("cwd"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+    }
+    cut_line_cwd(line)
+}
+
+/// `cwd` from a `session_meta` line cut short: the string after its first
+/// `"cwd":`, when the line says `"type":"session_meta"` before it.
+fn cut_line_cwd(line: &[u8]) -> Option<String> {
+    let key = find(line, b"\"cwd\":")?;
+    find(&line[..key], b"\"type\":\"session_meta\"")?;
+    let rest = &line[key + b"\"cwd\":".len()..];
+    serde_json::Deserializer::from_slice(rest)
+        .into_iter::<String>()
+        .next()?
+        .ok()
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
+}
+
+/// As much of the frame as decodes from its first bytes.
+fn decompress_start(head: &[u8]) -> Vec<u8> {
+    let mut plain = Vec::new();
+    if let Ok(decoder) = ruzstd::decoding::StreamingDecoder::new(head) {
+        let mut decoder = decoder.take(PLAIN_LIMIT);
+        let mut buffer = [0u8; 8192];
+        while let Ok(n) = decoder.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            plain.extend_from_slice(&buffer[..n]);
+        }
+    }
+    plain
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const META: &str = r#"{"timestamp":"2025-09-25T02:12:23.966Z","type":"session_meta","payload":{"id":"x","cwd":"/work/app","instructions":"long"}}"#;
+
+    #[test]
+    fn the_cwd_is_read_from_a_whole_or_cut_first_line() {
+        let whole = format!("{META}\n{{\"garbage");
+        assert_eq!(codex_cwd(whole.as_bytes()).as_deref(), Some("/work/app"));
+        let cut = &META[..META.find("long").unwrap_or(META.len())];
+        assert_eq!(codex_cwd(cut.as_bytes()).as_deref(), Some("/work/app"));
+        let other = r#"{"type":"response_item","payload":{"cwd":"/work/app"}}"#;
+        assert_eq!(codex_cwd(other.as_bytes()), None);
+        assert_eq!(codex_cwd(b"not json"), None);
+    }
+
+    #[test]
+    fn the_cwd_is_read_from_a_compressed_head() {
+        let packed = ruzstd::encoding::compress_to_vec(
+            format!("{META}\n").as_bytes(),
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        assert_eq!(codex_cwd(&packed).as_deref(), Some("/work/app"));
+    }
+}

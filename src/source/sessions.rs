@@ -1,0 +1,136 @@
+//! Where Claude Code and Codex keep their sessions (docs/agents.md "Finding
+//! sessions"): the files that may be a conversation of a folder, with their
+//! time and size. Knows no JSON: which Codex session belongs to which folder
+//! is read from its head by `format::session_head`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// A session file found where an agent keeps them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionFile {
+    /// The file.
+    pub path: PathBuf,
+    /// When it was last written.
+    pub modified: SystemTime,
+}
+
+/// Claude Code's project folder for `cwd`:
+/// `$CLAUDE_CONFIG_DIR/projects/<slug>` (default `~/.claude`), the slug
+/// being the folder's path with every `/` and `.` written `-`.
+pub fn claude_project_dir(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let base = non_empty(env("CLAUDE_CONFIG_DIR"))
+        .map(PathBuf::from)
+        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".claude")))?;
+    let slug: String = cwd
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c == '/' || c == '.' { '-' } else { c })
+        .collect();
+    Some(base.join("projects").join(slug))
+}
+
+/// The main transcripts of Claude Code's project folder for `cwd`: its
+/// `*.jsonl` files, sub-agents' `agent-*.jsonl` left out.
+pub fn claude_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
+    let Some(dir) = claude_project_dir(cwd, env) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(".jsonl") && !name.starts_with("agent-") {
+            push_file(&mut found, entry.path());
+        }
+    }
+    found
+}
+
+/// Every Codex session file: `*.jsonl` and `*.jsonl.zst` under
+/// `$CODEX_HOME` (default `~/.codex`) `sessions/` and `archived_sessions/`,
+/// at any depth (`sessions/YYYY/MM/DD/rollout-….jsonl`).
+pub fn codex_sessions(env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
+    let Some(home) = non_empty(env("CODEX_HOME"))
+        .map(PathBuf::from)
+        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".codex")))
+    else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for folder in ["sessions", "archived_sessions"] {
+        walk(&home.join(folder), 0, &mut found);
+    }
+    found
+}
+
+/// How deep [`codex_sessions`] looks (`YYYY/MM/DD/file` is 4).
+const MAX_DEPTH: usize = 6;
+
+fn walk(dir: &Path, depth: usize, found: &mut Vec<SessionFile>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() && depth < MAX_DEPTH => walk(&path, depth + 1, found),
+            Ok(kind) if kind.is_file() => {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if name.ends_with(".jsonl") || name.ends_with(".jsonl.zst") {
+                    push_file(found, path);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn push_file(found: &mut Vec<SessionFile>, path: PathBuf) {
+    if let Ok(modified) = fs::metadata(&path).and_then(|meta| meta.modified()) {
+        found.push(SessionFile { path, modified });
+    }
+}
+
+/// At most the first `limit` bytes of `path` (opened read-only).
+pub fn read_head(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    fs::File::open(path)?.take(limit).read_to_end(&mut head)?;
+    Ok(head)
+}
+
+fn non_empty(value: Option<String>) -> Option<String> {
+    value.filter(|v| !v.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_claude_project_folder_is_the_path_with_slashes_and_dots_as_dashes() {
+        let env = |name: &str| match name {
+            "HOME" => Some("/home/u".to_owned()),
+            _ => None,
+        };
+        assert_eq!(
+            claude_project_dir(Path::new("/work/my.app"), &env),
+            Some(PathBuf::from("/home/u/.claude/projects/-work-my-app"))
+        );
+        let env = |name: &str| match name {
+            "HOME" => Some("/home/u".to_owned()),
+            "CLAUDE_CONFIG_DIR" => Some("/cfg".to_owned()),
+            _ => None,
+        };
+        assert_eq!(
+            claude_project_dir(Path::new("/w"), &env),
+            Some(PathBuf::from("/cfg/projects/-w"))
+        );
+    }
+}
