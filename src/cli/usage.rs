@@ -125,8 +125,8 @@ mod tests {
                 "--widht: no such option; did you mean --width?",
             ),
             (
-                &["overhear", "render"][..],
-                "<PATH> is missing; usage: overhear render <PATH>",
+                &["overhear", "render", "x", "--agent", "nope"][..],
+                "--agent nope: expected one of claude, codex, jp, eve",
             ),
         ];
         for (args, expected) in cases {
