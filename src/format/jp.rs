@@ -13,6 +13,7 @@ use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::model::{Block, ChatResponse, Content, Event, EventKind};
+use crate::problem::json_kind;
 
 mod count;
 mod entries;
@@ -370,17 +371,6 @@ fn unknown(map: Map<String, Value>) -> Event {
         event.event_id = v.get("event_id").and_then(Value::as_str).map(String::from);
     }
     event
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 fn take_string(map: &mut impl Fields, key: &str) -> Result<String, String> {
