@@ -298,3 +298,7 @@ fn stream_refresh(
         Refresh::Unchanged
     }
 }
+
+#[cfg(test)]
+#[path = "stream_tests.rs"]
+mod tests;
