@@ -18,25 +18,20 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::transcript::{Sink, image_placeholder, str_at, timestamp};
-use crate::model::Original;
+use super::transcript::{Records, Sink, TranscriptReader, image_placeholder, str_at, timestamp};
 use crate::model::ext;
-use crate::model::{ChatResponse, Content, Event, EventKind};
-use crate::problem::SkippedLine;
+use crate::model::{ChatResponse, Content, EventKind};
 
 /// The marker shown for reasoning the transcript does not hold (signed or
 /// redacted thinking with no text).
 pub const REASONING_HIDDEN: &str = "[reasoning hidden]";
 
 /// Reads a Claude Code transcript incrementally.
-#[derive(Debug, Default)]
-pub struct ClaudeCodeReader {
-    sink: Sink,
-    state: State,
-}
+pub type ClaudeCodeReader = TranscriptReader<State>;
 
+/// What a Claude Code transcript's records said so far: what later records resolve against.
 #[derive(Debug, Default)]
-struct State {
+pub struct State {
     /// Whether the file is a sub-agent's own transcript (its first
     /// conversation record is a sidechain): then its sidechain is its main chain.
     sidechain_file: Option<bool>,
@@ -53,86 +48,13 @@ struct State {
     titles: [Option<String>; 3],
 }
 
-impl ClaudeCodeReader {
-    /// An empty reader.
-    pub fn new() -> Self {
-        Self::default()
+impl Records for State {
+    fn record(&mut self, sink: &mut Sink, value: &Value) {
+        self.record(sink, value);
     }
 
-    /// Reads a whole transcript at once.
-    pub fn read_all(bytes: &[u8]) -> Self {
-        let mut reader = Self::new();
-        reader.push(bytes);
-        reader.finish();
-        reader
-    }
-
-    /// Feeds bytes as they arrive; a partial last line is held back.
-    pub fn push(&mut self, bytes: &[u8]) {
-        let state = &mut self.state;
-        self.sink
-            .feed(bytes, false, |sink, _, value| state.record(sink, &value));
-    }
-
-    /// End of input: a last line without a newline is read too.
-    pub fn finish(&mut self) {
-        let state = &mut self.state;
-        self.sink
-            .feed(&[], true, |sink, _, value| state.record(sink, &value));
-    }
-
-    /// Runs `read` on `events` as the reader's own: the seam's one copy of
-    /// the events (`format::stream`). `events` must be what this reader
-    /// made so far.
-    pub(crate) fn with_events(&mut self, events: &mut Vec<Event>, read: impl FnOnce(&mut Self)) {
-        std::mem::swap(&mut self.sink.events, events);
-        read(self);
-        std::mem::swap(&mut self.sink.events, events);
-    }
-
-    /// The canonical events read so far.
-    pub fn events(&self) -> &[Event] {
-        &self.sink.events
-    }
-
-    /// Stored lines not handed over yet (see [`ClaudeCodeReader::take_originals`]).
-    pub fn originals(&self) -> &[Original] {
-        self.sink.originals()
-    }
-
-    /// Hands over the stored lines read since the last call.
-    pub fn take_originals(&mut self) -> Vec<Original> {
-        self.sink.take_originals()
-    }
-
-    /// How many stored lines were read in all.
-    pub fn originals_read(&self) -> usize {
-        self.sink.originals_read()
-    }
-
-    /// The lines that could not be read.
-    pub fn diagnostics(&self) -> &[SkippedLine] {
-        self.sink.diagnostics()
-    }
-
-    /// Counts in-place changes to events already returned (turn usage).
-    pub fn revision(&self) -> u64 {
-        self.sink.revision()
-    }
-
-    /// The lowest index of an event changed in place since the last call.
-    pub fn take_changed_from(&mut self) -> Option<usize> {
-        self.sink.take_changed_from()
-    }
-
-    /// The session's title: `custom-title` > `ai-title` > `summary`.
-    pub fn title(&self) -> Option<&str> {
-        self.state
-            .titles
-            .iter()
-            .flatten()
-            .next()
-            .map(String::as_str)
+    fn title(&self) -> Option<&str> {
+        self.titles.iter().flatten().next().map(String::as_str)
     }
 }
 

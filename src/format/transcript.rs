@@ -17,7 +17,7 @@ pub use crate::model::ext::NOTICE;
 
 /// The events and stored lines a transcript reader has made so far.
 #[derive(Debug, Default)]
-pub(crate) struct Sink {
+pub struct Sink {
     splitter: LineSplitter,
     /// The canonical events read so far.
     pub(crate) events: Vec<Event>,
@@ -28,6 +28,101 @@ pub(crate) struct Sink {
     changed_from: Option<usize>,
     /// The line being read (1-based).
     line: usize,
+}
+
+/// What one transcript format makes of its records; the reader around it
+/// ([`TranscriptReader`]: feeding, the events, the stored lines) is shared.
+pub trait Records: Default + std::fmt::Debug {
+    /// Reads one record (a line's JSON object) into `sink`.
+    fn record(&mut self, sink: &mut Sink, value: &Value);
+
+    /// The conversation's title, once the records gave one.
+    fn title(&self) -> Option<&str>;
+}
+
+/// Reads a transcript of the format `R` incrementally.
+#[derive(Debug, Default)]
+pub struct TranscriptReader<R> {
+    sink: Sink,
+    records: R,
+}
+
+impl<R: Records> TranscriptReader<R> {
+    /// An empty reader.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads a whole transcript at once.
+    pub fn read_all(bytes: &[u8]) -> Self {
+        let mut reader = Self::new();
+        reader.push(bytes);
+        reader.finish();
+        reader
+    }
+
+    /// Feeds bytes as they arrive; a partial last line is held back.
+    pub fn push(&mut self, bytes: &[u8]) {
+        let records = &mut self.records;
+        self.sink
+            .feed(bytes, false, |sink, _, value| records.record(sink, &value));
+    }
+
+    /// End of input: a last line without a newline is read too.
+    pub fn finish(&mut self) {
+        let records = &mut self.records;
+        self.sink
+            .feed(&[], true, |sink, _, value| records.record(sink, &value));
+    }
+
+    /// Runs `read` on `events` as the reader's own: the seam's one copy of
+    /// the events (`format::stream`). `events` must be what this reader
+    /// made so far.
+    pub(crate) fn with_events(&mut self, events: &mut Vec<Event>, read: impl FnOnce(&mut Self)) {
+        std::mem::swap(&mut self.sink.events, events);
+        read(self);
+        std::mem::swap(&mut self.sink.events, events);
+    }
+
+    /// The canonical events read so far.
+    pub fn events(&self) -> &[Event] {
+        &self.sink.events
+    }
+
+    /// Stored lines not handed over yet (see [`TranscriptReader::take_originals`]).
+    pub fn originals(&self) -> &[Original] {
+        self.sink.originals()
+    }
+
+    /// Hands over the stored lines read since the last call.
+    pub fn take_originals(&mut self) -> Vec<Original> {
+        self.sink.take_originals()
+    }
+
+    /// How many stored lines were read in all.
+    pub fn originals_read(&self) -> usize {
+        self.sink.originals_read()
+    }
+
+    /// The lines that could not be read.
+    pub fn diagnostics(&self) -> &[SkippedLine] {
+        self.sink.diagnostics()
+    }
+
+    /// Counts in-place changes to events already returned (turn usage).
+    pub fn revision(&self) -> u64 {
+        self.sink.revision()
+    }
+
+    /// The lowest index of an event changed in place since the last call.
+    pub fn take_changed_from(&mut self) -> Option<usize> {
+        self.sink.take_changed_from()
+    }
+
+    /// The conversation's title, once the records gave one.
+    pub fn title(&self) -> Option<&str> {
+        self.records.title()
+    }
 }
 
 impl Sink {
