@@ -52,6 +52,20 @@ pub fn line_problem(line: usize, reason: &str) -> String {
     format!("line {line}{separator}{reason}")
 }
 
+/// What kind of JSON value `value` is, for messages: `a string`, `an
+/// array`, `null`, …
+pub fn json_kind(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// serde_json's message for `err` without its position (` at line 3 column 7`),
 /// reworded where it can say more: `within` names what was being read ("the
 /// file", "the line") for the end-of-input and trailing-text cases.

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::format::eve::EveReader;
+use crate::format::{DocumentFormat, StreamFormat};
 use crate::load::{Live, OpenError, Origin};
 use crate::model::Conversation;
 use crate::model::Event;
@@ -185,7 +185,8 @@ impl Recording {
         let name = PathBuf::from("events.json");
         let mut live = Live::stream(name.clone());
         live.push_stream(events, true)?;
-        let load = crate::format::jp::load(events, base_config)
+        let load = DocumentFormat::Jp
+            .load(events, base_config)
             .map_err(|error| OpenError::Format { path: name, error })?;
         live.conversation = Conversation::new(load.events, load.base_config, title);
         let steps = jp_steps(&mut live);
@@ -322,18 +323,15 @@ impl Recording {
             },
             Steps::Eve { bytes, ends } => {
                 let end = n.checked_sub(1).map_or(0, |i| ends[i]);
-                let reader = EveReader::read_all(&bytes[..end]);
-                let file = self.file();
+                let path = match &self.live.origin {
+                    Origin::Eve(path) | Origin::Stream(path) => path.clone(),
+                    Origin::Jp(dir) => dir.events_path(),
+                };
+                let cut = Live::stream_cut(path, &bytes[..end]);
                 State {
-                    conversation: reader.conversation(),
-                    finished: reader.finished(),
-                    warnings: Some(
-                        reader
-                            .diagnostics()
-                            .iter()
-                            .map(|d| format!("{file}: {d}"))
-                            .collect(),
-                    ),
+                    finished: cut.finished(),
+                    warnings: Some(cut.warnings),
+                    conversation: cut.conversation,
                 }
             }
         };
@@ -435,13 +433,14 @@ fn eve_steps(bytes: Vec<u8>) -> Steps {
 /// The time of each line of an eve stream: the record's own, as the reader
 /// reads it (`None` until a record states one).
 fn eve_stamps(bytes: &[u8], ends: &[usize]) -> Vec<Option<String>> {
-    let mut reader = EveReader::new();
+    let mut reader = StreamFormat::Lines.reader();
+    let mut events = Vec::new();
     let mut start = 0;
     ends.iter()
         .map(|&end| {
-            reader.push(&bytes[start..end]);
+            reader.feed(&bytes[start..end], &mut events);
             if end == bytes.len() {
-                reader.finish();
+                reader.finish(&mut events);
             }
             start = end;
             reader.record_time().map(str::to_string)

@@ -298,18 +298,7 @@ fn every_transcript_renders_at_every_width_within_the_width() {
     };
     for (_, path) in &transcripts {
         for width in [40usize, 80, 200] {
-            let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
-                .args(["render", "--color", "never", "--width", &width.to_string()])
-                .arg(path)
-                .output()
-                .expect("overhear runs");
-            assert!(
-                out.status.success(),
-                "{} at {width}: {}",
-                name(path),
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let screen = String::from_utf8(out.stdout).expect("UTF-8 output");
+            let screen = common::render_plain(path, width);
             assert!(
                 screen.lines().count() > 3,
                 "{} at {width}: {screen}",

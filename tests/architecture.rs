@@ -152,6 +152,46 @@ fn no_file_in_src_imports_a_layer_above_its_own() {
     );
 }
 
+/// Nothing outside `format/` names a format: the rest of the crate sees the
+/// seam (`format::{StreamFormat, StreamReader, DocumentFormat, …}`, the
+/// items `format/mod.rs` exports) and `format::detect`, never a format's
+/// module (`format::jp`, `format::eve`, …). Unit tests may build their
+/// conversations with a format's own reader.
+#[test]
+fn nothing_outside_format_names_a_format() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut named = BTreeSet::new();
+    for file in &files {
+        let relative = file.strip_prefix(&src).unwrap();
+        let module = module_path(relative);
+        let is_test = module.iter().any(|m| m == "tests" || m == "test_support");
+        if module.first().is_some_and(|m| m == "format") || is_test {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        for target in imported_paths(&code_only(&text), &module) {
+            let [first, second, ..] = target.as_slice() else {
+                continue;
+            };
+            let is_module = second.starts_with(|c: char| c.is_ascii_lowercase());
+            if first == "format" && is_module && second != "detect" {
+                named.insert(format!(
+                    "src/{} names {}",
+                    relative.display(),
+                    target.join("::")
+                ));
+            }
+        }
+    }
+    assert!(
+        named.is_empty(),
+        "formats named outside format/ (use the seam of format/mod.rs):\n{}",
+        named.into_iter().collect::<Vec<_>>().join("\n")
+    );
+}
+
 #[test]
 fn the_table_matches_the_documented_one() {
     let doc =

@@ -198,6 +198,25 @@ fn every_cut_of_a_real_eve_stream_equals_its_first_lines() {
     every_eve_cut_equals_the_cut_file(&streams[0]);
 }
 
+/// A Claude Code transcript and a Codex rollout cut after each line read
+/// like their first lines: time travel reads them with their own readers.
+#[test]
+fn every_cut_of_an_agent_transcript_equals_its_first_lines() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures");
+    let transcripts = [
+        "claude-code/v2.1.114-subagents/ef958aa1-0e93-49f0-bb71-150f63befcd1/subagents/agent-aef063ba534d73153.jsonl",
+        "codex/v0.80-v0.115-desktop-sanitized/sessions/2026/01/22/rollout-2026-01-22T10-15-23-019be37c-2706-70c0-8e0e-51985de49079.jsonl",
+    ];
+    for transcript in transcripts {
+        let path = fixtures.join(transcript);
+        if !path.is_file() {
+            println!("skipped: {} is absent", path.display());
+            continue;
+        }
+        every_eve_cut_equals_the_cut_file(&path);
+    }
+}
+
 /// The rule line of turn `n` in printed output.
 fn rule(out: &str, n: usize) -> String {
     out.lines()

@@ -8,27 +8,11 @@ mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 use overhear::text::width::display_width;
 use serde_json::Value;
 
 const WIDTHS: [usize; 3] = [40, 80, 200];
-
-fn render(path: &Path, width: usize) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args(["render", "--color", "never", "--width", &width.to_string()])
-        .arg(path)
-        .output()
-        .expect("overhear runs");
-    assert!(
-        out.status.success(),
-        "{} at {width}: {}",
-        path.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
 
 /// The screen with whitespace and result gutters removed, so text wrapped
 /// across lines (even mid-word) reads as one run.
@@ -113,7 +97,7 @@ fn every_real_stream_renders_whole_at_every_width() {
         assert!(!messages.is_empty(), "{name}: the stream says something");
         let outcomes = task_outcomes(&records);
         for width in WIDTHS {
-            let screen = render(path, width);
+            let screen = common::render_plain(path, width);
             for line in screen.lines() {
                 assert!(
                     display_width(line) <= width,

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::Error;
 use crate::model::{Block, Content};
+use crate::problem::json_kind;
 
 /// Block types a `CallToolResult` may hold: MCP's five, and JP's `question`
 /// (RFD 058). The display policy shows the ones it cannot draw as
@@ -110,7 +111,7 @@ impl ToolResult {
         let Value::Object(mut map) = value else {
             return Err(Error::new(format!(
                 "expected a CallToolResult object, found {}",
-                kind_of(&value)
+                json_kind(&value)
             )));
         };
         let is_error = match (map.remove("isError"), map.remove("is_error")) {
@@ -123,7 +124,7 @@ impl ToolResult {
             Some(other) => {
                 return Err(Error::new(format!(
                     "content: expected an array of blocks, found {}",
-                    kind_of(&other)
+                    json_kind(&other)
                 )));
             }
             None => {
@@ -180,7 +181,7 @@ fn check_block(block: &Value, place: &str) -> Result<(), Error> {
     let Value::Object(map) = block else {
         return fail(format!(
             ": expected a content block object, found {}",
-            kind_of(block)
+            json_kind(block)
         ));
     };
     let kind = match map.get("type") {
@@ -188,7 +189,7 @@ fn check_block(block: &Value, place: &str) -> Result<(), Error> {
         Some(other) => {
             return fail(format!(
                 ".type: expected a string, found {}",
-                kind_of(other)
+                json_kind(other)
             ));
         }
         None => return fail(".type: missing".to_string()),
@@ -214,7 +215,7 @@ fn check_block(block: &Value, place: &str) -> Result<(), Error> {
     {
         return fail(format!(
             ".mimeType: expected a string, found {}",
-            kind_of(mime)
+            json_kind(mime)
         ));
     }
     check_annotations(map.get("annotations"), &format!("{place}.annotations"))?;
@@ -234,7 +235,7 @@ fn check_resource(resource: Option<&Value>, place: &str) -> Result<(), Error> {
         Some(other) => {
             return Err(Error::new(format!(
                 "{place}: expected an object, found {}",
-                kind_of(other)
+                json_kind(other)
             )));
         }
         None => return Err(Error::new(format!("{place}: missing"))),
@@ -257,7 +258,7 @@ fn check_annotations(annotations: Option<&Value>, place: &str) -> Result<(), Err
         Some(other) => {
             return Err(Error::new(format!(
                 "{place}: expected an object, found {}",
-                kind_of(other)
+                json_kind(other)
             )));
         }
     };
@@ -267,7 +268,7 @@ fn check_annotations(annotations: Option<&Value>, place: &str) -> Result<(), Err
         Some(other) => {
             return Err(Error::new(format!(
                 "{place}.audience: expected a list of \"user\" and \"assistant\", found {}",
-                kind_of(other)
+                json_kind(other)
             )));
         }
     };
@@ -288,7 +289,7 @@ fn string_field(map: &Map<String, Value>, key: &str, place: &str) -> Result<(), 
         Some(Value::String(_)) => Ok(()),
         Some(other) => Err(Error::new(format!(
             "{place}.{key}: expected a string, found {}",
-            kind_of(other)
+            json_kind(other)
         ))),
         None => Err(Error::new(format!("{place}.{key}: missing"))),
     }
@@ -300,7 +301,7 @@ fn object_field(map: &Map<String, Value>, key: &str, place: &str) -> Result<(), 
         Some(Value::Object(_)) => Ok(()),
         Some(other) => Err(Error::new(format!(
             "{place}.{key}: expected an object, found {}",
-            kind_of(other)
+            json_kind(other)
         ))),
         None => Err(Error::new(format!("{place}.{key}: missing"))),
     }
@@ -311,7 +312,7 @@ fn boolean(value: &Value, key: &str) -> Result<bool, Error> {
     value.as_bool().ok_or_else(|| {
         Error::new(format!(
             "{key}: expected true or false, found {}",
-            kind_of(value)
+            json_kind(value)
         ))
     })
 }
@@ -320,19 +321,7 @@ fn boolean(value: &Value, key: &str) -> Result<bool, Error> {
 fn shown(value: &Value) -> String {
     match value {
         Value::String(text) => format!("{text:?}"),
-        other => kind_of(other).to_string(),
-    }
-}
-
-/// What kind of JSON value this is, for messages.
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        other => json_kind(other).to_string(),
     }
 }
 

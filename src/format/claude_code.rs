@@ -18,25 +18,22 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::transcript::{Sink, TurnProgress, image_placeholder, str_at, timestamp};
-use crate::model::Original;
+use super::transcript::{
+    Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
+};
 use crate::model::ext;
-use crate::model::{ChatResponse, Content, Event, EventKind};
-use crate::problem::SkippedLine;
+use crate::model::{ChatResponse, Content, EventKind};
 
 /// The marker shown for reasoning the transcript does not hold (signed or
 /// redacted thinking with no text).
 pub const REASONING_HIDDEN: &str = "[reasoning hidden]";
 
 /// Reads a Claude Code transcript incrementally.
-#[derive(Debug, Default)]
-pub struct ClaudeCodeReader {
-    sink: Sink,
-    state: State,
-}
+pub type ClaudeCodeReader = TranscriptReader<State>;
 
+/// What a Claude Code transcript's records said so far: what later records resolve against.
 #[derive(Debug, Default)]
-struct State {
+pub struct State {
     /// Whether the file is a sub-agent's own transcript (its first
     /// conversation record is a sidechain): then its sidechain is its main chain.
     sidechain_file: Option<bool>,
@@ -53,113 +50,23 @@ struct State {
     titles: [Option<String>; 3],
     /// Whether the current turn has settled.
     pub(super) progress: TurnProgress,
-    /// Whether the input was read to its end ([`ClaudeCodeReader::finish`]).
-    read_whole: bool,
 }
 
-impl ClaudeCodeReader {
-    /// An empty reader.
-    pub fn new() -> Self {
-        Self::default()
+impl Records for State {
+    fn record(&mut self, sink: &mut Sink, value: &Value) {
+        self.read(sink, value);
     }
 
-    /// Reads a whole transcript at once.
-    pub fn read_all(bytes: &[u8]) -> Self {
-        let mut reader = Self::new();
-        reader.push(bytes);
-        reader.finish();
-        reader
+    fn title(&self) -> Option<&str> {
+        self.titles.iter().flatten().next().map(String::as_str)
     }
 
-    /// Feeds bytes as they arrive; a partial last line is held back.
-    pub fn push(&mut self, bytes: &[u8]) {
-        let state = &mut self.state;
-        self.sink
-            .feed(bytes, false, |sink, _, value| state.read(sink, &value));
+    fn settled(&self) -> bool {
+        self.progress.settled()
     }
 
-    /// End of input: a last line without a newline is read too, and a last
-    /// turn that has settled ([`ClaudeCodeReader::last_turn_settled`]) is
-    /// taken as ended — the transcript is read whole, and Claude Code never
-    /// writes that a turn ended (docs/agents.md, "When a transcript is finished").
-    pub fn finish(&mut self) {
-        let state = &mut self.state;
-        self.sink
-            .feed(&[], true, |sink, _, value| state.read(sink, &value));
-        self.state.read_whole = true;
-        if self.state.settled() {
-            self.state.end_turn(&mut self.sink, ext::TurnEnd::Completed);
-        }
-    }
-
-    /// Whether the transcript is over: read to its end with its last turn
-    /// settled. A file being followed is never read to its end; a viewer
-    /// decides from how long it has been quiet (see
-    /// [`ClaudeCodeReader::last_turn_settled`]).
-    pub fn finished(&self) -> bool {
-        self.state.read_whole && self.state.settled()
-    }
-
-    /// Whether the last turn has settled: it was marked ended (an
-    /// interruption, `system/turn_duration`), or its latest step answers the
-    /// user (speech, a local command's output) and every call it made has its
-    /// result — the agent waits for the user. `false` before any step.
-    pub fn last_turn_settled(&self) -> bool {
-        self.state.settled()
-    }
-
-    /// Runs `read` on `events` as the reader's own: the seam's one copy of
-    /// the events (`format::stream`). `events` must be what this reader
-    /// made so far.
-    pub(crate) fn with_events(&mut self, events: &mut Vec<Event>, read: impl FnOnce(&mut Self)) {
-        std::mem::swap(&mut self.sink.events, events);
-        read(self);
-        std::mem::swap(&mut self.sink.events, events);
-    }
-
-    /// The canonical events read so far.
-    pub fn events(&self) -> &[Event] {
-        &self.sink.events
-    }
-
-    /// Stored lines not handed over yet (see [`ClaudeCodeReader::take_originals`]).
-    pub fn originals(&self) -> &[Original] {
-        self.sink.originals()
-    }
-
-    /// Hands over the stored lines read since the last call.
-    pub fn take_originals(&mut self) -> Vec<Original> {
-        self.sink.take_originals()
-    }
-
-    /// How many stored lines were read in all.
-    pub fn originals_read(&self) -> usize {
-        self.sink.originals_read()
-    }
-
-    /// The lines that could not be read.
-    pub fn diagnostics(&self) -> &[SkippedLine] {
-        self.sink.diagnostics()
-    }
-
-    /// Counts in-place changes to events already returned (turn usage).
-    pub fn revision(&self) -> u64 {
-        self.sink.revision()
-    }
-
-    /// The lowest index of an event changed in place since the last call.
-    pub fn take_changed_from(&mut self) -> Option<usize> {
-        self.sink.take_changed_from()
-    }
-
-    /// The session's title: `custom-title` > `ai-title` > `summary`.
-    pub fn title(&self) -> Option<&str> {
-        self.state
-            .titles
-            .iter()
-            .flatten()
-            .next()
-            .map(String::as_str)
+    fn end_settled_turn(&mut self, sink: &mut Sink) {
+        self.end_turn(sink, ext::TurnEnd::Completed);
     }
 }
 
@@ -169,11 +76,6 @@ impl State {
         let before = sink.events.len();
         self.record(sink, value);
         self.progress.observe(&sink.events[before..]);
-    }
-
-    /// See [`ClaudeCodeReader::last_turn_settled`].
-    fn settled(&self) -> bool {
-        self.progress.settled()
     }
 
     /// Marks the current turn ended `how`, unless it was already.

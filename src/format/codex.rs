@@ -17,11 +17,11 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::transcript::{Sink, TurnProgress, image_placeholder, str_at, timestamp};
-use crate::model::Original;
+use super::transcript::{
+    Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
+};
 use crate::model::ext;
-use crate::model::{ChatResponse, Content, Event, EventKind};
-use crate::problem::SkippedLine;
+use crate::model::{ChatResponse, Content, EventKind};
 
 /// The placeholder for reasoning stored only encrypted.
 pub const REASONING_HIDDEN: &str = "[reasoning hidden]";
@@ -30,14 +30,11 @@ pub const REASONING_HIDDEN: &str = "[reasoning hidden]";
 const IDE_REQUEST: &str = "## My request for Codex:";
 
 /// Reads a Codex rollout incrementally.
-#[derive(Debug, Default)]
-pub struct CodexReader {
-    sink: Sink,
-    state: State,
-}
+pub type CodexReader = TranscriptReader<State>;
 
+/// What a Codex rollout's lines said so far: what later lines resolve against.
 #[derive(Debug, Default)]
-struct State {
+pub struct State {
     /// The current turn's `turn_start`.
     turn: Option<usize>,
     /// The current turn's prompt text and whether `user_message` gave it.
@@ -59,107 +56,30 @@ struct State {
     /// Whether the current turn has settled (ended by `task_complete` or
     /// `turn_aborted`, or its latest step is speech with no call pending).
     progress: TurnProgress,
-    /// Whether the input was read to its end ([`CodexReader::finish`]).
-    read_whole: bool,
 }
 
-impl CodexReader {
-    /// An empty reader.
-    pub fn new() -> Self {
-        Self::default()
+impl Records for State {
+    fn record(&mut self, sink: &mut Sink, value: &Value) {
+        self.read(sink, value);
     }
 
-    /// Reads a whole rollout at once.
-    pub fn read_all(bytes: &[u8]) -> Self {
-        let mut reader = Self::new();
-        reader.push(bytes);
-        reader.finish();
-        reader
+    fn title(&self) -> Option<&str> {
+        self.title.as_deref()
     }
 
-    /// Feeds bytes as they arrive; a partial last line is held back.
-    pub fn push(&mut self, bytes: &[u8]) {
-        let state = &mut self.state;
-        self.sink
-            .feed(bytes, false, |sink, _, value| state.read(sink, &value));
+    fn settled(&self) -> bool {
+        self.progress.settled()
     }
 
-    /// End of input: a last line without a newline is read too.
-    pub fn finish(&mut self) {
-        let state = &mut self.state;
-        self.sink
-            .feed(&[], true, |sink, _, value| state.read(sink, &value));
-        self.state.read_whole = true;
-        if self.state.progress.settled() && !self.state.progress.ended {
+    fn end_settled_turn(&mut self, sink: &mut Sink) {
+        if !self.progress.ended {
             // Read whole, the last turn answered the user: older rollouts
             // write no `task_complete` (docs/agents.md).
-            self.state.progress.ended = true;
-            self.state.update_turn(&mut self.sink, |info| {
+            self.progress.ended = true;
+            self.update_turn(sink, |info| {
                 info.ended.get_or_insert(ext::TurnEnd::Completed);
             });
         }
-    }
-
-    /// Runs `read` on `events` as the reader's own: the seam's one copy of
-    /// the events (`format::stream`). `events` must be what this reader
-    /// made so far.
-    pub(crate) fn with_events(&mut self, events: &mut Vec<Event>, read: impl FnOnce(&mut Self)) {
-        std::mem::swap(&mut self.sink.events, events);
-        read(self);
-        std::mem::swap(&mut self.sink.events, events);
-    }
-
-    /// The canonical events read so far.
-    pub fn events(&self) -> &[Event] {
-        &self.sink.events
-    }
-
-    /// Stored lines not handed over yet.
-    pub fn originals(&self) -> &[Original] {
-        self.sink.originals()
-    }
-
-    /// Hands over the stored lines read since the last call.
-    pub fn take_originals(&mut self) -> Vec<Original> {
-        self.sink.take_originals()
-    }
-
-    /// How many stored lines were read in all.
-    pub fn originals_read(&self) -> usize {
-        self.sink.originals_read()
-    }
-
-    /// The lines that could not be read.
-    pub fn diagnostics(&self) -> &[SkippedLine] {
-        self.sink.diagnostics()
-    }
-
-    /// Counts in-place changes to events already returned.
-    pub fn revision(&self) -> u64 {
-        self.sink.revision()
-    }
-
-    /// The lowest index of an event changed in place since the last call.
-    pub fn take_changed_from(&mut self) -> Option<usize> {
-        self.sink.take_changed_from()
-    }
-
-    /// Whether the last turn has settled: ended (`task_complete`,
-    /// `turn_aborted`), or its latest step is speech and every call has its
-    /// output — the agent waits for the user. `false` before any step.
-    pub fn last_turn_settled(&self) -> bool {
-        self.state.progress.settled()
-    }
-
-    /// Whether the rollout is over: read to its end with its last turn
-    /// settled (a file that ends mid-turn is a live or killed session).
-    pub fn finished(&self) -> bool {
-        self.state.read_whole && self.state.progress.settled()
-    }
-
-    /// The thread's name, once `thread_name_updated` gave one.
-    pub fn title(&self) -> Option<&str> {
-        self.state.title.as_deref()
     }
 }
 

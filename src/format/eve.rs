@@ -232,6 +232,10 @@ impl StreamReader for EveReader {
     fn finished(&self) -> bool {
         EveReader::finished(self)
     }
+
+    fn record_time(&self) -> Option<&str> {
+        EveReader::record_time(self)
+    }
 }
 
 impl Inner {

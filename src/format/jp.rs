@@ -13,11 +13,13 @@ use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use crate::model::{Block, ChatResponse, Content, Event, EventKind};
+use crate::problem::json_kind;
 
 mod count;
 mod entries;
 mod stream;
 
+pub use super::document::{Diagnostic, LoadError, SyntaxError};
 pub use count::count_events;
 pub use stream::{Delta, JpStream};
 
@@ -32,44 +34,6 @@ pub enum Generation {
     LegacyFlattened,
     /// No base config anywhere (an empty or delta-less legacy stream).
     NoBase,
-}
-
-/// A problem with one event that did not stop reading.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// Zero-based index of the entry in the stored array.
-    pub index: usize,
-    /// What is wrong, naming the key.
-    pub message: String,
-}
-
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "event {}: {}", self.index, self.message)
-    }
-}
-
-/// A file that could not be read as JSON at all.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}, column {column}: {message}")]
-pub struct SyntaxError {
-    /// 1-based line of the error.
-    pub line: usize,
-    /// 1-based column of the error.
-    pub column: usize,
-    /// What the JSON parser expected or found.
-    pub message: String,
-}
-
-impl SyntaxError {
-    fn from_serde(err: &serde_json::Error) -> Self {
-        SyntaxError {
-            line: err.line(),
-            // serde_json says column 0 for "before the line's first character".
-            column: err.column().max(1),
-            message: crate::problem::json_problem(err, "the file"),
-        }
-    }
 }
 
 /// What was read from one conversation.
@@ -116,30 +80,17 @@ pub fn load(events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<JpLoa
     Ok(out)
 }
 
-/// Why a conversation could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LoadError {
-    /// `events.json` is not JSON, or not an array.
-    #[error("{0}")]
-    Events(SyntaxError),
-    /// `base_config.json` is not JSON.
-    #[error("base_config.json: {0}")]
-    BaseConfig(SyntaxError),
+/// The `title` of a conversation's `metadata.json`, if it is readable (a
+/// UTF-8 byte order mark is skipped, as for the other files).
+pub fn title(metadata: &[u8]) -> Option<String> {
+    let value: Value = serde_json::from_slice(strip_bom(metadata)).ok()?;
+    value.get("title")?.as_str().map(String::from)
 }
 
-impl LoadError {
-    /// The JSON error, without the file's name (the variant says which file).
-    pub fn syntax(&self) -> &SyntaxError {
-        match self {
-            LoadError::Events(e) | LoadError::BaseConfig(e) => e,
-        }
-    }
-}
-
-impl From<serde_json::Error> for LoadError {
-    fn from(err: serde_json::Error) -> Self {
-        LoadError::Events(SyntaxError::from_serde(&err))
-    }
+/// Why a `metadata.json` is not JSON (its title cannot be shown then).
+pub fn metadata_problem(metadata: &[u8]) -> Option<SyntaxError> {
+    let error = serde_json::from_slice::<Value>(strip_bom(metadata)).err()?;
+    Some(SyntaxError::from_serde(&error))
 }
 
 fn strip_bom(bytes: &[u8]) -> &[u8] {
@@ -420,17 +371,6 @@ fn unknown(map: Map<String, Value>) -> Event {
         event.event_id = v.get("event_id").and_then(Value::as_str).map(String::from);
     }
     event
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 fn take_string(map: &mut impl Fields, key: &str) -> Result<String, String> {

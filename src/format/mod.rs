@@ -10,6 +10,7 @@ pub mod agent_tools;
 pub mod claude_code;
 pub mod codex;
 pub mod detect;
+mod document;
 pub mod eve;
 pub mod jp;
 pub mod ndjson;
@@ -17,4 +18,7 @@ pub mod session_head;
 mod stream;
 pub mod transcript;
 
+pub use document::{
+    Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, SyntaxError,
+};
 pub use stream::{StreamFormat, StreamReader};

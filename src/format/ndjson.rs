@@ -228,6 +228,13 @@ impl StreamReader for NdjsonReader {
         })
     }
 
+    fn record_time(&self) -> Option<&str> {
+        match self {
+            NdjsonReader::Eve(r) => r.record_time(),
+            _ => None,
+        }
+    }
+
     fn title(&self) -> Option<&str> {
         match self {
             NdjsonReader::ClaudeCode(r) => r.title(),

@@ -64,6 +64,12 @@ pub trait StreamReader: std::fmt::Debug + Send {
         None
     }
 
+    /// The time of the latest record read that states one, for time travel
+    /// (`--at`, replay), when the format stores record times.
+    fn record_time(&self) -> Option<&str> {
+        None
+    }
+
     /// The conversation's title, when the format stores one.
     fn title(&self) -> Option<&str> {
         None

@@ -19,7 +19,7 @@ pub use crate::model::ext::NOTICE;
 
 /// The events and stored lines a transcript reader has made so far.
 #[derive(Debug, Default)]
-pub(crate) struct Sink {
+pub struct Sink {
     splitter: LineSplitter,
     /// The canonical events read so far.
     pub(crate) events: Vec<Event>,
@@ -30,6 +30,133 @@ pub(crate) struct Sink {
     changed_from: Option<usize>,
     /// The line being read (1-based).
     line: usize,
+}
+
+/// What one transcript format makes of its records; the reader around it
+/// ([`TranscriptReader`]: feeding, the events, the stored lines) is shared.
+pub trait Records: Default + std::fmt::Debug {
+    /// Reads one record (a line's JSON object) into `sink`.
+    fn record(&mut self, sink: &mut Sink, value: &Value);
+
+    /// The conversation's title, once the records gave one.
+    fn title(&self) -> Option<&str>;
+
+    /// Whether the last turn has settled: it was marked ended, or its latest
+    /// step answers the user and every call it made has its result — the
+    /// agent waits for the user (docs/agents.md, "When a transcript is
+    /// finished"). `false` before any step.
+    fn settled(&self) -> bool;
+
+    /// Marks the last turn ended (completed), unless it was already: the
+    /// input was read whole with that turn settled.
+    fn end_settled_turn(&mut self, sink: &mut Sink);
+}
+
+/// Reads a transcript of the format `R` incrementally.
+#[derive(Debug, Default)]
+pub struct TranscriptReader<R> {
+    sink: Sink,
+    records: R,
+    /// Whether the input was read to its end ([`TranscriptReader::finish`]).
+    read_whole: bool,
+}
+
+impl<R: Records> TranscriptReader<R> {
+    /// An empty reader.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads a whole transcript at once.
+    pub fn read_all(bytes: &[u8]) -> Self {
+        let mut reader = Self::new();
+        reader.push(bytes);
+        reader.finish();
+        reader
+    }
+
+    /// Feeds bytes as they arrive; a partial last line is held back.
+    pub fn push(&mut self, bytes: &[u8]) {
+        let records = &mut self.records;
+        self.sink
+            .feed(bytes, false, |sink, _, value| records.record(sink, &value));
+    }
+
+    /// End of input: a last line without a newline is read too, and a last
+    /// turn that has settled ([`Records::settled`]) is taken as ended — the
+    /// transcript is read whole, and neither agent always writes that a
+    /// turn ended (docs/agents.md, "When a transcript is finished").
+    pub fn finish(&mut self) {
+        let records = &mut self.records;
+        self.sink
+            .feed(&[], true, |sink, _, value| records.record(sink, &value));
+        self.read_whole = true;
+        if self.records.settled() {
+            self.records.end_settled_turn(&mut self.sink);
+        }
+    }
+
+    /// Whether the transcript is over: read to its end with its last turn
+    /// settled. A file being followed is never read to its end; a viewer
+    /// decides from how long it has been quiet
+    /// ([`TranscriptReader::last_turn_settled`]).
+    pub fn finished(&self) -> bool {
+        self.read_whole && self.records.settled()
+    }
+
+    /// Whether the last turn has settled ([`Records::settled`]).
+    pub fn last_turn_settled(&self) -> bool {
+        self.records.settled()
+    }
+
+    /// Runs `read` on `events` as the reader's own: the seam's one copy of
+    /// the events (`format::stream`). `events` must be what this reader
+    /// made so far.
+    pub(crate) fn with_events(&mut self, events: &mut Vec<Event>, read: impl FnOnce(&mut Self)) {
+        std::mem::swap(&mut self.sink.events, events);
+        read(self);
+        std::mem::swap(&mut self.sink.events, events);
+    }
+
+    /// The canonical events read so far.
+    pub fn events(&self) -> &[Event] {
+        &self.sink.events
+    }
+
+    /// Stored lines not handed over yet (see [`TranscriptReader::take_originals`]).
+    pub fn originals(&self) -> &[Original] {
+        self.sink.originals()
+    }
+
+    /// Hands over the stored lines read since the last call.
+    pub fn take_originals(&mut self) -> Vec<Original> {
+        self.sink.take_originals()
+    }
+
+    /// How many stored lines were read in all.
+    pub fn originals_read(&self) -> usize {
+        self.sink.originals_read()
+    }
+
+    /// The lines that could not be read.
+    pub fn diagnostics(&self) -> &[SkippedLine] {
+        self.sink.diagnostics()
+    }
+
+    /// Counts in-place changes to events already returned (turn usage).
+    pub fn revision(&self) -> u64 {
+        self.sink.revision()
+    }
+
+    /// The lowest index of an event changed in place since the last call.
+    pub fn take_changed_from(&mut self) -> Option<usize> {
+        self.sink.take_changed_from()
+    }
+
+    /// The conversation's title, once the records gave one.
+    pub fn title(&self) -> Option<&str> {
+        self.records.title()
+    }
 }
 
 impl Sink {

@@ -207,15 +207,7 @@ impl<D: Blocks> App<D> {
         if let Some(usage) = self.doc.usage() {
             parts.push(("tokens", Span::styled(usage, bar)));
         }
-        // The usual view goes without saying.
-        let view = self.doc.view_name();
-        if view != DEFAULT_VIEW {
-            parts.push(("view", Span::styled(format!("{view} view"), bar)));
-        }
-        if self.hscroll > 0 {
-            let (from, to) = (self.hscroll + 1, self.hscroll + self.width);
-            parts.push(("cols", Span::styled(format!("cols {from}–{to}"), bar)));
-        }
+        self.view_parts(&mut parts);
         parts.push(("live", self.live_indicator()));
         let stamp = self.clock.stamp(self.last_change, SystemTime::now());
         parts.push(("time", Span::styled(stamp, bar)));
@@ -250,6 +242,17 @@ impl<D: Blocks> App<D> {
             ),
         ));
         parts.push(("speed", Span::styled(replay.speed.clone(), bar)));
+        self.view_parts(parts);
+        if let Some(moment) = replay.moment {
+            parts.push(("time", Span::styled(self.clock.time(moment), bar)));
+        }
+        parts.push(("help", Span::styled("H help", bar)));
+    }
+
+    /// The view, unless it is the usual one (that goes without saying), and
+    /// the columns shown when scrolled sideways.
+    fn view_parts(&self, parts: &mut Vec<(&'static str, Span<'static>)>) {
+        let bar = self.chrome.status_bar;
         let view = self.doc.view_name();
         if view != DEFAULT_VIEW {
             parts.push(("view", Span::styled(format!("{view} view"), bar)));
@@ -258,10 +261,6 @@ impl<D: Blocks> App<D> {
             let (from, to) = (self.hscroll + 1, self.hscroll + self.width);
             parts.push(("cols", Span::styled(format!("cols {from}–{to}"), bar)));
         }
-        if let Some(moment) = replay.moment {
-            parts.push(("time", Span::styled(self.clock.time(moment), bar)));
-        }
-        parts.push(("help", Span::styled("H help", bar)));
     }
 
     /// The live state: a symbol and a word, so that it reads without colour.

@@ -107,15 +107,7 @@ impl LiveDocument {
         self.finished = finished;
         self.now = now;
         match untouched {
-            Some(untouched) => {
-                self.options.finished = finished;
-                let kept = self
-                    .doc
-                    .rebuild(&self.live.conversation, &self.options, untouched);
-                let revisions = self.revisions.get_mut();
-                revisions.truncate(kept);
-                revisions.resize(self.doc.blocks.len(), None);
-            }
+            Some(untouched) => self.rebuild_from(untouched),
             None => self.rebuild(),
         }
     }
@@ -147,15 +139,21 @@ impl LiveDocument {
     /// (and their fingerprints) of the turns no refresh touched: a new turn
     /// at the end of a long conversation costs what that turn costs.
     fn update_blocks(&mut self) {
-        self.options.finished = self.finished;
         let untouched = self.live.take_untouched_turns();
+        self.rebuild_from(untouched);
+        self.usage = usage_totals(&self.live.conversation);
+    }
+
+    /// Rebuilds the document keeping the blocks (and their fingerprints) of
+    /// the first `untouched` turns.
+    fn rebuild_from(&mut self, untouched: usize) {
+        self.options.finished = self.finished;
         let kept = self
             .doc
             .rebuild(&self.live.conversation, &self.options, untouched);
         let revisions = self.revisions.get_mut();
         revisions.truncate(kept);
         revisions.resize(self.doc.blocks.len(), None);
-        self.usage = usage_totals(&self.live.conversation);
     }
 
     /// How long the turn whose rule is block `i` had been running at the

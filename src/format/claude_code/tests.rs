@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::model::Event;
 
 fn lines(records: &[Value]) -> Vec<u8> {
     let mut out = Vec::new();

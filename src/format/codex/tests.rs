@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::model::Event;
 
 fn rollout(records: &[(&str, Value)]) -> Vec<u8> {
     let mut out = Vec::new();

@@ -1,0 +1,266 @@
+//! The seam for formats whose file is one JSON value, rewritten whole by
+//! its writer (JP's `events.json` array, beside its `base_config.json` and
+//! `metadata.json`), as [`super::StreamFormat`] is the seam for streams.
+//!
+//! A [`DocumentFormat`] reads such a file the first time, entry by entry as
+//! it is read ([`DocumentFormat::read_from`]) or from its bytes
+//! ([`DocumentFormat::open`]), and hands back a [`DocumentReader`] that
+//! follows the file across rewrites: when the new file starts with the bytes
+//! parsed before (checked through a hash of that prefix, fed as the file is
+//! read, so the prefix is never held), only what follows is parsed
+//! ([`DocumentReader::update_rest`]). What it reads is a [`Loaded`]: the
+//! events, the base configuration, the entries kept as unknown.
+//!
+//! `load` and `travel` see only this module; a format's own types stay in
+//! its submodule (docs/adding-a-format.md).
+
+use std::fmt;
+use std::io::{self, Read};
+
+use serde_json::Value;
+use xxhash_rust::xxh3::Xxh3Default;
+
+use super::detect::Detected;
+use super::jp::{self, JpLoad, JpStream};
+use crate::model::Event;
+
+/// The whole-file formats overhear reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentFormat {
+    /// A JP conversation: `events.json` (jp-format), with its base
+    /// configuration in `base_config.json` or a legacy first entry.
+    Jp,
+}
+
+/// What a document (or the part of it appended since the last read) held.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Loaded {
+    /// The stored events, decoded (a base configuration is not an event).
+    pub events: Vec<Event>,
+    /// The conversation's base configuration, if it has one.
+    pub base_config: Option<Value>,
+    /// Entries that were malformed and kept as unknown events.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Where conversation event 0 sits among the stored entries (1 when a
+    /// legacy base configuration entry comes first), to name events as
+    /// they are stored.
+    pub stored_offset: usize,
+}
+
+/// How a re-read changed the conversation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// The bytes are the same as last time.
+    Unchanged,
+    /// Everything read before is still there: these events (and diagnostics,
+    /// indexed in the whole file) follow the ones already read.
+    Appended(Loaded),
+    /// The file changed in the middle (or its base configuration did): this
+    /// is the whole conversation, re-read.
+    Reloaded(Loaded),
+}
+
+/// Follows one document across its writer's rewrites. It keeps no events,
+/// only what it needs to recognise the bytes it has parsed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DocumentReader {
+    state: State,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum State {
+    Jp(JpStream),
+}
+
+impl DocumentFormat {
+    /// The document format the first bytes of an input name, if they name
+    /// one (a stream format is read by [`super::StreamReader`]s).
+    pub fn detected(detected: Detected) -> Option<DocumentFormat> {
+        match detected {
+            Detected::Jp => Some(DocumentFormat::Jp),
+            Detected::Eve | Detected::Blank | Detected::Other { .. } => None,
+        }
+    }
+
+    /// Reads a whole document from its bytes and its base configuration's.
+    pub fn load(self, document: &[u8], base_config: Option<&[u8]>) -> Result<Loaded, LoadError> {
+        match self {
+            DocumentFormat::Jp => jp::load(document, base_config).map(Loaded::from),
+        }
+    }
+
+    /// Reads a document for the first time from its bytes, to be followed.
+    pub fn open(
+        self,
+        document: &[u8],
+        base_config: Option<&[u8]>,
+    ) -> Result<(DocumentReader, Loaded), LoadError> {
+        match self {
+            DocumentFormat::Jp => {
+                let (stream, load) = JpStream::open(document, base_config)?;
+                Ok((DocumentReader::jp(stream), load.into()))
+            }
+        }
+    }
+
+    /// Reads a document for the first time as its bytes arrive, parsing each
+    /// entry as soon as it is whole: the file is never held in memory.
+    /// `Ok(None)` when it is not a plain array of entries: read it whole and
+    /// use [`DocumentFormat::open`], which reports exactly what is wrong.
+    pub fn read_from(
+        self,
+        document: &mut impl Read,
+        base_config: Option<&[u8]>,
+    ) -> io::Result<Option<(DocumentReader, Loaded)>> {
+        match self {
+            DocumentFormat::Jp => Ok(JpStream::read_from(document, base_config)?
+                .map(|(stream, load)| (DocumentReader::jp(stream), load.into()))),
+        }
+    }
+
+    /// How many events the document holds, counted without loading it (for
+    /// the picker); `None` if it is not a plain array of entries.
+    /// `has_base_file`: the base configuration is a file of its own.
+    pub fn count_events(
+        self,
+        document: impl Read,
+        has_base_file: bool,
+    ) -> io::Result<Option<usize>> {
+        match self {
+            DocumentFormat::Jp => jp::count_events(document, has_base_file),
+        }
+    }
+
+    /// The title stored in the conversation's metadata file, if it is readable.
+    pub fn title(self, metadata: &[u8]) -> Option<String> {
+        match self {
+            DocumentFormat::Jp => jp::title(metadata),
+        }
+    }
+
+    /// Why the metadata file cannot be read (its title is not shown then).
+    pub fn metadata_problem(self, metadata: &[u8]) -> Option<SyntaxError> {
+        match self {
+            DocumentFormat::Jp => jp::metadata_problem(metadata),
+        }
+    }
+}
+
+impl DocumentReader {
+    fn jp(stream: JpStream) -> Self {
+        DocumentReader {
+            state: State::Jp(stream),
+        }
+    }
+
+    /// The format it reads.
+    pub fn format(&self) -> DocumentFormat {
+        match self.state {
+            State::Jp(_) => DocumentFormat::Jp,
+        }
+    }
+
+    /// How many leading bytes of the file were parsed before: hash that
+    /// many as the file is read, and pass the hasher and the rest to
+    /// [`DocumentReader::update_rest`].
+    pub fn prefix_len(&self) -> usize {
+        match &self.state {
+            State::Jp(stream) => stream.prefix_len(),
+        }
+    }
+
+    /// Re-reads after a rewrite, the file read in two parts: `hasher` has
+    /// hashed its first [`DocumentReader::prefix_len`] bytes and `rest` is
+    /// what follows them. `None` when only re-reading the whole file will do
+    /// (the bytes parsed before or the base configuration changed): make a
+    /// fresh reader with [`DocumentFormat::read_from`] then.
+    pub fn update_rest(
+        &mut self,
+        hasher: Xxh3Default,
+        rest: &[u8],
+        base_config: Option<&[u8]>,
+    ) -> Option<Change> {
+        match &mut self.state {
+            State::Jp(stream) => Some(match stream.update_rest(hasher, rest, base_config)? {
+                jp::Delta::Unchanged => Change::Unchanged,
+                jp::Delta::Appended(load) => Change::Appended(load.into()),
+                jp::Delta::Reloaded(load) => Change::Reloaded(load.into()),
+            }),
+        }
+    }
+}
+
+impl From<JpLoad> for Loaded {
+    fn from(load: JpLoad) -> Self {
+        Loaded {
+            stored_offset: load.stored_offset(),
+            events: load.events,
+            base_config: load.base_config,
+            diagnostics: load.diagnostics,
+        }
+    }
+}
+
+/// A problem with one event that did not stop reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Zero-based index of the entry in the stored array.
+    pub index: usize,
+    /// What is wrong, naming the key.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "event {}: {}", self.index, self.message)
+    }
+}
+
+/// A file that could not be read as JSON at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct SyntaxError {
+    /// 1-based line of the error.
+    pub line: usize,
+    /// 1-based column of the error.
+    pub column: usize,
+    /// What the JSON parser expected or found.
+    pub message: String,
+}
+
+impl SyntaxError {
+    pub(crate) fn from_serde(err: &serde_json::Error) -> Self {
+        SyntaxError {
+            line: err.line(),
+            // serde_json says column 0 for "before the line's first character".
+            column: err.column().max(1),
+            message: crate::problem::json_problem(err, "the file"),
+        }
+    }
+}
+
+/// Why a document could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadError {
+    /// The document (`events.json`) is not JSON, or not an array.
+    #[error("{0}")]
+    Events(SyntaxError),
+    /// The base configuration (`base_config.json`) is not JSON.
+    #[error("base_config.json: {0}")]
+    BaseConfig(SyntaxError),
+}
+
+impl LoadError {
+    /// The JSON error, without the file's name (the variant says which file).
+    pub fn syntax(&self) -> &SyntaxError {
+        match self {
+            LoadError::Events(e) | LoadError::BaseConfig(e) => e,
+        }
+    }
+}
+
+impl From<serde_json::Error> for LoadError {
+    fn from(err: serde_json::Error) -> Self {
+        LoadError::Events(SyntaxError::from_serde(&err))
+    }
+}

@@ -1,0 +1,220 @@
+//! Following a conversation folder (JP's): its document (`events.json`),
+//! re-read after each rewrite through the prefix-hash fast path of
+//! [`DocumentReader`], with its base configuration and metadata beside it.
+
+use std::io::Read as _;
+use std::path::{Path, PathBuf};
+
+use xxhash_rust::xxh3::Xxh3Default;
+
+use super::{Live, OpenError, Origin, Reader, Refresh};
+use crate::format::{Change, DocumentFormat, DocumentReader, LoadError, Loaded};
+use crate::model::Conversation;
+use crate::source::conversation::{BASE_CONFIG, METADATA, named};
+use crate::source::limit;
+use crate::source::{ConversationDir, Workspace};
+
+/// The format of a conversation folder's document.
+const FOLDER_FORMAT: DocumentFormat = DocumentFormat::Jp;
+
+impl Live {
+    /// Opens a JP conversation folder.
+    pub fn open_jp(dir: ConversationDir, workspace: Option<Workspace>) -> Result<Live, OpenError> {
+        let files = dir.read_beside()?;
+        let (reader, load) = read_document(&dir, files.base_config.as_deref())?;
+        let mut warnings = diagnostics(&dir.events_path(), &load);
+        warnings.extend(metadata_problem(&dir, files.metadata.as_deref()));
+        let title = files
+            .metadata
+            .as_deref()
+            .and_then(|m| FOLDER_FORMAT.title(m));
+        Ok(Live {
+            stored_offset: load.stored_offset,
+            conversation: Conversation::new(load.events, load.base_config, title),
+            origin: Origin::Jp(dir),
+            workspace,
+            warnings,
+            reader: Reader::Document(reader),
+            untouched: 0,
+            redactor: None,
+        })
+    }
+
+    /// Re-reads a conversation folder after a change notification: only
+    /// what follows the bytes parsed before, when they are unchanged.
+    pub(super) fn refresh_folder(&mut self) -> Result<Refresh, OpenError> {
+        let (Reader::Document(reader), Origin::Jp(dir)) = (&mut self.reader, &self.origin) else {
+            return Ok(Refresh::Unchanged);
+        };
+        let files = dir.read_beside()?;
+        let base = files.base_config.as_deref();
+        let change = match read_after(&dir.events_path(), reader.prefix_len())? {
+            Some((hasher, rest)) => reader.update_rest(hasher, &rest, base),
+            None => None,
+        };
+        let change = match change {
+            Some(change) => change,
+            None => {
+                let (fresh, load) = read_document(dir, base)?;
+                *reader = fresh;
+                Change::Reloaded(load)
+            }
+        };
+        let events_path = dir.events_path();
+        if let Some(title) = files
+            .metadata
+            .as_deref()
+            .and_then(|m| FOLDER_FORMAT.title(m))
+        {
+            self.conversation.title = Some(title);
+        }
+        Ok(match change {
+            Change::Unchanged => Refresh::Unchanged,
+            Change::Appended(load) if load.events.is_empty() => Refresh::Unchanged,
+            Change::Appended(mut load) => {
+                self.redact(&mut load.events);
+                self.warnings.extend(diagnostics(&events_path, &load));
+                let untouched = self.conversation.extend(load.events);
+                self.untouched = self.untouched.min(untouched);
+                Refresh::Appended
+            }
+            Change::Reloaded(load) => {
+                self.replace_with(&events_path, load);
+                Refresh::Reloaded
+            }
+        })
+    }
+
+    /// Reads a document (a JP events array) that arrived on a stream.
+    pub(super) fn load_document_stream(
+        &mut self,
+        format: DocumentFormat,
+        name: PathBuf,
+        bytes: &[u8],
+    ) -> Result<(), OpenError> {
+        let (reader, load) = format
+            .open(bytes, None)
+            .map_err(|error| OpenError::Format {
+                path: name.clone(),
+                error,
+            })?;
+        self.replace_with(&name, load);
+        self.reader = Reader::Document(reader);
+        Ok(())
+    }
+
+    /// Makes `load` the whole conversation, keeping its title.
+    fn replace_with(&mut self, events_path: &Path, mut load: Loaded) {
+        self.redact(&mut load.events);
+        self.warnings = diagnostics(events_path, &load);
+        self.stored_offset = load.stored_offset;
+        let title = self.conversation.title.take();
+        self.conversation = Conversation::new(load.events, load.base_config, title);
+        self.untouched = 0;
+    }
+}
+
+/// Reads a conversation folder's document, parsing it as the file is read;
+/// a file that is not a plain array of entries is read whole, which reports
+/// exactly what is wrong with it.
+fn read_document(
+    dir: &ConversationDir,
+    base: Option<&[u8]>,
+) -> Result<(DocumentReader, Loaded), OpenError> {
+    use std::io::Seek;
+    let io = |e: std::io::Error| named(&dir.events_path(), &e);
+    let mut file = dir.open_events()?;
+    if let Some(read) = FOLDER_FORMAT.read_from(&mut file, base).map_err(io)? {
+        return Ok(read);
+    }
+    // The same file again, from its start: the path may name a newer one.
+    // A start that is not JSON is read no further (the error is there).
+    file.rewind().map_err(io)?;
+    let events = limit::read_to_end(&mut file, limit::limit()).map_err(io)?;
+    FOLDER_FORMAT
+        .open(&events, base)
+        .map_err(|error| format_error(dir, error))
+}
+
+/// Reads the file at `path`, streaming its first `prefix` bytes through a
+/// hash instead of keeping them, and returns the hash and the bytes after
+/// them: a followed 100 MB conversation is not copied whole into memory on
+/// every rewrite. `None` when the file is shorter than `prefix`.
+fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(Xxh3Default, Vec<u8>)>> {
+    let io = |e: std::io::Error| named(path, &e);
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    limit::check_len(file.metadata().map_err(io)?.len()).map_err(io)?;
+    let mut hasher = Xxh3Default::new();
+    let mut buf = vec![0; prefix.clamp(1, 1 << 20)];
+    let mut left = prefix;
+    while left > 0 {
+        let chunk = left.min(buf.len());
+        let n = match file.read(&mut buf[..chunk]) {
+            Ok(0) => return Ok(None),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io(e)),
+        };
+        hasher.update(&buf[..n]);
+        left -= n;
+    }
+    let mut rest = Vec::new();
+    file.read_to_end(&mut rest).map_err(io)?;
+    Ok(Some((hasher, rest)))
+}
+
+/// A `metadata.json` that is not JSON: the title cannot be shown.
+fn metadata_problem(dir: &ConversationDir, metadata: Option<&[u8]>) -> Option<String> {
+    let error = FOLDER_FORMAT.metadata_problem(metadata?)?;
+    Some(format!(
+        "{}: {error}; the title is not shown",
+        dir.dir.join(METADATA).display(),
+    ))
+}
+
+/// Whether JP holds the conversation's lock: the lock file exists and names a
+/// live process. The lock is read, never taken.
+pub(super) fn jp_lock_held(dir: &ConversationDir, workspace: Option<&Workspace>) -> bool {
+    let Some(id) = &dir.id else { return false };
+    let env = |name: &str| std::env::var(name).ok();
+    let found;
+    let workspace = match workspace {
+        Some(w) => w,
+        None => match Workspace::discover(&dir.dir, &env) {
+            Some(w) => {
+                found = w;
+                &found
+            }
+            None => return false,
+        },
+    };
+    workspace.is_locked(id)
+}
+
+/// The error of a folder's file, naming the file that is wrong.
+fn format_error(dir: &ConversationDir, error: LoadError) -> OpenError {
+    let path = match error {
+        LoadError::Events(_) => dir.events_path(),
+        LoadError::BaseConfig(_) => dir.dir.join(BASE_CONFIG),
+    };
+    OpenError::Format { path, error }
+}
+
+/// The entries kept as unknown, one line each naming the file.
+fn diagnostics(events_path: &Path, load: &Loaded) -> Vec<String> {
+    load.diagnostics
+        .iter()
+        .map(|d| format!("{}: {d}", events_path.display()))
+        .collect()
+}
+
+/// How many events a JP conversation holds, counted without loading it (for
+/// the picker, which shows every conversation's); `None` if it cannot be.
+pub fn event_count(dir: &ConversationDir) -> Option<usize> {
+    let events = dir.open_events().ok()?;
+    let has_base_file = !dir.is_standalone() && dir.dir.join(BASE_CONFIG).is_file();
+    FOLDER_FORMAT
+        .count_events(events, has_base_file)
+        .ok()
+        .flatten()
+}

@@ -1,0 +1,245 @@
+//! Opening a conversation end to end, and keeping it up to date: the files
+//! `source` finds, read by the matching `format`, grouped by `model`.
+//!
+//! The one place that orchestrates the early stages, so `overhear render`,
+//! `overhear events` and the viewer open conversations the same way.
+//!
+//! It names no format: whole-file formats come through
+//! [`crate::format::DocumentFormat`], streams through
+//! [`crate::format::StreamFormat`]. Here: locating and the [`Live`] state;
+//! `folder`: following a conversation folder across rewrites; `stream`:
+//! following a stream file, or reading standard input or a FIFO.
+
+use std::path::PathBuf;
+
+use crate::format::{DocumentFormat, DocumentReader, LoadError, StreamFormat, StreamReader};
+use crate::model::Conversation;
+use crate::problem::StyleWarning;
+use crate::source::conversation::BASE_CONFIG;
+use crate::source::tail::AppendTail;
+use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
+
+mod folder;
+mod stream;
+
+pub use folder::event_count;
+
+/// Why a conversation could not be opened at all.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The path names nothing that can be opened.
+    #[error(transparent)]
+    Locate(#[from] LocateError),
+    /// A file could not be read (the message names it).
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// A file is not what it should be.
+    #[error("{}: {}", .path.display(), .error.syntax())]
+    Format {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with line and column.
+        error: LoadError,
+    },
+}
+
+/// Where a conversation comes from.
+#[derive(Debug, Clone)]
+pub enum Origin {
+    /// A JP conversation folder.
+    Jp(ConversationDir),
+    /// A line-delimited file: an eve stream, a Claude Code transcript or a
+    /// Codex rollout.
+    Eve(PathBuf),
+    /// A stream read exactly once: `-` (standard input), a FIFO, a character
+    /// device, `/dev/fd/N`. Its bytes are pushed with [`Live::push_stream`]
+    /// (the viewer, as they arrive) or read to their end by
+    /// [`Live::read_once`].
+    Stream(PathBuf),
+}
+
+/// A conversation followed across changes to its files.
+pub struct Live {
+    /// Where it comes from.
+    pub origin: Origin,
+    /// The workspace it was found in, when it was named through one.
+    pub workspace: Option<Workspace>,
+    /// The conversation as last read.
+    pub conversation: Conversation,
+    /// One line per problem that did not stop reading, naming the file and place.
+    pub warnings: Vec<String>,
+    /// Stored index of conversation event 0 (1 when a legacy base config
+    /// entry comes first), to name events as they are stored.
+    stored_offset: usize,
+    reader: Reader,
+    /// Leading turns no refresh changed since [`Live::take_untouched_turns`].
+    untouched: usize,
+    /// Secrets are replaced in everything read, when set ([`Live::redact_with`]).
+    redactor: Option<std::sync::Arc<crate::redact::Redactor>>,
+}
+
+enum Reader {
+    /// A whole-file format's reader ([`crate::format::DocumentReader`]): a
+    /// conversation folder's document, or a JP array read off a stream.
+    Document(DocumentReader),
+    /// A stream format's reader ([`crate::format::StreamReader`]): it writes
+    /// into the conversation's events, which are the only copy.
+    Stream {
+        format: StreamFormat,
+        reader: Box<dyn StreamReader>,
+        tail: AppendTail,
+    },
+    /// A stream's bytes while its first ones have not told its format yet,
+    /// or all of a JP array on a stream (one JSON value: read at its end).
+    Held(Vec<u8>),
+    /// A stream whose start is neither format: the error was reported and
+    /// nothing more is kept.
+    Rejected,
+}
+
+/// What a refresh found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refresh {
+    /// Nothing new.
+    Unchanged,
+    /// Events were added at the end; earlier ones are untouched.
+    Appended,
+    /// The conversation changed anywhere: treat it as new.
+    Reloaded,
+    /// Only the text being written right now changed (eve's deltas), or a
+    /// stored line that made no event arrived (the raw view shows it).
+    Streaming,
+}
+
+impl Live {
+    /// Opens what `arg` names (`None`: the workspace around the current folder).
+    pub fn open(arg: Option<&str>) -> Result<Live, OpenError> {
+        let cwd = std::env::current_dir()?;
+        let env = |name: &str| std::env::var(name).ok();
+        match locate(arg, &cwd, &env)? {
+            Target::JpConversation(dir) => Live::open_jp(dir, None),
+            Target::Workspace(workspace) => {
+                let entry = workspace
+                    .most_recent()
+                    .ok_or_else(|| LocateError::NoConversations(workspace.root.clone()))?;
+                Live::open_jp(entry.conversation(), Some(workspace))
+            }
+            Target::EveStream(path) => Live::open_eve(path),
+            Target::Stdin => Ok(Live::stdin()),
+            Target::Stream(path) => Ok(Live::stream(path)),
+        }
+    }
+
+    /// Re-reads the files after a change notification.
+    pub fn refresh(&mut self) -> Result<Refresh, OpenError> {
+        match self.origin {
+            Origin::Jp(_) => self.refresh_folder(),
+            Origin::Eve(_) => self.refresh_stream(),
+            Origin::Stream(_) => Ok(Refresh::Unchanged),
+        }
+    }
+
+    /// Opens what `arg` names for a one-shot read (`render`, `events`): a
+    /// stream's last line counts even without its newline.
+    pub fn read_once(arg: &str) -> Result<Live, OpenError> {
+        Live::read_once_at(Some(arg))
+    }
+
+    /// [`Live::read_once`], where `None` is the workspace around the current
+    /// folder (`overhear` with no PATH, printing).
+    pub fn read_once_at(arg: Option<&str>) -> Result<Live, OpenError> {
+        let mut live = Live::open(arg)?;
+        if let Origin::Stream(path) = &live.origin {
+            let path = path.clone();
+            live.read_stream_to_end(&path)?;
+        } else {
+            live.finish_stream();
+        }
+        Ok(live)
+    }
+
+    /// From now on, secrets are replaced by `[redacted RULE]` in everything
+    /// read (`--redact`): what was read already at once, each change as it comes.
+    pub fn redact_with(&mut self, redactor: std::sync::Arc<crate::redact::Redactor>) {
+        crate::redact::redact_conversation(&redactor, &mut self.conversation);
+        self.redactor = Some(redactor);
+    }
+
+    /// Redacts events about to enter the conversation, when redacting.
+    fn redact(&self, events: &mut [crate::model::Event]) {
+        if let Some(redactor) = &self.redactor {
+            events
+                .iter_mut()
+                .for_each(|event| crate::redact::redact_event(redactor, event));
+        }
+    }
+
+    /// How many leading turns are as they were at the last call: no refresh
+    /// since changed their events or items, so a viewer keeps what it made
+    /// of them (see [`Conversation::extend`]).
+    pub fn take_untouched_turns(&mut self) -> usize {
+        std::mem::replace(&mut self.untouched, usize::MAX).min(self.conversation.turns.len())
+    }
+
+    /// Whether the agent is done with it: no JP lock held, or the eve stream ended.
+    pub fn finished(&self) -> bool {
+        match (&self.reader, &self.origin) {
+            (Reader::Stream { reader, .. }, _) => reader.finished(),
+            (Reader::Document(_), Origin::Jp(dir)) => {
+                !folder::jp_lock_held(dir, self.workspace.as_ref())
+            }
+            (Reader::Held(_), _) => false,
+            _ => true,
+        }
+    }
+
+    /// How long its file may go unwritten before a viewer takes the agent as
+    /// gone, for a format whose writer never says so (the agent transcripts;
+    /// see `StreamReader::quiet_limit`).
+    pub fn quiet_limit(&self) -> Option<std::time::Duration> {
+        match &self.reader {
+            Reader::Stream { reader, .. } => reader.quiet_limit(),
+            Reader::Document(_) | Reader::Held(_) | Reader::Rejected => None,
+        }
+    }
+
+    /// Whether a JP reader reads it (a stream: once its array was read).
+    pub fn is_jp(&self) -> bool {
+        matches!(&self.reader, Reader::Document(reader) if reader.format() == DocumentFormat::Jp)
+    }
+
+    /// The stream reader's text of the current step, if any.
+    pub fn in_progress(&self) -> Option<&crate::model::InProgress> {
+        match &self.reader {
+            Reader::Stream { reader, .. } => reader.in_progress(),
+            Reader::Document(_) | Reader::Held(_) | Reader::Rejected => None,
+        }
+    }
+
+    /// A rejected stored style as one line: the file and place it is stored
+    /// at, then the key path, value and problem.
+    pub fn describe_style_warning(&self, warning: &StyleWarning) -> String {
+        let error = &warning.error;
+        match (&self.origin, warning.delta) {
+            (Origin::Jp(dir), Some(event)) => format!(
+                "{}: event {}: config_delta: {error}",
+                dir.events_path().display(),
+                event + self.stored_offset
+            ),
+            (Origin::Jp(dir), None) if self.stored_offset > 0 => {
+                format!("{}: event 0: {error}", dir.events_path().display())
+            }
+            (Origin::Jp(dir), None) => {
+                format!("{}: {error}", dir.dir.join(BASE_CONFIG).display())
+            }
+            (Origin::Eve(path) | Origin::Stream(path), _) => format!("{}: {error}", path.display()),
+        }
+    }
+
+    /// Follows a JP conversation whose folder was renamed or archived.
+    pub fn moved_to(&mut self, dir: PathBuf) {
+        if let Origin::Jp(conv) = &mut self.origin {
+            conv.dir = dir;
+        }
+    }
+}
