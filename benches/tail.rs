@@ -8,12 +8,17 @@
 //! * eve: an appended NDJSON line must cost time proportional to the line,
 //!   not to the stream: the same line appended to a short and to a long
 //!   stream should cost the same.
+//! * following: the whole way of an appended NDJSON line, as the viewer
+//!   follows it — written to the file, noticed by the real watch
+//!   (`source::watch::file`, inotify), read and applied to the viewer's
+//!   document — must take under 10 ms; beside it, in the same run, the
+//!   baseline: the same line written and read back with a plain `read`.
 
 mod common;
 
-use std::io::Write as _;
+use std::io::{Read as _, Seek as _, Write as _};
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use common::Took;
 
@@ -23,7 +28,7 @@ use overhear::load::Live;
 use overhear::render::document::DocOptions;
 use overhear::render::theme::Theme;
 use overhear::source::ConversationDir;
-use overhear::source::watch::Change;
+use overhear::source::watch::{self, Change};
 use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
 use overhear::tui::{App, Reload, ViewerOptions};
@@ -176,6 +181,72 @@ fn eve_append(turns: usize, runs: usize) -> Took {
     Took::median(&samples)
 }
 
+/// Wall time from writing one more line to an eve stream of 100 turns to
+/// the viewer's document holding it, through the real watch (median over
+/// `runs` lines), and the baseline: the same write and a plain `read` of the
+/// line through another handle of the same file.
+fn eve_follow(runs: usize) -> (Duration, Duration) {
+    let turns = 100;
+    let lines = eve_lines(turns + runs);
+    let head = 1 + 6 * turns;
+    let tmp = tempfile::tempdir().expect("temporary folder");
+    let path = tmp.path().join("session.ndjson");
+    let mut file = std::fs::File::create(&path).expect("temporary folder");
+    for line in &lines[..head] {
+        file.write_all(line).expect("temporary folder");
+    }
+    let (_watch, changes) = watch::file(&path).expect("watchable folder");
+    let live = Live::open_eve(path.clone()).expect("valid stream");
+    let mut app = viewer(live);
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
+    term.draw(|f| app.draw(f)).expect("test backend");
+    let mut reader = std::fs::File::open(&path).expect("temporary folder");
+    reader
+        .seek(std::io::SeekFrom::End(0))
+        .expect("temporary folder");
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut followed = Vec::new();
+    let mut plain = Vec::new();
+    for pair in lines[head..].chunks(2).take(runs) {
+        let [first, second] = pair else { break };
+        // Baseline: write a line and read it back.
+        let start = Instant::now();
+        file.write_all(first).expect("temporary folder");
+        let mut got = 0;
+        while got < first.len() {
+            got += reader.read(&mut buf).expect("temporary folder");
+        }
+        plain.push(start.elapsed());
+        // The viewer's way: the change the watch reports, then the reload.
+        let _ = changes.recv_timeout(Duration::from_secs(1));
+        reload(&mut app, &mut term);
+        let events = app.document().source().conversation.events.len();
+        let start = Instant::now();
+        file.write_all(second).expect("temporary folder");
+        let change = changes
+            .recv_timeout(Duration::from_secs(5))
+            .expect("the watch reports the append");
+        app.reload(Reload {
+            epoch: 0,
+            update: LiveUpdate::Changed(change),
+            at: SystemTime::now(),
+        });
+        followed.push(start.elapsed());
+        assert!(
+            app.document().source().conversation.events.len() > events,
+            "the appended line reached the document"
+        );
+        // Anything the second write raised late is drained before the next.
+        reader
+            .read_to_end(&mut Vec::new())
+            .expect("temporary folder");
+        while changes.recv_timeout(Duration::from_millis(60)).is_ok() {}
+    }
+    followed.sort();
+    plain.sort();
+    (followed[followed.len() / 2], plain[plain.len() / 2])
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("tail");
     group.sample_size(10);
@@ -235,6 +306,13 @@ fn bench(c: &mut Criterion) {
         read.ms(),
         hash.ms(),
         (read.cpu + hash.cpu).as_secs_f64() / full.cpu.as_secs_f64()
+    );
+    let (followed, plain) = eve_follow(30);
+    println!(
+        "tail eve follow: one line appended, noticed by the watch, read and in the document {:.2} ms wall (budget 10 ms) · written and read back with a plain read {:.3} ms · ratio {:.1}",
+        followed.as_secs_f64() * 1e3,
+        plain.as_secs_f64() * 1e3,
+        followed.as_secs_f64() / plain.as_secs_f64()
     );
     let short = eve_append(100, 30);
     let long = eve_append(10_000, 30);

@@ -29,6 +29,8 @@ pub fn run(path: &str, view: View, jsonl: bool, at: Option<&At>) -> Result<()> {
         out.write_all(b"\n")?;
     }
     out.flush()?;
+    super::leave_to_exit(events);
+    super::leave_to_exit(loaded);
     Ok(())
 }
 
