@@ -8,12 +8,17 @@
 //! * eve: an appended NDJSON line must cost time proportional to the line,
 //!   not to the stream: the same line appended to a short and to a long
 //!   stream should cost the same.
+//! * following: the whole way of an appended NDJSON line, as the viewer
+//!   follows it — written to the file, noticed by the real watch
+//!   (`source::watch::file`, inotify), read and applied to the viewer's
+//!   document — must take under 10 ms; beside it, in the same run, the
+//!   baseline: the same line written and read back with a plain `read`.
 
 mod common;
 
-use std::io::Write as _;
+use std::io::{Read as _, Write as _};
 use std::path::Path;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
 
 use common::Took;
 
@@ -23,7 +28,7 @@ use overhear::load::Live;
 use overhear::render::document::DocOptions;
 use overhear::render::theme::Theme;
 use overhear::source::ConversationDir;
-use overhear::source::watch::Change;
+use overhear::source::watch::{self, Change};
 use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
 use overhear::tui::{App, Reload, ViewerOptions};
@@ -176,6 +181,64 @@ fn eve_append(turns: usize, runs: usize) -> Took {
     Took::median(&samples)
 }
 
+/// Wall time from writing one more line to an eve stream of 100 turns to
+/// the viewer's document holding it, through the real watch (median over
+/// `runs` lines), and the baseline: the same line written to a file nobody
+/// watches and read back with a plain `read`.
+fn eve_follow(runs: usize) -> (Duration, Duration) {
+    let turns = 100;
+    let lines = eve_lines(turns + runs);
+    let head = 1 + 6 * turns;
+    let tmp = tempfile::tempdir().expect("temporary folder");
+    let path = tmp.path().join("session.ndjson");
+    let mut file = std::fs::File::create(&path).expect("temporary folder");
+    for line in &lines[..head] {
+        file.write_all(line).expect("temporary folder");
+    }
+    let (_watch, changes) = watch::file(&path).expect("watchable folder");
+    let live = Live::open_eve(path.clone()).expect("valid stream");
+    let mut app = viewer(live);
+    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
+    term.draw(|f| app.draw(f)).expect("test backend");
+    // The baseline's file is apart, in a folder nobody watches: its writes
+    // must not begin a burst of the followed file's.
+    let apart = tempfile::tempdir().expect("temporary folder");
+    let plain_path = apart.path().join("plain.ndjson");
+    let mut plain_file = std::fs::File::create(&plain_path).expect("temporary folder");
+    let mut reader = std::fs::File::open(&plain_path).expect("temporary folder");
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut followed = Vec::new();
+    let mut plain = Vec::new();
+    for line in lines[head..].iter().take(runs) {
+        // Baseline: write the line and read it back.
+        let start = Instant::now();
+        plain_file.write_all(line).expect("temporary folder");
+        let mut got = 0;
+        while got < line.len() {
+            got += reader.read(&mut buf).expect("temporary folder");
+        }
+        plain.push(start.elapsed());
+        // The viewer's way: the change the watch reports, then the reload.
+        let start = Instant::now();
+        file.write_all(line).expect("temporary folder");
+        let change = changes
+            .recv_timeout(Duration::from_secs(5))
+            .expect("the watch reports the append");
+        assert_eq!(change, Change::Events, "the append is reported");
+        app.reload(Reload {
+            epoch: 0,
+            update: LiveUpdate::Changed(change),
+            at: SystemTime::now(),
+        });
+        followed.push(start.elapsed());
+        // The burst the write began ends before the next write.
+        while changes.recv_timeout(Duration::from_millis(60)).is_ok() {}
+    }
+    followed.sort();
+    plain.sort();
+    (followed[followed.len() / 2], plain[plain.len() / 2])
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("tail");
     group.sample_size(10);
@@ -235,6 +298,13 @@ fn bench(c: &mut Criterion) {
         read.ms(),
         hash.ms(),
         (read.cpu + hash.cpu).as_secs_f64() / full.cpu.as_secs_f64()
+    );
+    let (followed, plain) = eve_follow(30);
+    println!(
+        "tail eve follow: one line appended, noticed by the watch, read and in the document {:.2} ms wall (budget 10 ms) · written and read back with a plain read {:.3} ms · ratio {:.1}",
+        followed.as_secs_f64() * 1e3,
+        plain.as_secs_f64() * 1e3,
+        followed.as_secs_f64() / plain.as_secs_f64()
     );
     let short = eve_append(100, 30);
     let long = eve_append(10_000, 30);

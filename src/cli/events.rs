@@ -29,6 +29,8 @@ pub fn run(path: Option<&str>, view: View, jsonl: bool, at: Option<&At>) -> Resu
         out.write_all(b"\n")?;
     }
     out.flush()?;
+    super::leave_to_exit(events);
+    super::leave_to_exit(loaded);
     Ok(())
 }
 

@@ -126,13 +126,15 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         None => {
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());
-            match export(&mut out, &loaded.conversation, &doc, &options) {
+            match export(&mut out, &loaded.conversation, &doc, &options).and_then(|()| out.flush())
+            {
                 // A closed pipe (`| head`) is not an error.
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
                 other => other?,
             }
         }
     }
+    super::leave_to_exit((doc, loaded));
     Ok(())
 }
 

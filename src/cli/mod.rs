@@ -151,6 +151,19 @@ pub fn main() -> i32 {
     }
 }
 
+/// Leaves `value` — a conversation, its document — to the end of the
+/// process instead of freeing it.
+///
+/// `render`, `events` and `export` exit as soon as their output is written:
+/// freeing a conversation piece by piece then is work nobody sees (an
+/// eighth of a 300 MB render, `docs/benchmarks.md`), while the operating
+/// system takes the whole memory back at once. Called only on the way out,
+/// after the output is flushed; `main` then ends the process with
+/// `std::process::exit`.
+pub(crate) fn leave_to_exit<T>(value: T) {
+    std::mem::forget(value);
+}
+
 /// Writes one line to stderr. Unlike `eprintln!` it never panics: stderr may
 /// be a terminal that hung up or a closed pipe, and a message that cannot be
 /// shown must not become a crash. Messages quote file names, option values and

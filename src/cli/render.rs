@@ -1,6 +1,6 @@
 //! `overhear render PATH`: the rendered transcript on stdout.
 
-use std::io::{self, IsTerminal};
+use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 
 use anyhow::{Result, anyhow};
@@ -331,7 +331,10 @@ pub(super) fn print_loaded(
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let now = moment.and_then(|m| m.now_ms);
-    match print_document_at(&mut out, &loaded.conversation, &doc, &options, now) {
+    let printed = print_document_at(&mut out, &loaded.conversation, &doc, &options, now)
+        .and_then(|()| out.flush());
+    super::leave_to_exit((doc, loaded));
+    match printed {
         // A closed pipe (`| head`) is not an error.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => Ok(other?),

@@ -6,11 +6,23 @@
 //! first rename, so this module watches **folders** (non-recursively, with
 //! `notify`): the conversation folder and the `conversations/` folder around
 //! it (and its `.archive/`). Raw events are only a hint that something
-//! happened; after a burst has settled (no relevant event for
-//! [`QUIET`], or [`MAX_DELAY`] after the first one) the watched files are
-//! compared by `stat` with what was seen before, and each real difference is
-//! reported once as a [`Change`]. Temp files, reads (our own included) and
-//! unrelated siblings are ignored.
+//! happened: the watched files are compared by `stat` with what was seen
+//! before, and each real difference is reported once as a [`Change`]. Temp
+//! files, reads (our own included) and unrelated siblings are ignored.
+//!
+//! When to compare. A write that is whole the moment its event arrives is
+//! compared **at once**: a file renamed over a followed one (JP's
+//! `events.json.tmp` → `events.json`: a rename is atomic, the new file is
+//! complete), a followed file closed after writing (an editor's in-place
+//! save is over), and bytes appended to a followed stream (its reader keeps
+//! an unfinished last line until the rest arrives). Any other event — an
+//! in-place write still going on, a folder renamed before its files are
+//! written — starts a burst that is compared once it has settled (no
+//! relevant event for [`QUIET`], or [`MAX_DELAY`] after the first one), so a
+//! file written in several steps is not read half-written. A burst is
+//! reported at most twice: at its first whole write, and at its end if
+//! anything changed after that (twenty rewrites in 30 ms are two reloads,
+//! not twenty).
 //!
 //! Start a watch **before** reading the files it follows: a change that lands
 //! between the read and the start of the watch would otherwise go unseen.
@@ -20,10 +32,10 @@ use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
-use notify::event::{AccessKind, AccessMode};
+use notify::event::{AccessKind, AccessMode, ModifyKind, RenameMode};
 use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use thiserror::Error;
 
@@ -97,18 +109,18 @@ fn notify_problem(error: &notify::Error) -> String {
 
 /// A running watch. Changes arrive from a background thread until this is
 /// dropped.
+///
+/// Dropping it tells the thread to stop and does not wait for it: the
+/// thread reads the order before any later file event and ends on its own,
+/// and quitting the viewer never waits for a comparison in progress.
 #[derive(Debug)]
 pub struct Watch {
     stop: Sender<Msg>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl Drop for Watch {
     fn drop(&mut self) {
         let _ = self.stop.send(Msg::Stop);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
     }
 }
 
@@ -183,6 +195,9 @@ trait Follower: Send + 'static {
     fn folders(&self) -> Vec<PathBuf>;
     /// Whether a raw event may concern what is followed.
     fn relevant(&self, event: &Event) -> bool;
+    /// Whether a relevant event says that a followed file is whole now, so
+    /// that it may be compared at once instead of when the burst settles.
+    fn whole(&self, event: &Event) -> bool;
     /// Compares the disk with what was seen last and says what changed.
     fn settle(&mut self) -> Vec<Change>;
 }
@@ -233,29 +248,34 @@ fn spawn<F: Follower>(follower: F, sink: Sink) -> Result<Watch, WatchError> {
     }
     // What is on disk now, with the watches in place, is the starting point.
     let _ = worker.follower.settle();
-    let thread = thread::Builder::new()
+    // Detached: see [`Watch`].
+    thread::Builder::new()
         .name("overhear-watch".into())
         .spawn(move || worker.run(rx))
         .map_err(WatchError::Thread)?;
-    Ok(Watch {
-        stop: tx,
-        thread: Some(thread),
-    })
+    Ok(Watch { stop: tx })
 }
 
 impl<F: Follower> Worker<F> {
     fn run(mut self, rx: Receiver<Msg>) {
         loop {
             // Wait for the first relevant event of a burst.
-            match rx.recv() {
-                Ok(Msg::Fs(event)) => {
-                    if !self.take(event) {
-                        continue;
-                    }
-                }
+            let first = match rx.recv() {
+                Ok(Msg::Fs(event)) => self.take(event),
                 Ok(Msg::Stop) | Err(_) => return,
-            }
-            // Collect the rest of the burst.
+            };
+            // A whole write is compared at once, once per burst; the rest
+            // of the burst is compared when it has settled.
+            let mut reported_early = false;
+            let mut pending = match first {
+                Seen::Nothing => continue,
+                Seen::Whole => {
+                    self.report();
+                    reported_early = true;
+                    false
+                }
+                Seen::Partial => true,
+            };
             let start = Instant::now();
             let mut last = start;
             loop {
@@ -264,36 +284,52 @@ impl<F: Follower> Worker<F> {
                     break;
                 };
                 match rx.recv_timeout(wait) {
-                    Ok(Msg::Fs(event)) => {
-                        if self.take(event) {
+                    Ok(Msg::Fs(event)) => match self.take(event) {
+                        Seen::Nothing => {}
+                        Seen::Whole if !reported_early => {
+                            self.report();
+                            reported_early = true;
+                            pending = false;
                             last = Instant::now();
                         }
-                    }
+                        Seen::Whole | Seen::Partial => {
+                            pending = true;
+                            last = Instant::now();
+                        }
+                    },
                     Ok(Msg::Stop) | Err(RecvTimeoutError::Disconnected) => return,
                     Err(RecvTimeoutError::Timeout) => break,
                 }
             }
-            let mut changes = self.follower.settle();
-            if self.rewatch() {
-                // A write to a newly watched folder between the settle and its
-                // watch raised no event: look once more.
-                changes.extend(self.follower.settle());
-            }
-            for change in changes {
-                (self.sink)(change);
+            if pending {
+                self.report();
             }
         }
     }
 
-    /// Whether a raw event starts or extends a burst; errors are reported.
-    fn take(&mut self, event: notify::Result<Event>) -> bool {
+    /// Compares the disk with what was seen last and hands each change on.
+    fn report(&mut self) {
+        let mut changes = self.follower.settle();
+        if self.rewatch() {
+            // A write to a newly watched folder between the settle and its
+            // watch raised no event: look once more.
+            changes.extend(self.follower.settle());
+        }
+        for change in changes {
+            (self.sink)(change);
+        }
+    }
+
+    /// What a raw event says; errors are reported.
+    fn take(&mut self, event: notify::Result<Event>) -> Seen {
         match event {
-            Ok(event) => {
-                event.need_rescan() || (!is_read(&event) && self.follower.relevant(&event))
-            }
+            Ok(event) if event.need_rescan() => Seen::Partial,
+            Ok(event) if is_read(&event) || !self.follower.relevant(&event) => Seen::Nothing,
+            Ok(event) if self.follower.whole(&event) => Seen::Whole,
+            Ok(_) => Seen::Partial,
             Err(e) => {
                 (self.sink)(Change::Error(notify_problem(&e)));
-                true
+                Seen::Partial
             }
         }
     }
@@ -338,6 +374,33 @@ impl<F: Follower> Worker<F> {
         }
         added
     }
+}
+
+/// What one raw event says about the followed files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Seen {
+    /// Nothing that concerns them.
+    Nothing,
+    /// A followed file is whole now: compare at once.
+    Whole,
+    /// Something changed that may still be changing: wait for the burst to settle.
+    Partial,
+}
+
+/// Whether `event` leaves the file at `path` whole: a rename onto it (atomic:
+/// the file is complete when it appears under its name) or its closing
+/// after a write. With `appended`, also bytes written to it (an append-only
+/// stream, read by whole lines).
+fn leaves_whole(event: &Event, path: &Path, appended: bool) -> bool {
+    let target = match event.kind {
+        // `Both` names the old path, then the new one.
+        EventKind::Modify(ModifyKind::Name(RenameMode::Both)) => event.paths.get(1),
+        EventKind::Modify(ModifyKind::Name(RenameMode::To))
+        | EventKind::Access(AccessKind::Close(AccessMode::Write)) => event.paths.first(),
+        EventKind::Modify(ModifyKind::Data(_) | ModifyKind::Any) if appended => event.paths.first(),
+        _ => None,
+    };
+    target.is_some_and(|target| target == path)
 }
 
 /// Opening and reading files (ours included) are not changes.
@@ -483,6 +546,18 @@ impl Follower for ConversationFollower {
         })
     }
 
+    fn whole(&self, event: &Event) -> bool {
+        // Only the files themselves: a folder renamed or made is followed by
+        // the writes of its files, so it waits for the burst to settle.
+        [
+            self.events_name.as_os_str(),
+            OsStr::new(BASE_CONFIG),
+            OsStr::new(METADATA),
+        ]
+        .iter()
+        .any(|name| leaves_whole(event, &self.dir.join(name), false))
+    }
+
     fn settle(&mut self) -> Vec<Change> {
         let mut changes = Vec::new();
         if !self.dir.is_dir()
@@ -541,6 +616,10 @@ impl Follower for FileFollower {
             .paths
             .iter()
             .any(|path| path == &self.folder || path.file_name() == Some(self.name.as_os_str()))
+    }
+
+    fn whole(&self, event: &Event) -> bool {
+        leaves_whole(event, &self.folder.join(&self.name), true)
     }
 
     fn settle(&mut self) -> Vec<Change> {

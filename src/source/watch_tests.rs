@@ -227,3 +227,50 @@ fn an_appended_file_is_reported_and_siblings_ignored() {
     fs::write(&path, b"{}\n").unwrap();
     assert_eq!(next(&rx), Change::Returned);
 }
+
+/// A raw event of `kind` on `paths`.
+fn raw(kind: EventKind, paths: &[&Path]) -> Event {
+    paths.iter().fold(Event::new(kind), |event, path| {
+        event.add_path(path.to_path_buf())
+    })
+}
+
+#[test]
+fn a_rename_over_a_followed_file_is_read_at_once_an_in_place_write_waits() {
+    use notify::event::{CreateKind, DataChange};
+    let (_tmp, dir) = setup();
+    let follower = ConversationFollower::new(&ConversationDir::new(&dir));
+    let events = dir.join("events.json");
+    let tmp = dir.join("events.json.tmp");
+    let renamed = EventKind::Modify(ModifyKind::Name(RenameMode::Both));
+    let moved_to = EventKind::Modify(ModifyKind::Name(RenameMode::To));
+    let written = EventKind::Modify(ModifyKind::Data(DataChange::Any));
+    let closed = EventKind::Access(AccessKind::Close(AccessMode::Write));
+    // JP's write: the temp file renamed over the events: whole at once.
+    assert!(follower.whole(&raw(renamed, &[&tmp, &events])));
+    assert!(follower.whole(&raw(moved_to, &[&events])));
+    assert!(follower.whole(&raw(moved_to, &[&dir.join("metadata.json")])));
+    // An editor's in-place save is whole once the file is closed.
+    assert!(follower.whole(&raw(closed, &[&events])));
+    // Bytes written in place may be half a file: wait for the burst.
+    assert!(!follower.whole(&raw(written, &[&events])));
+    assert!(!follower.whole(&raw(EventKind::Create(CreateKind::File), &[&events])));
+    // The temp file itself, and a rename away from the events, are not.
+    assert!(!follower.whole(&raw(closed, &[&tmp])));
+    assert!(!follower.whole(&raw(renamed, &[&events, &tmp])));
+}
+
+#[test]
+fn bytes_appended_to_a_followed_stream_are_read_at_once() {
+    use notify::event::DataChange;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("run.ndjson");
+    let follower = FileFollower {
+        folder: tmp.path().to_path_buf(),
+        name: "run.ndjson".into(),
+        seen: None,
+    };
+    let written = EventKind::Modify(ModifyKind::Data(DataChange::Any));
+    assert!(follower.whole(&raw(written, &[&path])));
+    assert!(!follower.whole(&raw(written, &[&tmp.path().join("other.ndjson")])));
+}

@@ -81,6 +81,10 @@ pub struct LayoutCache<K> {
     /// Whether a frame is being drawn (uses then mark entries as drawn).
     drawing: bool,
     capacity: usize,
+    /// Blocks laid out so far: tests check that a reload lays out only the
+    /// blocks that changed.
+    #[cfg(test)]
+    laid_out: usize,
 }
 
 /// Lines kept by default: a few hundred screens.
@@ -102,7 +106,15 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
             frame: 0,
             drawing: false,
             capacity,
+            #[cfg(test)]
+            laid_out: 0,
         }
+    }
+
+    /// How many blocks were laid out since the cache was made.
+    #[cfg(test)]
+    pub(crate) fn laid_out(&self) -> usize {
+        self.laid_out
     }
 
     /// A frame is about to be drawn: what it and the frame before draw stays
@@ -140,6 +152,10 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
             return entry.lines.clone();
         }
         let lines: Laid = layout().into();
+        #[cfg(test)]
+        {
+            self.laid_out += 1;
+        }
         self.lines += lines.len();
         let entry = Entry {
             revision,

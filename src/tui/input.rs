@@ -6,12 +6,13 @@
 //! dropped ssh connection), crossterm's reader spins inside `event::poll`
 //! without returning (crossterm-rs/crossterm#793). So the hang-up is watched
 //! for apart from it, by [`watch_hangup`], and the input thread is never
-//! waited for longer than [`JOIN_WAIT`]: a viewer that lost its terminal ends
-//! instead of burning a core.
+//! waited for: dropping [`Input`] tells it to stop and returns at once, so a
+//! viewer that lost its terminal ends instead of burning a core, and `q`
+//! gives the prompt back without waiting out the thread's poll.
 
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use crossterm::event;
@@ -22,9 +23,6 @@ use super::app::{AppEvent, Signal};
 const POLL: Duration = Duration::from_millis(50);
 /// How often [`AppEvent::Tick`] is sent.
 const TICK: Duration = Duration::from_secs(1);
-/// How long stopping waits for the thread before leaving it behind (it may
-/// be stuck in crossterm on a terminal that went away).
-const JOIN_WAIT: Duration = Duration::from_millis(500);
 
 #[derive(Default)]
 struct State {
@@ -39,12 +37,10 @@ struct Control {
     changed: Condvar,
 }
 
-/// The running input thread.
+/// The running input thread. Dropping it stops the thread without waiting
+/// for it (the viewer's process ends next).
 pub struct Input {
     control: Arc<Control>,
-    thread: Option<JoinHandle<()>>,
-    /// Disconnects when the thread returns.
-    finished: Receiver<()>,
 }
 
 impl Input {
@@ -53,23 +49,15 @@ impl Input {
     pub fn spawn<U: Send + 'static>(tx: Sender<AppEvent<U>>) -> std::io::Result<Input> {
         let control = Arc::new(Control::default());
         let shared = control.clone();
-        let (done, finished) = mpsc::channel::<()>();
         let hangup_tx = tx.clone();
         let hangup_control = control.clone();
-        let thread = thread::Builder::new()
+        thread::Builder::new()
             .name("overhear-input".into())
-            .spawn(move || {
-                let _done = done;
-                read_loop(&shared, &tx);
-            })?;
+            .spawn(move || read_loop(&shared, &tx))?;
         thread::Builder::new()
             .name("overhear-hangup".into())
             .spawn(move || watch_hangup(&hangup_control, &hangup_tx))?;
-        Ok(Input {
-            control,
-            thread: Some(thread),
-            finished,
-        })
+        Ok(Input { control })
     }
 
     /// Stops reading and waits until the thread is not reading any more.
@@ -103,19 +91,11 @@ impl Input {
 
 impl Drop for Input {
     fn drop(&mut self) {
-        {
-            let mut state = self.lock();
-            state.stop = true;
-            self.control.changed.notify_all();
-        }
-        if let Some(thread) = self.thread.take() {
-            // `recv_timeout` ends when the thread drops its sender, that is,
-            // when it returns; a thread stuck on a dead terminal is left.
-            if let Err(mpsc::RecvTimeoutError::Disconnected) = self.finished.recv_timeout(JOIN_WAIT)
-            {
-                let _ = thread.join();
-            }
-        }
+        // The thread sees this at its next turn (within [`POLL`]); nothing
+        // waits for that, and one stuck on a dead terminal is left behind.
+        let mut state = self.lock();
+        state.stop = true;
+        self.control.changed.notify_all();
     }
 }
 

@@ -465,3 +465,110 @@ fn search_finds_lines_in_every_piece_of_a_huge_result() {
         assert!(text.ends_with(&format!("│ {wanted}")), "{wanted}: {text:?}");
     }
 }
+
+/// Blocks the viewer lays out to take a change of its events file and draw
+/// the next frame of `terminal`.
+fn layouts_to_reload(app: &mut App<LiveDocument>, terminal: &mut Terminal<TestBackend>) -> usize {
+    let before = app.cache.laid_out();
+    app.handle(AppEvent::Reload(Reload {
+        epoch: 0,
+        update: LiveUpdate::Changed(Change::Events),
+        at: std::time::UNIX_EPOCH,
+    }));
+    terminal.draw(|f| app.draw(f)).unwrap();
+    app.cache.laid_out() - before
+}
+
+/// The viewer following the end of `dir`'s conversation, drawn once.
+fn following(dir: &Path) -> (App<LiveDocument>, Terminal<TestBackend>) {
+    let mut app = viewer(dir);
+    app.act(Action::Bottom);
+    let mut terminal = Terminal::new(TestBackend::new(120, 60)).unwrap();
+    terminal.draw(|f| app.draw(f)).unwrap();
+    (app, terminal)
+}
+
+#[test]
+fn a_rewrite_that_appends_lays_out_only_the_blocks_that_changed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path(), 8);
+    let (mut app, mut terminal) = following(&dir);
+    // Nothing changed: nothing is laid out again.
+    assert_eq!(layouts_to_reload(&mut app, &mut terminal), 0);
+    // JP rewrites the whole file for every event; each rewrite lays out the
+    // blocks it adds and the few it changes: the turn's rule (its duration
+    // and state) and the cards that got their results (two calls made at
+    // once are answered together) — never the rest of what is on screen.
+    let mut laid_out_new = 0;
+    for events in 9..24 {
+        let blocks = app.document().len();
+        write_events(&dir, events);
+        let again = layouts_to_reload(&mut app, &mut terminal);
+        let added = app.document().len() - blocks;
+        assert!(
+            again <= added + 3,
+            "event {events}: {again} blocks laid out again for {added} new block(s)"
+        );
+        if added > 0 {
+            laid_out_new += again;
+        }
+    }
+    assert!(laid_out_new > 0, "new blocks reached the screen");
+    // A fresh viewer of the same file lays out everything it shows.
+    write_events(&dir, 24);
+    let again = layouts_to_reload(&mut app, &mut terminal);
+    let (fresh, _) = following(&dir);
+    assert!(
+        again < fresh.cache.laid_out(),
+        "a rewrite lays out less than a fresh open"
+    );
+}
+
+#[test]
+fn an_appended_line_lays_out_only_the_blocks_that_changed() {
+    let stream = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/eve/approvals.ndjson"
+    ))
+    .unwrap();
+    let lines: Vec<&[u8]> = stream.split_inclusive(|&b| b == b'\n').collect();
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("session.ndjson");
+    let head = lines.len() - 1;
+    std::fs::write(&path, lines[..head].concat()).unwrap();
+    let open_viewer = |path: &Path| {
+        let doc = LiveDocument::new(
+            Live::open_eve(path.to_path_buf()).unwrap(),
+            DocOptions::default(),
+            Theme::dark(),
+            SanitizeMode::Strip,
+        );
+        let mut app = App::new(
+            doc,
+            ViewerOptions {
+                clock: Clock::Utc,
+                opened_at: std::time::UNIX_EPOCH,
+                ..ViewerOptions::default()
+            },
+        );
+        app.act(Action::Bottom);
+        let mut terminal = Terminal::new(TestBackend::new(120, 60)).unwrap();
+        terminal.draw(|f| app.draw(f)).unwrap();
+        (app, terminal)
+    };
+    let (mut app, mut terminal) = open_viewer(&path);
+    let blocks = app.document().len();
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut file, lines[head]).unwrap();
+    let again = layouts_to_reload(&mut app, &mut terminal);
+    let (fresh, _) = open_viewer(&path);
+    let everything = fresh.cache.laid_out();
+    let added = app.document().len() - blocks;
+    assert!(
+        (1..=added + 1).contains(&again) && again < everything,
+        "{again} blocks laid out again for {added} new block(s); a fresh viewer lays out {everything}"
+    );
+}
