@@ -10,7 +10,6 @@ mod common;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
-use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 use common::agents::fixtures_dir;
@@ -27,20 +26,6 @@ fn write_transcript(dir: &Path, lines: &[&str]) -> std::path::PathBuf {
     path
 }
 
-fn render(path: &Path, width: usize) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args(["render", "--color", "never", "--width", &width.to_string()])
-        .arg(path)
-        .output()
-        .expect("overhear runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
-}
-
 fn first_rule(text: &str) -> &str {
     text.lines()
         .find(|l| l.starts_with("── turn"))
@@ -52,7 +37,7 @@ fn render_shows_the_duration_of_a_last_turn_that_answered_the_user() {
     let tmp = tempfile::tempdir().expect("a temporary folder");
     let done = write_transcript(tmp.path(), &[PROMPT, CALL, RESULT, ANSWER]);
     for width in [40, 80, 200] {
-        let text = render(&done, width);
+        let text = common::render_plain(&done, width);
         assert!(
             first_rule(&text).ends_with("· 2m12s ──"),
             "{width} columns: {}",
@@ -71,7 +56,7 @@ fn render_shows_the_duration_of_a_last_turn_that_answered_the_user() {
 fn render_keeps_a_last_turn_that_ends_mid_call_running() {
     let tmp = tempfile::tempdir().expect("a temporary folder");
     let cut = write_transcript(tmp.path(), &[PROMPT, CALL]);
-    let text = render(&cut, 80);
+    let text = common::render_plain(&cut, 80);
     assert!(
         first_rule(&text).ends_with("2025-10-21 20:04:22 UTC ──"),
         "{}",
@@ -84,7 +69,7 @@ fn render_keeps_a_last_turn_that_ends_mid_call_running() {
 fn the_fixtures_last_turns_end_unless_the_file_stops_mid_turn() {
     let Some(dir) = fixtures_dir() else { return };
     let last_rule = |path: &Path| {
-        let text = render(path, 80);
+        let text = common::render_plain(path, 80);
         text.lines()
             .rfind(|l| l.starts_with("── turn"))
             .unwrap_or("")
