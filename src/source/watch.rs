@@ -26,6 +26,11 @@
 //!
 //! Start a watch **before** reading the files it follows: a change that lands
 //! between the read and the start of the watch would otherwise go unseen.
+//!
+//! Over 600 lines on purpose: the watch thread's one state machine (which
+//! changes are complete at once, which wait for their burst to settle, what
+//! each followed file was last seen as) reads best whole; its tests are in
+//! `watch_tests.rs`.
 
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
