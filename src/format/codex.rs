@@ -7,7 +7,7 @@
 //! speech, reasoning and tool calls from `response_item`s; the event mirrors
 //! are dropped, the extended-mode events only enrich a call's error flag.
 //! Calls pair with their outputs by `call_id`; errors follow §3.8 (see
-//! [`output`]). Both generations are read: the envelope
+//! `output`). Both generations are read: the envelope
 //! (`{timestamp, type, payload}`) and the legacy one (a first line
 //! `{id, timestamp}`, then bare items). docs/agents.md lists every decision.
 
