@@ -190,7 +190,7 @@ impl EveReader {
     /// stream read whole with [`EveReader::read_all`]).
     pub fn conversation(&self) -> Conversation {
         let mut conversation = Conversation::new(self.events().to_vec(), None, None);
-        conversation.originals = self.originals().to_vec();
+        conversation.originals = self.originals().iter().cloned().collect();
         conversation.in_progress = self.in_progress().cloned();
         conversation
     }

@@ -137,7 +137,10 @@ impl Live {
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(e) => return Err(io(e)),
             };
-            self.take_stream(&buf[..n], false)?;
+            // Up to date after each read: the stored lines move from the
+            // reader's list into the conversation's compressed store as
+            // they come, not all at the end.
+            self.push_stream(&buf[..n], false)?;
         }
         if let Reader::Held(held) = &self.reader
             && detect(held) == Detected::Blank

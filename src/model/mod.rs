@@ -9,6 +9,7 @@ pub mod ext;
 mod in_progress;
 pub mod message_tools;
 mod original;
+mod originals;
 mod pairing;
 pub mod time;
 pub mod views;
@@ -23,6 +24,7 @@ use self::pairing::{Pairing, Side, Touched};
 pub use event::{Audience, Block, BlockView, ChatResponse, Content, Event, EventKind, Metadata};
 pub use in_progress::{InProgress, InProgressKind};
 pub use original::Original;
+pub use originals::Originals;
 pub use views::View;
 
 /// One conversation, read and grouped.
@@ -39,7 +41,7 @@ pub struct Conversation {
     /// The stored records as read, when the format's records are not the
     /// events themselves (eve's lines, malformed ones included), for the raw
     /// view. Empty when the events are what is stored (JP).
-    pub originals: Vec<Original>,
+    pub originals: Originals,
     /// Text the agent is writing right now (eve's deltas), not yet an event:
     /// shown live at the end and replaced by the completed event.
     pub in_progress: Option<InProgress>,
@@ -76,8 +78,10 @@ pub enum Item {
     Reasoning(Vec<usize>),
     /// Structured output.
     Data(usize),
-    /// A tool call with its response (none yet: pending) and its inquiries.
-    ToolCall(ToolCall),
+    /// A tool call with its response (none yet: pending) and its inquiries
+    /// (boxed: an item is as large as the largest kind, and a followed
+    /// stream keeps one item per event).
+    ToolCall(Box<ToolCall>),
     /// A response whose request is not in the stream.
     OrphanResponse(usize),
     /// An inquiry not tied to a tool call in this turn.
@@ -341,11 +345,11 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
             EventKind::ChatResponse(ChatResponse::Data(_)) => out.push(Item::Data(i)),
             EventKind::ToolCallRequest { id, .. } => {
                 calls_by_id.insert(id, out.len());
-                out.push(Item::ToolCall(ToolCall {
+                out.push(Item::ToolCall(Box::new(ToolCall {
                     request: i,
                     response: pairs.response_of(i),
                     inquiries: Vec::new(),
-                }));
+                })));
             }
             EventKind::ToolCallResponse { .. } => {
                 if !pairs.is_answered(i) {
@@ -377,6 +381,8 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
             EventKind::Unknown(_) => out.push(Item::Unknown(i)),
         }
     }
+    // A followed stream keeps the items of every turn: no spare room.
+    out.shrink_to_fit();
     out
 }
 

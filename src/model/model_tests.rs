@@ -103,11 +103,11 @@ fn request_without_response_is_pending() {
     let conv = Conversation::new(vec![request("a")], None, None);
     assert_eq!(
         conv.turns[0].items,
-        vec![Item::ToolCall(ToolCall {
+        vec![Item::ToolCall(Box::new(ToolCall {
             request: 0,
             response: None,
             inquiries: vec![]
-        })]
+        }))]
     );
 }
 
@@ -298,11 +298,11 @@ fn a_late_answer_to_an_earlier_turns_call_regroups_that_turn() {
     assert_eq!(untouched, 0);
     assert_eq!(
         conv.turns[0].items[1],
-        Item::ToolCall(ToolCall {
+        Item::ToolCall(Box::new(ToolCall {
             request: 1,
             response: Some(6),
             inquiries: vec![]
-        })
+        }))
     );
 }
 
@@ -337,4 +337,13 @@ fn replacing_the_end_groups_like_reading_everything_at_once() {
             );
         }
     }
+}
+
+/// A followed stream keeps an item per event: a tool call (the largest
+/// kind) is boxed, so an item is as small as a run of speech (it was 56
+/// bytes).
+#[test]
+fn an_item_stays_small() {
+    let size = std::mem::size_of::<Item>();
+    assert!(size <= 32, "Item is {size} bytes");
 }

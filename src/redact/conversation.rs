@@ -78,7 +78,7 @@ pub fn redact_conversation(redactor: &Redactor, conv: &mut Conversation) {
 /// Redacts a stream's stored lines from index `from` on (the ones read since
 /// the last call) and the text being written right now.
 pub fn redact_stream_tail(redactor: &Redactor, conv: &mut Conversation, from: usize) {
-    for original in conv.originals.iter_mut().skip(from) {
+    conv.originals.rewrite_from(from, |original| {
         original.rewrite(|value| {
             let before = value.clone();
             redact_value(redactor, value);
@@ -89,7 +89,7 @@ pub fn redact_stream_tail(redactor: &Redactor, conv: &mut Conversation, from: us
         {
             *error = clean.into_boxed_str();
         }
-    }
+    });
     if let Some(progress) = &mut conv.in_progress {
         redact_string(redactor, &mut progress.text);
     }

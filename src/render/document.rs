@@ -76,14 +76,15 @@ pub struct BlockKey {
     /// Which block of that event (a response can yield several).
     pub part: u16,
     /// Which piece of a block cut into pieces ([`Piece::index`]; 0 when whole).
-    pub piece: usize,
+    pub piece: u32,
 }
 
 /// How an event is identified.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Anchor {
-    /// RFD 097 `event_id`.
-    Id(String),
+    /// RFD 097 `event_id`, by its 64-bit hash: a followed stream keeps a
+    /// block per event, and a copy of each id would be as large as the block.
+    Id(u64),
     /// Position in the stored stream.
     Index(usize),
     /// A stored line (1-based) of a stream whose lines are not the events
@@ -103,8 +104,9 @@ pub struct DocBlock {
     /// What the block shows.
     pub kind: BlockKind,
     /// The part of a huge block this is, when the block is cut into pieces
-    /// that are laid out one at a time; `None` for a whole block.
-    pub piece: Option<Piece>,
+    /// that are laid out one at a time; `None` for a whole block (boxed: most
+    /// blocks are whole, and a followed stream keeps a block per event).
+    pub piece: Option<Box<Piece>>,
 }
 
 /// One piece of a block whose text was cut ([`super::split`]): the blocks of
@@ -156,8 +158,9 @@ pub enum BlockKind {
         /// Whether this is the turn's final reply in a turn that sent updates.
         final_reply: bool,
     },
-    /// A user-addressed tool block rendered as assistant speech (`chat`).
-    ToolSpeech(ToolSpeech),
+    /// A user-addressed tool block rendered as assistant speech (`chat`;
+    /// boxed: every block is as large as the largest kind).
+    ToolSpeech(Box<ToolSpeech>),
     /// Reasoning.
     Reasoning {
         /// The reasoning events (adjacent ones joined).

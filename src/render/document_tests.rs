@@ -77,3 +77,13 @@ fn the_end_of_a_conversation_changes_only_its_last_turn() {
     let last = conv.turns.len();
     assert_eq!(kept, doc.blocks.iter().filter(|b| b.turn < last).count());
 }
+
+/// A followed stream keeps a block per event: the rare large parts (a
+/// piece's range, a tool speech) are boxed and an event's id is kept as its
+/// hash, so a block is a fraction of the short line it shows (it was 144
+/// bytes and a copy of the id).
+#[test]
+fn a_block_stays_small() {
+    let size = std::mem::size_of::<DocBlock>();
+    assert!(size <= 96, "DocBlock is {size} bytes");
+}

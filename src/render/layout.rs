@@ -145,7 +145,7 @@ fn layout_with(
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let folded = fold == Fold::Folded;
-    let piece = block.piece.as_ref();
+    let piece = block.piece.as_deref();
     let mut lines = match &block.kind {
         BlockKind::TurnRule {
             number,

@@ -420,7 +420,7 @@ fn pieces_have_their_own_identity_and_the_first_keeps_the_blocks() {
     for block in &whole.blocks {
         let first = pieced.blocks.iter().find(|b| b.key == block.key);
         assert!(
-            first.is_some_and(|b| b.piece.as_ref().is_none_or(Piece::is_first)),
+            first.is_some_and(|b| b.piece.as_deref().is_none_or(Piece::is_first)),
             "{:?}",
             block.key
         );

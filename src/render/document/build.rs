@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use serde_json::Value;
+use xxhash_rust::xxh3::xxh3_64;
 
 use super::read::{
     SplitText, final_reply_item, notice_text, response_id, split_text, turn_ended, turn_has_ended,
@@ -131,8 +132,11 @@ impl Builder<'_> {
             }
         }
         let mut current = 0;
-        for (index, original) in conv.originals.iter().enumerate() {
-            let named = original.turn_id().and_then(|id| numbers.get(id).copied());
+        let originals = &conv.originals;
+        for index in 0..originals.len() {
+            let named = originals
+                .turn_id(index)
+                .and_then(|id| numbers.get(id).copied());
             // Turns only move forward: a late line of an earlier turn (a task
             // settling) stays where it was written.
             let number = named.unwrap_or(current).max(current).max(1);
@@ -143,7 +147,7 @@ impl Builder<'_> {
             current = current.max(number);
             self.out.blocks.push(DocBlock {
                 key: BlockKey {
-                    anchor: Anchor::Line(original.line),
+                    anchor: Anchor::Line(originals.line(index).unwrap_or_default()),
                     part: 0,
                     piece: 0,
                 },
@@ -167,7 +171,7 @@ impl Builder<'_> {
 
     fn key(&self, event: usize, part: u16) -> BlockKey {
         let anchor = match &self.conv.events[event].event_id {
-            Some(id) => Anchor::Id(id.clone()),
+            Some(id) => Anchor::Id(xxh3_64(id.as_bytes())),
             None => Anchor::Index(event),
         };
         BlockKey {
@@ -198,12 +202,12 @@ impl Builder<'_> {
         let last = pieces.len() - 1;
         for (index, range) in pieces.into_iter().enumerate() {
             let mut piece = block.clone();
-            piece.key.piece = index;
-            piece.piece = Some(Piece {
+            piece.key.piece = u32::try_from(index).unwrap_or(u32::MAX);
+            piece.piece = Some(Box::new(Piece {
                 index,
                 last: index == last,
                 range,
-            });
+            }));
             self.out.blocks.push(piece);
         }
     }
@@ -459,14 +463,14 @@ impl Builder<'_> {
                 turn,
                 call.request,
                 part as u16 + 1,
-                BlockKind::ToolSpeech(ToolSpeech {
+                BlockKind::ToolSpeech(Box::new(ToolSpeech {
                     tool: name.clone(),
                     response: call.response,
                     request: call.request,
                     block: *b,
                     attempts,
                     live,
-                }),
+                })),
             );
         }
         if pending_speech && speech.is_empty() {
@@ -474,14 +478,14 @@ impl Builder<'_> {
                 turn,
                 call.request,
                 1,
-                BlockKind::ToolSpeech(ToolSpeech {
+                BlockKind::ToolSpeech(Box::new(ToolSpeech {
                     tool: name.clone(),
                     response: None,
                     request: call.request,
                     block: 0,
                     attempts,
                     live,
-                }),
+                })),
             );
             return 1;
         }
