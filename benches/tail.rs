@@ -18,7 +18,7 @@ mod common;
 
 use std::io::{Read as _, Write as _};
 use std::path::Path;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use common::Took;
 
@@ -153,31 +153,66 @@ fn eve_lines(turns: usize) -> Vec<Vec<u8>> {
     lines
 }
 
-/// Time to apply one more appended line to an eve stream of `turns` turns
-/// followed by the viewer (median over `runs` lines).
-fn eve_append(turns: usize, runs: usize) -> Took {
-    let lines = eve_lines(turns + runs);
-    let head = 1 + 6 * turns;
-    let tmp = tempfile::tempdir().expect("temporary folder");
-    let path = tmp.path().join("session.ndjson");
-    let mut file = std::fs::File::create(&path).expect("temporary folder");
-    for line in &lines[..head] {
-        file.write_all(line).expect("temporary folder");
+/// An eve stream of some turns written to a file and followed by a viewer
+/// drawn at 200×60, with the lines that come next.
+struct EveStream {
+    file: std::fs::File,
+    path: std::path::PathBuf,
+    app: App<LiveDocument>,
+    term: Terminal<TestBackend>,
+    /// The lines not written yet, in order.
+    next: Vec<Vec<u8>>,
+    _tmp: tempfile::TempDir,
+}
+
+impl EveStream {
+    /// A stream of `turns` turns, and `more` lines to append after them.
+    fn new(turns: usize, more: usize) -> Self {
+        let mut lines = eve_lines(turns + more.div_ceil(6));
+        let next = lines.split_off(1 + 6 * turns);
+        let tmp = tempfile::tempdir().expect("temporary folder");
+        let path = tmp.path().join("session.ndjson");
+        let mut file = std::fs::File::create(&path).expect("temporary folder");
+        file.write_all(&lines.concat()).expect("temporary folder");
+        file.flush().expect("temporary folder");
+        let live = Live::open_eve(path.clone()).expect("valid stream");
+        let mut app = viewer(live);
+        let mut term = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
+        term.draw(|f| app.draw(f)).expect("test backend");
+        EveStream {
+            file,
+            path,
+            app,
+            term,
+            next: next.into_iter().take(more).collect(),
+            _tmp: tmp,
+        }
     }
-    file.flush().expect("temporary folder");
-    let live = Live::open_eve(path.clone()).expect("valid stream");
-    let mut app = viewer(live);
-    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
-    term.draw(|f| app.draw(f)).expect("test backend");
-    let samples: Vec<Took> = lines[head..]
-        .iter()
-        .take(runs)
-        .map(|line| {
-            file.write_all(line).expect("temporary folder");
-            file.flush().expect("temporary folder");
-            Took::of(|| reload(&mut app, &mut term)).1
-        })
-        .collect();
+
+    /// Writes `line` at the stream's end.
+    fn write(&mut self, line: &[u8]) {
+        self.file.write_all(line).expect("temporary folder");
+        self.file.flush().expect("temporary folder");
+    }
+
+    /// Hands each next line in turn to `append`, which writes it (with
+    /// [`EveStream::write`]) and times what it times; the samples.
+    fn each_line(&mut self, mut append: impl FnMut(&mut Self, &[u8]) -> Took) -> Vec<Took> {
+        std::mem::take(&mut self.next)
+            .iter()
+            .map(|line| append(self, line))
+            .collect()
+    }
+}
+
+/// Time to apply one more appended line to an eve stream of `turns` turns
+/// followed by the viewer, reloaded and drawn (median over `runs` lines).
+fn eve_append(turns: usize, runs: usize) -> Took {
+    let mut stream = EveStream::new(turns, runs);
+    let samples = stream.each_line(|s, line| {
+        s.write(line);
+        Took::of(|| reload(&mut s.app, &mut s.term)).1
+    });
     Took::median(&samples)
 }
 
@@ -186,20 +221,8 @@ fn eve_append(turns: usize, runs: usize) -> Took {
 /// `runs` lines), and the baseline: the same line written to a file nobody
 /// watches and read back with a plain `read`.
 fn eve_follow(runs: usize) -> (Duration, Duration) {
-    let turns = 100;
-    let lines = eve_lines(turns + runs);
-    let head = 1 + 6 * turns;
-    let tmp = tempfile::tempdir().expect("temporary folder");
-    let path = tmp.path().join("session.ndjson");
-    let mut file = std::fs::File::create(&path).expect("temporary folder");
-    for line in &lines[..head] {
-        file.write_all(line).expect("temporary folder");
-    }
-    let (_watch, changes) = watch::file(&path).expect("watchable folder");
-    let live = Live::open_eve(path.clone()).expect("valid stream");
-    let mut app = viewer(live);
-    let mut term = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
-    term.draw(|f| app.draw(f)).expect("test backend");
+    let mut stream = EveStream::new(100, runs);
+    let (_watch, changes) = watch::file(&stream.path).expect("watchable folder");
     // The baseline's file is apart, in a folder nobody watches: its writes
     // must not begin a burst of the followed file's.
     let apart = tempfile::tempdir().expect("temporary folder");
@@ -207,36 +230,41 @@ fn eve_follow(runs: usize) -> (Duration, Duration) {
     let mut plain_file = std::fs::File::create(&plain_path).expect("temporary folder");
     let mut reader = std::fs::File::open(&plain_path).expect("temporary folder");
     let mut buf = vec![0u8; 64 * 1024];
-    let mut followed = Vec::new();
     let mut plain = Vec::new();
-    for line in lines[head..].iter().take(runs) {
+    let followed = stream.each_line(|s, line| {
         // Baseline: write the line and read it back.
-        let start = Instant::now();
-        plain_file.write_all(line).expect("temporary folder");
-        let mut got = 0;
-        while got < line.len() {
-            got += reader.read(&mut buf).expect("temporary folder");
-        }
-        plain.push(start.elapsed());
-        // The viewer's way: the change the watch reports, then the reload.
-        let start = Instant::now();
-        file.write_all(line).expect("temporary folder");
-        let change = changes
-            .recv_timeout(Duration::from_secs(5))
-            .expect("the watch reports the append");
-        assert_eq!(change, Change::Events, "the append is reported");
-        app.reload(Reload {
-            epoch: 0,
-            update: LiveUpdate::Changed(change),
-            at: SystemTime::now(),
+        let (_, took) = Took::of(|| {
+            plain_file.write_all(line).expect("temporary folder");
+            let mut got = 0;
+            while got < line.len() {
+                got += reader.read(&mut buf).expect("temporary folder");
+            }
         });
-        followed.push(start.elapsed());
+        plain.push(took);
+        // The viewer's way: the write, the change the watch reports, the reload.
+        let (_, took) = Took::of(|| {
+            s.write(line);
+            let change = changes
+                .recv_timeout(Duration::from_secs(5))
+                .expect("the watch reports the append");
+            assert_eq!(change, Change::Events, "the append is reported");
+            s.app.reload(Reload {
+                epoch: 0,
+                update: LiveUpdate::Changed(change),
+                at: SystemTime::now(),
+            });
+        });
         // The burst the write began ends before the next write.
         while changes.recv_timeout(Duration::from_millis(60)).is_ok() {}
-    }
-    followed.sort();
-    plain.sort();
-    (followed[followed.len() / 2], plain[plain.len() / 2])
+        took
+    });
+    (Took::median(&followed).wall, Took::median(&plain).wall)
+}
+
+/// The median of `runs` timings of `f`.
+fn median_of(runs: usize, mut f: impl FnMut()) -> Took {
+    let samples: Vec<Took> = (0..runs).map(|_| Took::of(&mut f).1).collect();
+    Took::median(&samples)
 }
 
 fn bench(c: &mut Criterion) {
@@ -259,31 +287,22 @@ fn bench(c: &mut Criterion) {
     group.finish();
 
     // The budget as ratios, both sides measured here and now.
-    let full: Vec<Took> = (0..5)
-        .map(|_| Took::of(|| drop(jp::load(&tail.stored, Some(&base)))).1)
-        .collect();
-    let full = Took::median(&full);
+    let full = median_of(5, || drop(jp::load(&tail.stored, Some(&base))));
     // What a viewer that re-read everything would pay: read, parse, group.
-    let reopen: Vec<Took> = (0..5)
-        .map(|_| {
-            Took::of(|| drop(Live::open_jp(ConversationDir::new(&tail.dir), None).expect("valid")))
-                .1
-        })
-        .collect();
-    let reopen = Took::median(&reopen);
+    let reopen = median_of(5, || {
+        drop(Live::open_jp(ConversationDir::new(&tail.dir), None).expect("valid"))
+    });
     let append: Vec<Took> = (0..9).map(|_| tail.step()).collect();
     let append = Took::median(&append);
     // For comparison: reading the whole file (what an append no longer
     // does: the part parsed before is streamed through the hash) and
     // hashing it once (what an append still does, to know it is unchanged).
-    let read: Vec<Took> = (0..5)
-        .map(|_| Took::of(|| drop(ConversationDir::new(&tail.dir).read().expect("readable"))).1)
-        .collect();
-    let read = Took::median(&read);
-    let hash: Vec<Took> = (0..5)
-        .map(|_| Took::of(|| xxh3_64(&tail.stored)).1)
-        .collect();
-    let hash = Took::median(&hash);
+    let read = median_of(5, || {
+        drop(ConversationDir::new(&tail.dir).read().expect("readable"))
+    });
+    let hash = median_of(5, || {
+        std::hint::black_box(xxh3_64(&tail.stored));
+    });
     println!(
         "tail jp {size:.1} MB: full parse (jp::load) {} · full re-open (read, parse, group) {} · one turn appended, reloaded and drawn {} · ratio {:.3} of the parse by CPU time ({:.3} by wall time), {:.3} of the re-open by CPU time (budget 0.10)",
         full.ms(),

@@ -14,8 +14,8 @@ use ratatui::text::Line;
 use xxhash_rust::xxh3::Xxh3;
 
 use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
+use super::tally::TurnTally;
 use crate::load::{Live, Origin, Refresh};
-use crate::model::EventKind;
 use crate::render::document;
 use crate::render::document::{
     BlockKey, BlockKind, DocBlock, DocOptions, Document, Landmark as DocLandmark,
@@ -66,8 +66,8 @@ pub struct LiveDocument {
     /// A replay sets the conversation, `finished` and `now` (the moment
     /// shown) itself: the files and the clock are not asked.
     replayed: bool,
-    /// The conversation's token totals for the status bar, made when it changes.
-    usage: Option<String>,
+    /// The token totals and questions so far, turn by turn.
+    tally: TurnTally,
 }
 
 impl LiveDocument {
@@ -86,7 +86,7 @@ impl LiveDocument {
             revisions: RefCell::new(Vec::new()),
             now: now_millis(),
             replayed: false,
-            usage: None,
+            tally: TurnTally::default(),
         };
         doc.check_finished();
         doc.rebuild();
@@ -132,7 +132,7 @@ impl LiveDocument {
         self.live.take_untouched_turns();
         self.doc = Document::build(&self.live.conversation, &self.options);
         self.revisions = RefCell::new(vec![None; self.doc.blocks.len()]);
-        self.usage = usage_totals(&self.live.conversation);
+        self.tally.update(&self.live.conversation, 0);
     }
 
     /// Brings the document up to date after a refresh, keeping the blocks
@@ -141,7 +141,6 @@ impl LiveDocument {
     fn update_blocks(&mut self) {
         let untouched = self.live.take_untouched_turns();
         self.rebuild_from(untouched);
-        self.usage = usage_totals(&self.live.conversation);
     }
 
     /// Rebuilds the document keeping the blocks (and their fingerprints) of
@@ -154,6 +153,7 @@ impl LiveDocument {
         let revisions = self.revisions.get_mut();
         revisions.truncate(kept);
         revisions.resize(self.doc.blocks.len(), None);
+        self.tally.update(&self.live.conversation, untouched);
     }
 
     /// How long the turn whose rule is block `i` had been running at the
@@ -294,17 +294,7 @@ impl Blocks for LiveDocument {
 
     fn attention(&self) -> Attention {
         let conv = &self.live.conversation;
-        let mut questions = 0;
-        let mut last_question = String::new();
-        for event in &conv.events {
-            if let EventKind::InquiryRequest { question, .. } = &event.kind {
-                questions += 1;
-                last_question = match question.get("text").and_then(|t| t.as_str()) {
-                    Some(text) => text.to_string(),
-                    None => question.to_string(),
-                };
-            }
-        }
+        let (questions, last_question) = self.tally.questions(conv);
         Attention {
             ended_turns: document::ended_turns(conv, self.finished),
             questions,
@@ -370,7 +360,7 @@ impl Blocks for LiveDocument {
     }
 
     fn usage(&self) -> Option<String> {
-        self.usage.clone()
+        self.tally.usage()
     }
 
     fn view_name(&self) -> &'static str {
@@ -560,39 +550,3 @@ impl fmt::Write for HashWriter {
 #[cfg(test)]
 #[path = "live_tests.rs"]
 mod tests;
-
-/// The tokens of every turn that counted them (the `overhear.turn` facts of
-/// its `turn_start`), summed: `Σ 12.3k in / 4.5k out`. `None` when no turn did.
-fn usage_totals(conv: &crate::model::Conversation) -> Option<String> {
-    let mut total: Option<(u64, u64)> = None;
-    for turn in &conv.turns {
-        let info = turn.items.iter().find_map(|item| match item {
-            crate::model::Item::TurnStart(i) => {
-                conv.events.get(*i).and_then(crate::model::ext::turn_info)
-            }
-            _ => None,
-        });
-        if let Some(info) = info
-            && (info.input_tokens.is_some() || info.output_tokens.is_some())
-        {
-            let (i, o) = total.get_or_insert((0, 0));
-            *i += info.input_tokens.unwrap_or(0);
-            *o += info.output_tokens.unwrap_or(0);
-        }
-    }
-    let (input, output) = total?;
-    Some(format!(
-        "Σ {} in / {} out tokens",
-        short(input),
-        short(output)
-    ))
-}
-
-/// A token count in a few characters: `950`, `12.3k`, `4.1M`.
-fn short(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
-        _ => format!("{:.1}M", n as f64 / 1e6),
-    }
-}

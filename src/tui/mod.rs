@@ -44,6 +44,7 @@ pub mod replay;
 pub mod run;
 pub mod sheet;
 mod signals;
+mod tally;
 pub mod terminal;
 pub mod text;
 pub mod viewer;
