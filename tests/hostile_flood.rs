@@ -204,24 +204,32 @@ fn q_quits_a_flooded_viewer_at_once_and_nothing_queues_up() {
     let answered = start.elapsed();
     println!("`g` answered in {answered:?} during the flood");
     assert!(answered < QUIT_BOUND, "`g` took {answered:?}");
-    let resident = rss(viewer.pid());
-    let read = flood.written();
+    // Memory grows with what is read, by a bounded factor: measured
+    // between two moments of the flood, so that the viewer's fixed overhead
+    // (the inbox, the terminal, the layout cache) cancels out. About 2.3x
+    // is measured (docs/hardening.md): per short line, the event made of
+    // it, its document block and turn item, and the line itself kept
+    // compressed for the raw view. It was 4.2x with each line's text kept
+    // as is and larger blocks, 6.9x with the events held twice, 18x with
+    // the lines kept parsed, and 5 GB with a queue of pending updates.
+    let (resident, read) = (rss(viewer.pid()), flood.written());
+    std::thread::sleep(Duration::from_secs(2));
+    let (grown, more) = (
+        rss(viewer.pid()).saturating_sub(resident),
+        flood.written() - read,
+    );
+    let ratio = grown as f64 / more as f64;
     println!(
-        "RSS {} MiB after {} MiB written ({:.1}x)",
+        "RSS {} MiB after {} MiB written; then {:.1} MiB more for {:.1} MiB more ({ratio:.2}x)",
         resident >> 20,
         read >> 20,
-        resident as f64 / read as f64
+        grown as f64 / 1048576.0,
+        more as f64 / 1048576.0,
     );
-    // Not yet the 2x the issue asks for (docs/hardening.md says what is
-    // left: each line's text kept for the raw view, the event made of it and
-    // its document block); about 4.2x is measured. With the events held
-    // twice, by the reader and the conversation, it was 6.9x; kept parsed,
-    // the eve lines made it 18x, and a queue of pending updates 5 GB.
+    assert!(more > 4 << 20, "only {more} bytes read in 2 s");
     assert!(
-        resident <= 5 * read + (32 << 20),
-        "RSS {} MiB for {} MiB read",
-        resident >> 20,
-        read >> 20
+        ratio <= 2.5,
+        "RSS grew {grown} bytes while {more} bytes were read ({ratio:.2}x)"
     );
     viewer.send(b"q");
     time_exit(&mut viewer, 0, "q");

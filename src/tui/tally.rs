@@ -92,3 +92,67 @@ fn short(n: u64) -> String {
         _ => format!("{:.1}M", n as f64 / 1e6),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::model::{Event, Metadata};
+
+    /// A turn that used `tokens` input and output tokens and asked `asks`
+    /// questions.
+    fn turn(tokens: Option<u64>, asks: &[&str]) -> Vec<Event> {
+        let mut start = Event::new(None, EventKind::TurnStart);
+        if let Some(n) = tokens {
+            let facts = json!({"input_tokens": n, "output_tokens": n / 10});
+            start.metadata =
+                Metadata::from(json!({ ext::TURN: facts }).as_object().unwrap().clone());
+        }
+        let mut events = vec![start];
+        for (k, text) in asks.iter().enumerate() {
+            events.push(Event::new(
+                None,
+                EventKind::InquiryRequest {
+                    id: format!("q{k}"),
+                    source: Box::new(json!({"source": "assistant"})),
+                    question: Box::new(json!({"text": text})),
+                },
+            ));
+        }
+        events
+    }
+
+    #[test]
+    fn totals_kept_for_untouched_turns_are_those_counted_from_scratch() {
+        let turns = [
+            turn(Some(1_000), &[]),
+            turn(None, &["first?"]),
+            turn(Some(2_500), &["second?", "third?"]),
+        ];
+        let mut conv = Conversation::new(turns[0].clone(), None, None);
+        let mut tally = TurnTally::default();
+        tally.update(&conv, 0);
+        assert_eq!(tally.usage().as_deref(), Some("Σ 1.0k in / 100 out tokens"));
+        assert_eq!(tally.questions(&conv), (0, String::new()));
+        for next in &turns[1..] {
+            let untouched = conv.extend(next.clone());
+            tally.update(&conv, untouched);
+            let mut fresh = TurnTally::default();
+            fresh.update(&conv, 0);
+            assert_eq!(tally.upto, fresh.upto);
+        }
+        assert_eq!(tally.usage().as_deref(), Some("Σ 3.5k in / 350 out tokens"));
+        assert_eq!(tally.questions(&conv), (3, "third?".to_string()));
+        // A turn changed in place is counted again.
+        conv.events[3] = turn(Some(1_000_000), &[]).remove(0);
+        let untouched = conv.regroup_from(3);
+        assert!(untouched < 3);
+        tally.update(&conv, untouched);
+        assert_eq!(
+            tally.usage().as_deref(),
+            Some("Σ 1.0M in / 100.1k out tokens")
+        );
+        assert_eq!(tally.questions(&conv), (3, "third?".to_string()));
+    }
+}
