@@ -206,7 +206,7 @@ fn q_quits_a_flooded_viewer_at_once_and_nothing_queues_up() {
     assert!(answered < QUIT_BOUND, "`g` took {answered:?}");
     // Memory grows with what is read, by a bounded factor: measured
     // between two moments of the flood, so that the viewer's fixed overhead
-    // (the inbox, the terminal, the layout cache) cancels out. About 2.3x
+    // (the inbox, the terminal, the layout cache) cancels out. 2.2-2.7x
     // is measured (docs/hardening.md): per short line, the event made of
     // it, its document block and turn item, and the line itself kept
     // compressed for the raw view. It was 4.2x with each line's text kept
@@ -228,7 +228,7 @@ fn q_quits_a_flooded_viewer_at_once_and_nothing_queues_up() {
     );
     assert!(more > 4 << 20, "only {more} bytes read in 2 s");
     assert!(
-        ratio <= 2.5,
+        ratio <= 3.0,
         "RSS grew {grown} bytes while {more} bytes were read ({ratio:.2}x)"
     );
     viewer.send(b"q");
