@@ -29,8 +29,8 @@ impl TurnTally {
     /// Brings the totals up to date with `conv`, keeping those of the first
     /// `untouched` turns (their events are as they were when counted).
     pub(super) fn update(&mut self, conv: &Conversation, untouched: usize) {
-        self.upto.truncate(untouched);
-        for turn in &conv.turns[self.upto.len().min(conv.turns.len())..] {
+        self.upto.truncate(untouched.min(conv.turns.len()));
+        for turn in &conv.turns[self.upto.len()..] {
             let mut upto = self.upto.last().copied().unwrap_or_default();
             for i in turn.events.clone() {
                 let event = &conv.events[i];
