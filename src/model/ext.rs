@@ -242,6 +242,13 @@ pub fn turn_info(event: &Event) -> Option<TurnInfo> {
     object(event, TURN)
 }
 
+/// The source's turn id among a `turn_start`'s facts, read in place: the
+/// raw view asks it of every turn at each update, and [`turn_info`]
+/// deserializes a copy of all the facts.
+pub fn turn_id(event: &Event) -> Option<&str> {
+    event.metadata.get(TURN)?.get("turn_id")?.as_str()
+}
+
 /// Whether a `chat_request` arrived mid-turn.
 pub fn steering(event: &Event) -> bool {
     flag(event, STEERING)

@@ -347,3 +347,20 @@ fn an_item_stays_small() {
     let size = std::mem::size_of::<Item>();
     assert!(size <= 32, "Item is {size} bytes");
 }
+
+/// The raw view reads a turn's id in place; it is the one of its facts.
+#[test]
+fn a_turn_id_read_in_place_is_the_one_of_the_facts() {
+    let mut start = Event::new(None, EventKind::TurnStart);
+    assert_eq!(ext::turn_id(&start), None);
+    let info = ext::TurnInfo {
+        turn_id: Some("turn_7".into()),
+        ..ext::TurnInfo::default()
+    };
+    ext::set_value(&mut start, ext::TURN, &info);
+    assert_eq!(ext::turn_id(&start), Some("turn_7"));
+    assert_eq!(
+        ext::turn_info(&start).and_then(|t| t.turn_id).as_deref(),
+        Some("turn_7")
+    );
+}

@@ -121,11 +121,11 @@ impl Builder<'_> {
     /// line as read, under the rule of the turn it belongs to.
     fn originals(&mut self) {
         let conv = self.conv;
-        let mut numbers: HashMap<String, usize> = HashMap::new();
+        let mut numbers: HashMap<&str, usize> = HashMap::new();
         for turn in &conv.turns {
             for item in &turn.items {
                 if let Item::TurnStart(i) = item
-                    && let Some(id) = ext::turn_info(&conv.events[*i]).and_then(|t| t.turn_id)
+                    && let Some(id) = ext::turn_id(&conv.events[*i])
                 {
                     numbers.entry(id).or_insert(turn.number);
                 }
