@@ -110,6 +110,33 @@ pub struct InquiryPair {
     pub response: Option<usize>,
 }
 
+impl Turn {
+    /// Every event the turn's items name: its own, and a response or
+    /// answer stored in a later turn (a call answered after the turn
+    /// ended). What showing the turn reads.
+    pub fn events_named(&self) -> impl Iterator<Item = usize> + '_ {
+        self.items.iter().flat_map(|item| -> Vec<usize> {
+            let pair = |p: &InquiryPair| [Some(p.request), p.response];
+            match item {
+                Item::TurnStart(i)
+                | Item::UserMessage(i)
+                | Item::Data(i)
+                | Item::OrphanResponse(i)
+                | Item::ConfigDelta(i)
+                | Item::Compaction(i)
+                | Item::Unknown(i) => vec![*i],
+                Item::Speech(events) | Item::Reasoning(events) => events.clone(),
+                Item::ToolCall(call) => [Some(call.request), call.response]
+                    .into_iter()
+                    .chain(call.inquiries.iter().flat_map(pair))
+                    .flatten()
+                    .collect(),
+                Item::Inquiry(inquiry) => pair(inquiry).into_iter().flatten().collect(),
+            }
+        })
+    }
+}
+
 impl Conversation {
     /// Groups `events` into turns and items.
     pub fn new(events: Vec<Event>, base_config: Option<Value>, title: Option<String>) -> Self {
