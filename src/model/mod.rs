@@ -173,7 +173,13 @@ impl Conversation {
         let mut touched = (Touched::new(), Touched::new());
         self.unpair_from(from, &mut touched);
         self.events.truncate(from);
-        self.events.extend(events);
+        if self.events.is_empty() {
+            // A first read: the reader's vector is taken as it is, not
+            // copied (a 100 MB conversation's events would be held twice).
+            self.events = events;
+        } else {
+            self.events.extend(events);
+        }
         self.regroup(from, restart, touched)
     }
 
