@@ -2,7 +2,8 @@
 //! `serde_json::from_slice::<Value>` of the same bytes measured in the same
 //! run. Budget (issue 2): loading costs at most 1.5× that baseline. The
 //! viewer's way of reading (`JpStream::read_from`, entry by entry while the
-//! file is read) is reported beside it.
+//! file is read) and `render --turn`'s (`JpOutline::read_from`, in outline)
+//! are reported beside it.
 
 mod common;
 
@@ -63,14 +64,21 @@ fn bench(c: &mut Criterion) {
     // The budget as a ratio, both sides measured here and now.
     for (name, events, base) in &inputs {
         let mb = events.len() as f64 / (1024.0 * 1024.0);
-        let [baseline, ours, streamed] = time_interleaved(
+        let [baseline, ours, streamed, outlined] = time_interleaved(
             7,
             [
                 &mut || drop(serde_json::from_slice::<serde_json::Value>(events)),
                 &mut || drop(jp::load(events, base.as_deref())),
                 // The viewer's way: entry by entry while reading, never the whole file.
                 &mut || drop(jp::JpStream::read_from(&mut &events[..], base.as_deref())),
+                // `render --turn`'s way: in outline, nothing decoded but config deltas.
+                &mut || drop(jp::JpOutline::read_from(&mut &events[..], base.as_deref())),
             ],
+        );
+        println!(
+            "load {name}: read in outline (render --turn) {} · {:.2}× the baseline by CPU time",
+            outlined.ms(),
+            outlined.ratio(&baseline)
         );
         println!(
             "load {name}: read while streaming {} · {:.2}× the baseline by CPU time",

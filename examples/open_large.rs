@@ -28,8 +28,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use overhear::load::Live;
-use overhear::render::document::DocOptions;
+use overhear::render::document::{DocOptions, Document};
 use overhear::render::highlight::highlight;
+use overhear::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document};
 use overhear::render::theme::Theme;
 use overhear::source::ConversationDir;
 use overhear::text::sanitize::SanitizeMode;
@@ -45,7 +46,12 @@ fn main() -> Result<(), String> {
         ["write", dir, mb] => write(Path::new(dir), mb.parse().map_err(|_| "MB: a number")?),
         ["open", dir] => open(Path::new(dir)),
         ["baseline", dir] => baseline(Path::new(dir)),
-        _ => Err("usage: open_large write DIR [MB] | open DIR | baseline DIR".into()),
+        ["last-turn", dir] => last_turn(Path::new(dir), true),
+        ["last-turn-whole", dir] => last_turn(Path::new(dir), false),
+        _ => Err(
+            "usage: open_large write DIR [MB] | open DIR | baseline DIR | last-turn DIR | last-turn-whole DIR"
+                .into(),
+        ),
     }
 }
 
@@ -109,6 +115,55 @@ fn open(parent: &Path) -> Result<(), String> {
         mib(peak),
         peak as f64 / size as f64
     );
+    Ok(())
+}
+
+/// `render --turn -1 --width 100 --color never` of the conversation, printed
+/// into memory: `outlined` the way `render` reads it now (the last turn
+/// decoded, the rest in outline), else the way it read it before (whole).
+fn last_turn(parent: &Path, outlined: bool) -> Result<(), String> {
+    let dir = parent.join("17760760747-synthetic");
+    let size = file_size(&dir)?;
+    let spec: TurnSpec = "-1".parse()?;
+    let (start, cpu) = (Instant::now(), cpu_time());
+    let path = dir.to_str().ok_or("a UTF-8 path")?;
+    let live = if outlined {
+        Live::read_turns_at(Some(path), &|number, total| spec.contains(number, total))
+    } else {
+        Live::read_once(path)
+    }
+    .map_err(|e| e.to_string())?;
+    let options = DocOptions::default();
+    let total = live.conversation.turns.len();
+    let doc = if outlined {
+        Document::build_turns(&live.conversation, &options, &|n| spec.contains(n, total))
+    } else {
+        Document::build(&live.conversation, &options)
+    };
+    let print = PrintOptions {
+        width: 100,
+        color: false,
+        theme: Theme::dark(),
+        sanitize: SanitizeMode::Strip,
+        turns: Some(spec),
+        code: CodeOverflow::Wrap,
+    };
+    let mut out = Vec::new();
+    print_document(&mut out, &live.conversation, &doc, &print).map_err(|e| e.to_string())?;
+    let (wall, cpu) = (start.elapsed(), cpu_time() - cpu);
+    let peak = status_kb("VmHWM:")?;
+    let way = if outlined { "outlined" } else { "whole" };
+    println!(
+        "last turn ({way}): {} bytes printed, {total} turns, {} events · {:.0} ms wall, {:.0} ms CPU · peak memory {:.1} MB · {:.2}× the file",
+        out.len(),
+        live.conversation.events.len(),
+        wall.as_secs_f64() * 1000.0,
+        cpu.as_secs_f64() * 1000.0,
+        mib(peak),
+        peak as f64 / size as f64
+    );
+    // As `render` does: the process's exit frees it all.
+    std::mem::forget((live, doc));
     Ok(())
 }
 

@@ -288,7 +288,14 @@ pub(super) fn print(
     at: Option<&At>,
 ) -> Result<()> {
     refuse_terminal_stdin(path)?;
-    let (loaded, moment) = super::travel::read(path, at)?;
+    let (loaded, moment) = match (at, &args.turn) {
+        // Only the chosen turns are decoded (issue 13 §1).
+        (None, Some(spec)) => {
+            let shown = |number: usize, total: usize| spec.contains(number, total);
+            (Live::read_turns_at(path, &shown)?, None)
+        }
+        _ => super::travel::read(path, at)?,
+    };
     print_loaded(loaded, moment, args, display, checked)
 }
 
@@ -319,7 +326,17 @@ pub(super) fn print_loaded(
         overlay: checked.overlay,
         finished: moment.map_or_else(|| loaded.finished(), |m| m.finished),
     };
-    let doc = build_document(&loaded, &doc_options);
+    let doc = match &args.turn {
+        Some(spec) => {
+            let total = loaded.conversation.turns.len();
+            let shown = |number: usize| spec.contains(number, total);
+            report_warnings(
+                &loaded,
+                Document::build_turns(&loaded.conversation, &doc_options, &shown),
+            )
+        }
+        None => build_document(&loaded, &doc_options),
+    };
     let options = PrintOptions {
         width,
         color: depth != ColorDepth::None,
@@ -352,7 +369,12 @@ pub(super) fn source_name(origin: &Origin) -> String {
 /// The document of `loaded` for printing or export, its style warnings
 /// reported on stderr (naming the file they come from).
 pub(super) fn build_document(loaded: &Live, options: &DocOptions) -> Document {
-    let doc = Document::build(&loaded.conversation, options);
+    report_warnings(loaded, Document::build(&loaded.conversation, options))
+}
+
+/// Reports the style warnings of `doc`, the document of `loaded`, on
+/// stderr (naming the file they come from).
+fn report_warnings(loaded: &Live, doc: Document) -> Document {
     for warning in &doc.warnings {
         super::report(format_args!(
             "overhear: warning: {}",

@@ -15,13 +15,14 @@
 //! its submodule (docs/adding-a-format.md).
 
 use std::fmt;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek};
+use std::ops::Range;
 
 use serde_json::Value;
 use xxhash_rust::xxh3::Xxh3Default;
 
 use super::detect::Detected;
-use super::jp::{self, JpLoad, JpStream};
+use super::jp::{self, JpLoad, JpOutline, JpStream};
 use crate::model::Event;
 
 /// The whole-file formats overhear reads.
@@ -118,6 +119,29 @@ impl DocumentFormat {
         }
     }
 
+    /// Reads a document for the first time in outline, as its bytes
+    /// arrive: every event is there, of its kind and with the ids that pair
+    /// it, but only configuration changes are decoded whole; the
+    /// [`Outline`] decodes the events shown. The file is never held in
+    /// memory. `Ok(None)` as for [`DocumentFormat::read_from`].
+    pub fn outline(
+        self,
+        document: &mut impl Read,
+        base_config: Option<&[u8]>,
+    ) -> io::Result<Option<(DocumentReader, Loaded, Outline)>> {
+        match self {
+            DocumentFormat::Jp => Ok(JpOutline::read_from(document, base_config)?.map(
+                |(stream, load, outline)| {
+                    (
+                        DocumentReader::jp(stream),
+                        load.into(),
+                        Outline::Jp(outline),
+                    )
+                },
+            )),
+        }
+    }
+
     /// How many events the document holds, counted without loading it (for
     /// the picker); `None` if it is not a plain array of entries.
     /// `has_base_file`: the base configuration is a file of its own.
@@ -186,6 +210,31 @@ impl DocumentReader {
                 jp::Delta::Appended(load) => Change::Appended(load.into()),
                 jp::Delta::Reloaded(load) => Change::Reloaded(load.into()),
             }),
+        }
+    }
+}
+
+/// Where the events of a document read in outline lie in its file, to
+/// decode the ones shown ([`DocumentFormat::outline`]).
+#[derive(Debug, Clone)]
+pub enum Outline {
+    /// A JP `events.json`.
+    Jp(JpOutline),
+}
+
+impl Outline {
+    /// Decodes the events `events` from `file` (the handle the outline was
+    /// read from), in one read. `sketches` are their events in the outline;
+    /// `Ok(None)` when an entry is not JSON or not what the outline said:
+    /// only a full read will do then.
+    pub fn decode(
+        &self,
+        file: &mut (impl Read + Seek),
+        events: Range<usize>,
+        sketches: &[Event],
+    ) -> io::Result<Option<Vec<Event>>> {
+        match self {
+            Outline::Jp(outline) => outline.decode(file, events, sketches),
         }
     }
 }

@@ -17,10 +17,13 @@ use crate::problem::json_kind;
 
 mod count;
 mod entries;
+mod members;
+mod outline;
 mod stream;
 
 pub use super::document::{Diagnostic, LoadError, SyntaxError};
 pub use count::count_events;
+pub use outline::JpOutline;
 pub use stream::{Delta, JpStream};
 
 /// Which of JP's storage generations a conversation is in (jp-format §1.9).
@@ -136,19 +139,25 @@ impl Reader {
             }
             self.out.generation = Some(Generation::NoBase);
         }
-        match decode_event(value) {
-            Ok(event) => self.out.events.push(event),
-            Err((value, message)) => {
-                self.out.diagnostics.push(Diagnostic { index, message });
-                self.out.events.push(Event::new(
-                    value
-                        .get("timestamp")
-                        .and_then(Value::as_str)
-                        .map(String::from),
-                    EventKind::Unknown(Box::new(value)),
-                ));
-            }
+        let (event, problem) = event_of(value);
+        self.push_event(index, event, problem);
+    }
+
+    /// Takes the event of the next stored entry, made without parsing it
+    /// (see `outline`), with what is wrong with the entry if anything.
+    /// Not for a first entry that may be a legacy base configuration.
+    fn push_sketch(&mut self, event: Event, problem: Option<String>) {
+        let index = self.next_index;
+        debug_assert!(index > 0 || self.has_base_file);
+        self.next_index += 1;
+        self.push_event(index, event, problem);
+    }
+
+    fn push_event(&mut self, index: usize, event: Event, problem: Option<String>) {
+        if let Some(message) = problem {
+            self.out.diagnostics.push(Diagnostic { index, message });
         }
+        self.out.events.push(event);
     }
 
     /// How many stored entries were read, a legacy base entry included.
@@ -244,6 +253,41 @@ pub fn decode_leaves(value: &mut Value) {
 
 type Malformed = (Value, String);
 
+/// The event of one stored entry; a malformed one is kept as unknown, and
+/// what is wrong with it comes beside.
+fn event_of(value: Value) -> (Event, Option<String>) {
+    match decode_event(value) {
+        Ok(event) => (event, None),
+        Err((value, message)) => {
+            let timestamp = value
+                .get("timestamp")
+                .and_then(Value::as_str)
+                .map(String::from);
+            (
+                Event::new(timestamp, EventKind::Unknown(Box::new(value))),
+                Some(message),
+            )
+        }
+    }
+}
+
+/// Whether `type_name` is one of the entry types JP stores (jp-format §1.6);
+/// any other is kept as an unknown event.
+fn is_known(type_name: &str) -> bool {
+    matches!(
+        type_name,
+        "turn_start"
+            | "chat_request"
+            | "chat_response"
+            | "tool_call_request"
+            | "tool_call_response"
+            | "inquiry_request"
+            | "inquiry_response"
+            | "config_delta"
+            | "compaction"
+    )
+}
+
 /// Builds an event from one stored entry; on a missing or mistyped key the
 /// entry is handed back with the reason.
 fn decode_event(value: Value) -> Result<Event, Malformed> {
@@ -259,19 +303,7 @@ fn decode_event(value: Value) -> Result<Event, Malformed> {
     else {
         return Ok(unknown(entries.into_map()));
     };
-    let known = matches!(
-        type_name.as_str(),
-        "turn_start"
-            | "chat_request"
-            | "chat_response"
-            | "tool_call_request"
-            | "tool_call_response"
-            | "inquiry_request"
-            | "inquiry_response"
-            | "config_delta"
-            | "compaction"
-    );
-    if !known {
+    if !is_known(&type_name) {
         return Ok(unknown(entries.into_map()));
     }
     // A dry run on the shapes of the values finds a malformed entry without

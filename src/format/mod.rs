@@ -19,6 +19,6 @@ mod stream;
 pub mod transcript;
 
 pub use document::{
-    Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, SyntaxError,
+    Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, SyntaxError,
 };
 pub use stream::{StreamFormat, StreamReader};

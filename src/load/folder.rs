@@ -10,25 +10,37 @@ use xxhash_rust::xxh3::Xxh3Default;
 use super::{Live, OpenError, Origin, Reader, Refresh};
 use crate::format::{Change, DocumentFormat, DocumentReader, LoadError, Loaded};
 use crate::model::Conversation;
+use crate::source::ConversationFiles;
 use crate::source::conversation::{BASE_CONFIG, METADATA, named};
 use crate::source::limit;
 use crate::source::{ConversationDir, Workspace};
 
 /// The format of a conversation folder's document.
-const FOLDER_FORMAT: DocumentFormat = DocumentFormat::Jp;
+pub(super) const FOLDER_FORMAT: DocumentFormat = DocumentFormat::Jp;
 
 impl Live {
     /// Opens a JP conversation folder.
     pub fn open_jp(dir: ConversationDir, workspace: Option<Workspace>) -> Result<Live, OpenError> {
         let files = dir.read_beside()?;
         let (reader, load) = read_document(&dir, files.base_config.as_deref())?;
+        Ok(Live::of_folder(dir, workspace, &files, reader, load))
+    }
+
+    /// A conversation folder's [`Live`], its document read as `load`.
+    pub(super) fn of_folder(
+        dir: ConversationDir,
+        workspace: Option<Workspace>,
+        files: &ConversationFiles,
+        reader: DocumentReader,
+        load: Loaded,
+    ) -> Live {
         let mut warnings = diagnostics(&dir.events_path(), &load);
         warnings.extend(metadata_problem(&dir, files.metadata.as_deref()));
         let title = files
             .metadata
             .as_deref()
             .and_then(|m| FOLDER_FORMAT.title(m));
-        Ok(Live {
+        Live {
             stored_offset: load.stored_offset,
             conversation: Conversation::new(load.events, load.base_config, title),
             origin: Origin::Jp(dir),
@@ -37,7 +49,7 @@ impl Live {
             reader: Reader::Document(reader),
             untouched: 0,
             redactor: None,
-        })
+        }
     }
 
     /// Re-reads a conversation folder after a change notification: only

@@ -21,6 +21,7 @@ use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 
 mod folder;
 mod stream;
+mod turns;
 
 pub use folder::event_count;
 

@@ -114,6 +114,33 @@ pub struct InquiryPair {
     pub response: Option<usize>,
 }
 
+impl Turn {
+    /// Every event the turn's items name: its own, and a response or
+    /// answer stored in a later turn (a call answered after the turn
+    /// ended). What showing the turn reads.
+    pub fn events_named(&self) -> impl Iterator<Item = usize> + '_ {
+        self.items.iter().flat_map(|item| -> Vec<usize> {
+            let pair = |p: &InquiryPair| [Some(p.request), p.response];
+            match item {
+                Item::TurnStart(i)
+                | Item::UserMessage(i)
+                | Item::Data(i)
+                | Item::OrphanResponse(i)
+                | Item::ConfigDelta(i)
+                | Item::Compaction(i)
+                | Item::Unknown(i) => vec![*i],
+                Item::Speech(events) | Item::Reasoning(events) => events.clone(),
+                Item::ToolCall(call) => [Some(call.request), call.response]
+                    .into_iter()
+                    .chain(call.inquiries.iter().flat_map(pair))
+                    .flatten()
+                    .collect(),
+                Item::Inquiry(inquiry) => pair(inquiry).into_iter().flatten().collect(),
+            }
+        })
+    }
+}
+
 impl Conversation {
     /// Groups `events` into turns and items.
     pub fn new(events: Vec<Event>, base_config: Option<Value>, title: Option<String>) -> Self {
@@ -150,7 +177,13 @@ impl Conversation {
         let mut touched = (Touched::new(), Touched::new());
         self.unpair_from(from, &mut touched);
         self.events.truncate(from);
-        self.events.extend(events);
+        if self.events.is_empty() {
+            // A first read: the reader's vector is taken as it is, not
+            // copied (a 100 MB conversation's events would be held twice).
+            self.events = events;
+        } else {
+            self.events.extend(events);
+        }
         self.regroup(from, restart, touched)
     }
 

@@ -306,7 +306,19 @@ impl Document {
             limits,
             ..Document::default()
         };
-        build::run(conv, options, out, 0)
+        build::run(conv, options, out, 0, None)
+    }
+
+    /// [`Document::build`] with the blocks of only the turns `shown` keeps
+    /// (by 1-based number), for a printout of some turns (`render --turn`):
+    /// the configuration and its warnings still come from every turn, and
+    /// the blocks kept are the ones [`Document::build`] makes of them.
+    pub fn build_turns(
+        conv: &Conversation,
+        options: &DocOptions,
+        shown: &dyn Fn(usize) -> bool,
+    ) -> Document {
+        build::run(conv, options, Document::default(), 0, Some(shown))
     }
 
     /// Brings the document up to date after events were appended to its
@@ -337,7 +349,7 @@ impl Document {
             limits: self.limits,
             ..Document::default()
         };
-        *self = build::run(conv, options, out, skip);
+        *self = build::run(conv, options, out, skip, None);
         kept
     }
 }

@@ -259,6 +259,8 @@ pub struct ArrayReader<R> {
     drained: usize,
     /// Where in `buf` the last entry handed out ends.
     entry_end: usize,
+    /// Offset in the source of the last entry handed out.
+    entry_offset: usize,
     /// Where in `buf` the array's `]` is, once found.
     end: Option<usize>,
     eof: bool,
@@ -309,6 +311,7 @@ impl<R: Read> ArrayReader<R> {
             scanner,
             drained: 0,
             entry_end: 0,
+            entry_offset: 0,
             end: None,
             eof,
         }
@@ -321,6 +324,7 @@ impl<R: Read> ArrayReader<R> {
             match self.scanner.scan(&self.buf) {
                 Scan::Entry(range) => {
                     self.entry_end = range.end;
+                    self.entry_offset = self.drained + range.start;
                     return Ok(Next::Entry(&self.buf[range]));
                 }
                 Scan::End(at) => {
@@ -339,6 +343,12 @@ impl<R: Read> ArrayReader<R> {
                 }
             }
         }
+    }
+
+    /// Where in the source the last entry [`ArrayReader::next`] handed out
+    /// starts.
+    pub fn entry_offset(&self) -> usize {
+        self.entry_offset
     }
 
     /// After [`Next::End`]: reads the rest of the source, which must be

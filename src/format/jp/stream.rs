@@ -92,19 +92,31 @@ impl JpStream {
         let Some(end) = parse_entries(entries, &mut reader, &mut hasher)? else {
             return Ok(None);
         };
-        let stream = JpStream {
-            prefix_len: end.prefix_len,
-            prefix_hash: hasher.digest(),
-            entries: reader.entries_read(),
-            rest_hash: xxh3_64(&end.rest),
-            base_hash: base_config_json.map(xxh3_64),
-        };
+        let stream = JpStream::after_read(&end, &hasher, reader.entries_read(), base_config_json);
         let mut load = reader.finish();
         if let Some(base) = base {
             load.base_config = Some(base);
             load.generation = Some(Generation::Current);
         }
         Ok(Some((stream, load)))
+    }
+
+    /// The follower of a file read for the first time up to `end`, whose
+    /// bytes before `end.prefix_len` `hasher` has hashed, holding `entries`
+    /// stored entries.
+    pub(super) fn after_read(
+        end: &ArrayEnd,
+        hasher: &Xxh3Default,
+        entries: usize,
+        base_config_json: Option<&[u8]>,
+    ) -> Self {
+        JpStream {
+            prefix_len: end.prefix_len,
+            prefix_hash: hasher.digest(),
+            entries,
+            rest_hash: xxh3_64(&end.rest),
+            base_hash: base_config_json.map(xxh3_64),
+        }
     }
 
     /// Re-reads after a rewrite: parses only the new tail when the file still
@@ -231,4 +243,4 @@ fn last_entry_end(bytes: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 #[path = "stream_tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -8,7 +8,7 @@ fn streamed(events: &[u8], base: Option<&[u8]>, chunk: usize) -> Option<(JpStrea
 }
 
 /// Every events file under `tests/fixtures/jp`, with its base config.
-fn fixtures() -> Vec<(String, Vec<u8>, Option<Vec<u8>>)> {
+pub(in crate::format::jp) fn fixtures() -> Vec<(String, Vec<u8>, Option<Vec<u8>>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/jp");
     let mut found = Vec::new();
     let mut dirs = vec![root];

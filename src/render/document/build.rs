@@ -27,18 +27,21 @@ use crate::render::duration;
 use crate::render::split::{line_pieces, markdown_pieces};
 
 /// The document of `conv` from turn `skip + 1` on, appended to `out` (which
-/// holds the blocks of the first `skip` turns).
+/// holds the blocks of the first `skip` turns), with the blocks of only the
+/// turns `shown` keeps (by 1-based number) when it is given.
 pub(super) fn run(
     conv: &Conversation,
     options: &DocOptions,
     out: Document,
     skip: usize,
+    shown: Option<&dyn Fn(usize) -> bool>,
 ) -> Document {
     let mut builder = Builder {
         conv,
         options,
         out,
         skip,
+        shown,
     };
     builder.run();
     builder.out
@@ -50,6 +53,8 @@ struct Builder<'a> {
     out: Document,
     /// Turns up to this number already have their blocks in `out`.
     skip: usize,
+    /// Which turns get blocks; all when `None`.
+    shown: Option<&'a dyn Fn(usize) -> bool>,
 }
 
 impl Builder<'_> {
@@ -68,7 +73,7 @@ impl Builder<'_> {
             if let Some(change) = timeline.advance(turn) {
                 self.collect_warnings(change);
             }
-            if turn.number > self.skip {
+            if turn.number > self.skip && self.shown.is_none_or(|shown| shown(turn.number)) {
                 let live = !self.options.finished && turn.number == last_turn;
                 let policy = timeline.current().clone();
                 self.turn(turn, &policy, live);

@@ -1,0 +1,245 @@
+//! A JP conversation read in outline (issue 13 §1): one pass over the bytes
+//! finds every entry and makes of it an event of the right kind that holds
+//! only what grouping needs — the kind, a tool call's or inquiry's id, a
+//! configuration change whole — and none of its text. A printout of a few
+//! turns then decodes only their entries ([`JpOutline::decode`]).
+//!
+//! Each entry's event comes from [`super::decode_known`], the reader's own
+//! decoding, run on the entry's top-level keys and the JSON types of their
+//! values ([`members`](super::members)): it decides by presence and type only, so an
+//! entry kept as unknown here is kept as unknown, with the same message, by
+//! a full read. Entries the scan does not follow (an escape in a key, a type
+//! or an id), a configuration change and a first entry that may be a legacy
+//! base configuration are parsed with serde_json, as a full read parses them.
+//!
+//! What a full read checks that an outline does not: that the text inside
+//! strings, arrays and objects of entries not decoded is valid JSON.
+
+use std::io::{self, Read, Seek, SeekFrom};
+use std::ops::Range;
+
+use serde_json::{Map, Value};
+use xxhash_rust::xxh3::Xxh3Default;
+
+use super::entries::{ArrayReader, Next};
+use super::members::{Member, Shape, members};
+use super::{Fields, JpLoad, JpStream, Reader, decode_known, event_of, is_known, strip_bom};
+use crate::model::{ChatResponse, Event, EventKind, ext};
+
+/// How much of the file is read at a time.
+const CHUNK: usize = 1 << 20;
+
+/// A conversation read in outline: where each event's entry lies in the
+/// file, to decode the ones shown.
+#[derive(Debug, Clone)]
+pub struct JpOutline {
+    /// Each event's bytes in the file, in order.
+    entries: Vec<Range<usize>>,
+}
+
+impl JpOutline {
+    /// Reads `events` (a JP `events.json`) in outline, to be followed after
+    /// as [`JpStream::read_from`] reads it: the load holds an event per
+    /// entry, decoded only where needed (see the module's text). `Ok(None)`
+    /// when the file is not a plain JSON array of entries, an entry the scan
+    /// leaves to serde_json is not JSON, or the base config is not JSON:
+    /// read it whole then, which reports exactly what is wrong.
+    pub fn read_from(
+        events: &mut impl Read,
+        base_config_json: Option<&[u8]>,
+    ) -> io::Result<Option<(JpStream, JpLoad, JpOutline)>> {
+        Self::read_in_chunks(events, base_config_json, CHUNK)
+    }
+
+    fn read_in_chunks(
+        events: &mut impl Read,
+        base_config_json: Option<&[u8]>,
+        chunk: usize,
+    ) -> io::Result<Option<(JpStream, JpLoad, JpOutline)>> {
+        let base = match base_config_json {
+            Some(bytes) => match serde_json::from_slice::<Value>(strip_bom(bytes)) {
+                Ok(base) => Some(base),
+                Err(_) => return Ok(None),
+            },
+            None => None,
+        };
+        let mut reader = Reader::new(base.is_some(), 0);
+        let mut hasher = Xxh3Default::new();
+        let mut entries = ArrayReader::new(events, chunk)?;
+        let mut ranges = Vec::new();
+        loop {
+            let len = match entries.next(|bytes| hasher.update(bytes))? {
+                Next::Entry(bytes) => {
+                    let may_be_base = reader.entries_read() == 0 && base.is_none();
+                    match sketch(bytes).filter(|_| !may_be_base) {
+                        Some((event, problem)) => reader.push_sketch(event, problem),
+                        None => match serde_json::from_slice::<Value>(bytes) {
+                            Ok(value) => reader.push(value),
+                            Err(_) => return Ok(None),
+                        },
+                    }
+                    bytes.len()
+                }
+                Next::End => break,
+                Next::Unusual => return Ok(None),
+            };
+            // A legacy base configuration is not an event.
+            if ranges.len() < reader.out.events.len() {
+                let at = entries.entry_offset();
+                ranges.push(at..at + len);
+            }
+        }
+        let Some(end) = entries.finish(|bytes| hasher.update(bytes))? else {
+            return Ok(None);
+        };
+        let stream = JpStream::after_read(&end, &hasher, reader.entries_read(), base_config_json);
+        let mut load = reader.finish();
+        if let Some(base) = base {
+            load.base_config = Some(base);
+            load.generation = Some(super::Generation::Current);
+        }
+        Ok(Some((stream, load, JpOutline { entries: ranges })))
+    }
+
+    /// Decodes the events `events` from `file`, the file read in outline
+    /// (an open handle: a rename over its path does not change it), one
+    /// read for them all. `sketches` are their events in the outline:
+    /// `Ok(None)` when a decoded one is not what its sketch said (grouping
+    /// went by the sketch; only a full read will do then) or its entry is
+    /// not JSON.
+    pub fn decode(
+        &self,
+        file: &mut (impl Read + Seek),
+        events: Range<usize>,
+        sketches: &[Event],
+    ) -> io::Result<Option<Vec<Event>>> {
+        let Some(span) = self.entries.get(events.clone()) else {
+            return Ok(None);
+        };
+        let (Some(first), Some(last)) = (span.first(), span.last()) else {
+            return Ok(Some(Vec::new()));
+        };
+        file.seek(SeekFrom::Start(first.start as u64))?;
+        let mut bytes = vec![0; last.end - first.start];
+        file.read_exact(&mut bytes)?;
+        let mut decoded = Vec::with_capacity(span.len());
+        for (range, sketch) in span.iter().zip(sketches) {
+            let entry = &bytes[range.start - first.start..range.end - first.start];
+            let Ok(value) = serde_json::from_slice::<Value>(entry) else {
+                return Ok(None);
+            };
+            let (event, _) = event_of(value);
+            if !same_outline(sketch, &event) {
+                return Ok(None);
+            }
+            decoded.push(event);
+        }
+        Ok(Some(decoded))
+    }
+}
+
+/// The event of one stored entry in outline, with what is wrong with the
+/// entry if it is kept as unknown; `None` when the entry must be parsed.
+fn sketch(entry: &[u8]) -> Option<(Event, Option<String>)> {
+    let mut found = Vec::with_capacity(8);
+    members(entry, &mut found)?;
+    let fields = Sketch {
+        entry,
+        members: &found,
+    };
+    let type_name = match fields.last("type") {
+        Some(member) if member.shape == Shape::String => fields.text(member)?,
+        _ => return Some((unknown(), None)),
+    };
+    if !is_known(type_name) {
+        return Some((unknown(), None));
+    }
+    if type_name == "config_delta" {
+        return None;
+    }
+    // The id is kept: it pairs calls and inquiries.
+    if let Some(id) = fields.last("id")
+        && id.shape == Shape::String
+    {
+        fields.text(id)?;
+    }
+    let mut fields = fields;
+    Some(match decode_known(type_name, &mut fields) {
+        Ok(event) => (event, None),
+        Err(message) => (unknown(), Some(format!("{type_name}: {message}"))),
+    })
+}
+
+/// An entry kept as unknown, in outline.
+fn unknown() -> Event {
+    Event::new(None, EventKind::Unknown(Box::new(Value::Null)))
+}
+
+/// An entry's members, seen as [`decode_known`] sees an entry: each value
+/// an empty one of its type, but for the id.
+struct Sketch<'a> {
+    entry: &'a [u8],
+    members: &'a [Member<'a>],
+}
+
+impl<'a> Sketch<'a> {
+    /// The member named `key` (the last one, as serde_json keeps the last
+    /// of repeated keys).
+    fn last(&self, key: &str) -> Option<&'a Member<'a>> {
+        self.members.iter().rev().find(|m| m.key == key)
+    }
+
+    /// A string member's text, when it holds no escape.
+    fn text(&self, member: &Member<'_>) -> Option<&'a str> {
+        let raw = &self.entry[member.text.clone()];
+        if memchr::memchr(b'\\', raw).is_some() {
+            return None;
+        }
+        std::str::from_utf8(raw).ok()
+    }
+}
+
+impl Fields for Sketch<'_> {
+    fn take(&mut self, key: &str) -> Option<Value> {
+        let member = self.last(key)?;
+        Some(match (key, member.shape) {
+            ("id", Shape::String) => Value::String(self.text(member).unwrap_or_default().into()),
+            (_, shape) => shape.empty_value(),
+        })
+    }
+
+    fn rest(&mut self) -> Map<String, Value> {
+        Map::new()
+    }
+}
+
+/// Whether a decoded event is what its sketch said, in everything grouping
+/// reads: the kind, a reply's form, the id that pairs it, and overhear's
+/// own facts that join items.
+fn same_outline(sketch: &Event, event: &Event) -> bool {
+    use std::mem::discriminant;
+    let form = |e: &Event| match &e.kind {
+        EventKind::ChatResponse(response) => Some(match response {
+            ChatResponse::Message(_) => 0,
+            ChatResponse::Reasoning(_) => 1,
+            ChatResponse::Data(_) => 2,
+        }),
+        _ => None,
+    };
+    let id = |e: &Event| match &e.kind {
+        EventKind::ToolCallRequest { id, .. }
+        | EventKind::ToolCallResponse { id, .. }
+        | EventKind::InquiryRequest { id, .. }
+        | EventKind::InquiryResponse { id, .. } => Some(id.clone()),
+        _ => None,
+    };
+    discriminant(&sketch.kind) == discriminant(&event.kind)
+        && form(sketch) == form(event)
+        && id(sketch) == id(event)
+        && ext::turn_info(sketch).is_some() == ext::turn_info(event).is_some()
+        && ext::call_id(sketch) == ext::call_id(event)
+}
+
+#[cfg(test)]
+#[path = "outline_tests.rs"]
+mod tests;

@@ -1,0 +1,209 @@
+use std::io::Cursor;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::format::jp::stream::tests::fixtures;
+use crate::model::Conversation;
+
+/// The outline of `events` read `chunk` bytes at a time, and every event
+/// decoded back from it.
+fn outlined(
+    events: &[u8],
+    base: Option<&[u8]>,
+    chunk: usize,
+) -> Option<(JpStream, JpLoad, Option<Vec<Event>>)> {
+    let (stream, load, outline) =
+        JpOutline::read_in_chunks(&mut &events[..], base, chunk).unwrap()?;
+    let all = 0..load.events.len();
+    let decoded = outline
+        .decode(&mut Cursor::new(events), all, &load.events)
+        .unwrap();
+    Some((stream, load, decoded))
+}
+
+/// Checks that the outline of `events` is the whole read in all but the
+/// text of the events, that grouping makes the same turns and items of
+/// both, and that decoding every event from the outline gives the whole
+/// read's events.
+fn outline_matches_the_whole_read(name: &str, events: &[u8], base: Option<&[u8]>, chunk: usize) {
+    let Ok((stream, whole)) = JpStream::open(events, base) else {
+        // Not JSON: the outline checks only what it reads (see the
+        // module's text); `render --turn` of such a file is a separate test.
+        return;
+    };
+    let (outline_stream, load, decoded) =
+        outlined(events, base, chunk).unwrap_or_else(|| panic!("{name}: no outline"));
+    assert_eq!(outline_stream, stream, "{name}: the follower");
+    assert_eq!(load.base_config, whole.base_config, "{name}: base config");
+    assert_eq!(load.generation, whole.generation, "{name}: generation");
+    assert_eq!(load.diagnostics, whole.diagnostics, "{name}: problems");
+    assert_eq!(load.events.len(), whole.events.len(), "{name}: events");
+    for (i, (sketch, event)) in load.events.iter().zip(&whole.events).enumerate() {
+        assert!(
+            same_outline(sketch, event),
+            "{name}: event {i}: {sketch:?} outlines {event:?}"
+        );
+    }
+    let outlined = Conversation::new(load.events, None, None);
+    let grouped = Conversation::new(whole.events.clone(), None, None);
+    assert_eq!(outlined.turns, grouped.turns, "{name}: turns and items");
+    assert_eq!(
+        decoded,
+        Some(whole.events),
+        "{name}: decoded from the outline"
+    );
+}
+
+#[test]
+fn every_fixture_in_outline_is_the_whole_read() {
+    for (name, events, base) in fixtures() {
+        for chunk in [1, 7, 4096, 1 << 20] {
+            outline_matches_the_whole_read(&name, &events, base.as_deref(), chunk);
+        }
+    }
+}
+
+/// The real conversations (`OVERHEAR_CORPUS`), when named.
+#[test]
+fn every_corpus_conversation_in_outline_is_the_whole_read() {
+    let Some(dir) = std::env::var_os("OVERHEAR_CORPUS") else {
+        eprintln!("skipped: OVERHEAR_CORPUS is not set (it names the real JP conversations)");
+        return;
+    };
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let Ok(events) = std::fs::read(entry.path().join("events.json")) else {
+            continue;
+        };
+        let base = std::fs::read(entry.path().join("base_config.json")).ok();
+        let name = entry.path().display().to_string();
+        outline_matches_the_whole_read(&name, &events, base.as_deref(), 1 << 20);
+        seen += 1;
+    }
+    assert!(seen > 0, "the corpus holds conversations");
+}
+
+#[test]
+fn an_entry_the_outline_was_wrong_about_is_not_decoded() {
+    let events = br#"[{"type": "turn_start"}, {"type": "chat_request", "content": "hi"}]"#;
+    let (_, load, outline) = JpOutline::read_from(&mut &events[..], Some(b"{}"))
+        .unwrap()
+        .unwrap();
+    let wrong = [load.events[1].clone(), load.events[0].clone()];
+    let decoded = outline.decode(&mut Cursor::new(&events[..]), 0..2, &wrong);
+    assert_eq!(decoded.unwrap(), None);
+}
+
+/// One stored entry, written the way a hand edit or a future JP might:
+/// each known type with its keys present, missing or of the wrong type,
+/// escapes in keys, types and ids, repeated keys, unknown types and
+/// entries that are not objects.
+fn entry() -> impl Strategy<Value = String> {
+    let text = prop_oneof![
+        Just(r#""plain""#.to_string()),
+        Just(r#""with \"quotes\" and \\ and \n""#.to_string()),
+        Just(r#""brackets ] } [ { , :""#.to_string()),
+        Just(r#""aGVsbG8=""#.to_string()),
+        Just(r#""\u00e9t\u00e9""#.to_string()),
+        Just("\"caf\u{e9}\"".to_string()),
+    ];
+    let value = prop_oneof![
+        text.clone(),
+        Just("12".to_string()),
+        Just("-1.5e3".to_string()),
+        Just("true".to_string()),
+        Just("null".to_string()),
+        Just("[]".to_string()),
+        Just(r#"{"a": [1, {"b": "]"}]}"#.to_string()),
+        Just(r#"{"style": {"x": 1}}"#.to_string()),
+    ];
+    let kind = prop_oneof![
+        Just(r#""turn_start""#.to_string()),
+        Just(r#""chat_request""#.to_string()),
+        Just(r#""chat_response""#.to_string()),
+        Just(r#""tool_call_request""#.to_string()),
+        Just(r#""tool_call_response""#.to_string()),
+        Just(r#""inquiry_request""#.to_string()),
+        Just(r#""inquiry_response""#.to_string()),
+        Just(r#""config_delta""#.to_string()),
+        Just(r#""compaction""#.to_string()),
+        Just(r#""something_new""#.to_string()),
+        Just(r#""turn\u005fstart""#.to_string()),
+        Just("7".to_string()),
+    ];
+    let id = prop_oneof![
+        Just(r#""call_1""#.to_string()),
+        Just(r#""call_2""#.to_string()),
+        Just(r#""call_1.q""#.to_string()),
+        Just(r#""call\u005f1""#.to_string()),
+        Just("3".to_string()),
+    ];
+    let key = prop_oneof![
+        Just("timestamp"),
+        Just("content"),
+        Just("message"),
+        Just("reasoning"),
+        Just("data"),
+        Just("name"),
+        Just("arguments"),
+        Just("is_error"),
+        Just("source"),
+        Just("question"),
+        Just("answer"),
+        Just("delta"),
+        Just("metadata"),
+        Just("event_id"),
+        Just("i\\u0064"),
+        Just("id"),
+        Just("type"),
+    ];
+    let member = (key, value).prop_map(|(k, v)| format!("\"{k}\": {v}"));
+    let object = (
+        kind,
+        proptest::option::of(id),
+        proptest::collection::vec(member, 0..6),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(|(kind, id, members, type_first, pretty)| {
+            let mut all = members;
+            let typed = format!("\"type\": {kind}");
+            if type_first {
+                all.insert(0, typed);
+            } else {
+                all.push(typed);
+            }
+            if let Some(id) = id {
+                all.insert(all.len() / 2, format!("\"id\": {id}"));
+            }
+            let (open, sep, close) = if pretty {
+                ("{\n    ", ",\n    ", "\n  }")
+            } else {
+                ("{", ",", "}")
+            };
+            format!("{open}{}{close}", all.join(sep))
+        });
+    prop_oneof![
+        8 => object,
+        1 => Just("12".to_string()),
+        1 => Just(r#""a string""#.to_string()),
+        1 => Just("[1, 2]".to_string()),
+        1 => Just("null".to_string()),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn generated_conversations_in_outline_are_the_whole_read(
+        entries in proptest::collection::vec(entry(), 0..30),
+        has_base in any::<bool>(),
+        chunk in prop_oneof![Just(3usize), Just(64), Just(1 << 20)],
+    ) {
+        let events = format!("[\n  {}\n]\n", entries.join(",\n  "));
+        let base = has_base.then_some(&b"{\"style\": {}}"[..]);
+        outline_matches_the_whole_read(&events, events.as_bytes(), base, chunk);
+    }
+}
