@@ -1,7 +1,14 @@
-//! Syntax highlighting of code into styled lines (syntect with the pure-Rust `regex-fancy`
-//! engine, two-face's syntax and theme sets).
+//! Syntax highlighting of code into styled lines (syntect with the Oniguruma regex engine,
+//! two-face's syntax and theme sets).
 //!
-//! The sets load once per process; nothing else is cached, so the caller decides what to keep.
+//! The engine is Oniguruma (`regex-onig`), chosen by measurement over the pure-Rust
+//! `fancy-regex` (docs/benchmarks.md, "Highlighting"): fancy-regex builds each grammar regex
+//! through `regex-automata` (NFAs, full DFAs for the small ones), which was 40% of a real
+//! conversation's `render`, and matched Rust code 3–4× slower. The output is the same.
+//!
+//! The sets load once per process and each regex compiles on its first use, so a grammar is
+//! compiled once per process, whatever the number of blocks; nothing else is cached, so the
+//! caller decides what to keep.
 //! Only foreground colour, bold and italic are taken from the syntax theme (its backgrounds and
 //! underlines fight with the viewer's own), and every colour is mapped to the theme's colour
 //! depth. Lines are never wrapped here: code keeps its shape and the caller cuts long lines
@@ -23,8 +30,9 @@ use crate::text::sanitize::{SanitizeMode, sanitize};
 /// Columns between tab stops in code.
 pub const CODE_TAB: usize = 4;
 
-/// Above this many bytes code is shown plain: syntect highlights about 100 KB
-/// of Rust a second, so a bigger block would stall the screen it is on.
+/// Above this many bytes code is shown plain: syntect highlights about 300 KB
+/// of Rust a second (200 KB of dense tables fenced as Rust, 750 KB of CSV), so
+/// a bigger block would stall the screen it is on.
 pub const MAX_HIGHLIGHT_BYTES: usize = 64 * 1024;
 
 /// Grammars whose code is shown plain. syntect's Markdown grammar can spend
@@ -32,6 +40,13 @@ pub const MAX_HIGHLIGHT_BYTES: usize = 64 * 1024;
 /// of fenced markdown taking most of a second), and markdown source in a fence
 /// reads well as written.
 const PLAIN_GRAMMARS: &[&str] = &["Markdown", "MultiMarkdown"];
+
+/// Grammars replaced by the one highlighting the same language did before the
+/// switch to Oniguruma: its syntax set also holds grammars the fancy-regex set
+/// left out, and one of them (Babel's) would take `js` over from `JavaScript`,
+/// changing the colours of every JavaScript block. The others only add
+/// languages that were shown plain.
+const PINNED_GRAMMARS: &[(&str, &str)] = &[("JavaScript (Babel)", "JavaScript")];
 
 /// Above this many lines code is shown plain.
 pub const MAX_HIGHLIGHT_LINES: usize = 10_000;
@@ -72,9 +87,15 @@ fn find_syntax(lang: &str) -> Option<&'static SyntaxReference> {
         .iter()
         .find(|(alias, _)| *alias == token)
         .map_or(token.as_str(), |(_, target)| target);
-    SYNTAXES
-        .find_syntax_by_token(token)
-        .filter(|syntax| !PLAIN_GRAMMARS.contains(&syntax.name.as_str()))
+    let syntax = SYNTAXES.find_syntax_by_token(token)?;
+    let syntax = match PINNED_GRAMMARS
+        .iter()
+        .find(|(grammar, _)| *grammar == syntax.name)
+    {
+        Some((_, pinned)) => SYNTAXES.find_syntax_by_name(pinned)?,
+        None => syntax,
+    };
+    Some(syntax).filter(|syntax| !PLAIN_GRAMMARS.contains(&syntax.name.as_str()))
 }
 
 /// True when `lang` names a language the highlighter knows.
@@ -236,6 +257,16 @@ mod tests {
         assert_eq!(text, ["fn main() {", "    println!(\"hi\");", "}"]);
         let distinct: std::collections::HashSet<_> = colors(&lines).into_iter().collect();
         assert!(distinct.len() >= 3, "{distinct:?}");
+    }
+
+    #[test]
+    fn javascript_keeps_its_grammar() {
+        for token in ["js", "javascript", "JS"] {
+            assert_eq!(
+                find_syntax(token).map(|s| s.name.as_str()),
+                Some("JavaScript")
+            );
+        }
     }
 
     #[test]
