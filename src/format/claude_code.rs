@@ -224,6 +224,26 @@ impl State {
         sink.link(call, SubAgentSource::File(paths));
     }
 
+    /// Links a `Task`/`Agent` call just made to the file its sub-agent will
+    /// write (2.x), found by its prompt while the call runs: the result that
+    /// names the file comes only when the sub-agent is done (spec §2.8).
+    fn link_running_agent(&self, sink: &mut Sink, call: &str, prompt: &str) {
+        if prompt.trim().is_empty() {
+            return;
+        }
+        let mut folders = vec![".".to_string()];
+        if let Some(session) = self.session.as_deref().filter(|s| plain_name(s)) {
+            folders.push(format!("{session}/subagents"));
+        }
+        sink.link(
+            call,
+            SubAgentSource::Prompt {
+                folders,
+                prompt: prompt.to_string(),
+            },
+        );
+    }
+
     /// Opens a turn: its `turn_start` carries the turn's usage once known.
     fn open_turn(&mut self, sink: &mut Sink, time: Option<String>) {
         self.turn = Some(sink.push_kind(time, EventKind::TurnStart));
@@ -278,6 +298,7 @@ impl State {
                     if matches!(name.as_str(), "Task" | "Agent") {
                         let prompt = str_at(&arguments, "prompt").unwrap_or("");
                         self.agent_calls.insert(id.clone(), prompt.to_string());
+                        self.link_running_agent(sink, &id, prompt);
                     }
                     sink.push_call(time, id, name, arguments);
                     return;

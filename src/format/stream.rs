@@ -112,6 +112,15 @@ pub enum SubAgentSource {
     File(Vec<String>),
     /// A file in the parent file's folder whose name ends with this.
     Ending(String),
+    /// A sub-agent still running, whose records name no file yet: a file
+    /// named `agent-*.jsonl` in one of these folders (relative to the
+    /// parent file's) whose conversation opens with this prompt.
+    Prompt {
+        /// Where to look.
+        folders: Vec<String>,
+        /// The prompt the call gave it.
+        prompt: String,
+    },
 }
 
 /// The stream formats overhear reads.

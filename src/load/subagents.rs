@@ -8,17 +8,19 @@
 //! for again at every refresh until it is there, then followed like the
 //! parent). Nothing here knows a format (docs/agents.md, "Sub-agents").
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::{Live, Origin, Reader};
 use crate::format::{SubAgentLink, SubAgentSource};
-use crate::model::Conversation;
+use crate::model::{Conversation, EventKind};
 
 /// The sub-agents of a followed stream, by the id of the call that started each.
 #[derive(Default)]
 pub(super) struct Children {
     by_call: BTreeMap<String, Child>,
+    /// Files whose first prompt is no running sub-agent's: never read again.
+    rejected: HashSet<PathBuf>,
 }
 
 /// One sub-agent being read.
@@ -28,6 +30,8 @@ struct Child {
     live: Box<Live>,
     /// A file not found yet: where to look at the next refresh.
     wanted: Option<SubAgentSource>,
+    /// The file it is read from, once found.
+    path: Option<PathBuf>,
     /// Whether its records come from the parent's own input.
     inline: bool,
 }
@@ -47,40 +51,53 @@ impl Children {
     ) -> bool {
         let mut changed = false;
         for SubAgentLink { call, source } in links {
-            let child = self.by_call.entry(call.clone()).or_insert_with(|| {
-                let inline = matches!(source, SubAgentSource::Lines(_));
-                let mut live = Box::new(Live::stream(PathBuf::from(format!(
-                    "{} (sub-agent {call})",
-                    parent.map_or("-".into(), |p| p.display().to_string())
-                ))));
-                if let Some(redactor) = redactor {
-                    live.redact_with(redactor.clone());
-                }
-                Child {
-                    live,
-                    wanted: (!inline).then(|| source.clone()),
-                    inline,
-                }
+            let child = self.by_call.entry(call.clone()).or_insert_with(|| Child {
+                live: Box::new(Live::stream(PathBuf::new())),
+                wanted: None,
+                path: None,
+                inline: false,
             });
-            if let SubAgentSource::Lines(bytes) = source
-                && child.inline
-            {
-                changed |= with_conversation(conv, &call, &mut child.live, |live| {
-                    live.push_stream(&bytes, false).is_ok()
-                });
+            match source {
+                SubAgentSource::Lines(bytes) => {
+                    if !child.inline && child.path.is_none() {
+                        // Its records are in the parent's input after all.
+                        child.inline = true;
+                        child.wanted = None;
+                        child.live = new_live(None, parent, &call, redactor);
+                    }
+                    if child.inline {
+                        changed |= with_conversation(conv, &call, &mut child.live, |live| {
+                            live.push_stream(&bytes, false).is_ok()
+                        });
+                    }
+                }
+                // A file is looked for until one is found; a name beats a prompt.
+                source if !child.inline && child.path.is_none() => {
+                    let named = matches!(child.wanted, Some(SubAgentSource::File(_)));
+                    if !(named && matches!(source, SubAgentSource::Prompt { .. })) {
+                        child.wanted = Some(source);
+                    }
+                }
+                _ => {}
             }
         }
+        let claimed: HashSet<PathBuf> = self
+            .by_call
+            .values()
+            .filter_map(|c| c.path.clone())
+            .collect();
         for (call, child) in &mut self.by_call {
             if let Some(wanted) = &child.wanted {
-                let Some(path) = parent.and_then(|p| find(p, wanted)) else {
+                let Some(parent) = parent else { continue };
+                let Some(path) = find(parent, wanted, &claimed, &mut self.rejected) else {
                     continue;
                 };
                 child.wanted = None;
-                let mut live = Box::new(Live::stream_file(path));
-                if let Some(redactor) = redactor {
-                    live.redact_with(redactor.clone());
-                }
-                child.live = live;
+                child.live = new_live(Some(&path), Some(parent), call, redactor);
+                child.path = Some(path);
+            }
+            if !child.inline && child.path.is_none() {
+                continue;
             }
             changed |= with_conversation(conv, call, &mut child.live, |live| {
                 let mut changed = false;
@@ -98,6 +115,11 @@ impl Children {
             });
         }
         changed
+    }
+
+    /// Whether a sub-agent is linked: its file may still appear or grow.
+    pub(super) fn any(&self) -> bool {
+        !self.by_call.is_empty()
     }
 
     /// The problems met reading the sub-agents, one line each, naming the file.
@@ -121,33 +143,101 @@ fn with_conversation(
     changed
 }
 
-/// The file `wanted` names beside `parent`, if it exists.
-fn find(parent: &Path, wanted: &SubAgentSource) -> Option<PathBuf> {
+/// A reader for a sub-agent: of its file, or (`None`) of lines handed over.
+fn new_live(
+    path: Option<&Path>,
+    parent: Option<&Path>,
+    call: &str,
+    redactor: Option<&std::sync::Arc<crate::redact::Redactor>>,
+) -> Box<Live> {
+    let mut live = Box::new(match path {
+        Some(path) => Live::stream_file(path.to_path_buf()),
+        None => Live::stream(PathBuf::from(format!(
+            "{} (sub-agent of call {call})",
+            parent.map_or("-".into(), |p| p.display().to_string())
+        ))),
+    });
+    if let Some(redactor) = redactor {
+        live.redact_with(redactor.clone());
+    }
+    live
+}
+
+/// The file `wanted` names beside `parent`, if it is there: by its path,
+/// by the end of its name, or (a running sub-agent) by the prompt its
+/// conversation opens with — a file no other sub-agent reads, whose first
+/// prompt is another is set aside in `rejected` for good.
+fn find(
+    parent: &Path,
+    wanted: &SubAgentSource,
+    claimed: &HashSet<PathBuf>,
+    rejected: &mut HashSet<PathBuf>,
+) -> Option<PathBuf> {
     let folder = parent.parent().filter(|f| !f.as_os_str().is_empty());
     let folder = folder.unwrap_or(Path::new("."));
+    let files = |dir: &Path, keep: &dyn Fn(&str) -> bool| -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(keep))
+            .filter(|p| p.as_path() != parent && !claimed.contains(p) && p.is_file())
+            .collect();
+        found.sort();
+        found
+    };
     match wanted {
         SubAgentSource::Lines(_) => None,
         SubAgentSource::File(paths) => paths.iter().map(|p| folder.join(p)).find(|p| p.is_file()),
         SubAgentSource::Ending(ending) => {
             let compressed = format!("{ending}.zst");
-            let mut names: Vec<PathBuf> = std::fs::read_dir(folder)
-                .ok()?
-                .flatten()
-                .map(|entry| entry.path())
-                .filter(|p| {
-                    p.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.ends_with(ending) || n.ends_with(&compressed))
-                })
-                .filter(|p| p.as_path() != parent && p.is_file())
-                .collect();
-            names.sort();
-            names.into_iter().next()
+            files(folder, &|n| n.ends_with(ending) || n.ends_with(&compressed))
+                .into_iter()
+                .next()
+        }
+        SubAgentSource::Prompt { folders, prompt } => {
+            let agent_file = |n: &str| n.starts_with("agent-") && n.ends_with(".jsonl");
+            let candidates = folders
+                .iter()
+                .flat_map(|dir| files(&folder.join(dir), &agent_file))
+                .filter(|p| !rejected.contains(p));
+            for path in candidates.collect::<Vec<_>>() {
+                let mut live = Live::stream_file(path.clone());
+                if live.refresh_stream().is_err() {
+                    continue;
+                }
+                let first = live.conversation.events.iter().find_map(|e| match &e.kind {
+                    EventKind::ChatRequest { content, .. } => Some(content.trim()),
+                    _ => None,
+                });
+                match first {
+                    Some(first) if first == prompt.trim() => return Some(path),
+                    Some(_) => {
+                        rejected.insert(path);
+                    }
+                    // Records but no prompt (a 2.0.x agent file can start
+                    // so): it cannot be told by its prompt.
+                    None if !live.conversation.events.is_empty() => {
+                        rejected.insert(path);
+                    }
+                    // Not written yet: looked at again next time.
+                    None => {}
+                }
+            }
+            None
         }
     }
 }
 
 impl Live {
+    /// Whether a tool call linked a sub-agent: its file is looked for and
+    /// read at every refresh, so a viewer refreshes at its ticks too (the
+    /// files are not the one watched).
+    pub fn follows_subagents(&self) -> bool {
+        self.children.any()
+    }
+
     /// Brings the sub-agents up to date after the parent's reader read
     /// (`end`: the input is over). Returns whether one changed.
     pub(super) fn update_subagents(&mut self, end: bool) -> bool {

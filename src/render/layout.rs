@@ -146,6 +146,12 @@ pub fn is_limited(block: &DocBlock, conv: &Conversation) -> bool {
     })
 }
 
+/// The name of the sub-agent `card`'s call started, for the status bar:
+/// `agent "Research plan mode"`.
+pub fn subagent_name(card: &super::document::ToolCard, conv: &Conversation) -> String {
+    subagent::name(card, conv)
+}
+
 /// Lays out `block` as `fold` says; `viewer` adds the viewer's hints.
 fn layout_with(
     block: &DocBlock,

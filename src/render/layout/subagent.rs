@@ -134,6 +134,16 @@ pub(super) fn report(conv: &Conversation) -> Option<&str> {
     })
 }
 
+/// `agent "description"`, the description as stored (the status bar sanitizes it).
+pub(super) fn name(card: &ToolCard, conv: &Conversation) -> String {
+    match &conv.events[card.call.request].kind {
+        EventKind::ToolCallRequest { arguments, .. } => {
+            format!("agent \"{}\"", description(arguments))
+        }
+        _ => "agent".to_string(),
+    }
+}
+
 /// What the call asked for, in a few words: Claude Code's `description`,
 /// else the first line of a Codex `message` (or the prompt).
 fn description(arguments: &Value) -> String {
