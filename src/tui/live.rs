@@ -164,6 +164,27 @@ impl LiveDocument {
         conv
     }
 
+    /// Whether the call of the sub-agent shown full-screen has its result:
+    /// its turn is not running, whatever the parent does.
+    fn focus_answered(&self) -> bool {
+        let Some(call) = self.focus.last() else {
+            return false;
+        };
+        let mut conv = &self.live.conversation;
+        for step in &self.focus[..self.focus.len() - 1] {
+            match conv.subagents.get(step) {
+                Some(sub) => conv = sub,
+                None => return false,
+            }
+        }
+        conv.turns.iter().flat_map(|t| &t.items).any(|item| {
+            matches!(item, crate::model::Item::ToolCall(tool)
+                if tool.response.is_some()
+                    && matches!(&conv.events[tool.request].kind,
+                        EventKind::ToolCallRequest { id, .. } if id == call))
+        })
+    }
+
     fn rebuild(&mut self) {
         self.options.finished = self.finished;
         self.live.take_untouched_turns();
@@ -211,7 +232,10 @@ impl LiveDocument {
         else {
             return None;
         };
-        if self.live() != LiveState::Live || *number < self.shown().turns.len() {
+        if self.live() != LiveState::Live
+            || *number < self.shown().turns.len()
+            || self.focus_answered()
+        {
             return None;
         }
         let start = duration::epoch_millis(stamp)?;
