@@ -197,7 +197,10 @@ fn an_agent_call_is_one_line_unfolds_in_place_and_opens_full_screen() {
         assert!(text.contains("Grep"), "{text}");
         // Its call has its result: the sub-agent is not running, though the
         // parent's file is still followed.
-        let rule = text.lines().find(|l| l.starts_with("── turn")).unwrap_or("");
+        let rule = text
+            .lines()
+            .find(|l| l.starts_with("── turn"))
+            .unwrap_or("");
         assert!(!rule.contains("running"), "{text}");
 
         // Esc is the way back, to the same place.
