@@ -36,8 +36,10 @@ fn text(v: &Value, key: &str) -> String {
     v.get(key).and_then(Value::as_str).unwrap_or("").to_string()
 }
 
-/// What overhear reads: `overhear events PATH --view raw --jsonl`.
-fn read_by_overhear(path: &Path) -> Counts {
+/// What overhear reads: `overhear events PATH --view raw --jsonl`, the
+/// parent's events (no `overhear.subagent` key) apart from each
+/// sub-agent's (by the id of the call that started it).
+fn read_by_overhear(path: &Path) -> (Counts, BTreeMap<String, Counts>) {
     let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
         .args(["events", "--view", "raw", "--jsonl"])
         .arg(path)
@@ -49,9 +51,14 @@ fn read_by_overhear(path: &Path) -> Counts {
         name(path),
         String::from_utf8_lossy(&out.stderr)
     );
-    let mut counts = Counts::default();
+    let mut parent = Counts::default();
+    let mut subagents: BTreeMap<String, Counts> = BTreeMap::new();
     for line in out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
         let event: Value = serde_json::from_slice(line).expect("events prints JSON lines");
+        let counts = match event["overhear.subagent"].as_str() {
+            Some(call) => subagents.entry(call.to_string()).or_default(),
+            None => &mut parent,
+        };
         match event["type"].as_str() {
             Some("chat_request") => counts.turns += 1,
             Some("tool_call_request") => {
@@ -63,7 +70,82 @@ fn read_by_overhear(path: &Path) -> Counts {
             _ => {}
         }
     }
-    counts
+    (parent, subagents)
+}
+
+/// §2.8 for Claude Code, written apart from the reader: each `Task`/`Agent`
+/// call's sub-agent counted as its own main chain — an inline sidechain
+/// (its chain followed by `parentUuid` from a root whose text is the call's
+/// prompt) or the `agent-<agentId>.jsonl` its result names, beside the file
+/// or in `<session>/subagents/`.
+fn claude_code_subagents(path: &Path, records: &[Value]) -> BTreeMap<String, Counts> {
+    let mut prompts: Vec<(String, String)> = Vec::new();
+    let mut out = BTreeMap::new();
+    for record in records {
+        let Some(blocks) = record["message"]["content"].as_array() else {
+            continue;
+        };
+        for block in blocks {
+            if block["type"] == "tool_use"
+                && matches!(block["name"].as_str(), Some("Task" | "Agent"))
+            {
+                prompts.push((text(block, "id"), text(&block["input"], "prompt")));
+            }
+            let agent = record["toolUseResult"]["agentId"].as_str();
+            if block["type"] == "tool_result"
+                && let Some(agent) = agent
+            {
+                let dir = path.parent().expect("a folder");
+                let session = text(record, "sessionId");
+                let name = format!("agent-{agent}.jsonl");
+                let file = [
+                    dir.join(&name),
+                    dir.join(&session).join("subagents").join(&name),
+                ]
+                .into_iter()
+                .find(|f| f.is_file())
+                .expect("the agent file the result names is there");
+                out.insert(
+                    text(block, "tool_use_id"),
+                    claude_code_counts(&self::records(&file)),
+                );
+            }
+        }
+    }
+    // Inline chains: every sidechain record, by the root it descends from.
+    let mut root_of: HashMap<String, String> = HashMap::new();
+    let mut chains: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for record in records
+        .iter()
+        .filter(|r| r["isSidechain"] == Value::Bool(true))
+    {
+        let uuid = text(record, "uuid");
+        let root = match record["parentUuid"].as_str() {
+            None => uuid.clone(),
+            Some(parent) => match root_of.get(parent) {
+                Some(root) => root.clone(),
+                None => continue,
+            },
+        };
+        root_of.insert(uuid, root.clone());
+        chains.entry(root).or_default().push(record.clone());
+    }
+    for chain in chains.values() {
+        let content = &chain[0]["message"]["content"];
+        let asked = match content {
+            Value::String(s) => s.clone(),
+            _ => content
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|b| text(b, "text"))
+                .collect(),
+        };
+        if let Some((call, _)) = prompts.iter().find(|(_, p)| p.trim() == asked.trim()) {
+            out.insert(call.clone(), claude_code_counts(chain));
+        }
+    }
+    out
 }
 
 /// §6 for Claude Code: prompts by §2.5 rule 6 on the main chain, `tool_use`
@@ -271,14 +353,24 @@ fn every_transcript_reads_as_the_counting_rules_say() {
         return;
     };
     let mut total = Counts::default();
+    let mut sub_total = 0;
     for (agent, path) in &transcripts {
         let records = records(path);
         let expected = match agent {
             Agent::ClaudeCode => claude_code_counts(&records),
             Agent::Codex => codex_counts(&records),
         };
-        let read = read_by_overhear(path);
+        let (read, subagents) = read_by_overhear(path);
         assert_eq!(read, expected, "{}", name(path));
+        let expected_subagents = match agent {
+            Agent::ClaudeCode => claude_code_subagents(path, &records),
+            Agent::Codex => BTreeMap::new(),
+        };
+        assert_eq!(subagents, expected_subagents, "{}: sub-agents", name(path));
+        sub_total += subagents
+            .values()
+            .map(|c| c.calls.values().sum::<usize>())
+            .sum::<usize>();
         total.turns += read.turns;
         total.errors += read.errors;
         for (tool, n) in read.calls {
@@ -289,6 +381,8 @@ fn every_transcript_reads_as_the_counting_rules_say() {
     assert!(total.turns >= 20, "{total:?}");
     assert!(total.calls.values().sum::<usize>() >= 100, "{total:?}");
     assert!(total.errors >= 5, "{total:?}");
+    // Three generations of Claude Code sub-agents are there, with their calls.
+    assert!(sub_total >= 100, "{sub_total} sub-agent calls");
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::process::Command;
 use common::agents::fixtures_dir;
 
 /// (snapshot name, transcript under the fixtures folder, turn to show).
-const SAMPLES: [(&str, &str, Option<&str>); 12] = [
+const SAMPLES: [(&str, &str, Option<&str>); 13] = [
     (
         "claude-schema-coverage",
         "claude-code/schema-coverage-trimmed/small.jsonl",
@@ -36,6 +36,11 @@ const SAMPLES: [(&str, &str, Option<&str>); 12] = [
         "claude-agent-file",
         "claude-code/v2.0.55-agent-file/agent-c8d9b115.jsonl",
         None,
+    ),
+    (
+        "claude-agent-file-parent",
+        "claude-code/v2.0.55-agent-file/a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl",
+        Some("6"),
     ),
     (
         "claude-subagents",

@@ -18,6 +18,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
+use super::stream::SubAgentSource;
 use super::transcript::{
     Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
 };
@@ -50,6 +51,14 @@ pub struct State {
     titles: [Option<String>; 3],
     /// Whether the current turn has settled.
     pub(super) progress: TurnProgress,
+    /// Sub-agent calls (`Task`, `Agent`) by id: their prompt, which links an
+    /// inline sidechain to its call (spec §2.8).
+    agent_calls: HashMap<String, String>,
+    /// Inline sidechain records by `uuid`: the call their chain is linked
+    /// to (`None`: an unlinked chain).
+    chains: HashMap<String, Option<String>>,
+    /// The session id, which names the 2.1.x sub-agents' folder.
+    session: Option<String>,
 }
 
 impl Records for State {
@@ -106,24 +115,14 @@ impl State {
             let own = *self.sidechain_file.get_or_insert(sidechain);
             if sidechain && !own {
                 // An inline sub-agent's record: counted for the sub-agent, not
-                // here. Its start is a notice, so its work is not lost from view.
-                let root = value.get("parentUuid").is_none_or(Value::is_null);
-                if root && kind == "user" {
-                    let content = value.get("message").and_then(|m| m.get("content"));
-                    let prompt = user::text_of(content.unwrap_or(&Value::Null));
-                    let first = prompt.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-                    sink.notice(
-                        timestamp(value),
-                        "info",
-                        format!(
-                            "sub-agent: {} (its records are in the raw view)",
-                            first.trim()
-                        ),
-                    );
-                }
+                // here; kept for the raw view and handed to its call's card.
+                self.inline_sidechain(sink, value, kind);
                 sink.opaque(timestamp(value), value);
                 return;
             }
+        }
+        if self.session.is_none() {
+            self.session = str_at(value, "sessionId").map(str::to_string);
         }
         let time = timestamp(value);
         match kind {
@@ -162,6 +161,87 @@ impl State {
                 sink.opaque(time, value);
             }
         }
+    }
+
+    /// Links an inline sidechain record (1.0.x) to the `Task` call whose
+    /// prompt its chain's first user text is; a chain no call matches
+    /// shows as an "unlinked sub-agent" notice (spec §2.8).
+    fn inline_sidechain(&mut self, sink: &mut Sink, value: &Value, kind: &str) {
+        let uuid = str_at(value, "uuid").unwrap_or("").to_string();
+        let call = match str_at(value, "parentUuid") {
+            Some(parent) => match self.chains.get(parent) {
+                Some(call) => call.clone(),
+                None => return, // its chain's start was never read
+            },
+            None if kind == "user" => {
+                let content = value.get("message").and_then(|m| m.get("content"));
+                let prompt = user::text_of(content.unwrap_or(&Value::Null));
+                let linked: HashSet<&String> = self.chains.values().flatten().collect();
+                let call = self
+                    .agent_calls
+                    .iter()
+                    .filter(|(id, _)| !linked.contains(id))
+                    .find(|(_, asked)| asked.trim() == prompt.trim())
+                    .map(|(id, _)| id.clone());
+                if call.is_none() {
+                    let first = prompt.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+                    sink.notice(
+                        timestamp(value),
+                        "info",
+                        format!(
+                            "unlinked sub-agent: {} (its records are in the raw view)",
+                            first.trim()
+                        ),
+                    );
+                }
+                call
+            }
+            None => None,
+        };
+        if let Some(call) = &call {
+            let mut line = serde_json::to_vec(value).unwrap_or_default();
+            line.push(b'\n');
+            sink.link(call, SubAgentSource::Lines(line));
+        }
+        self.chains.insert(uuid, call);
+    }
+
+    /// Links the sub-agent of a finished `Task`/`Agent` call to its own file
+    /// (2.0.x: `agent-<id>.jsonl` beside the transcript; 2.1.x:
+    /// `<session>/subagents/agent-<id>.jsonl`). Ids that could name another
+    /// folder are not followed.
+    pub(super) fn link_agent_file(&self, sink: &mut Sink, call: &str, result: &Value) {
+        let Some(agent) = str_at(result, "agentId").filter(|id| plain_name(id)) else {
+            return;
+        };
+        if !self.agent_calls.contains_key(call) {
+            return;
+        }
+        let mut paths = vec![format!("agent-{agent}.jsonl")];
+        if let Some(session) = self.session.as_deref().filter(|s| plain_name(s)) {
+            paths.push(format!("{session}/subagents/agent-{agent}.jsonl"));
+        }
+        sink.link(call, SubAgentSource::File(paths));
+    }
+
+    /// Links a `Task`/`Agent` call just made to the file its sub-agent will
+    /// write (2.x), found by its prompt while the call runs: the result that
+    /// names the file comes only when the sub-agent is done (spec §2.8).
+    fn link_running_agent(&self, sink: &mut Sink, call: &str, prompt: &str) {
+        if prompt.trim().is_empty() {
+            return;
+        }
+        let mut folders = vec![".".to_string()];
+        if let Some(session) = self.session.as_deref().filter(|s| plain_name(s)) {
+            folders.push(format!("{session}/subagents"));
+        }
+        sink.link(
+            call,
+            SubAgentSource::Prompt {
+                folders,
+                prompt: prompt.to_string(),
+            },
+        );
     }
 
     /// Opens a turn: its `turn_start` carries the turn's usage once known.
@@ -215,6 +295,11 @@ impl State {
                     self.calls.insert(id.clone(), sink.events.len());
                     let name = str_at(block, "name").unwrap_or("tool").to_string();
                     let arguments = block.get("input").cloned().unwrap_or(Value::Null);
+                    if matches!(name.as_str(), "Task" | "Agent") {
+                        let prompt = str_at(&arguments, "prompt").unwrap_or("");
+                        self.agent_calls.insert(id.clone(), prompt.to_string());
+                        self.link_running_agent(sink, &id, prompt);
+                    }
                     sink.push_call(time, id, name, arguments);
                     return;
                 }
@@ -267,6 +352,15 @@ impl State {
             ext::set_value(event, ext::TURN, &info)
         });
     }
+}
+
+/// Whether `name` is a plain file-name part (letters, digits, `-`, `_`):
+/// an id from the transcript that may be put in a path.
+fn plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// Assistant speech.

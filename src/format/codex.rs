@@ -17,6 +17,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
+use super::stream::SubAgentSource;
 use super::transcript::{
     Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
 };
@@ -53,6 +54,8 @@ pub struct State {
     usage_now: (u64, u64, u64),
     model: Option<String>,
     title: Option<String>,
+    /// `spawn_agent` calls whose child is not linked yet (spec §3.9).
+    spawns: HashSet<String>,
     /// Whether the current turn has settled (ended by `task_complete` or
     /// `turn_aborted`, or its latest step is speech with no call pending).
     progress: TurnProgress,
@@ -228,6 +231,12 @@ impl State {
                 if let Some(verdict) = self.verdicts.remove(&call_id) {
                     error = verdict;
                 }
+                if self.spawns.contains(&call_id)
+                    && let Ok(result) = serde_json::from_str::<Value>(&text)
+                    && let Some(child) = str_at(&result, "agent_id")
+                {
+                    self.link_child(sink, &call_id, child);
+                }
                 let index = sink.push_kind(
                     time,
                     EventKind::ToolCallResponse {
@@ -255,7 +264,23 @@ impl State {
         if !self.calls.insert(id.clone()) {
             return; // the same call written again
         }
+        if name == "spawn_agent" {
+            self.spawns.insert(id.clone());
+        }
         sink.push_call(time, id, name, arguments);
+    }
+
+    /// Links a `spawn_agent` call to its child's rollout, once: the rollout
+    /// beside this one whose name ends with the child's thread id. An id
+    /// that could name another folder is not followed.
+    fn link_child(&mut self, sink: &mut Sink, call: &str, child: &str) {
+        let plain = !child.is_empty()
+            && child
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if plain && self.spawns.remove(call) {
+            sink.link(call, SubAgentSource::Ending(format!("{child}.jsonl")));
+        }
     }
 
     fn message(&mut self, sink: &mut Sink, item: &Value, line: &Value, time: Option<String>) {
@@ -403,6 +428,12 @@ impl State {
             }
             "thread_name_updated" => {
                 self.title = str_at(event, "thread_name").map(str::to_string);
+                sink.opaque(time, line);
+            }
+            "collab_agent_spawn_end" => {
+                if let Some(child) = str_at(event, "new_thread_id") {
+                    self.link_child(sink, &call_id, child);
+                }
                 sink.opaque(time, line);
             }
             kind @ ("exec_command_end" | "patch_apply_end" | "mcp_tool_call_end") => {

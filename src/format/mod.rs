@@ -21,4 +21,4 @@ pub mod transcript;
 pub use document::{
     Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, SyntaxError,
 };
-pub use stream::{StreamFormat, StreamReader};
+pub use stream::{StreamFormat, StreamReader, SubAgentLink, SubAgentSource};

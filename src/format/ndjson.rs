@@ -14,7 +14,7 @@ use super::claude_code::ClaudeCodeReader;
 use super::codex::CodexReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
-use super::stream::StreamReader;
+use super::stream::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original};
 use crate::problem::SkippedLine;
@@ -245,6 +245,14 @@ impl StreamReader for NdjsonReader {
 
     fn default_config(&self) -> Option<Value> {
         self.format().and_then(super::agent_tools::default_config)
+    }
+
+    fn take_subagents(&mut self) -> Vec<SubAgentLink> {
+        match self {
+            NdjsonReader::ClaudeCode(r) => r.take_subagents(),
+            NdjsonReader::Codex(r) => r.take_subagents(),
+            _ => Vec::new(),
+        }
     }
 }
 

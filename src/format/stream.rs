@@ -81,6 +81,46 @@ pub trait StreamReader: std::fmt::Debug + Send {
     fn default_config(&self) -> Option<serde_json::Value> {
         None
     }
+
+    /// The sub-agents linked to tool calls since the last call: where each
+    /// one's own conversation is, to be read by a reader of this format
+    /// (docs/agents.md, "Sub-agents"). A call may be linked more than once
+    /// (inline records arrive one at a time).
+    fn take_subagents(&mut self) -> Vec<SubAgentLink> {
+        Vec::new()
+    }
+}
+
+/// A sub-agent's conversation, tied to the tool call that started it: the
+/// call's card shows it nested (spec agent-transcripts §2.8, §3.9).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubAgentLink {
+    /// The id of the tool call that started the sub-agent.
+    pub call: String,
+    /// Where its records are.
+    pub source: SubAgentSource,
+}
+
+/// Where a sub-agent's records are, as the parent's records say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubAgentSource {
+    /// Records written in the parent's own input (whole lines, each ending
+    /// with a newline), in order: more may follow under the same call.
+    Lines(Vec<u8>),
+    /// A file of its own: paths relative to the parent file's folder, the
+    /// first that exists.
+    File(Vec<String>),
+    /// A file in the parent file's folder whose name ends with this.
+    Ending(String),
+    /// A sub-agent still running, whose records name no file yet: a file
+    /// named `agent-*.jsonl` in one of these folders (relative to the
+    /// parent file's) whose conversation opens with this prompt.
+    Prompt {
+        /// Where to look.
+        folders: Vec<String>,
+        /// The prompt the call gave it.
+        prompt: String,
+    },
 }
 
 /// The stream formats overhear reads.

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::eve::lines::LineSplitter;
+use super::stream::{SubAgentLink, SubAgentSource};
 use crate::model::Original;
 use crate::model::{ChatResponse, Event, EventKind};
 use crate::problem::SkippedLine;
@@ -30,6 +31,8 @@ pub struct Sink {
     changed_from: Option<usize>,
     /// The line being read (1-based).
     line: usize,
+    /// Sub-agents linked to calls, not handed over yet.
+    links: Vec<SubAgentLink>,
 }
 
 /// What one transcript format makes of its records; the reader around it
@@ -157,6 +160,11 @@ impl<R: Records> TranscriptReader<R> {
     pub fn title(&self) -> Option<&str> {
         self.records.title()
     }
+
+    /// Hands over the sub-agents linked to calls since the last call.
+    pub fn take_subagents(&mut self) -> Vec<SubAgentLink> {
+        std::mem::take(&mut self.sink.links)
+    }
 }
 
 impl Sink {
@@ -281,6 +289,14 @@ impl Sink {
         map.insert("level".into(), Value::from(level));
         map.insert("text".into(), Value::from(text));
         self.push_kind(timestamp, EventKind::Unknown(Box::new(Value::Object(map))));
+    }
+
+    /// Links the sub-agent at `source` to the call `call`.
+    pub(crate) fn link(&mut self, call: &str, source: SubAgentSource) {
+        self.links.push(SubAgentLink {
+            call: call.to_string(),
+            source,
+        });
     }
 
     /// Changes the event at `index` in place; `change` says whether it did.

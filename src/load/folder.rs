@@ -49,6 +49,7 @@ impl Live {
             reader: Reader::Document(reader),
             untouched: 0,
             redactor: None,
+            children: Default::default(),
         }
     }
 

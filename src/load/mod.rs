@@ -21,6 +21,7 @@ use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 
 mod folder;
 mod stream;
+mod subagents;
 mod turns;
 
 pub use folder::event_count;
@@ -77,6 +78,8 @@ pub struct Live {
     untouched: usize,
     /// Secrets are replaced in everything read, when set ([`Live::redact_with`]).
     redactor: Option<std::sync::Arc<crate::redact::Redactor>>,
+    /// The sub-agents its tool calls started, each read on its own.
+    children: subagents::Children,
 }
 
 enum Reader {

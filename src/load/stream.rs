@@ -31,11 +31,12 @@ impl Live {
             reader.finish(&mut live.conversation.events);
         }
         live.apply_stream(Refresh::Reloaded, 0);
+        live.update_subagents(true);
         live
     }
 
     /// A stream file, nothing read yet.
-    fn stream_file(path: PathBuf) -> Live {
+    pub(super) fn stream_file(path: PathBuf) -> Live {
         Live {
             conversation: Conversation::default(),
             reader: Reader::Stream {
@@ -49,6 +50,7 @@ impl Live {
             stored_offset: 0,
             untouched: 0,
             redactor: None,
+            children: Default::default(),
         }
     }
 
@@ -69,7 +71,15 @@ impl Live {
         let before = (self.conversation.grouped(), reader.revision());
         // The tail's errors name the file already.
         let refresh = match tail.poll()? {
-            TailRead::Unchanged => return Ok(Refresh::Unchanged),
+            TailRead::Unchanged => {
+                // A sub-agent writes its own file while the parent waits.
+                return Ok(if self.update_subagents(false) {
+                    self.untouched = 0;
+                    Refresh::Reloaded
+                } else {
+                    Refresh::Unchanged
+                });
+            }
             TailRead::Appended(bytes) => {
                 reader.feed(&bytes, &mut self.conversation.events);
                 stream_refresh(before, reader.as_ref(), &self.conversation)
@@ -79,13 +89,26 @@ impl Live {
                 let title = self.conversation.title.take();
                 self.conversation = Conversation::default();
                 self.conversation.title = title;
+                self.children = Default::default();
                 reader.feed(&bytes, &mut self.conversation.events);
                 self.untouched = 0;
                 Refresh::Reloaded
             }
         };
         self.apply_stream(refresh, before.0);
-        Ok(refresh)
+        Ok(self.after_subagents(refresh, false))
+    }
+
+    /// Brings the sub-agents up to date after the parent read (`end`: its
+    /// input is over): a sub-agent that changed changes its call's card,
+    /// so the conversation counts as reloaded.
+    fn after_subagents(&mut self, refresh: Refresh, end: bool) -> Refresh {
+        if self.update_subagents(end) {
+            self.untouched = 0;
+            Refresh::Reloaded
+        } else {
+            refresh
+        }
     }
 
     /// Reads the last line of a stream file even without its newline
@@ -96,6 +119,7 @@ impl Live {
             reader.finish(&mut self.conversation.events);
             let refresh = stream_refresh(before, reader.as_ref(), &self.conversation);
             self.apply_stream(refresh, before.0);
+            self.update_subagents(true);
         }
     }
 
@@ -117,6 +141,7 @@ impl Live {
             stored_offset: 0,
             untouched: 0,
             redactor: None,
+            children: Default::default(),
         }
     }
 
@@ -161,7 +186,7 @@ impl Live {
             (Reader::Stream { reader, .. }, Some(before)) => {
                 let refresh = stream_refresh(before, reader.as_ref(), &self.conversation);
                 self.apply_stream(refresh, before.0);
-                Ok(refresh)
+                Ok(self.after_subagents(refresh, end))
             }
             (Reader::Document(_), None) if end => Ok(Refresh::Reloaded),
             _ => Ok(Refresh::Unchanged),

@@ -14,7 +14,7 @@ mod pairing;
 pub mod time;
 pub mod views;
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use serde_json::Value;
@@ -45,6 +45,11 @@ pub struct Conversation {
     /// Text the agent is writing right now (eve's deltas), not yet an event:
     /// shown live at the end and replaced by the completed event.
     pub in_progress: Option<InProgress>,
+    /// The conversations of the sub-agents its tool calls started, by the
+    /// call's id (a Claude Code `Task`/`Agent`, a Codex `spawn_agent`): each
+    /// read from its own records by the same reader, shown nested under its
+    /// call's card, counted on its own (docs/agents.md, "Sub-agents").
+    pub subagents: BTreeMap<String, Conversation>,
     /// Tool calls paired with their responses, kept so that
     /// [`Conversation::extend`] pairs only the new events.
     calls: Pairing,

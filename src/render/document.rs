@@ -278,6 +278,19 @@ pub struct ToolCard {
     pub task: Option<ext::TaskStatus>,
     /// Whether every result block is labelled with its audience (raw view).
     pub label_audience: bool,
+    /// The conversation of the sub-agent the call started, when it has one
+    /// ([`Conversation::subagents`]), as blocks of its own.
+    pub subagent: Option<Box<SubAgent>>,
+}
+
+/// A sub-agent's conversation under the card of the call that started it.
+#[derive(Debug, Clone)]
+pub struct SubAgent {
+    /// The call's id: its conversation is `conv.subagents[call]`.
+    pub call: String,
+    /// Its blocks, built with the parent's view and overlay; the layout
+    /// indents them under the card.
+    pub document: Document,
 }
 
 /// A conversation as blocks.

@@ -32,6 +32,7 @@ mod reasoning;
 mod rules;
 #[path = "layout_stream.rs"]
 mod stream;
+mod subagent;
 
 use self::card::tool_card;
 use self::lines::{clean, code_lines, fit, indent, inner_width, pane, pretty, raw_json_block};
@@ -116,6 +117,14 @@ pub fn is_limited(block: &DocBlock, conv: &Conversation) -> bool {
     if block.piece.is_some() || !(card.style.header || card.label_audience) {
         return false;
     }
+    // A sub-agent's card is one line until unfolded.
+    if card
+        .subagent
+        .as_ref()
+        .is_some_and(|sub| conv.subagents.contains_key(&sub.call))
+    {
+        return true;
+    }
     let Some(EventKind::ToolCallResponse { content, .. }) =
         card.call.response.map(|r| &conv.events[r].kind)
     else {
@@ -135,6 +144,12 @@ pub fn is_limited(block: &DocBlock, conv: &Conversation) -> bool {
             _ => false,
         }
     })
+}
+
+/// The name of the sub-agent `card`'s call started, for the status bar:
+/// `agent "Research plan mode"`.
+pub fn subagent_name(card: &super::document::ToolCard, conv: &Conversation) -> String {
+    subagent::name(card, conv)
 }
 
 /// Lays out `block` as `fold` says; `viewer` adds the viewer's hints.

@@ -229,6 +229,21 @@ pub struct App<D: Blocks> {
     /// The terminal says its window has the focus (focus reporting); assumed
     /// until it says otherwise.
     focused: bool,
+    /// The places left for the sub-agents opened full-screen (`a`), the
+    /// latest last: `Esc` or `q` goes back to the last one.
+    pub(super) agents: Vec<Left<D::Key>>,
+}
+
+/// Where the viewer was when a sub-agent was opened full-screen.
+pub(super) struct Left<K> {
+    /// The block at the top of the screen, its index then and the line in it.
+    pub(super) top: Option<(K, usize, usize)>,
+    /// The cursor's row.
+    pub(super) cursor: usize,
+    /// Whether the view followed the end.
+    pub(super) follow: bool,
+    /// The folds of the conversation left (the sub-agent's blocks have their own).
+    pub(super) folds: Folds<K>,
 }
 
 impl<D: Blocks> App<D> {
@@ -265,6 +280,7 @@ impl<D: Blocks> App<D> {
             read_error: None,
             notify: options.notify,
             focused: true,
+            agents: Vec::new(),
         };
         // The cursor on a drawn row from the start, whatever comes first.
         app.settle();
@@ -314,6 +330,9 @@ impl<D: Blocks> App<D> {
             }
             AppEvent::Tick => {
                 let before = self.doc.attention();
+                if self.doc.polls() {
+                    self.change(SystemTime::now(), |doc| doc.poll());
+                }
                 self.doc.tick();
                 self.tell(&before)
             }
@@ -402,6 +421,7 @@ impl<D: Blocks> App<D> {
         self.picker = None;
         self.resize_anchor = None;
         self.epoch = epoch;
+        self.agents.clear();
         self.conversation_id = Some(id);
         self.read_error = None;
         if std::mem::take(&mut self.reload_problem) {
@@ -526,7 +546,7 @@ impl<D: Blocks> App<D> {
     }
 
     /// The block at the top of the screen, by identity, and the line in it.
-    fn anchor(&mut self) -> Option<(D::Key, usize, usize)> {
+    pub(super) fn anchor(&mut self) -> Option<(D::Key, usize, usize)> {
         if self.doc.is_empty() {
             return None;
         }
@@ -535,7 +555,7 @@ impl<D: Blocks> App<D> {
         Some((self.doc.key(top.block), top.block, top.line))
     }
 
-    fn restore_anchor(&mut self, anchor: Option<(D::Key, usize, usize)>) {
+    pub(super) fn restore_anchor(&mut self, anchor: Option<(D::Key, usize, usize)>) {
         let Some((key, hint, line)) = anchor else {
             self.top = Pos::default();
             return;

@@ -252,6 +252,21 @@ fn key_y_copies_the_card_text() {
 }
 
 #[test]
+fn key_a_on_a_card_without_a_sub_agent_says_so_and_stays() {
+    // Opening one, and Esc / q going back, are tested in tests/subagents_pty.rs.
+    let mut app = app(TestDoc::turns(3));
+    press(&mut app, "g }");
+    let (top, cursor) = (app.top, app.cursor);
+    assert_eq!(press(&mut app, "a"), None);
+    assert_eq!(
+        app.message.as_deref(),
+        Some("no sub-agent here: put the cursor on an agent's card")
+    );
+    assert_eq!((app.top, app.cursor), (top, cursor));
+    assert_eq!(press(&mut app, "q"), Some(Effect::Quit), "q still quits");
+}
+
+#[test]
 fn key_capital_f_toggles_following() {
     let mut app = app(TestDoc::turns(30));
     press(&mut app, "F");

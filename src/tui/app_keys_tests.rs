@@ -44,6 +44,7 @@ const TESTED: &[Action] = &[
     Action::Help,
     Action::Suspend,
     Action::Quit,
+    Action::OpenAgent,
 ];
 
 #[test]

@@ -136,6 +136,17 @@ pub trait Blocks {
     fn full_text(&self, i: usize) -> Option<String>;
     /// The conversation's title for the status bar.
     fn title(&self) -> String;
+    /// Shows the sub-agent of block `i` (a card whose call started one) in
+    /// place of the conversation; its name, or `None` when the block has
+    /// none. The blocks are then the sub-agent's.
+    fn open_subagent(&mut self, _i: usize) -> Option<String> {
+        None
+    }
+    /// Shows again the conversation the open sub-agent belongs to; whether
+    /// one was open.
+    fn close_subagent(&mut self) -> bool {
+        false
+    }
     /// How many events the conversation holds.
     fn event_count(&self) -> usize;
     /// The conversation's token totals, when its turns count tokens.
@@ -160,6 +171,16 @@ pub trait Blocks {
     /// Called about once a second: a chance to notice what no file change
     /// reports (an agent releasing its lock).
     fn tick(&mut self) {}
+    /// Whether [`Blocks::poll`] has files to read at each tick.
+    fn polls(&self) -> bool {
+        false
+    }
+    /// Called with [`Blocks::tick`] when it [`Blocks::polls`]: reads what
+    /// changed in files no watcher reports (a sub-agent's own file);
+    /// whether the blocks changed.
+    fn poll(&mut self) -> Result<bool, String> {
+        Ok(false)
+    }
     /// Where the replay is, when the document is one (`overhear replay`).
     fn replay(&self) -> Option<ReplayStatus> {
         None

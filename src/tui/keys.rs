@@ -76,6 +76,8 @@ pub enum Action {
     Suspend,
     /// Quit.
     Quit,
+    /// Open the sub-agent of the card under the cursor full-screen.
+    OpenAgent,
     /// In a replay: pause, play on, or play again from the start.
     ReplayPause,
     /// In a replay: one step forward.
@@ -315,6 +317,12 @@ pub const BINDINGS: &[Binding] = &[
         &[Chord::ch('v')],
         Action::CycleView,
         "view: terminal, user, raw",
+    ),
+    bind(
+        "a",
+        &[Chord::ch('a')],
+        Action::OpenAgent,
+        "the card's sub-agent full-screen; Esc or q back",
     ),
     bind(
         "o",

@@ -16,6 +16,7 @@ use xxhash_rust::xxh3::Xxh3;
 use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
 use super::tally::TurnTally;
 use crate::load::{Live, Origin, Refresh};
+use crate::model::{Conversation, EventKind};
 use crate::render::document;
 use crate::render::document::{
     BlockKey, BlockKind, DocBlock, DocOptions, Document, Landmark as DocLandmark,
@@ -68,6 +69,9 @@ pub struct LiveDocument {
     replayed: bool,
     /// The token totals and questions so far, turn by turn.
     tally: TurnTally,
+    /// The sub-agent shown full-screen, as the ids of the calls leading to
+    /// it (empty: the conversation itself).
+    focus: Vec<String>,
 }
 
 impl LiveDocument {
@@ -87,6 +91,7 @@ impl LiveDocument {
             now: now_millis(),
             replayed: false,
             tally: TurnTally::default(),
+            focus: Vec::new(),
         };
         doc.check_finished();
         doc.rebuild();
@@ -127,10 +132,64 @@ impl LiveDocument {
             .collect()
     }
 
+    /// The followed conversation's title.
+    fn conversation_title(&self) -> String {
+        if let Some(title) = &self.live.conversation.title {
+            // Shown through text::sanitize::echo_line where the status bar is drawn.
+            return title.clone();
+        }
+        match &self.live.origin {
+            Origin::Jp(dir) => dir
+                .display_id()
+                .unwrap_or_else(|| dir.dir.display().to_string()),
+            Origin::Stream(path) if path.as_os_str() == "-" => "standard input".to_string(),
+            Origin::Stream(path) => path.display().to_string(),
+            Origin::Eve(path) => path
+                .file_name()
+                .unwrap_or(path.as_os_str())
+                .to_string_lossy()
+                .into_owned(),
+        }
+    }
+
+    /// The conversation shown: the followed one, or the sub-agent opened
+    /// full-screen in it (as far as its calls still lead).
+    fn shown(&self) -> &Conversation {
+        let mut conv = &self.live.conversation;
+        for call in &self.focus {
+            match conv.subagents.get(call) {
+                Some(sub) => conv = sub,
+                None => break,
+            }
+        }
+        conv
+    }
+
+    /// Whether the call of the sub-agent shown full-screen has its result:
+    /// its turn is not running, whatever the parent does.
+    fn focus_answered(&self) -> bool {
+        let Some(call) = self.focus.last() else {
+            return false;
+        };
+        let mut conv = &self.live.conversation;
+        for step in &self.focus[..self.focus.len() - 1] {
+            match conv.subagents.get(step) {
+                Some(sub) => conv = sub,
+                None => return false,
+            }
+        }
+        conv.turns.iter().flat_map(|t| &t.items).any(|item| {
+            matches!(item, crate::model::Item::ToolCall(tool)
+                if tool.response.is_some()
+                    && matches!(&conv.events[tool.request].kind,
+                        EventKind::ToolCallRequest { id, .. } if id == call))
+        })
+    }
+
     fn rebuild(&mut self) {
         self.options.finished = self.finished;
         self.live.take_untouched_turns();
-        self.doc = Document::build(&self.live.conversation, &self.options);
+        self.doc = Document::build(self.shown(), &self.options);
         self.revisions = RefCell::new(vec![None; self.doc.blocks.len()]);
         self.tally.update(&self.live.conversation, 0);
     }
@@ -146,6 +205,10 @@ impl LiveDocument {
     /// Rebuilds the document keeping the blocks (and their fingerprints) of
     /// the first `untouched` turns.
     fn rebuild_from(&mut self, untouched: usize) {
+        if !self.focus.is_empty() {
+            // A sub-agent's turns are not counted by the refresh.
+            return self.rebuild();
+        }
         self.options.finished = self.finished;
         let kept = self
             .doc
@@ -170,7 +233,10 @@ impl LiveDocument {
         else {
             return None;
         };
-        if self.live() != LiveState::Live || *number < self.live.conversation.turns.len() {
+        if self.live() != LiveState::Live
+            || *number < self.shown().turns.len()
+            || self.focus_answered()
+        {
             return None;
         }
         let start = duration::epoch_millis(stamp)?;
@@ -183,7 +249,7 @@ impl LiveDocument {
 
     fn ctx(&self, width: usize) -> LayoutContext<'_> {
         LayoutContext {
-            conv: &self.live.conversation,
+            conv: self.shown(),
             theme: &self.theme,
             width,
             code_width: Some(CODE_WIDTH),
@@ -241,7 +307,7 @@ impl Blocks for LiveDocument {
         // `302d18h` once an hour).
         if let Some(elapsed) = self.running_for(i) {
             let mut hasher = HashWriter(Xxh3::new());
-            let content = fingerprint(self.block(i), &self.live);
+            let content = fingerprint(self.block(i), self.shown());
             let label = layout::running_label(elapsed);
             let _ = write!(hasher, "{content}\u{0}{label}");
             return hasher.0.digest();
@@ -258,7 +324,7 @@ impl Blocks for LiveDocument {
                 let _ = write!(hasher, "{}\u{0}{piece:?}", self.revision(self.owner(i)));
                 hasher.0.digest()
             }
-            _ => fingerprint(block, &self.live),
+            _ => fingerprint(block, self.shown()),
         };
         if let Some(slot) = self.revisions.borrow_mut().get_mut(i) {
             *slot = Some(rev);
@@ -284,12 +350,11 @@ impl Blocks for LiveDocument {
             Landmark::Failure => DocLandmark::Failure,
             Landmark::Speech => DocLandmark::Speech,
         };
-        block.piece.as_ref().is_none_or(|p| p.is_first())
-            && block.is(landmark, &self.live.conversation)
+        block.piece.as_ref().is_none_or(|p| p.is_first()) && block.is(landmark, self.shown())
     }
 
     fn limited(&self, i: usize) -> bool {
-        layout::is_limited(self.block(i), &self.live.conversation)
+        layout::is_limited(self.block(i), self.shown())
     }
 
     fn attention(&self) -> Attention {
@@ -328,31 +393,42 @@ impl Blocks for LiveDocument {
     }
 
     fn search_text(&self, i: usize) -> String {
-        layout::search_text(self.block(i), &self.live.conversation)
+        layout::search_text(self.block(i), self.shown())
     }
 
     fn full_text(&self, i: usize) -> Option<String> {
-        let text = layout::full_text(self.block(i), &self.live.conversation)?;
+        let text = layout::full_text(self.block(i), self.shown())?;
         Some(sanitize(&text, SanitizeMode::Strip).into_owned())
     }
 
+    fn open_subagent(&mut self, i: usize) -> Option<String> {
+        let BlockKind::ToolCard(card) = &self.block(i).kind else {
+            return None;
+        };
+        let sub = card.subagent.as_ref()?;
+        if !self.shown().subagents.contains_key(&sub.call) {
+            return None;
+        }
+        let name = layout::subagent_name(card, self.shown());
+        self.focus.push(sub.call.clone());
+        self.rebuild();
+        Some(name)
+    }
+
+    fn close_subagent(&mut self) -> bool {
+        if self.focus.pop().is_none() {
+            return false;
+        }
+        self.rebuild();
+        true
+    }
+
     fn title(&self) -> String {
-        if let Some(title) = &self.live.conversation.title {
-            // Shown through text::sanitize::echo_line where the status bar is drawn.
-            return title.clone();
+        let title = self.conversation_title();
+        if self.focus.is_empty() {
+            return title;
         }
-        match &self.live.origin {
-            Origin::Jp(dir) => dir
-                .display_id()
-                .unwrap_or_else(|| dir.dir.display().to_string()),
-            Origin::Stream(path) if path.as_os_str() == "-" => "standard input".to_string(),
-            Origin::Stream(path) => path.display().to_string(),
-            Origin::Eve(path) => path
-                .file_name()
-                .unwrap_or(path.as_os_str())
-                .to_string_lossy()
-                .into_owned(),
-        }
+        format!("{title} › {} sub-agent", self.focus.len())
     }
 
     fn event_count(&self) -> usize {
@@ -444,6 +520,18 @@ impl Blocks for LiveDocument {
         std::fs::metadata(path).and_then(|m| m.modified()).ok()
     }
 
+    fn polls(&self) -> bool {
+        !self.replayed && !self.removed && self.live.follows_subagents()
+    }
+
+    fn poll(&mut self) -> Result<bool, String> {
+        let changed = self.refresh()?;
+        if changed {
+            self.update_blocks();
+        }
+        Ok(changed)
+    }
+
     fn tick(&mut self) {
         if self.replayed {
             return;
@@ -472,21 +560,31 @@ pub(super) fn without_folder(problem: &str) -> String {
 
 /// A hash of what a block shows: its description and the events it draws
 /// from. Equal fingerprints lay out equally.
-fn fingerprint(block: &DocBlock, live: &Live) -> u64 {
+fn fingerprint(block: &DocBlock, conv: &Conversation) -> u64 {
     let mut hasher = HashWriter(Xxh3::new());
     let _ = write!(hasher, "{:?}\u{0}{:?}", block.kind, block.piece);
     // Blocks that draw from the stream rather than from events.
     match &block.kind {
         BlockKind::InProgress { .. } => {
-            let _ = write!(hasher, "\u{0}{:?}", live.conversation.in_progress);
+            let _ = write!(hasher, "\u{0}{:?}", conv.in_progress);
         }
         BlockKind::Original { index } => {
-            let _ = write!(hasher, "\u{0}{:?}", live.conversation.originals.get(*index));
+            let _ = write!(hasher, "\u{0}{:?}", conv.originals.get(*index));
+        }
+        // A sub-agent's card draws from the sub-agent's events too.
+        BlockKind::ToolCard(card) => {
+            if let Some(sub) = card.subagent.as_ref()
+                && let Some(sub) = conv.subagents.get(&sub.call)
+            {
+                for event in &sub.events {
+                    let _ = write!(hasher, "\u{0}{event:?}");
+                }
+            }
         }
         _ => {}
     }
     for e in events_of(&block.kind) {
-        if let Some(event) = live.conversation.events.get(e) {
+        if let Some(event) = conv.events.get(e) {
             let _ = write!(hasher, "\u{0}{event:?}");
         }
     }

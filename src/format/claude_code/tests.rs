@@ -157,10 +157,82 @@ fn inline_sidechains_do_not_start_turns_but_a_sub_agent_file_does() {
     });
     assert_eq!(
         notice,
-        Some("sub-agent: research (its records are in the raw view)")
+        Some("unlinked sub-agent: research (its records are in the raw view)")
     );
     let own = ClaudeCodeReader::read_all(&lines(&[side]));
     assert_eq!(kinds(&own), ["turn_start", "chat_request"]);
+}
+
+#[test]
+fn an_inline_sidechain_is_handed_to_the_task_call_whose_prompt_it_starts_with() {
+    let main = json!({"type": "user", "uuid": "m1", "sessionId": "s", "message": {"role": "user", "content": "go"}});
+    let task = json!({"type": "assistant", "uuid": "m2", "parentUuid": "m1", "sessionId": "s", "message": {"id": "a", "role": "assistant", "content": [
+        {"type": "tool_use", "id": "t1", "name": "Task", "input": {"description": "look", "prompt": "research"}}]}});
+    let root = json!({"type": "user", "uuid": "s1", "parentUuid": null, "isSidechain": true, "sessionId": "s", "message": {"role": "user", "content": "research"}});
+    let step = json!({"type": "assistant", "uuid": "s2", "parentUuid": "s1", "isSidechain": true, "sessionId": "s", "message": {"id": "b", "role": "assistant", "content": "found it"}});
+    let other = json!({"type": "user", "uuid": "x1", "parentUuid": null, "isSidechain": true, "sessionId": "s", "message": {"role": "user", "content": "something else"}});
+    let mut reader = ClaudeCodeReader::read_all(&lines(&[main, task, root, step, other]));
+    // A running call is first looked for by its prompt; its records then come inline.
+    let links = reader.take_subagents();
+    assert!(matches!(links[0].source, SubAgentSource::Prompt { .. }));
+    let links: Vec<_> = links.into_iter().skip(1).collect();
+    assert_eq!(links.len(), 2, "{links:?}");
+    assert!(links.iter().all(|l| l.call == "t1"));
+    let mut bytes = Vec::new();
+    for link in links {
+        let SubAgentSource::Lines(line) = link.source else {
+            panic!("inline records come as lines");
+        };
+        bytes.extend(line);
+    }
+    // Read on their own, the lines are the sub-agent's conversation.
+    let sub = ClaudeCodeReader::read_all(&bytes);
+    assert_eq!(kinds(&sub), ["turn_start", "chat_request", "chat_response"]);
+    // The parent keeps its one turn and notes only the chain no call asked for.
+    let notices: Vec<&str> = reader
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Unknown(v) if e.type_name() == "notice" => v["text"].as_str(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        notices,
+        ["unlinked sub-agent: something else (its records are in the raw view)"]
+    );
+}
+
+#[test]
+fn a_finished_agent_call_names_its_file_and_an_id_with_a_slash_names_none() {
+    let call = |id: &str| {
+        json!({"type": "assistant", "uuid": format!("c{id}"), "sessionId": "sess-1", "message": {"id": id, "role": "assistant", "content": [
+        {"type": "tool_use", "id": id, "name": "Agent", "input": {"description": "d", "prompt": "p"}}]}})
+    };
+    let result = |id: &str, agent: &str| {
+        json!({"type": "user", "uuid": format!("r{id}"), "sessionId": "sess-1", "toolUseResult": {"status": "completed", "agentId": agent},
+        "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "done"}]}})
+    };
+    let mut reader = ClaudeCodeReader::read_all(&lines(&[
+        call("t1"),
+        result("t1", "a36e"),
+        call("t2"),
+        result("t2", "../../etc/x"),
+    ]));
+    let links: Vec<_> = reader
+        .take_subagents()
+        .into_iter()
+        .filter(|l| !matches!(l.source, SubAgentSource::Prompt { .. }))
+        .collect();
+    assert_eq!(links.len(), 1, "{links:?}");
+    assert_eq!(links[0].call, "t1");
+    assert_eq!(
+        links[0].source,
+        SubAgentSource::File(vec![
+            "agent-a36e.jsonl".into(),
+            "sess-1/subagents/agent-a36e.jsonl".into()
+        ])
+    );
 }
 
 #[test]

@@ -43,6 +43,12 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
                 old.as_ref().and_then(Value::as_str) != Some(diff.as_str())
             });
         }
+        if let (Some(call), Some(result)) = (
+            str_at(results[0], "tool_use_id"),
+            value.get("toolUseResult"),
+        ) {
+            state.link_agent_file(sink, call, result);
+        }
         for result in results {
             sink.push_kind(
                 time.clone(),

@@ -262,3 +262,37 @@ fn a_rollout_read_whole_ends_its_last_turn_once_it_answered_the_user() {
     assert!(followed.last_turn_settled() && !followed.finished());
     assert_eq!(turn_end(&followed), Some(ext::TurnEnd::Completed));
 }
+
+#[test]
+fn a_spawn_agent_call_names_its_childs_rollout_by_thread_id() {
+    let mut reader = CodexReader::read_all(&rollout(&[
+        ("session_meta", json!({"id": "parent", "cwd": "/w"})),
+        (
+            "event_msg",
+            json!({"type": "user_message", "message": "split it"}),
+        ),
+        (
+            "response_item",
+            json!({"type": "function_call", "name": "spawn_agent", "call_id": "c1", "arguments": "{\"message\":\"look\"}"}),
+        ),
+        (
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "c1", "output": "{\"agent_id\":\"0199-child\"}"}),
+        ),
+        (
+            "response_item",
+            json!({"type": "function_call", "name": "spawn_agent", "call_id": "c2", "arguments": "{}"}),
+        ),
+        (
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "c2", "output": "{\"agent_id\":\"../x\"}"}),
+        ),
+    ]));
+    let links = reader.take_subagents();
+    assert_eq!(links.len(), 1, "{links:?}");
+    assert_eq!(links[0].call, "c1");
+    assert_eq!(
+        links[0].source,
+        SubAgentSource::Ending("0199-child.jsonl".into())
+    );
+}

@@ -12,8 +12,8 @@ use super::read::{
     SplitText, final_reply_item, notice_text, response_id, split_text, turn_ended, turn_has_ended,
 };
 use super::{
-    Anchor, BlockKey, BlockKind, DocBlock, DocOptions, DocView, Document, Piece, ToolCard,
-    ToolSpeech,
+    Anchor, BlockKey, BlockKind, DocBlock, DocOptions, DocView, Document, Piece, SubAgent,
+    ToolCard, ToolSpeech,
 };
 use crate::model::InProgressKind;
 use crate::model::message_tools::is_message_tool;
@@ -508,6 +508,15 @@ impl Builder<'_> {
     ) {
         let task = ext::task(&self.conv.events[call.request])
             .or_else(|| call.response.and_then(|r| ext::task(&self.conv.events[r])));
+        let subagent = match &self.conv.events[call.request].kind {
+            EventKind::ToolCallRequest { id, .. } => self.conv.subagents.get(id).map(|sub| {
+                Box::new(SubAgent {
+                    call: id.clone(),
+                    document: Document::build_with(sub, self.options, self.out.limits),
+                })
+            }),
+            _ => None,
+        };
         self.push(
             turn,
             call.request,
@@ -519,6 +528,7 @@ impl Builder<'_> {
                 live,
                 task,
                 label_audience,
+                subagent,
             })),
         );
     }

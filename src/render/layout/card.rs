@@ -20,7 +20,7 @@ use crate::text::wrap::{prefix_lines, wrap_spans};
 use super::lines::{clean, code_lines, dim_line, indent_code, inner_width, pretty};
 use super::message::inquiry_lines;
 use super::rules::{task_detail, task_label};
-use super::{BODY_INDENT, Fold, LayoutContext, RESULT_GUTTER};
+use super::{BODY_INDENT, Fold, LayoutContext, RESULT_GUTTER, subagent};
 
 pub(super) fn tool_card(
     card: &ToolCard,
@@ -53,8 +53,19 @@ pub(super) fn tool_card(
         return Vec::new();
     }
     let name = clean(name, ctx).into_owned();
+    let sub = subagent::of(card, ctx);
     let mut lines = Vec::new();
     if first {
+        // In the viewer a sub-agent's card is one line until `Enter`.
+        if let Some((_, sub_conv)) = sub
+            && viewer
+            && fold == Fold::Policy
+            && piece.is_none()
+        {
+            lines.push(subagent::summary_line(card, sub_conv, false, "", ctx));
+            lines.push(Line::default());
+            return lines;
+        }
         if show_header {
             lines.extend(card_header(
                 card, &name, arguments, is_error, folded, hint, ctx,
@@ -64,8 +75,19 @@ pub(super) fn tool_card(
             lines.push(Line::default());
             return lines;
         }
-        if show_header || card.label_audience {
+        let asked = sub.is_some_and(|(_, conv)| subagent::was_asked(conv));
+        if (show_header || card.label_audience) && !asked {
             lines.extend(arguments_lines(card, request, arguments, ctx));
+        }
+        if let Some((sub, sub_conv)) = sub {
+            lines.push(subagent::summary_line(
+                card,
+                sub_conv,
+                true,
+                BODY_INDENT,
+                ctx,
+            ));
+            lines.extend(subagent::nested_lines(sub, sub_conv, ctx));
         }
         for pair in &card.call.inquiries {
             lines.extend(inquiry_lines(pair, BODY_INDENT, ctx));
@@ -85,6 +107,10 @@ pub(super) fn tool_card(
     }) = response
     {
         let blocks = content.views();
+        let report = sub
+            .and_then(|(_, conv)| subagent::report(conv))
+            .map(str::trim)
+            .filter(|r| !r.is_empty());
         for &(b, display) in &card.results {
             let display = match display {
                 _ if hint.expanded => BlockDisplay::Full,
@@ -102,6 +128,17 @@ pub(super) fn tool_card(
             let text: Cow<'_, str> = match block.text {
                 Some(text) => Cow::Borrowed(text),
                 None => Cow::Owned(format!("[unsupported block: {}]", block.kind)),
+            };
+            // The sub-agent's report is shown once, as its last words above.
+            let text = match report {
+                Some(report) if !hint.expanded && text.contains(report) => {
+                    let rest = text.replacen(report, "", 1).trim().to_string();
+                    if rest.is_empty() {
+                        continue;
+                    }
+                    Cow::Owned(rest)
+                }
+                _ => text,
             };
             lines.extend(result_lines(
                 &text,

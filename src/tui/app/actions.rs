@@ -5,12 +5,13 @@
 
 use std::time::SystemTime;
 
-use crossterm::event::{KeyEvent, MouseEvent, MouseEventKind};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 
-use super::{App, Effect, HSCROLL_STEP, Mode, WHEEL_LINES};
+use super::{App, Effect, HSCROLL_STEP, Left, Mode, WHEEL_LINES};
 use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::tui::blocks::ReplayControl;
 use crate::tui::blocks::{BlockClass, Blocks, Landmark, find_key, turn_start};
+use crate::tui::cache::LayoutCache;
 use crate::tui::find::{HitCounts, SearchPrompt};
 use crate::tui::help::{self, HelpKey};
 use crate::tui::keys::{Action, action_for, replay_action_for};
@@ -39,6 +40,10 @@ impl<D: Blocks> App<D> {
                 if let Some(count) = self.count_digit(key) {
                     self.count = Some(count);
                     self.note(format!("count {count}"));
+                    return None;
+                }
+                if !self.agents.is_empty() && self.leaves_agent(key) {
+                    self.close_agent();
                     return None;
                 }
                 let count = self.count.take();
@@ -123,6 +128,7 @@ impl<D: Blocks> App<D> {
             Action::Help => self.mode = Mode::Help(0),
             Action::Suspend => return Some(Effect::Suspend),
             Action::Quit => return Some(Effect::Quit),
+            Action::OpenAgent => self.open_agent(),
             Action::ReplayPause => self.control(ReplayControl::Pause),
             Action::ReplayForward => self.control(ReplayControl::Forward),
             Action::ReplayBack => self.control(ReplayControl::Back),
@@ -177,6 +183,62 @@ impl<D: Blocks> App<D> {
                 None
             }
         }
+    }
+
+    /// Whether `key` goes back from a sub-agent: `q`, or `Esc` with no
+    /// search highlighted.
+    fn leaves_agent(&self, key: &KeyEvent) -> bool {
+        let plain = key.modifiers.difference(KeyModifiers::SHIFT).is_empty();
+        plain
+            && match key.code {
+                KeyCode::Char('q') => true,
+                KeyCode::Esc => self.search.is_none(),
+                _ => false,
+            }
+    }
+
+    /// Shows the sub-agent of the card under the cursor full-screen, from
+    /// its first line; the place left is kept for [`App::close_agent`].
+    pub(super) fn open_agent(&mut self) {
+        let Some(pos) = self.cursor_pos() else { return };
+        let b = self.doc.owner(pos.block);
+        let top = self.anchor();
+        let Some(name) = self.doc.open_subagent(b) else {
+            self.note("no sub-agent here: put the cursor on an agent's card");
+            return;
+        };
+        self.agents.push(Left {
+            top,
+            cursor: self.cursor,
+            follow: self.follow,
+            folds: std::mem::take(&mut self.folds),
+        });
+        self.cache = LayoutCache::default();
+        self.search = None;
+        self.hits = HitCounts::default();
+        self.follow = false;
+        self.paused_at = None;
+        self.top = Pos::default();
+        self.cursor = 0;
+        self.note(format!("{name} · Esc or q: back"));
+        self.settle();
+    }
+
+    /// Goes back from a sub-agent to where the viewer was when it was opened.
+    pub(super) fn close_agent(&mut self) {
+        let Some(left) = self.agents.pop() else {
+            return;
+        };
+        self.doc.close_subagent();
+        self.cache = LayoutCache::default();
+        self.search = None;
+        self.hits = HitCounts::default();
+        self.folds = left.folds;
+        self.restore_anchor(left.top);
+        self.cursor = left.cursor;
+        self.follow = left.follow;
+        self.paused_at = (!left.follow).then(|| self.doc.event_count());
+        self.settle();
     }
 
     pub(super) fn toggle_fold(&mut self) {

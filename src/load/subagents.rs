@@ -1,0 +1,268 @@
+//! Sub-agents: the conversations a stream's tool calls started, each read
+//! by a [`Live`] of its own through the same format seam, kept in the
+//! parent's [`Conversation::subagents`] by the call's id.
+//!
+//! The reader says where a sub-agent's records are
+//! ([`crate::format::SubAgentLink`]): lines of the parent's own input
+//! (handed over as they are read), or a file beside the parent's (looked
+//! for again at every refresh until it is there, then followed like the
+//! parent). Nothing here knows a format (docs/agents.md, "Sub-agents").
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use super::{Live, Origin, Reader};
+use crate::format::{SubAgentLink, SubAgentSource};
+use crate::model::{Conversation, EventKind};
+
+/// The sub-agents of a followed stream, by the id of the call that started each.
+#[derive(Default)]
+pub(super) struct Children {
+    by_call: BTreeMap<String, Child>,
+    /// Files whose first prompt is no running sub-agent's: never read again.
+    rejected: HashSet<PathBuf>,
+}
+
+/// One sub-agent being read.
+struct Child {
+    /// Its reader; its conversation is kept in the parent's
+    /// [`Conversation::subagents`] between reads (one copy).
+    live: Box<Live>,
+    /// A file not found yet: where to look at the next refresh.
+    wanted: Option<SubAgentSource>,
+    /// The file it is read from, once found.
+    path: Option<PathBuf>,
+    /// Whether its records come from the parent's own input.
+    inline: bool,
+}
+
+impl Children {
+    /// Reads what the sub-agents gained: `links` just made by the parent's
+    /// reader, and every file followed (`end`: read to the end, a last line
+    /// without its newline too). `parent` is the parent's file, whose folder
+    /// the sub-agents' files are in. Returns whether a conversation changed.
+    pub(super) fn update(
+        &mut self,
+        links: Vec<SubAgentLink>,
+        parent: Option<&Path>,
+        conv: &mut BTreeMap<String, Conversation>,
+        redactor: Option<&std::sync::Arc<crate::redact::Redactor>>,
+        end: bool,
+    ) -> bool {
+        let mut changed = false;
+        for SubAgentLink { call, source } in links {
+            let child = self.by_call.entry(call.clone()).or_insert_with(|| Child {
+                live: Box::new(Live::stream(PathBuf::new())),
+                wanted: None,
+                path: None,
+                inline: false,
+            });
+            match source {
+                SubAgentSource::Lines(bytes) => {
+                    if !child.inline && child.path.is_none() {
+                        // Its records are in the parent's input after all.
+                        child.inline = true;
+                        child.wanted = None;
+                        child.live = new_live(None, parent, &call, redactor);
+                    }
+                    if child.inline {
+                        changed |= with_conversation(conv, &call, &mut child.live, |live| {
+                            live.push_stream(&bytes, false).is_ok()
+                        });
+                    }
+                }
+                // A file is looked for until one is found; a name beats a prompt.
+                source if !child.inline && child.path.is_none() => {
+                    let named = matches!(child.wanted, Some(SubAgentSource::File(_)));
+                    if !(named && matches!(source, SubAgentSource::Prompt { .. })) {
+                        child.wanted = Some(source);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let claimed: HashSet<PathBuf> = self
+            .by_call
+            .values()
+            .filter_map(|c| c.path.clone())
+            .collect();
+        for (call, child) in &mut self.by_call {
+            if let Some(wanted) = &child.wanted {
+                let Some(parent) = parent else { continue };
+                let Some(path) = find(parent, wanted, &claimed, &mut self.rejected) else {
+                    continue;
+                };
+                child.wanted = None;
+                child.live = new_live(Some(&path), Some(parent), call, redactor);
+                child.path = Some(path);
+            }
+            if !child.inline && child.path.is_none() {
+                continue;
+            }
+            changed |= with_conversation(conv, call, &mut child.live, |live| {
+                let mut changed = false;
+                if !child.inline {
+                    changed |= live
+                        .refresh_stream()
+                        .is_ok_and(|r| r != super::Refresh::Unchanged);
+                }
+                if end {
+                    let before = live.conversation.events.len();
+                    live.finish_stream();
+                    changed |= live.conversation.events.len() != before;
+                }
+                changed
+            });
+        }
+        changed
+    }
+
+    /// Whether a sub-agent is linked: its file may still appear or grow.
+    pub(super) fn any(&self) -> bool {
+        !self.by_call.is_empty()
+    }
+
+    /// The problems met reading the sub-agents, one line each, naming the file.
+    pub(super) fn warnings(&self) -> impl Iterator<Item = &String> {
+        self.by_call.values().flat_map(|child| &child.live.warnings)
+    }
+}
+
+/// Runs `read` on `live` holding the sub-agent's conversation, which stays
+/// in `conv` otherwise; a sub-agent with no conversation yet gets one.
+fn with_conversation(
+    conv: &mut BTreeMap<String, Conversation>,
+    call: &str,
+    live: &mut Live,
+    read: impl FnOnce(&mut Live) -> bool,
+) -> bool {
+    let held = conv.entry(call.to_string()).or_default();
+    std::mem::swap(held, &mut live.conversation);
+    let changed = read(live);
+    std::mem::swap(held, &mut live.conversation);
+    changed
+}
+
+/// A reader for a sub-agent: of its file, or (`None`) of lines handed over.
+fn new_live(
+    path: Option<&Path>,
+    parent: Option<&Path>,
+    call: &str,
+    redactor: Option<&std::sync::Arc<crate::redact::Redactor>>,
+) -> Box<Live> {
+    let mut live = Box::new(match path {
+        Some(path) => Live::stream_file(path.to_path_buf()),
+        None => Live::stream(PathBuf::from(format!(
+            "{} (sub-agent of call {call})",
+            parent.map_or("-".into(), |p| p.display().to_string())
+        ))),
+    });
+    if let Some(redactor) = redactor {
+        live.redact_with(redactor.clone());
+    }
+    live
+}
+
+/// The file `wanted` names beside `parent`, if it is there: by its path,
+/// by the end of its name, or (a running sub-agent) by the prompt its
+/// conversation opens with — a file no other sub-agent reads, whose first
+/// prompt is another is set aside in `rejected` for good.
+fn find(
+    parent: &Path,
+    wanted: &SubAgentSource,
+    claimed: &HashSet<PathBuf>,
+    rejected: &mut HashSet<PathBuf>,
+) -> Option<PathBuf> {
+    let folder = parent.parent().filter(|f| !f.as_os_str().is_empty());
+    let folder = folder.unwrap_or(Path::new("."));
+    let files = |dir: &Path, keep: &dyn Fn(&str) -> bool| -> Vec<PathBuf> {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(keep))
+            .filter(|p| p.as_path() != parent && !claimed.contains(p) && p.is_file())
+            .collect();
+        found.sort();
+        found
+    };
+    match wanted {
+        SubAgentSource::Lines(_) => None,
+        SubAgentSource::File(paths) => paths.iter().map(|p| folder.join(p)).find(|p| p.is_file()),
+        SubAgentSource::Ending(ending) => {
+            let compressed = format!("{ending}.zst");
+            files(folder, &|n| n.ends_with(ending) || n.ends_with(&compressed))
+                .into_iter()
+                .next()
+        }
+        SubAgentSource::Prompt { folders, prompt } => {
+            let agent_file = |n: &str| n.starts_with("agent-") && n.ends_with(".jsonl");
+            let candidates = folders
+                .iter()
+                .flat_map(|dir| files(&folder.join(dir), &agent_file))
+                .filter(|p| !rejected.contains(p));
+            for path in candidates.collect::<Vec<_>>() {
+                let mut live = Live::stream_file(path.clone());
+                if live.refresh_stream().is_err() {
+                    continue;
+                }
+                let first = live.conversation.events.iter().find_map(|e| match &e.kind {
+                    EventKind::ChatRequest { content, .. } => Some(content.trim()),
+                    _ => None,
+                });
+                match first {
+                    Some(first) if first == prompt.trim() => return Some(path),
+                    Some(_) => {
+                        rejected.insert(path);
+                    }
+                    // Records but no prompt (a 2.0.x agent file can start
+                    // so): it cannot be told by its prompt.
+                    None if !live.conversation.events.is_empty() => {
+                        rejected.insert(path);
+                    }
+                    // Not written yet: looked at again next time.
+                    None => {}
+                }
+            }
+            None
+        }
+    }
+}
+
+impl Live {
+    /// Whether a tool call linked a sub-agent: its file is looked for and
+    /// read at every refresh, so a viewer refreshes at its ticks too (the
+    /// files are not the one watched).
+    pub fn follows_subagents(&self) -> bool {
+        self.children.any()
+    }
+
+    /// Brings the sub-agents up to date after the parent's reader read
+    /// (`end`: the input is over). Returns whether one changed.
+    pub(super) fn update_subagents(&mut self, end: bool) -> bool {
+        let links = match &mut self.reader {
+            Reader::Stream { reader, .. } => reader.take_subagents(),
+            _ => Vec::new(),
+        };
+        let parent = match &self.origin {
+            Origin::Eve(path) | Origin::Stream(path) if path.as_os_str() != "-" => {
+                Some(path.clone())
+            }
+            _ => None,
+        };
+        let changed = self.children.update(
+            links,
+            parent.as_deref(),
+            &mut self.conversation.subagents,
+            self.redactor.as_ref(),
+            end,
+        );
+        for warning in self.children.warnings() {
+            if !self.warnings.contains(warning) {
+                self.warnings.push(warning.clone());
+            }
+        }
+        changed
+    }
+}
