@@ -2,7 +2,9 @@
 //! an aborted turn read "aborted", never "running…" or "no response", in
 //! `render` and in the viewer; a local command that printed nothing reads
 //! `⚠ (no output)`, not a bare `⚠`; a turn whose times are all one (a slash
-//! command) shows no `· 0ms` duration.
+//! command) shows no `· 0ms` duration; a Codex `patch_apply_end` with
+//! `changes` shows them as the `apply_patch` card's diff, once, and a failed
+//! apply is a failed card with its message.
 
 mod common;
 
@@ -128,4 +130,51 @@ fn an_empty_command_output_says_so_and_a_slash_command_turn_shows_no_zero_durati
             assert!(rules[1].contains("· 5s"), "{width}: {}", rules[1]);
         }
     }
+}
+
+#[test]
+fn patch_apply_end_changes_are_the_apply_patch_diff_shown_once() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/codex/patch-apply-end.jsonl");
+    for width in [40, 80, 200] {
+        let text = common::render_plain(&path, width);
+        // The changes, with their line numbers, replace the call's own patch.
+        for line in [
+            "--- /w/hello.py",
+            "@@ -1,2 +1,2 @@",
+            "+print('hello')",
+            "--- /dev/null",
+            "+++ /w/new.txt",
+            "+fresh",
+        ] {
+            assert_eq!(text.matches(line).count(), 1, "{width}: {line}\n{text}");
+        }
+        assert_eq!(
+            text.matches("*** Begin Patch").count(),
+            1,
+            "{width}:\n{text}"
+        );
+        // The failed apply keeps its own patch, is failed, and says why.
+        let failed = text
+            .lines()
+            .filter(|l| l.starts_with("✗ apply_patch"))
+            .count();
+        assert_eq!(failed, 1, "{width}:\n{text}");
+        assert!(
+            text.contains("Failed to find expected lines"),
+            "{width}:\n{text}"
+        );
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_overhear"))
+        .args(["render", "--color", "always", "--width", "80"])
+        .arg(&path)
+        .output()
+        .expect("overhear runs");
+    let coloured = String::from_utf8_lossy(&out.stdout);
+    assert!(coloured.contains("+print('hello')"), "{coloured}");
+    let line = coloured
+        .lines()
+        .find(|l| l.contains("+print('hello')"))
+        .unwrap_or("");
+    assert!(line.contains("\u{1b}["), "the diff is coloured: {line:?}");
 }
