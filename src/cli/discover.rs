@@ -9,9 +9,8 @@ use std::time::SystemTime;
 
 use clap::ValueEnum;
 
-use crate::format::session_head::codex_cwd;
+use crate::load::sessions::{Agents, latest_session_of};
 use crate::source::Workspace;
-use crate::source::sessions::{self, SessionFile};
 
 /// `--agent`: which kind of conversation to look for when no PATH is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -25,9 +24,6 @@ pub enum AgentArg {
     /// eve streams (they have no known folder: name the stream).
     Eve,
 }
-
-/// How much of a Codex session's start is read for its `cwd`.
-const HEAD: u64 = 8 * 1024;
 
 /// No PATH, and `--agent` names a kind with no conversation of the folder.
 #[derive(Debug, thiserror::Error)]
@@ -65,30 +61,7 @@ pub fn latest_path(
     } else {
         None
     };
-    let mut best: Option<SessionFile> = None;
-    let mut consider = |file: SessionFile| {
-        if best.as_ref().is_none_or(|b| file.modified > b.modified) {
-            best = Some(file);
-        }
-    };
-    if wants(AgentArg::Claude) {
-        sessions::claude_sessions(cwd, env)
-            .into_iter()
-            .for_each(&mut consider);
-    }
-    if wants(AgentArg::Codex) {
-        let mut codex = sessions::codex_sessions(env);
-        // Newest first: the first of the folder is its latest.
-        codex.sort_by_key(|file| std::cmp::Reverse(file.modified));
-        if let Some(file) = codex.into_iter().find(|file| {
-            sessions::read_head(&file.path, HEAD)
-                .ok()
-                .and_then(|head| codex_cwd(&head))
-                .is_some_and(|dir| Path::new(&dir) == cwd)
-        }) {
-            consider(file);
-        }
-    }
+    let best = latest_session_of(cwd, env, agent_filter(agent)).map(|session| session.file);
     match (best, jp, agent) {
         (Some(file), Some(jp), _) if jp >= file.modified => Ok(None),
         (Some(file), _, _) => Ok(Some(file.path.display().to_string())),
@@ -106,4 +79,13 @@ pub fn latest_path(
 
 fn modified(path: &Path) -> Option<SystemTime> {
     std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The agents `--agent` lets discovery look at (all without it).
+pub fn agent_filter(agent: Option<AgentArg>) -> Agents {
+    let wants = |kind: AgentArg| agent.is_none_or(|a| a == kind);
+    Agents {
+        claude_code: wants(AgentArg::Claude),
+        codex: wants(AgentArg::Codex),
+    }
 }

@@ -226,6 +226,7 @@ fn run(mut cli: Cli) -> anyhow::Result<i32> {
                 view::ViewerChoices {
                     mouse: cli.mouse,
                     notify: cli.notify,
+                    agent: cli.agent,
                 },
             )
         }

@@ -8,7 +8,9 @@ use super::terminal::viewer_possible_here;
 use crate::render::document::DocOptions;
 use crate::render::theme::{ColorDepth, detect_color_depth};
 use crate::tui::terminal::Mouse;
-use crate::tui::{Exit, ViewerSettings, open_and_run};
+use crate::tui::{Exit, FolderScope, ViewerSettings, open_and_run};
+
+use super::discover::{AgentArg, agent_filter};
 
 /// Runs the viewer on `path` and returns the exit status (128 + n after
 /// signal n); prints like `render` with `print`'s options when stdout is not
@@ -25,10 +27,17 @@ pub fn run(
         super::render::print(path, print, display, checked, None)?;
         return Ok(0);
     }
-    Ok(exit_code(open_and_run(
-        path,
-        settings(display, print.color, checked, choices),
-    )?))
+    let mut settings = settings(display, print.color, checked, choices);
+    // The picker lists the current folder's conversations, unless the
+    // viewer reads standard input (its conversation cannot be switched).
+    if path != Some("-") {
+        settings.folder = std::env::current_dir().ok().map(|cwd| FolderScope {
+            cwd,
+            agents: agent_filter(choices.agent),
+            jp: choices.agent.is_none_or(|a| a == AgentArg::Jp),
+        });
+    }
+    Ok(exit_code(open_and_run(path, settings)?))
 }
 
 /// The viewer's own switches from the command line.
@@ -38,6 +47,8 @@ pub struct ViewerChoices {
     pub mouse: bool,
     /// `--notify`: bell and desktop notifications (see [`crate::tui::notify`]).
     pub notify: bool,
+    /// `--agent`: the kinds of conversation the picker lists.
+    pub agent: Option<AgentArg>,
 }
 
 /// The variable that turns mouse capture on like `--mouse`, for those who
@@ -85,6 +96,7 @@ pub(super) fn settings(
         },
         notify: choices.notify || switched_on(NOTIFY_VAR),
         redactor: checked.redactor,
+        folder: None,
     }
 }
 

@@ -164,6 +164,76 @@ pub fn hunks(path: &str, hunks: &[Value]) -> Option<String> {
     Some(capped(lines))
 }
 
+/// The changes a Codex `patch_apply_end` records (`changes{path: {type,
+/// unified_diff?, move_path?, content?}}`, or the older `{path: {"update":
+/// {…}}}` form) as one coloured diff per file, in path order: an update as
+/// its unified diff under the file's names (a move's new name on `+++`), an
+/// added file as new from `/dev/null`, a deleted one as removed to it.
+pub fn patch_changes(changes: &Value) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut paths: Vec<(&String, &Value)> = changes.as_object()?.iter().collect();
+    paths.sort_by_key(|(path, _)| *path);
+    for (path, change) in paths {
+        let (kind, body) = match change.get("type").and_then(Value::as_str) {
+            Some(kind) => (kind, change),
+            None => {
+                let (kind, body) = change.as_object()?.iter().next()?;
+                (kind.as_str(), body)
+            }
+        };
+        let text = |key: &str| body.get(key).and_then(Value::as_str);
+        parts.push(match kind {
+            "add" => diff(path, "", text("content").unwrap_or("")),
+            "delete" => removed(path, text("content").unwrap_or("")),
+            _ => updated(
+                path,
+                text("move_path").unwrap_or(path),
+                text("unified_diff")?,
+            ),
+        });
+    }
+    (!parts.is_empty()).then(|| parts.join("\n"))
+}
+
+/// A file's stored unified diff under its names, coloured; its own `---`/`+++`
+/// lines, if it has them, give way to these.
+fn updated(path: &str, new_path: &str, unified: &str) -> String {
+    let mut lines = vec![
+        format!("{BOLD}--- {}{RESET}", clean(path)),
+        format!("{BOLD}+++ {}{RESET}", clean(new_path)),
+    ];
+    for line in unified.lines() {
+        if line.starts_with("--- ") || line.starts_with("+++ ") {
+            continue;
+        }
+        let text = clean(line);
+        lines.push(if line.starts_with("@@") {
+            format!("{CYAN}{text}{RESET}")
+        } else if line.starts_with('+') {
+            format!("{GREEN}{text}{RESET}")
+        } else if line.starts_with('-') {
+            format!("{RED}{text}{RESET}")
+        } else {
+            text
+        });
+    }
+    capped(lines)
+}
+
+/// A deleted file: every line removed, to `/dev/null`.
+fn removed(path: &str, content: &str) -> String {
+    let mut lines = vec![
+        format!("{BOLD}--- {}{RESET}", clean(path)),
+        format!("{BOLD}+++ /dev/null{RESET}"),
+    ];
+    lines.extend(
+        content
+            .lines()
+            .map(|line| format!("{RED}-{}{RESET}", clean(line))),
+    );
+    capped(lines)
+}
+
 /// An `apply_patch` body (`*** Begin Patch` … `*** End Patch`), coloured.
 fn patch(body: &str) -> String {
     let lines = body
@@ -307,5 +377,18 @@ mod tests {
         let text = plain(&rendered("Write", &args).unwrap());
         assert!(text.starts_with("--- /dev/null\n+++ big.txt\n@@\n+line 0\n"));
         assert!(text.ends_with("… 43 more lines"), "{text}");
+    }
+
+    #[test]
+    fn patch_changes_read_in_both_forms_with_moves_and_deletions() {
+        let changes = json!({
+            "b.txt": {"update": {"unified_diff": "--- b.txt\n+++ c.txt\n@@ -1 +1 @@\n-x\n+y\n", "move_path": "c.txt"}},
+            "a.txt": {"type": "delete", "content": "gone\n"},
+        });
+        assert_eq!(
+            plain(&patch_changes(&changes).unwrap()),
+            "--- a.txt\n+++ /dev/null\n-gone\n--- b.txt\n+++ c.txt\n@@ -1 +1 @@\n-x\n+y"
+        );
+        assert_eq!(patch_changes(&json!({})), None);
     }
 }

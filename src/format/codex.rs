@@ -17,6 +17,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
+use super::agent_args;
 use super::stream::SubAgentSource;
 use super::transcript::{
     Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
@@ -44,8 +45,9 @@ pub struct State {
     spoken: Vec<(String, bool)>,
     /// Tool responses by call id (to enrich them).
     responses: HashMap<String, usize>,
-    /// Call ids requested so far: a call is shown once per id.
-    calls: HashSet<String>,
+    /// Call ids requested so far, with their requests' indexes: a call is
+    /// shown once per id, and enriched by id.
+    calls: HashMap<String, usize>,
     /// Error verdicts of extended-mode events that came before the output.
     verdicts: HashMap<String, bool>,
     /// `total_token_usage` (input, output, cached input) when the current
@@ -261,13 +263,14 @@ impl State {
         name: String,
         arguments: Value,
     ) {
-        if !self.calls.insert(id.clone()) {
+        if self.calls.contains_key(&id) {
             return; // the same call written again
         }
         if name == "spawn_agent" {
             self.spawns.insert(id.clone());
         }
-        sink.push_call(time, id, name, arguments);
+        let index = sink.push_call(time, id.clone(), name, arguments);
+        self.calls.insert(id, index);
     }
 
     /// Links a `spawn_agent` call to its child's rollout, once: the rollout
@@ -437,6 +440,20 @@ impl State {
                 sink.opaque(time, line);
             }
             kind @ ("exec_command_end" | "patch_apply_end" | "mcp_tool_call_end") => {
+                // The changes an `apply_patch` made replace the call's own
+                // patch as its diff: one diff, never two (§3.6).
+                if let (Some(changes), Some(&request)) = (
+                    event.get("changes").filter(|_| kind == "patch_apply_end"),
+                    self.calls.get(&call_id),
+                ) && let Some(diff) = agent_args::patch_changes(changes)
+                {
+                    sink.update(request, |event| {
+                        let old = event
+                            .metadata
+                            .insert("rendered_arguments".into(), Value::from(diff.clone()));
+                        old.as_ref().and_then(Value::as_str) != Some(diff.as_str())
+                    });
+                }
                 if let Some(error) = verdict(kind, event) {
                     match self.responses.get(&call_id) {
                         Some(&index) => sink.update(index, |response| match &mut response.kind {

@@ -1,10 +1,33 @@
-//! What the first bytes of a Codex session say about it without reading it
-//! whole: the folder it ran in (`session_meta.cwd`), for finding the
-//! sessions of a folder (docs/agents.md "Finding sessions").
+//! What the first bytes of a Claude Code or Codex session say about it
+//! without reading it whole: the folder a Codex session ran in
+//! (`session_meta.cwd`), for finding the sessions of a folder, and the
+//! session's first real prompt, its title in the picker (docs/agents.md
+//! "Finding sessions").
 
 use std::io::Read;
 
 use serde_json::Value;
+
+use super::ndjson::NdjsonReader;
+use super::stream::StreamReader;
+use crate::model::EventKind;
+
+/// How much of a Codex session's start is read for its `cwd`: `cwd` comes
+/// before the long instructions, and is read from a cut line too.
+pub const CWD_HEAD: u64 = 8 * 1024;
+
+/// How much of a session's start is read, at most, for its first prompt: a
+/// Codex rollout's first prompt follows its instructions and injected
+/// context (120 kB into a real v0.40 rollout).
+pub const PROMPT_HEAD: u64 = 256 * 1024;
+
+/// How recently a session's file must have been written for a picker to
+/// mark it live: the time after which a followed transcript whose last turn
+/// settled shows `○ finished` ([`super::ndjson::QUIET_SETTLED`]).
+pub const LIVE_WITHIN: std::time::Duration = super::ndjson::QUIET_SETTLED;
+
+/// How many characters of the first prompt's first line are kept as a title.
+const TITLE_CHARS: usize = 200;
 
 /// The zstd frame magic, little-endian `0xFD2FB528`.
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
@@ -41,6 +64,33 @@ pub fn codex_cwd(head: &[u8]) -> Option<String> {
             .map(str::to_owned);
     }
     cut_line_cwd(line)
+}
+
+/// The first real prompt of a Claude Code transcript or Codex rollout, from
+/// the file's first bytes (plain or the start of a zstd frame): the first
+/// prompt the format's own reader finds (so meta lines, command output,
+/// tool results and injected context are not prompts), as its first
+/// non-blank line, trimmed, at most [`TITLE_CHARS`] characters. A last line
+/// cut by the head's end is not read. Unsanitized: the caller shows it
+/// through `text`.
+pub fn first_prompt(head: &[u8]) -> Option<String> {
+    let plain;
+    let head = if head.starts_with(&ZSTD_MAGIC) {
+        plain = decompress_start(head);
+        plain.as_slice()
+    } else {
+        head
+    };
+    let mut reader = NdjsonReader::new();
+    let mut events = Vec::new();
+    reader.feed(head, &mut events);
+    events.iter().find_map(|event| match &event.kind {
+        EventKind::ChatRequest { content, .. } => {
+            let line = content.lines().map(str::trim).find(|l| !l.is_empty())?;
+            Some(line.chars().take(TITLE_CHARS).collect())
+        }
+        _ => None,
+    })
 }
 
 /// `cwd` from a `session_meta` line cut short: the string after its first
@@ -92,6 +142,38 @@ mod tests {
         let other = r#"{"type":"response_item","payload":{"cwd":"/work/app"}}"#;
         assert_eq!(codex_cwd(other.as_bytes()), None);
         assert_eq!(codex_cwd(b"not json"), None);
+    }
+
+    #[test]
+    fn the_first_prompt_is_the_first_real_one_as_one_line() {
+        let claude = concat!(
+            r#"{"type":"summary","summary":"A stored summary","leafUuid":"x"}"#,
+            "\n",
+            r#"{"type":"user","uuid":"u0","sessionId":"s","isMeta":true,"message":{"role":"user","content":"Caveat: meta"}}"#,
+            "\n",
+            r#"{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":"\n  Fix the parser  \nand test it"}}"#,
+            "\n",
+        );
+        assert_eq!(
+            first_prompt(claude.as_bytes()).as_deref(),
+            Some("Fix the parser")
+        );
+        let codex = format!(
+            "{META}\n{}\n",
+            r#"{"timestamp":"2025-09-25T02:12:24Z","type":"event_msg","payload":{"type":"user_message","message":"Add a timer","kind":"plain"}}"#
+        );
+        assert_eq!(
+            first_prompt(codex.as_bytes()).as_deref(),
+            Some("Add a timer")
+        );
+        // The prompt's line is cut by the head's end: not read.
+        assert_eq!(first_prompt(&codex.as_bytes()[..codex.len() - 10]), None);
+        let long = format!(
+            r#"{{"type":"user","uuid":"u1","sessionId":"s","message":{{"role":"user","content":"{}"}}}}"#,
+            "é".repeat(500)
+        );
+        let title = first_prompt(format!("{long}\n").as_bytes()).unwrap_or_default();
+        assert_eq!(title.chars().count(), TITLE_CHARS);
     }
 
     #[test]

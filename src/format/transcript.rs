@@ -241,7 +241,7 @@ impl Sink {
         id: String,
         name: String,
         arguments: Value,
-    ) {
+    ) -> usize {
         let rendered = super::agent_args::rendered(&name, &arguments);
         let mut event = Event::new(
             timestamp,
@@ -256,7 +256,7 @@ impl Sink {
                 .metadata
                 .insert("rendered_arguments".into(), Value::from(rendered));
         }
-        self.push(event);
+        self.push(event)
     }
 
     /// Appends an opaque item for a record that makes no event of its own:

@@ -20,6 +20,7 @@ use crate::source::tail::AppendTail;
 use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 
 mod folder;
+pub mod sessions;
 mod stream;
 mod subagents;
 mod turns;

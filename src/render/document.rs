@@ -274,6 +274,9 @@ pub struct ToolCard {
     pub results: Vec<(usize, BlockDisplay)>,
     /// Whether the call may still be running (the conversation is live).
     pub live: bool,
+    /// Unanswered in a turn that was aborted (Codex `turn_aborted`, a Claude
+    /// Code interruption): it will never have a result.
+    pub aborted: bool,
     /// The background task's status, when the format records one.
     pub task: Option<ext::TaskStatus>,
     /// Whether every result block is labelled with its audience (raw view).

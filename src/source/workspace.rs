@@ -54,6 +54,10 @@ pub struct ConversationEntry {
     pub archived: bool,
     /// A live `jp query` holds the conversation's lock (see [`super::lock`]).
     pub locked: bool,
+    /// When it was last active, in nanoseconds since the Unix epoch
+    /// (`last_activated_at`, else its event stream's file time): the order
+    /// of a picker that lists it beside other kinds of conversation.
+    pub active_at: i128,
 }
 
 impl ConversationEntry {
@@ -216,6 +220,7 @@ impl Workspace {
             pinned: meta.pinned,
             archived: copy.in_archive || meta.archived,
             locked: self.is_locked(&copy.id),
+            active_at: sort_key,
         };
         (sort_key, entry)
     }

@@ -66,9 +66,10 @@ pub const NOTES: &[(&str, &str)] = &[
     ),
     (
         "The picker",
-        "In a JP workspace p lists its conversations, most recent first; ● \
-         marks one an agent is writing. Type to filter, ↑ ↓ choose, Enter \
-         opens, Esc goes back.",
+        "p lists the conversations of this folder — the JP workspace's, \
+         Claude Code's and Codex's sessions — most recent first; ● marks one \
+         an agent is writing. Type to filter, ↑ ↓ choose, Enter opens, Esc \
+         goes back.",
     ),
 ];
 

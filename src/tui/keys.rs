@@ -68,7 +68,7 @@ pub enum Action {
     Copy,
     /// Start or stop following the end.
     ToggleFollow,
-    /// Show the conversations of the workspace.
+    /// Show the conversations of the folder (workspace and agent sessions).
     Picker,
     /// Show the keys.
     Help,
@@ -346,7 +346,7 @@ pub const BINDINGS: &[Binding] = &[
         "p",
         &[Chord::ch('p')],
         Action::Picker,
-        "other conversations of the workspace",
+        "other conversations of this folder",
     ),
     bind(
         "H F1",

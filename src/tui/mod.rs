@@ -58,4 +58,4 @@ pub use chrome::Chrome;
 pub use clock::Clock;
 pub use picker::ConversationRow;
 pub use run::{EventChannel, Exit, Host, NoWorkspace, Opened, TuiError, run};
-pub use viewer::{ViewerError, ViewerSettings, open_and_run, run_live};
+pub use viewer::{FolderScope, ViewerError, ViewerSettings, open_and_run, run_live};

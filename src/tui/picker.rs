@@ -1,5 +1,6 @@
-//! The workspace picker: the conversations of a JP workspace, most recent
-//! first (the order they are given in), filtered by typing.
+//! The picker: the conversations of the folder — a JP workspace's, and the
+//! Claude Code and Codex sessions of the current folder — most recent first
+//! (the order they are given in), filtered by typing.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
@@ -15,11 +16,16 @@ use crate::text::width::display_width;
 /// One conversation as the picker lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConversationRow {
-    /// The conversation's id (its folder name).
+    /// What opens it: a JP conversation's id (its folder name), an agent
+    /// session's path.
     pub id: String,
+    /// The agent whose session it is (`claude`, `codex`); `None` for a JP
+    /// conversation.
+    pub agent: Option<&'static str>,
     /// Its title, when it has one.
     pub title: Option<String>,
-    /// When it was last active, as stored (`2025-12-09 21:20:34.512239`, UTC).
+    /// When it was last active, as stored (`2025-12-09 21:20:34.512239`,
+    /// UTC), or an agent session file's time (`2025-12-09T21:20:34Z`).
     pub last_activity: Option<String>,
     /// How many events it holds, when they were counted.
     pub events: Option<usize>,
@@ -27,8 +33,10 @@ pub struct ConversationRow {
     pub pinned: bool,
     /// Archived.
     pub archived: bool,
-    /// An agent holds its lock right now.
-    pub locked: bool,
+    /// Being written right now: a live `jp query` holds the JP
+    /// conversation's lock, or the agent session's file was written in the
+    /// last minute (docs/agents.md "Finding sessions").
+    pub live: bool,
 }
 
 /// What a key did in the picker.
@@ -63,7 +71,8 @@ impl Picker {
         }
     }
 
-    /// Indices of the rows matching the filter (case-insensitive, title or id).
+    /// Indices of the rows matching the filter (case-insensitive, title, id
+    /// or agent).
     pub fn visible(&self) -> Vec<usize> {
         let needle = self.filter.to_lowercase();
         (0..self.rows.len())
@@ -71,6 +80,7 @@ impl Picker {
                 let row = &self.rows[i];
                 needle.is_empty()
                     || row.id.to_lowercase().contains(&needle)
+                    || row.agent.is_some_and(|a| a.contains(&needle))
                     || row
                         .title
                         .as_deref()
@@ -185,6 +195,7 @@ impl Picker {
 /// A column of width 0 is not shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Columns {
+    agent: usize,
     title: usize,
     id: usize,
     when: usize,
@@ -199,6 +210,8 @@ const DATE: usize = 10;
 /// The title keeps at least this many columns (or its natural width) while
 /// other columns can make room.
 const TITLE_MIN: usize = 24;
+/// Width of the agent column (`claude`, `codex`, `jp`).
+const AGENT: usize = 6;
 /// Width of the marker in front of each row (` ● ` for a live conversation).
 const MARKER: usize = 3;
 /// Space between columns.
@@ -207,10 +220,12 @@ const GAP: usize = 2;
 impl Columns {
     /// Fits the columns into `width`. The title matters most; when room is
     /// short the id goes first, then the flags, the event count, the time
-    /// of day, and last the date. A title column never grows past the
-    /// longest title, so the other columns stay beside the titles.
+    /// of day, the date, and last the agent. A title column never grows past
+    /// the longest title, so the other columns stay beside the titles. The
+    /// agent column is there when an agent session is listed.
     fn measure<'a>(rows: impl Iterator<Item = &'a ConversationRow>, width: usize) -> Columns {
         let mut natural = Columns {
+            agent: 0,
             title: 0,
             id: 0,
             when: WHEN,
@@ -218,19 +233,25 @@ impl Columns {
             flags: 0,
         };
         for row in rows {
+            if row.agent.is_some() {
+                natural.agent = AGENT;
+            }
             natural.title = natural.title.max(display_width(&clean(title_of(row))));
-            natural.id = natural.id.max(display_width(&row.id));
-            natural.events = natural.events.max(event_count(row).len() + " events".len());
+            natural.id = natural.id.max(display_width(&clean(shown_id(row))));
+            if row.agent.is_none() {
+                natural.events = natural.events.max(event_count(row).len() + " events".len());
+            }
             natural.flags = natural.flags.max(flag_text(row).map_or(0, |f| f.len()));
         }
         let title_min = natural.title.min(TITLE_MIN);
         let mut columns = natural;
-        let drops: [fn(&mut Columns); 5] = [
+        let drops: [fn(&mut Columns); 6] = [
             |c| c.id = 0,
             |c| c.flags = 0,
             |c| c.events = 0,
             |c| c.when = DATE,
             |c| c.when = 0,
+            |c| c.agent = 0,
         ];
         for drop in drops {
             if MARKER + title_min + columns.rest() <= width {
@@ -247,7 +268,7 @@ impl Columns {
 
     /// Columns taken by everything but the marker and the title.
     fn rest(&self) -> usize {
-        [self.id, self.when, self.events, self.flags]
+        [self.agent, self.id, self.when, self.events, self.flags]
             .iter()
             .filter(|&&w| w > 0)
             .map(|w| w + GAP)
@@ -256,23 +277,26 @@ impl Columns {
 
     fn line(&self, row: &ConversationRow, chrome: &Chrome) -> Line<'static> {
         let dim = chrome.secondary;
-        let marker = if row.locked {
+        let marker = if row.live {
             Span::styled(" ● ", chrome.picker_live)
         } else {
             Span::raw("   ")
         };
+        let mut spans = vec![marker];
+        if self.agent > 0 {
+            let agent = row.agent.unwrap_or("jp");
+            spans.push(Span::styled(format!("{}  ", pad(agent, self.agent)), dim));
+        }
         let title = truncate(&clean(title_of(row)), self.title);
         let title_style = if row.archived || row.title.is_none() {
             dim
         } else {
             Style::new()
         };
-        let mut spans = vec![marker, Span::styled(pad(&title, self.title), title_style)];
+        spans.push(Span::styled(pad(&title, self.title), title_style));
         if self.id > 0 {
-            spans.push(Span::styled(
-                format!("  {}", pad(&clean(&row.id), self.id)),
-                dim,
-            ));
+            let id = truncate(&clean(shown_id(row)), self.id);
+            spans.push(Span::styled(format!("  {}", pad(&id, self.id)), dim));
         }
         if self.when > 0 {
             let when = row.last_activity.as_deref().map_or_else(
@@ -282,7 +306,11 @@ impl Columns {
             spans.push(Span::styled(format!("  {}", pad(&when, self.when)), dim));
         }
         if self.events > 0 {
-            let count = format!("{} events", event_count(row));
+            // An agent session's events are not counted: its file is not read.
+            let count = match row.agent {
+                Some(_) => String::new(),
+                None => format!("{} events", event_count(row)),
+            };
             spans.push(Span::styled(format!("  {count:>w$}", w = self.events), dim));
         }
         if let Some(flags) = flag_text(row).filter(|_| self.flags > 0) {
@@ -292,9 +320,24 @@ impl Columns {
     }
 }
 
-/// What the title column shows: the title, else the id.
+/// What the title column shows: the title, else the id (an agent
+/// session's file name).
 fn title_of(row: &ConversationRow) -> &str {
-    row.title.as_deref().unwrap_or(&row.id)
+    match (&row.title, row.agent) {
+        (Some(title), _) => title,
+        (None, Some(_)) => row.id.rsplit('/').next().unwrap_or(&row.id),
+        (None, None) => &row.id,
+    }
+}
+
+/// What the id column shows: a JP conversation's id. An agent session's is
+/// its path, too long to show and saying less than its agent, title and
+/// time: the typed filter still matches it.
+fn shown_id(row: &ConversationRow) -> &str {
+    match row.agent {
+        Some(_) => "",
+        None => &row.id,
+    }
 }
 
 /// The event count, `?` when it was not counted.
@@ -342,16 +385,17 @@ pub(crate) mod tests {
     pub(crate) fn rows() -> Vec<ConversationRow> {
         let row = |id: &str, title: Option<&str>, t: Option<&str>, events| ConversationRow {
             id: id.into(),
+            agent: None,
             title: title.map(String::from),
             last_activity: t.map(String::from),
             events,
             pinned: false,
             archived: false,
-            locked: false,
+            live: false,
         };
         vec![
             ConversationRow {
-                locked: true,
+                live: true,
                 ..row(
                     "17760760747",
                     Some("Replace prefill logic"),
@@ -432,6 +476,89 @@ pub(crate) mod tests {
         assert_eq!(
             lines[5],
             "   17662304290                    17662304290  —                   ? events  archived"
+        );
+    }
+
+    /// The rows of [`rows`] with a live Claude Code session first and a
+    /// Codex one with no prompt.
+    fn with_sessions() -> Vec<ConversationRow> {
+        let session = |agent, path: &str, title: Option<&str>, live| ConversationRow {
+            id: path.into(),
+            agent: Some(agent),
+            title: title.map(String::from),
+            last_activity: Some("2026-01-01T03:00:00Z".into()),
+            events: None,
+            pinned: false,
+            archived: false,
+            live,
+        };
+        let mut all = vec![
+            session(
+                "claude",
+                "/h/.claude/projects/-w/0d3a8e6f.jsonl",
+                Some("Fix the parser"),
+                true,
+            ),
+            session("codex", "/h/.codex/sessions/rollout-1.jsonl", None, false),
+        ];
+        all.extend(rows());
+        all
+    }
+
+    fn drawn_rows(rows: Vec<ConversationRow>, width: u16) -> Vec<String> {
+        let picker = Picker::new(rows, None);
+        let mut buf = Buffer::empty(Rect::new(0, 0, width, 8));
+        picker.draw(buf.area, &mut buf, &Chrome::default());
+        (0..8)
+            .map(|y| {
+                (0..width)
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn agent_sessions_show_their_agent_beside_jp_conversations() {
+        let lines = drawn_rows(with_sessions(), 120);
+        assert_eq!(
+            lines[2],
+            " ● claude  Fix the parser                              2026-01-01 03:00"
+        );
+        assert_eq!(
+            lines[3],
+            "   codex   rollout-1.jsonl                             2026-01-01 03:00"
+        );
+        assert_eq!(
+            lines[4],
+            " ● jp      Replace prefill logic          17760760747  2026-01-01 02:00   48 events"
+        );
+        // Narrow: the agent stays, the time goes.
+        let lines = drawn_rows(with_sessions(), 40);
+        assert_eq!(lines[2], " ● claude  Fix the parser");
+        assert_eq!(lines[4], " ● jp      Replace prefill logic");
+        for width in [10, 20, 40, 80, 200] {
+            for line in drawn_rows(with_sessions(), width) {
+                assert!(
+                    display_width(&line) <= usize::from(width),
+                    "{width}: {line}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn typing_an_agent_name_keeps_its_sessions() {
+        let mut picker = Picker::new(with_sessions(), None);
+        for c in "codex".chars() {
+            picker.handle(&key(KeyCode::Char(c)), 10);
+        }
+        assert_eq!(picker.visible().len(), 1);
+        assert_eq!(
+            picker.handle(&key(KeyCode::Enter), 10),
+            PickerOutcome::Open("/h/.codex/sessions/rollout-1.jsonl".into())
         );
     }
 

@@ -64,12 +64,13 @@ impl<U> EventChannel<U> {
     }
 }
 
-/// What the viewer needs from its surroundings for the workspace picker.
+/// What the viewer needs from its surroundings for the picker.
 pub trait Host<D: Blocks> {
-    /// The workspace's conversations, most recent first.
+    /// The conversations to pick from (the workspace's, the folder's agent
+    /// sessions), most recent first.
     fn conversations(&mut self) -> Vec<ConversationRow>;
-    /// Opens conversation `id` and starts following it (the previous
-    /// conversation's watcher should stop).
+    /// Opens conversation `id` (a row's id) and starts following it (the
+    /// previous conversation's watcher should stop).
     fn open(&mut self, id: &str) -> Result<Opened<D>, String>;
 }
 
@@ -236,7 +237,14 @@ impl Session<'_> {
                 out.write_all(super::notify::sequence(&text).as_bytes())?;
                 out.flush()?;
             }
-            Effect::Pick => app.show_picker(host.conversations()),
+            Effect::Pick => {
+                let rows = host.conversations();
+                if rows.is_empty() {
+                    app.note("no conversation of this folder to pick (no JP workspace, Claude Code or Codex session)");
+                } else {
+                    app.show_picker(rows);
+                }
+            }
             Effect::Open(id) => match host.open(&id) {
                 Ok(opened) => {
                     app.open(opened.doc, id, opened.epoch);

@@ -2,6 +2,8 @@
 //! it (a folder watch, a file watch or the stdin reader, each feeding the
 //! event channel), and runs the viewer. The one entry point the CLI calls.
 
+use std::collections::HashSet;
+use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::time::SystemTime;
 
@@ -11,6 +13,7 @@ use super::live::{LiveDocument, LiveUpdate};
 use super::picker::ConversationRow;
 use super::run::{EventChannel, Exit, Host, Opened, TuiError, run};
 use super::terminal::Mouse;
+use crate::load::sessions::{Agents, sessions_of};
 use crate::load::{Live, OpenError, Origin, event_count};
 use crate::render::document::DocOptions;
 use crate::render::highlight::highlight;
@@ -35,6 +38,21 @@ pub struct ViewerSettings {
     pub notify: bool,
     /// Secrets replaced by `[redacted RULE]` in everything shown (`--redact`).
     pub redactor: Option<std::sync::Arc<crate::redact::Redactor>>,
+    /// The folder whose conversations the picker (`p`) lists; `None`: only
+    /// the workspace the conversation was opened through, if any.
+    pub folder: Option<FolderScope>,
+}
+
+/// The folder whose conversations the picker lists beside the workspace's:
+/// the JP workspace around it and its Claude Code and Codex sessions.
+#[derive(Debug, Clone)]
+pub struct FolderScope {
+    /// The folder (the current one).
+    pub cwd: PathBuf,
+    /// Which agents' sessions to list (`--agent`).
+    pub agents: Agents,
+    /// Whether to list the JP workspace around it (`--agent` none or `jp`).
+    pub jp: bool,
 }
 
 /// Why `overhear PATH` could not show anything.
@@ -61,19 +79,27 @@ pub fn run_live(mut live: Live, settings: ViewerSettings) -> Result<Exit, TuiErr
     }
     let events = EventChannel::<LiveUpdate>::new();
     let tx = events.sender();
+    let env = |name: &str| std::env::var(name).ok();
+    let workspace = live.workspace.clone().or_else(|| {
+        let folder = settings.folder.as_ref().filter(|folder| folder.jp)?;
+        Workspace::discover(&folder.cwd, &env)
+    });
     let mut host = WorkspaceHost {
-        workspace: live.workspace.clone(),
+        picker: workspace.is_some() || settings.folder.is_some(),
+        workspace,
         settings: settings.clone(),
+        sessions: HashSet::new(),
         tx: tx.clone(),
         epoch: 0,
         watch: None,
     };
     let watch_problem = host.follow(&live.origin, 0).err();
     let options = ViewerOptions {
-        workspace: live.workspace.is_some(),
+        workspace: host.picker,
         conversation_id: match &live.origin {
             Origin::Jp(dir) => dir.id.clone(),
-            Origin::Eve(_) | Origin::Stream(_) => None,
+            Origin::Eve(path) => Some(path.display().to_string()),
+            Origin::Stream(_) => None,
         },
         opened_at: SystemTime::now(),
         chrome: Chrome::from_theme(&settings.theme),
@@ -115,10 +141,15 @@ fn warm_up_highlighter(theme: &Theme) {
         .spawn(move || highlight("fn main() {}", Some("rust"), &theme));
 }
 
-/// The workspace behind the picker, and the watch of the conversation shown.
+/// The workspace and folder behind the picker, and the watch of the
+/// conversation shown.
 struct WorkspaceHost {
     workspace: Option<Workspace>,
+    /// Whether there is anything to pick from (a workspace or a folder).
+    picker: bool,
     settings: ViewerSettings,
+    /// The agent sessions the picker listed last: what it may open.
+    sessions: HashSet<String>,
     tx: Sender<AppEvent<LiveUpdate>>,
     epoch: u64,
     watch: Option<Watch>,
@@ -162,34 +193,65 @@ impl WorkspaceHost {
 
 impl Host<LiveDocument> for WorkspaceHost {
     fn conversations(&mut self) -> Vec<ConversationRow> {
-        let Some(workspace) = &self.workspace else {
-            return Vec::new();
-        };
-        workspace
-            .conversations()
-            .into_iter()
-            .map(|entry| ConversationRow {
-                events: event_count(&entry.conversation()),
-                id: entry.id,
-                title: entry.title,
-                last_activity: entry.last_activated_at,
-                pinned: entry.pinned,
-                archived: entry.archived,
-                locked: entry.locked,
-            })
-            .collect()
+        let mut rows: Vec<(i128, ConversationRow)> = Vec::new();
+        if let Some(workspace) = &self.workspace {
+            rows.extend(workspace.conversations().into_iter().map(|entry| {
+                let row = ConversationRow {
+                    events: event_count(&entry.conversation()),
+                    id: entry.id,
+                    agent: None,
+                    title: entry.title,
+                    last_activity: entry.last_activated_at,
+                    pinned: entry.pinned,
+                    archived: entry.archived,
+                    live: entry.locked,
+                };
+                (entry.active_at, row)
+            }));
+        }
+        self.sessions.clear();
+        if let Some(folder) = &self.settings.folder {
+            let env = |name: &str| std::env::var(name).ok();
+            let now = SystemTime::now();
+            for session in sessions_of(&folder.cwd, &env, folder.agents) {
+                let id = session.file.path.display().to_string();
+                self.sessions.insert(id.clone());
+                let at = jiff::Timestamp::try_from(session.file.modified).ok();
+                let row = ConversationRow {
+                    agent: Some(session.agent.name()),
+                    title: session.title(),
+                    last_activity: at
+                        .map(|at| at.round(jiff::Unit::Second).unwrap_or(at).to_string()),
+                    events: None,
+                    pinned: false,
+                    archived: false,
+                    live: session.is_live(now),
+                    id,
+                };
+                let nanos = at.map_or(0, jiff::Timestamp::as_nanosecond);
+                rows.push((nanos, row));
+            }
+        }
+        // Newest first; the workspace's own order among equals.
+        rows.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+        rows.into_iter().map(|(_, row)| row).collect()
     }
 
     fn open(&mut self, id: &str) -> Result<Opened<LiveDocument>, String> {
-        let workspace = self
-            .workspace
-            .clone()
-            .ok_or_else(|| format!("{id}: not in a workspace"))?;
-        let entry = workspace
-            .find(id)
-            .ok_or_else(|| format!("{id}: no such conversation any more"))?;
-        let mut live = Live::open_jp(entry.conversation(), Some(workspace))
-            .map_err(|e| super::live::without_folder(&e.to_string()))?;
+        let mut live = if self.sessions.contains(id) {
+            Live::open_eve(PathBuf::from(id))
+                .map_err(|e| super::live::without_folder(&e.to_string()))?
+        } else {
+            let workspace = self
+                .workspace
+                .clone()
+                .ok_or_else(|| format!("{id}: not in a workspace"))?;
+            let entry = workspace
+                .find(id)
+                .ok_or_else(|| format!("{id}: no such conversation any more"))?;
+            Live::open_jp(entry.conversation(), Some(workspace))
+                .map_err(|e| super::live::without_folder(&e.to_string()))?
+        };
         if let Some(redactor) = &self.settings.redactor {
             live.redact_with(redactor.clone());
         }

@@ -16,6 +16,9 @@ const COMMAND_OUTPUT: [&str; 4] = [
     "<bash-stderr>",
 ];
 
+/// What an empty local command output reads as.
+const NO_OUTPUT: &str = "(no output)";
+
 /// Maps one `user` record.
 pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Option<String>) {
     let content = value
@@ -70,7 +73,15 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
     }
     // 4. Local command output.
     if COMMAND_OUTPUT.iter().any(|tag| start.starts_with(tag)) {
-        sink.notice(time, "info", strip_tags(start));
+        let output = strip_tags(start);
+        // A command that printed nothing (`/clear`, `! true`) says so, rather
+        // than leave a bare `⚠` line.
+        let output = if output.is_empty() {
+            NO_OUTPUT.to_string()
+        } else {
+            output
+        };
+        sink.notice(time, "info", output);
         // A local command's output answers its prompt: no model is asked.
         state.progress.answered = true;
         return;

@@ -9,7 +9,8 @@ use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::read::{
-    SplitText, final_reply_item, notice_text, response_id, split_text, turn_ended, turn_has_ended,
+    SplitText, final_reply_item, notice_text, response_id, split_text, turn_cancelled, turn_ended,
+    turn_has_ended,
 };
 use super::{
     Anchor, BlockKey, BlockKind, DocBlock, DocOptions, DocView, Document, Piece, SubAgent,
@@ -244,7 +245,8 @@ impl Builder<'_> {
             .map(Box::new);
         // A turn has ended when the format says so, when another follows it,
         // or when no one writes the conversation any more; its duration runs
-        // from its first stored time to its last.
+        // from its first stored time to its last. A turn whose times are all
+        // one (a slash command and its output) has no duration to show.
         let ended = turn_ended(conv, turn) || number < conv.turns.len() || self.options.finished;
         let duration = ended
             .then(|| {
@@ -255,7 +257,8 @@ impl Builder<'_> {
                     .find_map(|i| conv.events[i].timestamp.as_deref())?;
                 duration::between(timestamp.as_deref()?, last)
             })
-            .flatten();
+            .flatten()
+            .filter(|&ms| ms > 0);
         self.push(
             number,
             rule_event,
@@ -517,6 +520,12 @@ impl Builder<'_> {
             }),
             _ => None,
         };
+        let aborted = call.response.is_none()
+            && self
+                .conv
+                .turns
+                .get(turn.wrapping_sub(1))
+                .is_some_and(|t| turn_cancelled(self.conv, t));
         self.push(
             turn,
             call.request,
@@ -526,6 +535,7 @@ impl Builder<'_> {
                 style,
                 results,
                 live,
+                aborted,
                 task,
                 label_audience,
                 subagent,

@@ -22,6 +22,15 @@ pub(super) fn turn_ended(conv: &Conversation, turn: &Turn) -> bool {
     })
 }
 
+/// Whether the format says `turn` was aborted (Codex `turn_aborted`, a
+/// Claude Code interruption): its unanswered calls never will be.
+pub(super) fn turn_cancelled(conv: &Conversation, turn: &Turn) -> bool {
+    turn.items.iter().any(|item| {
+        matches!(item, Item::TurnStart(i)
+            if ext::turn_info(&conv.events[*i]).is_some_and(|t| t.ended == Some(ext::TurnEnd::Cancelled)))
+    })
+}
+
 /// How many turns of `conv` have ended: every turn but the last, and the last
 /// too when the format says it ended or `finished` (no one writes any more).
 pub fn ended_turns(conv: &Conversation, finished: bool) -> usize {

@@ -195,6 +195,8 @@ pub(super) fn card_header(
     let (marker, style) = match (card.call.response.is_some(), is_error) {
         (_, true) => ("✗", theme.styles.error),
         (true, false) => ("●", theme.styles.tool_header),
+        // Stopped by the user: not a failure, and nothing is pending.
+        (false, _) if card.aborted => ("✗", theme.styles.pending),
         (false, _) => ("◌", theme.styles.pending),
     };
     // Results the policy hides entirely: the card says how many lines, and
@@ -225,6 +227,8 @@ pub(super) fn card_header(
             == Some("rejected");
         let word = if rejected { "rejected" } else { "failed" };
         Some((word.to_string(), theme.styles.error))
+    } else if card.aborted {
+        Some(("aborted".to_string(), theme.styles.pending))
     } else if card.call.response.is_none() {
         Some((
             if card.live {

@@ -1,0 +1,170 @@
+//! The Claude Code and Codex sessions of a folder (docs/agents.md "Finding
+//! sessions"): where they are kept (`source::sessions`), which Codex session
+//! ran in the folder and what each one's first prompt is
+//! (`format::session_head`), read from heads only. The one place both the
+//! command line (the latest session, with no PATH) and the viewer's picker
+//! (every session) find them.
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use crate::format::session_head::{CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, codex_cwd, first_prompt};
+use crate::source::sessions::{self, SessionFile};
+
+/// An agent that keeps its sessions where overhear can find them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Agent {
+    /// Claude Code (`~/.claude/projects/<slug>/`).
+    ClaudeCode,
+    /// Codex (`~/.codex/sessions/`, `archived_sessions/`).
+    Codex,
+}
+
+impl Agent {
+    /// The name `--agent` and the picker use: `claude`, `codex`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::ClaudeCode => "claude",
+            Agent::Codex => "codex",
+        }
+    }
+}
+
+/// Which agents' sessions to look for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Agents {
+    /// Claude Code's project folder for the folder.
+    pub claude_code: bool,
+    /// Codex sessions whose `session_meta.cwd` is the folder.
+    pub codex: bool,
+}
+
+impl Agents {
+    /// Both.
+    pub const ALL: Agents = Agents {
+        claude_code: true,
+        codex: true,
+    };
+}
+
+/// A session of the folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FolderSession {
+    /// Whose session it is.
+    pub agent: Agent,
+    /// Its file and when it was last written.
+    pub file: SessionFile,
+}
+
+impl FolderSession {
+    /// Whether the agent is writing it right now: the file was written less
+    /// than [`LIVE_WITHIN`] (1 minute) before `now`, the time after which a
+    /// followed transcript whose last turn settled shows `○ finished`.
+    pub fn is_live(&self, now: SystemTime) -> bool {
+        now.duration_since(self.file.modified)
+            .map_or(true, |age| age < LIVE_WITHIN)
+    }
+
+    /// Its first real prompt, one line, from at most [`PROMPT_HEAD`] bytes
+    /// of its start (a first read of [`FIRST_READ`] bytes is enough for most).
+    pub fn title(&self) -> Option<String> {
+        let head = sessions::read_head(&self.file.path, FIRST_READ).ok()?;
+        if let Some(title) = first_prompt(&head) {
+            return Some(title);
+        }
+        if (head.len() as u64) < FIRST_READ {
+            return None;
+        }
+        first_prompt(&sessions::read_head(&self.file.path, PROMPT_HEAD).ok()?)
+    }
+}
+
+/// The first read for a title: a Claude Code transcript's first prompt, and
+/// a short Codex rollout's, are within it.
+const FIRST_READ: u64 = 16 * 1024;
+
+/// Every session of `cwd` among `agents`, newest first: the `*.jsonl` of
+/// Claude Code's project folder for it, and the Codex sessions whose head
+/// names it (each Codex file's first [`CWD_HEAD`] bytes are read, nothing
+/// more).
+pub fn sessions_of(
+    cwd: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+    agents: Agents,
+) -> Vec<FolderSession> {
+    let mut found = Vec::new();
+    if agents.claude_code {
+        found.extend(
+            sessions::claude_sessions(cwd, env)
+                .into_iter()
+                .map(|file| FolderSession {
+                    agent: Agent::ClaudeCode,
+                    file,
+                }),
+        );
+    }
+    if agents.codex {
+        found.extend(
+            sessions::codex_sessions(env)
+                .into_iter()
+                .filter(|file| ran_in(file, cwd))
+                .map(|file| FolderSession {
+                    agent: Agent::Codex,
+                    file,
+                }),
+        );
+    }
+    found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
+    found
+}
+
+/// The newest session of `cwd` among `agents`: Codex files are tried newest
+/// first and the search stops at the first that ran in `cwd`.
+pub fn latest_session_of(
+    cwd: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+    agents: Agents,
+) -> Option<FolderSession> {
+    let claude_files = if agents.claude_code {
+        sessions::claude_sessions(cwd, env)
+    } else {
+        Vec::new()
+    };
+    let claude = claude_files
+        .into_iter()
+        .max_by_key(|file| file.modified)
+        .map(|file| FolderSession {
+            agent: Agent::ClaudeCode,
+            file,
+        });
+    let codex = agents.codex.then(|| {
+        let mut files = sessions::codex_sessions(env);
+        files.sort_by_key(|file| std::cmp::Reverse(file.modified));
+        files
+            .into_iter()
+            .find(|file| ran_in(file, cwd))
+            .map(|file| FolderSession {
+                agent: Agent::Codex,
+                file,
+            })
+    });
+    // A tie goes to Claude Code.
+    [claude, codex.flatten()]
+        .into_iter()
+        .flatten()
+        .reduce(|a, b| {
+            if b.file.modified > a.file.modified {
+                b
+            } else {
+                a
+            }
+        })
+}
+
+/// Whether the Codex session `file` ran in `cwd`, by its head's `session_meta.cwd`.
+fn ran_in(file: &SessionFile, cwd: &Path) -> bool {
+    sessions::read_head(&file.path, CWD_HEAD)
+        .ok()
+        .and_then(|head| codex_cwd(&head))
+        .is_some_and(|dir| Path::new(&dir) == cwd)
+}
