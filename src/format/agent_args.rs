@@ -206,18 +206,24 @@ fn updated(path: &str, new_path: &str, unified: &str) -> String {
         if line.starts_with("--- ") || line.starts_with("+++ ") {
             continue;
         }
-        let text = clean(line);
-        lines.push(if line.starts_with("@@") {
-            format!("{CYAN}{text}{RESET}")
-        } else if line.starts_with('+') {
-            format!("{GREEN}{text}{RESET}")
-        } else if line.starts_with('-') {
-            format!("{RED}{text}{RESET}")
-        } else {
-            text
-        });
+        lines.push(diff_line(line));
     }
     capped(lines)
+}
+
+/// One line of a unified diff, cleaned and coloured by its first character:
+/// hunk headers cyan, additions green, removals red.
+fn diff_line(line: &str) -> String {
+    let text = clean(line);
+    if line.starts_with("@@") {
+        format!("{CYAN}{text}{RESET}")
+    } else if line.starts_with('+') {
+        format!("{GREEN}{text}{RESET}")
+    } else if line.starts_with('-') {
+        format!("{RED}{text}{RESET}")
+    } else {
+        text
+    }
 }
 
 /// A deleted file: every line removed, to `/dev/null`.
@@ -239,17 +245,10 @@ fn patch(body: &str) -> String {
     let lines = body
         .lines()
         .map(|line| {
-            let text = clean(line);
             if line.starts_with("*** ") {
-                format!("{BOLD}{text}{RESET}")
-            } else if line.starts_with("@@") {
-                format!("{CYAN}{text}{RESET}")
-            } else if line.starts_with('+') {
-                format!("{GREEN}{text}{RESET}")
-            } else if line.starts_with('-') {
-                format!("{RED}{text}{RESET}")
+                format!("{BOLD}{}{RESET}", clean(line))
             } else {
-                text
+                diff_line(line)
             }
         })
         .collect();

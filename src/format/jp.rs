@@ -100,6 +100,18 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes)
 }
 
+/// The streaming readers' view of `base_config.json`: `Some(None)` when there
+/// is none, `None` when it is not JSON (a whole read then reports exactly
+/// what is wrong).
+fn parsed_base(base_config_json: Option<&[u8]>) -> Option<Option<Value>> {
+    match base_config_json {
+        Some(bytes) => serde_json::from_slice::<Value>(strip_bom(bytes))
+            .ok()
+            .map(Some),
+        None => Some(None),
+    }
+}
+
 trait DeserializeSeqWith<'de> {
     fn deserialize_seq_with(&mut self, reader: &mut Reader) -> Result<(), serde_json::Error>;
 }

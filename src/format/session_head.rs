@@ -8,6 +8,7 @@ use std::io::Read;
 
 use serde_json::Value;
 
+use super::detect::ZSTD_MAGIC;
 use super::ndjson::NdjsonReader;
 use super::stream::StreamReader;
 use crate::model::EventKind;
@@ -29,24 +30,27 @@ pub const LIVE_WITHIN: std::time::Duration = super::ndjson::QUIET_SETTLED;
 /// How many characters of the first prompt's first line are kept as a title.
 const TITLE_CHARS: usize = 200;
 
-/// The zstd frame magic, little-endian `0xFD2FB528`.
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
-
 /// How much of a compressed head is decompressed, at most.
 const PLAIN_LIMIT: u64 = 256 * 1024;
+
+/// A file's first bytes as text: the start of a zstd frame decompressed
+/// into `plain`, anything else as it is.
+fn plain_head<'a>(head: &'a [u8], plain: &'a mut Vec<u8>) -> &'a [u8] {
+    if head.starts_with(&ZSTD_MAGIC) {
+        *plain = decompress_start(head);
+        plain.as_slice()
+    } else {
+        head
+    }
+}
 
 /// The `cwd` of a Codex rollout's `session_meta` line, from the file's first
 /// bytes (plain or the start of a zstd frame). The first line may be cut
 /// short by the head's end (its `base_instructions` can be long): `cwd` comes
 /// before them, and is read from the cut line too.
 pub fn codex_cwd(head: &[u8]) -> Option<String> {
-    let plain;
-    let head = if head.starts_with(&ZSTD_MAGIC) {
-        plain = decompress_start(head);
-        plain.as_slice()
-    } else {
-        head
-    };
+    let mut plain = Vec::new();
+    let head = plain_head(head, &mut plain);
     let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
     let line = &head[start..];
     let line = match line.iter().position(|&b| b == b'\n') {
@@ -74,13 +78,8 @@ pub fn codex_cwd(head: &[u8]) -> Option<String> {
 /// cut by the head's end is not read. Unsanitized: the caller shows it
 /// through `text`.
 pub fn first_prompt(head: &[u8]) -> Option<String> {
-    let plain;
-    let head = if head.starts_with(&ZSTD_MAGIC) {
-        plain = decompress_start(head);
-        plain.as_slice()
-    } else {
-        head
-    };
+    let mut plain = Vec::new();
+    let head = plain_head(head, &mut plain);
     let mut reader = NdjsonReader::new();
     let mut events = Vec::new();
     reader.feed(head, &mut events);

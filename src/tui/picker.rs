@@ -438,18 +438,7 @@ pub(crate) mod tests {
     }
 
     fn drawn(width: u16) -> Vec<String> {
-        let picker = Picker::new(rows(), None);
-        let mut buf = Buffer::empty(Rect::new(0, 0, width, 6));
-        picker.draw(buf.area, &mut buf, &Chrome::default());
-        (0..6)
-            .map(|y| {
-                (0..width)
-                    .map(|x| buf[(x, y)].symbol())
-                    .collect::<String>()
-                    .trim_end()
-                    .to_string()
-            })
-            .collect()
+        drawn_rows(rows(), width)
     }
 
     #[test]

@@ -23,7 +23,7 @@ use xxhash_rust::xxh3::Xxh3Default;
 
 use super::entries::{ArrayReader, Next};
 use super::members::{Member, Shape, members};
-use super::{Fields, JpLoad, JpStream, Reader, decode_known, event_of, is_known, strip_bom};
+use super::{Fields, JpLoad, JpStream, Reader, decode_known, event_of, is_known, parsed_base};
 use crate::model::{ChatResponse, Event, EventKind, ext};
 
 /// How much of the file is read at a time.
@@ -56,12 +56,8 @@ impl JpOutline {
         base_config_json: Option<&[u8]>,
         chunk: usize,
     ) -> io::Result<Option<(JpStream, JpLoad, JpOutline)>> {
-        let base = match base_config_json {
-            Some(bytes) => match serde_json::from_slice::<Value>(strip_bom(bytes)) {
-                Ok(base) => Some(base),
-                Err(_) => return Ok(None),
-            },
-            None => None,
+        let Some(base) = parsed_base(base_config_json) else {
+            return Ok(None);
         };
         let mut reader = Reader::new(base.is_some(), 0);
         let mut hasher = Xxh3Default::new();

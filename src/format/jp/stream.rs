@@ -13,7 +13,7 @@ use serde_json::Value;
 use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
 
 use super::entries::{ArrayEnd, ArrayReader, Next, is_json_space};
-use super::{Generation, JpLoad, LoadError, Reader, load, strip_bom};
+use super::{Generation, JpLoad, LoadError, Reader, load, parsed_base, strip_bom};
 
 /// How much of the file is read at a time by [`JpStream::read_from`].
 const CHUNK: usize = 1 << 20;
@@ -79,12 +79,8 @@ impl JpStream {
         base_config_json: Option<&[u8]>,
         chunk: usize,
     ) -> io::Result<Option<(Self, JpLoad)>> {
-        let base = match base_config_json {
-            Some(bytes) => match serde_json::from_slice::<Value>(strip_bom(bytes)) {
-                Ok(base) => Some(base),
-                Err(_) => return Ok(None),
-            },
-            None => None,
+        let Some(base) = parsed_base(base_config_json) else {
+            return Ok(None);
         };
         let mut reader = Reader::new(base.is_some(), 0);
         let mut hasher = Xxh3Default::new();
