@@ -28,7 +28,7 @@ pub const PROMPT_HEAD: u64 = 256 * 1024;
 pub const LIVE_WITHIN: std::time::Duration = super::ndjson::QUIET_SETTLED;
 
 /// How many characters of the first prompt's first line are kept as a title.
-const TITLE_CHARS: usize = 200;
+pub const TITLE_CHARS: usize = 200;
 
 /// How much of a compressed head is decompressed, at most.
 const PLAIN_LIMIT: u64 = 256 * 1024;
