@@ -22,6 +22,18 @@ fn kinds(reader: &ClaudeCodeReader) -> Vec<&str> {
     reader.events().iter().map(Event::type_name).collect()
 }
 
+/// The texts of the notices `reader` wrote, in order.
+fn notices(reader: &ClaudeCodeReader) -> Vec<&str> {
+    reader
+        .events()
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Unknown(v) if e.type_name() == "notice" => v["text"].as_str(),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
 fn a_response_split_over_lines_keeps_its_blocks_and_counts_usage_once() {
     let bytes = lines(&[
@@ -127,14 +139,7 @@ fn user_records_are_told_apart_in_the_spec_order() {
         })
         .collect();
     assert_eq!(prompts, ["/exit", "look\n\n[image: image/png, 3 B]"]);
-    let notices: Vec<&str> = reader
-        .events()
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Unknown(v) if e.type_name() == "notice" => v["text"].as_str(),
-            _ => None,
-        })
-        .collect();
+    let notices = notices(&reader);
     assert_eq!(notices, ["Bye!", "[Request interrupted by user]"]);
 }
 
@@ -151,10 +156,7 @@ fn inline_sidechains_do_not_start_turns_but_a_sub_agent_file_does() {
             .count(),
         1
     );
-    let notice = mixed.events().iter().find_map(|e| match &e.kind {
-        EventKind::Unknown(v) if e.type_name() == "notice" => v["text"].as_str(),
-        _ => None,
-    });
+    let notice = notices(&mixed).first().copied();
     assert_eq!(
         notice,
         Some("unlinked sub-agent: research (its records are in the raw view)")
@@ -189,14 +191,7 @@ fn an_inline_sidechain_is_handed_to_the_task_call_whose_prompt_it_starts_with() 
     let sub = ClaudeCodeReader::read_all(&bytes);
     assert_eq!(kinds(&sub), ["turn_start", "chat_request", "chat_response"]);
     // The parent keeps its one turn and notes only the chain no call asked for.
-    let notices: Vec<&str> = reader
-        .events()
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Unknown(v) if e.type_name() == "notice" => v["text"].as_str(),
-            _ => None,
-        })
-        .collect();
+    let notices = notices(&reader);
     assert_eq!(
         notices,
         ["unlinked sub-agent: something else (its records are in the raw view)"]
