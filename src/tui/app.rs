@@ -568,7 +568,60 @@ impl<D: Blocks> App<D> {
 
     /// Puts the view back in bounds after any change: at the end when
     /// following, never past the last screenful, the cursor on a drawn row.
+    /// A conversation opened at its end reads earlier turns while nothing
+    /// is above the screen, so that there are always lines above it, as in
+    /// a conversation read whole.
     pub(super) fn settle(&mut self) {
+        self.settle_here();
+        self.lines_above(1);
+    }
+
+    /// Reads earlier turns of a conversation opened at its end until `n`
+    /// lines are above the first on screen, or none are left to read.
+    pub(super) fn lines_above(&mut self, n: usize) {
+        while self.doc.earlier() > 0 {
+            let top = self.top;
+            let target = self.sheet().back(top, n);
+            if !self.is_first_line(target) {
+                return;
+            }
+            let anchor = self.anchor();
+            match self.doc.read_earlier(false) {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(note) => {
+                    self.note(note);
+                    return;
+                }
+            }
+            self.restore_anchor(anchor);
+            self.settle_here();
+        }
+    }
+
+    /// Reads every earlier turn a conversation opened at its end has not
+    /// read yet, keeping the view where it is.
+    pub(super) fn read_every_turn(&mut self) {
+        if self.doc.earlier() == 0 {
+            return;
+        }
+        let anchor = self.anchor();
+        if let Err(note) = self.doc.read_earlier(true) {
+            self.note(note);
+        }
+        self.restore_anchor(anchor);
+        self.settle();
+    }
+
+    /// Whether `pos` is the document's first line.
+    fn is_first_line(&mut self, pos: Pos) -> bool {
+        let mut sheet = self.sheet();
+        let pos = sheet.normalize(pos);
+        pos.line == 0 && sheet.back(pos, 1) == pos
+    }
+
+    /// [`App::settle`] with the blocks there are.
+    fn settle_here(&mut self) {
         let rows = self.rows;
         let end = self.sheet().end_top(rows);
         let top = self.top;

@@ -49,6 +49,11 @@ impl<D: Blocks> App<D> {
                 let count = self.count.take();
                 let replayed = self.doc.replay().and_then(|_| replay_action_for(key));
                 let action = replayed.or_else(|| action_for(key))?;
+                // `10G` goes to a line counted from the first.
+                let to_line = count.is_some() && matches!(action, Action::Bottom);
+                if action.needs_every_turn() || to_line {
+                    self.read_every_turn();
+                }
                 self.act_counted(action, count)
             }
         }
