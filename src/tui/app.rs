@@ -96,6 +96,10 @@ pub enum Effect {
     /// Ring the bell and send this (clean) text as a desktop notification
     /// (see [`super::notify`]).
     Notify(String),
+    /// Draw the frame now (its status bar says that the earlier turns are
+    /// being read), then call [`App::read_earlier_then_act`]: a key that
+    /// needs every turn of a conversation opened at its end waits for them.
+    ReadEarlier,
 }
 
 /// How the viewer starts.
@@ -232,6 +236,9 @@ pub struct App<D: Blocks> {
     /// The places left for the sub-agents opened full-screen (`a`), the
     /// latest last: `Esc` or `q` goes back to the last one.
     pub(super) agents: Vec<Left<D::Key>>,
+    /// A key (and its count) waiting for the earlier turns to be read
+    /// ([`Effect::ReadEarlier`]).
+    pub(super) deferred: Option<(super::keys::Action, Option<usize>)>,
 }
 
 /// Where the viewer was when a sub-agent was opened full-screen.
@@ -281,6 +288,7 @@ impl<D: Blocks> App<D> {
             notify: options.notify,
             focused: true,
             agents: Vec::new(),
+            deferred: None,
         };
         // The cursor on a drawn row from the start, whatever comes first.
         app.settle();
@@ -611,6 +619,15 @@ impl<D: Blocks> App<D> {
         }
         self.restore_anchor(anchor);
         self.settle();
+    }
+
+    /// Reads the earlier turns a key waits for ([`Effect::ReadEarlier`]),
+    /// then does what the key asks.
+    pub fn read_earlier_then_act(&mut self) -> Option<Effect> {
+        let (action, count) = self.deferred.take()?;
+        self.message = self.read_error.clone();
+        self.read_every_turn();
+        self.act_counted(action, count)
     }
 
     /// Whether `pos` is the document's first line.
