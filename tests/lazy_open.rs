@@ -243,3 +243,25 @@ fn a_turn_appended_while_earlier_turns_are_in_outline_is_shown_as_a_full_read_sh
         assert_same(&lazy.frame(), &whole.frame(), keys);
     }
 }
+
+#[test]
+fn earlier_turns_decoded_later_are_redacted_like_the_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = "AKIAQWERTYUIOPASDFGH";
+    let mut events = generate::conversation_events(4 << 20);
+    events[1]["content"] = json!(format!("Use {secret} to deploy the zanzibar parser."));
+    let dir = generate::write_conversation(tmp.path(), &generate::stored(&events));
+    let mut live = Live::open_jp_at_end(ConversationDir::new(&dir), None).unwrap();
+    live.redact_with(std::sync::Arc::new(
+        overhear::redact::Redactor::builtin().unwrap(),
+    ));
+    let mut lazy = Viewer::new(live, 100, 30);
+    lazy.frame();
+    assert!(lazy.earlier() > 0, "turn 1 is still in outline");
+    lazy.keys("g");
+    let top = text(&lazy.frame());
+    assert!(top.contains("zanzibar"), "turn 1 on screen:\n{top}");
+    assert!(top.contains("[redacted aws-access-token]"), "{top}");
+    let events = format!("{:?}", lazy.app.document().source().conversation.events);
+    assert!(!events.contains(secret));
+}
