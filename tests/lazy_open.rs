@@ -265,3 +265,27 @@ fn earlier_turns_decoded_later_are_redacted_like_the_rest() {
     let events = format!("{:?}", lazy.app.document().source().conversation.events);
     assert!(!events.contains(secret));
 }
+
+#[test]
+fn an_earlier_entry_its_outline_got_wrong_makes_the_file_read_whole_as_before() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut events = generate::conversation_events(4 << 20);
+    // overhear's own fact joining items, which an outline does not read:
+    // decoding this entry finds what its outline did not say.
+    let response = events
+        .iter()
+        .position(|e| e["type"] == "tool_call_response")
+        .unwrap();
+    events[response]["metadata"] = json!({"overhear.call_id": "elsewhere"});
+    let dir = generate::write_conversation(tmp.path(), &generate::stored(&events));
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    let mut lazy = Viewer::at_end(&dir, 100, 30);
+    assert_same(&lazy.frame(), &whole.frame(), "the end");
+    assert!(lazy.earlier() > 0);
+    for keys in ["g", "G", "g"] {
+        lazy.keys(keys);
+        whole.keys(keys);
+        assert_same(&lazy.frame(), &whole.frame(), keys);
+    }
+    assert_eq!(lazy.earlier(), 0, "read whole");
+}
