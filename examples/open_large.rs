@@ -129,11 +129,20 @@ fn open(parent: &Path, way: Way) -> Result<(), String> {
             crossterm::event::KeyCode::Char('g'),
             crossterm::event::KeyModifiers::NONE,
         );
-        app.handle(overhear::tui::AppEvent::Terminal(
+        let effect = app.handle(overhear::tui::AppEvent::Terminal(
             crossterm::event::Event::Key(g),
         ));
+        // As the viewer's loop does: the note drawn, then every turn read.
+        if effect == Some(overhear::tui::Effect::ReadEarlier) {
+            terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
+            app.read_earlier_then_act();
+        }
         terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
         phase("g: every turn read, top drawn")?;
+        println!(
+            "open: after g, {} turns still in outline",
+            app.document().source().earlier_turns()
+        );
     }
     println!(
         "open: {:.1} MB, {events} events, {turns} turns, {blocks} blocks",

@@ -21,6 +21,10 @@ use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 /// conversations' 16 KB a turn, some sixty turns, a few screens.
 pub const EARLIER_STEP: usize = 1 << 20;
 
+/// The most bytes of the file one decoding reads at once: reading every
+/// earlier turn of a 1 GB conversation holds this much of it, not all.
+const DECODE_SPAN: usize = 8 << 20;
+
 /// The leading turns of a conversation opened at its end that are still in
 /// outline, and where to decode them from.
 pub(super) struct Earlier {
@@ -98,10 +102,26 @@ impl Live {
 
     /// Decodes the last turns still in outline, at least `bytes` of their
     /// entries (whole turns; `usize::MAX`: all of them), and the events in
-    /// earlier turns theirs name.
+    /// earlier turns theirs name. The file is read [`DECODE_SPAN`] at a
+    /// time, so that reading every turn holds no more than that of it.
     pub fn read_earlier(&mut self, bytes: usize) -> Result<EarlierRead, OpenError> {
+        let before = self.earlier_turns();
+        let mut read = 0;
+        while self.earlier.is_some() && read < bytes {
+            match self.read_earlier_span((bytes - read).min(DECODE_SPAN))? {
+                Some(spanned) => read += spanned,
+                None => return Ok(EarlierRead::Reloaded),
+            }
+        }
+        Ok(EarlierRead::Turns(before - self.earlier_turns()))
+    }
+
+    /// One step of [`Live::read_earlier`]: the last turns in outline, at
+    /// least `bytes` of them; how many bytes they span, or `None` when the
+    /// file had to be read whole.
+    fn read_earlier_span(&mut self, bytes: usize) -> Result<Option<usize>, OpenError> {
         let Some(earlier) = &self.earlier else {
-            return Ok(EarlierRead::Turns(0));
+            return Ok(Some(0));
         };
         let end = earlier.turns;
         let turns = &self.conversation.turns;
@@ -123,6 +143,7 @@ impl Live {
             }
         }
         let span = start_of(first)..stop;
+        let spanned = earlier.outline.span(span.clone());
         let mut named: Vec<usize> = turns[first..end]
             .iter()
             .flat_map(|turn| turn.events_named())
@@ -134,7 +155,7 @@ impl Live {
         for range in ranges {
             if !self.decode(range)? {
                 self.read_whole()?;
-                return Ok(EarlierRead::Reloaded);
+                return Ok(None);
             }
         }
         if let Some(earlier) = &mut self.earlier {
@@ -143,7 +164,8 @@ impl Live {
                 self.earlier = None;
             }
         }
-        Ok(EarlierRead::Turns(end - first))
+        // A step decodes at least one turn, even an empty one.
+        Ok(Some(spanned.max(1)))
     }
 
     /// Decodes the events `range` in place; false when the outline was
