@@ -102,7 +102,7 @@ impl Live {
 
     /// Decodes the last turns still in outline, at least `bytes` of their
     /// entries (whole turns; `usize::MAX`: all of them), and the events in
-    /// earlier turns theirs name. The file is read [`DECODE_SPAN`] at a
+    /// earlier turns theirs name. The file is read 8 MiB at a
     /// time, so that reading every turn holds no more than that of it.
     pub fn read_earlier(&mut self, bytes: usize) -> Result<EarlierRead, OpenError> {
         let before = self.earlier_turns();
