@@ -75,7 +75,8 @@ impl JpTail {
         drop(events);
         let tmp = tempfile::tempdir().expect("temporary folder");
         let dir = common::write_conversation(tmp.path(), &stored);
-        let live = Live::open_jp(ConversationDir::new(&dir), None).expect("valid");
+        // Opened as the viewer opens it: at its end, earlier turns in outline.
+        let live = Live::open_jp_at_end(ConversationDir::new(&dir), None).expect("valid");
         let mut app = viewer(live);
         let mut term = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
         term.draw(|f| app.draw(f)).expect("test backend");

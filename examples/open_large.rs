@@ -44,12 +44,14 @@ fn main() -> Result<(), String> {
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["write", dir] => write(Path::new(dir), 100),
         ["write", dir, mb] => write(Path::new(dir), mb.parse().map_err(|_| "MB: a number")?),
-        ["open", dir] => open(Path::new(dir)),
+        ["open", dir] => open(Path::new(dir), Way::AtEnd),
+        ["open-whole", dir] => open(Path::new(dir), Way::Whole),
+        ["open-then-top", dir] => open(Path::new(dir), Way::AtEndThenTop),
         ["baseline", dir] => baseline(Path::new(dir)),
         ["last-turn", dir] => last_turn(Path::new(dir), true),
         ["last-turn-whole", dir] => last_turn(Path::new(dir), false),
         _ => Err(
-            "usage: open_large write DIR [MB] | open DIR | baseline DIR | last-turn DIR | last-turn-whole DIR"
+            "usage: open_large write DIR [MB] | open DIR | open-whole DIR | open-then-top DIR | baseline DIR | last-turn DIR | last-turn-whole DIR"
                 .into(),
         ),
     }
@@ -69,7 +71,18 @@ fn write(parent: &Path, mb: usize) -> Result<(), String> {
     Ok(())
 }
 
-fn open(parent: &Path) -> Result<(), String> {
+/// How `open` opens the conversation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Way {
+    /// As the viewer does: at its end, the earlier turns in outline.
+    AtEnd,
+    /// As the viewer did before: read whole.
+    Whole,
+    /// At its end, then `g`: every earlier turn read and the top drawn.
+    AtEndThenTop,
+}
+
+fn open(parent: &Path, way: Way) -> Result<(), String> {
     let dir = parent.join("17760760747-synthetic");
     let size = file_size(&dir)?;
     let (start, cpu) = (Instant::now(), cpu_time());
@@ -88,7 +101,12 @@ fn open(parent: &Path) -> Result<(), String> {
     let theme = Theme::dark();
     let warm = theme.clone();
     std::thread::spawn(move || highlight("fn main() {}", Some("rust"), &warm));
-    let live = Live::open_jp(ConversationDir::new(&dir), None).map_err(|e| e.to_string())?;
+    let dir_of = ConversationDir::new(&dir);
+    let live = match way {
+        Way::Whole => Live::open_jp(dir_of, None),
+        Way::AtEnd | Way::AtEndThenTop => Live::open_jp_at_end(dir_of, None),
+    }
+    .map_err(|e| e.to_string())?;
     phase("read, parsed and grouped")?;
     let events = live.conversation.events.len();
     let turns = live.conversation.turns.len();
@@ -101,6 +119,31 @@ fn open(parent: &Path) -> Result<(), String> {
     let (wall, cpu) = (start.elapsed(), cpu_time() - cpu);
     phase("last screen drawn")?;
     let peak = status_kb("VmHWM:")?;
+    println!(
+        "open: {} of {} turns still in outline",
+        app.document().source().earlier_turns(),
+        app.document().source().conversation.turns.len()
+    );
+    if way == Way::AtEndThenTop {
+        let g = crossterm::event::KeyEvent::new(
+            crossterm::event::KeyCode::Char('g'),
+            crossterm::event::KeyModifiers::NONE,
+        );
+        let effect = app.handle(overhear::tui::AppEvent::Terminal(
+            crossterm::event::Event::Key(g),
+        ));
+        // As the viewer's loop does: the note drawn, then every turn read.
+        if effect == Some(overhear::tui::Effect::ReadEarlier) {
+            terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
+            app.read_earlier_then_act();
+        }
+        terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
+        phase("g: every turn read, top drawn")?;
+        println!(
+            "open: after g, {} turns still in outline",
+            app.document().source().earlier_turns()
+        );
+    }
     println!(
         "open: {:.1} MB, {events} events, {turns} turns, {blocks} blocks",
         mib(size)

@@ -239,6 +239,16 @@ impl Outline {
     }
 }
 
+impl Outline {
+    /// How many bytes of the file the entries of `events` span: what
+    /// decoding them reads.
+    pub fn span(&self, events: Range<usize>) -> usize {
+        match self {
+            Outline::Jp(outline) => outline.span(events),
+        }
+    }
+}
+
 impl From<JpLoad> for Loaded {
     fn from(load: JpLoad) -> Self {
         Loaded {

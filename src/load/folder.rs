@@ -50,6 +50,7 @@ impl Live {
             untouched: 0,
             redactor: None,
             children: Default::default(),
+            earlier: None,
         }
     }
 
@@ -117,7 +118,8 @@ impl Live {
     }
 
     /// Makes `load` the whole conversation, keeping its title.
-    fn replace_with(&mut self, events_path: &Path, mut load: Loaded) {
+    pub(super) fn replace_with(&mut self, events_path: &Path, mut load: Loaded) {
+        self.earlier = None;
         self.redact(&mut load.events);
         self.warnings = diagnostics(events_path, &load);
         self.stored_offset = load.stored_offset;
@@ -130,7 +132,7 @@ impl Live {
 /// Reads a conversation folder's document, parsing it as the file is read;
 /// a file that is not a plain array of entries is read whole, which reports
 /// exactly what is wrong with it.
-fn read_document(
+pub(super) fn read_document(
     dir: &ConversationDir,
     base: Option<&[u8]>,
 ) -> Result<(DocumentReader, Loaded), OpenError> {

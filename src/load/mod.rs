@@ -19,12 +19,14 @@ use crate::source::conversation::BASE_CONFIG;
 use crate::source::tail::AppendTail;
 use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 
+mod earlier;
 mod folder;
 pub mod sessions;
 mod stream;
 mod subagents;
 mod turns;
 
+pub use earlier::{EARLIER_STEP, EarlierRead};
 pub use folder::event_count;
 
 /// Why a conversation could not be opened at all.
@@ -81,6 +83,9 @@ pub struct Live {
     redactor: Option<std::sync::Arc<crate::redact::Redactor>>,
     /// The sub-agents its tool calls started, each read on its own.
     children: subagents::Children,
+    /// The leading turns still in outline, when it was opened at its end
+    /// ([`Live::open_at_end`]).
+    earlier: Option<earlier::Earlier>,
 }
 
 enum Reader {

@@ -51,6 +51,7 @@ impl Live {
             untouched: 0,
             redactor: None,
             children: Default::default(),
+            earlier: None,
         }
     }
 
@@ -142,6 +143,7 @@ impl Live {
             untouched: 0,
             redactor: None,
             children: Default::default(),
+            earlier: None,
         }
     }
 

@@ -350,6 +350,20 @@ impl Document {
         options: &DocOptions,
         untouched: usize,
     ) -> usize {
+        self.rebuild_after(conv, options, untouched, 0)
+    }
+
+    /// [`Document::rebuild`] of a document that holds the blocks of only
+    /// the turns after the first `earlier` (a conversation opened at its
+    /// end whose earlier turns are not decoded yet): the result is what
+    /// [`Document::build_turns`] makes of those turns.
+    pub fn rebuild_after(
+        &mut self,
+        conv: &Conversation,
+        options: &DocOptions,
+        untouched: usize,
+        earlier: usize,
+    ) -> usize {
         // The raw view of a stream's stored lines is not made turn by turn.
         let by_lines = options.view == DocView::Raw && !conv.originals.is_empty();
         let skip = if by_lines {
@@ -365,8 +379,42 @@ impl Document {
             limits: self.limits,
             ..Document::default()
         };
-        *self = build::run(conv, options, out, skip, None);
+        let shown = |number: usize| number > earlier;
+        let shown: Option<&dyn Fn(usize) -> bool> = (earlier > 0).then_some(&shown);
+        *self = build::run(conv, options, out, skip, shown);
         kept
+    }
+
+    /// Puts the blocks of turns `turns` (1-based numbers, all before the
+    /// turns the document has blocks of) first: what
+    /// [`Document::build_turns`] makes of the turns shown now and these.
+    /// Returns how many blocks were added.
+    pub fn prepend_turns(
+        &mut self,
+        conv: &Conversation,
+        options: &DocOptions,
+        turns: std::ops::RangeInclusive<usize>,
+    ) -> usize {
+        let shown = |number: usize| turns.contains(&number);
+        let earlier = build::run(
+            conv,
+            options,
+            Document {
+                limits: self.limits,
+                ..Document::default()
+            },
+            0,
+            Some(&shown),
+        );
+        // The text being written belongs at the end, where it already is.
+        let mut blocks = earlier.blocks;
+        blocks.retain(|block| block.key.anchor != Anchor::Streaming);
+        let added = blocks.len();
+        let later = std::mem::take(&mut self.blocks);
+        self.blocks = blocks;
+        self.blocks.extend(later);
+        self.warnings = earlier.warnings;
+        added
     }
 }
 

@@ -51,6 +51,35 @@ fn rebuilding_after_an_append_is_building_from_scratch() {
 }
 
 #[test]
+fn earlier_turns_put_first_and_rebuilding_after_them_are_building_those_turns() {
+    for name in ["current", "updates", "policy", "blocks"] {
+        let conv = fixture(name);
+        let turns = conv.turns.len();
+        for view in [DocView::Terminal, DocView::User, DocView::Raw] {
+            let opts = options(view, false);
+            for from in 0..turns {
+                let mut doc = Document::build_turns(&conv, &opts, &|n| n > from);
+                // As an append that touched no turn rebuilds it.
+                doc.rebuild_after(&conv, &opts, turns, from);
+                assert!(
+                    same(&doc, &Document::build_turns(&conv, &opts, &|n| n > from)),
+                    "{name}, {view:?}, rebuilt after turn {from}"
+                );
+                for first in 1..=from {
+                    let mut some = doc.clone();
+                    some.prepend_turns(&conv, &opts, first..=from);
+                    let built = Document::build_turns(&conv, &opts, &|n| n >= first);
+                    assert!(
+                        same(&some, &built),
+                        "{name}, {view:?}, turns {first}..={from} put first"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn rebuilding_keeps_the_blocks_of_untouched_turns() {
     let whole = fixture("current");
     let cut = whole.turns[1].events.start + 1;

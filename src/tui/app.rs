@@ -96,6 +96,10 @@ pub enum Effect {
     /// Ring the bell and send this (clean) text as a desktop notification
     /// (see [`super::notify`]).
     Notify(String),
+    /// Draw the frame now (its status bar says that the earlier turns are
+    /// being read), then call [`App::read_earlier_then_act`]: a key that
+    /// needs every turn of a conversation opened at its end waits for them.
+    ReadEarlier,
 }
 
 /// How the viewer starts.
@@ -232,6 +236,9 @@ pub struct App<D: Blocks> {
     /// The places left for the sub-agents opened full-screen (`a`), the
     /// latest last: `Esc` or `q` goes back to the last one.
     pub(super) agents: Vec<Left<D::Key>>,
+    /// A key (and its count) waiting for the earlier turns to be read
+    /// ([`Effect::ReadEarlier`]).
+    pub(super) deferred: Option<(super::keys::Action, Option<usize>)>,
 }
 
 /// Where the viewer was when a sub-agent was opened full-screen.
@@ -281,6 +288,7 @@ impl<D: Blocks> App<D> {
             notify: options.notify,
             focused: true,
             agents: Vec::new(),
+            deferred: None,
         };
         // The cursor on a drawn row from the start, whatever comes first.
         app.settle();
@@ -568,7 +576,69 @@ impl<D: Blocks> App<D> {
 
     /// Puts the view back in bounds after any change: at the end when
     /// following, never past the last screenful, the cursor on a drawn row.
+    /// A conversation opened at its end reads earlier turns while nothing
+    /// is above the screen, so that there are always lines above it, as in
+    /// a conversation read whole.
     pub(super) fn settle(&mut self) {
+        self.settle_here();
+        self.lines_above(1);
+    }
+
+    /// Reads earlier turns of a conversation opened at its end until `n`
+    /// lines are above the first on screen, or none are left to read.
+    pub(super) fn lines_above(&mut self, n: usize) {
+        while self.doc.earlier() > 0 {
+            let top = self.top;
+            let target = self.sheet().back(top, n);
+            if !self.is_first_line(target) {
+                return;
+            }
+            let anchor = self.anchor();
+            match self.doc.read_earlier(false) {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(note) => {
+                    self.note(note);
+                    return;
+                }
+            }
+            self.restore_anchor(anchor);
+            self.settle_here();
+        }
+    }
+
+    /// Reads every earlier turn a conversation opened at its end has not
+    /// read yet, keeping the view where it is.
+    pub(super) fn read_every_turn(&mut self) {
+        if self.doc.earlier() == 0 {
+            return;
+        }
+        let anchor = self.anchor();
+        if let Err(note) = self.doc.read_earlier(true) {
+            self.note(note);
+        }
+        self.restore_anchor(anchor);
+        self.settle();
+    }
+
+    /// Reads the earlier turns a key waits for ([`Effect::ReadEarlier`]),
+    /// then does what the key asks.
+    pub fn read_earlier_then_act(&mut self) -> Option<Effect> {
+        let (action, count) = self.deferred.take()?;
+        self.message = self.read_error.clone();
+        self.read_every_turn();
+        self.act_counted(action, count)
+    }
+
+    /// Whether `pos` is the document's first line.
+    fn is_first_line(&mut self, pos: Pos) -> bool {
+        let mut sheet = self.sheet();
+        let pos = sheet.normalize(pos);
+        pos.line == 0 && sheet.back(pos, 1) == pos
+    }
+
+    /// [`App::settle`] with the blocks there are.
+    fn settle_here(&mut self) {
         let rows = self.rows;
         let end = self.sheet().end_top(rows);
         let top = self.top;

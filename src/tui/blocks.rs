@@ -181,6 +181,18 @@ pub trait Blocks {
     fn poll(&mut self) -> Result<bool, String> {
         Ok(false)
     }
+    /// How many leading turns have no blocks yet: a large conversation
+    /// opened at its end reads its earlier turns when the view needs them
+    /// ([`Blocks::read_earlier`]).
+    fn earlier(&self) -> usize {
+        0
+    }
+    /// Reads earlier turns — a step of them, or `all` that are left — and
+    /// puts their blocks first (the blocks already there keep their keys);
+    /// whether any were added, or a one-line note when they could not be read.
+    fn read_earlier(&mut self, _all: bool) -> Result<bool, String> {
+        Ok(false)
+    }
     /// Where the replay is, when the document is one (`overhear replay`).
     fn replay(&self) -> Option<ReplayStatus> {
         None

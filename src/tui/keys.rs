@@ -90,6 +90,28 @@ pub enum Action {
     ReplaySlower,
 }
 
+impl Action {
+    /// Whether the action may reach any turn of the conversation (the top,
+    /// a search, a turn by number, every card or reasoning block): a
+    /// conversation opened at its end reads all of its earlier turns first.
+    /// Moving up by lines, screens and turns reads them as the view comes
+    /// near them; the previous card or landmark reads them all when none
+    /// is found in the turns read.
+    pub fn needs_every_turn(self) -> bool {
+        matches!(
+            self,
+            Action::Top
+                | Action::Search
+                | Action::SearchBack
+                | Action::NextHit
+                | Action::PrevHit
+                | Action::GotoTurn
+                | Action::FoldAll
+                | Action::CycleReasoning
+        )
+    }
+}
+
 /// A key with its modifiers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Chord {

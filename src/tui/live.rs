@@ -15,7 +15,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
 use super::tally::TurnTally;
-use crate::load::{Live, Origin, Refresh};
+use crate::load::{EARLIER_STEP, EarlierRead, Live, Origin, Refresh};
 use crate::model::{Conversation, EventKind};
 use crate::render::document;
 use crate::render::document::{
@@ -72,6 +72,9 @@ pub struct LiveDocument {
     /// The sub-agent shown full-screen, as the ids of the calls leading to
     /// it (empty: the conversation itself).
     focus: Vec<String>,
+    /// How many leading turns have no blocks: a conversation opened at its
+    /// end ([`Live::open_at_end`]) has not decoded them yet.
+    earlier: usize,
 }
 
 impl LiveDocument {
@@ -92,6 +95,7 @@ impl LiveDocument {
             replayed: false,
             tally: TurnTally::default(),
             focus: Vec::new(),
+            earlier: 0,
         };
         doc.check_finished();
         doc.rebuild();
@@ -189,7 +193,18 @@ impl LiveDocument {
     fn rebuild(&mut self) {
         self.options.finished = self.finished;
         self.live.take_untouched_turns();
-        self.doc = Document::build(self.shown(), &self.options);
+        // A sub-agent is read whole.
+        self.earlier = if self.focus.is_empty() {
+            self.live.earlier_turns()
+        } else {
+            0
+        };
+        let earlier = self.earlier;
+        self.doc = if earlier > 0 {
+            Document::build_turns(self.shown(), &self.options, &|n| n > earlier)
+        } else {
+            Document::build(self.shown(), &self.options)
+        };
         self.revisions = RefCell::new(vec![None; self.doc.blocks.len()]);
         self.tally.update(&self.live.conversation, 0);
     }
@@ -210,9 +225,17 @@ impl LiveDocument {
             return self.rebuild();
         }
         self.options.finished = self.finished;
-        let kept = self
-            .doc
-            .rebuild(&self.live.conversation, &self.options, untouched);
+        // Turns decoded since the last build (a re-read) are built anew.
+        let earlier = self.live.earlier_turns();
+        let untouched = if earlier < self.earlier {
+            untouched.min(earlier)
+        } else {
+            untouched
+        };
+        self.earlier = earlier;
+        let kept =
+            self.doc
+                .rebuild_after(&self.live.conversation, &self.options, untouched, earlier);
         let revisions = self.revisions.get_mut();
         revisions.truncate(kept);
         revisions.resize(self.doc.blocks.len(), None);
@@ -522,6 +545,40 @@ impl Blocks for LiveDocument {
 
     fn polls(&self) -> bool {
         !self.replayed && !self.removed && self.live.follows_subagents()
+    }
+
+    fn earlier(&self) -> usize {
+        self.earlier
+    }
+
+    fn read_earlier(&mut self, all: bool) -> Result<bool, String> {
+        if self.earlier == 0 {
+            return Ok(false);
+        }
+        let bytes = if all { usize::MAX } else { EARLIER_STEP };
+        let read = self
+            .live
+            .read_earlier(bytes)
+            .map_err(|e| without_folder(&e.to_string()))?;
+        match read {
+            EarlierRead::Turns(0) => Ok(false),
+            EarlierRead::Turns(_) => {
+                let now = self.live.earlier_turns();
+                let added = self.doc.prepend_turns(
+                    &self.live.conversation,
+                    &self.options,
+                    now + 1..=self.earlier,
+                );
+                self.earlier = now;
+                let revisions = self.revisions.get_mut();
+                revisions.splice(0..0, std::iter::repeat_n(None, added));
+                Ok(true)
+            }
+            EarlierRead::Reloaded => {
+                self.rebuild();
+                Ok(true)
+            }
+        }
     }
 
     fn poll(&mut self) -> Result<bool, String> {

@@ -147,6 +147,10 @@ impl<D: Blocks> App<D> {
         };
         match target {
             Some(b) => self.goto(Pos::new(b, 0), forward),
+            None if !forward && self.doc.earlier() > 0 => {
+                self.read_every_turn();
+                self.jump_to(landmark, forward);
+            }
             None => self.note(format!(
                 "no {} {what}",
                 if forward { "later" } else { "earlier" }
@@ -179,6 +183,7 @@ impl<D: Blocks> App<D> {
     }
 
     pub(super) fn scroll_up(&mut self, n: usize) {
+        self.lines_above(n);
         let top = self.top;
         let next = self.sheet().back(top, n);
         self.move_top(next, false);
@@ -265,6 +270,10 @@ impl<D: Blocks> App<D> {
         };
         match target {
             Some(b) => self.goto(Pos::new(b, 0), forward),
+            None if !forward && self.doc.earlier() > 0 => {
+                self.read_every_turn();
+                self.jump_card(forward);
+            }
             None => self.note(if forward {
                 "no later tool call"
             } else {

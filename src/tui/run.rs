@@ -237,6 +237,14 @@ impl Session<'_> {
                 out.write_all(super::notify::sequence(&text).as_bytes())?;
                 out.flush()?;
             }
+            Effect::ReadEarlier => {
+                app.cache.begin_frame();
+                self.terminal.draw(|f| app.draw(f))?;
+                app.cache.end_frame();
+                if let Some(effect) = app.read_earlier_then_act() {
+                    return self.apply(effect, app, host);
+                }
+            }
             Effect::Pick => {
                 let rows = host.conversations();
                 if rows.is_empty() {

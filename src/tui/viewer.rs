@@ -69,7 +69,7 @@ pub enum ViewerError {
 /// Opens what `arg` names (`-`: a stream on stdin; `None`: the workspace
 /// around the current folder) and runs the viewer until the user quits.
 pub fn open_and_run(arg: Option<&str>, settings: ViewerSettings) -> Result<Exit, ViewerError> {
-    Ok(run_live(Live::open(arg)?, settings)?)
+    Ok(run_live(Live::open_at_end(arg)?, settings)?)
 }
 
 /// Runs the viewer on a conversation already opened, following it.
@@ -249,7 +249,7 @@ impl Host<LiveDocument> for WorkspaceHost {
             let entry = workspace
                 .find(id)
                 .ok_or_else(|| format!("{id}: no such conversation any more"))?;
-            Live::open_jp(entry.conversation(), Some(workspace))
+            Live::open_jp_at_end(entry.conversation(), Some(workspace))
                 .map_err(|e| super::live::without_folder(&e.to_string()))?
         };
         if let Some(redactor) = &self.settings.redactor {

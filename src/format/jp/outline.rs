@@ -97,6 +97,17 @@ impl JpOutline {
         Ok(Some((stream, load, JpOutline { entries: ranges })))
     }
 
+    /// How many bytes of the file the entries of `events` span.
+    pub fn span(&self, events: Range<usize>) -> usize {
+        match (self.entries.get(events.start), events.end.checked_sub(1)) {
+            (Some(first), Some(last)) if last >= events.start => self
+                .entries
+                .get(last)
+                .map_or(0, |last| last.end - first.start),
+            _ => 0,
+        }
+    }
+
     /// Decodes the events `events` from `file`, the file read in outline
     /// (an open handle: a rename over its path does not change it), one
     /// read for them all. `sketches` are their events in the outline:
@@ -150,7 +161,13 @@ fn sketch(entry: &[u8]) -> Option<(Event, Option<String>)> {
     if !is_known(type_name) {
         return Some((unknown(), None));
     }
-    if type_name == "config_delta" {
+    // Small entries whose text the viewer's status bar needs at once (a
+    // turn's facts, tokens among them; a question's text) are parsed whole,
+    // as configuration changes are: their events are exact in outline.
+    if matches!(
+        type_name,
+        "config_delta" | "turn_start" | "inquiry_request" | "inquiry_response"
+    ) {
         return None;
     }
     // The id is kept: it pairs calls and inquiries.

@@ -49,6 +49,15 @@ impl<D: Blocks> App<D> {
                 let count = self.count.take();
                 let replayed = self.doc.replay().and_then(|_| replay_action_for(key));
                 let action = replayed.or_else(|| action_for(key))?;
+                // `10G` goes to a line counted from the first.
+                let to_line = count.is_some() && matches!(action, Action::Bottom);
+                let left = self.doc.earlier();
+                if (action.needs_every_turn() || to_line) && left > 0 {
+                    self.deferred = Some((action, count));
+                    let s = if left == 1 { "" } else { "s" };
+                    self.note(format!("reading the {left} earlier turn{s}…"));
+                    return Some(Effect::ReadEarlier);
+                }
                 self.act_counted(action, count)
             }
         }

@@ -1,0 +1,291 @@
+//! The viewer opens a JP conversation at its end (issue 13 §1): read in
+//! outline, only its last turns decoded, the earlier ones as the view comes
+//! near them or a key needs the whole conversation. Nothing visible may
+//! differ from a conversation read whole: each frame here is compared byte
+//! for byte (cells and styles, status bar included) with the same keys
+//! pressed in a viewer on a full read of the same file.
+
+#[path = "../benches/common/mod.rs"]
+mod generate;
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use overhear::load::Live;
+use overhear::render::document::DocOptions;
+use overhear::render::theme::Theme;
+use overhear::source::ConversationDir;
+use overhear::source::watch::Change;
+use overhear::text::sanitize::SanitizeMode;
+use overhear::tui::live::{LiveDocument, LiveUpdate};
+use overhear::tui::{App, AppEvent, Blocks, Effect, Reload, ViewerOptions};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use serde_json::{Value, json};
+
+/// A generated conversation of about `mb` MB whose turns state their tokens
+/// (the status bar's totals) and whose first turn asks a question.
+fn conversation(parent: &Path, bytes: usize) -> (PathBuf, Vec<u8>, usize) {
+    let mut events = generate::conversation_events(bytes);
+    for event in events.iter_mut() {
+        if event["type"] == "turn_start" {
+            event["metadata"] =
+                json!({"overhear.turn": {"input_tokens": 1200, "output_tokens": 34}});
+        }
+    }
+    let question = json!({"timestamp": "2026-05-01 10:00:00.9", "type": "inquiry_request",
+        "id": "q-1", "source": {"source": "assistant"},
+        "question": {"text": "Shall I read the zanzibar parser first?"}});
+    events.insert(2, question);
+    let turns = generate::turns_in(&events);
+    let stored = generate::stored(&events);
+    (generate::write_conversation(parent, &stored), stored, turns)
+}
+
+/// A viewer on `live`, at the end, `width` × `height`.
+struct Viewer {
+    app: App<LiveDocument>,
+    term: Terminal<TestBackend>,
+}
+
+impl Viewer {
+    fn new(live: Live, width: u16, height: u16) -> Viewer {
+        let doc = LiveDocument::new(
+            live,
+            DocOptions::default(),
+            Theme::dark(),
+            SanitizeMode::Strip,
+        );
+        let options = ViewerOptions {
+            opened_at: SystemTime::UNIX_EPOCH,
+            ..ViewerOptions::default()
+        };
+        let app = App::new(doc, options);
+        let term = Terminal::new(TestBackend::new(width, height)).unwrap();
+        Viewer { app, term }
+    }
+
+    fn whole(dir: &Path, width: u16, height: u16) -> Viewer {
+        Viewer::new(
+            Live::open_jp(ConversationDir::new(dir), None).unwrap(),
+            width,
+            height,
+        )
+    }
+
+    fn at_end(dir: &Path, width: u16, height: u16) -> Viewer {
+        Viewer::new(
+            Live::open_jp_at_end(ConversationDir::new(dir), None).unwrap(),
+            width,
+            height,
+        )
+    }
+
+    fn frame(&mut self) -> Buffer {
+        let app = &mut self.app;
+        self.term.draw(|f| app.draw(f)).unwrap();
+        self.term.backend().buffer().clone()
+    }
+
+    fn keys(&mut self, keys: &str) {
+        for c in keys.chars() {
+            let code = match c {
+                '\n' => KeyCode::Enter,
+                c => KeyCode::Char(c),
+            };
+            let key = KeyEvent::new(code, KeyModifiers::NONE);
+            if self.app.handle(AppEvent::Terminal(Event::Key(key))) == Some(Effect::ReadEarlier) {
+                // As the viewer's loop does: the note is drawn, then the
+                // earlier turns are read and the key does what it asks.
+                let note = text(&self.frame());
+                assert!(note.contains("earlier turns…"), "{note}");
+                self.app.read_earlier_then_act();
+            }
+        }
+    }
+
+    fn earlier(&self) -> usize {
+        self.app.document().source().earlier_turns()
+    }
+}
+
+/// The rows of a frame as text, for a readable failure.
+fn text(buffer: &Buffer) -> String {
+    let width = buffer.area.width as usize;
+    buffer
+        .content
+        .chunks(width)
+        .map(|row| row.iter().map(|cell| cell.symbol()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn assert_same(lazy: &Buffer, whole: &Buffer, what: &str) {
+    assert!(
+        lazy == whole,
+        "{what}: the lazily opened viewer shows\n{}\n\nthe full read shows\n{}",
+        text(lazy),
+        text(whole)
+    );
+}
+
+#[test]
+fn the_first_screen_is_a_full_reads_at_every_width_and_the_counts_are_exact_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _, turns) = conversation(tmp.path(), 4 << 20);
+    for (width, height) in [(40, 30), (80, 24), (200, 60)] {
+        let mut whole = Viewer::whole(&dir, width, height);
+        let mut lazy = Viewer::at_end(&dir, width, height);
+        let frame = lazy.frame();
+        assert_same(&frame, &whole.frame(), &format!("{width}×{height}"));
+        assert!(
+            lazy.earlier() > turns / 2,
+            "only the last turns are decoded ({} of {turns} still in outline)",
+            lazy.earlier()
+        );
+        let (lazy, whole) = (lazy.app.document(), whole.app.document());
+        assert_eq!(lazy.event_count(), whole.event_count());
+        assert_eq!(lazy.usage(), whole.usage());
+        assert!(whole.usage().is_some(), "the turns state their tokens");
+        assert_eq!(lazy.attention(), whole.attention());
+        assert_eq!(lazy.attention().questions, 1);
+        assert_eq!(lazy.source().warnings, whole.source().warnings);
+        assert_eq!(lazy.style_warnings(), whole.style_warnings());
+    }
+}
+
+#[test]
+fn scrolling_up_screen_by_screen_and_to_the_top_shows_what_a_full_read_shows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _, _) = conversation(tmp.path(), 4 << 20);
+    let mut whole = Viewer::whole(&dir, 80, 40);
+    let mut lazy = Viewer::at_end(&dir, 80, 40);
+    let outlined = lazy.earlier();
+    // Up a screen at a time until earlier turns were read, and on a while.
+    let mut past = 0;
+    for step in 0..2000 {
+        assert_same(&lazy.frame(), &whole.frame(), &format!("page up {step}"));
+        if lazy.earlier() < outlined {
+            past += 1;
+            if past == 20 {
+                break;
+            }
+        }
+        let page_up = KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE);
+        lazy.app.handle(AppEvent::Terminal(Event::Key(page_up)));
+        whole.app.handle(AppEvent::Terminal(Event::Key(page_up)));
+    }
+    assert_eq!(past, 20, "scrolling up read earlier turns");
+    assert!(lazy.earlier() > 0, "but not all of them");
+    lazy.keys("g");
+    whole.keys("g");
+    assert_same(&lazy.frame(), &whole.frame(), "g: the top");
+    assert_eq!(lazy.earlier(), 0, "the top needs every turn");
+    for keys in ["G", "g", "]]]", "5j", "G"] {
+        lazy.keys(keys);
+        whole.keys(keys);
+        assert_same(&lazy.frame(), &whole.frame(), keys);
+    }
+}
+
+#[test]
+fn a_search_right_after_opening_finds_text_in_the_first_turn() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _, _) = conversation(tmp.path(), 4 << 20);
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    let mut lazy = Viewer::at_end(&dir, 100, 30);
+    lazy.frame();
+    whole.frame();
+    assert!(lazy.earlier() > 0);
+    lazy.keys("/zanzibar\n");
+    whole.keys("/zanzibar\n");
+    let frame = lazy.frame();
+    assert!(
+        text(&frame).contains("zanzibar"),
+        "the question of turn 1 is found:\n{}",
+        text(&frame)
+    );
+    assert_same(&frame, &whole.frame(), "after the search");
+}
+
+#[test]
+fn a_turn_appended_while_earlier_turns_are_in_outline_is_shown_as_a_full_read_shows_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, turns) = conversation(tmp.path(), 4 << 20);
+    let mut lazy = Viewer::at_end(&dir, 120, 40);
+    lazy.frame();
+    let outlined = lazy.earlier();
+    assert!(outlined > 0);
+    // JP's rewrite: a new file renamed over the old one, one more turn.
+    let turn: Vec<Value> = generate::turn_events(7, turns);
+    let longer = generate::appended(&stored, &turn);
+    let path = dir.join("events.json");
+    let staged = dir.join("events.json.tmp");
+    std::fs::write(&staged, &longer).unwrap();
+    std::fs::rename(&staged, &path).unwrap();
+    lazy.app.reload(Reload {
+        epoch: 0,
+        update: LiveUpdate::Changed(Change::Events),
+        at: SystemTime::now(),
+    });
+    assert_eq!(lazy.earlier(), outlined, "the append read no earlier turn");
+    let mut whole = Viewer::whole(&dir, 120, 40);
+    assert_same(&lazy.frame(), &whole.frame(), "the new turn at the end");
+    assert_eq!(
+        lazy.app.document().event_count(),
+        whole.app.document().event_count()
+    );
+    for keys in ["g", "G"] {
+        lazy.keys(keys);
+        whole.keys(keys);
+        assert_same(&lazy.frame(), &whole.frame(), keys);
+    }
+}
+
+#[test]
+fn earlier_turns_decoded_later_are_redacted_like_the_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = "AKIAQWERTYUIOPASDFGH";
+    let mut events = generate::conversation_events(4 << 20);
+    events[1]["content"] = json!(format!("Use {secret} to deploy the zanzibar parser."));
+    let dir = generate::write_conversation(tmp.path(), &generate::stored(&events));
+    let mut live = Live::open_jp_at_end(ConversationDir::new(&dir), None).unwrap();
+    live.redact_with(std::sync::Arc::new(
+        overhear::redact::Redactor::builtin().unwrap(),
+    ));
+    let mut lazy = Viewer::new(live, 100, 30);
+    lazy.frame();
+    assert!(lazy.earlier() > 0, "turn 1 is still in outline");
+    lazy.keys("g");
+    let top = text(&lazy.frame());
+    assert!(top.contains("zanzibar"), "turn 1 on screen:\n{top}");
+    assert!(top.contains("[redacted aws-access-token]"), "{top}");
+    let events = format!("{:?}", lazy.app.document().source().conversation.events);
+    assert!(!events.contains(secret));
+}
+
+#[test]
+fn an_earlier_entry_its_outline_got_wrong_makes_the_file_read_whole_as_before() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut events = generate::conversation_events(4 << 20);
+    // overhear's own fact joining items, which an outline does not read:
+    // decoding this entry finds what its outline did not say.
+    let response = events
+        .iter()
+        .position(|e| e["type"] == "tool_call_response")
+        .unwrap();
+    events[response]["metadata"] = json!({"overhear.call_id": "elsewhere"});
+    let dir = generate::write_conversation(tmp.path(), &generate::stored(&events));
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    let mut lazy = Viewer::at_end(&dir, 100, 30);
+    assert_same(&lazy.frame(), &whole.frame(), "the end");
+    assert!(lazy.earlier() > 0);
+    for keys in ["g", "G", "g"] {
+        lazy.keys(keys);
+        whole.keys(keys);
+        assert_same(&lazy.frame(), &whole.frame(), keys);
+    }
+    assert_eq!(lazy.earlier(), 0, "read whole");
+}
