@@ -9,7 +9,7 @@
 //! * *cached*: the top of the block drawn again (the baseline, same run);
 //! * *first*: a fresh viewer's jump to the block's turn and its frame (the
 //!   key the user waits for when the block first comes into view);
-//! * *page*: one page down inside the block, and its frame;
+//! * *page*: one page down inside the block, and its frame; then a second;
 //! * *end*: a jump to the end of the block (a search for its last line) from
 //!   its top, and its frame;
 //! * *idle*: after the jump, the work left to colour what it shows (done
@@ -176,18 +176,32 @@ struct Case {
     cached: Took,
     first: Took,
     page: Took,
+    next_page: Took,
     end: Took,
     idle: Took,
 }
 
 fn measure(name: &'static str, dir: &Path) -> Case {
-    let (mut cached, mut first, mut page, mut end, mut left) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut cached, mut first, mut page, mut next_page, mut end, mut left) = (
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+        Vec::new(),
+    );
     for _ in 0..SAMPLES {
         let (mut app, mut term, took) = at_top(dir);
         first.push(took);
         cached.push(Took::of(|| draw(&mut term, &mut app)).1);
         page.push(
+            Took::of(|| {
+                key(&mut app, KeyCode::PageDown);
+                draw(&mut term, &mut app);
+            })
+            .1,
+        );
+        next_page.push(
             Took::of(|| {
                 key(&mut app, KeyCode::PageDown);
                 draw(&mut term, &mut app);
@@ -203,6 +217,7 @@ fn measure(name: &'static str, dir: &Path) -> Case {
         cached: Took::median(&cached),
         first: Took::median(&first),
         page: Took::median(&page),
+        next_page: Took::median(&next_page),
         end: Took::median(&end),
         idle: Took::median(&left),
     }
@@ -254,6 +269,7 @@ fn bench(c: &mut criterion::Criterion) {
         for (what, took) in [
             ("first frame at the block's top", &case.first),
             ("a page down inside it", &case.page),
+            ("a second page down", &case.next_page),
             ("a jump to its end (a search)", &case.end),
             ("then colouring between keys", &case.idle),
         ] {
