@@ -8,9 +8,11 @@
 //! code style: the same text in the same cells, so the layout's line count
 //! (scroll positions, search hits, folding) does not depend on colour.
 //!
-//! Each code block's highlighting is kept here ([`Resumable`], keyed by its
-//! text and language) and goes on from where it stopped: scrolling down a
-//! page highlights one more page. When what a layout asks for is more than
+//! A block short enough to highlight whole while a key waits
+//! ([`Colour::at_once`] lines) is highlighted whole, as always. A longer
+//! one's highlighting is kept here ([`Resumable`], keyed by its text and
+//! language, the least recently used given up past [`KEPT_LINES`]) and goes
+//! on from where it stopped: scrolling down a page highlights one more page. When what a layout asks for is more than
 //! [`Colour::at_once`] lines past what is done (a jump into the middle or
 //! the end of a long block), nothing is highlighted while the key waits; the
 //! lines are left plain and the request is queued, to be done a few lines at
@@ -31,8 +33,9 @@ use super::theme::Theme;
 /// Lines highlighted per step between keys: a few milliseconds at most.
 const STEP_LINES: usize = 100;
 
-/// Highlighted lines kept for blocks no longer asked for: a few large blocks.
-const KEPT_LINES: usize = 40_000;
+/// Highlighted lines kept for blocks no longer asked for: a few large blocks
+/// (a line of Rust holds about half a kilobyte of spans).
+const KEPT_LINES: usize = 10_000;
 
 /// How much of the code a layout colours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,6 +200,17 @@ impl LazyHighlight {
         self.clock.set(now);
         let mut memos = self.memos.borrow_mut();
         if !memos.contains_key(&key) {
+            let colour = self.request.get().colour;
+            if code.lines().count() <= colour.at_once.min(colour.through) {
+                // Highlighted whole while the key waits, as it always was:
+                // nothing to keep for later (which keeps a conversation
+                // rewritten for hours from filling this with dead blocks).
+                #[cfg(test)]
+                if let Some(whole) = Resumable::new(code, lang, theme) {
+                    self.highlighted.set(self.highlighted.get() + whole.len());
+                }
+                return highlight(code, lang, theme);
+            }
             let Some(code) = Resumable::new(code, lang, theme) else {
                 // Shown plain whatever is asked: nothing to keep.
                 return highlight(code, lang, theme);
@@ -360,6 +374,23 @@ mod tests {
         };
         let (lines, plain_from) = lazy.laying_out(all, layout);
         assert_eq!((lines, plain_from), (whole, usize::MAX));
+    }
+
+    #[test]
+    fn a_block_highlighted_whole_at_once_is_not_kept() {
+        let theme = Theme::dark();
+        let lazy = LazyHighlight::new(&theme);
+        let code: String = rust().lines().take(30).map(|l| format!("{l}\n")).collect();
+        let colour = Colour {
+            through: 40,
+            at_once: 40,
+        };
+        let (lines, plain_from) = lazy.laying_out(colour, || {
+            Highlighting::Lazy(&lazy).code(&code, Some("rs"), &theme)
+        });
+        assert_eq!(lines, highlight(&code, Some("rs"), &theme));
+        assert_eq!(plain_from, usize::MAX);
+        assert!(lazy.memos.borrow().is_empty());
     }
 
     #[test]
