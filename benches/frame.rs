@@ -23,6 +23,7 @@ use common::Took;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use overhear::load::Live;
 use overhear::render::document::{BlockKey, DocOptions};
+use overhear::render::lazy_highlight::{Colour, ColourStep};
 use overhear::render::theme::Theme;
 use overhear::source::ConversationDir;
 use overhear::text::sanitize::SanitizeMode;
@@ -73,6 +74,21 @@ impl Blocks for Shared {
     }
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
         self.0.lines(i, width, folded)
+    }
+    fn lines_coloured(
+        &self,
+        i: usize,
+        width: usize,
+        folded: bool,
+        colour: Colour,
+    ) -> (Vec<Line<'static>>, usize) {
+        self.0.lines_coloured(i, width, folded, colour)
+    }
+    fn colour_generation(&self) -> u64 {
+        self.0.colour_generation()
+    }
+    fn colour_more(&self) -> ColourStep {
+        self.0.colour_more()
     }
     fn search_text(&self, i: usize) -> String {
         self.0.search_text(i)

@@ -20,6 +20,7 @@ use crate::model::Conversation;
 use crate::render::code_wrap::wrap_long_line;
 use crate::render::document::{BlockKind, DocBlock, Document};
 use crate::render::layout::{LayoutContext, full_text, is_foldable, layout};
+use crate::render::lazy_highlight::Highlighting;
 use crate::render::print::TurnSpec;
 use crate::render::theme::Theme;
 use crate::text::sanitize::{SanitizeMode, sanitize};
@@ -107,6 +108,7 @@ fn parts(conv: &Conversation, doc: &Document, turns: Option<TurnSpec>) -> Vec<Pa
         width: EXPORT_WIDTH,
         code_width: Some(usize::MAX / 4),
         sanitize: SanitizeMode::Strip,
+        highlighting: Highlighting::Whole,
     };
     let (dark, light) = (context(&dark_theme), context(&light_theme));
     let lay = |block: &DocBlock, folded: bool| Laid {

@@ -173,52 +173,139 @@ fn plain(code: &str, theme: &Theme) -> Vec<Line<'static>> {
 pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'static>> {
     let code = sanitize(code, SanitizeMode::Strip);
     let code = code.as_ref();
-    let Some(syntax) = lang.and_then(find_syntax) else {
+    let Some(syntax) = grammar_for(code, lang) else {
         return plain(code, theme);
     };
-    if code.len() > MAX_HIGHLIGHT_BYTES || code.lines().nth(MAX_HIGHLIGHT_LINES).is_some() {
-        return plain(code, theme);
-    }
     let syntax_theme = THEMES.get(theme.syntax_theme);
     let mut highlighter = HighlightLines::new(syntax, syntax_theme);
-    let mut lines = Vec::new();
     let mut failed = false;
-    for source in LinesWithEndings::from(code) {
-        let text = source.strip_suffix('\n').unwrap_or(source);
-        let text = text.strip_suffix('\r').unwrap_or(text);
-        let regions = if failed {
-            None
-        } else {
-            highlighter.highlight_line(source, &SYNTAXES).ok()
-        };
-        let Some(regions) = regions else {
-            // A grammar error: the rest of the code is shown plain.
-            failed = true;
-            lines.push(Line::from(Span::styled(
-                expand_tabs(text).into_owned(),
-                theme.styles.code_block,
-            )));
-            continue;
-        };
-        let mut spans: Vec<Span<'static>> = Vec::with_capacity(regions.len());
-        let mut column = 0;
-        for (style, piece) in regions {
-            let piece = piece.trim_end_matches(['\n', '\r']);
-            if piece.is_empty() {
-                continue;
-            }
-            let style = convert_style(style, theme);
-            let (text, end) = crate::text::width::expand_tabs(piece, column, CODE_TAB);
-            column = end;
-            let text = text.into_owned();
-            match spans.last_mut() {
-                Some(last) if last.style == style => last.content.to_mut().push_str(&text),
-                _ => spans.push(Span::styled(text, style)),
-            }
-        }
-        lines.push(Line::from(spans));
+    LinesWithEndings::from(code)
+        .map(|source| highlight_line(&mut highlighter, source, &mut failed, theme))
+        .collect()
+}
+
+/// The syntax set and the limits say `code` (sanitized) is highlighted as
+/// `lang`: the grammar to use, or `None` when it is shown plain.
+fn grammar_for(code: &str, lang: Option<&str>) -> Option<&'static SyntaxReference> {
+    let syntax = lang.and_then(find_syntax)?;
+    if code.len() > MAX_HIGHLIGHT_BYTES || code.lines().nth(MAX_HIGHLIGHT_LINES).is_some() {
+        return None;
     }
-    lines
+    Some(syntax)
+}
+
+/// One line of code (`source`, with its line ending) highlighted from the
+/// state the lines before left in `highlighter`. After a grammar error
+/// (`failed`) the rest of the code is shown plain.
+fn highlight_line(
+    highlighter: &mut HighlightLines<'static>,
+    source: &str,
+    failed: &mut bool,
+    theme: &Theme,
+) -> Line<'static> {
+    let text = source.strip_suffix('\n').unwrap_or(source);
+    let text = text.strip_suffix('\r').unwrap_or(text);
+    let regions = if *failed {
+        None
+    } else {
+        highlighter.highlight_line(source, &SYNTAXES).ok()
+    };
+    let Some(regions) = regions else {
+        // A grammar error: the rest of the code is shown plain.
+        *failed = true;
+        return Line::from(Span::styled(
+            expand_tabs(text).into_owned(),
+            theme.styles.code_block,
+        ));
+    };
+    let mut spans: Vec<Span<'static>> = Vec::with_capacity(regions.len());
+    let mut column = 0;
+    for (style, piece) in regions {
+        let piece = piece.trim_end_matches(['\n', '\r']);
+        if piece.is_empty() {
+            continue;
+        }
+        let style = convert_style(style, theme);
+        let (text, end) = crate::text::width::expand_tabs(piece, column, CODE_TAB);
+        column = end;
+        let text = text.into_owned();
+        match spans.last_mut() {
+            Some(last) if last.style == style => last.content.to_mut().push_str(&text),
+            _ => spans.push(Span::styled(text, style)),
+        }
+    }
+    Line::from(spans)
+}
+
+/// [`highlight`] a few lines at a time: the highlighter's state after the
+/// last line done is kept, so the next lines go on from it. Once every line
+/// is done, [`Resumable::lines`] is what [`highlight`] returns; before,
+/// the lines not yet done are plain, in the theme's `code_block` style (the
+/// same text, so the same widths). For the viewer, which highlights only
+/// what it shows (`render::lazy_highlight`).
+pub struct Resumable {
+    /// The code, sanitized.
+    code: String,
+    /// Where the next line to highlight starts in `code`.
+    next: usize,
+    /// Lines in all.
+    len: usize,
+    highlighter: HighlightLines<'static>,
+    failed: bool,
+    /// The lines highlighted so far.
+    done: Vec<Line<'static>>,
+}
+
+impl Resumable {
+    /// `code` as `lang`, nothing highlighted yet; `None` when [`highlight`]
+    /// shows it plain (an unknown language, code over the limits).
+    pub fn new(code: &str, lang: Option<&str>, theme: &Theme) -> Option<Resumable> {
+        let code = sanitize(code, SanitizeMode::Strip).into_owned();
+        let syntax = grammar_for(&code, lang)?;
+        let highlighter = HighlightLines::new(syntax, THEMES.get(theme.syntax_theme));
+        Some(Resumable {
+            len: code.lines().count(),
+            code,
+            next: 0,
+            highlighter,
+            failed: false,
+            done: Vec::new(),
+        })
+    }
+
+    /// How many lines the code has.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the code has no lines.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many lines are highlighted.
+    pub fn highlighted(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Highlights the next `lines` lines (fewer at the end); how many are
+    /// highlighted now.
+    pub fn advance(&mut self, lines: usize, theme: &Theme) -> usize {
+        let rest = &self.code[self.next..];
+        for source in LinesWithEndings::from(rest).take(lines) {
+            let line = highlight_line(&mut self.highlighter, source, &mut self.failed, theme);
+            self.done.push(line);
+            self.next += source.len();
+        }
+        self.done.len()
+    }
+
+    /// Every line: those highlighted, then the rest plain.
+    pub fn lines(&self, theme: &Theme) -> Vec<Line<'static>> {
+        let mut lines = self.done.clone();
+        lines.extend(plain(&self.code[self.next..], theme));
+        lines
+    }
 }
 
 #[cfg(test)]
@@ -313,6 +400,47 @@ mod tests {
         );
         assert_eq!(guess_language("@@ -3,7 +3,8 @@ fn x()\n"), Some("diff"));
         assert_eq!(guess_language("just words"), None);
+    }
+
+    #[test]
+    fn resumed_highlighting_is_the_whole_highlighting_once_done() {
+        let theme = Theme::dark();
+        let rust = include_str!("code_wrap.rs");
+        let json = "{\n  \"a\": [1, true,\n    \"x\"],\n\t\"b\": null\n}\n";
+        for (code, lang) in [(rust, "rs"), (json, "json"), ("a\r\n\r\nb", "sh")] {
+            let whole = highlight(code, Some(lang), &theme);
+            for step in [1, 7, 1000] {
+                let mut resumable = Resumable::new(code, Some(lang), &theme).unwrap();
+                assert_eq!(resumable.len(), whole.len());
+                while resumable.highlighted() < resumable.len() {
+                    let before = resumable.highlighted();
+                    let lines = resumable.lines(&theme);
+                    // Before it is done: the same text, the rest plain.
+                    assert_eq!(
+                        lines.iter().map(line_text).collect::<Vec<_>>(),
+                        whole.iter().map(line_text).collect::<Vec<_>>()
+                    );
+                    assert_eq!(lines[..before], whole[..before]);
+                    assert!(
+                        lines[before..]
+                            .iter()
+                            .flat_map(|l| &l.spans)
+                            .all(|s| s.style == theme.styles.code_block)
+                    );
+                    resumable.advance(step, &theme);
+                }
+                assert_eq!(resumable.lines(&theme), whole, "{lang} by {step}");
+            }
+        }
+    }
+
+    #[test]
+    fn resumable_is_none_where_code_is_shown_plain() {
+        let theme = Theme::dark();
+        assert!(Resumable::new("x", Some("klingon"), &theme).is_none());
+        assert!(Resumable::new("x", None, &theme).is_none());
+        let big = "let x = 1;\n".repeat(MAX_HIGHLIGHT_BYTES / 10);
+        assert!(Resumable::new(&big, Some("rs"), &theme).is_none());
     }
 
     #[test]

@@ -16,6 +16,7 @@ use serde_json::Value;
 
 use super::document::{BlockKind, DocBlock, Piece, message_parts, shown_result, speech_text};
 use super::duration;
+use super::lazy_highlight::Highlighting;
 use super::result::classify_result;
 use super::split::slice_of_parts;
 use super::theme::Theme;
@@ -55,6 +56,8 @@ pub struct LayoutContext<'a> {
     pub code_width: Option<usize>,
     /// How to treat escape sequences in conversation text.
     pub sanitize: SanitizeMode,
+    /// Whether code is highlighted whole or only as far as the viewer shows it.
+    pub highlighting: Highlighting<'a>,
 }
 
 impl LayoutContext<'_> {

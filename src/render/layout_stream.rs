@@ -12,7 +12,7 @@ use super::{
 };
 use crate::model::{Conversation, InProgress, InProgressKind};
 use crate::render::document::BlockKind;
-use crate::render::markdown::markdown_to_lines_styled;
+use crate::render::markdown::markdown_to_lines_highlighting;
 use crate::text::width::{display_width, line_width};
 use crate::text::wrap::{prefix_lines, wrap_spans};
 
@@ -39,7 +39,14 @@ pub(super) fn in_progress(
                 Span::styled(format!(" · {state}"), styles.pending),
             ];
             let inner = inner_width(ctx.width, BODY_INDENT);
-            let body = markdown_to_lines_styled(&text, inner, ctx.theme, dim);
+            let body = markdown_to_lines_highlighting(
+                &text,
+                inner,
+                inner,
+                ctx.theme,
+                dim,
+                ctx.highlighting,
+            );
             let body = with_cursor(body, inner, live, styles.pending);
             pane(label, None, indent(body, BODY_INDENT, ctx.width), ctx)
         }
@@ -54,7 +61,14 @@ pub(super) fn in_progress(
                 styles.reasoning,
             ))];
             let inner = inner_width(ctx.width, BODY_INDENT);
-            let body = markdown_to_lines_styled(&text, inner, ctx.theme, styles.reasoning);
+            let body = markdown_to_lines_highlighting(
+                &text,
+                inner,
+                inner,
+                ctx.theme,
+                styles.reasoning,
+                ctx.highlighting,
+            );
             let body = with_cursor(body, inner, live, styles.pending);
             lines.extend(indent(body, BODY_INDENT, ctx.width));
             lines.push(Line::default());

@@ -3,6 +3,7 @@ use crate::format::eve::EveReader;
 use crate::policy::Overlay;
 use crate::render::document::{DocOptions, DocView, Document};
 use crate::render::layout::layout;
+use crate::render::lazy_highlight::Highlighting;
 use crate::render::theme::Theme;
 use crate::text::sanitize::SanitizeMode;
 use crate::text::width::line_text;
@@ -32,6 +33,7 @@ fn render_with(conv: &Conversation, options: &DocOptions, width: usize) -> Vec<S
         width,
         code_width: None,
         sanitize: SanitizeMode::Strip,
+        highlighting: Highlighting::Whole,
     };
     Document::build(conv, options)
         .blocks

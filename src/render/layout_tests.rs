@@ -32,6 +32,7 @@ fn render_code(
         width,
         code_width,
         sanitize: SanitizeMode::Strip,
+        highlighting: Highlighting::Whole,
     };
     let doc = Document::build(
         conv,
@@ -136,6 +137,7 @@ fn every_block_ends_with_one_blank_line() {
         width: 60,
         code_width: None,
         sanitize: SanitizeMode::Strip,
+        highlighting: Highlighting::Whole,
     };
     let doc = Document::build(&conv, &DocOptions::default());
     for block in &doc.blocks {
@@ -160,6 +162,7 @@ fn folded_card_is_one_line_with_a_count() {
         width: 80,
         code_width: None,
         sanitize: SanitizeMode::Strip,
+        highlighting: Highlighting::Whole,
     };
     let doc = Document::build(&conv, &DocOptions::default());
     let card = doc.blocks.iter().find(|b| is_foldable(b)).unwrap();
@@ -395,6 +398,7 @@ fn pieces_lay_out_like_their_whole_block() {
             width,
             code_width,
             sanitize: SanitizeMode::Strip,
+            highlighting: Highlighting::Whole,
         };
         for folded in [false, true] {
             assert_eq!(

@@ -18,7 +18,8 @@ use comrak::{Arena, Options, parse_document};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use super::highlight::{guess_language, highlight};
+use super::highlight::guess_language;
+use super::lazy_highlight::Highlighting;
 use super::theme::Theme;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::text::truncate::cut_to_width;
@@ -64,6 +65,19 @@ pub fn markdown_to_lines_wide_code(
     theme: &Theme,
     base: Style,
 ) -> Vec<Line<'static>> {
+    markdown_to_lines_highlighting(text, width, code_width, theme, base, Highlighting::Whole)
+}
+
+/// [`markdown_to_lines_wide_code`] with code highlighted as `highlighting`
+/// says (the viewer highlights only what it shows).
+pub fn markdown_to_lines_highlighting(
+    text: &str,
+    width: usize,
+    code_width: usize,
+    theme: &Theme,
+    base: Style,
+    highlighting: Highlighting<'_>,
+) -> Vec<Line<'static>> {
     let width = width.max(1);
     let code_slack = code_width.saturating_sub(width);
     let text = sanitize(text, SanitizeMode::Strip);
@@ -76,6 +90,7 @@ pub fn markdown_to_lines_wide_code(
         list_depth: 0,
         trim_next_space: false,
         code_slack,
+        highlighting,
     };
     renderer.number_footnotes(root);
     renderer.blocks(
@@ -158,6 +173,8 @@ fn fence_language(info: &str) -> Option<&str> {
 
 struct Renderer<'t> {
     theme: &'t Theme,
+    /// How code blocks are highlighted.
+    highlighting: Highlighting<'t>,
     /// Footnote name → its number.
     footnotes: HashMap<String, u32>,
     /// The highest footnote number given out.
@@ -398,7 +415,7 @@ impl Renderer<'_> {
             &Line::from(Span::styled(open, fence_style)),
             width,
         ));
-        for line in highlight(literal, language, self.theme) {
+        for line in self.highlighting.code(literal, language, self.theme) {
             out.push(cut_to_width(&line, code_width));
         }
         out.push(cut_to_width(

@@ -7,6 +7,7 @@ pub mod document;
 pub mod duration;
 pub mod highlight;
 pub mod layout;
+pub mod lazy_highlight;
 pub mod markdown;
 pub mod output;
 pub mod print;

@@ -12,6 +12,7 @@ use super::code_wrap::wrap_long_line;
 use super::document::{BlockKind, DocBlock, DocOptions, Document};
 use super::duration::epoch_millis;
 use super::layout::{LayoutContext, layout, running_turn_rule};
+use super::lazy_highlight::Highlighting;
 use super::output::write_lines;
 use super::theme::Theme;
 use crate::model::Conversation;
@@ -188,6 +189,7 @@ pub fn print_document_at(
             CodeOverflow::Cut => None,
         },
         sanitize: options.sanitize,
+        highlighting: Highlighting::Whole,
     };
     let total = conv.turns.len();
     let mut current_turn = 0;

@@ -11,8 +11,9 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 
 use super::ansi::ansi_to_lines;
-use super::highlight::{guess_language, highlight};
-use super::markdown::markdown_to_lines_wide_code;
+use super::highlight::guess_language;
+use super::lazy_highlight::Highlighting;
+use super::markdown::markdown_to_lines_highlighting;
 use super::theme::Theme;
 use crate::text::sanitize::SanitizeMode;
 use crate::text::truncate::cut_to_width;
@@ -68,15 +69,41 @@ pub fn present(
     code_width: usize,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
+    present_highlighting(
+        presentation,
+        text,
+        width,
+        code_width,
+        theme,
+        Highlighting::Whole,
+    )
+}
+
+/// [`present`] with code highlighted as `highlighting` says (the viewer
+/// highlights only what it shows).
+pub fn present_highlighting(
+    presentation: &Presentation,
+    text: &str,
+    width: usize,
+    code_width: usize,
+    theme: &Theme,
+    highlighting: Highlighting<'_>,
+) -> Vec<Line<'static>> {
     let width = width.max(1);
     let code_width = code_width.max(width);
     match presentation {
-        Presentation::Markdown => {
-            markdown_to_lines_wide_code(text, width, code_width, theme, Style::new())
-        }
+        Presentation::Markdown => markdown_to_lines_highlighting(
+            text,
+            width,
+            code_width,
+            theme,
+            Style::new(),
+            highlighting,
+        ),
         Presentation::Code(language) => {
             let language = language.as_deref().or_else(|| guess_language(text));
-            highlight(text, language, theme)
+            highlighting
+                .code(text, language, theme)
                 .iter()
                 .map(|line| cut_to_width(line, code_width))
                 .collect()

@@ -550,6 +550,7 @@ impl<D: Blocks> App<D> {
             cache: &mut self.cache,
             folds: &self.folds,
             width: self.width,
+            rows: self.rows,
         }
     }
 

@@ -11,6 +11,8 @@ use std::time::SystemTime;
 
 use ratatui::text::Line;
 
+use crate::render::lazy_highlight::{Colour, ColourStep};
+
 /// What kind of block it is, as far as the viewer's keys care.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BlockClass {
@@ -130,6 +132,31 @@ pub trait Blocks {
     /// that must not wrap (code) may be wider and are scrolled with `h`/`l`.
     /// The last line is blank.
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>>;
+    /// [`Blocks::lines`] with the code in the block highlighted only as far
+    /// as `colour` asks, the rest in the plain code style (the same text in
+    /// the same cells, so the same lines); the lines, and the first line of
+    /// the block whose code may still be plain (`usize::MAX`: none). By
+    /// default the whole block is highlighted.
+    fn lines_coloured(
+        &self,
+        i: usize,
+        width: usize,
+        folded: bool,
+        colour: Colour,
+    ) -> (Vec<Line<'static>>, usize) {
+        let _ = colour;
+        (self.lines(i, width, folded), usize::MAX)
+    }
+    /// Changes whenever code that [`Blocks::lines_coloured`] left plain may
+    /// have been highlighted since (a layout would come out more coloured).
+    fn colour_generation(&self) -> u64 {
+        0
+    }
+    /// Highlights a few more lines of the code left plain; called between
+    /// keys, while no event waits.
+    fn colour_more(&self) -> ColourStep {
+        ColourStep::Idle
+    }
     /// All the text of block `i`, folded parts included, for search.
     fn search_text(&self, i: usize) -> String;
     /// The complete text of block `i` for the pager and copying, if it has one.

@@ -17,12 +17,20 @@
 //! Without that, a conversation rewritten for hours (each rewrite a new
 //! revision of the blocks at its end) fills the cache with dead layouts up to
 //! its whole capacity.
+//!
+//! A layout may leave part of a block's code plain (the viewer highlights
+//! only what it shows, `render::lazy_highlight`): the entry remembers from
+//! which line on, and a frame that shows more of the block than is coloured
+//! lays it out again when that can colour more — with more asked, or after
+//! code was highlighted between keys. The lines are the same either way.
 
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::rc::Rc;
 
 use ratatui::text::Line;
+
+use crate::render::lazy_highlight::Colour;
 
 /// Lines of one laid-out block, shared without copying.
 pub type Laid = Rc<[Line<'static>]>;
@@ -69,6 +77,41 @@ struct Entry {
     used: u64,
     /// The last frame that drew it.
     frame: u64,
+    /// The first line whose code may be plain (`usize::MAX`: none).
+    coloured: usize,
+    /// The lines the layout was made to show coloured: a layout for more
+    /// asks for more (to be highlighted at once, or between keys).
+    shown: usize,
+    /// The highlighting's generation after the layout: until it changes,
+    /// only a layout asking for more can colour more.
+    generation: u64,
+}
+
+/// What a use of a block needs coloured.
+#[derive(Debug, Clone, Copy)]
+pub struct Wanted {
+    /// Lines of the block, from its top, that must have their code coloured
+    /// (0: any layout will do, as for counting lines).
+    pub shown: usize,
+    /// What a layout asks for when one is made.
+    pub colour: Colour,
+    /// The document's [`crate::tui::Blocks::colour_generation`].
+    pub generation: u64,
+}
+
+impl Wanted {
+    /// Any layout, as colourful as it comes (for tests and callers that
+    /// draw nothing).
+    pub fn anything() -> Wanted {
+        Wanted {
+            shown: 0,
+            colour: Colour {
+                through: usize::MAX,
+                at_once: usize::MAX,
+            },
+            generation: 0,
+        }
+    }
 }
 
 /// A least-recently-used cache of laid-out blocks, bounded by total lines.
@@ -141,17 +184,41 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
         key: CacheKey<K>,
         layout: impl FnOnce() -> Vec<Line<'static>>,
     ) -> Laid {
+        self.get_coloured(key, Wanted::anything(), |_| (layout(), usize::MAX, 0))
+    }
+
+    /// The lines for `key` with their code coloured as `wanted` says: the
+    /// cached ones when they are, or when laying out again could colour no
+    /// more; else laid out by `layout`, which returns the lines, the first
+    /// line whose code may be plain, and the generation after it.
+    pub fn get_coloured(
+        &mut self,
+        key: CacheKey<K>,
+        wanted: Wanted,
+        layout: impl FnOnce(Colour) -> (Vec<Line<'static>>, usize, u64),
+    ) -> Laid {
         self.clock += 1;
         let (slot, revision) = Slot::of(key);
         let stamp = self.stamp();
         if let Some(entry) = self.map.get_mut(&slot)
             && entry.revision == revision
         {
-            entry.used = self.clock;
-            entry.frame = entry.frame.max(stamp);
-            return entry.lines.clone();
+            // Laid out again, the code would be highlighted through what is
+            // asked while the key waits when that is little enough, or
+            // asked for between keys when more is shown than was asked for;
+            // else only what was highlighted between keys since would be new.
+            let at_once =
+                wanted.colour.through.saturating_sub(entry.coloured) <= wanted.colour.at_once;
+            let no_better =
+                !at_once && wanted.shown <= entry.shown && wanted.generation == entry.generation;
+            if entry.coloured >= wanted.shown || no_better {
+                entry.used = self.clock;
+                entry.frame = entry.frame.max(stamp);
+                return entry.lines.clone();
+            }
         }
-        let lines: Laid = layout().into();
+        let (lines, coloured, generation) = layout(wanted.colour);
+        let lines: Laid = lines.into();
         #[cfg(test)]
         {
             self.laid_out += 1;
@@ -162,6 +229,9 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
             lines: lines.clone(),
             used: self.clock,
             frame: stamp,
+            coloured,
+            shown: wanted.shown,
+            generation,
         };
         if let Some(stale) = self.map.insert(slot, entry) {
             self.lines -= stale.lines.len();
@@ -243,12 +313,12 @@ mod tests {
                 lines(2)
             });
         }
-        assert_eq!(calls, 1);
+        assert_eq!(cache.laid_out(), 1);
         cache.get_or_layout(key(1, 40), || {
             calls += 1;
             lines(4)
         });
-        assert_eq!(calls, 2, "another width is another layout");
+        assert_eq!(cache.laid_out(), 2, "another width is another layout");
     }
 
     #[test]
@@ -308,6 +378,50 @@ mod tests {
         }
         assert!(cache.peek(&key(2, 80)).is_none());
         assert!(cache.lines <= 10, "{} lines kept", cache.lines);
+    }
+
+    /// A layout of `n` lines whose code is coloured through line
+    /// `coloured`, made at `generation`.
+    fn partly(n: usize, coloured: usize, generation: u64) -> (Vec<Line<'static>>, usize, u64) {
+        (lines(n), coloured, generation)
+    }
+
+    fn wanted(shown: usize, generation: u64) -> Wanted {
+        Wanted {
+            shown,
+            colour: Colour {
+                through: shown + 10,
+                at_once: 20,
+            },
+            generation,
+        }
+    }
+
+    #[test]
+    fn a_block_shown_plain_is_laid_out_again_only_when_that_colours_more() {
+        let mut cache = LayoutCache::default();
+        let get = |cache: &mut LayoutCache<u32>, want: Wanted, coloured: usize| {
+            cache.get_coloured(key(1, 80), want, |_| partly(100, coloured, want.generation));
+        };
+        // Shown through line 90, coloured through 10: asked between keys.
+        get(&mut cache, wanted(90, 0), 10);
+        // The same again, nothing highlighted since: the same layout.
+        get(&mut cache, wanted(90, 0), 10);
+        get(&mut cache, wanted(60, 0), 10);
+        // Lines 0..10 are coloured: no layout can do better.
+        get(&mut cache, wanted(10, 0), 10);
+        assert_eq!(cache.laid_out(), 1);
+        // Highlighted between keys since: laid out again.
+        get(&mut cache, wanted(90, 1), 50);
+        assert_eq!(cache.laid_out(), 2);
+        // A little more than is coloured: highlighted while the key waits.
+        get(&mut cache, wanted(60, 1), 70);
+        assert_eq!(cache.laid_out(), 3);
+        // More shown than ever asked for: asked again.
+        get(&mut cache, wanted(100, 1), 70);
+        assert_eq!(cache.laid_out(), 4);
+        get(&mut cache, wanted(100, 1), 70);
+        assert_eq!(cache.laid_out(), 4);
     }
 
     #[test]

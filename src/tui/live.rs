@@ -23,6 +23,7 @@ use crate::render::document::{
 };
 use crate::render::duration;
 use crate::render::layout::{self, Fold, LayoutContext};
+use crate::render::lazy_highlight::{Colour, ColourStep, Highlighting, LazyHighlight};
 use crate::render::theme::Theme;
 use crate::source::stdin::{StreamEnd, StreamInbox};
 use crate::source::watch::Change;
@@ -53,6 +54,8 @@ pub struct LiveDocument {
     options: DocOptions,
     doc: Document,
     theme: Theme,
+    /// The code blocks highlighted so far, as far as they were shown.
+    highlight: LazyHighlight,
     sanitize: SanitizeMode,
     removed: bool,
     finished: bool,
@@ -85,6 +88,7 @@ impl LiveDocument {
             live,
             options,
             doc: Document::default(),
+            highlight: LazyHighlight::new(&theme),
             theme,
             sanitize,
             removed: false,
@@ -277,7 +281,41 @@ impl LiveDocument {
             width,
             code_width: Some(CODE_WIDTH),
             sanitize: self.sanitize,
+            highlighting: Highlighting::Whole,
         }
+    }
+
+    /// Block `i` laid out, its code highlighted as `highlighting` says.
+    fn lines_highlighting(
+        &self,
+        i: usize,
+        width: usize,
+        folded: bool,
+        highlighting: Highlighting<'_>,
+    ) -> Vec<Line<'static>> {
+        let fold = match (self.limited(i), folded) {
+            (true, true) => Fold::Policy,
+            (true, false) => Fold::Expanded,
+            (false, true) => Fold::Folded,
+            (false, false) => Fold::Policy,
+        };
+        let ctx = LayoutContext {
+            highlighting,
+            ..self.ctx(width)
+        };
+        if let Some(lines) = self
+            .running_for(i)
+            .and_then(|elapsed| layout::running_turn_rule(self.block(i), elapsed, &ctx))
+        {
+            return lines;
+        }
+        layout::layout_in_viewer(self.block(i), fold, &ctx)
+    }
+
+    /// Lines highlighted so far, for tests.
+    #[cfg(test)]
+    pub(crate) fn highlighted_lines(&self) -> usize {
+        self.highlight.highlighted()
     }
 
     /// Re-reads after a change; whether anything the viewer shows changed.
@@ -399,20 +437,27 @@ impl Blocks for LiveDocument {
     }
 
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
-        let fold = match (self.limited(i), folded) {
-            (true, true) => Fold::Policy,
-            (true, false) => Fold::Expanded,
-            (false, true) => Fold::Folded,
-            (false, false) => Fold::Policy,
-        };
-        let ctx = self.ctx(width);
-        if let Some(lines) = self
-            .running_for(i)
-            .and_then(|elapsed| layout::running_turn_rule(self.block(i), elapsed, &ctx))
-        {
-            return lines;
-        }
-        layout::layout_in_viewer(self.block(i), fold, &ctx)
+        self.lines_highlighting(i, width, folded, Highlighting::Whole)
+    }
+
+    fn lines_coloured(
+        &self,
+        i: usize,
+        width: usize,
+        folded: bool,
+        colour: Colour,
+    ) -> (Vec<Line<'static>>, usize) {
+        let lazy = Highlighting::Lazy(&self.highlight);
+        self.highlight
+            .laying_out(colour, || self.lines_highlighting(i, width, folded, lazy))
+    }
+
+    fn colour_generation(&self) -> u64 {
+        self.highlight.generation()
+    }
+
+    fn colour_more(&self) -> ColourStep {
+        self.highlight.colour_more()
     }
 
     fn search_text(&self, i: usize) -> String {
@@ -705,3 +750,7 @@ impl fmt::Write for HashWriter {
 #[cfg(test)]
 #[path = "live_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "live_highlight_tests.rs"]
+mod highlight_tests;

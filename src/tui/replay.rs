@@ -22,6 +22,7 @@ use super::live::LiveDocument;
 use super::run::{EventChannel, Exit, NoWorkspace, TuiError, run};
 use super::viewer::ViewerSettings;
 use crate::render::document::BlockKey;
+use crate::render::lazy_highlight::{Colour, ColourStep};
 use crate::travel::Recording;
 
 /// The longest wait between two steps at speed 1: longer pauses of the
@@ -241,6 +242,21 @@ impl Blocks for ReplayDocument {
     }
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
         self.doc.lines(i, width, folded)
+    }
+    fn lines_coloured(
+        &self,
+        i: usize,
+        width: usize,
+        folded: bool,
+        colour: Colour,
+    ) -> (Vec<Line<'static>>, usize) {
+        self.doc.lines_coloured(i, width, folded, colour)
+    }
+    fn colour_generation(&self) -> u64 {
+        self.doc.colour_generation()
+    }
+    fn colour_more(&self) -> ColourStep {
+        self.doc.colour_more()
     }
     fn search_text(&self, i: usize) -> String {
         self.doc.search_text(i)

@@ -3,7 +3,7 @@
 //! quitting, suspending, the pager, the clipboard, the picker.
 
 use std::io::{self, Write};
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
 use crossterm::event::{self, Event, KeyEventKind};
@@ -20,6 +20,7 @@ use super::pager::{clipboard_sequence, pager_command, run_pager};
 use super::picker::ConversationRow;
 use super::signals::SignalThread;
 use super::terminal::{Mouse, TerminalGuard, stop_process};
+use crate::render::lazy_highlight::ColourStep;
 
 /// Why the viewer could not run.
 #[derive(Debug, thiserror::Error)]
@@ -160,8 +161,10 @@ where
         if test_panic {
             panic!("{TEST_PANIC}=1: a panic on purpose, to test that the terminal is restored");
         }
-        let Ok(first) = events.rx.recv() else {
-            return Ok(Exit::Quit);
+        let first = match next_event(app, &events.rx) {
+            Next::Event(event) => event,
+            Next::Draw => continue,
+            Next::Closed => return Ok(Exit::Quit),
         };
         // Everything that arrived together is handled before the next frame.
         let mut batch = vec![first];
@@ -184,6 +187,40 @@ where
                 && let Some(exit) = session.apply(effect, app, host)?
             {
                 return Ok(exit);
+            }
+        }
+    }
+}
+
+/// What the loop does next.
+enum Next<U> {
+    /// Handle an event.
+    Event(AppEvent<U>),
+    /// Draw again: code on screen was highlighted.
+    Draw,
+    /// Every sender is gone.
+    Closed,
+}
+
+/// The next event. While none waits, the document highlights the code it
+/// left plain a few lines at a time (a key waits for one step at most), and
+/// once a block is highlighted as far as it was shown, the screen is drawn
+/// again.
+fn next_event<D: Blocks>(app: &App<D>, rx: &Receiver<AppEvent<D::Update>>) -> Next<D::Update> {
+    loop {
+        match rx.try_recv() {
+            Ok(event) => return Next::Event(event),
+            Err(TryRecvError::Disconnected) => return Next::Closed,
+            Err(TryRecvError::Empty) => {}
+        }
+        match app.doc.colour_more() {
+            ColourStep::Working => {}
+            ColourStep::Done => return Next::Draw,
+            ColourStep::Idle => {
+                return match rx.recv() {
+                    Ok(event) => Next::Event(event),
+                    Err(_) => Next::Closed,
+                };
             }
         }
     }

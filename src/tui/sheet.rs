@@ -4,8 +4,9 @@
 //! out one screen.
 
 use super::blocks::Blocks;
-use super::cache::{CacheKey, Laid, LayoutCache};
+use super::cache::{CacheKey, Laid, LayoutCache, Wanted};
 use super::fold::Folds;
+use crate::render::lazy_highlight::Colour;
 
 /// A place in the document: a block and a line within its layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
@@ -33,6 +34,9 @@ pub struct Sheet<'a, D: Blocks> {
     pub folds: &'a Folds<D::Key>,
     /// Columns.
     pub width: usize,
+    /// Rows of text on screen: code is highlighted through what is shown
+    /// and one screen more.
+    pub rows: usize,
 }
 
 impl<D: Blocks> Sheet<'_, D> {
@@ -63,6 +67,12 @@ impl<D: Blocks> Sheet<'_, D> {
     }
 
     fn lines_as(&mut self, i: usize, folded: bool) -> Laid {
+        self.coloured_as(i, folded, 0)
+    }
+
+    /// Block `i`'s lines with the code in its first `shown` lines coloured
+    /// (as far as a key may wait for it: see [`Sheet::colour`]).
+    fn coloured_as(&mut self, i: usize, folded: bool, shown: usize) -> Laid {
         let doc = self.doc;
         let key = CacheKey {
             key: doc.key(i),
@@ -72,8 +82,28 @@ impl<D: Blocks> Sheet<'_, D> {
             view: doc.view_name(),
         };
         let width = self.width;
-        self.cache
-            .get_or_layout(key, || doc.lines(i, width, folded))
+        let wanted = Wanted {
+            shown,
+            colour: self.colour(shown),
+            generation: doc.colour_generation(),
+        };
+        self.cache.get_coloured(key, wanted, |colour| {
+            let (lines, plain_from) = doc.lines_coloured(i, width, folded, colour);
+            (lines, plain_from, doc.colour_generation())
+        })
+    }
+
+    /// What a layout showing the first `shown` lines of a block colours:
+    /// those and one screen more (a block coming into view from above gets
+    /// its first two screens), at once when that is at most two screens of
+    /// highlighting; further (a jump into a long block) it is left to be
+    /// done between keys.
+    fn colour(&self, shown: usize) -> Colour {
+        let screen = self.rows.max(1);
+        Colour {
+            through: shown.max(screen).saturating_add(screen),
+            at_once: 2 * screen,
+        }
     }
 
     /// How many lines block `i` takes.
@@ -194,7 +224,13 @@ impl<D: Blocks> Sheet<'_, D> {
         let mut block = top.block;
         let mut line = top.line;
         while out.len() < rows && block < len {
-            let lines = self.lines(block);
+            let height = self.height(block);
+            let shown = height.min(line + (rows - out.len()));
+            let lines = if shown > 0 {
+                self.coloured_as(block, self.is_folded(block), shown)
+            } else {
+                self.lines(block)
+            };
             while line < lines.len() && out.len() < rows {
                 out.push((Pos::new(block, line), lines.clone()));
                 line += 1;

@@ -9,8 +9,7 @@ use ratatui::text::{Line, Span};
 use serde_json::Value;
 
 use crate::render::document::Piece;
-use crate::render::highlight::highlight;
-use crate::render::markdown::markdown_to_lines_wide_code;
+use crate::render::markdown::markdown_to_lines_highlighting;
 use crate::text::sanitize::sanitize;
 use crate::text::truncate::cut_to_width;
 use crate::text::width::{display_width, line_width};
@@ -92,7 +91,14 @@ pub(super) fn speech_body(text: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'stat
     let inner = inner_width(ctx.width, BODY_INDENT);
     let code = inner + ctx.code_slack();
     indent(
-        markdown_to_lines_wide_code(&text, inner, code, ctx.theme, Style::new()),
+        markdown_to_lines_highlighting(
+            &text,
+            inner,
+            code,
+            ctx.theme,
+            Style::new(),
+            ctx.highlighting,
+        ),
         BODY_INDENT,
         ctx.width,
     )
@@ -116,7 +122,11 @@ pub(super) fn code_lines(
     lang: Option<&str>,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
-    indent_code(highlight(code, lang, ctx.theme), BODY_INDENT, ctx)
+    indent_code(
+        ctx.highlighting.code(code, lang, ctx.theme),
+        BODY_INDENT,
+        ctx,
+    )
 }
 
 /// Lines of code (never wrapped) behind `prefix`, each cut at the code width.

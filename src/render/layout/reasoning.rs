@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 
 use crate::model::{ChatResponse, EventKind};
 use crate::policy::ReasoningDisplay;
-use crate::render::markdown::markdown_to_lines_wide_code;
+use crate::render::markdown::markdown_to_lines_highlighting;
 use crate::text::wrap::wrap_spans;
 
 use super::lines::{clean, indent, inner_width};
@@ -50,12 +50,13 @@ pub(super) fn reasoning(
         ctx.theme.styles.reasoning,
     ))];
     let inner = inner_width(ctx.width, BODY_INDENT);
-    let body = markdown_to_lines_wide_code(
+    let body = markdown_to_lines_highlighting(
         &shown,
         inner,
         inner + ctx.code_slack(),
         ctx.theme,
         ctx.theme.styles.reasoning,
+        ctx.highlighting,
     );
     lines.extend(indent(body, BODY_INDENT, ctx.width));
     lines.push(Line::default());
