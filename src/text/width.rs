@@ -84,7 +84,13 @@ pub fn grapheme_width(g: &str) -> usize {
 }
 
 /// The number of terminal columns `s` takes (tabs count [`TAB_WIDTH`]).
+///
+/// Printable ASCII (most of what is measured: every printed line is measured
+/// for `--code wrap`) is one column a byte, counted without walking clusters.
 pub fn display_width(s: &str) -> usize {
+    if s.bytes().all(|b| matches!(b, b' '..=b'~')) {
+        return s.len();
+    }
     grapheme_indices(s).map(|(_, g)| grapheme_width(g)).sum()
 }
 
@@ -166,6 +172,12 @@ mod tests {
             let fast: Vec<(usize, &str)> = grapheme_indices(&text).collect();
             let slow: Vec<(usize, &str)> = text.grapheme_indices(true).collect();
             prop_assert_eq!(fast, slow);
+        }
+
+        #[test]
+        fn printable_ascii_is_measured_as_its_clusters_are(text in "[ -~\t\r\n\x01]{0,60}|[ -~]{0,30}\\PC{0,5}[ -~]{0,30}") {
+            let by_cluster: usize = text.grapheme_indices(true).map(|(_, g)| grapheme_width(g)).sum();
+            prop_assert_eq!(display_width(&text), by_cluster);
         }
     }
 }
