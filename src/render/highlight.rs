@@ -18,13 +18,16 @@ use std::sync::LazyLock;
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use syntect::easy::HighlightLines;
 use syntect::highlighting::FontStyle;
-use syntect::parsing::{SyntaxReference, SyntaxSet};
+use syntect::parsing::{ParseState, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 use two_face::theme::EmbeddedLazyThemeSet;
 
 use super::theme::Theme;
+use styles::StyleStack;
+
+mod parse_memo;
+mod styles;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// Columns between tab stops in code.
@@ -179,19 +182,19 @@ pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'sta
     if code.len() > MAX_HIGHLIGHT_BYTES || code.lines().nth(MAX_HIGHLIGHT_LINES).is_some() {
         return plain(code, theme);
     }
-    let syntax_theme = THEMES.get(theme.syntax_theme);
-    let mut highlighter = HighlightLines::new(syntax, syntax_theme);
+    let mut parse = ParseState::new(syntax);
+    let mut styles = StyleStack::new(theme.syntax_theme, THEMES.get(theme.syntax_theme));
     let mut lines = Vec::new();
     let mut failed = false;
     for source in LinesWithEndings::from(code) {
         let text = source.strip_suffix('\n').unwrap_or(source);
         let text = text.strip_suffix('\r').unwrap_or(text);
-        let regions = if failed {
+        let spans = if failed {
             None
         } else {
-            highlighter.highlight_line(source, &SYNTAXES).ok()
+            highlight_line(&mut parse, &mut styles, source, theme)
         };
-        let Some(regions) = regions else {
+        let Some(spans) = spans else {
             // A grammar error: the rest of the code is shown plain.
             failed = true;
             lines.push(Line::from(Span::styled(
@@ -200,25 +203,38 @@ pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'sta
             )));
             continue;
         };
-        let mut spans: Vec<Span<'static>> = Vec::with_capacity(regions.len());
-        let mut column = 0;
-        for (style, piece) in regions {
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
+/// The spans of one line of code (`source`, with its line ending), or `None` on a grammar
+/// error.
+fn highlight_line(
+    parse: &mut ParseState,
+    styles: &mut StyleStack<'_>,
+    source: &str,
+    theme: &Theme,
+) -> Option<Vec<Span<'static>>> {
+    let ops = parse_memo::parse_line(parse, source, &SYNTAXES).ok()?;
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut column = 0;
+    styles
+        .follow(&ops, source, |style, piece| {
             let piece = piece.trim_end_matches(['\n', '\r']);
             if piece.is_empty() {
-                continue;
+                return;
             }
             let style = convert_style(style, theme);
             let (text, end) = crate::text::width::expand_tabs(piece, column, CODE_TAB);
             column = end;
-            let text = text.into_owned();
             match spans.last_mut() {
                 Some(last) if last.style == style => last.content.to_mut().push_str(&text),
-                _ => spans.push(Span::styled(text, style)),
+                _ => spans.push(Span::styled(text.into_owned(), style)),
             }
-        }
-        lines.push(Line::from(spans));
-    }
-    lines
+        })
+        .ok()?;
+    Some(spans)
 }
 
 #[cfg(test)]
