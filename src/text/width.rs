@@ -104,6 +104,23 @@ pub fn line_width(line: &Line<'_>) -> usize {
     spans_width(&line.spans)
 }
 
+/// True when `line` takes at most `width` columns. Counted first with an upper bound that walks
+/// no clusters (printable ASCII one column, a tab [`TAB_WIDTH`], any other character two: no
+/// character is wider), then, only when the bound is over `width`, measured.
+pub fn line_fits(line: &Line<'_>, width: usize) -> bool {
+    let at_most: usize = line
+        .spans
+        .iter()
+        .flat_map(|span| span.content.chars())
+        .map(|c| match c {
+            ' '..='~' => 1,
+            '\t' => TAB_WIDTH,
+            _ => 2,
+        })
+        .sum();
+    at_most <= width || line_width(line) <= width
+}
+
 /// The characters of `line`, styles dropped (for measuring, searching and tests).
 pub fn line_text(line: &Line<'_>) -> String {
     line.spans.iter().map(|s| s.content.as_ref()).collect()
@@ -167,6 +184,15 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn a_line_fits_when_its_width_is_within(
+            text in "[ -~\t]{0,12}\\PC{0,6}[ -~]{0,12}|[\u{1F1E6}-\u{1F1FF}\u{200D}\u{FE0F}\u{1F468}\u{0300}\u{3000}e ]{0,12}",
+            width in 0usize..40,
+        ) {
+            let line = Line::from(vec![Span::raw(text.clone()), Span::raw(text.clone())]);
+            prop_assert_eq!(line_fits(&line, width), line_width(&line) <= width);
+        }
+
         #[test]
         fn ascii_clusters_are_unicode_clusters(text in "[ -~\r\n\t]{0,40}|\\PC{0,20}") {
             let fast: Vec<(usize, &str)> = grapheme_indices(&text).collect();
