@@ -13,9 +13,10 @@ use std::collections::HashMap;
 
 use syntect::parsing::{ParseState, ParsingError, ScopeStackOp, SyntaxSet};
 
-/// Roughly how many bytes the remembered lines may take per thread; past it the memory is
-/// started afresh.
-const BUDGET: usize = 8 << 20;
+/// Roughly how many bytes the remembered lines may take per thread, in two generations of half
+/// each: when the recent one is full it becomes the older one (the older one is forgotten), and
+/// a line found in the older one moves back to the recent one, so lines still in use survive.
+const BUDGET: usize = 16 << 20;
 
 /// Lines remembered per text hash: a short line (`}`, an empty one) is parsed from many states.
 const PER_TEXT: usize = 4;
@@ -33,13 +34,56 @@ impl Parsed {
     fn size(&self) -> usize {
         self.line.len() + std::mem::size_of_val(&*self.ops) + 2 * 128 + 64
     }
+
+    fn is(&self, line: &str, state: &ParseState) -> bool {
+        &*self.line == line && self.before == *state
+    }
+}
+
+/// Lines remembered since a moment, by the hash of their text.
+#[derive(Default)]
+struct Generation {
+    by_text: HashMap<u64, Vec<Parsed>>,
+    bytes: usize,
+}
+
+impl Generation {
+    fn find(&self, key: u64, line: &str, state: &ParseState) -> Option<&Parsed> {
+        self.by_text.get(&key)?.iter().find(|p| p.is(line, state))
+    }
+
+    fn take(&mut self, key: u64, line: &str, state: &ParseState) -> Option<Parsed> {
+        let same_text = self.by_text.get_mut(&key)?;
+        let at = same_text.iter().position(|p| p.is(line, state))?;
+        let parsed = same_text.remove(at);
+        self.bytes -= parsed.size();
+        Some(parsed)
+    }
+
+    fn insert(&mut self, key: u64, parsed: Parsed) {
+        self.bytes += parsed.size();
+        let same_text = self.by_text.entry(key).or_default();
+        if same_text.len() >= PER_TEXT {
+            self.bytes -= same_text.remove(0).size();
+        }
+        same_text.push(parsed);
+    }
 }
 
 /// The remembered lines of one thread.
 #[derive(Default)]
 struct Remembered {
-    by_text: HashMap<u64, Vec<Parsed>>,
-    bytes: usize,
+    recent: Generation,
+    older: Generation,
+}
+
+impl Remembered {
+    fn insert(&mut self, key: u64, parsed: Parsed) {
+        if self.recent.bytes + parsed.size() > BUDGET / 2 {
+            self.older = std::mem::take(&mut self.recent);
+        }
+        self.recent.insert(key, parsed);
+    }
 }
 
 thread_local! {
@@ -55,13 +99,14 @@ pub(super) fn parse_line(
 ) -> Result<Vec<(usize, ScopeStackOp)>, ParsingError> {
     let key = xxhash_rust::xxh3::xxh3_64(line.as_bytes());
     let known = REMEMBERED.with(|memory| {
-        let memory = memory.borrow();
-        let parsed = memory
-            .by_text
-            .get(&key)?
-            .iter()
-            .find(|parsed| &*parsed.line == line && parsed.before == *state)?;
-        Some((parsed.ops.to_vec(), parsed.after.clone()))
+        let memory = &mut *memory.borrow_mut();
+        if let Some(parsed) = memory.recent.find(key, line, state) {
+            return Some((parsed.ops.to_vec(), parsed.after.clone()));
+        }
+        let parsed = memory.older.take(key, line, state)?;
+        let known = (parsed.ops.to_vec(), parsed.after.clone());
+        memory.insert(key, parsed);
+        Some(known)
     });
     if let Some((ops, after)) = known {
         *state = after;
@@ -75,18 +120,7 @@ pub(super) fn parse_line(
         ops: ops.as_slice().into(),
         after: state.clone(),
     };
-    REMEMBERED.with(|memory| {
-        let memory = &mut *memory.borrow_mut();
-        if memory.bytes + parsed.size() > BUDGET {
-            *memory = Remembered::default();
-        }
-        memory.bytes += parsed.size();
-        let same_text = memory.by_text.entry(key).or_default();
-        if same_text.len() >= PER_TEXT {
-            memory.bytes -= same_text.remove(0).size();
-        }
-        same_text.push(parsed);
-    });
+    REMEMBERED.with(|memory| memory.borrow_mut().insert(key, parsed));
     Ok(ops)
 }
 
@@ -141,17 +175,53 @@ mod tests {
     }
 
     #[test]
-    fn lines_are_remembered_within_the_budget() {
-        let code: String = (0..20_000)
-            .map(|i| format!("let value_{i} = compute({i}, \"{i:x}\");\n"))
-            .collect();
-        assert_eq!(remembered(&code, "rs"), fresh(&code, "rs"));
-        let bytes = REMEMBERED.with(|memory| memory.borrow().bytes);
-        assert!(bytes <= BUDGET, "{bytes}");
-        let held: usize = REMEMBERED.with(|memory| {
+    fn lines_in_use_are_remembered_within_the_budget() {
+        let syntaxes = &*super::super::SYNTAXES;
+        let in_use = "fn kept() {}\n";
+        let start = ParseState::new(syntaxes.find_syntax_by_token("rs").expect("Rust"));
+        let is_remembered = || {
+            REMEMBERED.with(|memory| {
+                let memory = memory.borrow();
+                let key = xxhash_rust::xxh3::xxh3_64(in_use.as_bytes());
+                memory.recent.find(key, in_use, &start).is_some()
+                    || memory.older.find(key, in_use, &start).is_some()
+            })
+        };
+        remembered(in_use, "rs");
+        // Far more new lines than the budget holds, the line in use parsed now and then.
+        for block in 0..12 {
+            let code: String = (0..4_000)
+                .map(|i| format!("let value_{block}_{i} = compute({i}, \"{i:x}\");\n"))
+                .collect();
+            assert_eq!(remembered(&code, "rs"), fresh(&code, "rs"));
+            assert!(is_remembered(), "after block {block}");
+            remembered(in_use, "rs");
+        }
+        REMEMBERED.with(|memory| {
             let memory = memory.borrow();
-            memory.by_text.values().flatten().map(Parsed::size).sum()
+            for generation in [&memory.recent, &memory.older] {
+                let held: usize = generation
+                    .by_text
+                    .values()
+                    .flatten()
+                    .map(Parsed::size)
+                    .sum();
+                assert_eq!(held, generation.bytes, "the count follows what is held");
+            }
+            assert!(memory.recent.bytes + memory.older.bytes <= BUDGET);
         });
-        assert_eq!(held, bytes, "the count follows what is held");
+        let forgotten = "fn forgotten() {}\n";
+        remembered(forgotten, "rs");
+        let code: String = (0..40_000)
+            .map(|i| format!("let more_{i} = {i};\n"))
+            .collect();
+        remembered(&code, "rs");
+        let key = xxhash_rust::xxh3::xxh3_64(forgotten.as_bytes());
+        let still = REMEMBERED.with(|memory| {
+            let memory = memory.borrow();
+            memory.recent.find(key, forgotten, &start).is_some()
+                || memory.older.find(key, forgotten, &start).is_some()
+        });
+        assert!(!still, "a line not used for two generations is forgotten");
     }
 }
