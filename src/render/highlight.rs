@@ -7,8 +7,11 @@
 //! conversation's `render`, and matched Rust code 3–4× slower. The output is the same.
 //!
 //! The sets load once per process and each regex compiles on its first use, so a grammar is
-//! compiled once per process, whatever the number of blocks; nothing else is cached, so the
-//! caller decides what to keep.
+//! compiled once per process, whatever the number of blocks. Two memories, per thread, that
+//! cannot change the output: the theme's style of each scope path (`highlight/styles.rs`, in
+//! place of syntect's per-push selector matching) and lines parsed before from the same parser
+//! state (`highlight/parse_memo.rs`). Highlighted lines are not kept: the caller decides that.
+//!
 //! Only foreground colour, bold and italic are taken from the syntax theme (its backgrounds and
 //! underlines fight with the viewer's own), and every colour is mapped to the theme's colour
 //! depth. Lines are never wrapped here: code keeps its shape and the caller cuts long lines
