@@ -12,7 +12,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use crate::text::truncate::cut_to_width;
-use crate::text::width::{grapheme_indices, grapheme_width, line_width};
+use crate::text::width::{grapheme_indices, grapheme_width, line_fits};
 
 /// The mark in the gutter of each continuation line.
 pub const CONTINUATION_MARK: &str = "↪";
@@ -24,7 +24,7 @@ const NARROWEST: usize = 4;
 /// `line` as lines of at most `width` columns: itself when it fits, else
 /// its first `width` columns followed by continuation lines.
 pub fn wrap_long_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
-    if line_width(&line) <= width {
+    if line_fits(&line, width) {
         return vec![line];
     }
     if width < NARROWEST {
@@ -58,13 +58,13 @@ pub fn wrap_long_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
 
 /// One grapheme (a tab as its spaces), its style and its columns.
 #[derive(Clone)]
-struct Cell {
-    text: String,
+struct Cell<'a> {
+    text: &'a str,
     style: Style,
     width: usize,
 }
 
-fn cells_of(line: &Line<'_>) -> Vec<Cell> {
+fn cells_of<'a>(line: &'a Line<'_>) -> Vec<Cell<'a>> {
     let mut cells = Vec::new();
     for span in &line.spans {
         for (_, g) in grapheme_indices(&span.content) {
@@ -72,13 +72,13 @@ fn cells_of(line: &Line<'_>) -> Vec<Cell> {
             if g == "\t" {
                 // A tab may be split like the spaces it is written as.
                 cells.extend((0..width).map(|_| Cell {
-                    text: " ".to_string(),
+                    text: " ",
                     style: span.style,
                     width: 1,
                 }));
             } else {
                 cells.push(Cell {
-                    text: g.to_string(),
+                    text: g,
                     style: span.style,
                     width,
                 });
@@ -88,14 +88,14 @@ fn cells_of(line: &Line<'_>) -> Vec<Cell> {
     cells
 }
 
-fn cells_width(cells: &[Cell]) -> usize {
+fn cells_width(cells: &[Cell<'_>]) -> usize {
     cells.iter().map(|c| c.width).sum()
 }
 
 /// How many leading `cells` fit in `room` columns (at least one, so that
 /// wrapping always moves on: a first cell wider than `room` is taken alone,
 /// and the caller shows it as a cut).
-fn fitting(cells: &[Cell], room: usize) -> usize {
+fn fitting(cells: &[Cell<'_>], room: usize) -> usize {
     let mut used = 0;
     let mut count = 0;
     for cell in cells {
@@ -112,9 +112,9 @@ fn fitting(cells: &[Cell], room: usize) -> usize {
 /// line's leading spaces and gutter bars, the last space replaced by the
 /// mark (or the mark after them when they end in a bar). It takes at most
 /// half the width, so a continuation always has room.
-fn continuation_prefix(cells: &[Cell], width: usize) -> Vec<Cell> {
+fn continuation_prefix<'a>(cells: &[Cell<'a>], width: usize) -> Vec<Cell<'a>> {
     let budget = width / 2;
-    let mut indent: Vec<Cell> = cells
+    let mut indent: Vec<Cell<'a>> = cells
         .iter()
         .take_while(|c| c.text == " " || c.text == "│")
         .cloned()
@@ -126,7 +126,7 @@ fn continuation_prefix(cells: &[Cell], width: usize) -> Vec<Cell> {
         indent.pop();
     }
     indent.push(Cell {
-        text: CONTINUATION_MARK.to_string(),
+        text: CONTINUATION_MARK,
         style: Style::new().add_modifier(Modifier::DIM),
         width: 1,
     });
@@ -134,12 +134,12 @@ fn continuation_prefix(cells: &[Cell], width: usize) -> Vec<Cell> {
 }
 
 /// Cells back as spans, neighbours of one style joined.
-fn spans_of(cells: &[Cell]) -> Vec<Span<'static>> {
+fn spans_of(cells: &[Cell<'_>]) -> Vec<Span<'static>> {
     let mut spans: Vec<Span<'static>> = Vec::new();
     for cell in cells {
         match spans.last_mut() {
-            Some(last) if last.style == cell.style => last.content.to_mut().push_str(&cell.text),
-            _ => spans.push(Span::styled(cell.text.clone(), cell.style)),
+            Some(last) if last.style == cell.style => last.content.to_mut().push_str(cell.text),
+            _ => spans.push(Span::styled(cell.text.to_string(), cell.style)),
         }
     }
     spans
@@ -148,7 +148,7 @@ fn spans_of(cells: &[Cell]) -> Vec<Span<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::width::line_text;
+    use crate::text::width::{line_text, line_width};
 
     fn texts(lines: &[Line<'_>]) -> Vec<String> {
         lines.iter().map(line_text).collect()

@@ -7,8 +7,11 @@
 //! conversation's `render`, and matched Rust code 3–4× slower. The output is the same.
 //!
 //! The sets load once per process and each regex compiles on its first use, so a grammar is
-//! compiled once per process, whatever the number of blocks; nothing else is cached, so the
-//! caller decides what to keep.
+//! compiled once per process, whatever the number of blocks. Two memories, per thread, that
+//! cannot change the output: the theme's style of each scope path (`highlight/styles.rs`, in
+//! place of syntect's per-push selector matching) and lines parsed before from the same parser
+//! state (`highlight/parse_memo.rs`). Highlighted lines are not kept: the caller decides that.
+//!
 //! Only foreground colour, bold and italic are taken from the syntax theme (its backgrounds and
 //! underlines fight with the viewer's own), and every colour is mapped to the theme's colour
 //! depth. Lines are never wrapped here: code keeps its shape and the caller cuts long lines
@@ -18,13 +21,16 @@ use std::sync::LazyLock;
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use syntect::easy::HighlightLines;
 use syntect::highlighting::FontStyle;
-use syntect::parsing::{SyntaxReference, SyntaxSet};
+use syntect::parsing::{ParseState, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 use two_face::theme::EmbeddedLazyThemeSet;
 
 use super::theme::Theme;
+use styles::StyleStack;
+
+mod parse_memo;
+mod styles;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// Columns between tab stops in code.
@@ -176,11 +182,11 @@ pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'sta
     let Some(syntax) = grammar_for(code, lang) else {
         return plain(code, theme);
     };
-    let syntax_theme = THEMES.get(theme.syntax_theme);
-    let mut highlighter = HighlightLines::new(syntax, syntax_theme);
+    let mut parse = ParseState::new(syntax);
+    let mut styles = StyleStack::new(theme.syntax_theme, THEMES.get(theme.syntax_theme));
     let mut failed = false;
     LinesWithEndings::from(code)
-        .map(|source| highlight_line(&mut highlighter, source, &mut failed, theme))
+        .map(|source| next_line(&mut parse, &mut styles, source, &mut failed, theme))
         .collect()
 }
 
@@ -195,54 +201,70 @@ fn grammar_for(code: &str, lang: Option<&str>) -> Option<&'static SyntaxReferenc
 }
 
 /// One line of code (`source`, with its line ending) highlighted from the
-/// state the lines before left in `highlighter`. After a grammar error
-/// (`failed`) the rest of the code is shown plain.
-fn highlight_line(
-    highlighter: &mut HighlightLines<'static>,
+/// state the lines before left in `parse` and `styles`. After a grammar
+/// error (`failed`) the rest of the code is shown plain.
+fn next_line(
+    parse: &mut ParseState,
+    styles: &mut StyleStack<'static>,
     source: &str,
     failed: &mut bool,
     theme: &Theme,
 ) -> Line<'static> {
-    let text = source.strip_suffix('\n').unwrap_or(source);
-    let text = text.strip_suffix('\r').unwrap_or(text);
-    let regions = if *failed {
+    let spans = if *failed {
         None
     } else {
-        highlighter.highlight_line(source, &SYNTAXES).ok()
+        highlight_line(parse, styles, source, theme)
     };
-    let Some(regions) = regions else {
-        // A grammar error: the rest of the code is shown plain.
-        *failed = true;
-        return Line::from(Span::styled(
-            expand_tabs(text).into_owned(),
-            theme.styles.code_block,
-        ));
-    };
-    let mut spans: Vec<Span<'static>> = Vec::with_capacity(regions.len());
-    let mut column = 0;
-    for (style, piece) in regions {
-        let piece = piece.trim_end_matches(['\n', '\r']);
-        if piece.is_empty() {
-            continue;
-        }
-        let style = convert_style(style, theme);
-        let (text, end) = crate::text::width::expand_tabs(piece, column, CODE_TAB);
-        column = end;
-        let text = text.into_owned();
-        match spans.last_mut() {
-            Some(last) if last.style == style => last.content.to_mut().push_str(&text),
-            _ => spans.push(Span::styled(text, style)),
+    match spans {
+        Some(spans) => Line::from(spans),
+        None => {
+            // A grammar error: the rest of the code is shown plain.
+            *failed = true;
+            let text = source.strip_suffix('\n').unwrap_or(source);
+            let text = text.strip_suffix('\r').unwrap_or(text);
+            Line::from(Span::styled(
+                expand_tabs(text).into_owned(),
+                theme.styles.code_block,
+            ))
         }
     }
-    Line::from(spans)
 }
 
-/// [`highlight`] a few lines at a time: the highlighter's state after the
-/// last line done is kept, so the next lines go on from it. Once every line
-/// is done, [`Resumable::lines`] is what [`highlight`] returns; before,
-/// the lines not yet done are plain, in the theme's `code_block` style (the
-/// same text, so the same widths). For the viewer, which highlights only
-/// what it shows (`render::lazy_highlight`).
+/// The spans of one line of code (`source`, with its line ending), or `None` on a grammar
+/// error.
+fn highlight_line(
+    parse: &mut ParseState,
+    styles: &mut StyleStack<'_>,
+    source: &str,
+    theme: &Theme,
+) -> Option<Vec<Span<'static>>> {
+    let ops = parse_memo::parse_line(parse, source, &SYNTAXES).ok()?;
+    let mut spans: Vec<Span<'static>> = Vec::new();
+    let mut column = 0;
+    styles
+        .follow(&ops, source, |style, piece| {
+            let piece = piece.trim_end_matches(['\n', '\r']);
+            if piece.is_empty() {
+                return;
+            }
+            let style = convert_style(style, theme);
+            let (text, end) = crate::text::width::expand_tabs(piece, column, CODE_TAB);
+            column = end;
+            match spans.last_mut() {
+                Some(last) if last.style == style => last.content.to_mut().push_str(&text),
+                _ => spans.push(Span::styled(text.into_owned(), style)),
+            }
+        })
+        .ok()?;
+    Some(spans)
+}
+
+/// [`highlight`] a few lines at a time: the parser's and the styles' state
+/// after the last line done is kept, so the next lines go on from it. Once
+/// every line is done, [`Resumable::lines`] is what [`highlight`] returns;
+/// before, the lines not yet done are plain, in the theme's `code_block`
+/// style (the same text, so the same widths). For the viewer, which
+/// highlights only what it shows (`render::lazy_highlight`).
 pub struct Resumable {
     /// The code, sanitized.
     code: String,
@@ -250,7 +272,8 @@ pub struct Resumable {
     next: usize,
     /// Lines in all.
     len: usize,
-    highlighter: HighlightLines<'static>,
+    parse: ParseState,
+    styles: StyleStack<'static>,
     failed: bool,
     /// The lines highlighted so far.
     done: Vec<Line<'static>>,
@@ -262,12 +285,12 @@ impl Resumable {
     pub fn new(code: &str, lang: Option<&str>, theme: &Theme) -> Option<Resumable> {
         let code = sanitize(code, SanitizeMode::Strip).into_owned();
         let syntax = grammar_for(&code, lang)?;
-        let highlighter = HighlightLines::new(syntax, THEMES.get(theme.syntax_theme));
         Some(Resumable {
             len: code.lines().count(),
             code,
             next: 0,
-            highlighter,
+            parse: ParseState::new(syntax),
+            styles: StyleStack::new(theme.syntax_theme, THEMES.get(theme.syntax_theme)),
             failed: false,
             done: Vec::new(),
         })
@@ -293,7 +316,13 @@ impl Resumable {
     pub fn advance(&mut self, lines: usize, theme: &Theme) -> usize {
         let rest = &self.code[self.next..];
         for source in LinesWithEndings::from(rest).take(lines) {
-            let line = highlight_line(&mut self.highlighter, source, &mut self.failed, theme);
+            let line = next_line(
+                &mut self.parse,
+                &mut self.styles,
+                source,
+                &mut self.failed,
+                theme,
+            );
             self.done.push(line);
             self.next += source.len();
         }

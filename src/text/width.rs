@@ -84,7 +84,13 @@ pub fn grapheme_width(g: &str) -> usize {
 }
 
 /// The number of terminal columns `s` takes (tabs count [`TAB_WIDTH`]).
+///
+/// Printable ASCII (most of what is measured: every printed line is measured
+/// for `--code wrap`) is one column a byte, counted without walking clusters.
 pub fn display_width(s: &str) -> usize {
+    if s.bytes().all(|b| matches!(b, b' '..=b'~')) {
+        return s.len();
+    }
     grapheme_indices(s).map(|(_, g)| grapheme_width(g)).sum()
 }
 
@@ -96,6 +102,23 @@ pub fn spans_width(spans: &[Span<'_>]) -> usize {
 /// The number of terminal columns `line` takes.
 pub fn line_width(line: &Line<'_>) -> usize {
     spans_width(&line.spans)
+}
+
+/// True when `line` takes at most `width` columns. Counted first with an upper bound that walks
+/// no clusters (printable ASCII one column, a tab [`TAB_WIDTH`], any other character two: no
+/// character is wider), then, only when the bound is over `width`, measured.
+pub fn line_fits(line: &Line<'_>, width: usize) -> bool {
+    let at_most: usize = line
+        .spans
+        .iter()
+        .flat_map(|span| span.content.chars())
+        .map(|c| match c {
+            ' '..='~' => 1,
+            '\t' => TAB_WIDTH,
+            _ => 2,
+        })
+        .sum();
+    at_most <= width || line_width(line) <= width
 }
 
 /// The characters of `line`, styles dropped (for measuring, searching and tests).
@@ -162,10 +185,25 @@ mod tests {
 
     proptest! {
         #[test]
+        fn a_line_fits_when_its_width_is_within(
+            text in "[ -~\t]{0,12}\\PC{0,6}[ -~]{0,12}|[\u{1F1E6}-\u{1F1FF}\u{200D}\u{FE0F}\u{1F468}\u{0300}\u{3000}e ]{0,12}",
+            width in 0usize..40,
+        ) {
+            let line = Line::from(vec![Span::raw(text.clone()), Span::raw(text.clone())]);
+            prop_assert_eq!(line_fits(&line, width), line_width(&line) <= width);
+        }
+
+        #[test]
         fn ascii_clusters_are_unicode_clusters(text in "[ -~\r\n\t]{0,40}|\\PC{0,20}") {
             let fast: Vec<(usize, &str)> = grapheme_indices(&text).collect();
             let slow: Vec<(usize, &str)> = text.grapheme_indices(true).collect();
             prop_assert_eq!(fast, slow);
+        }
+
+        #[test]
+        fn printable_ascii_is_measured_as_its_clusters_are(text in "[ -~\t\r\n\x01]{0,60}|[ -~]{0,30}\\PC{0,5}[ -~]{0,30}") {
+            let by_cluster: usize = text.grapheme_indices(true).map(|(_, g)| grapheme_width(g)).sum();
+            prop_assert_eq!(display_width(&text), by_cluster);
         }
     }
 }
