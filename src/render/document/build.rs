@@ -137,12 +137,23 @@ impl Builder<'_> {
                 }
             }
         }
-        let mut current = 0;
+        // Going on after the blocks kept by a rebuild: from the line after
+        // the last one they show, in that line's turn.
+        let (from, mut current) = match self.out.blocks.last() {
+            Some(DocBlock {
+                kind: BlockKind::Original { index },
+                turn,
+                ..
+            }) => (index + 1, *turn),
+            _ => (0, 0),
+        };
         let originals = &conv.originals;
-        for index in 0..originals.len() {
-            let named = originals
-                .turn_id(index)
-                .and_then(|id| numbers.get(id).copied());
+        for index in from..originals.len() {
+            let id = originals.turn_id(index);
+            let named = id.and_then(|id| numbers.get(id).copied());
+            if id.is_some() && named.is_none() && self.out.unresolved.is_none() {
+                self.out.unresolved = Some(self.out.blocks.len());
+            }
             // Turns only move forward: a late line of an earlier turn (a task
             // settling) stays where it was written.
             let number = named.unwrap_or(current).max(current).max(1);
