@@ -138,8 +138,10 @@ pub enum BlockKind {
     TurnRule {
         /// 1-based turn number.
         number: usize,
-        /// The turn's first timestamp.
-        timestamp: Option<String>,
+        /// The turn's first timestamp (a boxed `str`: two words instead of
+        /// three make every block smaller, a followed stream keeps a block
+        /// per event).
+        timestamp: Option<Box<str>>,
         /// Model, tokens, cost and outcome, when the format records them
         /// (boxed: every block is as large as the largest kind).
         info: Option<Box<ext::TurnInfo>>,

@@ -248,7 +248,7 @@ impl Builder<'_> {
             .events
             .clone()
             .filter(|&i| !matches!(conv.events[i].kind, EventKind::ConfigDelta { .. }))
-            .find_map(|i| conv.events[i].timestamp.as_deref().map(String::from));
+            .find_map(|i| conv.events[i].timestamp.as_deref().map(Box::from));
         let info = conv
             .events
             .get(rule_event)
