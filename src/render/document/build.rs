@@ -304,15 +304,15 @@ impl Builder<'_> {
                 }
                 Item::Speech(events)
                     if view != DocView::Raw
-                        && events.iter().all(|&i| ext::superseded(&conv.events[i])) => {}
+                        && events.clone().all(|i| ext::superseded(&conv.events[i])) => {}
                 Item::Speech(events) => {
-                    let is_final = final_reply == Some(events[0]);
+                    let is_final = final_reply == Some(events.start);
                     self.push(
                         number,
-                        events[0],
+                        events.start,
                         0,
                         BlockKind::AssistantMessage {
-                            events: events.clone(),
+                            events: events.clone().collect(),
                             final_reply: is_final,
                         },
                     );
@@ -330,10 +330,10 @@ impl Builder<'_> {
                     };
                     self.push(
                         number,
-                        events[0],
+                        events.start,
                         0,
                         BlockKind::Reasoning {
-                            events: events.clone(),
+                            events: events.clone().collect(),
                             display,
                         },
                     );
@@ -357,7 +357,12 @@ impl Builder<'_> {
                 }
                 Item::Inquiry(pair) => {
                     if view != DocView::User {
-                        self.push(number, pair.request, 0, BlockKind::Inquiry(pair.clone()));
+                        self.push(
+                            number,
+                            pair.request,
+                            0,
+                            BlockKind::Inquiry((**pair).clone()),
+                        );
                     }
                 }
                 Item::ConfigDelta(i) => {
