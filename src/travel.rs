@@ -195,7 +195,10 @@ impl Recording {
 
     fn new(live: Live, steps: Steps) -> Recording {
         let stamps = match &steps {
-            Steps::Jp { events, .. } => events.iter().map(|e| e.timestamp.clone()).collect(),
+            Steps::Jp { events, .. } => events
+                .iter()
+                .map(|e| e.timestamp.as_deref().map(String::from))
+                .collect(),
             Steps::Eve { bytes, ends } => eve_stamps(bytes, ends),
         };
         let mut last: (Option<i128>, Option<String>) = (None, None);

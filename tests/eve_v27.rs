@@ -126,7 +126,10 @@ fn v26_events_inside_v27_lines_get_position_ids() {
     let ids: Vec<_> = r
         .events()
         .iter()
-        .map(|e| (e.event_id.clone().unwrap(), e.timestamp.clone().unwrap()))
+        .map(|e| {
+            let (id, at) = (e.event_id.as_deref(), e.timestamp.as_deref());
+            (id.unwrap().to_string(), at.unwrap().to_string())
+        })
         .collect();
     assert_eq!(
         ids,

@@ -39,6 +39,7 @@ mod text;
 #[cfg(test)]
 mod tests;
 
+use compact_str::{CompactString, format_compact};
 use serde_json::Value;
 
 use self::builder::{Builder, Stamp};
@@ -86,10 +87,10 @@ struct Inner {
     /// Position (0-based index among stored v27 lines) of the next v27 line.
     position: usize,
     /// `at` of the latest v27 commit: progress records inherit it.
-    last_at: Option<String>,
+    last_at: Option<CompactString>,
     /// The time of the latest stored record that had one (`meta.at`, a
     /// commit's `at`), for time travel.
-    record_at: Option<String>,
+    record_at: Option<CompactString>,
 }
 
 impl EveReader {
@@ -299,11 +300,11 @@ impl Inner {
             id: meta
                 .and_then(|m| m.get("id"))
                 .and_then(Value::as_str)
-                .map(str::to_string),
+                .map(CompactString::from),
             at: meta
                 .and_then(|m| m.get("at"))
                 .and_then(Value::as_str)
-                .map(str::to_string),
+                .map(CompactString::from),
         };
         if stamp.at.is_some() {
             self.record_at.clone_from(&stamp.at);
@@ -313,12 +314,13 @@ impl Inner {
 
     fn commit(&mut self, at: &str, facts: &[Value]) {
         let position = self.next_position();
-        self.last_at = Some(at.to_string());
-        self.record_at = Some(at.to_string());
+        let at = CompactString::from(at);
+        self.last_at = Some(at.clone());
+        self.record_at = Some(at.clone());
         for (index, fact) in facts.iter().enumerate() {
             let stamp = Stamp {
-                id: Some(format!("evt_{position}_{index}")),
-                at: Some(at.to_string()),
+                id: Some(format_compact!("evt_{position}_{index}")),
+                at: Some(at.clone()),
             };
             self.dispatch(fact, stamp, false);
         }
@@ -327,7 +329,7 @@ impl Inner {
     fn progress(&mut self, progress: &Value) {
         let position = self.next_position();
         let stamp = Stamp {
-            id: Some(format!("evt_{position}_0")),
+            id: Some(format_compact!("evt_{position}_0")),
             at: self.last_at.clone(),
         };
         self.dispatch(progress, stamp, true);

@@ -412,7 +412,7 @@ fn unknown(map: Map<String, Value>) -> Event {
         .map(String::from);
     let mut event = Event::new(timestamp, EventKind::Unknown(Box::new(Value::Object(map))));
     if let EventKind::Unknown(v) = &event.kind {
-        event.event_id = v.get("event_id").and_then(Value::as_str).map(String::from);
+        event.event_id = v.get("event_id").and_then(Value::as_str).map(Into::into);
     }
     event
 }
@@ -545,11 +545,11 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
         }
     };
     Ok(Event {
-        timestamp,
+        timestamp: timestamp.map(Into::into),
         kind,
         metadata: metadata.into(),
-        event_id,
-        request_id,
+        event_id: event_id.map(Into::into),
+        request_id: request_id.map(|id| Box::new(id.into())),
     })
 }
 

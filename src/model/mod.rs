@@ -77,10 +77,12 @@ pub enum Item {
     TurnStart(usize),
     /// What the user said.
     UserMessage(usize),
-    /// Adjacent assistant `message`s, joined (providers split text mid-word).
-    Speech(Vec<usize>),
-    /// Adjacent reasoning, joined.
-    Reasoning(Vec<usize>),
+    /// Adjacent assistant `message`s, joined (providers split text
+    /// mid-word): the events' indices, a range since they are adjacent (two
+    /// words where a vector takes three, and no allocation).
+    Speech(Range<usize>),
+    /// Adjacent reasoning, joined (the events' indices).
+    Reasoning(Range<usize>),
     /// Structured output.
     Data(usize),
     /// A tool call with its response (none yet: pending) and its inquiries
@@ -89,8 +91,9 @@ pub enum Item {
     ToolCall(Box<ToolCall>),
     /// A response whose request is not in the stream.
     OrphanResponse(usize),
-    /// An inquiry not tied to a tool call in this turn.
-    Inquiry(InquiryPair),
+    /// An inquiry not tied to a tool call in this turn (boxed, as a tool
+    /// call: rare, and an item is as large as its largest kind).
+    Inquiry(Box<InquiryPair>),
     /// A configuration change.
     ConfigDelta(usize),
     /// A compaction overlay.
@@ -134,7 +137,7 @@ impl Turn {
                 | Item::ConfigDelta(i)
                 | Item::Compaction(i)
                 | Item::Unknown(i) => vec![*i],
-                Item::Speech(events) | Item::Reasoning(events) => events.clone(),
+                Item::Speech(events) | Item::Reasoning(events) => events.clone().collect(),
                 Item::ToolCall(call) => [Some(call.request), call.response]
                     .into_iter()
                     .chain(call.inquiries.iter().flat_map(pair))
@@ -371,14 +374,12 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
             EventKind::TurnStart => out.push(Item::TurnStart(i)),
             EventKind::ChatRequest { .. } => out.push(Item::UserMessage(i)),
             EventKind::ChatResponse(ChatResponse::Message(_)) => match out.last_mut() {
-                Some(Item::Speech(run)) if run.last() == Some(&(i - 1)) && !whole_messages => {
-                    run.push(i)
-                }
-                _ => out.push(Item::Speech(vec![i])),
+                Some(Item::Speech(run)) if run.end == i && !whole_messages => run.end += 1,
+                _ => out.push(Item::Speech(i..i + 1)),
             },
             EventKind::ChatResponse(ChatResponse::Reasoning(_)) => match out.last_mut() {
-                Some(Item::Reasoning(run)) if run.last() == Some(&(i - 1)) => run.push(i),
-                _ => out.push(Item::Reasoning(vec![i])),
+                Some(Item::Reasoning(run)) if run.end == i => run.end += 1,
+                _ => out.push(Item::Reasoning(i..i + 1)),
             },
             EventKind::ChatResponse(ChatResponse::Data(_)) => out.push(Item::Data(i)),
             EventKind::ToolCallRequest { id, .. } => {
@@ -406,7 +407,7 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
                     .and_then(|call_id| calls_by_id.get(call_id));
                 match call.and_then(|&slot| out.get_mut(slot)) {
                     Some(Item::ToolCall(call)) => call.inquiries.push(pair),
-                    _ => out.push(Item::Inquiry(pair)),
+                    _ => out.push(Item::Inquiry(Box::new(pair))),
                 }
             }
             EventKind::InquiryResponse { .. } => {

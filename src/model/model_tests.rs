@@ -115,8 +115,8 @@ fn request_without_response_is_pending() {
 fn adjacent_speech_is_joined() {
     let events = vec![message("Hel"), message("lo"), request("a"), message("bye")];
     let conv = Conversation::new(events, None, None);
-    assert_eq!(conv.turns[0].items[0], Item::Speech(vec![0, 1]));
-    assert_eq!(conv.turns[0].items[2], Item::Speech(vec![3]));
+    assert_eq!(conv.turns[0].items[0], Item::Speech(0..2));
+    assert_eq!(conv.turns[0].items[2], Item::Speech(3..4));
 }
 
 #[test]
@@ -345,7 +345,7 @@ fn replacing_the_end_groups_like_reading_everything_at_once() {
 #[test]
 fn an_item_stays_small() {
     let size = std::mem::size_of::<Item>();
-    assert!(size <= 32, "Item is {size} bytes");
+    assert!(size <= 24, "Item is {size} bytes");
 }
 
 /// The raw view reads a turn's id in place; it is the one of its facts.

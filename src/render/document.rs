@@ -138,8 +138,10 @@ pub enum BlockKind {
     TurnRule {
         /// 1-based turn number.
         number: usize,
-        /// The turn's first timestamp.
-        timestamp: Option<String>,
+        /// The turn's first timestamp (a boxed `str`: two words instead of
+        /// three make every block smaller, a followed stream keeps a block
+        /// per event).
+        timestamp: Option<Box<str>>,
         /// Model, tokens, cost and outcome, when the format records them
         /// (boxed: every block is as large as the largest kind).
         info: Option<Box<ext::TurnInfo>>,
@@ -307,6 +309,10 @@ pub struct Document {
     turns: usize,
     /// When blocks are cut into pieces.
     limits: SplitLimits,
+    /// In the raw view of a stream's lines: the first block whose line
+    /// names a turn that had not started when it was built (its turn may
+    /// still change), so a rebuild keeps only the blocks before it.
+    unresolved: Option<usize>,
 }
 
 impl Document {
@@ -344,6 +350,9 @@ impl Document {
     /// depend on whether a turn follows it. `options` may differ from the
     /// ones the document was built with only in `finished`. The result is
     /// what [`Document::build`] makes; returns how many blocks were kept.
+    /// The raw view of a stream's lines is kept likewise, up to the last
+    /// line of those turns, and goes on from the next line: a flood shown
+    /// raw costs its new lines, not the whole stream, per update.
     pub fn rebuild(
         &mut self,
         conv: &Conversation,
@@ -364,14 +373,11 @@ impl Document {
         untouched: usize,
         earlier: usize,
     ) -> usize {
-        // The raw view of a stream's stored lines is not made turn by turn.
-        let by_lines = options.view == DocView::Raw && !conv.originals.is_empty();
-        let skip = if by_lines {
-            0
-        } else {
-            untouched.min(self.turns.saturating_sub(1))
-        };
-        let kept = self.blocks.partition_point(|b| b.turn <= skip);
+        let skip = untouched.min(self.turns.saturating_sub(1));
+        let mut kept = self.blocks.partition_point(|b| b.turn <= skip);
+        if options.view == DocView::Raw && !conv.originals.is_empty() {
+            kept = self.raw_lines_kept(conv, kept);
+        }
         let mut blocks = std::mem::take(&mut self.blocks);
         blocks.truncate(kept);
         let out = Document {
@@ -415,6 +421,28 @@ impl Document {
         self.blocks.extend(later);
         self.warnings = earlier.warnings;
         added
+    }
+
+    /// How many of the first `kept` blocks of the raw view of a stream's
+    /// lines stay: up to the last line's block among them (the build goes
+    /// on from the next line), none past a line whose turn was not known
+    /// yet, and none at all when that line is no longer where it was (the
+    /// stream was read again).
+    fn raw_lines_kept(&self, conv: &Conversation, kept: usize) -> usize {
+        let kept = kept.min(self.unresolved.unwrap_or(usize::MAX));
+        let last_line = self.blocks[..kept]
+            .iter()
+            .rposition(|block| matches!(block.kind, BlockKind::Original { .. }));
+        let Some(at) = last_line else {
+            return 0;
+        };
+        let block = &self.blocks[at];
+        let BlockKind::Original { index } = block.kind else {
+            return 0;
+        };
+        let same_line =
+            conv.originals.line(index).map(Anchor::Line) == Some(block.key.anchor.clone());
+        if same_line { at + 1 } else { 0 }
     }
 }
 

@@ -10,6 +10,7 @@ mod calls;
 
 use std::collections::{HashMap, HashSet};
 
+use compact_str::{CompactString, format_compact};
 use serde_json::Value;
 
 use self::calls::Call;
@@ -21,20 +22,21 @@ use crate::model::{ChatResponse, Event, EventKind, InProgress, InProgressKind};
 #[derive(Debug, Clone, Default)]
 pub(super) struct Stamp {
     /// `meta.id`, or `evt_<line>_<index>` for records of v27 lines.
-    pub(super) id: Option<String>,
+    pub(super) id: Option<CompactString>,
     /// `meta.at`, or the v27 line's `at`.
-    pub(super) at: Option<String>,
+    pub(super) at: Option<CompactString>,
 }
 
 impl Stamp {
     /// The `k`-th canonical event made from this record (`id`, `id.1`, `id.2`, …).
     pub(super) fn event(&self, k: usize, kind: EventKind) -> Event {
-        let mut event = Event::new(self.at.clone(), kind);
+        let mut event = Event::new(None, kind);
+        event.timestamp.clone_from(&self.at);
         event.event_id = self.id.as_ref().map(|id| {
             if k == 0 {
                 id.clone()
             } else {
-                format!("{id}.{k}")
+                format_compact!("{id}.{k}")
             }
         });
         event

@@ -293,3 +293,21 @@ fn stored_lines_keep_their_text_and_give_back_the_value_and_turn_they_named() {
     assert!(stored[3].error.is_some() && stored[3].value().is_some());
     assert!(stored[4].error.is_some() && stored[4].json.is_none() && stored[4].value().is_none());
 }
+
+/// A flood keeps every event: an eve event's time (RFC 3339 with
+/// milliseconds, as eve writes it) and a short id are held in the event
+/// itself, without an allocation each (docs/hardening.md, the flood).
+#[test]
+fn an_eve_time_and_a_short_id_take_no_allocation_of_their_own() {
+    let line = r#"{"type":"message.received","data":{"message":"hi","turnId":"t"},"meta":{"id":"evt-0001","at":"2026-02-01T12:34:56.789Z"}}"#;
+    let reader = EveReader::read_all(format!("{line}\n").as_bytes());
+    let event = reader.events().last().expect("the user message");
+    let at = event.timestamp.as_ref().expect("the time");
+    let id = event.event_id.as_ref().expect("the id");
+    assert_eq!(
+        (at.as_str(), id.as_str()),
+        ("2026-02-01T12:34:56.789Z", "evt-0001")
+    );
+    assert!(!at.is_heap_allocated(), "the time is allocated");
+    assert!(!id.is_heap_allocated(), "the id is allocated");
+}

@@ -137,12 +137,23 @@ impl Builder<'_> {
                 }
             }
         }
-        let mut current = 0;
+        // Going on after the blocks kept by a rebuild: from the line after
+        // the last one they show, in that line's turn.
+        let (from, mut current) = match self.out.blocks.last() {
+            Some(DocBlock {
+                kind: BlockKind::Original { index },
+                turn,
+                ..
+            }) => (index + 1, *turn),
+            _ => (0, 0),
+        };
         let originals = &conv.originals;
-        for index in 0..originals.len() {
-            let named = originals
-                .turn_id(index)
-                .and_then(|id| numbers.get(id).copied());
+        for index in from..originals.len() {
+            let id = originals.turn_id(index);
+            let named = id.and_then(|id| numbers.get(id).copied());
+            if id.is_some() && named.is_none() && self.out.unresolved.is_none() {
+                self.out.unresolved = Some(self.out.blocks.len());
+            }
             // Turns only move forward: a late line of an earlier turn (a task
             // settling) stays where it was written.
             let number = named.unwrap_or(current).max(current).max(1);
@@ -237,7 +248,7 @@ impl Builder<'_> {
             .events
             .clone()
             .filter(|&i| !matches!(conv.events[i].kind, EventKind::ConfigDelta { .. }))
-            .find_map(|i| conv.events[i].timestamp.clone());
+            .find_map(|i| conv.events[i].timestamp.as_deref().map(Box::from));
         let info = conv
             .events
             .get(rule_event)
@@ -293,15 +304,15 @@ impl Builder<'_> {
                 }
                 Item::Speech(events)
                     if view != DocView::Raw
-                        && events.iter().all(|&i| ext::superseded(&conv.events[i])) => {}
+                        && events.clone().all(|i| ext::superseded(&conv.events[i])) => {}
                 Item::Speech(events) => {
-                    let is_final = final_reply == Some(events[0]);
+                    let is_final = final_reply == Some(events.start);
                     self.push(
                         number,
-                        events[0],
+                        events.start,
                         0,
                         BlockKind::AssistantMessage {
-                            events: events.clone(),
+                            events: events.clone().collect(),
                             final_reply: is_final,
                         },
                     );
@@ -319,10 +330,10 @@ impl Builder<'_> {
                     };
                     self.push(
                         number,
-                        events[0],
+                        events.start,
                         0,
                         BlockKind::Reasoning {
-                            events: events.clone(),
+                            events: events.clone().collect(),
                             display,
                         },
                     );
@@ -346,7 +357,12 @@ impl Builder<'_> {
                 }
                 Item::Inquiry(pair) => {
                     if view != DocView::User {
-                        self.push(number, pair.request, 0, BlockKind::Inquiry(pair.clone()));
+                        self.push(
+                            number,
+                            pair.request,
+                            0,
+                            BlockKind::Inquiry((**pair).clone()),
+                        );
                     }
                 }
                 Item::ConfigDelta(i) => {

@@ -132,17 +132,17 @@ pub(super) fn final_reply_item(conv: &Conversation, items: &[Item]) -> Option<us
     if marks_final {
         return speeches
             .clone()
-            .find(|events| events.iter().any(|&i| ext::final_reply(&conv.events[i])))
-            .map(|events| events[0]);
+            .find(|&events| events.clone().any(|i| ext::final_reply(&conv.events[i])))
+            .map(|events| events.start);
     }
     let last_call = items.iter().rposition(|i| matches!(i, Item::ToolCall(_)));
     let last_speech = items.iter().rposition(
-        |i| matches!(i, Item::Speech(events) if events.iter().any(|&e| has_text(&conv.events[e]))),
+        |i| matches!(i, Item::Speech(events) if events.clone().any(|e| has_text(&conv.events[e]))),
     )?;
     match last_call {
         Some(call) if call > last_speech => None,
         _ => match &items[last_speech] {
-            Item::Speech(events) => Some(events[0]),
+            Item::Speech(events) => Some(events.start),
             _ => None,
         },
     }
