@@ -24,7 +24,7 @@ pub fn count_events(events: impl Read, has_base_file: bool) -> io::Result<Option
     let (mut stored, mut base) = (0, 0);
     loop {
         match entries.next(|_| {})? {
-            Next::Entry(bytes) => {
+            Next::Entry(bytes, _) => {
                 // A legacy base config is the first entry, and not an event.
                 if stored == 0 && !has_base_file && is_config_delta(bytes) {
                     base = 1;

@@ -30,7 +30,8 @@ const MAX_DEPTH: usize = 100;
 /// What [`ArrayScanner::scan`] found next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scan {
-    /// The bytes of one entry.
+    /// The bytes of one entry ([`ArrayScanner::top_level_ends`] tells where
+    /// its top-level strings and nested values end).
     Entry(Range<usize>),
     /// The array's closing `]`, at this offset.
     End(usize),
@@ -70,6 +71,12 @@ pub struct ArrayScanner {
     state: State,
     /// How far the buffer has been scanned.
     pos: usize,
+    /// Where each string and nested value at depth 1 of the entry being
+    /// scanned ends (just past it), from the entry's start: an object
+    /// entry's keys and the values that take more than a glance to cross,
+    /// so that its members are read without walking its bytes again
+    /// (issue 13 §1: one pass over the bytes).
+    ends: Vec<usize>,
 }
 
 impl ArrayScanner {
@@ -78,6 +85,7 @@ impl ArrayScanner {
         ArrayScanner {
             state: State::BeforeArray,
             pos: start,
+            ends: Vec::new(),
         }
     }
 
@@ -87,7 +95,16 @@ impl ArrayScanner {
         ArrayScanner {
             state: State::AfterEntry,
             pos: 0,
+            ends: Vec::new(),
         }
+    }
+
+    /// After [`Scan::Entry`]: where each string and nested value at depth 1
+    /// of that entry ends (just past it), in order, counted from the
+    /// entry's start — for an object, its keys, string values, arrays and
+    /// objects (see [`super::members`]).
+    pub fn top_level_ends(&self) -> &[usize] {
+        &self.ends
     }
 
     /// Scans `buf` on from where the last call stopped.
@@ -114,6 +131,7 @@ impl ArrayScanner {
                 State::FirstEntry | State::NextEntry => {
                     let start = self.pos;
                     self.pos += 1;
+                    self.ends.clear();
                     self.state = match byte {
                         b'{' | b'[' => State::InEntry {
                             start,
@@ -188,8 +206,10 @@ impl ArrayScanner {
                 }
                 pos += 1;
                 in_string = false;
-                if depth == 0 {
-                    break Scan::Entry(start..pos);
+                match depth {
+                    0 => break Scan::Entry(start..pos),
+                    1 => self.ends.push(pos - start),
+                    _ => {}
                 }
                 continue;
             }
@@ -207,8 +227,10 @@ impl ArrayScanner {
                 }
                 b'}' | b']' => {
                     depth -= 1;
-                    if depth == 0 {
-                        break Scan::Entry(start..pos);
+                    match depth {
+                        0 => break Scan::Entry(start..pos),
+                        1 => self.ends.push(pos - start),
+                        _ => {}
                     }
                 }
                 _ => {}
@@ -239,8 +261,9 @@ impl ArrayScanner {
 /// What [`ArrayReader::next`] found.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Next<'a> {
-    /// The bytes of the next entry.
-    Entry(&'a [u8]),
+    /// The bytes of the next entry, and where its top-level strings and
+    /// nested values end (see [`ArrayScanner::top_level_ends`]).
+    Entry(&'a [u8], &'a [usize]),
     /// The array's end: [`ArrayReader::finish`] reads what follows.
     End,
     /// Not a plain JSON array of entries, or cut short.
@@ -325,7 +348,7 @@ impl<R: Read> ArrayReader<R> {
                 Scan::Entry(range) => {
                     self.entry_end = range.end;
                     self.entry_offset = self.drained + range.start;
-                    return Ok(Next::Entry(&self.buf[range]));
+                    return Ok(Next::Entry(&self.buf[range], self.scanner.top_level_ends()));
                 }
                 Scan::End(at) => {
                     self.end = Some(at);
@@ -389,6 +412,17 @@ mod tests {
 
     /// Every entry of `text`, fed `chunk` bytes at a time; `None` if unusual.
     fn entries(text: &str, chunk: usize) -> Option<Vec<String>> {
+        Some(
+            entries_and_ends(text, chunk)?
+                .into_iter()
+                .map(|(entry, _)| entry)
+                .collect(),
+        )
+    }
+
+    /// Every entry of `text` with its top-level ends, fed `chunk` bytes at a
+    /// time; `None` if unusual.
+    fn entries_and_ends(text: &str, chunk: usize) -> Option<Vec<(String, Vec<usize>)>> {
         let bytes = text.as_bytes();
         let mut scanner = ArrayScanner::new(0);
         let mut buf = Vec::new();
@@ -398,7 +432,8 @@ mod tests {
         loop {
             match scanner.scan(&buf) {
                 Scan::Entry(range) => {
-                    found.push(String::from_utf8(buf[range.clone()].to_vec()).unwrap());
+                    let entry = String::from_utf8(buf[range.clone()].to_vec()).unwrap();
+                    found.push((entry, scanner.top_level_ends().to_vec()));
                     parsed_end = range.end;
                 }
                 Scan::End(_) => return Some(found),
@@ -433,6 +468,28 @@ mod tests {
         ];
         for chunk in 1..=text.len() {
             assert_eq!(entries(text, chunk).unwrap(), expected, "chunk {chunk}");
+        }
+    }
+
+    #[test]
+    fn notes_where_each_top_level_string_and_nested_value_ends() {
+        let text = r#"[{"k": "v\"}", "n": 1, "o": {"p": "}"}, "l": [[]]}, "s", [1, "x"], {}]"#;
+        let expected = vec![
+            (
+                r#"{"k": "v\"}", "n": 1, "o": {"p": "}"}, "l": [[]]}"#,
+                vec![4, 12, 17, 25, 37, 42, 48],
+            ),
+            (r#""s""#, vec![]),
+            (r#"[1, "x"]"#, vec![7]),
+            ("{}", vec![]),
+        ];
+        for chunk in 1..=text.len() {
+            let found = entries_and_ends(text, chunk).unwrap();
+            let found: Vec<(&str, Vec<usize>)> = found
+                .iter()
+                .map(|(e, ends)| (e.as_str(), ends.clone()))
+                .collect();
+            assert_eq!(found, expected, "chunk {chunk}");
         }
     }
 

@@ -2,11 +2,17 @@
 //! its value — found without building any value, so that the entries a
 //! `render --turn` does not show cost a scan, not a parse (issue 13 §1).
 //!
-//! The scan jumps over string contents with `memchr` and follows escapes;
-//! it checks the entry's top level (keys, `:`, `,`, literals) but not what
-//! lies inside strings, arrays and objects. Anything it does not follow —
-//! a key or a needed value with an escape, a misplaced byte — is `None`:
-//! the caller parses that entry with serde_json instead, which decides.
+//! The scan reads no byte inside a string, array or object: the array
+//! scanner that found the entry noted where each of its top-level strings
+//! and nested values ends ([`ArrayScanner::top_level_ends`]), so the bytes
+//! of an entry are walked once, not once to find it and again for its
+//! members. It checks the entry's top level (keys, `:`, `,`, literals) but
+//! not what lies inside strings, arrays and objects. Anything it does not
+//! follow — a key or a needed value with an escape, a misplaced byte, ends
+//! that do not fit — is `None`: the caller parses that entry with
+//! serde_json instead, which decides.
+//!
+//! [`ArrayScanner::top_level_ends`]: super::entries::ArrayScanner::top_level_ends
 
 use std::ops::Range;
 
@@ -62,9 +68,9 @@ impl Shape {
 
 /// One top-level member of an entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Member<'a> {
-    /// The key (it held no escape).
-    pub key: &'a str,
+pub struct Member {
+    /// The key's bytes between the quotes (valid UTF-8, no escape).
+    pub key: Range<usize>,
     /// The type of its value.
     pub shape: Shape,
     /// A string value's bytes between the quotes, escapes as stored.
@@ -72,10 +78,15 @@ pub struct Member<'a> {
 }
 
 /// The members of the object `entry` (one whole entry, as the array scanner
-/// hands it out) in stored order, into `out`; `None` when the entry is not
-/// an object or the scan does not follow it (see the module's text).
-pub fn members<'a>(entry: &'a [u8], out: &mut Vec<Member<'a>>) -> Option<()> {
+/// hands it out, with the `ends` of its top-level strings and nested values
+/// it noted) in stored order, into `out`; `None` when the entry is not an
+/// object or the scan does not follow it (see the module's text).
+pub fn members(entry: &[u8], ends: &[usize], out: &mut Vec<Member>) -> Option<()> {
     out.clear();
+    let mut ends = Ends {
+        ends: ends.iter(),
+        len: entry.len(),
+    };
     let mut pos = skip_space(entry, 0);
     if entry.get(pos) != Some(&b'{') {
         return None;
@@ -88,12 +99,14 @@ pub fn members<'a>(entry: &'a [u8], out: &mut Vec<Member<'a>>) -> Option<()> {
         if entry.get(pos) != Some(&b'"') {
             return None;
         }
-        let key_end = string_end(entry, pos + 1)?;
-        let key = &entry[pos + 1..key_end - 1];
-        if memchr::memchr(b'\\', key).is_some() {
+        let key_end = ends.after(pos)?;
+        let key = pos + 1..key_end - 1;
+        let key_bytes = &entry[key.clone()];
+        if memchr::memchr(b'\\', key_bytes).is_some()
+            || !key_bytes.is_ascii() && std::str::from_utf8(key_bytes).is_err()
+        {
             return None;
         }
-        let key = std::str::from_utf8(key).ok()?;
         pos = skip_space(entry, key_end);
         if entry.get(pos) != Some(&b':') {
             return None;
@@ -101,7 +114,7 @@ pub fn members<'a>(entry: &'a [u8], out: &mut Vec<Member<'a>>) -> Option<()> {
         pos = skip_space(entry, pos + 1);
         let shape = Shape::of_first_byte(*entry.get(pos)?)?;
         let start = pos;
-        pos = value_end(entry, pos, shape)?;
+        pos = value_end(entry, pos, shape, &mut ends)?;
         let text = match shape {
             Shape::String => start + 1..pos - 1,
             _ => start..start,
@@ -123,25 +136,29 @@ fn skip_space(bytes: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// Just past the closing quote of the string whose contents start at `pos`.
-fn string_end(bytes: &[u8], mut pos: usize) -> Option<usize> {
-    loop {
-        pos += memchr::memchr2(b'"', b'\\', &bytes[pos..])?;
-        if bytes[pos] == b'"' {
-            return Some(pos + 1);
-        }
-        pos += 2;
-        if pos > bytes.len() {
-            return None;
-        }
+/// The ends the array scanner noted, taken in order: one for each key,
+/// string value and nested value at the entry's top level.
+struct Ends<'e> {
+    ends: std::slice::Iter<'e, usize>,
+    /// The entry's length: no end lies past it.
+    len: usize,
+}
+
+impl Ends<'_> {
+    /// Just past the string or nested value that starts at `pos` (two bytes
+    /// at least: `""`, `[]`, `{}`); `None` when the next end noted does not
+    /// fit it.
+    fn after(&mut self, pos: usize) -> Option<usize> {
+        let end = *self.ends.next()?;
+        (end >= pos + 2 && end <= self.len).then_some(end)
     }
 }
 
 /// Just past the value of `shape` that starts at `pos`.
-fn value_end(bytes: &[u8], pos: usize, shape: Shape) -> Option<usize> {
+fn value_end(bytes: &[u8], pos: usize, shape: Shape, ends: &mut Ends<'_>) -> Option<usize> {
     let literal = |word: &[u8]| bytes[pos..].starts_with(word).then_some(pos + word.len());
     match shape {
-        Shape::String => string_end(bytes, pos + 1),
+        Shape::String | Shape::Array | Shape::Object => ends.after(pos),
         Shape::Bool(true) => literal(b"true"),
         Shape::Bool(false) => literal(b"false"),
         Shape::Null => literal(b"null"),
@@ -152,42 +169,33 @@ fn value_end(bytes: &[u8], pos: usize, shape: Shape) -> Option<usize> {
                 .unwrap_or(bytes.len() - pos);
             Some(pos + len)
         }
-        Shape::Array | Shape::Object => nested_end(bytes, pos),
-    }
-}
-
-/// Just past the array or object that starts at `pos`.
-fn nested_end(bytes: &[u8], mut pos: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    loop {
-        match *bytes.get(pos)? {
-            b'"' => {
-                pos = string_end(bytes, pos + 1)?;
-                continue;
-            }
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(pos + 1);
-                }
-            }
-            _ => {}
-        }
-        pos += 1;
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::entries::ArrayScanner;
     use super::*;
 
+    /// The members of `text` (from its first byte that is not a space, as
+    /// entries start), with the ends the array scanner notes reading it as
+    /// the first entry of an array — as far as it gets, for texts that are
+    /// not whole entries.
     fn scan(text: &str) -> Option<Vec<(String, Shape, String)>> {
+        let entry = text.trim_start_matches(|c| is_json_space(&(c as u8)));
+        let mut scanner = ArrayScanner::new(0);
+        scanner.scan(format!("[{entry}]").as_bytes());
         let mut out = Vec::new();
-        members(text.as_bytes(), &mut out)?;
+        members(entry.as_bytes(), scanner.top_level_ends(), &mut out)?;
         Some(
             out.iter()
-                .map(|m| (m.key.to_string(), m.shape, text[m.text.clone()].to_string()))
+                .map(|m| {
+                    (
+                        entry[m.key.clone()].to_string(),
+                        m.shape,
+                        entry[m.text.clone()].to_string(),
+                    )
+                })
                 .collect(),
         )
     }
@@ -239,6 +247,27 @@ mod tests {
             r#"{"a": 1} x"#,
         ] {
             assert_eq!(scan(text), None, "{text}");
+        }
+        let not_utf8 = b"{\"\xff\": 1}";
+        assert_eq!(members(not_utf8, &[4], &mut Vec::new()), None);
+        let utf8 = "{\"é\": 1}".as_bytes();
+        assert_eq!(members(utf8, &[5], &mut Vec::new()), Some(()));
+    }
+
+    #[test]
+    fn ends_that_do_not_fit_the_entry_are_not_followed() {
+        let entry = br#"{"ab": "cd", "e": [1]}"#;
+        let mut out = Vec::new();
+        assert_eq!(members(entry, &[5, 11, 16, 21], &mut out), Some(()));
+        assert_eq!(out.len(), 2);
+        for ends in [
+            &[][..],
+            &[5, 11, 16],
+            &[1, 11, 16, 21],
+            &[5, 8, 16, 21],
+            &[5, 11, 16, 99],
+        ] {
+            assert_eq!(members(entry, ends, &mut out), None, "{ends:?}");
         }
     }
 }

@@ -63,11 +63,13 @@ impl JpOutline {
         let mut hasher = Xxh3Default::new();
         let mut entries = ArrayReader::new(events, chunk)?;
         let mut ranges = Vec::new();
+        // Each entry's members, the vector kept from one entry to the next.
+        let mut found = Vec::new();
         loop {
             let len = match entries.next(|bytes| hasher.update(bytes))? {
-                Next::Entry(bytes) => {
+                Next::Entry(bytes, ends) => {
                     let may_be_base = reader.entries_read() == 0 && base.is_none();
-                    match sketch(bytes).filter(|_| !may_be_base) {
+                    match sketch(bytes, ends, &mut found).filter(|_| !may_be_base) {
                         Some((event, problem)) => reader.push_sketch(event, problem),
                         None => match serde_json::from_slice::<Value>(bytes) {
                             Ok(value) => reader.push(value),
@@ -147,12 +149,17 @@ impl JpOutline {
 
 /// The event of one stored entry in outline, with what is wrong with the
 /// entry if it is kept as unknown; `None` when the entry must be parsed.
-fn sketch(entry: &[u8]) -> Option<(Event, Option<String>)> {
-    let mut found = Vec::with_capacity(8);
-    members(entry, &mut found)?;
+/// `ends` are those the array scanner noted in it; `found` is where its
+/// members go (one vector for all entries).
+fn sketch(
+    entry: &[u8],
+    ends: &[usize],
+    found: &mut Vec<Member>,
+) -> Option<(Event, Option<String>)> {
+    members(entry, ends, found)?;
     let fields = Sketch {
         entry,
-        members: &found,
+        members: found,
     };
     let type_name = match fields.last("type") {
         Some(member) if member.shape == Shape::String => fields.text(member)?,
@@ -192,18 +199,21 @@ fn unknown() -> Event {
 /// an empty one of its type, but for the id.
 struct Sketch<'a> {
     entry: &'a [u8],
-    members: &'a [Member<'a>],
+    members: &'a [Member],
 }
 
 impl<'a> Sketch<'a> {
     /// The member named `key` (the last one, as serde_json keeps the last
     /// of repeated keys).
-    fn last(&self, key: &str) -> Option<&'a Member<'a>> {
-        self.members.iter().rev().find(|m| m.key == key)
+    fn last(&self, key: &str) -> Option<&'a Member> {
+        self.members
+            .iter()
+            .rev()
+            .find(|m| &self.entry[m.key.clone()] == key.as_bytes())
     }
 
     /// A string member's text, when it holds no escape.
-    fn text(&self, member: &Member<'_>) -> Option<&'a str> {
+    fn text(&self, member: &Member) -> Option<&'a str> {
         let raw = &self.entry[member.text.clone()];
         if memchr::memchr(b'\\', raw).is_some() {
             return None;

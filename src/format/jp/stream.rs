@@ -213,7 +213,7 @@ fn parse_entries<R: Read>(
 ) -> io::Result<Option<ArrayEnd>> {
     loop {
         match entries.next(|bytes| hasher.update(bytes))? {
-            Next::Entry(bytes) => {
+            Next::Entry(bytes, _) => {
                 let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
                     return Ok(None);
                 };
