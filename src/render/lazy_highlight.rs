@@ -11,7 +11,7 @@
 //! A block short enough to highlight whole while a key waits
 //! ([`Colour::at_once`] lines) is highlighted whole, as always. A longer
 //! one's highlighting is kept here ([`Resumable`], keyed by its text and
-//! language, the least recently used given up past [`KEPT_LINES`]) and goes
+//! language, the least recently used given up past `KEPT_LINES`) and goes
 //! on from where it stopped: scrolling down a page highlights one more page. When what a layout asks for is more than
 //! [`Colour::at_once`] lines past what is done (a jump into the middle or
 //! the end of a long block), nothing is highlighted while the key waits; the
