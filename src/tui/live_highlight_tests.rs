@@ -77,6 +77,15 @@ fn open(dir: &Path, theme: &Theme) -> LiveDocument {
     )
 }
 
+/// Two viewers of the conversation in `dir`: the viewer as it is, and one
+/// highlighting every block whole, to compare frames with.
+fn side_by_side(dir: &Path, theme: &Theme) -> (App<LiveDocument>, App<Whole>) {
+    (
+        App::new(open(dir, theme), ViewerOptions::default()),
+        App::new(Whole(open(dir, theme)), ViewerOptions::default()),
+    )
+}
+
 /// A document highlighting every block whole, as the viewer did before.
 struct Whole(LiveDocument);
 
@@ -203,8 +212,7 @@ fn frames_once_highlighted_are_those_of_whole_highlighting() {
     ];
     for (width, height) in [(40, 30), (80, 24), (200, 60)] {
         for theme in &themes {
-            let mut lazy = App::new(open(&dir, theme), ViewerOptions::default());
-            let mut whole = App::new(Whole(open(&dir, theme)), ViewerOptions::default());
+            let (mut lazy, mut whole) = side_by_side(&dir, theme);
             for key in keys {
                 if !key.is_empty() {
                     press(&mut lazy, key);
@@ -229,8 +237,7 @@ fn a_jump_into_a_long_block_waits_for_no_highlighting() {
     let theme = Theme::dark();
     let (width, height) = (80u16, 24u16);
     let rows = usize::from(height) - 1;
-    let mut app = App::new(open(&dir, &theme), ViewerOptions::default());
-    let mut whole = App::new(Whole(open(&dir, &theme)), ViewerOptions::default());
+    let (mut app, mut whole) = side_by_side(&dir, &theme);
     // Opened at the end: the last screen of the 60 KB block (1,600 lines).
     let first = frame(&mut app, width, height);
     let expected = frame(&mut whole, width, height);
@@ -272,8 +279,7 @@ fn paging_down_a_long_block_highlights_a_page_at_a_time() {
     let theme = Theme::dark();
     let (width, height) = (80u16, 24u16);
     let rows = usize::from(height) - 1;
-    let mut app = App::new(open(&dir, &theme), ViewerOptions::default());
-    let mut whole = App::new(Whole(open(&dir, &theme)), ViewerOptions::default());
+    let (mut app, mut whole) = side_by_side(&dir, &theme);
     frame(&mut app, width, height);
     frame(&mut whole, width, height);
     // To the top of the block, by searching for the line above it.
