@@ -687,4 +687,4 @@ impl<D: Blocks> App<D> {
 
 #[cfg(test)]
 #[path = "app_tests.rs"]
-mod tests;
+pub(crate) mod tests;

@@ -39,7 +39,9 @@ fn app(doc: TestDoc) -> App<TestDoc> {
     app_with(doc, false)
 }
 
-fn key_event(spec: &str) -> KeyEvent {
+/// The key named `spec` (`PgDn`, `Enter`, `ctrl-c`, a character; an
+/// upper-case one with Shift), for the viewer's tests.
+pub(crate) fn key_event(spec: &str) -> KeyEvent {
     let (code, mods) = match spec {
         "PgDn" => (KeyCode::PageDown, KeyModifiers::NONE),
         "PgUp" => (KeyCode::PageUp, KeyModifiers::NONE),

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::Event;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -13,6 +13,7 @@ use serde_json::json;
 use super::*;
 use crate::render::color_depth::ColorDepth;
 use crate::source::ConversationDir;
+use crate::tui::app::tests::key_event;
 use crate::tui::app::{App, AppEvent, ViewerOptions};
 
 /// About 60 KB of Rust: overhear's own sources.
@@ -150,21 +151,7 @@ impl Blocks for Whole {
 }
 
 fn press<D: Blocks>(app: &mut App<D>, key: &str) {
-    let (code, mods) = match key {
-        "PageDown" => (KeyCode::PageDown, KeyModifiers::NONE),
-        "PageUp" => (KeyCode::PageUp, KeyModifiers::NONE),
-        "Enter" => (KeyCode::Enter, KeyModifiers::NONE),
-        k => {
-            let c = k.chars().next().unwrap();
-            let mods = if c.is_uppercase() {
-                KeyModifiers::SHIFT
-            } else {
-                KeyModifiers::NONE
-            };
-            (KeyCode::Char(c), mods)
-        }
-    };
-    app.handle(AppEvent::Terminal(Event::Key(KeyEvent::new(code, mods))));
+    app.handle(AppEvent::Terminal(Event::Key(key_event(key))));
 }
 
 fn frame<D: Blocks>(app: &mut App<D>, width: u16, height: u16) -> Buffer {
@@ -208,7 +195,7 @@ fn frames_once_highlighted_are_those_of_whole_highlighting() {
         Theme::dark().with_depth(ColorDepth::None),
     ];
     let keys = [
-        "", "g", "PageDown", "PageDown", "PageDown", "G", "PageUp", "PageUp", "g", "G",
+        "", "g", "PgDn", "PgDn", "PgDn", "G", "PgUp", "PgUp", "g", "G",
     ];
     for (width, height) in [(40, 30), (80, 24), (200, 60)] {
         for theme in &themes {
@@ -267,7 +254,7 @@ fn a_jump_into_a_long_block_waits_for_no_highlighting() {
     assert_eq!(app.document().highlighted_lines(), rust().lines().count());
     // Scrolling up a page inside it: already highlighted, nothing more.
     let before = app.document().highlighted_lines();
-    press(&mut app, "PageUp");
+    press(&mut app, "PgUp");
     frame(&mut app, width, height);
     assert_eq!(app.document().highlighted_lines(), before);
 }
@@ -291,8 +278,8 @@ fn paging_down_a_long_block_highlights_a_page_at_a_time() {
     }
     let mut last = app.document().highlighted_lines();
     for page in 0..10 {
-        press(&mut app, "PageDown");
-        press(&mut whole, "PageDown");
+        press(&mut app, "PgDn");
+        press(&mut whole, "PgDn");
         // Highlighted while the key waits, with nothing done between keys.
         assert_eq!(
             text_area(&frame(&mut app, width, height)),
