@@ -3,7 +3,8 @@
 //! user shows that turn's duration at every width, a file that ends mid-turn
 //! keeps it running; the viewer shows `○ finished` once a settled transcript
 //! has not been written for a minute, keeps `● following` for one quiet
-//! mid-turn, and follows again when the file grows.
+//! mid-turn, and follows again when the file grows; a transcript copied
+//! long after its agent stopped (a new file time, old content) is finished.
 
 mod common;
 
@@ -128,11 +129,25 @@ fn the_viewer_shows_finished_once_a_settled_transcript_is_quiet_and_follows_agai
     viewer.quit();
 }
 
+/// `line` as written `ago` before now: its stated time moved there.
+fn stated_ago(line: &str, ago: Duration) -> String {
+    let then = jiff::Timestamp::now() - jiff::SignedDuration::try_from(ago).expect("a short time");
+    let stamp = then.strftime("%Y-%m-%dT%H:%M:%S.000Z").to_string();
+    let start = line.find("\"timestamp\":\"").expect("a timestamp") + 13;
+    let end = start + line[start..].find('"').expect("its end");
+    format!("{}{stamp}{}", &line[..start], &line[end..])
+}
+
 #[test]
 fn the_viewer_keeps_following_a_transcript_quiet_for_minutes_mid_turn() {
     let tmp = tempfile::tempdir().expect("a temporary folder");
-    let path = write_transcript(tmp.path(), &[PROMPT, CALL]);
-    written_ago(&path, Duration::from_secs(120));
+    let two_minutes = Duration::from_secs(120);
+    let (prompt, call) = (
+        stated_ago(PROMPT, two_minutes),
+        stated_ago(CALL, two_minutes),
+    );
+    let path = write_transcript(tmp.path(), &[&prompt, &call]);
+    written_ago(&path, two_minutes);
     for cols in [40, 200] {
         let mut viewer = open(&path, cols);
         viewer.wait_for_text("ls -1 /srv/data");
@@ -142,6 +157,23 @@ fn the_viewer_keeps_following_a_transcript_quiet_for_minutes_mid_turn() {
         let screen = viewer.screen().contents();
         assert!(screen.contains("following"), "{cols} columns:\n{screen}");
         assert!(!screen.contains("finished"), "{cols} columns:\n{screen}");
+        viewer.quit();
+    }
+}
+
+#[test]
+fn a_copied_transcript_left_mid_turn_long_ago_is_finished_not_running() {
+    // `cp` without `-p`: the file's time is now, its content a year old.
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let path = write_transcript(tmp.path(), &[PROMPT, CALL]);
+    for cols in [40, 80, 200] {
+        let mut viewer = open(&path, cols);
+        viewer.wait_for_text("○ finished");
+        viewer.send(b"g");
+        viewer.wait_for_text("ls -1 /srv/data");
+        let screen = viewer.screen().contents();
+        assert!(!screen.contains("running"), "{cols} columns:\n{screen}");
+        assert!(!screen.contains("following"), "{cols} columns:\n{screen}");
         viewer.quit();
     }
 }

@@ -14,6 +14,7 @@ use ratatui::text::Line;
 use xxhash_rust::xxh3::Xxh3;
 
 use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
+use super::quiet;
 use super::tally::TurnTally;
 use crate::load::{EARLIER_STEP, EarlierRead, Live, Origin, Refresh};
 use crate::model::{Conversation, EventKind};
@@ -78,6 +79,9 @@ pub struct LiveDocument {
     /// How many leading turns have no blocks: a conversation opened at its
     /// end ([`Live::open_at_end`]) has not decoded them yet.
     earlier: usize,
+    /// The file grew while followed: from then on its modification time
+    /// alone says how long the agent has been quiet ([`quiet::quiet_for`]).
+    grown: bool,
 }
 
 impl LiveDocument {
@@ -100,6 +104,7 @@ impl LiveDocument {
             tally: TurnTally::default(),
             focus: Vec::new(),
             earlier: 0,
+            grown: false,
         };
         doc.check_finished();
         doc.rebuild();
@@ -344,9 +349,13 @@ impl LiveDocument {
         let Some(limit) = self.live.quiet_limit() else {
             return false;
         };
-        self.modified()
-            .and_then(|written| written.elapsed().ok())
-            .is_some_and(|quiet| quiet >= limit)
+        quiet::quiet_for(
+            self.modified(),
+            &self.live.conversation,
+            self.now,
+            self.grown,
+        )
+        .is_some_and(|quiet| quiet >= limit)
     }
 }
 
@@ -572,6 +581,7 @@ impl Blocks for LiveDocument {
                 true
             }
         };
+        self.grown |= changed;
         let state_changed = self.check_finished();
         if changed || state_changed {
             self.update_blocks();

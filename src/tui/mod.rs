@@ -40,6 +40,7 @@ mod navigate;
 pub mod notify;
 pub mod pager;
 pub mod picker;
+mod quiet;
 pub mod replay;
 pub mod run;
 pub mod sheet;
