@@ -19,8 +19,8 @@ use std::io::{self, Read, Seek};
 use std::ops::Range;
 
 use serde_json::Value;
-use xxhash_rust::xxh3::Xxh3Default;
 
+use super::PrefixHasher;
 use super::detect::Detected;
 use super::jp::{self, JpLoad, JpOutline, JpStream};
 use crate::model::Event;
@@ -200,7 +200,7 @@ impl DocumentReader {
     /// fresh reader with [`DocumentFormat::read_from`] then.
     pub fn update_rest(
         &mut self,
-        hasher: Xxh3Default,
+        hasher: PrefixHasher,
         rest: &[u8],
         base_config: Option<&[u8]>,
     ) -> Option<Change> {

@@ -1,8 +1,8 @@
 use super::*;
+use crate::format::PrefixHasher;
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE};
 use serde_json::json;
-use xxhash_rust::xxh3::Xxh3Default;
 
 fn b64(s: &str) -> String {
     STANDARD.encode(s)
@@ -244,7 +244,7 @@ fn stream_from_empty_array_and_legacy_base() {
 
 /// `update_rest` of `bytes`, hashing the prefix the way a reader does.
 fn update_rest(stream: &mut JpStream, bytes: &[u8]) -> Option<Delta> {
-    let mut hasher = Xxh3Default::new();
+    let mut hasher = PrefixHasher::new();
     let at = stream.prefix_len().min(bytes.len());
     hasher.update(&bytes[..at]);
     stream.update_rest(hasher, &bytes[at..], Some(b"{}"))

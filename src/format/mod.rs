@@ -14,6 +14,7 @@ mod document;
 pub mod eve;
 pub mod jp;
 pub mod ndjson;
+mod prefix_hash;
 pub mod session_head;
 mod stream;
 pub mod transcript;
@@ -21,4 +22,5 @@ pub mod transcript;
 pub use document::{
     Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, SyntaxError,
 };
+pub use prefix_hash::{PREFIX_CHUNK, PrefixHasher};
 pub use stream::{StreamFormat, StreamReader, SubAgentLink, SubAgentSource};

@@ -19,11 +19,11 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::ops::Range;
 
 use serde_json::{Map, Value};
-use xxhash_rust::xxh3::Xxh3Default;
 
 use super::entries::{ArrayReader, Next};
 use super::members::{Member, Shape, members};
 use super::{Fields, JpLoad, JpStream, Reader, decode_known, event_of, is_known, parsed_base};
+use crate::format::PrefixHasher;
 use crate::model::{ChatResponse, Event, EventKind, ext};
 
 /// How much of the file is read at a time.
@@ -60,7 +60,7 @@ impl JpOutline {
             return Ok(None);
         };
         let mut reader = Reader::new(base.is_some(), 0);
-        let mut hasher = Xxh3Default::new();
+        let mut hasher = PrefixHasher::new();
         let mut entries = ArrayReader::new(events, chunk)?;
         let mut ranges = Vec::new();
         // Each entry's members, the vector kept from one entry to the next.

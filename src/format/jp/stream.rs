@@ -10,10 +10,11 @@
 use std::io::{self, Read};
 
 use serde_json::Value;
-use xxhash_rust::xxh3::{Xxh3Default, xxh3_64};
+use xxhash_rust::xxh3::xxh3_64;
 
 use super::entries::{ArrayEnd, ArrayReader, Next, is_json_space};
 use super::{Generation, JpLoad, LoadError, Reader, load, parsed_base, strip_bom};
+use crate::format::PrefixHasher;
 
 /// How much of the file is read at a time by [`JpStream::read_from`].
 const CHUNK: usize = 1 << 20;
@@ -83,7 +84,7 @@ impl JpStream {
             return Ok(None);
         };
         let mut reader = Reader::new(base.is_some(), 0);
-        let mut hasher = Xxh3Default::new();
+        let mut hasher = PrefixHasher::new();
         let entries = ArrayReader::new(events, chunk)?;
         let Some(end) = parse_entries(entries, &mut reader, &mut hasher)? else {
             return Ok(None);
@@ -102,7 +103,7 @@ impl JpStream {
     /// stored entries.
     pub(super) fn after_read(
         end: &ArrayEnd,
-        hasher: &Xxh3Default,
+        hasher: &PrefixHasher,
         entries: usize,
         base_config_json: Option<&[u8]>,
     ) -> Self {
@@ -125,7 +126,7 @@ impl JpStream {
         if let Some(prefix) = events_json.get(..self.prefix_len) {
             // One pass over the bytes parsed before, whatever happens next:
             // a 100 MB conversation is not hashed again and again.
-            let mut hasher = Xxh3Default::new();
+            let mut hasher = PrefixHasher::new();
             hasher.update(prefix);
             let rest = &events_json[self.prefix_len..];
             if let Some(delta) = self.update_rest(hasher, rest, base_config_json) {
@@ -149,7 +150,7 @@ impl JpStream {
     /// [`JpStream::update`] then.
     pub fn update_rest(
         &mut self,
-        hasher: Xxh3Default,
+        hasher: PrefixHasher,
         rest: &[u8],
         base_config_json: Option<&[u8]>,
     ) -> Option<Delta> {
@@ -177,7 +178,9 @@ impl JpStream {
                 Some(Generation::LegacyWrapped | Generation::LegacyFlattened)
             ));
         self.prefix_len = prefix_len;
-        self.prefix_hash = xxh3_64(&events_json[..prefix_len]);
+        let mut hasher = PrefixHasher::new();
+        hasher.update(&events_json[..prefix_len]);
+        self.prefix_hash = hasher.digest();
         self.rest_hash = xxh3_64(&events_json[prefix_len..]);
         self.base_hash = base_config_json.map(xxh3_64);
         Ok(load)
@@ -187,7 +190,7 @@ impl JpStream {
     /// has just hashed (and found unchanged); `None` when that is not
     /// possible (a trailing comma, text after the array: a re-read reports
     /// them as a fresh load does).
-    fn try_append(&mut self, after: &[u8], mut hasher: Xxh3Default) -> Option<JpLoad> {
+    fn try_append(&mut self, after: &[u8], mut hasher: PrefixHasher) -> Option<JpLoad> {
         // An empty array is re-read whole: its first entry may be a legacy base.
         if self.entries == 0 {
             return None;
@@ -209,7 +212,7 @@ impl JpStream {
 fn parse_entries<R: Read>(
     mut entries: ArrayReader<R>,
     reader: &mut Reader,
-    hasher: &mut Xxh3Default,
+    hasher: &mut PrefixHasher,
 ) -> io::Result<Option<ArrayEnd>> {
     loop {
         match entries.next(|bytes| hasher.update(bytes))? {
