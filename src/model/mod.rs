@@ -363,18 +363,25 @@ fn pair_side(event: &Event) -> Option<(Kind, Side, &str)> {
 
 fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pairing) -> Vec<Item> {
     let mut out: Vec<Item> = Vec::new();
-    // Open calls of this turn by id, to attach their inquiries.
-    let mut calls_by_id: HashMap<&str, usize> = HashMap::new();
+    // The calls of this turn so far by id, to attach their inquiries: made
+    // at the turn's first inquiry (most turns have none, and hashing every
+    // call's id was a tenth of grouping a 1 GB conversation's outline).
+    let mut calls_by_id: Option<HashMap<&str, usize>> = None;
     // A format that records turn facts (eve) stores whole messages: one per
-    // step, never split mid-word, so adjacent ones stay apart.
-    let whole_messages = range.clone().any(|i| ext::turn_info(&events[i]).is_some());
-    for i in range {
+    // step, never split mid-word, so adjacent ones stay apart. Asked at the
+    // turn's first adjacent messages (most turns have none).
+    let mut whole_messages = None;
+    let mut records_turn_facts = || {
+        *whole_messages
+            .get_or_insert_with(|| range.clone().any(|i| ext::turn_info(&events[i]).is_some()))
+    };
+    for i in range.clone() {
         let event = &events[i];
         match &event.kind {
             EventKind::TurnStart => out.push(Item::TurnStart(i)),
             EventKind::ChatRequest { .. } => out.push(Item::UserMessage(i)),
             EventKind::ChatResponse(ChatResponse::Message(_)) => match out.last_mut() {
-                Some(Item::Speech(run)) if run.end == i && !whole_messages => run.end += 1,
+                Some(Item::Speech(run)) if run.end == i && !records_turn_facts() => run.end += 1,
                 _ => out.push(Item::Speech(i..i + 1)),
             },
             EventKind::ChatResponse(ChatResponse::Reasoning(_)) => match out.last_mut() {
@@ -383,7 +390,9 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
             },
             EventKind::ChatResponse(ChatResponse::Data(_)) => out.push(Item::Data(i)),
             EventKind::ToolCallRequest { id, .. } => {
-                calls_by_id.insert(id, out.len());
+                if let Some(calls) = &mut calls_by_id {
+                    calls.insert(id, out.len());
+                }
                 out.push(Item::ToolCall(Box::new(ToolCall {
                     request: i,
                     response: pairs.response_of(i),
@@ -402,9 +411,10 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
                 };
                 // JP names the call in the id (`<call id>.<question>`); eve
                 // says which call it is about.
+                let calls = calls_by_id.get_or_insert_with(|| calls_so_far(events, &out));
                 let call = ext::call_id(event)
                     .or_else(|| id.split('.').next())
-                    .and_then(|call_id| calls_by_id.get(call_id));
+                    .and_then(|call_id| calls.get(call_id));
                 match call.and_then(|&slot| out.get_mut(slot)) {
                     Some(Item::ToolCall(call)) => call.inquiries.push(pair),
                     _ => out.push(Item::Inquiry(Box::new(pair))),
@@ -423,6 +433,20 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
     // A followed stream keeps the items of every turn: no spare room.
     out.shrink_to_fit();
     out
+}
+
+/// The tool calls among `items` by their id, a later call of an id
+/// replacing an earlier one: the slot of each in `items`.
+fn calls_so_far<'e>(events: &'e [Event], items: &[Item]) -> HashMap<&'e str, usize> {
+    let mut calls = HashMap::new();
+    for (slot, item) in items.iter().enumerate() {
+        if let Item::ToolCall(call) = item
+            && let EventKind::ToolCallRequest { id, .. } = &events[call.request].kind
+        {
+            calls.insert(id.as_str(), slot);
+        }
+    }
+    calls
 }
 
 #[cfg(test)]

@@ -149,6 +149,60 @@ fn inquiries_attach_to_their_call() {
     assert_eq!(conv.turns[0].items.len(), 1);
 }
 
+/// Adjacent messages are joined into one speech, but for a turn that
+/// records turn facts (eve: whole messages, one per step), wherever in the
+/// turn its facts are.
+#[test]
+fn adjacent_messages_stay_apart_in_a_turn_with_turn_facts() {
+    let mut facts = ev(EventKind::TurnStart);
+    facts
+        .metadata
+        .insert(ext::TURN.into(), json!({"model": "m"}));
+    let plain = vec![ev(EventKind::TurnStart), message("a"), message("b")];
+    let conv = Conversation::new(plain, None, None);
+    assert_eq!(conv.turns[0].items[1..], [Item::Speech(1..3)]);
+    let apart = [Item::Speech(1..2), Item::Speech(2..3)];
+    let whole = vec![facts, message("a"), message("b")];
+    let conv = Conversation::new(whole, None, None);
+    assert_eq!(conv.turns[0].items[1..], apart);
+    // The facts on the last message of the turn.
+    let mut last = message("b");
+    last.metadata
+        .insert(ext::TURN.into(), json!({"model": "m"}));
+    let whole = vec![ev(EventKind::TurnStart), message("a"), last];
+    let conv = Conversation::new(whole, None, None);
+    assert_eq!(conv.turns[0].items[1..], apart);
+}
+
+/// An inquiry attaches to the latest call of its id in its turn, whether
+/// that call came before the turn's first inquiry or after it.
+#[test]
+fn an_inquiry_attaches_to_the_latest_call_of_its_id() {
+    let events = vec![
+        request("a"),
+        request("a"),
+        inquiry("a.first", false),
+        request("b"),
+        inquiry("b.q", false),
+        request("a"),
+        inquiry("a.second", false),
+    ];
+    let conv = Conversation::new(events, None, None);
+    let asked = |slot: usize| match &conv.turns[0].items[slot] {
+        Item::ToolCall(call) => (call.request, call.inquiries.clone()),
+        other => panic!("{other:?}"),
+    };
+    let pair = |request| InquiryPair {
+        request,
+        response: None,
+    };
+    assert_eq!(conv.turns[0].items.len(), 4);
+    assert_eq!(asked(0), (0, vec![]));
+    assert_eq!(asked(1), (1, vec![pair(2)]));
+    assert_eq!(asked(2), (3, vec![pair(4)]));
+    assert_eq!(asked(3), (5, vec![pair(6)]));
+}
+
 #[test]
 fn inquiries_naming_their_call_attach_to_it() {
     // eve's ids say nothing of the call; the reader names it in the metadata.

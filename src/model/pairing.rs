@@ -24,23 +24,52 @@ pub(super) enum Side {
 /// Requests paired with their responses, and the requests still open.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Pairing {
-    /// Unanswered requests by id, newest last.
-    open: HashMap<String, Vec<usize>>,
-    /// Request index → the response that answers it.
-    pairs: HashMap<usize, usize>,
-    /// Response index → the request it answers.
-    answered: HashMap<usize, usize>,
+    /// Unanswered requests by id, newest last (foldhash: seeded per
+    /// process like the standard hasher, so ids from a hostile file cannot
+    /// be made to collide, and several times faster on short ids; four
+    /// lookups a call).
+    open: foldhash::HashMap<String, Vec<usize>>,
+    /// By event index: the other side of its pair ([`UNPAIRED`] when none)
+    /// — a request's response, a response's request. An event is one side
+    /// at most, so one vector serves both directions. Indexed, not hashed:
+    /// grouping asks it of every call in event order, and a hash map of a
+    /// 1 GB conversation's 285,000 calls missed the cache at each question
+    /// (docs/benchmarks.md, "A lighter outline"). As long as the last event
+    /// paired, not the conversation.
+    partner: Vec<usize>,
 }
+
+/// No partner (yet).
+const UNPAIRED: usize = usize::MAX;
 
 impl Pairing {
     /// The response that answers request `request`, if any.
     pub(super) fn response_of(&self, request: usize) -> Option<usize> {
-        self.pairs.get(&request).copied()
+        self.partner_of(request)
     }
 
     /// Whether response `response` answers some request.
     pub(super) fn is_answered(&self, response: usize) -> bool {
-        self.answered.contains_key(&response)
+        self.partner_of(response).is_some()
+    }
+
+    fn partner_of(&self, index: usize) -> Option<usize> {
+        self.partner
+            .get(index)
+            .copied()
+            .filter(|&other| other != UNPAIRED)
+    }
+
+    /// Pairs `request` with `response`; returns the response the request
+    /// had before.
+    fn pair(&mut self, request: usize, response: usize) -> Option<usize> {
+        let last = request.max(response);
+        if self.partner.len() <= last {
+            self.partner.resize(last + 1, UNPAIRED);
+        }
+        self.partner[response] = request;
+        let before = std::mem::replace(&mut self.partner[request], response);
+        (before != UNPAIRED).then_some(before)
     }
 
     /// Takes event `index` (after all earlier ones) into account; a request
@@ -68,8 +97,7 @@ impl Pairing {
                 if stack.is_empty() {
                     self.open.remove(id);
                 }
-                let before = self.pairs.insert(request, index);
-                self.answered.insert(index, request);
+                let before = self.pair(request, index);
                 if request < watch {
                     touched.entry(request).or_insert(before);
                 }
@@ -99,13 +127,14 @@ impl Pairing {
                 }
             }
             Side::Response => {
-                let Some(request) = self.answered.remove(&index) else {
+                let Some(request) = self.partner_of(index) else {
                     return;
                 };
-                let before = self.pairs.remove(&request);
+                self.partner[index] = UNPAIRED;
+                let before = std::mem::replace(&mut self.partner[request], UNPAIRED);
                 self.open.entry(id.to_string()).or_default().push(request);
                 if request < watch {
-                    touched.entry(request).or_insert(before);
+                    touched.entry(request).or_insert(Some(before));
                 }
             }
         }
