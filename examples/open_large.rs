@@ -129,13 +129,14 @@ fn open(parent: &Path, way: Way) -> Result<(), String> {
             crossterm::event::KeyCode::Char('g'),
             crossterm::event::KeyModifiers::NONE,
         );
-        let effect = app.handle(overhear::tui::AppEvent::Terminal(
+        app.handle(overhear::tui::AppEvent::Terminal(
             crossterm::event::Event::Key(g),
         ));
-        // As the viewer's loop does: the note drawn, then every turn read.
-        if effect == Some(overhear::tui::Effect::ReadEarlier) {
+        // As the viewer's loop does: a step read, the screen drawn (its
+        // status bar saying how far), until every turn is read.
+        while app.is_reading() {
             terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
-            app.read_earlier_then_act();
+            app.read_step();
         }
         terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
         phase("g: every turn read, top drawn")?;

@@ -19,7 +19,7 @@ use overhear::source::ConversationDir;
 use overhear::source::watch::Change;
 use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
-use overhear::tui::{App, AppEvent, Blocks, Effect, Reload, ViewerOptions};
+use overhear::tui::{App, AppEvent, Blocks, Reload, ViewerOptions};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -96,12 +96,17 @@ impl Viewer {
                 c => KeyCode::Char(c),
             };
             let key = KeyEvent::new(code, KeyModifiers::NONE);
-            if self.app.handle(AppEvent::Terminal(Event::Key(key))) == Some(Effect::ReadEarlier) {
+            self.app.handle(AppEvent::Terminal(Event::Key(key)));
+            if self.app.is_reading() {
                 // As the viewer's loop does: the note is drawn, then the
-                // earlier turns are read and the key does what it asks.
+                // earlier turns are read a step at a time, a frame between
+                // two, and the key does what it asks.
                 let note = text(&self.frame());
-                assert!(note.contains("earlier turns…"), "{note}");
-                self.app.read_earlier_then_act();
+                assert!(note.contains("reading… 0% of"), "{note}");
+                while self.app.is_reading() {
+                    assert_eq!(self.app.read_step(), None);
+                    self.frame();
+                }
             }
         }
     }

@@ -13,9 +13,9 @@ use std::time::SystemTime;
 use ratatui::text::Line;
 use xxhash_rust::xxh3::Xxh3;
 
-use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
+use super::blocks::{Attention, BlockClass, Blocks, EarlierAmount, Landmark, LiveState};
 use super::tally::TurnTally;
-use crate::load::{EARLIER_STEP, EarlierRead, Live, Origin, Refresh};
+use crate::load::{DECODE_SPAN, EARLIER_STEP, EarlierRead, Live, Origin, Refresh};
 use crate::model::{Conversation, EventKind};
 use crate::render::document;
 use crate::render::document::{
@@ -596,11 +596,14 @@ impl Blocks for LiveDocument {
         self.earlier
     }
 
-    fn read_earlier(&mut self, all: bool) -> Result<bool, String> {
+    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, String> {
         if self.earlier == 0 {
             return Ok(false);
         }
-        let bytes = if all { usize::MAX } else { EARLIER_STEP };
+        let bytes = match amount {
+            EarlierAmount::Near => EARLIER_STEP,
+            EarlierAmount::Step => DECODE_SPAN,
+        };
         let read = self
             .live
             .read_earlier(bytes)
