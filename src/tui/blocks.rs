@@ -226,6 +226,12 @@ pub trait Blocks {
     fn earlier(&self) -> usize {
         0
     }
+    /// How many of the [`Blocks::earlier`] turns are still to be read from
+    /// the file (the others were read and wait to be given blocks): how far
+    /// reading every earlier turn is.
+    fn earlier_unread(&self) -> usize {
+        self.earlier()
+    }
     /// Reads earlier turns — as many as `amount` says, the last ones
     /// first — and puts their blocks first (the blocks already there keep
     /// their keys); whether any were added, or a one-line note when they

@@ -596,11 +596,19 @@ impl Blocks for LiveDocument {
         self.earlier
     }
 
+    fn earlier_unread(&self) -> usize {
+        self.live.earlier_turns()
+    }
+
     fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, String> {
         if self.earlier == 0 {
             return Ok(false);
         }
+        // Turns decoded by earlier steps whose blocks wait (see below) are
+        // what the view coming near them gets first.
+        let waiting = self.earlier > self.live.earlier_turns();
         let bytes = match amount {
+            EarlierAmount::Near if waiting => 0,
             EarlierAmount::Near => EARLIER_STEP,
             EarlierAmount::Step => DECODE_SPAN,
         };
@@ -609,9 +617,19 @@ impl Blocks for LiveDocument {
             .read_earlier(bytes)
             .map_err(|e| without_folder(&e.to_string()))?;
         match read {
-            EarlierRead::Turns(0) => Ok(false),
+            EarlierRead::Turns(0) if !waiting => Ok(false),
             EarlierRead::Turns(_) => {
                 let now = self.live.earlier_turns();
+                // A step of reading every turn puts the blocks of the turns
+                // it decoded first only once they are as many as the turns
+                // with blocks (or none are left): putting blocks first moves
+                // those after them, and building them walks the turns
+                // before, so blocks put first at each step would cost the
+                // whole conversation at each step.
+                let built = self.live.conversation.turns.len() - self.earlier;
+                if amount == EarlierAmount::Step && now > 0 && self.earlier - now < built {
+                    return Ok(true);
+                }
                 let added = self.doc.prepend_turns(
                     &self.live.conversation,
                     &self.options,

@@ -33,7 +33,7 @@ impl<D: Blocks> App<D> {
         self.reading = Some(Reading {
             action,
             count,
-            from: self.doc.earlier(),
+            from: self.doc.earlier_unread(),
             typed: Vec::new(),
         });
         self.show_progress();
@@ -128,7 +128,7 @@ impl<D: Blocks> App<D> {
         if self.reading.take().is_none() {
             return;
         }
-        let left = self.doc.earlier();
+        let left = self.doc.earlier_unread();
         let s = if left == 1 { "" } else { "s" };
         self.note(format!(
             "stopped reading: {} earlier turn{s} left unread",
@@ -143,7 +143,7 @@ impl<D: Blocks> App<D> {
             return;
         };
         let from = reading.from.max(1);
-        let done = from.saturating_sub(self.doc.earlier());
+        let done = from.saturating_sub(self.doc.earlier_unread());
         let percent = done * 100 / from;
         let s = if from == 1 { "" } else { "s" };
         self.message = Some(format!(
