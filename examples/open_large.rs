@@ -140,6 +140,7 @@ fn open(parent: &Path, way: Way) -> Result<(), String> {
         }
         terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
         phase("g: every turn read, top drawn")?;
+        heap("g");
         println!(
             "open: after g, {} turns still in outline",
             app.document().source().earlier_turns()
@@ -227,6 +228,20 @@ fn baseline(parent: &Path) -> Result<(), String> {
         peak as f64 / bytes.len() as f64
     );
     Ok(())
+}
+
+/// The C heap (glibc's `mallinfo2`): what the program holds, what the
+/// allocator keeps free, and what it mapped for large blocks — whether
+/// resident memory is data or the allocator's free space.
+fn heap(after: &str) {
+    // SAFETY: mallinfo2 only reads the allocator's counters.
+    let info = unsafe { libc::mallinfo2() };
+    println!(
+        "open: heap after {after}: {:.0} MB in use, {:.0} MB free in the arenas, {:.0} MB mapped for large blocks",
+        mib(info.uordblks as u64),
+        mib(info.fordblks as u64),
+        mib(info.hblkhd as u64),
+    );
 }
 
 fn file_size(dir: &Path) -> Result<u64, String> {
