@@ -276,7 +276,10 @@ pub struct ToolCard {
     /// Per result block: its index and how to show it (speech blocks
     /// excluded). Blocks the policy hides come last, as `Hidden`: the card
     /// counts their lines, and the viewer shows them on request.
-    pub results: Vec<(usize, BlockDisplay)>,
+    ///
+    /// A slice, not a vector: a vector keeps room for four, and a 1 GB
+    /// conversation has 280,000 cards of one result each.
+    pub results: Box<[(usize, BlockDisplay)]>,
     /// Whether the call may still be running (the conversation is live).
     pub live: bool,
     /// Unanswered in a turn that was aborted (Codex `turn_aborted`, a Claude

@@ -602,7 +602,7 @@ impl Builder<'_> {
             BlockKind::ToolCard(Box::new(ToolCard {
                 call: call.clone(),
                 style,
-                results,
+                results: results.into_boxed_slice(),
                 live,
                 aborted,
                 task,
