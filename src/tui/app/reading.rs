@@ -61,16 +61,21 @@ impl<D: Blocks> App<D> {
     pub fn read_step(&mut self) -> Option<Effect> {
         self.reading.as_ref()?;
         if self.doc.earlier() > 0 {
-            if let Err(note) = self.read_keeping_view(EarlierAmount::Step) {
-                self.reading = None;
-                self.note(note);
-                self.settle();
-                return None;
-            }
+            let read = self.read_keeping_view(EarlierAmount::Step);
             self.settle();
-            if self.doc.earlier() > 0 {
-                self.show_progress();
-                return None;
+            match read {
+                Err(note) => {
+                    self.reading = None;
+                    self.note(note);
+                    return None;
+                }
+                // Nothing more could be read: the key acts on what there is.
+                Ok(false) => {}
+                Ok(true) if self.doc.earlier() > 0 => {
+                    self.show_progress();
+                    return None;
+                }
+                Ok(true) => {}
             }
         }
         let reading = self.reading.take()?;
