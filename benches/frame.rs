@@ -11,6 +11,11 @@
 //!
 //! The baseline, measured in the same run, is the cached frame of a small
 //! (~20 KB) conversation; the ratios show whether a frame grows with length.
+//!
+//! The *first frame* of a fresh viewer is drawn the way the viewer opens a
+//! conversation — at its end ([`Live::open_jp_at_end`]: the earlier turns in
+//! outline, the last ones decoded) — beside the same frame of the
+//! conversation read whole, its baseline in the same run.
 
 mod common;
 
@@ -118,7 +123,7 @@ struct Opened {
     name: String,
     doc: Rc<LiveDocument>,
     turns: usize,
-    _tmp: tempfile::TempDir,
+    tmp: tempfile::TempDir,
 }
 
 fn open(name: &str, bytes: usize) -> Opened {
@@ -131,14 +136,21 @@ fn open(name: &str, bytes: usize) -> Opened {
     drop(stored);
     Opened {
         name: name.into(),
-        doc: Rc::new(open_dir(&dir)),
+        doc: Rc::new(open_dir(&dir, false)),
         turns,
-        _tmp: tmp,
+        tmp,
     }
 }
 
-fn open_dir(dir: &Path) -> LiveDocument {
-    let live = Live::open_jp(ConversationDir::new(dir), None).expect("valid conversation");
+/// The conversation in `dir`, read whole or, as the viewer opens it, `at_end`.
+fn open_dir(dir: &Path, at_end: bool) -> LiveDocument {
+    let dir = ConversationDir::new(dir);
+    let live = if at_end {
+        Live::open_jp_at_end(dir, None)
+    } else {
+        Live::open_jp(dir, None)
+    }
+    .expect("valid conversation");
     LiveDocument::new(
         live,
         DocOptions::default(),
@@ -204,14 +216,36 @@ fn uncached_frames(opened: &Opened, count: usize) -> (Took, Took) {
     (Took::median(&samples), worst)
 }
 
-/// A fresh viewer's first frame at the end: what opening shows.
+/// A fresh viewer's first frame at the end of the conversation read whole.
+/// The viewer is made and its first frame drawn (as below).
 fn first_frame(doc: &Rc<LiveDocument>) -> Took {
-    let mut app = App::new(Shared(doc.clone()), ViewerOptions::default());
     let mut term = terminal();
     Took::of(|| {
+        let mut app = App::new(Shared(doc.clone()), ViewerOptions::default());
         term.draw(|f| app.draw(f)).expect("test backend");
     })
     .1
+}
+
+/// The first frame the viewer draws: the conversation opened at its end,
+/// then the viewer made and its first frame drawn, `runs` times (each on a
+/// conversation opened anew); the median.
+fn first_frame_at_end(opened: &Opened, runs: usize) -> Took {
+    let dir = opened.tmp.path().join("17760760747-synthetic");
+    let samples: Vec<Took> = (0..runs)
+        .map(|_| {
+            let doc = open_dir(&dir, true);
+            let mut term = terminal();
+            let (app, took) = Took::of(|| {
+                let mut app = App::new(doc, ViewerOptions::default());
+                term.draw(|f| app.draw(f)).expect("test backend");
+                app
+            });
+            drop(app);
+            took
+        })
+        .collect();
+    Took::median(&samples)
 }
 
 fn bench(c: &mut Criterion) {
@@ -273,7 +307,7 @@ fn bench(c: &mut Criterion) {
             .map(|(place, turn)| (place, cached_frame(&opened.doc, turn, 51)))
             .collect();
         let (jump_median, jump_worst) = uncached_frames(&opened, 40);
-        let first = first_frame(&opened.doc);
+        let first = (first_frame(&opened.doc), first_frame_at_end(&opened, 5));
         report.push((
             name,
             opened.turns,
@@ -302,8 +336,10 @@ fn bench(c: &mut Criterion) {
             jump_median.ratio(&baseline)
         );
         println!(
-            "frame {name} first frame of a fresh viewer (at the end): {}",
-            first.ms()
+            "frame {name} first frame of a fresh viewer, opened at its end as the viewer does: {} · read whole (baseline): {} · ratio {:.2}×",
+            first.1.ms(),
+            first.0.ms(),
+            first.1.ratio(&first.0)
         );
     }
 }

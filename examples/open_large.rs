@@ -129,16 +129,18 @@ fn open(parent: &Path, way: Way) -> Result<(), String> {
             crossterm::event::KeyCode::Char('g'),
             crossterm::event::KeyModifiers::NONE,
         );
-        let effect = app.handle(overhear::tui::AppEvent::Terminal(
+        app.handle(overhear::tui::AppEvent::Terminal(
             crossterm::event::Event::Key(g),
         ));
-        // As the viewer's loop does: the note drawn, then every turn read.
-        if effect == Some(overhear::tui::Effect::ReadEarlier) {
+        // As the viewer's loop does: a step read, the screen drawn (its
+        // status bar saying how far), until every turn is read.
+        while app.is_reading() {
             terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
-            app.read_earlier_then_act();
+            app.read_step();
         }
         terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
         phase("g: every turn read, top drawn")?;
+        heap("g");
         println!(
             "open: after g, {} turns still in outline",
             app.document().source().earlier_turns()
@@ -229,6 +231,20 @@ fn baseline(parent: &Path) -> Result<(), String> {
         peak as f64 / bytes.len() as f64
     );
     Ok(())
+}
+
+/// The C heap (glibc's `mallinfo2`): what the program holds, what the
+/// allocator keeps free, and what it mapped for large blocks — whether
+/// resident memory is data or the allocator's free space.
+fn heap(after: &str) {
+    // SAFETY: mallinfo2 only reads the allocator's counters.
+    let info = unsafe { libc::mallinfo2() };
+    println!(
+        "open: heap after {after}: {:.0} MB in use, {:.0} MB free in the arenas, {:.0} MB mapped for large blocks",
+        mib(info.uordblks as u64),
+        mib(info.fordblks as u64),
+        mib(info.hblkhd as u64),
+    );
 }
 
 fn file_size(dir: &Path) -> Result<u64, String> {

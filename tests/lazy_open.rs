@@ -19,7 +19,7 @@ use overhear::source::ConversationDir;
 use overhear::source::watch::Change;
 use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
-use overhear::tui::{App, AppEvent, Blocks, Effect, Reload, ViewerOptions};
+use overhear::tui::{App, AppEvent, Blocks, Reload, ViewerOptions};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -96,12 +96,17 @@ impl Viewer {
                 c => KeyCode::Char(c),
             };
             let key = KeyEvent::new(code, KeyModifiers::NONE);
-            if self.app.handle(AppEvent::Terminal(Event::Key(key))) == Some(Effect::ReadEarlier) {
+            self.app.handle(AppEvent::Terminal(Event::Key(key)));
+            if self.app.is_reading() {
                 // As the viewer's loop does: the note is drawn, then the
-                // earlier turns are read and the key does what it asks.
+                // earlier turns are read a step at a time, a frame between
+                // two, and the key does what it asks.
                 let note = text(&self.frame());
-                assert!(note.contains("earlier turns…"), "{note}");
-                self.app.read_earlier_then_act();
+                assert!(note.contains("reading… 0% of"), "{note}");
+                while self.app.is_reading() {
+                    assert_eq!(self.app.read_step(), None);
+                    self.frame();
+                }
             }
         }
     }
@@ -288,4 +293,51 @@ fn an_earlier_entry_its_outline_got_wrong_makes_the_file_read_whole_as_before() 
         assert_same(&lazy.frame(), &whole.frame(), keys);
     }
     assert_eq!(lazy.earlier(), 0, "read whole");
+}
+
+#[test]
+fn a_read_of_every_turn_stopped_by_esc_keeps_what_it_read_and_shows_what_a_full_read_shows() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Three steps of reading: the second's turns wait for their blocks.
+    let (dir, _, _) = conversation(tmp.path(), 24 << 20);
+    let mut whole = Viewer::whole(&dir, 80, 40);
+    let mut lazy = Viewer::at_end(&dir, 80, 40);
+    assert_same(&lazy.frame(), &whole.frame(), "the end");
+    let outlined = lazy.earlier();
+    let g = KeyEvent::new(KeyCode::Char('g'), KeyModifiers::NONE);
+    lazy.app.handle(AppEvent::Terminal(Event::Key(g)));
+    assert!(lazy.app.is_reading());
+    lazy.app.read_step();
+    lazy.app.read_step();
+    let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
+    lazy.app.handle(AppEvent::Terminal(Event::Key(esc)));
+    assert!(!lazy.app.is_reading());
+    let left = lazy.earlier();
+    assert!(0 < left && left < outlined, "{left} of {outlined} left");
+    let doc = lazy.app.document();
+    assert!(
+        doc.earlier() > doc.earlier_unread(),
+        "the turns of the second step wait for their blocks"
+    );
+    let note = text(&lazy.frame());
+    assert!(note.contains("stopped reading:"), "{note}");
+    // The view did not move; the key to the top was dropped.
+    lazy.keys("j");
+    whole.keys("j");
+    assert_same(&lazy.frame(), &whole.frame(), "after Esc");
+    // Up a screen at a time past everything the stopped read decoded, and
+    // 20 turns further.
+    let page_up = KeyEvent::new(KeyCode::PageUp, KeyModifiers::NONE);
+    let mut pages = 0;
+    while lazy.earlier() + 20 > left {
+        assert!(pages < 5000, "scrolling up reads on");
+        lazy.app.handle(AppEvent::Terminal(Event::Key(page_up)));
+        whole.app.handle(AppEvent::Terminal(Event::Key(page_up)));
+        assert_same(&lazy.frame(), &whole.frame(), &format!("page up {pages}"));
+        pages += 1;
+    }
+    lazy.keys("g");
+    whole.keys("g");
+    assert_same(&lazy.frame(), &whole.frame(), "g: the top");
+    assert_eq!(lazy.earlier(), 0);
 }

@@ -22,8 +22,10 @@ use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 pub const EARLIER_STEP: usize = 1 << 20;
 
 /// The most bytes of the file one decoding reads at once: reading every
-/// earlier turn of a 1 GB conversation holds this much of it, not all.
-const DECODE_SPAN: usize = 8 << 20;
+/// earlier turn of a 1 GB conversation holds this much of it, not all. It
+/// is also one step of the viewer reading every earlier turn (about 30 ms
+/// of decoding): keys, signals and appends are answered between steps.
+pub const DECODE_SPAN: usize = 8 << 20;
 
 /// The leading turns of a conversation opened at its end that are still in
 /// outline, and where to decode them from.

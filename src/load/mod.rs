@@ -26,7 +26,7 @@ mod stream;
 mod subagents;
 mod turns;
 
-pub use earlier::{EARLIER_STEP, EarlierRead};
+pub use earlier::{DECODE_SPAN, EARLIER_STEP, EarlierRead};
 pub use folder::event_count;
 
 /// Why a conversation could not be opened at all.

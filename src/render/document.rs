@@ -14,6 +14,7 @@
 //! block. The layout only draws what the document says.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::split::SplitLimits;
 use crate::model::InProgressKind;
@@ -268,19 +269,26 @@ pub struct ToolSpeech {
 pub struct ToolCard {
     /// The request, response and inquiries.
     pub call: ToolCall,
-    /// The tool's resolved style.
-    pub style: ToolStyle,
+    /// The tool's resolved style, shared by the cards of a tool built
+    /// together with the same one (a card of a 1 GB conversation's 280,000
+    /// would hold 104 bytes for it).
+    pub style: Arc<ToolStyle>,
     /// Per result block: its index and how to show it (speech blocks
     /// excluded). Blocks the policy hides come last, as `Hidden`: the card
     /// counts their lines, and the viewer shows them on request.
-    pub results: Vec<(usize, BlockDisplay)>,
+    ///
+    /// A slice, not a vector: a vector keeps room for four, and a 1 GB
+    /// conversation has 280,000 cards of one result each.
+    pub results: Box<[(usize, BlockDisplay)]>,
     /// Whether the call may still be running (the conversation is live).
     pub live: bool,
     /// Unanswered in a turn that was aborted (Codex `turn_aborted`, a Claude
     /// Code interruption): it will never have a result.
     pub aborted: bool,
-    /// The background task's status, when the format records one.
-    pub task: Option<ext::TaskStatus>,
+    /// The background task's status, when the format records one (boxed:
+    /// rare, and a card of a 1 GB conversation's 280,000 would hold 290
+    /// bytes for it).
+    pub task: Option<Box<ext::TaskStatus>>,
     /// Whether every result block is labelled with its audience (raw view).
     pub label_audience: bool,
     /// The conversation of the sub-agent the call started, when it has one
@@ -394,32 +402,34 @@ impl Document {
     /// Puts the blocks of turns `turns` (1-based numbers, all before the
     /// turns the document has blocks of) first: what
     /// [`Document::build_turns`] makes of the turns shown now and these.
-    /// Returns how many blocks were added.
+    /// Returns how many blocks were added. The warnings are the document's
+    /// already: they come from every turn's configuration, whichever turns
+    /// have blocks.
     pub fn prepend_turns(
         &mut self,
         conv: &Conversation,
         options: &DocOptions,
         turns: std::ops::RangeInclusive<usize>,
     ) -> usize {
-        let shown = |number: usize| turns.contains(&number);
-        let earlier = build::run(
+        let earlier = build::run_turns(
             conv,
             options,
             Document {
                 limits: self.limits,
                 ..Document::default()
             },
-            0,
-            Some(&shown),
+            turns,
         );
-        // The text being written belongs at the end, where it already is.
         let mut blocks = earlier.blocks;
-        blocks.retain(|block| block.key.anchor != Anchor::Streaming);
         let added = blocks.len();
-        let later = std::mem::take(&mut self.blocks);
-        self.blocks = blocks;
-        self.blocks.extend(later);
-        self.warnings = earlier.warnings;
+        // The fewer blocks are copied into the vector of the others (grown
+        // in place): for a moment they are there twice.
+        if added >= self.blocks.len() {
+            blocks.append(&mut self.blocks);
+            self.blocks = blocks;
+        } else {
+            self.blocks.splice(0..0, blocks);
+        }
         added
     }
 

@@ -4,12 +4,13 @@
 //! out, and [`App::draw`] paints a ratatui frame — so every behaviour can be
 //! tested with `TestBackend`.
 
+use std::collections::VecDeque;
 use std::time::SystemTime;
 
 use crossterm::event::{Event, KeyEventKind};
 use ratatui::layout::Rect;
 
-use super::blocks::{Blocks, find_key};
+use super::blocks::{Blocks, EarlierAmount, find_key};
 use super::cache::LayoutCache;
 use super::chrome::Chrome;
 use super::clock::Clock;
@@ -20,6 +21,7 @@ use super::sheet::{Pos, Sheet};
 use super::text::Matcher;
 
 mod actions;
+mod reading;
 
 /// Something from outside the app: the terminal, the watcher or a signal.
 #[derive(Debug)]
@@ -96,10 +98,6 @@ pub enum Effect {
     /// Ring the bell and send this (clean) text as a desktop notification
     /// (see [`super::notify`]).
     Notify(String),
-    /// Draw the frame now (its status bar says that the earlier turns are
-    /// being read), then call [`App::read_earlier_then_act`]: a key that
-    /// needs every turn of a conversation opened at its end waits for them.
-    ReadEarlier,
 }
 
 /// How the viewer starts.
@@ -236,9 +234,12 @@ pub struct App<D: Blocks> {
     /// The places left for the sub-agents opened full-screen (`a`), the
     /// latest last: `Esc` or `q` goes back to the last one.
     pub(super) agents: Vec<Left<D::Key>>,
-    /// A key (and its count) waiting for the earlier turns to be read
-    /// ([`Effect::ReadEarlier`]).
-    pub(super) deferred: Option<(super::keys::Action, Option<usize>)>,
+    /// The read of every earlier turn under way, for a key that needs
+    /// them (see [`App::read_step`]).
+    reading: Option<reading::Reading>,
+    /// Keys and clicks typed while the earlier turns were read, to be
+    /// handled now that they are (see [`App::typed_event`]).
+    typed: VecDeque<Event>,
 }
 
 /// Where the viewer was when a sub-agent was opened full-screen.
@@ -288,7 +289,8 @@ impl<D: Blocks> App<D> {
             notify: options.notify,
             focused: true,
             agents: Vec::new(),
-            deferred: None,
+            reading: None,
+            typed: VecDeque::new(),
         };
         // The cursor on a drawn row from the start, whatever comes first.
         app.settle();
@@ -308,6 +310,14 @@ impl<D: Blocks> App<D> {
     /// Handles one event and says what the runner must do, if anything.
     /// Signals are the runner's business and are ignored here.
     pub fn handle(&mut self, event: AppEvent<D::Update>) -> Option<Effect> {
+        let event = match event {
+            AppEvent::Terminal(input @ (Event::Key(_) | Event::Mouse(_)))
+                if self.reading.is_some() =>
+            {
+                return self.reading_input(input);
+            }
+            other => other,
+        };
         if !matches!(
             event,
             AppEvent::Terminal(Event::Resize(..)) | AppEvent::Tick
@@ -430,6 +440,8 @@ impl<D: Blocks> App<D> {
         self.resize_anchor = None;
         self.epoch = epoch;
         self.agents.clear();
+        self.reading = None;
+        self.typed.clear();
         self.conversation_id = Some(id);
         self.read_error = None;
         if std::mem::take(&mut self.reload_problem) {
@@ -594,8 +606,7 @@ impl<D: Blocks> App<D> {
             if !self.is_first_line(target) {
                 return;
             }
-            let anchor = self.anchor();
-            match self.doc.read_earlier(false) {
+            match self.read_keeping_view(EarlierAmount::Near) {
                 Ok(true) => {}
                 Ok(false) => return,
                 Err(note) => {
@@ -603,32 +614,20 @@ impl<D: Blocks> App<D> {
                     return;
                 }
             }
-            self.restore_anchor(anchor);
             self.settle_here();
         }
     }
 
-    /// Reads every earlier turn a conversation opened at its end has not
-    /// read yet, keeping the view where it is.
-    pub(super) fn read_every_turn(&mut self) {
-        if self.doc.earlier() == 0 {
-            return;
-        }
+    /// Reads earlier turns (`amount` of them) with the first line on
+    /// screen kept where it is: the blocks put above it move it down by
+    /// their number.
+    pub(super) fn read_keeping_view(&mut self, amount: EarlierAmount) -> Result<bool, String> {
         let anchor = self.anchor();
-        if let Err(note) = self.doc.read_earlier(true) {
-            self.note(note);
-        }
-        self.restore_anchor(anchor);
-        self.settle();
-    }
-
-    /// Reads the earlier turns a key waits for ([`Effect::ReadEarlier`]),
-    /// then does what the key asks.
-    pub fn read_earlier_then_act(&mut self) -> Option<Effect> {
-        let (action, count) = self.deferred.take()?;
-        self.message = self.read_error.clone();
-        self.read_every_turn();
-        self.act_counted(action, count)
+        let before = self.doc.len();
+        let read = self.doc.read_earlier(amount);
+        let added = self.doc.len().saturating_sub(before);
+        self.restore_anchor(anchor.map(|(key, hint, line)| (key, hint + added, line)));
+        read
     }
 
     /// Whether `pos` is the document's first line.

@@ -16,6 +16,8 @@ use crate::tui::testdoc::{ClassTag, TestBlock, TestDoc, turn_blocks};
 mod actions;
 #[path = "app_keys_tests.rs"]
 mod keys;
+#[path = "app_reading_tests.rs"]
+mod reading;
 
 const W: u16 = 80;
 const H: u16 = 20;

@@ -33,6 +33,18 @@ pub enum Landmark {
     Speech,
 }
 
+/// How many earlier turns one [`Blocks::read_earlier`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EarlierAmount {
+    /// What the view coming near them needs: a few screens' worth, read
+    /// in a few milliseconds (scrolling up).
+    Near,
+    /// One step of reading them all (a key that needs every turn): larger,
+    /// but short enough that the viewer answers keys, signals and appends
+    /// between two steps.
+    Step,
+}
+
 /// What a user who is not looking may want to be told (`--notify`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Attention {
@@ -214,10 +226,17 @@ pub trait Blocks {
     fn earlier(&self) -> usize {
         0
     }
-    /// Reads earlier turns — a step of them, or `all` that are left — and
-    /// puts their blocks first (the blocks already there keep their keys);
-    /// whether any were added, or a one-line note when they could not be read.
-    fn read_earlier(&mut self, _all: bool) -> Result<bool, String> {
+    /// How many of the [`Blocks::earlier`] turns are still to be read from
+    /// the file (the others were read and wait to be given blocks): how far
+    /// reading every earlier turn is.
+    fn earlier_unread(&self) -> usize {
+        self.earlier()
+    }
+    /// Reads earlier turns — as many as `amount` says, the last ones
+    /// first — and puts their blocks first (the blocks already there keep
+    /// their keys); whether any were added, or a one-line note when they
+    /// could not be read.
+    fn read_earlier(&mut self, _amount: EarlierAmount) -> Result<bool, String> {
         Ok(false)
     }
     /// Where the replay is, when the document is one (`overhear replay`).

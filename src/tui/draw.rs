@@ -297,7 +297,7 @@ fn mark_more(buf: &mut Buffer, x: u16, y: u16) {
 }
 
 /// `12345` as `12,345`.
-fn thousands(n: usize) -> String {
+pub(super) fn thousands(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

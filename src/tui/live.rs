@@ -13,10 +13,10 @@ use std::time::SystemTime;
 use ratatui::text::Line;
 use xxhash_rust::xxh3::Xxh3;
 
-use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
+use super::blocks::{Attention, BlockClass, Blocks, EarlierAmount, Landmark, LiveState};
 use super::quiet;
 use super::tally::TurnTally;
-use crate::load::{EARLIER_STEP, EarlierRead, Live, Origin, Refresh};
+use crate::load::{DECODE_SPAN, EARLIER_STEP, EarlierRead, Live, Origin, Refresh};
 use crate::model::{Conversation, EventKind};
 use crate::render::document;
 use crate::render::document::{
@@ -38,6 +38,15 @@ pub const CODE_WIDTH: usize = 1000;
 /// that keys and signals waiting behind it are answered within a frame, even
 /// when a writer floods the stream.
 pub const STREAM_SLICE: usize = 256 * 1024;
+
+/// A block's fingerprint not computed yet. A block whose fingerprint is
+/// this very number has it computed again each time it is asked: no harm.
+const NOT_YET: u64 = 0;
+
+/// The most turns whose blocks one step of reading every earlier turn puts
+/// first at once (see [`LiveDocument::read_earlier`]): for a moment they are
+/// there twice, and the more, the higher the viewer's peak memory.
+const BATCH_TURNS: usize = 4096;
 
 /// What the watcher (or the stream reader) reports.
 #[derive(Debug)]
@@ -63,7 +72,9 @@ pub struct LiveDocument {
     /// Standard input was closed: nothing more can come.
     ended: bool,
     /// Content fingerprints, computed when a block is first drawn.
-    revisions: RefCell<Vec<Option<u64>>>,
+    /// ([`NOT_YET`] before; 8 bytes a block, not an `Option`'s 16: a
+    /// 1 GB conversation has half a million blocks.)
+    revisions: RefCell<Vec<u64>>,
     /// The time of the last tick, or of opening (ms since the epoch): the
     /// running turn's rule counts from it, so that what it shows changes
     /// only at a tick, never between two frames.
@@ -214,7 +225,7 @@ impl LiveDocument {
         } else {
             Document::build(self.shown(), &self.options)
         };
-        self.revisions = RefCell::new(vec![None; self.doc.blocks.len()]);
+        self.revisions = RefCell::new(vec![NOT_YET; self.doc.blocks.len()]);
         self.tally.update(&self.live.conversation, 0);
     }
 
@@ -247,7 +258,7 @@ impl LiveDocument {
                 .rebuild_after(&self.live.conversation, &self.options, untouched, earlier);
         let revisions = self.revisions.get_mut();
         revisions.truncate(kept);
-        revisions.resize(self.doc.blocks.len(), None);
+        revisions.resize(self.doc.blocks.len(), NOT_YET);
         self.tally.update(&self.live.conversation, untouched);
     }
 
@@ -382,8 +393,10 @@ impl Blocks for LiveDocument {
             let _ = write!(hasher, "{content}\u{0}{label}");
             return hasher.0.digest();
         }
-        if let Some(Some(rev)) = self.revisions.borrow().get(i) {
-            return *rev;
+        if let Some(&rev) = self.revisions.borrow().get(i)
+            && rev != NOT_YET
+        {
+            return rev;
         }
         let block = self.block(i);
         let rev = match &block.piece {
@@ -397,7 +410,7 @@ impl Blocks for LiveDocument {
             _ => fingerprint(block, self.shown()),
         };
         if let Some(slot) = self.revisions.borrow_mut().get_mut(i) {
-            *slot = Some(rev);
+            *slot = rev;
         }
         rev
     }
@@ -606,19 +619,41 @@ impl Blocks for LiveDocument {
         self.earlier
     }
 
-    fn read_earlier(&mut self, all: bool) -> Result<bool, String> {
+    fn earlier_unread(&self) -> usize {
+        self.live.earlier_turns()
+    }
+
+    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, String> {
         if self.earlier == 0 {
             return Ok(false);
         }
-        let bytes = if all { usize::MAX } else { EARLIER_STEP };
+        // Turns decoded by earlier steps whose blocks wait (see below) are
+        // what the view coming near them gets first.
+        let waiting = self.earlier > self.live.earlier_turns();
+        let bytes = match amount {
+            EarlierAmount::Near if waiting => 0,
+            EarlierAmount::Near => EARLIER_STEP,
+            EarlierAmount::Step => DECODE_SPAN,
+        };
         let read = self
             .live
             .read_earlier(bytes)
             .map_err(|e| without_folder(&e.to_string()))?;
         match read {
-            EarlierRead::Turns(0) => Ok(false),
+            EarlierRead::Turns(0) if !waiting => Ok(false),
             EarlierRead::Turns(_) => {
                 let now = self.live.earlier_turns();
+                // A step of reading every turn puts the blocks of the turns
+                // it decoded first only once they are as many as the turns
+                // with blocks, or BATCH_TURNS (or none are left): putting
+                // blocks first moves those after them, and building them
+                // walks the turns before, so blocks put first at each step
+                // would cost the whole conversation at each step.
+                let built = self.live.conversation.turns.len() - self.earlier;
+                let batch = built.min(BATCH_TURNS);
+                if amount == EarlierAmount::Step && now > 0 && self.earlier - now < batch {
+                    return Ok(true);
+                }
                 let added = self.doc.prepend_turns(
                     &self.live.conversation,
                     &self.options,
@@ -626,7 +661,7 @@ impl Blocks for LiveDocument {
                 );
                 self.earlier = now;
                 let revisions = self.revisions.get_mut();
-                revisions.splice(0..0, std::iter::repeat_n(None, added));
+                revisions.splice(0..0, std::iter::repeat_n(NOT_YET, added));
                 Ok(true)
             }
             EarlierRead::Reloaded => {

@@ -80,8 +80,13 @@ impl<D: Blocks> App<D> {
             | Action::Left
             | Action::Right => {
                 // Repeats stop at the first one that says it cannot go on.
-                for _ in 0..n.min(self.doc.len().max(1)) {
+                for done in 0..n.min(self.doc.len().max(1)) {
                     self.act(action);
+                    if self.is_reading() {
+                        // The rest waits for the earlier turns.
+                        self.repeat_after_reading(n - done);
+                        break;
+                    }
                     if self.message.is_some() {
                         break;
                     }
@@ -148,8 +153,13 @@ impl<D: Blocks> App<D> {
         match target {
             Some(b) => self.goto(Pos::new(b, 0), forward),
             None if !forward && self.doc.earlier() > 0 => {
-                self.read_every_turn();
-                self.jump_to(landmark, forward);
+                self.read_all_then(
+                    match landmark {
+                        Landmark::Failure => Action::PrevFailure,
+                        Landmark::Speech => Action::PrevSpeech,
+                    },
+                    None,
+                );
             }
             None => self.note(format!(
                 "no {} {what}",
@@ -271,8 +281,7 @@ impl<D: Blocks> App<D> {
         match target {
             Some(b) => self.goto(Pos::new(b, 0), forward),
             None if !forward && self.doc.earlier() > 0 => {
-                self.read_every_turn();
-                self.jump_card(forward);
+                self.read_all_then(Action::PrevCard, None);
             }
             None => self.note(if forward {
                 "no later tool call"

@@ -164,10 +164,18 @@ where
         let first = match next_event(app, &events.rx) {
             Next::Event(event) => event,
             Next::Draw => continue,
+            Next::Effect(effect) => {
+                if let Some(exit) = session.apply(effect, app, host)? {
+                    return Ok(exit);
+                }
+                continue;
+            }
             Next::Closed => return Ok(Exit::Quit),
         };
-        // Everything that arrived together is handled before the next frame.
+        // Everything that arrived together is handled before the next frame:
+        // what was typed while earlier turns were read first.
         let mut batch = vec![first];
+        batch.extend(std::iter::from_fn(|| app.typed_event()));
         batch.extend(events.rx.try_iter());
         for event in batch {
             let effect = match event {
@@ -196,22 +204,36 @@ where
 enum Next<U> {
     /// Handle an event.
     Event(AppEvent<U>),
-    /// Draw again: code on screen was highlighted.
+    /// Draw again: code on screen was highlighted, or a step of reading
+    /// the earlier turns was done.
     Draw,
+    /// Carry this out: the key that waited for the earlier turns asks it.
+    Effect(Effect),
     /// Every sender is gone.
     Closed,
 }
 
-/// The next event. While none waits, the document highlights the code it
-/// left plain a few lines at a time (a key waits for one step at most), and
-/// once a block is highlighted as far as it was shown, the screen is drawn
-/// again.
-fn next_event<D: Blocks>(app: &App<D>, rx: &Receiver<AppEvent<D::Update>>) -> Next<D::Update> {
+/// The next event: first what was typed while earlier turns were read.
+/// While none waits, a key waiting for every earlier turn reads them a step
+/// at a time (the screen drawn after each, its status bar saying how far),
+/// else the document highlights the code it left plain a few lines at a
+/// time (a key waits for one step at most), and once a block is
+/// highlighted as far as it was shown, the screen is drawn again.
+fn next_event<D: Blocks>(app: &mut App<D>, rx: &Receiver<AppEvent<D::Update>>) -> Next<D::Update> {
+    if let Some(event) = app.typed_event() {
+        return Next::Event(event);
+    }
     loop {
         match rx.try_recv() {
             Ok(event) => return Next::Event(event),
             Err(TryRecvError::Disconnected) => return Next::Closed,
             Err(TryRecvError::Empty) => {}
+        }
+        if app.is_reading() {
+            return match app.read_step() {
+                Some(effect) => Next::Effect(effect),
+                None => Next::Draw,
+            };
         }
         match app.doc.colour_more() {
             ColourStep::Working => {}
@@ -273,14 +295,6 @@ impl Session<'_> {
                 let mut out = io::stdout();
                 out.write_all(super::notify::sequence(&text).as_bytes())?;
                 out.flush()?;
-            }
-            Effect::ReadEarlier => {
-                app.cache.begin_frame();
-                self.terminal.draw(|f| app.draw(f))?;
-                app.cache.end_frame();
-                if let Some(effect) = app.read_earlier_then_act() {
-                    return self.apply(effect, app, host);
-                }
             }
             Effect::Pick => {
                 let rows = host.conversations();

@@ -6,7 +6,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use ratatui::text::Line;
 
-use super::blocks::{Attention, BlockClass, Blocks, Landmark, LiveState};
+use super::blocks::{Attention, BlockClass, Blocks, EarlierAmount, Landmark, LiveState};
 
 /// One block of the test document.
 #[derive(Debug, Clone, Hash)]
@@ -53,6 +53,15 @@ pub struct TestDoc {
     pub lock_released: bool,
     /// How many times a block was laid out.
     pub layouts: Cell<usize>,
+    /// The leading turns not read yet (a conversation opened at its end),
+    /// each its blocks, oldest first.
+    pub unread: Vec<Vec<TestBlock>>,
+    /// How many turns one [`EarlierAmount::Step`] reads.
+    pub step: usize,
+    /// The next read of earlier turns fails with this note.
+    pub unreadable: Option<String>,
+    /// How many reads of earlier turns were asked.
+    pub reads: usize,
 }
 
 impl TestBlock {
@@ -90,6 +99,18 @@ impl TestDoc {
     /// a tool card with a long result and a code line, and an answer.
     pub fn turns(turns: usize) -> Self {
         TestDoc::new("Fixing the parser", turn_blocks(1..turns + 1))
+    }
+
+    /// [`TestDoc::turns`] opened at its end: only the last `read` turns
+    /// have blocks, the others are read `step` at a time for a key that
+    /// needs them all (one at a time as the view comes near them).
+    pub fn at_end(turns: usize, read: usize, step: usize) -> Self {
+        let first = turns - read + 1;
+        let mut doc = TestDoc::new("Fixing the parser", turn_blocks(first..turns + 1));
+        doc.events = turns * 5;
+        doc.unread = (1..first).map(|t| turn_blocks(t..t + 1)).collect();
+        doc.step = step;
+        doc
     }
 
     fn set(&mut self, blocks: Vec<TestBlock>) {
@@ -315,6 +336,29 @@ impl Blocks for TestDoc {
         if self.lock_released {
             self.live = LiveState::Finished;
         }
+    }
+
+    fn earlier(&self) -> usize {
+        self.unread.len()
+    }
+
+    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, String> {
+        self.reads += 1;
+        if let Some(note) = self.unreadable.take() {
+            return Err(note);
+        }
+        let turns = match amount {
+            EarlierAmount::Near => 1,
+            EarlierAmount::Step => self.step,
+        };
+        let from = self.unread.len().saturating_sub(turns);
+        let mut blocks: Vec<TestBlock> = self.unread.drain(from..).flatten().collect();
+        if blocks.is_empty() {
+            return Ok(false);
+        }
+        blocks.append(&mut self.all);
+        self.set(blocks);
+        Ok(true)
     }
 
     fn update(&mut self, (content, live): Self::Update) -> Result<bool, String> {

@@ -4,6 +4,7 @@
 //! styles or merges configurations: the policy decides, the document records.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
@@ -43,6 +44,33 @@ pub(super) fn run(
         out,
         skip,
         shown,
+        last: usize::MAX,
+        styles: Vec::new(),
+    };
+    builder.run();
+    builder.out
+}
+
+/// The blocks of turns `turns` (1-based numbers) alone: the walk stops
+/// after the last of them, so neither the warnings of the turns after it
+/// nor the text being written at the end are in the result. Reading the
+/// earlier turns of a long conversation a step at a time then costs the
+/// turns before the step, not the whole conversation, per step.
+pub(super) fn run_turns(
+    conv: &Conversation,
+    options: &DocOptions,
+    out: Document,
+    turns: std::ops::RangeInclusive<usize>,
+) -> Document {
+    let shown = |number: usize| turns.contains(&number);
+    let mut builder = Builder {
+        conv,
+        options,
+        out,
+        skip: 0,
+        shown: Some(&shown),
+        last: *turns.end(),
+        styles: Vec::new(),
     };
     builder.run();
     builder.out
@@ -56,6 +84,10 @@ struct Builder<'a> {
     skip: usize,
     /// Which turns get blocks; all when `None`.
     shown: Option<&'a dyn Fn(usize) -> bool>,
+    /// The walk stops after this turn (number).
+    last: usize,
+    /// The tool styles of the cards built so far, each once.
+    styles: Vec<Arc<ToolStyle>>,
 }
 
 impl Builder<'_> {
@@ -70,6 +102,9 @@ impl Builder<'_> {
         self.collect_warnings(timeline.base_change());
         let last_turn = conv.turns.len();
         for turn in &conv.turns {
+            if turn.number > self.last {
+                return;
+            }
             // The turn is displayed with the configuration at its first event.
             if let Some(change) = timeline.advance(turn) {
                 self.collect_warnings(change);
@@ -516,6 +551,22 @@ impl Builder<'_> {
         speech.len()
     }
 
+    /// `style`, shared with the cards built before that have it: a
+    /// conversation's tools have a handful of styles between them.
+    fn shared(&mut self, style: ToolStyle) -> Arc<ToolStyle> {
+        /// The most styles looked through (a configuration giving each of
+        /// thousands of tools a style of its own costs no more than this).
+        const KEPT: usize = 32;
+        if let Some(kept) = self.styles.iter().find(|kept| ***kept == style) {
+            return Arc::clone(kept);
+        }
+        let style = Arc::new(style);
+        if self.styles.len() < KEPT {
+            self.styles.push(Arc::clone(&style));
+        }
+        style
+    }
+
     fn push_card(
         &mut self,
         turn: usize,
@@ -526,7 +577,8 @@ impl Builder<'_> {
         label_audience: bool,
     ) {
         let task = ext::task(&self.conv.events[call.request])
-            .or_else(|| call.response.and_then(|r| ext::task(&self.conv.events[r])));
+            .or_else(|| call.response.and_then(|r| ext::task(&self.conv.events[r])))
+            .map(Box::new);
         let subagent = match &self.conv.events[call.request].kind {
             EventKind::ToolCallRequest { id, .. } => self.conv.subagents.get(id).map(|sub| {
                 Box::new(SubAgent {
@@ -542,6 +594,7 @@ impl Builder<'_> {
                 .turns
                 .get(turn.wrapping_sub(1))
                 .is_some_and(|t| turn_cancelled(self.conv, t));
+        let style = self.shared(style);
         self.push(
             turn,
             call.request,
@@ -549,7 +602,7 @@ impl Builder<'_> {
             BlockKind::ToolCard(Box::new(ToolCard {
                 call: call.clone(),
                 style,
-                results,
+                results: results.into_boxed_slice(),
                 live,
                 aborted,
                 task,

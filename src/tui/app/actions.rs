@@ -51,12 +51,9 @@ impl<D: Blocks> App<D> {
                 let action = replayed.or_else(|| action_for(key))?;
                 // `10G` goes to a line counted from the first.
                 let to_line = count.is_some() && matches!(action, Action::Bottom);
-                let left = self.doc.earlier();
-                if (action.needs_every_turn() || to_line) && left > 0 {
-                    self.deferred = Some((action, count));
-                    let s = if left == 1 { "" } else { "s" };
-                    self.note(format!("reading the {left} earlier turn{s}…"));
-                    return Some(Effect::ReadEarlier);
+                if (action.needs_every_turn() || to_line) && self.doc.earlier() > 0 {
+                    self.read_all_then(action, count);
+                    return None;
                 }
                 self.act_counted(action, count)
             }

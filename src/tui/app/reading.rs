@@ -1,0 +1,159 @@
+//! Reading every earlier turn of a conversation opened at its end, for a
+//! key that needs them (`g`, `/`, `?`, `n`, `N`, `12t`, `10G`, `z`, `r`, and
+//! `{`, `(`, `X` when nothing earlier was found in what was read): one step
+//! at a time ([`EarlierAmount::Step`]), the viewer's loop answering keys,
+//! signals, resizes and appends between two steps. The status bar says how
+//! far the read is; `q` and Ctrl-C quit at once, `Esc` stops the read (what
+//! was read stays read) and forgets the key; other keys and clicks wait for
+//! the key to be done, in the order they were typed.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::{App, AppEvent, Effect};
+use crate::tui::blocks::{Blocks, EarlierAmount};
+use crate::tui::draw::thousands;
+use crate::tui::keys::{Action, action_for};
+
+/// A key waiting for every earlier turn to be read.
+pub(super) struct Reading {
+    /// What the key asks, and its count.
+    action: Action,
+    count: Option<usize>,
+    /// How many earlier turns were left when the read began: the progress
+    /// shown counts from it.
+    from: usize,
+    /// Keys and clicks typed meanwhile, for after the key.
+    typed: Vec<Event>,
+}
+
+impl<D: Blocks> App<D> {
+    /// Starts reading every earlier turn, then `action` (`count` times, as
+    /// its count says): [`App::read_step`] does the reading.
+    pub(in crate::tui) fn read_all_then(&mut self, action: Action, count: Option<usize>) {
+        self.reading = Some(Reading {
+            action,
+            count,
+            from: self.doc.earlier_unread(),
+            typed: Vec::new(),
+        });
+        self.show_progress();
+    }
+
+    /// Whether earlier turns are being read for a key: the runner then
+    /// calls [`App::read_step`] whenever no event waits.
+    pub fn is_reading(&self) -> bool {
+        self.reading.is_some()
+    }
+
+    /// Sets the count of the key waiting for the earlier turns: a repeated
+    /// key (`3{`) goes on with the repeats left once they are read.
+    pub(in crate::tui) fn repeat_after_reading(&mut self, count: usize) {
+        if let Some(reading) = &mut self.reading {
+            reading.count = Some(count);
+        }
+    }
+
+    /// Reads one step of the earlier turns a key waits for, keeping the
+    /// view where it is. Once every turn is read, the key does what it
+    /// asks (what it needs the runner to do comes back), and what was
+    /// typed meanwhile comes out of [`App::typed_event`]. A problem reading
+    /// them ends the read without the key, and the note says it.
+    pub fn read_step(&mut self) -> Option<Effect> {
+        self.reading.as_ref()?;
+        if self.doc.earlier() > 0 {
+            let read = self.read_keeping_view(EarlierAmount::Step);
+            self.settle();
+            match read {
+                Err(note) => {
+                    self.reading = None;
+                    self.note(note);
+                    return None;
+                }
+                // Nothing more could be read: the key acts on what there is.
+                Ok(false) => {}
+                Ok(true) if self.doc.earlier() > 0 => {
+                    self.show_progress();
+                    return None;
+                }
+                Ok(true) => {}
+            }
+        }
+        let reading = self.reading.take()?;
+        self.message = self.read_error.clone();
+        self.typed.extend(reading.typed);
+        self.act_counted(reading.action, reading.count)
+    }
+
+    /// The next key or click typed while earlier turns were read, once
+    /// they are: the runner handles these before anything newer.
+    pub fn typed_event(&mut self) -> Option<AppEvent<D::Update>> {
+        self.typed.pop_front().map(AppEvent::Terminal)
+    }
+
+    /// What a key or click does while earlier turns are read.
+    pub(super) fn reading_input(&mut self, input: Event) -> Option<Effect> {
+        let Event::Key(key) = &input else {
+            self.keep_for_later(input);
+            return None;
+        };
+        if key.kind == KeyEventKind::Release {
+            return None;
+        }
+        let plain = key.modifiers.difference(KeyModifiers::SHIFT).is_empty();
+        if key.code == KeyCode::Esc && plain {
+            self.stop_reading();
+            return None;
+        }
+        match action_for(key) {
+            // `q` in a sub-agent shown full-screen goes back to the parent.
+            Some(Action::Quit) if plain && !self.agents.is_empty() => {
+                self.stop_reading();
+                let key: KeyEvent = *key;
+                self.key(&key)
+            }
+            Some(Action::Quit) => Some(Effect::Quit),
+            Some(Action::Suspend) => Some(Effect::Suspend),
+            _ => {
+                self.keep_for_later(input);
+                None
+            }
+        }
+    }
+
+    /// Keeps `input` for when the key waiting for the earlier turns is done.
+    fn keep_for_later(&mut self, input: Event) {
+        if let Some(reading) = &mut self.reading {
+            reading.typed.push(input);
+        }
+    }
+
+    /// Stops reading the earlier turns (`Esc`): what was read stays read,
+    /// the key waiting for them and what was typed after it are dropped.
+    fn stop_reading(&mut self) {
+        if self.reading.take().is_none() {
+            return;
+        }
+        let left = self.doc.earlier_unread();
+        let s = if left == 1 { "" } else { "s" };
+        self.note(format!(
+            "stopped reading: {} earlier turn{s} left unread",
+            thousands(left)
+        ));
+    }
+
+    /// The status bar's note while reading: how far (first, for a narrow
+    /// bar), of how many turns, and how to stop.
+    fn show_progress(&mut self) {
+        let Some(reading) = &self.reading else {
+            return;
+        };
+        let from = reading.from.max(1);
+        let done = from.saturating_sub(self.doc.earlier_unread());
+        let percent = done * 100 / from;
+        let s = if from == 1 { "" } else { "s" };
+        self.message = Some(format!(
+            "reading… {percent}% of {} earlier turn{s} · Esc cancels",
+            thousands(from)
+        ));
+    }
+}
