@@ -24,7 +24,7 @@ use ratatui::text::{Line, Span};
 use syntect::highlighting::FontStyle;
 use syntect::parsing::{ParseState, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
-use two_face::theme::{EmbeddedThemeName, LazyThemeSet};
+use two_face::theme::EmbeddedThemeName;
 
 use super::theme::Theme;
 use styles::StyleStack;
@@ -61,7 +61,7 @@ pub const MAX_HIGHLIGHT_LINES: usize = 10_000;
 /// two-face's syntax set, read once per process on the first use (`highlight/dump.rs`).
 static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(dump::syntax_set);
 /// two-face's themes, read once per process on the first use (`highlight/dump.rs`).
-static THEMES: LazyLock<LazyThemeSet> = LazyLock::new(dump::theme_set);
+static THEMES: LazyLock<dump::Themes> = LazyLock::new(dump::theme_set);
 
 /// The syntax theme `name`, decoded on its first use.
 fn syntax_theme(name: EmbeddedThemeName) -> &'static syntect::highlighting::Theme {

@@ -1,21 +1,27 @@
 //! Reading two-face's syntax and theme dumps in a fraction of the instructions bincode takes.
 //!
 //! The dumps are bincode 1 (fixed-width little-endian integers, `u64` lengths), read by
-//! syntect through `bincode::deserialize_from` over an `io::Read`, which costs ~16
+//! syntect through `bincode::deserialize_from` over an `io::Read`, which costs ~19
 //! instructions per byte of each grammar's packed contexts (a `Vec<u8>` read element by
 //! element, each through `read_exact`): 18 M instructions, ~4 ms, in every process that
-//! highlights anything. This module reads the same bytes from a slice, with the types' own
-//! `Deserialize` (so it builds exactly what syntect would); `dump_tests.rs` writes the sets
-//! back with syntect's own writer and compares them byte for byte with the dumps, and the
-//! dumps with what two-face itself loads.
+//! highlights anything. This module reads the same bytes from a slice (11 instructions a
+//! byte), with `SyntaxSet`'s own `Deserialize`, so it builds exactly what syntect would; the
+//! themes keep each theme's packed bytes borrowed from the dump (two-face's `LazyThemeSet`
+//! copies all of them) and decode one when it is first used, as two-face does.
+//! `dump_tests.rs` writes the sets back with syntect's own writer and compares them byte for
+//! byte with the dumps, and the dumps with what two-face itself loads.
 //!
 //! Only what the two dumps hold is read: integers, `bool`, strings, options, sequences,
 //! tuples, maps and structs. Anything else (`char`, floats, enums, self-describing
 //! `deserialize_any`) is an error, as is a dump that ends early.
 
-use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, Visitor};
+use syntect::highlighting::Theme;
 use syntect::parsing::SyntaxSet;
-use two_face::theme::LazyThemeSet;
 
 /// two-face's syntax set for Oniguruma and lines with their endings, as
 /// `two_face::syntax::extra_newlines` reads it (`dump_tests.rs` checks the copy is current).
@@ -29,9 +35,39 @@ pub(super) fn syntax_set() -> SyntaxSet {
     from_slice(SYNTAXES).expect("two-face's syntax dump reads (dump_tests.rs)")
 }
 
-/// two-face's themes: `two_face::theme::extra()`, read from its dump here. Each theme is
-/// decoded on its first use, by two-face.
-pub(super) fn theme_set() -> LazyThemeSet {
+/// two-face's themes as its `LazyThemeSet` holds them (the same dump, the same
+/// fields): each theme's packed bytes by name, here borrowed from the dump instead of
+/// copied, and decoded on the first use of that theme with syntect's
+/// `dumps::from_binary`, as two-face decodes it.
+#[derive(Deserialize)]
+pub(super) struct Themes {
+    #[serde(borrow)]
+    themes: BTreeMap<&'static str, PackedTheme>,
+}
+
+/// One theme of [`Themes`]: syntect's compressed dump of it.
+#[derive(Deserialize)]
+struct PackedTheme {
+    serialized: &'static [u8],
+    #[serde(skip)]
+    decoded: OnceLock<Theme>,
+}
+
+impl Themes {
+    /// The theme `name` (two-face's name for it), decoded on its first use.
+    pub(super) fn get(&self, name: &str) -> Option<&Theme> {
+        let packed = self.themes.get(name)?;
+        Some(
+            packed
+                .decoded
+                .get_or_init(|| syntect::dumps::from_binary(packed.serialized)),
+        )
+    }
+}
+
+/// two-face's themes: what `two_face::theme::extra()` reads, from its dump here, each
+/// theme decoded on its first use.
+pub(super) fn theme_set() -> Themes {
     from_slice(THEMES).expect("two-face's theme dump reads (dump_tests.rs)")
 }
 
@@ -49,7 +85,7 @@ impl de::Error for DumpError {
 
 /// `T` read from `bytes`, a bincode 1 dump as `syntect::dumps::dump_to_uncompressed_file`
 /// writes it (trailing bytes are allowed, as syntect allows them).
-pub(super) fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DumpError> {
+pub(super) fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, DumpError> {
     T::deserialize(&mut Reader { rest: bytes })
 }
 

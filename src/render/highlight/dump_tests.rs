@@ -23,14 +23,21 @@ fn the_copied_dumps_are_the_ones_two_face_loads() {
 #[test]
 fn the_sets_read_here_are_written_back_byte_for_byte() {
     // Every field of every grammar (names, extensions, scope, first-line match, variables,
-    // the packed contexts) and every theme's packed bytes, exactly as bincode reads them.
+    // the packed contexts), exactly as bincode reads them.
     let syntaxes: SyntaxSet = syntax_set();
     assert!(written(&syntaxes) == SYNTAXES);
-    let themes: LazyThemeSet = theme_set();
-    assert!(written(&themes) == THEMES);
-    for name in EmbeddedLazyThemeSet::theme_names() {
-        assert!(themes.get(name.as_name()).is_some(), "{name:?}");
+}
+
+#[test]
+fn every_theme_read_here_is_two_faces() {
+    let ours = theme_set();
+    let theirs = two_face::theme::extra();
+    assert_eq!(ours.themes.len(), EmbeddedLazyThemeSet::theme_names().len());
+    for &name in EmbeddedLazyThemeSet::theme_names() {
+        let theme = ours.get(name.as_name()).unwrap();
+        assert!(written(theme) == written(theirs.get(name)), "{name:?}");
     }
+    assert!(ours.get("no such theme").is_none());
 }
 
 #[test]
