@@ -24,11 +24,12 @@ use ratatui::text::{Line, Span};
 use syntect::highlighting::FontStyle;
 use syntect::parsing::{ParseState, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
-use two_face::theme::EmbeddedLazyThemeSet;
+use two_face::theme::EmbeddedThemeName;
 
 use super::theme::Theme;
 use styles::StyleStack;
 
+mod dump;
 mod parse_memo;
 mod styles;
 use crate::text::sanitize::{SanitizeMode, sanitize};
@@ -57,8 +58,17 @@ const PINNED_GRAMMARS: &[(&str, &str)] = &[("JavaScript (Babel)", "JavaScript")]
 /// Above this many lines code is shown plain.
 pub const MAX_HIGHLIGHT_LINES: usize = 10_000;
 
-static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(two_face::syntax::extra_newlines);
-static THEMES: LazyLock<EmbeddedLazyThemeSet> = LazyLock::new(two_face::theme::extra);
+/// two-face's syntax set, read once per process on the first use (`highlight/dump.rs`).
+static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(dump::syntax_set);
+/// two-face's themes, read once per process on the first use (`highlight/dump.rs`).
+static THEMES: LazyLock<dump::Themes> = LazyLock::new(dump::theme_set);
+
+/// The syntax theme `name`, decoded on its first use.
+fn syntax_theme(name: EmbeddedThemeName) -> &'static syntect::highlighting::Theme {
+    THEMES
+        .get(name.as_name())
+        .expect("two-face's dump holds every theme it names (dump_tests.rs)")
+}
 
 /// Common fence tokens syntect does not know by that name.
 const ALIASES: &[(&str, &str)] = &[
@@ -183,7 +193,7 @@ pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'sta
         return plain(code, theme);
     };
     let mut parse = ParseState::new(syntax);
-    let mut styles = StyleStack::new(theme.syntax_theme, THEMES.get(theme.syntax_theme));
+    let mut styles = StyleStack::new(theme.syntax_theme, syntax_theme(theme.syntax_theme));
     let mut failed = false;
     LinesWithEndings::from(code)
         .map(|source| next_line(&mut parse, &mut styles, source, &mut failed, theme))
@@ -290,7 +300,7 @@ impl Resumable {
             code,
             next: 0,
             parse: ParseState::new(syntax),
-            styles: StyleStack::new(theme.syntax_theme, THEMES.get(theme.syntax_theme)),
+            styles: StyleStack::new(theme.syntax_theme, syntax_theme(theme.syntax_theme)),
             failed: false,
             done: Vec::new(),
         })

@@ -477,9 +477,21 @@ fn parse_style(spec: &toml::Value, key: &str, file: &str) -> Result<Style, Theme
 fn parse_color(value: &toml::Value) -> Option<Color> {
     match value {
         toml::Value::Integer(i) => u8::try_from(*i).ok().map(Color::Indexed),
-        toml::Value::String(s) => s.parse().ok(),
+        toml::Value::String(s) => hex_color(s).or_else(|| s.parse().ok()),
         _ => None,
     }
+}
+
+/// `#rrggbb` as ratatui's `Color::from_str` reads it, without the eight
+/// lowercased and replaced copies it makes of every name first (a quarter of
+/// loading a built-in theme, which every run does); `None` for anything else.
+fn hex_color(text: &str) -> Option<Color> {
+    let digits = text.strip_prefix('#')?;
+    if digits.len() != 6 || !digits.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+        return None;
+    }
+    let channel = |at: usize| u8::from_str_radix(&digits[at..at + 2], 16).ok();
+    Some(Color::Rgb(channel(0)?, channel(2)?, channel(4)?))
 }
 
 #[cfg(test)]

@@ -194,3 +194,44 @@ fn every_theme_pair_has_a_contrast_of_at_least_4_5() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn colours_read_as_ratatui_reads_them() {
+    let builtin: Vec<&str> = [DARK, LIGHT]
+        .iter()
+        .flat_map(|source| source.split('"').skip(1).step_by(2))
+        .collect();
+    // Every `#` colour of the built-in themes takes the short way (the files' comments
+    // quote `#rrggbb` too).
+    let hex: Vec<&&str> = builtin
+        .iter()
+        .filter(|text| text.starts_with('#') && text.parse::<Color>().is_ok())
+        .collect();
+    assert!(hex.len() > 40);
+    assert!(hex.iter().all(|text| hex_color(text).is_some()));
+    let odd = [
+        "#000000",
+        "#FfFfFf",
+        "#12345",
+        "#1234567",
+        "#+f+f+f",
+        "#gg0000",
+        "# 00000",
+        "#ffffff ",
+        "red",
+        "Light-Blue",
+        "12",
+        "",
+    ];
+    let spread = (0..=255u8).map(|n| format!("#{n:02x}{:02X}{n:02x}", 255 - n));
+    let texts: Vec<String> = builtin
+        .iter()
+        .chain(&odd)
+        .map(|text| (*text).to_owned())
+        .chain(spread)
+        .collect();
+    for text in &texts {
+        let value = toml::Value::String(text.clone());
+        assert_eq!(parse_color(&value), text.parse::<Color>().ok(), "{text:?}");
+    }
+}

@@ -127,7 +127,7 @@ mod tests {
     /// [`StyleStack`] does, twice (the second time from remembered styles).
     fn both(code: &str, token: &str, name: EmbeddedThemeName) {
         let syntaxes = &*super::super::SYNTAXES;
-        let theme = super::super::THEMES.get(name);
+        let theme = super::super::syntax_theme(name);
         let syntax = syntaxes.find_syntax_by_token(token).expect("a grammar");
         let mut theirs = HighlightLines::new(syntax, theme);
         let expected: Vec<(Style, String)> = LinesWithEndings::from(code)
