@@ -31,94 +31,167 @@ pub fn wrap_long_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
         return vec![cut_to_width(&line, width)];
     }
     let cells = cells_of(&line);
-    let prefix = continuation_prefix(&cells, width);
+    let prefix = continuation_prefix(&line, width);
     let prefix_width: usize = cells_width(&prefix);
     let mut out = Vec::new();
-    let mut rest = &cells[..];
+    let mut rest = Rest {
+        cells: &cells,
+        at: 0,
+        within: 0,
+    };
     let mut first = true;
     while !rest.is_empty() {
         let room = if first { width } else { width - prefix_width };
-        let taken = fitting(rest, room);
         let mut spans = if first { Vec::new() } else { spans_of(&prefix) };
-        if cells_width(&rest[..taken]) > room {
+        match rest.too_wide(room) {
             // One grapheme wider than the whole room (an emoji sequence at a
             // very narrow width): shown as a cut, never past the width.
-            spans.push(Span::styled("…", rest[0].style.add_modifier(Modifier::DIM)));
-        } else {
-            spans.extend(spans_of(&rest[..taken]));
+            Some(style) => spans.push(Span::styled("…", style.add_modifier(Modifier::DIM))),
+            None => spans.extend(rest.take(room)),
         }
         let mut wrapped = Line::from(spans);
         wrapped.style = line.style;
         out.push(wrapped);
-        rest = &rest[taken..];
         first = false;
     }
     out
 }
 
-/// One grapheme (a tab as its spaces), its style and its columns.
+/// One grapheme (a tab as its spaces), its style and its columns; or a run
+/// of printable ASCII, one column a byte, which may be split anywhere.
 #[derive(Clone)]
 struct Cell<'a> {
     text: &'a str,
     style: Style,
     width: usize,
+    run: bool,
 }
 
+/// The cells of `line`: a span of printable ASCII (nearly all code) is one
+/// run, any other span a cell per grapheme.
 fn cells_of<'a>(line: &'a Line<'_>) -> Vec<Cell<'a>> {
     let mut cells = Vec::new();
     for span in &line.spans {
-        for (_, g) in grapheme_indices(&span.content) {
-            let width = grapheme_width(g);
-            if g == "\t" {
-                // A tab may be split like the spaces it is written as.
-                cells.extend((0..width).map(|_| Cell {
-                    text: " ",
-                    style: span.style,
-                    width: 1,
-                }));
-            } else {
-                cells.push(Cell {
-                    text: g,
-                    style: span.style,
-                    width,
-                });
-            }
+        let text: &str = &span.content;
+        if !text.is_empty() && text.bytes().all(|b| matches!(b, b' '..=b'~')) {
+            cells.push(Cell {
+                text,
+                style: span.style,
+                width: text.len(),
+                run: true,
+            });
+        } else {
+            grapheme_cells(text, span.style, |cell| {
+                cells.push(cell);
+                true
+            });
         }
     }
     cells
+}
+
+/// Calls `each` with a cell per grapheme of `text` (a tab as its spaces),
+/// while it returns true; false when it stopped.
+fn grapheme_cells<'a>(text: &'a str, style: Style, mut each: impl FnMut(Cell<'a>) -> bool) -> bool {
+    for (_, g) in grapheme_indices(text) {
+        let width = grapheme_width(g);
+        let cell = |text, width| Cell {
+            text,
+            style,
+            width,
+            run: false,
+        };
+        if g == "\t" {
+            // A tab may be split like the spaces it is written as.
+            if !(0..width).all(|_| each(cell(" ", 1))) {
+                return false;
+            }
+        } else if !each(cell(g, width)) {
+            return false;
+        }
+    }
+    true
 }
 
 fn cells_width(cells: &[Cell<'_>]) -> usize {
     cells.iter().map(|c| c.width).sum()
 }
 
-/// How many leading `cells` fit in `room` columns (at least one, so that
-/// wrapping always moves on: a first cell wider than `room` is taken alone,
-/// and the caller shows it as a cut).
-fn fitting(cells: &[Cell<'_>], room: usize) -> usize {
-    let mut used = 0;
-    let mut count = 0;
-    for cell in cells {
-        if used + cell.width > room {
-            break;
-        }
-        used += cell.width;
-        count += 1;
+/// The cells not yet on a line: from byte `within` of cell `at`.
+struct Rest<'c, 'a> {
+    cells: &'c [Cell<'a>],
+    at: usize,
+    within: usize,
+}
+
+impl Rest<'_, '_> {
+    fn is_empty(&self) -> bool {
+        self.at >= self.cells.len()
     }
-    count.max(1)
+
+    /// The style of the next cell when it is one grapheme wider than
+    /// `room`, taken alone so that wrapping moves on (the caller shows it as
+    /// a cut).
+    fn too_wide(&mut self, room: usize) -> Option<Style> {
+        let cell = &self.cells[self.at];
+        if cell.run || cell.width <= room {
+            return None;
+        }
+        self.at += 1;
+        Some(cell.style)
+    }
+
+    /// The spans of the next cells that fit in `room` columns, neighbours of
+    /// one style joined.
+    fn take(&mut self, room: usize) -> Vec<Span<'static>> {
+        let mut spans: Vec<Span<'static>> = Vec::new();
+        let mut used = 0;
+        while let Some(cell) = self.cells.get(self.at) {
+            if cell.run {
+                let piece = &cell.text[self.within..];
+                let taken = piece.len().min(room - used);
+                if taken == 0 {
+                    break;
+                }
+                push_piece(&mut spans, &piece[..taken], cell.style);
+                used += taken;
+                if taken < piece.len() {
+                    self.within += taken;
+                    break;
+                }
+                self.within = 0;
+            } else {
+                if used + cell.width > room {
+                    break;
+                }
+                push_piece(&mut spans, cell.text, cell.style);
+                used += cell.width;
+            }
+            self.at += 1;
+        }
+        spans
+    }
 }
 
 /// The indent repeated on continuation lines, ending in the mark: the
 /// line's leading spaces and gutter bars, the last space replaced by the
 /// mark (or the mark after them when they end in a bar). It takes at most
 /// half the width, so a continuation always has room.
-fn continuation_prefix<'a>(cells: &[Cell<'a>], width: usize) -> Vec<Cell<'a>> {
+fn continuation_prefix<'a>(line: &'a Line<'_>, width: usize) -> Vec<Cell<'a>> {
     let budget = width / 2;
-    let mut indent: Vec<Cell<'a>> = cells
-        .iter()
-        .take_while(|c| c.text == " " || c.text == "│")
-        .cloned()
-        .collect();
+    let mut indent: Vec<Cell<'a>> = Vec::new();
+    for span in &line.spans {
+        let whole = grapheme_cells(&span.content, span.style, |cell| {
+            let indents = cell.text == " " || cell.text == "│";
+            if indents {
+                indent.push(cell);
+            }
+            indents
+        });
+        if !whole {
+            break;
+        }
+    }
     if indent.last().is_some_and(|c| c.text == " ") {
         indent.pop();
     }
@@ -129,6 +202,7 @@ fn continuation_prefix<'a>(cells: &[Cell<'a>], width: usize) -> Vec<Cell<'a>> {
         text: CONTINUATION_MARK,
         style: Style::new().add_modifier(Modifier::DIM),
         width: 1,
+        run: false,
     });
     indent
 }
@@ -137,12 +211,17 @@ fn continuation_prefix<'a>(cells: &[Cell<'a>], width: usize) -> Vec<Cell<'a>> {
 fn spans_of(cells: &[Cell<'_>]) -> Vec<Span<'static>> {
     let mut spans: Vec<Span<'static>> = Vec::new();
     for cell in cells {
-        match spans.last_mut() {
-            Some(last) if last.style == cell.style => last.content.to_mut().push_str(cell.text),
-            _ => spans.push(Span::styled(cell.text.to_string(), cell.style)),
-        }
+        push_piece(&mut spans, cell.text, cell.style);
     }
     spans
+}
+
+/// `text` in `style` after `spans`, joined to the last one when it has that style.
+fn push_piece(spans: &mut Vec<Span<'static>>, text: &str, style: Style) {
+    match spans.last_mut() {
+        Some(last) if last.style == style => last.content.to_mut().push_str(text),
+        _ => spans.push(Span::styled(text.to_string(), style)),
+    }
 }
 
 #[cfg(test)]
@@ -226,5 +305,101 @@ mod tests {
     fn a_page_too_narrow_to_wrap_on_cuts_instead() {
         let lines = wrap_long_line(Line::from("abcdefgh"), 3);
         assert_eq!(texts(&lines), ["ab…"]);
+    }
+
+    /// The way lines were wrapped before runs of ASCII were taken whole: a
+    /// cell per grapheme, the reference the runs must agree with.
+    fn wrapped_per_grapheme(line: &Line<'static>, width: usize) -> Vec<Line<'static>> {
+        if line_fits(line, width) {
+            return vec![line.clone()];
+        }
+        if width < NARROWEST {
+            return vec![cut_to_width(line, width)];
+        }
+        let mut cells = Vec::new();
+        for span in &line.spans {
+            grapheme_cells(&span.content, span.style, |cell| {
+                cells.push(cell);
+                true
+            });
+        }
+        let mut prefix: Vec<Cell<'_>> = cells
+            .iter()
+            .take_while(|c| c.text == " " || c.text == "│")
+            .cloned()
+            .collect();
+        if prefix.last().is_some_and(|c| c.text == " ") {
+            prefix.pop();
+        }
+        while cells_width(&prefix) + 1 > width / 2 && !prefix.is_empty() {
+            prefix.pop();
+        }
+        prefix.push(Cell {
+            text: CONTINUATION_MARK,
+            style: Style::new().add_modifier(Modifier::DIM),
+            width: 1,
+            run: false,
+        });
+        let prefix_width = cells_width(&prefix);
+        let mut out = Vec::new();
+        let mut rest = &cells[..];
+        let mut first = true;
+        while !rest.is_empty() {
+            let room = if first { width } else { width - prefix_width };
+            let mut used = 0;
+            let mut taken = 0;
+            for cell in rest {
+                if used + cell.width > room {
+                    break;
+                }
+                used += cell.width;
+                taken += 1;
+            }
+            let taken = taken.max(1);
+            let mut spans = if first { Vec::new() } else { spans_of(&prefix) };
+            if cells_width(&rest[..taken]) > room {
+                spans.push(Span::styled("…", rest[0].style.add_modifier(Modifier::DIM)));
+            } else {
+                spans.extend(spans_of(&rest[..taken]));
+            }
+            let mut wrapped = Line::from(spans);
+            wrapped.style = line.style;
+            out.push(wrapped);
+            rest = &rest[taken..];
+            first = false;
+        }
+        out
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn runs_of_ascii_wrap_as_graphemes_do(
+            pieces in proptest::collection::vec(
+                ("( |│|\\t|[a-z,\"]|日|é|e\u{301}|👩\u{200d}👧){0,12}", 0..4usize),
+                0..8,
+            ),
+            width in 1..40usize,
+        ) {
+            // Styles include the mark's own dim, which a continuation's text
+            // must not be joined to.
+            let styles = [
+                Style::new(),
+                Style::new().fg(ratatui::style::Color::Red),
+                Style::new().add_modifier(Modifier::DIM),
+                Style::new().fg(ratatui::style::Color::Blue).add_modifier(Modifier::BOLD),
+            ];
+            let line = Line::from(
+                pieces
+                    .iter()
+                    .map(|(text, style)| Span::styled(text.clone(), styles[*style]))
+                    .collect::<Vec<_>>(),
+            );
+            prop_assert_eq!(
+                wrap_long_line(line.clone(), width),
+                wrapped_per_grapheme(&line, width)
+            );
+        }
     }
 }

@@ -26,6 +26,7 @@ use syntect::parsing::{ParseState, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
 use two_face::theme::EmbeddedThemeName;
 
+use super::color_depth::ColorDepth;
 use super::theme::Theme;
 use styles::StyleStack;
 
@@ -192,11 +193,9 @@ pub fn highlight(code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'sta
     let Some(syntax) = grammar_for(code, lang) else {
         return plain(code, theme);
     };
-    let mut parse = ParseState::new(syntax);
-    let mut styles = StyleStack::new(theme.syntax_theme, syntax_theme(theme.syntax_theme));
-    let mut failed = false;
+    let mut progress = Progress::new(syntax, theme);
     LinesWithEndings::from(code)
-        .map(|source| next_line(&mut parse, &mut styles, source, &mut failed, theme))
+        .map(|source| progress.next_line(source, theme))
         .collect()
 }
 
@@ -210,63 +209,106 @@ fn grammar_for(code: &str, lang: Option<&str>) -> Option<&'static SyntaxReferenc
     Some(syntax)
 }
 
-/// One line of code (`source`, with its line ending) highlighted from the
-/// state the lines before left in `parse` and `styles`. After a grammar
-/// error (`failed`) the rest of the code is shown plain.
-fn next_line(
-    parse: &mut ParseState,
-    styles: &mut StyleStack<'static>,
-    source: &str,
-    failed: &mut bool,
-    theme: &Theme,
-) -> Line<'static> {
-    let spans = if *failed {
-        None
-    } else {
-        highlight_line(parse, styles, source, theme)
-    };
-    match spans {
-        Some(spans) => Line::from(spans),
-        None => {
-            // A grammar error: the rest of the code is shown plain.
-            *failed = true;
-            let text = source.strip_suffix('\n').unwrap_or(source);
-            let text = text.strip_suffix('\r').unwrap_or(text);
-            Line::from(Span::styled(
-                expand_tabs(text).into_owned(),
-                theme.styles.code_block,
-            ))
+/// Where the highlighting of one block stands after the lines done so far:
+/// the parser's and the styles' state, the terminal styles met, and whether
+/// a grammar error has made the rest plain.
+struct Progress {
+    parse: ParseState,
+    styles: StyleStack<'static>,
+    converted: ConvertedStyles,
+    failed: bool,
+}
+
+impl Progress {
+    /// Nothing highlighted yet, `syntax` in `theme`.
+    fn new(syntax: &SyntaxReference, theme: &Theme) -> Self {
+        Progress {
+            parse: ParseState::new(syntax),
+            styles: StyleStack::new(theme.syntax_theme, syntax_theme(theme.syntax_theme)),
+            converted: ConvertedStyles::default(),
+            failed: false,
         }
+    }
+
+    /// One line of code (`source`, with its line ending) highlighted from
+    /// the state the lines before left. After a grammar error the rest of
+    /// the code is shown plain.
+    fn next_line(&mut self, source: &str, theme: &Theme) -> Line<'static> {
+        let spans = if self.failed {
+            None
+        } else {
+            self.highlight_line(source, theme)
+        };
+        match spans {
+            Some(spans) => Line::from(spans),
+            None => {
+                // A grammar error: the rest of the code is shown plain.
+                self.failed = true;
+                let text = source.strip_suffix('\n').unwrap_or(source);
+                let text = text.strip_suffix('\r').unwrap_or(text);
+                Line::from(Span::styled(
+                    expand_tabs(text).into_owned(),
+                    theme.styles.code_block,
+                ))
+            }
+        }
+    }
+
+    /// The spans of one line of code (`source`, with its line ending), or `None` on a grammar
+    /// error.
+    fn highlight_line(&mut self, source: &str, theme: &Theme) -> Option<Vec<Span<'static>>> {
+        let ops = parse_memo::parse_line(&mut self.parse, source, &SYNTAXES).ok()?;
+        let converted = &mut self.converted;
+        let mut spans: Vec<Span<'static>> = Vec::new();
+        let mut column = 0;
+        self.styles
+            .follow(&ops, source, |style, piece| {
+                let piece = piece.trim_end_matches(['\n', '\r']);
+                if piece.is_empty() {
+                    return;
+                }
+                let style = converted.get(style, theme);
+                let (text, end) = crate::text::width::expand_tabs(piece, column, CODE_TAB);
+                column = end;
+                match spans.last_mut() {
+                    Some(last) if last.style == style => last.content.to_mut().push_str(&text),
+                    _ => spans.push(Span::styled(text.into_owned(), style)),
+                }
+            })
+            .ok()?;
+        Some(spans)
     }
 }
 
-/// The spans of one line of code (`source`, with its line ending), or `None` on a grammar
-/// error.
-fn highlight_line(
-    parse: &mut ParseState,
-    styles: &mut StyleStack<'_>,
-    source: &str,
-    theme: &Theme,
-) -> Option<Vec<Span<'static>>> {
-    let ops = parse_memo::parse_line(parse, source, &SYNTAXES).ok()?;
-    let mut spans: Vec<Span<'static>> = Vec::new();
-    let mut column = 0;
-    styles
-        .follow(&ops, source, |style, piece| {
-            let piece = piece.trim_end_matches(['\n', '\r']);
-            if piece.is_empty() {
-                return;
-            }
-            let style = convert_style(style, theme);
-            let (text, end) = crate::text::width::expand_tabs(piece, column, CODE_TAB);
-            column = end;
-            match spans.last_mut() {
-                Some(last) if last.style == style => last.content.to_mut().push_str(&text),
-                _ => spans.push(Span::styled(text.into_owned(), style)),
-            }
-        })
-        .ok()?;
-    Some(spans)
+/// The terminal style of each syntax style met in one block: a block uses a
+/// few dozen, and converting one (the colour mapped to the theme's depth) is
+/// dearer than finding it again.
+#[derive(Default)]
+struct ConvertedStyles {
+    /// The depth the styles were converted to.
+    depth: ColorDepth,
+    seen: Vec<(syntect::highlighting::Style, Style)>,
+}
+
+impl ConvertedStyles {
+    /// Past this many styles in a block the others are converted each time.
+    const MAX: usize = 64;
+
+    /// `style` converted for `theme` (its colours mapped to the theme's depth).
+    fn get(&mut self, style: syntect::highlighting::Style, theme: &Theme) -> Style {
+        if theme.depth != self.depth {
+            self.seen.clear();
+            self.depth = theme.depth;
+        }
+        if let Some(&(_, converted)) = self.seen.iter().find(|(seen, _)| *seen == style) {
+            return converted;
+        }
+        let converted = convert_style(style, theme);
+        if self.seen.len() < Self::MAX {
+            self.seen.push((style, converted));
+        }
+        converted
+    }
 }
 
 /// [`highlight`] a few lines at a time: the parser's and the styles' state
@@ -282,9 +324,7 @@ pub struct Resumable {
     next: usize,
     /// Lines in all.
     len: usize,
-    parse: ParseState,
-    styles: StyleStack<'static>,
-    failed: bool,
+    progress: Progress,
     /// The lines highlighted so far.
     done: Vec<Line<'static>>,
 }
@@ -299,9 +339,7 @@ impl Resumable {
             len: code.lines().count(),
             code,
             next: 0,
-            parse: ParseState::new(syntax),
-            styles: StyleStack::new(theme.syntax_theme, syntax_theme(theme.syntax_theme)),
-            failed: false,
+            progress: Progress::new(syntax, theme),
             done: Vec::new(),
         })
     }
@@ -326,13 +364,7 @@ impl Resumable {
     pub fn advance(&mut self, lines: usize, theme: &Theme) -> usize {
         let rest = &self.code[self.next..];
         for source in LinesWithEndings::from(rest).take(lines) {
-            let line = next_line(
-                &mut self.parse,
-                &mut self.styles,
-                source,
-                &mut self.failed,
-                theme,
-            );
+            let line = self.progress.next_line(source, theme);
             self.done.push(line);
             self.next += source.len();
         }

@@ -6,6 +6,7 @@
 //! still inside a span is written as `␛` (a tab as a space) and a bidi control is dropped:
 //! whatever reaches the stream, no conversation byte can drive or reorder the terminal.
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use ratatui::style::{Color, Modifier, Style};
@@ -35,8 +36,13 @@ pub fn lines_to_string(lines: &[Line<'_>]) -> String {
     out
 }
 
-/// Span content with every control character made harmless.
+/// Span content with every control character made harmless. Printable
+/// ASCII (nearly all of it) is copied as it is.
 fn clean(text: &str, into: &mut String) {
+    if text.bytes().all(|b| matches!(b, b' '..=b'~')) {
+        into.push_str(text);
+        return;
+    }
     for c in text.chars() {
         match c {
             '\t' => into.push(' '),
@@ -48,56 +54,63 @@ fn clean(text: &str, into: &mut String) {
 }
 
 fn render_line(out: &mut String, line: &Line<'_>, color: bool) {
-    // Collect the runs first so that trailing spaces can be trimmed across spans.
-    let mut runs: Vec<(Style, String)> = Vec::with_capacity(line.spans.len());
+    // The runs of equal style first, their text cleaned into one buffer (a
+    // run ends where the next starts), so that trailing spaces can be
+    // trimmed across spans.
+    let mut text = String::new();
+    let mut runs: Vec<(Style, usize)> = Vec::with_capacity(line.spans.len());
     for span in &line.spans {
         let style = line.style.patch(span.style);
-        let mut text = String::with_capacity(span.content.len());
         clean(&span.content, &mut text);
         match runs.last_mut() {
-            Some((last, content)) if *last == style => content.push_str(&text),
-            _ => runs.push((style, text)),
+            Some((last, end)) if *last == style => *end = text.len(),
+            _ => runs.push((style, text.len())),
         }
     }
-    while let Some((_, text)) = runs.last_mut() {
-        let trimmed = text.trim_end_matches(' ').len();
-        text.truncate(trimmed);
-        if text.is_empty() {
+    while let Some(&(_, end)) = runs.last() {
+        let start = runs.len().checked_sub(2).map_or(0, |before| runs[before].1);
+        let kept = start + text[start..end].trim_end_matches(' ').len();
+        if kept == start {
             runs.pop();
         } else {
+            if let Some(last) = runs.last_mut() {
+                last.1 = kept;
+            }
             break;
         }
     }
     let mut open = false;
-    for (style, text) in &runs {
-        if text.is_empty() {
+    let mut start = 0;
+    for &(style, end) in &runs {
+        let run = &text[start..end];
+        start = end;
+        if run.is_empty() {
             continue;
         }
         if color {
-            let sgr = sgr(*style);
             if open {
                 out.push_str("\x1b[0m");
-                open = false;
             }
-            if !sgr.is_empty() {
-                out.push_str("\x1b[");
-                out.push_str(&sgr);
-                out.push('m');
-                open = true;
-            }
+            open = push_sgr(out, style);
         }
-        out.push_str(text);
+        out.push_str(run);
     }
     if open {
         out.push_str("\x1b[0m");
     }
 }
 
-/// The SGR parameters for a style (empty for the default style). Conceal is never written.
-fn sgr(style: Style) -> String {
-    let mut codes: Vec<String> = Vec::new();
+/// Writes the SGR sequence for a style (nothing for the default style);
+/// whether it wrote one. Conceal is never written.
+fn push_sgr(out: &mut String, style: Style) -> bool {
+    let mut wrote = false;
+    // The separator before the next parameter: the sequence's start, then `;`.
+    let mut next = |out: &mut String| {
+        out.push_str(if wrote { ";" } else { "\x1b[" });
+        wrote = true;
+    };
     let modifiers = style.add_modifier - style.sub_modifier;
-    for (modifier, code) in [
+    for (modifier, digit) in [
         (Modifier::BOLD, "1"),
         (Modifier::DIM, "2"),
         (Modifier::ITALIC, "3"),
@@ -108,22 +121,28 @@ fn sgr(style: Style) -> String {
         (Modifier::CROSSED_OUT, "9"),
     ] {
         if modifiers.contains(modifier) {
-            codes.push(code.to_string());
+            next(out);
+            out.push_str(digit);
         }
     }
     if let Some(fg) = style.fg {
-        codes.push(color_code(fg, false));
+        next(out);
+        push_color_code(out, fg, false);
     }
     if let Some(bg) = style.bg {
-        codes.push(color_code(bg, true));
+        next(out);
+        push_color_code(out, bg, true);
     }
-    codes.join(";")
+    if wrote {
+        out.push('m');
+    }
+    wrote
 }
 
-fn color_code(color: Color, background: bool) -> String {
-    let base = |n: u8| (if background { n + 10 } else { n }).to_string();
+fn push_color_code(out: &mut String, color: Color, background: bool) {
+    let base = |n: u8| if background { n + 10 } else { n };
     let extended = if background { "48" } else { "38" };
-    match color {
+    let number = match color {
         Color::Reset => base(39),
         Color::Black => base(30),
         Color::Red => base(31),
@@ -141,9 +160,17 @@ fn color_code(color: Color, background: bool) -> String {
         Color::LightMagenta => base(95),
         Color::LightCyan => base(96),
         Color::White => base(97),
-        Color::Indexed(i) => format!("{extended};5;{i}"),
-        Color::Rgb(r, g, b) => format!("{extended};2;{r};{g};{b}"),
-    }
+        Color::Indexed(i) => {
+            // Writing to a String cannot fail.
+            let _ = write!(out, "{extended};5;{i}");
+            return;
+        }
+        Color::Rgb(r, g, b) => {
+            let _ = write!(out, "{extended};2;{r};{g};{b}");
+            return;
+        }
+    };
+    let _ = write!(out, "{number}");
 }
 
 #[cfg(test)]
@@ -209,5 +236,24 @@ mod tests {
             Style::new().add_modifier(Modifier::HIDDEN),
         ));
         assert_eq!(write(&[line], true), "x\n");
+    }
+
+    #[test]
+    fn trailing_spaces_are_trimmed_across_runs_and_empty_runs_write_nothing() {
+        let red = Style::new().fg(Color::Red);
+        let line = Line::from(vec![
+            Span::styled("", Style::new().bold()),
+            Span::styled("a ", red),
+            Span::raw(""),
+            Span::styled(" b", red.add_modifier(Modifier::DIM | Modifier::HIDDEN)),
+            Span::styled("  ", red),
+            Span::raw("   "),
+            Span::styled("", Style::new().italic()),
+        ]);
+        assert_eq!(
+            write(std::slice::from_ref(&line), true),
+            "\x1b[31ma \x1b[0m\x1b[2;31m b\x1b[0m\n"
+        );
+        assert_eq!(write(&[line], false), "a  b\n");
     }
 }

@@ -21,6 +21,18 @@ pub(crate) fn take_width(spans: &[Span<'_>], width: usize) -> (Vec<Span<'static>
     let mut out = Vec::new();
     let mut used = 0;
     for span in spans {
+        if span.content.bytes().all(|b| matches!(b, b' '..=b'~')) {
+            // Printable ASCII: a column a byte, cut at any byte.
+            let taken = span.content.len().min(width - used);
+            if taken > 0 {
+                out.push(Span::styled(span.content[..taken].to_string(), span.style));
+            }
+            used += taken;
+            if taken < span.content.len() {
+                break;
+            }
+            continue;
+        }
         let mut text = String::new();
         let mut full = false;
         for (_, g) in grapheme_indices(&span.content) {
@@ -214,5 +226,56 @@ mod tests {
         assert_eq!(truncate("short", 6), "short");
         assert_eq!(truncate_start("conversation", 6), "…ation");
         assert_eq!(truncate_start("short", 6), "short");
+    }
+
+    /// [`take_width`] a grapheme at a time, as it was before printable ASCII
+    /// was cut by bytes: the reference the fast path must agree with.
+    fn taken_per_grapheme(spans: &[Span<'_>], width: usize) -> (Vec<Span<'static>>, usize) {
+        let mut out = Vec::new();
+        let mut used = 0;
+        for span in spans {
+            let mut text = String::new();
+            let mut full = false;
+            for (_, g) in grapheme_indices(&span.content) {
+                let w = grapheme_width(g);
+                if used + w > width {
+                    full = true;
+                    break;
+                }
+                used += w;
+                if g == "\t" {
+                    text.push_str(&" ".repeat(TAB_WIDTH));
+                } else {
+                    text.push_str(g);
+                }
+            }
+            if !text.is_empty() {
+                out.push(Span::styled(text, span.style));
+            }
+            if full {
+                break;
+            }
+        }
+        (out, used)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ascii_is_cut_by_bytes_as_by_graphemes(
+            pieces in proptest::collection::vec(
+                ("( |\\t|\\r|[a-z,]|日|e\u{301}|👩\u{200d}👧){0,10}", proptest::bool::ANY),
+                0..6,
+            ),
+            width in 0..40usize,
+        ) {
+            let spans: Vec<Span<'static>> = pieces
+                .iter()
+                .map(|(text, bold)| {
+                    let style = if *bold { Style::new().bold() } else { Style::new() };
+                    Span::styled(text.clone(), style)
+                })
+                .collect();
+            proptest::prop_assert_eq!(take_width(&spans, width), taken_per_grapheme(&spans, width));
+        }
     }
 }

@@ -91,7 +91,36 @@ pub fn display_width(s: &str) -> usize {
     if s.bytes().all(|b| matches!(b, b' '..=b'~')) {
         return s.len();
     }
+    if let Some(width) = lone_chars_width(s) {
+        return width;
+    }
     grapheme_indices(s).map(|(_, g)| grapheme_width(g)).sum()
+}
+
+/// The width of `s` when each of its characters is a cluster of its own,
+/// measured a character at a time; `None` when one may join a neighbour.
+/// Printable ASCII and the punctuation, arrows and box drawing that gutters,
+/// rules and prose use never join one another (no rule of Unicode's cluster
+/// boundaries holds them together: none is a mark, a joiner, a control, a
+/// regional indicator or Hangul), so segmenting them would find a cluster
+/// per character.
+fn lone_chars_width(s: &str) -> Option<usize> {
+    let mut width = 0;
+    let mut utf8 = [0; 4];
+    for c in s.chars() {
+        width += match c {
+            ' '..='~' => 1,
+            // Dashes, quotes, bullets, the ellipsis; then the rest of
+            // General Punctuation between its separators and bidi controls
+            // (U+2028–U+202E) and its invisible operators (from U+2060).
+            '\u{2010}'..='\u{2027}' | '\u{202F}'..='\u{205E}'
+            // Arrows, box drawing and block elements.
+            | '\u{2190}'..='\u{21FF}'
+            | '\u{2500}'..='\u{259F}' => grapheme_width(c.encode_utf8(&mut utf8)),
+            _ => return None,
+        };
+    }
+    Some(width)
 }
 
 /// The display width of a run of spans.
@@ -167,6 +196,26 @@ mod tests {
     }
 
     #[test]
+    fn characters_measured_one_at_a_time_are_clusters_of_their_own() {
+        // Every pair of the characters `lone_chars_width` measures alone is
+        // two clusters, so no string of them holds a longer one (the rules
+        // that look further than a pair need joiners or regional indicators).
+        let lone: Vec<char> = (' '..='~')
+            .chain('\u{2010}'..='\u{205F}')
+            .chain('\u{2190}'..='\u{21FF}')
+            .chain('\u{2500}'..='\u{259F}')
+            .filter(|c| lone_chars_width(c.encode_utf8(&mut [0; 4])).is_some())
+            .collect();
+        assert_eq!(lone.len(), 95 + 24 + 48 + 112 + 160);
+        for a in &lone {
+            for b in &lone {
+                let pair = format!("{a}{b}");
+                assert_eq!(pair.graphemes(true).count(), 2, "{pair:?}");
+            }
+        }
+    }
+
+    #[test]
     fn the_ascii_shortcut_measures_as_unicode_does() {
         for byte in 0u8..=0x7f {
             let text = char::from(byte).to_string();
@@ -202,6 +251,14 @@ mod tests {
 
         #[test]
         fn printable_ascii_is_measured_as_its_clusters_are(text in "[ -~\t\r\n\x01]{0,60}|[ -~]{0,30}\\PC{0,5}[ -~]{0,30}") {
+            let by_cluster: usize = text.grapheme_indices(true).map(|(_, g)| grapheme_width(g)).sum();
+            prop_assert_eq!(display_width(&text), by_cluster);
+        }
+
+        #[test]
+        fn punctuation_arrows_and_box_drawing_are_measured_as_their_clusters_are(
+            text in "[ -~\u{2010}-\u{2060}\u{2190}-\u{21FF}\u{2500}-\u{25A0}\u{301}\u{200D}\u{FE0F}\u{1F1E6}\u{0600}\u{1100}\u{AC00}\t]{0,40}",
+        ) {
             let by_cluster: usize = text.grapheme_indices(true).map(|(_, g)| grapheme_width(g)).sum();
             prop_assert_eq!(display_width(&text), by_cluster);
         }
