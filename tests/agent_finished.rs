@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
-use common::agents::fixtures_dir;
+use common::agents::{fixtures_dir, stated_ago};
 use common::pty::Viewer;
 
 const PROMPT: &str = r#"{"parentUuid":null,"isSidechain":false,"type":"user","sessionId":"s","uuid":"u1","timestamp":"2025-10-21T20:04:22.000Z","message":{"role":"user","content":"List the files please"}}"#;
@@ -127,15 +127,6 @@ fn the_viewer_shows_finished_once_a_settled_transcript_is_quiet_and_follows_agai
     viewer.wait_for_text("And their sizes?");
     viewer.wait_for_text("● following");
     viewer.quit();
-}
-
-/// `line` as written `ago` before now: its stated time moved there.
-fn stated_ago(line: &str, ago: Duration) -> String {
-    let then = jiff::Timestamp::now() - jiff::SignedDuration::try_from(ago).expect("a short time");
-    let stamp = then.strftime("%Y-%m-%dT%H:%M:%S.000Z").to_string();
-    let start = line.find("\"timestamp\":\"").expect("a timestamp") + 13;
-    let end = start + line[start..].find('"').expect("its end");
-    format!("{}{stamp}{}", &line[..start], &line[end..])
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The viewer following a Claude Code transcript and a Codex rollout in a
 //! real pseudo-terminal while they are appended, as the agents write them:
-//! the running turn grows, a half-written last line shows nothing until its
+//! the running turn grows (the records first written state the time they
+//! are written, as an agent's do), a half-written last line shows nothing until its
 //! newline arrives, and usage reaches the turn rule and the status bar.
 
 mod common;
@@ -10,6 +11,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
+use common::agents::stated_ago;
 use common::pty::Viewer;
 
 const ROWS: u16 = 40;
@@ -37,18 +39,35 @@ fn append(viewer: &Viewer, path: &Path, line: &str, shows: &str) {
         .expect("appendable");
     let bytes = format!("{line}\n").into_bytes();
     let (head, tail) = bytes.split_at(bytes.len() / 2);
-    let before = viewer.settled_screen().contents();
+    let before = without_clock(&viewer.settled_screen().contents());
     file.write_all(head).expect("written");
     file.flush().expect("flushed");
     std::thread::sleep(QUIET);
     assert_eq!(
-        viewer.screen().contents(),
+        without_clock(&viewer.screen().contents()),
         before,
         "a half-written line changed the screen"
     );
     file.write_all(tail).expect("written");
     file.flush().expect("flushed");
     viewer.wait_until(shows, PROMPT, |s| s.contents().contains(shows));
+}
+
+/// `screen` with the running turn's clock (`running 1s`, which counts the
+/// seconds of a turn begun now) blanked: it may tick while a half-written
+/// line is watched.
+fn without_clock(screen: &str) -> String {
+    screen
+        .lines()
+        .map(|line| match line.find("running ") {
+            Some(at) if line.starts_with("── turn") => {
+                let end = line[at..].find(" ──").map_or(line.len(), |e| at + e);
+                format!("{}running …{}", &line[..at], &line[end..])
+            }
+            _ => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[test]
@@ -58,6 +77,7 @@ fn a_claude_code_transcript_being_appended_grows_its_running_turn() {
         .path()
         .join("0d3a8e6f-1111-2222-3333-444455556666.jsonl");
     let prompt = r#"{"parentUuid":null,"isSidechain":false,"type":"user","sessionId":"s","uuid":"u1","timestamp":"2025-10-21T20:04:22.000Z","message":{"role":"user","content":"List the files please"}}"#;
+    let prompt = stated_ago(prompt, Duration::ZERO);
     std::fs::write(&path, format!("{prompt}\n")).expect("written");
     let mut viewer = follow(&path);
     viewer.wait_for_text("List the files please");
@@ -106,6 +126,7 @@ fn a_codex_rollout_being_appended_grows_its_running_turn() {
         r#"{"timestamp":"2025-11-17T21:30:29.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Count the log lines"}]}}"#,
         r#"{"timestamp":"2025-11-17T21:30:29.001Z","type":"event_msg","payload":{"type":"user_message","message":"Count the log lines","images":[]}}"#,
     ];
+    let head = head.map(|line| stated_ago(line, Duration::ZERO));
     std::fs::write(&path, head.join("\n") + "\n").expect("written");
     let mut viewer = follow(&path);
     viewer.wait_for_text("Count the log lines");

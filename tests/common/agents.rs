@@ -68,3 +68,15 @@ pub fn name(path: &Path) -> String {
         .display()
         .to_string()
 }
+
+/// `line` (one record of a transcript) as written `ago` before now: the
+/// time it states moved there. A viewer takes a file whose records all
+/// state old times as written long ago, whatever the file's own time says
+/// (docs/agents.md), so a test of a transcript being written now states now.
+pub fn stated_ago(line: &str, ago: std::time::Duration) -> String {
+    let then = jiff::Timestamp::now() - jiff::SignedDuration::try_from(ago).expect("a short time");
+    let stamp = then.strftime("%Y-%m-%dT%H:%M:%S.%3fZ").to_string();
+    let start = line.find("\"timestamp\":\"").expect("a timestamp") + 13;
+    let end = start + line[start..].find('"').expect("its end");
+    format!("{}{stamp}{}", &line[..start], &line[end..])
+}
