@@ -5,15 +5,20 @@
 //! File-change notifications are applied here, on the viewer's thread, so
 //! that a reload only reads what is new (the JP and eve readers are
 //! incremental) and the conversation is never copied between threads.
+//!
+//! Longer than the project's 600 lines: it is the one implementation of the
+//! whole [`Blocks`] trait for a real conversation (thirty methods, most a
+//! few lines). What has a job of its own is elsewhere: when a followed
+//! agent counts as gone (`quiet.rs`), what a block's fingerprint hashes
+//! (`fingerprint.rs`), its tests (`live_tests.rs`, `live_highlight_tests.rs`).
 
 use std::cell::RefCell;
-use std::fmt::{self, Write as _};
 use std::time::SystemTime;
 
 use ratatui::text::Line;
-use xxhash_rust::xxh3::Xxh3;
 
 use super::blocks::{Attention, BlockClass, Blocks, EarlierAmount, Landmark, LiveState};
+use super::fingerprint;
 use super::quiet;
 use super::tally::TurnTally;
 use crate::load::{DECODE_SPAN, EARLIER_STEP, EarlierRead, Live, Origin, Refresh};
@@ -387,11 +392,8 @@ impl Blocks for LiveDocument {
         // It changes as often as what it shows does (a day-long turn's
         // `302d18h` once an hour).
         if let Some(elapsed) = self.running_for(i) {
-            let mut hasher = HashWriter(Xxh3::new());
-            let content = fingerprint(self.block(i), self.shown());
-            let label = layout::running_label(elapsed);
-            let _ = write!(hasher, "{content}\u{0}{label}");
-            return hasher.0.digest();
+            let content = fingerprint::of_block(self.block(i), self.shown());
+            return fingerprint::with(content, &layout::running_label(elapsed));
         }
         if let Some(&rev) = self.revisions.borrow().get(i)
             && rev != NOT_YET
@@ -403,11 +405,9 @@ impl Blocks for LiveDocument {
             // The pieces of a block draw from the same events: those are
             // hashed once, for the first piece.
             Some(piece) if !piece.is_first() => {
-                let mut hasher = HashWriter(Xxh3::new());
-                let _ = write!(hasher, "{}\u{0}{piece:?}", self.revision(self.owner(i)));
-                hasher.0.digest()
+                fingerprint::with(self.revision(self.owner(i)), &format!("{piece:?}"))
             }
-            _ => fingerprint(block, self.shown()),
+            _ => fingerprint::of_block(block, self.shown()),
         };
         if let Some(slot) = self.revisions.borrow_mut().get_mut(i) {
             *slot = rev;
@@ -705,91 +705,12 @@ pub(super) fn without_folder(problem: &str) -> String {
     }
 }
 
-/// A hash of what a block shows: its description and the events it draws
-/// from. Equal fingerprints lay out equally.
-fn fingerprint(block: &DocBlock, conv: &Conversation) -> u64 {
-    let mut hasher = HashWriter(Xxh3::new());
-    let _ = write!(hasher, "{:?}\u{0}{:?}", block.kind, block.piece);
-    // Blocks that draw from the stream rather than from events.
-    match &block.kind {
-        BlockKind::InProgress { .. } => {
-            let _ = write!(hasher, "\u{0}{:?}", conv.in_progress);
-        }
-        BlockKind::Original { index } => {
-            let _ = write!(hasher, "\u{0}{:?}", conv.originals.get(*index));
-        }
-        // A sub-agent's card draws from the sub-agent's events too.
-        BlockKind::ToolCard(card) => {
-            if let Some(sub) = card.subagent.as_ref()
-                && let Some(sub) = conv.subagents.get(&sub.call)
-            {
-                for event in &sub.events {
-                    let _ = write!(hasher, "\u{0}{event:?}");
-                }
-            }
-        }
-        _ => {}
-    }
-    for e in events_of(&block.kind) {
-        if let Some(event) = conv.events.get(e) {
-            let _ = write!(hasher, "\u{0}{event:?}");
-        }
-    }
-    hasher.0.digest()
-}
-
 /// This machine's clock, in milliseconds since the epoch.
 fn now_millis() -> Option<i64> {
     let now = SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?;
     i64::try_from(now.as_millis()).ok()
-}
-
-/// The events a block's layout reads.
-fn events_of(kind: &BlockKind) -> Vec<usize> {
-    match kind {
-        BlockKind::TurnRule { .. }
-        | BlockKind::Notice { .. }
-        | BlockKind::InProgress { .. }
-        | BlockKind::Original { .. } => Vec::new(),
-        BlockKind::UserMessage { event }
-        | BlockKind::Data { event }
-        | BlockKind::ConfigDelta { event }
-        | BlockKind::Unknown { event } => vec![*event],
-        BlockKind::AssistantMessage { events, .. } | BlockKind::Reasoning { events, .. } => {
-            events.clone()
-        }
-        BlockKind::ToolSpeech(speech) => [Some(speech.request), speech.response]
-            .into_iter()
-            .flatten()
-            .collect(),
-        BlockKind::ToolCard(card) => {
-            let mut events: Vec<usize> = [Some(card.call.request), card.call.response]
-                .into_iter()
-                .flatten()
-                .collect();
-            for pair in &card.call.inquiries {
-                events.push(pair.request);
-                events.extend(pair.response);
-            }
-            events
-        }
-        BlockKind::Inquiry(pair) => [Some(pair.request), pair.response]
-            .into_iter()
-            .flatten()
-            .collect(),
-    }
-}
-
-/// Feeds formatted text to a hash without building the string.
-struct HashWriter(Xxh3);
-
-impl fmt::Write for HashWriter {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0.update(s.as_bytes());
-        Ok(())
-    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,7 @@ pub mod chrome;
 pub mod clock;
 mod draw;
 mod find;
+mod fingerprint;
 pub mod fold;
 pub mod help;
 mod input;
