@@ -5,25 +5,20 @@
 //! for byte (cells and styles, status bar included) with the same keys
 //! pressed in a viewer on a full read of the same file.
 
+mod common;
 #[path = "../benches/common/mod.rs"]
 mod generate;
 
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use overhear::load::Live;
-use overhear::render::document::DocOptions;
-use overhear::render::theme::Theme;
 use overhear::source::ConversationDir;
-use overhear::source::watch::Change;
-use overhear::text::sanitize::SanitizeMode;
-use overhear::tui::live::{LiveDocument, LiveUpdate};
-use overhear::tui::{App, AppEvent, Blocks, Reload, ViewerOptions};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use overhear::tui::{AppEvent, Blocks};
 use ratatui::buffer::Buffer;
 use serde_json::{Value, json};
+
+use common::frames::Viewer;
 
 /// A generated conversation of about `mb` MB whose turns state their tokens
 /// (the status bar's totals) and whose first turn asks a question.
@@ -44,51 +39,7 @@ fn conversation(parent: &Path, bytes: usize) -> (PathBuf, Vec<u8>, usize) {
     (generate::write_conversation(parent, &stored), stored, turns)
 }
 
-/// A viewer on `live`, at the end, `width` × `height`.
-struct Viewer {
-    app: App<LiveDocument>,
-    term: Terminal<TestBackend>,
-}
-
 impl Viewer {
-    fn new(live: Live, width: u16, height: u16) -> Viewer {
-        let doc = LiveDocument::new(
-            live,
-            DocOptions::default(),
-            Theme::dark(),
-            SanitizeMode::Strip,
-        );
-        let options = ViewerOptions {
-            opened_at: SystemTime::UNIX_EPOCH,
-            ..ViewerOptions::default()
-        };
-        let app = App::new(doc, options);
-        let term = Terminal::new(TestBackend::new(width, height)).unwrap();
-        Viewer { app, term }
-    }
-
-    fn whole(dir: &Path, width: u16, height: u16) -> Viewer {
-        Viewer::new(
-            Live::open_jp(ConversationDir::new(dir), None).unwrap(),
-            width,
-            height,
-        )
-    }
-
-    fn at_end(dir: &Path, width: u16, height: u16) -> Viewer {
-        Viewer::new(
-            Live::open_jp_at_end(ConversationDir::new(dir), None).unwrap(),
-            width,
-            height,
-        )
-    }
-
-    fn frame(&mut self) -> Buffer {
-        let app = &mut self.app;
-        self.term.draw(|f| app.draw(f)).unwrap();
-        self.term.backend().buffer().clone()
-    }
-
     fn keys(&mut self, keys: &str) {
         for c in keys.chars() {
             let code = match c {
@@ -109,10 +60,6 @@ impl Viewer {
                 }
             }
         }
-    }
-
-    fn earlier(&self) -> usize {
-        self.app.document().source().earlier_turns()
     }
 }
 
@@ -230,11 +177,7 @@ fn a_turn_appended_while_earlier_turns_are_in_outline_is_shown_as_a_full_read_sh
     let staged = dir.join("events.json.tmp");
     std::fs::write(&staged, &longer).unwrap();
     std::fs::rename(&staged, &path).unwrap();
-    lazy.app.reload(Reload {
-        epoch: 0,
-        update: LiveUpdate::Changed(Change::Events),
-        at: SystemTime::now(),
-    });
+    lazy.reload();
     assert_eq!(lazy.earlier(), outlined, "the append read no earlier turn");
     let mut whole = Viewer::whole(&dir, 120, 40);
     assert_same(&lazy.frame(), &whole.frame(), "the new turn at the end");

@@ -7,81 +7,25 @@
 //! the last chunk, and cut short: each time the viewer must show exactly
 //! what a full read of the new file shows, never the old entry.
 
+mod common;
 #[path = "../benches/common/mod.rs"]
 mod generate;
 
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
 
-use overhear::load::Live;
 use overhear::model::Event;
-use overhear::render::document::DocOptions;
-use overhear::render::theme::Theme;
-use overhear::source::ConversationDir;
-use overhear::source::watch::Change;
-use overhear::text::sanitize::SanitizeMode;
-use overhear::tui::live::{LiveDocument, LiveUpdate};
-use overhear::tui::{App, Reload, ViewerOptions};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use serde_json::Value;
+
+use common::frames::Viewer;
 
 /// The size of the generated conversation: four hash chunks and more.
 const SIZE: usize = 9 << 19;
 
-/// A viewer following the conversation in `dir`, opened at its end (earlier
-/// turns in outline) as the viewer opens it.
-struct Viewer {
-    app: App<LiveDocument>,
-    term: Terminal<TestBackend>,
-}
-
 impl Viewer {
-    fn new(live: Live) -> Viewer {
-        let doc = LiveDocument::new(
-            live,
-            DocOptions::default(),
-            Theme::dark(),
-            SanitizeMode::Strip,
-        );
-        let options = ViewerOptions {
-            opened_at: SystemTime::UNIX_EPOCH,
-            ..ViewerOptions::default()
-        };
-        let app = App::new(doc, options);
-        let term = Terminal::new(TestBackend::new(100, 30)).unwrap();
-        Viewer { app, term }
-    }
-
-    fn at_end(dir: &Path) -> Viewer {
-        Viewer::new(Live::open_jp_at_end(ConversationDir::new(dir), None).unwrap())
-    }
-
-    fn whole(dir: &Path) -> Viewer {
-        Viewer::new(Live::open_jp(ConversationDir::new(dir), None).unwrap())
-    }
-
-    fn frame(&mut self) -> Buffer {
-        let app = &mut self.app;
-        self.term.draw(|f| app.draw(f)).unwrap();
-        self.term.backend().buffer().clone()
-    }
-
-    fn reload(&mut self) {
-        self.app.reload(Reload {
-            epoch: 0,
-            update: LiveUpdate::Changed(Change::Events),
-            at: SystemTime::now(),
-        });
-    }
-
+    /// The viewer's events, decoded or in outline.
     fn events(&self) -> &[Event] {
         &self.app.document().source().conversation.events
-    }
-
-    fn earlier(&self) -> usize {
-        self.app.document().source().earlier_turns()
     }
 }
 
@@ -133,7 +77,7 @@ fn text(buffer: &Buffer) -> String {
 /// The viewer after the rewrite shows what a full read of the new file
 /// shows: the same events, the same frame.
 fn assert_shows_the_new_file(viewer: &mut Viewer, dir: &Path, what: &str) {
-    let mut whole = Viewer::whole(dir);
+    let mut whole = Viewer::whole(dir, 100, 30);
     assert!(
         viewer.events() == whole.events(),
         "{what}: the followed conversation is not the new file's"
@@ -155,7 +99,7 @@ fn an_earlier_entry_rewritten_in_any_chunk_is_shown_as_the_new_file_says() {
     // The first chunk, a middle one, and the last before the new turn.
     for at in [0, 5 << 19, stored.len() - 40_000] {
         rewrite(&dir, &stored);
-        let mut viewer = Viewer::at_end(&dir);
+        let mut viewer = Viewer::at_end(&dir, 100, 30);
         viewer.frame();
         assert!(viewer.earlier() > 0, "earlier turns in outline");
         let changed = user_message_changed(&stored, at);
@@ -171,7 +115,7 @@ fn an_earlier_entry_rewritten_in_any_chunk_is_shown_as_the_new_file_says() {
 fn a_rewrite_shorter_than_what_was_parsed_is_read_whole() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, _, _) = conversation(tmp.path());
-    let mut viewer = Viewer::at_end(&dir);
+    let mut viewer = Viewer::at_end(&dir, 100, 30);
     viewer.frame();
     // JP rewrote the conversation with fewer entries (its end cut off):
     // the file ends inside what the viewer had parsed, mid-chunk.
@@ -185,7 +129,7 @@ fn a_rewrite_shorter_than_what_was_parsed_is_read_whole() {
 fn a_rewrite_that_only_appends_keeps_earlier_turns_in_outline() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, stored, turns) = conversation(tmp.path());
-    let mut viewer = Viewer::at_end(&dir);
+    let mut viewer = Viewer::at_end(&dir, 100, 30);
     viewer.frame();
     let outlined = viewer.earlier();
     assert!(outlined > 0);
@@ -198,7 +142,7 @@ fn a_rewrite_that_only_appends_keeps_earlier_turns_in_outline() {
         // outline was read: nothing was read again.
         assert_eq!(viewer.earlier(), outlined, "turn {turn} appended");
     }
-    let mut whole = Viewer::whole(&dir);
+    let mut whole = Viewer::whole(&dir, 100, 30);
     let (followed, fresh) = (viewer.frame(), whole.frame());
     assert!(followed == fresh, "{}\n\n{}", text(&followed), text(&fresh));
 }

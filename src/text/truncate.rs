@@ -33,29 +33,41 @@ pub(crate) fn take_width(spans: &[Span<'_>], width: usize) -> (Vec<Span<'static>
             }
             continue;
         }
-        let mut text = String::new();
-        let mut full = false;
-        for (_, g) in grapheme_indices(&span.content) {
-            let w = grapheme_width(g);
-            if used + w > width {
-                full = true;
-                break;
-            }
-            used += w;
-            if g == "\t" {
-                text.push_str(&" ".repeat(TAB_WIDTH));
-            } else {
-                text.push_str(g);
-            }
-        }
-        if !text.is_empty() {
-            out.push(Span::styled(text, span.style));
-        }
-        if full {
+        if take_graphemes(span, width, &mut used, &mut out) {
             break;
         }
     }
     (out, used)
+}
+
+/// Takes from `span`, a grapheme at a time, what fits in `width` columns
+/// past the `used` ones (a tab as [`TAB_WIDTH`] spaces); whether some of
+/// it did not fit.
+fn take_graphemes(
+    span: &Span<'_>,
+    width: usize,
+    used: &mut usize,
+    out: &mut Vec<Span<'static>>,
+) -> bool {
+    let mut text = String::new();
+    let mut full = false;
+    for (_, g) in grapheme_indices(&span.content) {
+        let w = grapheme_width(g);
+        if *used + w > width {
+            full = true;
+            break;
+        }
+        *used += w;
+        if g == "\t" {
+            text.push_str(&" ".repeat(TAB_WIDTH));
+        } else {
+            text.push_str(g);
+        }
+    }
+    if !text.is_empty() {
+        out.push(Span::styled(text, span.style));
+    }
+    full
 }
 
 /// A line that is never wrapped (code) cut to `width` columns, ending in a dim [`CUT_MARKER`]
@@ -234,25 +246,7 @@ mod tests {
         let mut out = Vec::new();
         let mut used = 0;
         for span in spans {
-            let mut text = String::new();
-            let mut full = false;
-            for (_, g) in grapheme_indices(&span.content) {
-                let w = grapheme_width(g);
-                if used + w > width {
-                    full = true;
-                    break;
-                }
-                used += w;
-                if g == "\t" {
-                    text.push_str(&" ".repeat(TAB_WIDTH));
-                } else {
-                    text.push_str(g);
-                }
-            }
-            if !text.is_empty() {
-                out.push(Span::styled(text, span.style));
-            }
-            if full {
+            if take_graphemes(span, width, &mut used, &mut out) {
                 break;
             }
         }

@@ -1,5 +1,5 @@
 //! What every integration test shares, written once: the viewer in a real
-//! pseudo-terminal ([`pty`]), the real corpora ([`corpus`]), and the insta
+//! pseudo-terminal ([`pty`]) and in a test backend ([`frames`]), the real corpora ([`corpus`]), and the insta
 //! snapshot settings ([`snapshot`]), the Claude Code and Codex fixtures
 //! ([`agents`]), and the plain render of a file ([`render_plain`]). Each
 //! test file uses a different part.
@@ -8,6 +8,7 @@
 
 pub mod agents;
 pub mod corpus;
+pub mod frames;
 pub mod pty;
 pub mod snapshot;
 

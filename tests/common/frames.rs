@@ -1,0 +1,77 @@
+//! The viewer drawn into ratatui's `TestBackend` on a JP conversation folder,
+//! opened at its end (earlier turns in outline) or read whole: the frames of
+//! the two are compared byte for byte by the tests of opening at the end and
+//! of following rewrites.
+
+use std::path::Path;
+use std::time::SystemTime;
+
+use overhear::load::Live;
+use overhear::render::document::DocOptions;
+use overhear::render::theme::Theme;
+use overhear::source::ConversationDir;
+use overhear::source::watch::Change;
+use overhear::text::sanitize::SanitizeMode;
+use overhear::tui::live::{LiveDocument, LiveUpdate};
+use overhear::tui::{App, Reload, ViewerOptions};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+/// A viewer on a conversation, `width` × `height`, at the end.
+pub struct Viewer {
+    pub app: App<LiveDocument>,
+    pub term: Terminal<TestBackend>,
+}
+
+impl Viewer {
+    /// A viewer on `live` with the default display choices.
+    pub fn new(live: Live, width: u16, height: u16) -> Viewer {
+        let doc = LiveDocument::new(
+            live,
+            DocOptions::default(),
+            Theme::dark(),
+            SanitizeMode::Strip,
+        );
+        let options = ViewerOptions {
+            opened_at: SystemTime::UNIX_EPOCH,
+            ..ViewerOptions::default()
+        };
+        let app = App::new(doc, options);
+        let term = Terminal::new(TestBackend::new(width, height)).expect("a test terminal");
+        Viewer { app, term }
+    }
+
+    /// The conversation folder `dir` read whole.
+    pub fn whole(dir: &Path, width: u16, height: u16) -> Viewer {
+        let live = Live::open_jp(ConversationDir::new(dir), None).expect("readable");
+        Viewer::new(live, width, height)
+    }
+
+    /// The conversation folder `dir` opened at its end, as the viewer opens it.
+    pub fn at_end(dir: &Path, width: u16, height: u16) -> Viewer {
+        let live = Live::open_jp_at_end(ConversationDir::new(dir), None).expect("readable");
+        Viewer::new(live, width, height)
+    }
+
+    /// The frame drawn now.
+    pub fn frame(&mut self) -> Buffer {
+        let app = &mut self.app;
+        self.term.draw(|f| app.draw(f)).expect("drawn");
+        self.term.backend().buffer().clone()
+    }
+
+    /// The viewer told that `events.json` changed, as the watcher tells it.
+    pub fn reload(&mut self) {
+        self.app.reload(Reload {
+            epoch: 0,
+            update: LiveUpdate::Changed(Change::Events),
+            at: SystemTime::now(),
+        });
+    }
+
+    /// How many leading turns are still in outline.
+    pub fn earlier(&self) -> usize {
+        self.app.document().source().earlier_turns()
+    }
+}
