@@ -13,7 +13,7 @@ use overhear::source::ConversationDir;
 use overhear::source::watch::Change;
 use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
-use overhear::tui::{App, Reload, ViewerOptions};
+use overhear::tui::{App, Blocks, Reload, ViewerOptions};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -61,12 +61,20 @@ impl Viewer {
         self.term.backend().buffer().clone()
     }
 
-    /// The viewer told that `events.json` changed, as the watcher tells it.
+    /// The viewer told that `events.json` changed, as the watcher tells it,
+    /// at the file's own time: the status bar shows when the conversation
+    /// last changed, and a viewer opened on the new file shows its time
+    /// (the clock would differ from it across a second's edge).
     pub fn reload(&mut self) {
+        let at = self
+            .app
+            .document()
+            .modified()
+            .unwrap_or_else(SystemTime::now);
         self.app.reload(Reload {
             epoch: 0,
             update: LiveUpdate::Changed(Change::Events),
-            at: SystemTime::now(),
+            at,
         });
     }
 
