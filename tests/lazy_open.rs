@@ -18,7 +18,7 @@ use overhear::tui::{AppEvent, Blocks};
 use ratatui::buffer::Buffer;
 use serde_json::{Value, json};
 
-use common::frames::Viewer;
+use common::frames::{Viewer, text};
 
 /// A generated conversation of about `mb` MB whose turns state their tokens
 /// (the status bar's totals) and whose first turn asks a question.
@@ -61,17 +61,6 @@ impl Viewer {
             }
         }
     }
-}
-
-/// The rows of a frame as text, for a readable failure.
-fn text(buffer: &Buffer) -> String {
-    let width = buffer.area.width as usize;
-    buffer
-        .content
-        .chunks(width)
-        .map(|row| row.iter().map(|cell| cell.symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn assert_same(lazy: &Buffer, whole: &Buffer, what: &str) {

@@ -14,10 +14,9 @@ mod generate;
 use std::path::{Path, PathBuf};
 
 use overhear::model::Event;
-use ratatui::buffer::Buffer;
 use serde_json::Value;
 
-use common::frames::Viewer;
+use common::frames::{Viewer, text};
 
 /// The size of the generated conversation: four hash chunks and more.
 const SIZE: usize = 9 << 19;
@@ -61,17 +60,6 @@ fn user_message_changed(stored: &[u8], at: usize) -> Vec<u8> {
         }
     }
     changed
-}
-
-/// The rows of a frame as text, for a readable failure.
-fn text(buffer: &Buffer) -> String {
-    let width = buffer.area.width as usize;
-    buffer
-        .content
-        .chunks(width)
-        .map(|row| row.iter().map(|cell| cell.symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// The viewer after the rewrite shows what a full read of the new file

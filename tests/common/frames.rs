@@ -83,3 +83,14 @@ impl Viewer {
         self.app.document().source().earlier_turns()
     }
 }
+
+/// The rows of a frame as text, for a readable failure.
+pub fn text(buffer: &Buffer) -> String {
+    let width = buffer.area.width as usize;
+    buffer
+        .content
+        .chunks(width)
+        .map(|row| row.iter().map(|cell| cell.symbol()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
