@@ -78,13 +78,7 @@ impl Live {
             }
         };
         let events_path = dir.events_path();
-        if let Some(title) = files
-            .metadata
-            .as_deref()
-            .and_then(|m| FOLDER_FORMAT.title(m))
-        {
-            self.conversation.title = Some(title);
-        }
+        self.take_title(&files);
         Ok(match change {
             Change::Unchanged => Refresh::Unchanged,
             Change::Appended(load) if load.events.is_empty() => Refresh::Unchanged,
@@ -100,6 +94,32 @@ impl Live {
                 Refresh::Reloaded
             }
         })
+    }
+
+    /// Re-reads a conversation folder's title after its `metadata.json`
+    /// changed; whether the title changed. `events.json` is not read: a
+    /// change to it comes as a notification of its own, and hashing a
+    /// 100 MB prefix again for a title would be a second read of it.
+    pub fn refresh_title(&mut self) -> Result<bool, OpenError> {
+        let Origin::Jp(dir) = &self.origin else {
+            return Ok(false);
+        };
+        let files = dir.read_beside()?;
+        let before = self.conversation.title.clone();
+        self.take_title(&files);
+        Ok(self.conversation.title != before)
+    }
+
+    /// Takes the title `metadata.json` states, if it states one (a title
+    /// that cannot be read keeps the one shown).
+    fn take_title(&mut self, files: &ConversationFiles) {
+        if let Some(title) = files
+            .metadata
+            .as_deref()
+            .and_then(|m| FOLDER_FORMAT.title(m))
+        {
+            self.conversation.title = Some(title);
+        }
     }
 
     /// Reads a document (a JP events array) that arrived on a stream.

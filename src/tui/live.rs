@@ -565,9 +565,11 @@ impl Blocks for LiveDocument {
                 self.removed = false;
                 self.refresh()?
             }
-            LiveUpdate::Changed(Change::Events | Change::BaseConfig | Change::Metadata) => {
-                self.refresh()?
-            }
+            LiveUpdate::Changed(Change::Events | Change::BaseConfig) => self.refresh()?,
+            LiveUpdate::Changed(Change::Metadata) => self
+                .live
+                .refresh_title()
+                .map_err(|e| without_folder(&e.to_string()))?,
             LiveUpdate::Stream(inbox) => {
                 let taken = inbox.take(STREAM_SLICE);
                 let end = taken.end.is_some();

@@ -160,6 +160,22 @@ fn full_texts_are_sanitized_and_the_title_is_echoed_where_it_is_drawn() {
     }
 }
 
+#[test]
+fn a_title_change_reads_only_the_title_and_events_wait_for_their_own_notice() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path(), 10);
+    let mut doc = open(&dir);
+    let len = doc.len();
+    std::fs::write(dir.join("metadata.json"), r#"{"title": "Renamed"}"#).unwrap();
+    write_events(&dir, 24);
+    assert_eq!(doc.update(LiveUpdate::Changed(Change::Metadata)), Ok(true));
+    assert_eq!(doc.title(), "Renamed");
+    assert_eq!(doc.len(), len, "events.json is not read for a title");
+    assert_eq!(doc.update(LiveUpdate::Changed(Change::Events)), Ok(true));
+    assert!(doc.len() > len);
+    assert_eq!(doc.title(), "Renamed");
+}
+
 /// An update carrying `bytes` of a stream.
 fn stream_update(bytes: &[u8]) -> LiveUpdate {
     let inbox = StreamInbox::new(|_| {});
