@@ -10,6 +10,7 @@ keeps each pair's best CPU time (user + system) and its peak resident memory.
 
     python3 benches/processes.py ROUNDS LABEL=BINARY[:VAR=VALUE,...] ...
     python3 benches/processes.py --start ROUNDS LABEL=BINARY ...   # `--version`, 20 per round
+    python3 benches/processes.py --args "render DIR --turn -1" ROUNDS LABEL=BINARY ...  # one command line
 
 The conversations are the folders of $OVERHEAR_CORPUS (../shared/fixtures/jp by
 default), each rendered as `render --width 100 --color always DIR`, output to
@@ -20,6 +21,7 @@ docs/benchmarks.md ("The allocator and the process start") has runs of it.
 """
 
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -79,6 +81,9 @@ def main(args):
     start = args[:1] == ["--start"]
     if start:
         args = args[1:]
+    command = None
+    if args[:1] == ["--args"] and len(args) > 1:
+        command, args = shlex.split(args[1]), args[2:]
     if len(args) < 2:
         sys.exit(__doc__)
     rounds = int(args[0])
@@ -86,6 +91,8 @@ def main(args):
     corpus = os.environ.get("OVERHEAR_CORPUS", "../shared/fixtures/jp")
     if start:
         jobs = [("--version", ["--version"])] * 20
+    elif command:
+        jobs = [(" ".join(command), command)]
     else:
         names = sorted(
             n for n in os.listdir(corpus) if os.path.isdir(os.path.join(corpus, n))
