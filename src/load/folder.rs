@@ -3,15 +3,11 @@
 //! [`DocumentReader`], with its base configuration and metadata beside it.
 
 use std::io::{Read as _, Seek as _, SeekFrom};
-use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::prefix_read::hash_prefix;
 use super::{Live, OpenError, Origin, Reader, Refresh};
-use crate::format::{
-    Change, DocumentFormat, DocumentReader, LoadError, Loaded, PREFIX_CHUNK, PrefixHasher,
-};
+use crate::format::{Change, DocumentFormat, DocumentReader, LoadError, Loaded, PrefixHasher};
 use crate::model::Conversation;
 use crate::source::ConversationFiles;
 use crate::source::conversation::{BASE_CONFIG, METADATA, named};
@@ -189,93 +185,6 @@ fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(PrefixHashe
     let mut rest = Vec::new();
     file.read_to_end(&mut rest).map_err(io)?;
     Ok(Some((hasher, rest)))
-}
-
-/// How many bytes a hashing thread reads at a time: the read copies them
-/// into a buffer that is still in the core's cache when the hash reads them.
-const READ_BUFFER: usize = 128 << 10;
-
-/// At most how many threads hash a prefix's chunks at once.
-const HASH_THREADS: usize = 4;
-
-/// The prefix hash of the first `prefix` bytes of `file`, or `None` when it
-/// is shorter. Reading and hashing 100 MB is most of what a rewrite costs
-/// the viewer (docs/benchmarks.md), so the chunks are read (`pread`) and
-/// hashed by as many threads as there are cores, up to [`HASH_THREADS`],
-/// each taking the next chunk not taken: a busy core slows only its own.
-fn hash_prefix(file: &std::fs::File, prefix: usize) -> std::io::Result<Option<PrefixHasher>> {
-    let chunks = prefix.div_ceil(PREFIX_CHUNK);
-    let threads = cores().min(HASH_THREADS).min(chunks);
-    let next = AtomicUsize::new(0);
-    // Each thread's chunks, by index; a chunk cut short ends the work.
-    let work = || -> std::io::Result<Vec<(usize, Option<PrefixHasher>)>> {
-        let mut buffer = vec![0; READ_BUFFER.min(prefix)];
-        let mut hashed = Vec::new();
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= chunks {
-                return Ok(hashed);
-            }
-            let start = index * PREFIX_CHUNK;
-            let end = (start + PREFIX_CHUNK).min(prefix);
-            let piece = hash_range(file, start..end, &mut buffer).inspect_err(|_| {
-                next.store(chunks, Ordering::Relaxed);
-            })?;
-            if piece.is_none() {
-                next.store(chunks, Ordering::Relaxed);
-            }
-            hashed.push((index, piece));
-        }
-    };
-    let mut pieces = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
-        let mut pieces = work();
-        for helper in helpers {
-            let theirs = helper
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            pieces = pieces.and_then(|mut ours| {
-                ours.extend(theirs?);
-                Ok(ours)
-            });
-        }
-        pieces
-    })?;
-    pieces.sort_unstable_by_key(|(index, _)| *index);
-    if pieces.len() < chunks {
-        return Ok(None);
-    }
-    let pieces: Option<Vec<PrefixHasher>> = pieces.into_iter().map(|(_, piece)| piece).collect();
-    Ok(pieces.and_then(PrefixHasher::concat))
-}
-
-/// The prefix hash of the bytes of `file` in `range`, read through
-/// `buffer`; `None` when the file ends before.
-fn hash_range(
-    file: &std::fs::File,
-    range: std::ops::Range<usize>,
-    buffer: &mut [u8],
-) -> std::io::Result<Option<PrefixHasher>> {
-    let mut hasher = PrefixHasher::new();
-    let mut at = range.start;
-    while at < range.end {
-        let want = buffer.len().min(range.end - at);
-        let n = match file.read_at(&mut buffer[..want], at as u64) {
-            Ok(0) => return Ok(None),
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        hasher.update(&buffer[..n]);
-        at += n;
-    }
-    Ok(Some(hasher))
-}
-
-/// How many threads can run at once here (asked once: it reads cgroup files).
-fn cores() -> usize {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// A `metadata.json` that is not JSON: the title cannot be shown.

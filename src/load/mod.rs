@@ -21,6 +21,7 @@ use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 
 mod earlier;
 mod folder;
+mod prefix_read;
 pub mod sessions;
 mod stream;
 mod subagents;

@@ -1,0 +1,287 @@
+//! Hashing the first bytes of a rewritten file on several threads at once,
+//! without waiting for a thread the machine has not run.
+//!
+//! After a JP rewrite the bytes parsed before are most of the new file (100 MB
+//! of a long conversation), and their hash is what tells the viewer it may
+//! parse only the rest (docs/benchmarks.md, "Following while earlier turns are
+//! in outline"). The chunks of [`PREFIX_CHUNK`] bytes are read (`pread`) and
+//! hashed by the caller and up to [`HASH_THREADS`]` - 1` helper threads, each
+//! taking the next chunk no one has taken. When the caller runs out of chunks
+//! to take, it hashes itself every chunk a helper has taken and not finished:
+//! on a busy machine a helper may not be run for several milliseconds, and the
+//! new turn must not wait for it. A helper that finishes later finds its chunk
+//! done and stops; a helper that cannot be started, or that meets an error,
+//! leaves its chunks to the caller, which meets the error itself.
+
+use std::fs::File;
+use std::io;
+use std::os::unix::fs::FileExt as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use crate::format::{PREFIX_CHUNK, PrefixHasher};
+
+/// How many bytes a hashing thread reads at a time: the read copies them
+/// into a buffer that is still in the core's cache when the hash reads them.
+const READ_BUFFER: usize = 128 << 10;
+
+/// At most how many threads (the caller's included) hash a prefix at once.
+const HASH_THREADS: usize = 4;
+
+/// The prefix hash of the first `prefix` bytes of `file`, or `None` when it
+/// is shorter (see the module doc).
+pub(super) fn hash_prefix(file: &File, prefix: usize) -> io::Result<Option<PrefixHasher>> {
+    hash_prefix_with(file, prefix, cores().min(HASH_THREADS))
+}
+
+/// [`hash_prefix`] on `threads` threads at most, the caller's included.
+fn hash_prefix_with(
+    file: &File,
+    prefix: usize,
+    threads: usize,
+) -> io::Result<Option<PrefixHasher>> {
+    let chunks = prefix.div_ceil(PREFIX_CHUNK);
+    let helpers = threads.min(chunks).saturating_sub(1);
+    let board = Arc::new(Board {
+        file: if helpers > 0 {
+            Some(file.try_clone()?)
+        } else {
+            None
+        },
+        prefix,
+        next: AtomicUsize::new(0),
+        hashed: (0..chunks).map(|_| OnceLock::new()).collect(),
+    });
+    for _ in 0..helpers {
+        let board = Arc::clone(&board);
+        let started = std::thread::Builder::new()
+            .name("prefix-hash".to_owned())
+            .spawn(move || {
+                if let Some(file) = &board.file {
+                    // An error leaves the chunk to the caller, which meets it.
+                    let _ = board.take_chunks(file);
+                }
+            });
+        if started.is_err() {
+            break;
+        }
+    }
+    board.finish(file)
+}
+
+/// The chunks of one prefix and who has done what: shared by the caller and
+/// the helper threads, which may outlive the call.
+struct Board {
+    /// The file for the helpers (the caller reads through its own handle).
+    file: Option<File>,
+    /// How many leading bytes are hashed.
+    prefix: usize,
+    /// The first chunk nobody has taken yet.
+    next: AtomicUsize,
+    /// Each chunk's hash once a thread has finished it; `None` when the
+    /// file ended within it.
+    hashed: Box<[OnceLock<Option<PrefixHasher>>]>,
+}
+
+impl Board {
+    /// The caller's part: takes chunks until none is left, then hashes
+    /// itself what a helper took and has not finished, in order (a chunk
+    /// cut short ends the prefix there).
+    fn finish(&self, file: &File) -> io::Result<Option<PrefixHasher>> {
+        self.take_chunks(file)?;
+        if self
+            .hashed
+            .iter()
+            .any(|piece| matches!(piece.get(), Some(None)))
+        {
+            return Ok(None);
+        }
+        let mut buffer = Vec::new();
+        let mut pieces = Vec::with_capacity(self.hashed.len());
+        for index in 0..self.hashed.len() {
+            let piece = match self.hashed[index].get() {
+                Some(piece) => piece.clone(),
+                None => {
+                    let piece = self.hash_chunk(file, index, &mut buffer)?;
+                    self.hashed[index].get_or_init(|| piece).clone()
+                }
+            };
+            match piece {
+                Some(piece) => pieces.push(piece),
+                None => return Ok(None),
+            }
+        }
+        Ok(PrefixHasher::concat(pieces))
+    }
+
+    /// Takes and hashes the next chunk nobody has taken until there is none
+    /// left, or the file is found to end early.
+    fn take_chunks(&self, file: &File) -> io::Result<()> {
+        let mut buffer = Vec::new();
+        loop {
+            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            if index >= self.hashed.len() {
+                return Ok(());
+            }
+            let piece = self.hash_chunk(file, index, &mut buffer)?;
+            let short = piece.is_none();
+            // Set by the caller first if it gave up waiting: the same hash.
+            let _ = self.hashed[index].set(piece);
+            if short {
+                // The chunks after it do not count.
+                self.next.store(self.hashed.len(), Ordering::Relaxed);
+                return Ok(());
+            }
+        }
+    }
+
+    /// The prefix hash of chunk `index`, read from `file` through `buffer`;
+    /// `None` when the file ends before the chunk does.
+    fn hash_chunk(
+        &self,
+        file: &File,
+        index: usize,
+        buffer: &mut Vec<u8>,
+    ) -> io::Result<Option<PrefixHasher>> {
+        let start = index * PREFIX_CHUNK;
+        let end = (start + PREFIX_CHUNK).min(self.prefix);
+        buffer.resize(READ_BUFFER.min(end - start), 0);
+        hash_range(file, start..end, buffer)
+    }
+}
+
+/// The prefix hash of the bytes of `file` in `range`, read through
+/// `buffer`; `None` when the file ends before.
+fn hash_range(
+    file: &File,
+    range: std::ops::Range<usize>,
+    buffer: &mut [u8],
+) -> io::Result<Option<PrefixHasher>> {
+    let mut hasher = PrefixHasher::new();
+    let mut at = range.start;
+    while at < range.end {
+        let want = buffer.len().min(range.end - at);
+        let n = match file.read_at(&mut buffer[..want], at as u64) {
+            Ok(0) => return Ok(None),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buffer[..n]);
+        at += n;
+    }
+    Ok(Some(hasher))
+}
+
+/// How many threads can run at once here (asked once: it reads cgroup files).
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write as _;
+
+    use super::*;
+
+    /// Deterministic bytes, different at every offset.
+    fn bytes(len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3])
+            .collect()
+    }
+
+    fn file_of(data: &[u8]) -> (tempfile::NamedTempFile, File) {
+        let mut temp = tempfile::NamedTempFile::new().expect("temp file");
+        temp.write_all(data).expect("written");
+        let file = File::open(temp.path()).expect("opened");
+        (temp, file)
+    }
+
+    fn read_through(data: &[u8]) -> u64 {
+        let mut hasher = PrefixHasher::new();
+        hasher.update(data);
+        hasher.digest()
+    }
+
+    #[test]
+    fn any_number_of_threads_gives_the_hash_of_reading_the_prefix_through() {
+        let data = bytes(5 * PREFIX_CHUNK + 4_321);
+        let (_temp, file) = file_of(&data);
+        for prefix in [
+            0,
+            1,
+            PREFIX_CHUNK - 1,
+            PREFIX_CHUNK,
+            PREFIX_CHUNK + 1,
+            3 * PREFIX_CHUNK,
+            data.len(),
+        ] {
+            for threads in [1, 2, 4, 9] {
+                let hashed = hash_prefix_with(&file, prefix, threads)
+                    .expect("read")
+                    .expect("the file is long enough");
+                assert_eq!(
+                    hashed.digest(),
+                    read_through(&data[..prefix]),
+                    "{prefix} bytes on {threads} threads"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn chunks_a_helper_took_and_never_finished_are_hashed_by_the_caller() {
+        let data = bytes(4 * PREFIX_CHUNK + 99);
+        let (_temp, file) = file_of(&data);
+        let board = Board {
+            file: None,
+            prefix: data.len(),
+            // A helper took the first two chunks and was never run again.
+            next: AtomicUsize::new(2),
+            hashed: (0..5).map(|_| OnceLock::new()).collect(),
+        };
+        let hashed = board.finish(&file).expect("read").expect("long enough");
+        assert_eq!(hashed.digest(), read_through(&data));
+    }
+
+    #[test]
+    fn a_file_shorter_than_the_prefix_has_no_prefix_hash() {
+        let data = bytes(2 * PREFIX_CHUNK + 10);
+        let (_temp, file) = file_of(&data);
+        for (prefix, threads) in [
+            (data.len() + 1, 1),
+            (data.len() + 1, 4),
+            (4 * PREFIX_CHUNK, 2),
+            (6 * PREFIX_CHUNK, 4),
+        ] {
+            assert!(
+                hash_prefix_with(&file, prefix, threads)
+                    .expect("read")
+                    .is_none(),
+                "{prefix} bytes on {threads} threads"
+            );
+        }
+    }
+
+    #[test]
+    fn a_change_in_any_chunk_changes_the_hash() {
+        let data = bytes(4 * PREFIX_CHUNK);
+        let (_temp, file) = file_of(&data);
+        let before = hash_prefix_with(&file, data.len(), 4)
+            .expect("read")
+            .expect("long enough")
+            .digest();
+        for at in [0, PREFIX_CHUNK + 17, data.len() - 1] {
+            let mut changed = data.clone();
+            changed[at] ^= 1;
+            let (_temp, file) = file_of(&changed);
+            let after = hash_prefix_with(&file, data.len(), 4)
+                .expect("read")
+                .expect("long enough")
+                .digest();
+            assert_ne!(after, before, "a byte changed at {at}");
+        }
+    }
+}
