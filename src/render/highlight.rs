@@ -7,7 +7,9 @@
 //! conversation's `render`, and matched Rust code 3–4× slower. The output is the same.
 //!
 //! The sets load once per process and each regex compiles on its first use, so a grammar is
-//! compiled once per process, whatever the number of blocks. Two memories, per thread, that
+//! compiled once per process, whatever the number of blocks. Finding a grammar and highlighting
+//! with it read different sets, each holding only what it needs of the dump
+//! (`highlight/sets.rs`): highlighting Rust reads Rust's packed contexts, not all 220 grammars'. Two memories, per thread, that
 //! cannot change the output: the theme's style of each scope path (`highlight/styles.rs`, in
 //! place of syntect's per-push selector matching) and lines parsed before from the same parser
 //! state (`highlight/parse_memo.rs`). Highlighted lines are not kept: the caller decides that.
@@ -32,6 +34,10 @@ use styles::StyleStack;
 
 mod dump;
 mod parse_memo;
+#[rustfmt::skip]
+#[path = "highlight/dumps/reach.rs"]
+mod reach;
+mod sets;
 mod styles;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 
@@ -59,8 +65,6 @@ const PINNED_GRAMMARS: &[(&str, &str)] = &[("JavaScript (Babel)", "JavaScript")]
 /// Above this many lines code is shown plain.
 pub const MAX_HIGHLIGHT_LINES: usize = 10_000;
 
-/// two-face's syntax set, read once per process on the first use (`highlight/dump.rs`).
-static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(dump::syntax_set);
 /// two-face's themes, read once per process on the first use (`highlight/dump.rs`).
 static THEMES: LazyLock<dump::Themes> = LazyLock::new(dump::theme_set);
 
@@ -94,7 +98,8 @@ const ALIASES: &[(&str, &str)] = &[
     ("objective-c", "m"),
 ];
 
-/// The syntax for a fence token or file extension, case-insensitive.
+/// The syntax for a fence token or file extension, case-insensitive (a grammar of the set
+/// that finds them: [`sets::highlighting`] gives the one that highlights).
 fn find_syntax(lang: &str) -> Option<&'static SyntaxReference> {
     let token = lang.trim().trim_start_matches('.').to_ascii_lowercase();
     if token.is_empty() || matches!(token.as_str(), "text" | "txt" | "plain" | "plaintext") {
@@ -104,12 +109,13 @@ fn find_syntax(lang: &str) -> Option<&'static SyntaxReference> {
         .iter()
         .find(|(alias, _)| *alias == token)
         .map_or(token.as_str(), |(_, target)| target);
-    let syntax = SYNTAXES.find_syntax_by_token(token)?;
+    let grammars = sets::finding();
+    let syntax = grammars.find_syntax_by_token(token)?;
     let syntax = match PINNED_GRAMMARS
         .iter()
         .find(|(grammar, _)| *grammar == syntax.name)
     {
-        Some((_, pinned)) => SYNTAXES.find_syntax_by_name(pinned)?,
+        Some((_, pinned)) => grammars.find_syntax_by_name(pinned)?,
         None => syntax,
     };
     Some(syntax).filter(|syntax| !PLAIN_GRAMMARS.contains(&syntax.name.as_str()))
@@ -213,6 +219,8 @@ fn grammar_for(code: &str, lang: Option<&str>) -> Option<&'static SyntaxReferenc
 /// the parser's and the styles' state, the terminal styles met, and whether
 /// a grammar error has made the rest plain.
 struct Progress {
+    /// The set holding the grammar's reach.
+    syntaxes: &'static SyntaxSet,
     parse: ParseState,
     styles: StyleStack<'static>,
     converted: ConvertedStyles,
@@ -222,7 +230,9 @@ struct Progress {
 impl Progress {
     /// Nothing highlighted yet, `syntax` in `theme`.
     fn new(syntax: &SyntaxReference, theme: &Theme) -> Self {
+        let (syntaxes, syntax) = sets::highlighting(syntax);
         Progress {
+            syntaxes,
             parse: ParseState::new(syntax),
             styles: StyleStack::new(theme.syntax_theme, syntax_theme(theme.syntax_theme)),
             converted: ConvertedStyles::default(),
@@ -257,7 +267,7 @@ impl Progress {
     /// The spans of one line of code (`source`, with its line ending), or `None` on a grammar
     /// error.
     fn highlight_line(&mut self, source: &str, theme: &Theme) -> Option<Vec<Span<'static>>> {
-        let ops = parse_memo::parse_line(&mut self.parse, source, &SYNTAXES).ok()?;
+        let ops = parse_memo::parse_line(&mut self.parse, source, self.syntaxes).ok()?;
         let converted = &mut self.converted;
         let mut spans: Vec<Span<'static>> = Vec::new();
         let mut column = 0;

@@ -1,4 +1,5 @@
-//! Reading two-face's syntax and theme dumps in a fraction of the instructions bincode takes.
+//! Reading two-face's syntax and theme dumps in a fraction of the instructions bincode takes,
+//! and only the parts of the syntax dump a use reads.
 //!
 //! The dumps are bincode 1 (fixed-width little-endian integers, `u64` lengths), read by
 //! syntect through `bincode::deserialize_from` over an `io::Read`, which costs ~19
@@ -10,6 +11,12 @@
 //! copies all of them) and decode one when it is first used, as two-face does.
 //! `dump_tests.rs` writes the sets back with syntect's own writer and compares them byte for
 //! byte with the dumps, and the dumps with what two-face itself loads.
+//!
+//! A `Vec<u8>` is still read a byte at a time by serde, so the bytes not handed to it are the
+//! ones that cost nothing: a syntax set can be read holding only some parts of each grammar
+//! ([`Holding`]; the sets each use reads are in `sets.rs`). A part not held is stepped over in
+//! the dump and serde is handed its empty value (an empty string, list or map, `None`, no
+//! packed contexts).
 //!
 //! Only what the two dumps hold is read: integers, `bool`, strings, options, sequences,
 //! tuples, maps and structs. Anything else (`char`, floats, enums, self-describing
@@ -30,9 +37,27 @@ const SYNTAXES: &[u8] = include_bytes!("dumps/syntaxes-onig-newlines.bin");
 /// two-face's themes, as `two_face::theme::extra` reads them.
 const THEMES: &[u8] = include_bytes!("dumps/themes.bin");
 
-/// two-face's syntax set: `two_face::syntax::extra_newlines()`, read from its dump here.
-pub(super) fn syntax_set() -> SyntaxSet {
-    from_slice(SYNTAXES).expect("two-face's syntax dump reads (dump_tests.rs)")
+/// two-face's syntax set (`two_face::syntax::extra_newlines()`) read from its dump here,
+/// holding of each grammar what `holding` says.
+pub(super) fn syntax_set(holding: Holding) -> SyntaxSet {
+    read(SYNTAXES, holding).expect("two-face's syntax dump reads (dump_tests.rs)")
+}
+
+/// What a syntax set read from the dump holds of each grammar. Every set holds all the
+/// grammars, in the dump's order, so a grammar has the same index, and each of its contexts
+/// the same `ContextId`, in every set.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Holding {
+    /// Everything, as two-face's own set (what the theme dump and the tests read).
+    Everything,
+    /// Each grammar's name, file extensions, scope, first-line match and `hidden`: what
+    /// finding a grammar reads. No packed contexts, no variables.
+    Metadata,
+    /// The metadata and the packed contexts of the grammars at these indexes (ascending);
+    /// the others are placeholders (empty name and scope, no extensions, no contexts).
+    /// No variables: syntect reads them only when it links grammars, which a set read
+    /// from a dump never does.
+    Reach(&'static [u16]),
 }
 
 /// two-face's themes as its `LazyThemeSet` holds them (the same dump, the same
@@ -86,12 +111,26 @@ impl de::Error for DumpError {
 /// `T` read from `bytes`, a bincode 1 dump as `syntect::dumps::dump_to_uncompressed_file`
 /// writes it (trailing bytes are allowed, as syntect allows them).
 pub(super) fn from_slice<'de, T: Deserialize<'de>>(bytes: &'de [u8]) -> Result<T, DumpError> {
-    T::deserialize(&mut Reader { rest: bytes })
+    read(bytes, Holding::Everything)
 }
 
-/// The bytes not yet read.
+/// `T` read from `bytes` as [`from_slice`] reads it, each grammar of a syntax set held as
+/// `holding` says.
+fn read<'de, T: Deserialize<'de>>(bytes: &'de [u8], holding: Holding) -> Result<T, DumpError> {
+    T::deserialize(&mut Reader {
+        rest: bytes,
+        holding,
+        grammar: 0,
+    })
+}
+
+/// The bytes not yet read, and how much of the grammars met to hold.
+#[derive(Clone, Copy)]
 struct Reader<'de> {
     rest: &'de [u8],
+    holding: Holding,
+    /// The index of the next grammar in the dump.
+    grammar: usize,
 }
 
 impl<'de> Reader<'de> {
@@ -196,11 +235,11 @@ impl<'de> Reader<'de> {
         read: impl FnOnce(&mut Elements<'de>) -> Result<T, DumpError>,
     ) -> Result<T, DumpError> {
         let mut elements = Elements {
-            reader: Reader { rest: self.rest },
+            reader: *self,
             count,
         };
         let value = read(&mut elements)?;
-        self.rest = elements.reader.rest;
+        *self = elements.reader;
         Ok(value)
     }
 }
@@ -322,10 +361,13 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, DumpError> {
+        if name == "SyntaxReference" && !matches!(self.holding, Holding::Everything) {
+            return self.grammar(fields, visitor);
+        }
         self.deserialize_tuple(fields.len(), visitor)
     }
 
@@ -340,6 +382,155 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
 
     fn is_human_readable(&self) -> bool {
         false
+    }
+}
+
+/// The fields of a syntect grammar (`SyntaxReference`) in the dump's order: how each is
+/// written, and when a set holds it.
+const GRAMMAR_FIELDS: [(&str, Shape, Held); 7] = [
+    ("name", Shape::Str, Held::Metadata),
+    ("file_extensions", Shape::Strs, Held::Metadata),
+    ("scope", Shape::Str, Held::Metadata),
+    ("first_line_match", Shape::OptionStr, Held::Metadata),
+    ("hidden", Shape::Bool, Held::Always),
+    ("variables", Shape::StrMap, Held::Never),
+    ("serialized_lazy_contexts", Shape::Bytes, Held::Contexts),
+];
+
+/// How a grammar's field is written in the dump.
+#[derive(Clone, Copy)]
+enum Shape {
+    Str,
+    Strs,
+    OptionStr,
+    Bool,
+    StrMap,
+    Bytes,
+}
+
+/// When a set not holding everything holds a grammar's field.
+#[derive(Clone, Copy)]
+enum Held {
+    Always,
+    /// For every grammar with [`Holding::Metadata`], for those in the reach with
+    /// [`Holding::Reach`].
+    Metadata,
+    /// For the grammars in the reach.
+    Contexts,
+    Never,
+}
+
+/// What every field shape reads as when it is not held: eight zero bytes are a zero length
+/// (an empty string, list, map or byte vector) and a `None` tag.
+const EMPTY: &[u8] = &[0; 8];
+
+impl<'de> Reader<'de> {
+    /// The next grammar, holding of it what [`Reader::holding`] says.
+    fn grammar<V: Visitor<'de>>(
+        &mut self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, DumpError> {
+        if !fields
+            .iter()
+            .eq(GRAMMAR_FIELDS.iter().map(|(name, ..)| name))
+        {
+            return Err(DumpError(format!(
+                "syntect's grammar has the fields {fields:?}, not the ones this reader knows"
+            )));
+        }
+        let index = self.grammar;
+        self.grammar += 1;
+        let in_reach = match self.holding {
+            Holding::Everything | Holding::Metadata => false,
+            Holding::Reach(reach) => {
+                u16::try_from(index).is_ok_and(|i| reach.binary_search(&i).is_ok())
+            }
+        };
+        let metadata = in_reach || matches!(self.holding, Holding::Metadata);
+        self.elements(fields.len(), |elements| {
+            visitor.visit_seq(GrammarFields {
+                elements,
+                metadata,
+                contexts: in_reach,
+            })
+        })
+    }
+
+    /// Steps over a value written as `shape`.
+    fn skip(&mut self, shape: Shape) -> Result<(), DumpError> {
+        match shape {
+            Shape::Str | Shape::Bytes => {
+                let len = self.len()?;
+                self.bytes(len)?;
+            }
+            Shape::Strs => {
+                for _ in 0..self.len()? {
+                    self.skip(Shape::Str)?;
+                }
+            }
+            Shape::OptionStr => {
+                if self.take::<1>()? != [0] {
+                    self.skip(Shape::Str)?;
+                }
+            }
+            Shape::Bool => {
+                self.take::<1>()?;
+            }
+            Shape::StrMap => {
+                for _ in 0..self.len()? {
+                    self.skip(Shape::Str)?;
+                    self.skip(Shape::Str)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The fields of one grammar, each read or, when not held, stepped over and handed to serde
+/// empty.
+struct GrammarFields<'a, 'de> {
+    elements: &'a mut Elements<'de>,
+    /// Whether the metadata fields are held.
+    metadata: bool,
+    /// Whether the packed contexts are held.
+    contexts: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for GrammarFields<'_, 'de> {
+    type Error = DumpError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, DumpError> {
+        let Some(&(_, shape, held)) =
+            GRAMMAR_FIELDS.get(GRAMMAR_FIELDS.len() - self.elements.count)
+        else {
+            return Ok(None);
+        };
+        let holds = match held {
+            Held::Always => true,
+            Held::Metadata => self.metadata,
+            Held::Contexts => self.contexts,
+            Held::Never => false,
+        };
+        if holds {
+            return self.elements.next_element_seed(seed);
+        }
+        self.elements.count -= 1;
+        self.elements.reader.skip(shape)?;
+        let mut empty = Reader {
+            rest: EMPTY,
+            holding: Holding::Everything,
+            grammar: 0,
+        };
+        seed.deserialize(&mut empty).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.elements.count)
     }
 }
 

@@ -131,8 +131,7 @@ mod tests {
 
     /// The scope changes of each line of `code`, parsed through the memory.
     fn remembered(code: &str, token: &str) -> Vec<Vec<(usize, ScopeStackOp)>> {
-        let syntaxes = &*super::super::SYNTAXES;
-        let syntax = syntaxes.find_syntax_by_token(token).expect("a grammar");
+        let (syntaxes, syntax) = super::super::sets::by_token(token);
         let mut state = ParseState::new(syntax);
         LinesWithEndings::from(code)
             .map(|line| parse_line(&mut state, line, syntaxes).expect("parses"))
@@ -141,8 +140,7 @@ mod tests {
 
     /// The same, parsed afresh.
     fn fresh(code: &str, token: &str) -> Vec<Vec<(usize, ScopeStackOp)>> {
-        let syntaxes = &*super::super::SYNTAXES;
-        let syntax = syntaxes.find_syntax_by_token(token).expect("a grammar");
+        let (syntaxes, syntax) = super::super::sets::by_token(token);
         let mut state = ParseState::new(syntax);
         LinesWithEndings::from(code)
             .map(|line| state.parse_line(line, syntaxes).expect("parses"))
@@ -176,9 +174,8 @@ mod tests {
 
     #[test]
     fn lines_in_use_are_remembered_within_the_budget() {
-        let syntaxes = &*super::super::SYNTAXES;
         let in_use = "fn kept() {}\n";
-        let start = ParseState::new(syntaxes.find_syntax_by_token("rs").expect("Rust"));
+        let start = ParseState::new(super::super::sets::by_token("rs").1);
         let is_remembered = || {
             REMEMBERED.with(|memory| {
                 let memory = memory.borrow();

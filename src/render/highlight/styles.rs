@@ -193,9 +193,8 @@ mod tests {
     /// Each (style, text) of `code` as syntect's own highlighter gives it and as
     /// [`StyleStack`] does, twice (the second time from remembered styles).
     fn both(code: &str, token: &str, name: EmbeddedThemeName) {
-        let syntaxes = &*super::super::SYNTAXES;
+        let (syntaxes, syntax) = super::super::sets::by_token(token);
         let theme = super::super::syntax_theme(name);
-        let syntax = syntaxes.find_syntax_by_token(token).expect("a grammar");
         let mut theirs = HighlightLines::new(syntax, theme);
         let expected: Vec<(Style, String)> = LinesWithEndings::from(code)
             .flat_map(|line| theirs.highlight_line(line, syntaxes).expect("parses"))
