@@ -226,8 +226,8 @@ fn a_jump_into_a_long_block_waits_for_no_highlighting() {
     let rows = usize::from(height) - 1;
     let (mut app, mut whole) = side_by_side(&dir, &theme);
     // Opened at the end: the last screen of the 60 KB block (1,600 lines).
-    let first = frame(&mut app, width, height);
-    let expected = frame(&mut whole, width, height);
+    let first = text_area(&frame(&mut app, width, height));
+    let expected = text_area(&frame(&mut whole, width, height));
     assert_eq!(symbols(&first), symbols(&expected));
     let code_row = |b: &Buffer| (0..width).map(|x| b[(x, 5)].fg).collect::<Vec<_>>();
     assert_ne!(code_row(&first), code_row(&expected), "plain for now");
@@ -236,10 +236,10 @@ fn a_jump_into_a_long_block_waits_for_no_highlighting() {
     // The next key is answered from what is laid out: no highlighting.
     press(&mut app, "k");
     press(&mut whole, "k");
-    let answered = frame(&mut app, width, height);
+    let answered = text_area(&frame(&mut app, width, height));
     assert_eq!(
         symbols(&answered),
-        symbols(&frame(&mut whole, width, height))
+        symbols(&text_area(&frame(&mut whole, width, height)))
     );
     assert_eq!(app.document().highlighted_lines(), at_open);
     // Between keys, the block is highlighted down to the screen, and no further.
