@@ -12,6 +12,7 @@ use std::io::{self, Write};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 
+use crate::text::ascii::is_printable;
 use crate::text::sanitize::{VISIBLE_ESCAPE, is_bidi_control};
 
 /// Writes `lines`, each followed by `\n`; with `color`, styles as SGR sequences.
@@ -39,7 +40,7 @@ pub fn lines_to_string(lines: &[Line<'_>]) -> String {
 /// Span content with every control character made harmless. Printable
 /// ASCII (nearly all of it) is copied as it is.
 fn clean(text: &str, into: &mut String) {
-    if text.bytes().all(|b| matches!(b, b' '..=b'~')) {
+    if is_printable(text) {
         into.push_str(text);
         return;
     }
