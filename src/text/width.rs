@@ -10,7 +10,7 @@
 use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::ascii::is_printable;
+use super::ascii::{is_printable, printable_prefix};
 
 /// Columns a tab advances in wrapped prose (it is written as spaces).
 pub const TAB_WIDTH: usize = 4;
@@ -163,21 +163,27 @@ pub fn display_width(s: &str) -> usize {
 /// per character.
 fn lone_chars_width(s: &str) -> Option<usize> {
     let mut width = 0;
-    let mut utf8 = [0; 4];
     for c in s.chars() {
-        width += match c {
-            ' '..='~' => 1,
-            // Dashes, quotes, bullets, the ellipsis; then the rest of
-            // General Punctuation between its separators and bidi controls
-            // (U+2028–U+202E) and its invisible operators (from U+2060).
-            '\u{2010}'..='\u{2027}' | '\u{202F}'..='\u{205E}'
-            // Arrows, box drawing and block elements.
-            | '\u{2190}'..='\u{21FF}'
-            | '\u{2500}'..='\u{259F}' => grapheme_width(c.encode_utf8(&mut utf8)),
-            _ => return None,
-        };
+        if !is_lone(c) {
+            return None;
+        }
+        // Each is one column wide (`characters_measured_one_at_a_time_are_one_column_wide`).
+        width += 1;
     }
     Some(width)
+}
+
+/// Whether `c` is one of the characters [`lone_chars_width`] measures alone.
+fn is_lone(c: char) -> bool {
+    matches!(c,
+        ' '..='~'
+        // Dashes, quotes, bullets, the ellipsis; then the rest of
+        // General Punctuation between its separators and bidi controls
+        // (U+2028–U+202E) and its invisible operators (from U+2060).
+        | '\u{2010}'..='\u{2027}' | '\u{202F}'..='\u{205E}'
+        // Arrows, box drawing and block elements.
+        | '\u{2190}'..='\u{21FF}'
+        | '\u{2500}'..='\u{259F}')
 }
 
 /// The display width of a run of spans.
@@ -191,17 +197,25 @@ pub fn line_width(line: &Line<'_>) -> usize {
 }
 
 /// True when `line` takes at most `width` columns. Counted first with an upper bound that walks
-/// no clusters (printable ASCII one column, a tab [`TAB_WIDTH`], any other character two: no
-/// character is wider), then, only when the bound is over `width`, measured.
+/// no clusters (printable ASCII and the characters [`lone_chars_width`] measures one column, a
+/// tab [`TAB_WIDTH`], any other character two: no character is wider, and a cluster of several
+/// is never wider than its characters so counted), then, only when the bound is over `width`,
+/// measured.
 pub fn line_fits(line: &Line<'_>, width: usize) -> bool {
     let at_most: usize = line
         .spans
         .iter()
-        .flat_map(|span| span.content.chars())
-        .map(|c| match c {
-            ' '..='~' => 1,
-            '\t' => TAB_WIDTH,
-            _ => 2,
+        .map(|span| {
+            let ascii = printable_prefix(span.content.as_bytes());
+            let rest: usize = span.content[ascii..]
+                .chars()
+                .map(|c| match c {
+                    '\t' => TAB_WIDTH,
+                    _ if is_lone(c) => 1,
+                    _ => 2,
+                })
+                .sum();
+            ascii + rest
         })
         .sum();
     at_most <= width || line_width(line) <= width
@@ -273,6 +287,20 @@ mod tests {
     }
 
     #[test]
+    fn characters_measured_one_at_a_time_are_one_column_wide() {
+        // `lone_chars_width` counts each of them as one column without
+        // asking the ruler: what the ruler says of each, alone.
+        let lone = (' '..='~')
+            .chain('\u{2010}'..='\u{205F}')
+            .chain('\u{2190}'..='\u{21FF}')
+            .chain('\u{2500}'..='\u{259F}')
+            .filter(|c| lone_chars_width(c.encode_utf8(&mut [0; 4])).is_some());
+        for c in lone {
+            assert_eq!(grapheme_width(c.encode_utf8(&mut [0; 4])), 1, "{c:?}");
+        }
+    }
+
+    #[test]
     fn the_ascii_shortcut_measures_as_unicode_does() {
         for byte in 0u8..=0x7f {
             let text = char::from(byte).to_string();
@@ -308,7 +336,7 @@ mod tests {
     proptest! {
         #[test]
         fn a_line_fits_when_its_width_is_within(
-            text in "[ -~\t]{0,12}\\PC{0,6}[ -~]{0,12}|[\u{1F1E6}-\u{1F1FF}\u{200D}\u{FE0F}\u{1F468}\u{0300}\u{3000}e ]{0,12}",
+            text in "[ -~\t]{0,12}\\PC{0,6}[ -~]{0,12}|[\u{1F1E6}-\u{1F1FF}\u{200D}\u{FE0F}\u{1F468}\u{0300}\u{3000}e ]{0,12}|[ -~\u{2010}-\u{2060}\u{2190}-\u{21FF}\u{2500}-\u{25A0}\u{301}\u{200D}\u{FE0F}\u{20E3}\u{1F1E6}\u{0600}\u{1100}\u{AC00}\t]{0,40}",
             width in 0usize..40,
         ) {
             let line = Line::from(vec![Span::raw(text.clone()), Span::raw(text.clone())]);
