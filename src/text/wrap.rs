@@ -49,6 +49,17 @@ impl Kind {
     }
 }
 
+impl Piece {
+    /// How many bytes the piece is written as.
+    fn written_len(&self) -> usize {
+        match self.kind {
+            Kind::Text | Kind::Run => self.end - self.start,
+            Kind::Tab => self.width,
+            Kind::TooWide => TOO_WIDE.len(),
+        }
+    }
+}
+
 /// A prefix cut to leave room for content, and its width.
 struct Prefix {
     spans: Vec<Span<'static>>,
@@ -146,24 +157,28 @@ impl<'s, 'a> Wrapper<'s, 'a> {
             &self.rest
         };
         let mut spans: Vec<Span<'static>> = prefix.spans.clone();
-        let mut current: Option<(usize, String)> = None;
-        for piece in self.line.drain(..) {
-            let span = &self.spans[piece.span];
-            if current.as_ref().is_some_and(|(i, _)| *i != piece.span)
-                && let Some((i, text)) = current.take()
-            {
-                spans.push(Span::styled(text, self.spans[i].style));
+        // One span per run of pieces of one input span, its text sized first.
+        let mut group = 0;
+        while group < self.line.len() {
+            let index = self.line[group].span;
+            let end = self.line[group..]
+                .iter()
+                .position(|piece| piece.span != index)
+                .map_or(self.line.len(), |n| group + n);
+            let pieces = &self.line[group..end];
+            let content = &self.spans[index].content;
+            let mut text = String::with_capacity(pieces.iter().map(Piece::written_len).sum());
+            for piece in pieces {
+                match piece.kind {
+                    Kind::Text | Kind::Run => text.push_str(&content[piece.start..piece.end]),
+                    Kind::Tab => text.extend(std::iter::repeat_n(' ', piece.width)),
+                    Kind::TooWide => text.push_str(TOO_WIDE),
+                }
             }
-            let text = &mut current.get_or_insert_with(|| (piece.span, String::new())).1;
-            match piece.kind {
-                Kind::Text | Kind::Run => text.push_str(&span.content[piece.start..piece.end]),
-                Kind::Tab => text.push_str(&" ".repeat(piece.width)),
-                Kind::TooWide => text.push_str(TOO_WIDE),
-            }
+            spans.push(Span::styled(text, self.spans[index].style));
+            group = end;
         }
-        if let Some((i, text)) = current {
-            spans.push(Span::styled(text, self.spans[i].style));
-        }
+        self.line.clear();
         self.lines.push(Line::from(spans));
         self.line_width = 0;
         self.line_has_word = false;
@@ -176,39 +191,45 @@ impl<'s, 'a> Wrapper<'s, 'a> {
             return;
         }
         let available = self.available();
-        let space = std::mem::take(&mut self.space);
+        // Taken out to be placed, and given back empty: its memory is
+        // reused for the next word's spaces.
+        let mut space = std::mem::take(&mut self.space);
         let space_width = std::mem::replace(&mut self.space_width, 0);
         if self.line_has_word {
             if self.line_width + space_width + self.word_width <= available {
-                for piece in space {
+                for piece in space.drain(..) {
                     self.push_to_line(piece);
                 }
+                self.space = space;
                 self.place_word();
                 return;
             }
             self.emit_line();
         } else if self.hard_start {
             // Leading indentation of a line of input, as much as fits.
-            for piece in space {
+            for piece in space.drain(..) {
                 if self.line_width + piece.width > available {
                     break;
                 }
                 self.push_to_line(piece);
             }
         }
+        space.clear();
+        self.space = space;
         self.place_word();
     }
 
     /// Puts the pending word on the current line, breaking it where it does not fit.
     fn place_word(&mut self) {
-        let word = std::mem::take(&mut self.word);
+        // Taken out and given back empty, as the spaces are.
+        let mut word = std::mem::take(&mut self.word);
         let word_width = std::mem::replace(&mut self.word_width, 0);
         if self.line_width + word_width <= self.available() {
-            for piece in word {
+            for piece in word.drain(..) {
                 self.push_to_line(piece);
             }
         } else {
-            for mut piece in word {
+            for mut piece in word.drain(..) {
                 if piece.kind == Kind::Run {
                     self.break_run(piece);
                     continue;
@@ -223,6 +244,7 @@ impl<'s, 'a> Wrapper<'s, 'a> {
                 self.push_to_line(piece);
             }
         }
+        self.word = word;
         self.line_has_word = true;
     }
 
