@@ -72,8 +72,13 @@ fn render_line(out: &mut String, line: &Line<'_>, color: bool, scratch: &mut Scr
     let Scratch { text, runs } = scratch;
     text.clear();
     runs.clear();
+    let plain_line = line.style == Style::default();
     for span in &line.spans {
-        let style = line.style.patch(span.style);
+        let style = if plain_line {
+            span.style
+        } else {
+            line.style.patch(span.style)
+        };
         clean(&span.content, text);
         match runs.last_mut() {
             Some((last, end)) if *last == style => *end = text.len(),
