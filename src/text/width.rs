@@ -71,6 +71,24 @@ impl GraphemeIndices<'_> {
     }
 }
 
+impl GraphemeIndices<'_> {
+    /// Skips a space that is a cluster of its own here (no mark follows it)
+    /// and returns its offset; `None` when there is none. For wrapping, which
+    /// breaks at spaces.
+    pub fn space(&mut self) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        if self.stretch.is_some()
+            || bytes.get(start) != Some(&b' ')
+            || bytes.get(start + 1).is_some_and(|b| !b.is_ascii())
+        {
+            return None;
+        }
+        self.at += 1;
+        Some(start)
+    }
+}
+
 impl<'a> Iterator for GraphemeIndices<'a> {
     type Item = (usize, &'a str);
 
@@ -359,14 +377,19 @@ mod tests {
 
         #[test]
         fn word_runs_are_runs_of_whole_clusters(text in mixed_text(), every in 1usize..4) {
-            // Runs taken at some places and not others: each byte of a run
-            // is a cluster, and what comes after a run is segmented as before.
+            // Runs and spaces taken at some places and not others: each byte
+            // of a run and each space is a cluster, and what comes after one
+            // is segmented as before.
             let mut clusters = grapheme_indices(&text);
             let mut seen = Vec::new();
             for step in 0.. {
                 if step % every == 0 && let Some((start, end)) = clusters.word_run() {
                     prop_assert!(text[start..end].bytes().all(|b| b.is_ascii_graphic()));
                     seen.extend((start..end).map(|i| (i, &text[i..=i])));
+                    continue;
+                }
+                if step % every == 1 && let Some(start) = clusters.space() {
+                    seen.push((start, &text[start..=start]));
                     continue;
                 }
                 match clusters.next() {

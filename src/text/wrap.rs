@@ -285,6 +285,10 @@ impl<'s, 'a> Wrapper<'s, 'a> {
                     self.word_width += end - start;
                     continue;
                 }
+                if let Some(start) = clusters.space() {
+                    self.push_space(index, start);
+                    continue;
+                }
                 let Some((start, g)) = clusters.next() else {
                     break;
                 };
@@ -292,6 +296,20 @@ impl<'s, 'a> Wrapper<'s, 'a> {
             }
         }
         self.finish()
+    }
+
+    /// Takes in a space of span `index` at byte `start`: the word before it
+    /// is placed, the space waits to be placed before the next word.
+    fn push_space(&mut self, index: usize, start: usize) {
+        self.flush_word();
+        self.space_width += 1;
+        self.space.push(Piece {
+            span: index,
+            start,
+            end: start + 1,
+            width: 1,
+            kind: Kind::Text,
+        });
     }
 
     /// Takes in one grapheme cluster `g` of span `index`, at byte `start`.
@@ -312,15 +330,11 @@ impl<'s, 'a> Wrapper<'s, 'a> {
                 self.emit_line();
                 self.hard_start = true;
             }
-            " " | "\t" => {
+            " " => self.push_space(index, start),
+            "\t" => {
                 self.flush_word();
-                let p = if g == "\t" {
-                    piece(TAB_WIDTH, Kind::Tab)
-                } else {
-                    piece(1, Kind::Text)
-                };
-                self.space_width += p.width;
-                self.space.push(p);
+                self.space_width += TAB_WIDTH;
+                self.space.push(piece(TAB_WIDTH, Kind::Tab));
             }
             _ => {
                 let width = grapheme_width(g);
