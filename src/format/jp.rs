@@ -143,14 +143,21 @@ impl Reader {
     fn push(&mut self, value: Value) {
         let index = self.next_index;
         self.next_index += 1;
-        if index == 0 && !self.has_base_file {
-            if let Some((base, generation)) = legacy_base(&value) {
-                self.out.base_config = Some(base);
-                self.out.generation = Some(generation);
-                return;
+        let value = if index == 0 && !self.has_base_file {
+            match legacy_base(value) {
+                Ok((base, generation)) => {
+                    self.out.base_config = Some(base);
+                    self.out.generation = Some(generation);
+                    return;
+                }
+                Err(value) => {
+                    self.out.generation = Some(Generation::NoBase);
+                    value
+                }
             }
-            self.out.generation = Some(Generation::NoBase);
-        }
+        } else {
+            value
+        };
         let (event, problem) = event_of(value);
         self.push_event(index, event, problem);
     }
@@ -205,19 +212,23 @@ impl<'de> Visitor<'de> for &mut Reader {
     }
 }
 
-/// The base config held by a legacy leading `config_delta`, if `value` is one.
-fn legacy_base(value: &Value) -> Option<(Value, Generation)> {
-    let map = value.as_object()?;
-    if map.get("type").and_then(Value::as_str) != Some("config_delta") {
-        return None;
+/// The base config held by a legacy leading `config_delta`, if `value` is
+/// one; `value` back if it is not. Taken apart, not copied: a configuration
+/// is a large value.
+fn legacy_base(value: Value) -> Result<(Value, Generation), Value> {
+    let is_delta = value.get("type").and_then(Value::as_str) == Some("config_delta");
+    let Value::Object(mut map) = value else {
+        return Err(value);
+    };
+    if !is_delta {
+        return Err(Value::Object(map));
     }
-    if let Some(delta) = map.get("delta") {
-        return Some((delta.clone(), Generation::LegacyWrapped));
+    if let Some(delta) = map.remove("delta") {
+        return Ok((delta, Generation::LegacyWrapped));
     }
-    let mut base = map.clone();
-    base.remove("type");
-    base.remove("timestamp");
-    Some((Value::Object(base), Generation::LegacyFlattened))
+    map.remove("type");
+    map.remove("timestamp");
+    Ok((Value::Object(map), Generation::LegacyFlattened))
 }
 
 /// Decodes one of JP's base64 strings: STANDARD, then URL_SAFE, else raw.

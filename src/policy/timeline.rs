@@ -23,8 +23,10 @@ pub struct PolicyTimeline<'c> {
     /// The viewer's overlay, with the user's configuration file folded in
     /// where it belongs (see [`PolicyTimeline::new`]).
     overlay: Cow<'c, Overlay>,
-    /// The effective configuration: base config plus the deltas merged so far.
-    config: Value,
+    /// The effective configuration: base config plus the deltas merged so far
+    /// (the conversation's own base config, borrowed, until a delta or the
+    /// user's configuration changes it).
+    config: Cow<'c, Value>,
     /// The policy resolved from `config` and the overlay.
     policy: Rc<TurnPolicy>,
     /// The next event that may be a delta not merged yet.
@@ -51,16 +53,16 @@ impl<'c> PolicyTimeline<'c> {
     /// wins), and over one a format supplies as built-in styles (Claude Code,
     /// Codex) or none (eve), where it acts like a `--config` file read first.
     pub fn new(conv: &'c Conversation, overlay: &'c Overlay) -> Self {
-        let mut config = conv
-            .base_config
-            .clone()
-            .unwrap_or(Value::Object(Default::default()));
+        let mut config = match &conv.base_config {
+            Some(base) => Cow::Borrowed(base),
+            None => Cow::Owned(Value::Object(Default::default())),
+        };
         let overlay = match overlay.user_layer() {
             None => Cow::Borrowed(overlay),
             Some(user) if stores_own_config(conv) => {
                 let mut under = Value::Object(user.document().clone());
                 merge_config(&mut under, &config);
-                config = under;
+                config = Cow::Owned(under);
                 Cow::Borrowed(overlay)
             }
             Some(user) => Cow::Owned(user.under(overlay)),
@@ -102,7 +104,7 @@ impl<'c> PolicyTimeline<'c> {
         let mut merged = false;
         while self.next_delta < first {
             if let EventKind::ConfigDelta { delta } = &events[self.next_delta].kind {
-                merge_config(&mut self.config, delta);
+                merge_config(self.config.to_mut(), delta);
                 merged = true;
                 self.last_delta = Some(self.next_delta);
             }

@@ -11,6 +11,7 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use crate::text::ascii::is_printable;
 use crate::text::truncate::cut_to_width;
 use crate::text::width::{grapheme_indices, grapheme_width, line_fits};
 
@@ -73,7 +74,7 @@ fn cells_of<'a>(line: &'a Line<'_>) -> Vec<Cell<'a>> {
     let mut cells = Vec::new();
     for span in &line.spans {
         let text: &str = &span.content;
-        if !text.is_empty() && text.bytes().all(|b| matches!(b, b' '..=b'~')) {
+        if !text.is_empty() && is_printable(text) {
             cells.push(Cell {
                 text,
                 style: span.style,

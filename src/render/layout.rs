@@ -142,7 +142,7 @@ pub fn is_limited(block: &DocBlock, conv: &Conversation) -> bool {
             BlockDisplay::Hidden => !text.is_empty(),
             BlockDisplay::Lines(n) => {
                 let mime = views.get(b).and_then(|v| v.mime_type);
-                classify_result(text, mime).1.lines().count() > n
+                lines::line_count(&classify_result(text, mime).1) > n
             }
             _ => false,
         }

@@ -6,20 +6,21 @@
 //! still inside a span is written as `␛` (a tab as a space) and a bidi control is dropped:
 //! whatever reaches the stream, no conversation byte can drive or reorder the terminal.
 
-use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 
+use crate::text::ascii::is_printable;
 use crate::text::sanitize::{VISIBLE_ESCAPE, is_bidi_control};
 
 /// Writes `lines`, each followed by `\n`; with `color`, styles as SGR sequences.
 pub fn write_lines(out: &mut impl Write, lines: &[Line<'_>], color: bool) -> io::Result<()> {
     let mut buffer = String::new();
+    let mut scratch = Scratch::default();
     for line in lines {
         buffer.clear();
-        render_line(&mut buffer, line, color);
+        render_line(&mut buffer, line, color, &mut scratch);
         buffer.push('\n');
         out.write_all(buffer.as_bytes())?;
     }
@@ -29,8 +30,9 @@ pub fn write_lines(out: &mut impl Write, lines: &[Line<'_>], color: bool) -> io:
 /// The lines as plain text, one `\n`-terminated row each (for snapshots and pipes).
 pub fn lines_to_string(lines: &[Line<'_>]) -> String {
     let mut out = String::new();
+    let mut scratch = Scratch::default();
     for line in lines {
-        render_line(&mut out, line, false);
+        render_line(&mut out, line, false, &mut scratch);
         out.push('\n');
     }
     out
@@ -39,7 +41,7 @@ pub fn lines_to_string(lines: &[Line<'_>]) -> String {
 /// Span content with every control character made harmless. Printable
 /// ASCII (nearly all of it) is copied as it is.
 fn clean(text: &str, into: &mut String) {
-    if text.bytes().all(|b| matches!(b, b' '..=b'~')) {
+    if is_printable(text) {
         into.push_str(text);
         return;
     }
@@ -53,15 +55,31 @@ fn clean(text: &str, into: &mut String) {
     }
 }
 
-fn render_line(out: &mut String, line: &Line<'_>, color: bool) {
+/// The buffers a line is cleaned into before it is written, kept from one
+/// line to the next.
+#[derive(Default)]
+struct Scratch {
+    /// The line's text, cleaned.
+    text: String,
+    /// Each run of equal style and where its text ends in `text`.
+    runs: Vec<(Style, usize)>,
+}
+
+fn render_line(out: &mut String, line: &Line<'_>, color: bool, scratch: &mut Scratch) {
     // The runs of equal style first, their text cleaned into one buffer (a
     // run ends where the next starts), so that trailing spaces can be
     // trimmed across spans.
-    let mut text = String::new();
-    let mut runs: Vec<(Style, usize)> = Vec::with_capacity(line.spans.len());
+    let Scratch { text, runs } = scratch;
+    text.clear();
+    runs.clear();
+    let plain_line = line.style == Style::default();
     for span in &line.spans {
-        let style = line.style.patch(span.style);
-        clean(&span.content, &mut text);
+        let style = if plain_line {
+            span.style
+        } else {
+            line.style.patch(span.style)
+        };
+        clean(&span.content, text);
         match runs.last_mut() {
             Some((last, end)) if *last == style => *end = text.len(),
             _ => runs.push((style, text.len())),
@@ -81,7 +99,7 @@ fn render_line(out: &mut String, line: &Line<'_>, color: bool) {
     }
     let mut open = false;
     let mut start = 0;
-    for &(style, end) in &runs {
+    for &(style, end) in runs.iter() {
         let run = &text[start..end];
         start = end;
         if run.is_empty() {
@@ -161,22 +179,73 @@ fn push_color_code(out: &mut String, color: Color, background: bool) {
         Color::LightCyan => base(96),
         Color::White => base(97),
         Color::Indexed(i) => {
-            // Writing to a String cannot fail.
-            let _ = write!(out, "{extended};5;{i}");
+            out.push_str(extended);
+            out.push_str(";5;");
+            push_number(out, i);
             return;
         }
         Color::Rgb(r, g, b) => {
-            let _ = write!(out, "{extended};2;{r};{g};{b}");
+            out.push_str(extended);
+            out.push_str(";2;");
+            for (n, part) in [r, g, b].into_iter().enumerate() {
+                if n > 0 {
+                    out.push(';');
+                }
+                push_number(out, part);
+            }
             return;
         }
     };
-    let _ = write!(out, "{number}");
+    push_number(out, number);
+}
+
+/// Writes `n` in decimal, as `write!` does, without the formatting machinery
+/// (a colour code is written for every run of a highlighted line).
+fn push_number(out: &mut String, n: u8) {
+    if n >= 100 {
+        out.push(char::from(b'0' + n / 100));
+    }
+    if n >= 10 {
+        out.push(char::from(b'0' + n / 10 % 10));
+    }
+    out.push(char::from(b'0' + n % 10));
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use ratatui::text::Span;
+    use std::fmt::Write as _;
+
+    #[test]
+    fn colour_codes_are_written_as_format_writes_them() {
+        let mut colours: Vec<Color> = (0..=u8::MAX).map(Color::Indexed).collect();
+        for n in [0, 1, 9, 10, 99, 100, 199, 200, 255] {
+            colours.extend([
+                Color::Rgb(n, 0, 255),
+                Color::Rgb(7, n, 42),
+                Color::Rgb(255, 128, n),
+            ]);
+        }
+        colours.extend([Color::Reset, Color::Black, Color::DarkGray, Color::White]);
+        for colour in colours {
+            for background in [false, true] {
+                let extended = if background { "48" } else { "38" };
+                let mut expected = String::new();
+                match colour {
+                    Color::Indexed(i) => write!(expected, "{extended};5;{i}").unwrap(),
+                    Color::Rgb(r, g, b) => write!(expected, "{extended};2;{r};{g};{b}").unwrap(),
+                    Color::Reset => expected.push_str(if background { "49" } else { "39" }),
+                    Color::Black => expected.push_str(if background { "40" } else { "30" }),
+                    Color::DarkGray => expected.push_str(if background { "100" } else { "90" }),
+                    _ => expected.push_str(if background { "107" } else { "97" }),
+                }
+                let mut written = String::new();
+                push_color_code(&mut written, colour, background);
+                assert_eq!(written, expected, "{colour:?} background {background}");
+            }
+        }
+    }
 
     fn write(lines: &[Line<'_>], color: bool) -> String {
         let mut out = Vec::new();

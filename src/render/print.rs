@@ -17,6 +17,7 @@ use super::output::write_lines;
 use super::theme::Theme;
 use crate::model::Conversation;
 use crate::text::sanitize::SanitizeMode;
+use crate::text::width::line_fits;
 
 /// Which turns to print: `3`, `2..4` (inclusive), `-1` (the last), `-3..-1`, `2..`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,11 +209,18 @@ pub fn print_document_at(
             Some(lines) => lines,
             None => layout(block, false, &ctx),
         };
-        if options.code == CodeOverflow::Wrap {
-            lines = lines
-                .into_iter()
-                .flat_map(|line| wrap_long_line(line, ctx.width))
-                .collect();
+        if options.code == CodeOverflow::Wrap
+            && let Some(first_long) = lines.iter().position(|line| !line_fits(line, ctx.width))
+        {
+            // Only a block with a line too long is rebuilt, from that line on.
+            let long = lines.split_off(first_long);
+            for line in long {
+                if line_fits(&line, ctx.width) {
+                    lines.push(line);
+                } else {
+                    lines.extend(wrap_long_line(line, ctx.width));
+                }
+            }
         }
         write_lines(out, &lines, options.color)?;
     }

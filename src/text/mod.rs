@@ -1,5 +1,6 @@
 //! Terminal text: the one layer every byte bound for a terminal goes through.
 //!
+//! * [`ascii`] — finding printable ASCII a machine word at a time.
 //! * [`sanitize`] — escape sequences, control characters and characters that reorder or hide
 //!   text, stripped (conversation content) or made visible (names and values echoed back).
 //! * [`width`] — THE display-width ruler, per grapheme cluster.
@@ -10,6 +11,7 @@
 //! Used by `render`, `tui` and `cli` alike; it depends on nothing else in overhear. It knows
 //! nothing of conversations, styles or themes, and never writes to a terminal itself.
 
+pub mod ascii;
 pub mod safe_json;
 pub mod sanitize;
 pub mod truncate;

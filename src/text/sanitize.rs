@@ -25,6 +25,8 @@ use std::borrow::Cow;
 
 use vte::{Params, Parser, Perform};
 
+use super::ascii::printable_prefix;
+
 /// What happens to a dropped control sequence or control character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SanitizeMode {
@@ -165,25 +167,41 @@ pub fn is_clean(text: &str) -> bool {
     !needs_work(text)
 }
 
-/// True when `text` holds a character the sanitizer would act on.
+/// True when `text` holds a character the sanitizer would act on. Runs of
+/// printable ASCII are skipped eight bytes at a time; the bytes between them
+/// are looked at one by one.
 fn needs_work(text: &str) -> bool {
     let bytes = text.as_bytes();
-    bytes.iter().enumerate().any(|(i, &b)| {
-        (b < 0x20 && b != b'\n' && b != b'\t')
-            || b == 0x7F
-            || (b == 0xC2 && matches!(bytes.get(i + 1), Some(0x80..=0x9F)))
-            || (b == 0xD8 && bytes.get(i + 1) == Some(&0x9C))
-            || (b == 0xE2
-                && matches!(
-                    (bytes.get(i + 1), bytes.get(i + 2)),
-                    (Some(0x80), Some(0x8E | 0x8F | 0xA8..=0xAE)) | (Some(0x81), Some(0xA6..=0xA9))
-                ))
-            || (b == 0xF3
-                && matches!(
-                    (bytes.get(i + 1), bytes.get(i + 2)),
-                    (Some(0xA0), Some(0x80 | 0x81))
-                ))
-    })
+    let mut at = 0;
+    while at < bytes.len() {
+        at += printable_prefix(&bytes[at..]);
+        let window = (at + 8).min(bytes.len());
+        if (at..window).any(|i| acts_at(bytes, i)) {
+            return true;
+        }
+        at = window;
+    }
+    false
+}
+
+/// Whether the sanitizer acts on the character that starts at byte `i` of
+/// `bytes` (a byte that starts none acts on nothing).
+fn acts_at(bytes: &[u8], i: usize) -> bool {
+    let b = bytes[i];
+    (b < 0x20 && b != b'\n' && b != b'\t')
+        || b == 0x7F
+        || (b == 0xC2 && matches!(bytes.get(i + 1), Some(0x80..=0x9F)))
+        || (b == 0xD8 && bytes.get(i + 1) == Some(&0x9C))
+        || (b == 0xE2
+            && matches!(
+                (bytes.get(i + 1), bytes.get(i + 2)),
+                (Some(0x80), Some(0x8E | 0x8F | 0xA8..=0xAE)) | (Some(0x81), Some(0xA6..=0xA9))
+            ))
+        || (b == 0xF3
+            && matches!(
+                (bytes.get(i + 1), bytes.get(i + 2)),
+                (Some(0xA0), Some(0x80 | 0x81))
+            ))
 }
 
 fn run(text: &str, mode: SanitizeMode, keep_sgr: bool) -> Cow<'_, str> {

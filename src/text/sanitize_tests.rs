@@ -294,3 +294,24 @@ proptest! {
         prop_assert_eq!(vis(&text), text);
     }
 }
+
+proptest! {
+    /// `needs_work` skips printable ASCII eight bytes at a time: it answers as
+    /// looking at every byte does, with the characters it acts on at any
+    /// place of a word and split across two.
+    #[test]
+    fn the_quick_look_finds_what_a_look_at_every_byte_finds(
+        text in prop::collection::vec(
+            prop_oneof![
+                6 => "[ -~]{1,12}",
+                1 => hostile(),
+                1 => "[\n\t\u{80}-\u{9f}\u{a0}\u{61c}\u{600}\u{2000}-\u{206f}\u{e0000}-\u{e0081}\u{f0000}]{1,3}",
+            ],
+            0..12,
+        ).prop_map(|parts| parts.concat()),
+    ) {
+        let bytes = text.as_bytes();
+        let anywhere = (0..bytes.len()).any(|i| acts_at(bytes, i));
+        prop_assert_eq!(needs_work(&text), anywhere);
+    }
+}

@@ -6,6 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::ascii::is_printable;
 use super::width::{TAB_WIDTH, display_width, grapheme_indices, grapheme_width, spans_width};
 
 /// The marker [`cut_to_width`] puts where it cut a line.
@@ -21,7 +22,7 @@ pub(crate) fn take_width(spans: &[Span<'_>], width: usize) -> (Vec<Span<'static>
     let mut out = Vec::new();
     let mut used = 0;
     for span in spans {
-        if span.content.bytes().all(|b| matches!(b, b' '..=b'~')) {
+        if is_printable(&span.content) {
             // Printable ASCII: a column a byte, cut at any byte.
             let taken = span.content.len().min(width - used);
             if taken > 0 {

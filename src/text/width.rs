@@ -10,53 +10,128 @@
 use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
 
+use super::ascii::{is_printable, printable_prefix};
+
 /// Columns a tab advances in wrapped prose (it is written as spaces).
 pub const TAB_WIDTH: usize = 4;
 
-/// The grapheme clusters of `s` with their byte offsets. ASCII text (nearly
-/// all of what agents write) skips Unicode segmentation, which dominated
-/// wrapping a 50 MB message: each byte is a cluster, but for `\r\n`.
+/// The grapheme clusters of `s` with their byte offsets.
+///
+/// Unicode segmentation is costly and nearly all of what agents write is
+/// ASCII, so only the stretches that need it are segmented: between two ASCII
+/// characters there is always a cluster boundary (but inside `\r\n`: no
+/// rule of Unicode's joins an ASCII character to an ASCII neighbour — none is
+/// a mark, a joiner, a prepended character, a pictograph, a regional
+/// indicator or Hangul), so an ASCII character followed by another is a
+/// cluster of its own, and a stretch that holds other characters is segmented
+/// from the boundary before it to the next such boundary after it, where
+/// segmenting afresh finds what segmenting the whole text finds.
 pub fn grapheme_indices(s: &str) -> GraphemeIndices<'_> {
-    if s.is_ascii() {
-        GraphemeIndices::Ascii { text: s, at: 0 }
-    } else {
-        GraphemeIndices::Unicode(s.grapheme_indices(true))
+    GraphemeIndices {
+        text: s,
+        at: 0,
+        stretch: None,
     }
 }
 
 /// The iterator of [`grapheme_indices`].
-pub enum GraphemeIndices<'a> {
-    /// ASCII text, one byte at a time.
-    Ascii {
-        /// The text.
-        text: &'a str,
-        /// The offset of the next cluster.
-        at: usize,
-    },
-    /// Any other text, by `unicode-segmentation`.
-    Unicode(unicode_segmentation::GraphemeIndices<'a>),
+pub struct GraphemeIndices<'a> {
+    /// The text.
+    text: &'a str,
+    /// Where the next cluster starts, outside a segmented stretch.
+    at: usize,
+    /// The stretch being segmented: its offset in `text` and its clusters.
+    stretch: Option<(usize, unicode_segmentation::GraphemeIndices<'a>)>,
+}
+
+impl GraphemeIndices<'_> {
+    /// Skips the run of printable ASCII other than the space that the text
+    /// holds from here, each byte of which is a cluster of its own (the last
+    /// byte before a non-ASCII character is left out: a mark may join it), and
+    /// returns its byte range; `None` when there is no such run here. For
+    /// wrapping, which places such a run as one piece.
+    pub fn word_run(&mut self) -> Option<(usize, usize)> {
+        if self.stretch.is_some() {
+            return None;
+        }
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let mut end = start;
+        while end < bytes.len() && matches!(bytes[end], b'!'..=b'~') {
+            end += 1;
+        }
+        if end < bytes.len() && !bytes[end].is_ascii() {
+            end = end.saturating_sub(1).max(start);
+        }
+        if end == start {
+            return None;
+        }
+        self.at = end;
+        Some((start, end))
+    }
+}
+
+impl GraphemeIndices<'_> {
+    /// Skips a space that is a cluster of its own here (no mark follows it)
+    /// and returns its offset; `None` when there is none. For wrapping, which
+    /// breaks at spaces.
+    pub fn space(&mut self) -> Option<usize> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        if self.stretch.is_some()
+            || bytes.get(start) != Some(&b' ')
+            || bytes.get(start + 1).is_some_and(|b| !b.is_ascii())
+        {
+            return None;
+        }
+        self.at += 1;
+        Some(start)
+    }
 }
 
 impl<'a> Iterator for GraphemeIndices<'a> {
     type Item = (usize, &'a str);
 
     fn next(&mut self) -> Option<(usize, &'a str)> {
-        match self {
-            GraphemeIndices::Ascii { text, at } => {
-                let start = *at;
-                let bytes = text.as_bytes();
-                let first = *bytes.get(start)?;
-                let len = if first == b'\r' && bytes.get(start + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
-                *at += len;
-                Some((start, &text[start..start + len]))
+        if let Some((offset, clusters)) = &mut self.stretch {
+            if let Some((start, cluster)) = clusters.next() {
+                return Some((*offset + start, cluster));
             }
-            GraphemeIndices::Unicode(inner) => inner.next(),
+            self.stretch = None;
         }
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        let first = *bytes.get(start)?;
+        let next = bytes.get(start + 1).copied();
+        if first.is_ascii() && next.is_none_or(|b| b.is_ascii()) {
+            let len = if first == b'\r' && next == Some(b'\n') {
+                2
+            } else {
+                1
+            };
+            self.at += len;
+            return Some((start, &self.text[start..start + len]));
+        }
+        let end = ascii_boundary_after(bytes, start + 1);
+        self.at = end;
+        let mut clusters = self.text[start..end].grapheme_indices(true);
+        let first_cluster = clusters.next();
+        self.stretch = Some((start, clusters));
+        first_cluster.map(|(offset, cluster)| (start + offset, cluster))
     }
+}
+
+/// The first offset from `from` on that lies between two ASCII characters
+/// (not inside `\r\n`), where a cluster always ends; the text's length if
+/// there is none.
+fn ascii_boundary_after(bytes: &[u8], from: usize) -> usize {
+    (from..bytes.len())
+        .find(|&i| {
+            bytes[i - 1].is_ascii()
+                && bytes[i].is_ascii()
+                && !(bytes[i - 1] == b'\r' && bytes[i] == b'\n')
+        })
+        .unwrap_or(bytes.len())
 }
 
 /// Display width of one grapheme cluster, as wrapping counts it.
@@ -88,7 +163,7 @@ pub fn grapheme_width(g: &str) -> usize {
 /// Printable ASCII (most of what is measured: every printed line is measured
 /// for `--code wrap`) is one column a byte, counted without walking clusters.
 pub fn display_width(s: &str) -> usize {
-    if s.bytes().all(|b| matches!(b, b' '..=b'~')) {
+    if is_printable(s) {
         return s.len();
     }
     if let Some(width) = lone_chars_width(s) {
@@ -106,21 +181,27 @@ pub fn display_width(s: &str) -> usize {
 /// per character.
 fn lone_chars_width(s: &str) -> Option<usize> {
     let mut width = 0;
-    let mut utf8 = [0; 4];
     for c in s.chars() {
-        width += match c {
-            ' '..='~' => 1,
-            // Dashes, quotes, bullets, the ellipsis; then the rest of
-            // General Punctuation between its separators and bidi controls
-            // (U+2028–U+202E) and its invisible operators (from U+2060).
-            '\u{2010}'..='\u{2027}' | '\u{202F}'..='\u{205E}'
-            // Arrows, box drawing and block elements.
-            | '\u{2190}'..='\u{21FF}'
-            | '\u{2500}'..='\u{259F}' => grapheme_width(c.encode_utf8(&mut utf8)),
-            _ => return None,
-        };
+        if !is_lone(c) {
+            return None;
+        }
+        // Each is one column wide (`characters_measured_one_at_a_time_are_one_column_wide`).
+        width += 1;
     }
     Some(width)
+}
+
+/// Whether `c` is one of the characters [`lone_chars_width`] measures alone.
+fn is_lone(c: char) -> bool {
+    matches!(c,
+        ' '..='~'
+        // Dashes, quotes, bullets, the ellipsis; then the rest of
+        // General Punctuation between its separators and bidi controls
+        // (U+2028–U+202E) and its invisible operators (from U+2060).
+        | '\u{2010}'..='\u{2027}' | '\u{202F}'..='\u{205E}'
+        // Arrows, box drawing and block elements.
+        | '\u{2190}'..='\u{21FF}'
+        | '\u{2500}'..='\u{259F}')
 }
 
 /// The display width of a run of spans.
@@ -134,17 +215,25 @@ pub fn line_width(line: &Line<'_>) -> usize {
 }
 
 /// True when `line` takes at most `width` columns. Counted first with an upper bound that walks
-/// no clusters (printable ASCII one column, a tab [`TAB_WIDTH`], any other character two: no
-/// character is wider), then, only when the bound is over `width`, measured.
+/// no clusters (printable ASCII and the characters [`lone_chars_width`] measures one column, a
+/// tab [`TAB_WIDTH`], any other character two: no character is wider, and a cluster of several
+/// is never wider than its characters so counted), then, only when the bound is over `width`,
+/// measured.
 pub fn line_fits(line: &Line<'_>, width: usize) -> bool {
     let at_most: usize = line
         .spans
         .iter()
-        .flat_map(|span| span.content.chars())
-        .map(|c| match c {
-            ' '..='~' => 1,
-            '\t' => TAB_WIDTH,
-            _ => 2,
+        .map(|span| {
+            let ascii = printable_prefix(span.content.as_bytes());
+            let rest: usize = span.content[ascii..]
+                .chars()
+                .map(|c| match c {
+                    '\t' => TAB_WIDTH,
+                    _ if is_lone(c) => 1,
+                    _ => 2,
+                })
+                .sum();
+            ascii + rest
         })
         .sum();
     at_most <= width || line_width(line) <= width
@@ -216,6 +305,20 @@ mod tests {
     }
 
     #[test]
+    fn characters_measured_one_at_a_time_are_one_column_wide() {
+        // `lone_chars_width` counts each of them as one column without
+        // asking the ruler: what the ruler says of each, alone.
+        let lone = (' '..='~')
+            .chain('\u{2010}'..='\u{205F}')
+            .chain('\u{2190}'..='\u{21FF}')
+            .chain('\u{2500}'..='\u{259F}')
+            .filter(|c| lone_chars_width(c.encode_utf8(&mut [0; 4])).is_some());
+        for c in lone {
+            assert_eq!(grapheme_width(c.encode_utf8(&mut [0; 4])), 1, "{c:?}");
+        }
+    }
+
+    #[test]
     fn the_ascii_shortcut_measures_as_unicode_does() {
         for byte in 0u8..=0x7f {
             let text = char::from(byte).to_string();
@@ -232,10 +335,26 @@ mod tests {
         char::from(byte).width().unwrap_or(0)
     }
 
+    /// ASCII words and controls mixed with every kind of character that
+    /// joins a cluster: marks, joiners, prepended characters, spacing marks,
+    /// regional indicators, Hangul, pictographs, Indic conjuncts.
+    fn mixed_text() -> impl Strategy<Value = String> {
+        prop::collection::vec(
+            prop_oneof![
+                4 => "[ -~]{1,6}",
+                1 => "[\r\n\t\x01]{1,3}",
+                3 => "[\u{301}\u{200D}\u{FE0F}\u{600}\u{903}\u{915}\u{94D}\u{937}\u{1F1E6}\u{1F1EB}\u{1100}\u{1161}\u{11A8}\u{AC00}\u{1F468}\u{1F3FB}\u{2764}\u{20E3}\u{E0041}\u{E007F}\u{1F3F4}中é—]{1,4}",
+                1 => "\\PC{1,3}",
+            ],
+            0..14,
+        )
+        .prop_map(|parts| parts.concat())
+    }
+
     proptest! {
         #[test]
         fn a_line_fits_when_its_width_is_within(
-            text in "[ -~\t]{0,12}\\PC{0,6}[ -~]{0,12}|[\u{1F1E6}-\u{1F1FF}\u{200D}\u{FE0F}\u{1F468}\u{0300}\u{3000}e ]{0,12}",
+            text in "[ -~\t]{0,12}\\PC{0,6}[ -~]{0,12}|[\u{1F1E6}-\u{1F1FF}\u{200D}\u{FE0F}\u{1F468}\u{0300}\u{3000}e ]{0,12}|[ -~\u{2010}-\u{2060}\u{2190}-\u{21FF}\u{2500}-\u{25A0}\u{301}\u{200D}\u{FE0F}\u{20E3}\u{1F1E6}\u{0600}\u{1100}\u{AC00}\t]{0,40}",
             width in 0usize..40,
         ) {
             let line = Line::from(vec![Span::raw(text.clone()), Span::raw(text.clone())]);
@@ -247,6 +366,39 @@ mod tests {
             let fast: Vec<(usize, &str)> = grapheme_indices(&text).collect();
             let slow: Vec<(usize, &str)> = text.grapheme_indices(true).collect();
             prop_assert_eq!(fast, slow);
+        }
+
+        #[test]
+        fn mixed_text_is_segmented_as_unicode_segments_it(text in mixed_text()) {
+            let fast: Vec<(usize, &str)> = grapheme_indices(&text).collect();
+            let slow: Vec<(usize, &str)> = text.grapheme_indices(true).collect();
+            prop_assert_eq!(fast, slow);
+        }
+
+        #[test]
+        fn word_runs_are_runs_of_whole_clusters(text in mixed_text(), every in 1usize..4) {
+            // Runs and spaces taken at some places and not others: each byte
+            // of a run and each space is a cluster, and what comes after one
+            // is segmented as before.
+            let mut clusters = grapheme_indices(&text);
+            let mut seen = Vec::new();
+            for step in 0.. {
+                if step % every == 0 && let Some((start, end)) = clusters.word_run() {
+                    prop_assert!(text[start..end].bytes().all(|b| b.is_ascii_graphic()));
+                    seen.extend((start..end).map(|i| (i, &text[i..=i])));
+                    continue;
+                }
+                if step % every == 1 && let Some(start) = clusters.space() {
+                    seen.push((start, &text[start..=start]));
+                    continue;
+                }
+                match clusters.next() {
+                    Some(cluster) => seen.push(cluster),
+                    None => break,
+                }
+            }
+            let slow: Vec<(usize, &str)> = text.grapheme_indices(true).collect();
+            prop_assert_eq!(seen, slow);
         }
 
         #[test]

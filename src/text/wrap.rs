@@ -23,6 +23,9 @@ const TOO_WIDE: &str = "?";
 enum Kind {
     /// The input text itself.
     Text,
+    /// A run of printable ASCII other than the space, a cluster and a column
+    /// per byte: one piece for a whole word, cut anywhere when it is broken.
+    Run,
     /// A tab, written as spaces.
     Tab,
     /// A character wider than the whole line, written as [`TOO_WIDE`].
@@ -37,6 +40,24 @@ struct Piece {
     end: usize,
     width: usize,
     kind: Kind,
+}
+
+impl Kind {
+    /// Whether the piece is written as the input's own text.
+    fn is_text(self) -> bool {
+        matches!(self, Kind::Text | Kind::Run)
+    }
+}
+
+impl Piece {
+    /// How many bytes the piece is written as.
+    fn written_len(&self) -> usize {
+        match self.kind {
+            Kind::Text | Kind::Run => self.end - self.start,
+            Kind::Tab => self.width,
+            Kind::TooWide => TOO_WIDE.len(),
+        }
+    }
 }
 
 /// A prefix cut to leave room for content, and its width.
@@ -80,7 +101,31 @@ struct Wrapper<'s, 'a> {
     word_width: usize,
 }
 
-impl Wrapper<'_, '_> {
+impl<'s, 'a> Wrapper<'s, 'a> {
+    fn new(
+        spans: &'s [Span<'a>],
+        width: usize,
+        first_prefix: &[Span<'_>],
+        rest_prefix: &[Span<'_>],
+    ) -> Self {
+        let width = width.max(1);
+        Wrapper {
+            spans,
+            width,
+            first: Prefix::new(first_prefix, width),
+            rest: Prefix::new(rest_prefix, width),
+            lines: Vec::new(),
+            line: Vec::new(),
+            line_width: 0,
+            line_has_word: false,
+            hard_start: true,
+            space: Vec::new(),
+            space_width: 0,
+            word: Vec::new(),
+            word_width: 0,
+        }
+    }
+
     fn available(&self) -> usize {
         let prefix = if self.lines.is_empty() {
             &self.first
@@ -94,8 +139,8 @@ impl Wrapper<'_, '_> {
         self.line_width += piece.width;
         if let Some(last) = self.line.last_mut()
             && last.span == piece.span
-            && last.kind == Kind::Text
-            && piece.kind == Kind::Text
+            && last.kind.is_text()
+            && piece.kind.is_text()
             && last.end == piece.start
         {
             last.end = piece.end;
@@ -112,24 +157,28 @@ impl Wrapper<'_, '_> {
             &self.rest
         };
         let mut spans: Vec<Span<'static>> = prefix.spans.clone();
-        let mut current: Option<(usize, String)> = None;
-        for piece in self.line.drain(..) {
-            let span = &self.spans[piece.span];
-            if current.as_ref().is_some_and(|(i, _)| *i != piece.span)
-                && let Some((i, text)) = current.take()
-            {
-                spans.push(Span::styled(text, self.spans[i].style));
+        // One span per run of pieces of one input span, its text sized first.
+        let mut group = 0;
+        while group < self.line.len() {
+            let index = self.line[group].span;
+            let end = self.line[group..]
+                .iter()
+                .position(|piece| piece.span != index)
+                .map_or(self.line.len(), |n| group + n);
+            let pieces = &self.line[group..end];
+            let content = &self.spans[index].content;
+            let mut text = String::with_capacity(pieces.iter().map(Piece::written_len).sum());
+            for piece in pieces {
+                match piece.kind {
+                    Kind::Text | Kind::Run => text.push_str(&content[piece.start..piece.end]),
+                    Kind::Tab => text.extend(std::iter::repeat_n(' ', piece.width)),
+                    Kind::TooWide => text.push_str(TOO_WIDE),
+                }
             }
-            let text = &mut current.get_or_insert_with(|| (piece.span, String::new())).1;
-            match piece.kind {
-                Kind::Text => text.push_str(&span.content[piece.start..piece.end]),
-                Kind::Tab => text.push_str(&" ".repeat(piece.width)),
-                Kind::TooWide => text.push_str(TOO_WIDE),
-            }
+            spans.push(Span::styled(text, self.spans[index].style));
+            group = end;
         }
-        if let Some((i, text)) = current {
-            spans.push(Span::styled(text, self.spans[i].style));
-        }
+        self.line.clear();
         self.lines.push(Line::from(spans));
         self.line_width = 0;
         self.line_has_word = false;
@@ -142,39 +191,49 @@ impl Wrapper<'_, '_> {
             return;
         }
         let available = self.available();
-        let space = std::mem::take(&mut self.space);
+        // Taken out to be placed, and given back empty: its memory is
+        // reused for the next word's spaces.
+        let mut space = std::mem::take(&mut self.space);
         let space_width = std::mem::replace(&mut self.space_width, 0);
         if self.line_has_word {
             if self.line_width + space_width + self.word_width <= available {
-                for piece in space {
+                for piece in space.drain(..) {
                     self.push_to_line(piece);
                 }
+                self.space = space;
                 self.place_word();
                 return;
             }
             self.emit_line();
         } else if self.hard_start {
             // Leading indentation of a line of input, as much as fits.
-            for piece in space {
+            for piece in space.drain(..) {
                 if self.line_width + piece.width > available {
                     break;
                 }
                 self.push_to_line(piece);
             }
         }
+        space.clear();
+        self.space = space;
         self.place_word();
     }
 
     /// Puts the pending word on the current line, breaking it where it does not fit.
     fn place_word(&mut self) {
-        let word = std::mem::take(&mut self.word);
+        // Taken out and given back empty, as the spaces are.
+        let mut word = std::mem::take(&mut self.word);
         let word_width = std::mem::replace(&mut self.word_width, 0);
         if self.line_width + word_width <= self.available() {
-            for piece in word {
+            for piece in word.drain(..) {
                 self.push_to_line(piece);
             }
         } else {
-            for mut piece in word {
+            for mut piece in word.drain(..) {
+                if piece.kind == Kind::Run {
+                    self.break_run(piece);
+                    continue;
+                }
                 if self.line_width + piece.width > self.available() && self.line_width > 0 {
                     self.emit_line();
                 }
@@ -185,54 +244,116 @@ impl Wrapper<'_, '_> {
                 self.push_to_line(piece);
             }
         }
+        self.word = word;
         self.line_has_word = true;
+    }
+
+    /// Places a run of a word too long for the line: as many bytes as the
+    /// line has columns left, the rest on the next lines (what placing it a
+    /// cluster at a time does).
+    fn break_run(&mut self, run: Piece) {
+        let mut start = run.start;
+        while start < run.end {
+            let room = self.available().saturating_sub(self.line_width);
+            if room == 0 && self.line_width > 0 {
+                self.emit_line();
+                continue;
+            }
+            let end = run.end.min(start + room.max(1));
+            self.push_to_line(Piece {
+                start,
+                end,
+                width: end - start,
+                ..run
+            });
+            start = end;
+        }
     }
 
     fn run(mut self) -> Vec<Line<'static>> {
         for (index, span) in self.spans.iter().enumerate() {
-            for (start, g) in grapheme_indices(&span.content) {
-                let end = start + g.len();
-                let piece = |width, kind| Piece {
-                    span: index,
-                    start,
-                    end,
-                    width,
-                    kind,
+            let mut clusters = grapheme_indices(&span.content);
+            loop {
+                if let Some((start, end)) = clusters.word_run() {
+                    self.word.push(Piece {
+                        span: index,
+                        start,
+                        end,
+                        width: end - start,
+                        kind: Kind::Run,
+                    });
+                    self.word_width += end - start;
+                    continue;
+                }
+                if let Some(start) = clusters.space() {
+                    self.push_space(index, start);
+                    continue;
+                }
+                let Some((start, g)) = clusters.next() else {
+                    break;
                 };
-                match g {
-                    "\n" | "\r\n" => {
-                        self.flush_word();
-                        self.space.clear();
-                        self.space_width = 0;
-                        self.emit_line();
-                        self.hard_start = true;
-                    }
-                    " " | "\t" => {
-                        self.flush_word();
-                        let p = if g == "\t" {
-                            piece(TAB_WIDTH, Kind::Tab)
-                        } else {
-                            piece(1, Kind::Text)
-                        };
-                        self.space_width += p.width;
-                        self.space.push(p);
-                    }
-                    _ => {
-                        let width = grapheme_width(g);
-                        if width >= 2 {
-                            // Double-width text (CJK) may break on either side.
-                            self.flush_word();
-                            self.word.push(piece(width, Kind::Text));
-                            self.word_width = width;
-                            self.flush_word();
-                        } else {
-                            self.word.push(piece(width, Kind::Text));
-                            self.word_width += width;
-                        }
-                    }
+                self.push_cluster(index, start, g);
+            }
+        }
+        self.finish()
+    }
+
+    /// Takes in a space of span `index` at byte `start`: the word before it
+    /// is placed, the space waits to be placed before the next word.
+    fn push_space(&mut self, index: usize, start: usize) {
+        self.flush_word();
+        self.space_width += 1;
+        self.space.push(Piece {
+            span: index,
+            start,
+            end: start + 1,
+            width: 1,
+            kind: Kind::Text,
+        });
+    }
+
+    /// Takes in one grapheme cluster `g` of span `index`, at byte `start`.
+    fn push_cluster(&mut self, index: usize, start: usize, g: &str) {
+        let end = start + g.len();
+        let piece = |width, kind| Piece {
+            span: index,
+            start,
+            end,
+            width,
+            kind,
+        };
+        match g {
+            "\n" | "\r\n" => {
+                self.flush_word();
+                self.space.clear();
+                self.space_width = 0;
+                self.emit_line();
+                self.hard_start = true;
+            }
+            " " => self.push_space(index, start),
+            "\t" => {
+                self.flush_word();
+                self.space_width += TAB_WIDTH;
+                self.space.push(piece(TAB_WIDTH, Kind::Tab));
+            }
+            _ => {
+                let width = grapheme_width(g);
+                if width >= 2 {
+                    // Double-width text (CJK) may break on either side.
+                    self.flush_word();
+                    self.word.push(piece(width, Kind::Text));
+                    self.word_width = width;
+                    self.flush_word();
+                } else {
+                    self.word.push(piece(width, Kind::Text));
+                    self.word_width += width;
                 }
             }
         }
+    }
+
+    /// Places what is pending and returns the lines.
+    fn finish(mut self) -> Vec<Line<'static>> {
         self.flush_word();
         if self.hard_start && !self.line_has_word {
             let available = self.available();
@@ -259,23 +380,7 @@ pub fn wrap_spans(
     first_prefix: &[Span<'_>],
     rest_prefix: &[Span<'_>],
 ) -> Vec<Line<'static>> {
-    let width = width.max(1);
-    Wrapper {
-        spans,
-        width,
-        first: Prefix::new(first_prefix, width),
-        rest: Prefix::new(rest_prefix, width),
-        lines: Vec::new(),
-        line: Vec::new(),
-        line_width: 0,
-        line_has_word: false,
-        hard_start: true,
-        space: Vec::new(),
-        space_width: 0,
-        word: Vec::new(),
-        word_width: 0,
-    }
-    .run()
+    Wrapper::new(spans, width, first_prefix, rest_prefix).run()
 }
 
 /// The width to lay content out at beside a prefix `prefix` columns wide (a gutter, a list
@@ -493,7 +598,52 @@ mod tests {
         assert_eq!(lines.len(), 1250);
     }
 
+    /// [`wrap_spans`] a grapheme cluster at a time, every cluster found by
+    /// Unicode segmentation, as it was before runs of ASCII were placed
+    /// whole: the reference the fast path must agree with.
+    fn wrapped_per_cluster(
+        spans: &[Span<'_>],
+        width: usize,
+        first_prefix: &[Span<'_>],
+        rest_prefix: &[Span<'_>],
+    ) -> Vec<Line<'static>> {
+        let mut wrapper = Wrapper::new(spans, width, first_prefix, rest_prefix);
+        for (index, span) in spans.iter().enumerate() {
+            for (start, g) in span.content.grapheme_indices(true) {
+                wrapper.push_cluster(index, start, g);
+            }
+        }
+        wrapper.finish()
+    }
+
     use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn runs_of_ascii_wrap_as_clusters_do(
+            parts in prop::collection::vec(
+                (
+                    "([a-z.,;:!?()/_-]{1,14}|[A-Z0-9]{1,30}| {1,3}|\\t|\\n|\\r\\n|e\u{301}|\u{301}|中文|—|’|👩\u{200d}👧|\u{600}|\u{1F1EB}\u{1F1F7}){0,8}",
+                    0..3usize,
+                ),
+                0..10,
+            ),
+            first in "[│• ]{0,4}",
+            rest in "[│ ]{0,4}",
+            width in 1usize..=60,
+        ) {
+            let spans: Vec<Span<'_>> = parts
+                .iter()
+                .map(|(t, s)| Span::styled(t.as_str(), styles()[*s]))
+                .collect();
+            let first = [Span::raw(first.as_str())];
+            let rest = [Span::raw(rest.as_str())];
+            prop_assert_eq!(
+                wrap_spans(&spans, width, &first, &rest),
+                wrapped_per_cluster(&spans, width, &first, &rest)
+            );
+        }
+    }
 
     fn styles() -> [Style; 3] {
         [

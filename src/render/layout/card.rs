@@ -17,7 +17,7 @@ use crate::text::truncate::cut_to_width;
 use crate::text::width::line_width;
 use crate::text::wrap::{prefix_lines, wrap_spans};
 
-use super::lines::{clean, code_lines, dim_line, indent_code, inner_width, pretty};
+use super::lines::{clean, code_lines, dim_line, indent_code, inner_width, line_count, pretty};
 use super::message::inquiry_lines;
 use super::rules::{task_detail, task_label};
 use super::{BODY_INDENT, Fold, LayoutContext, RESULT_GUTTER, subagent};
@@ -298,13 +298,13 @@ pub(super) fn hidden_result_lines(card: &ToolCard, ctx: &LayoutContext<'_>) -> u
         .iter()
         .filter(|(_, d)| *d == BlockDisplay::Hidden)
         .filter_map(|&(b, _)| views.get(b).and_then(|v| v.text))
-        .map(|t| t.lines().count())
+        .map(line_count)
         .sum()
 }
 
 pub(super) fn card_result_lines(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
     match card.call.response.map(|r| &ctx.conv.events[r].kind) {
-        Some(EventKind::ToolCallResponse { content, .. }) => content.plain_text().lines().count(),
+        Some(EventKind::ToolCallResponse { content, .. }) => line_count(&content.plain_text()),
         _ => 0,
     }
 }
@@ -406,7 +406,7 @@ pub(super) fn result_lines(
         clean(text, ctx)
     };
     let (presentation, normalized) = classify_result(&text, mime);
-    let total = normalized.lines().count();
+    let total = line_count(&normalized);
     let shown: Cow<'_, str> = match limit {
         Some(n) if total > n => {
             Cow::Owned(normalized.lines().take(n).collect::<Vec<_>>().join("\n"))

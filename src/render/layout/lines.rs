@@ -39,6 +39,15 @@ pub(super) fn fit(lines: &mut [Line<'static>], width: usize) {
     }
 }
 
+/// How many lines `text` holds, as `text.lines().count()` counts them (a
+/// last line feed ends the last line, it does not start another), counted
+/// as line feeds in one pass instead of a search per line: a card counts the
+/// lines of each of its results, some of them thousands of lines long.
+pub(super) fn line_count(text: &str) -> usize {
+    let feeds = text.bytes().filter(|&b| b == b'\n').count();
+    feeds + usize::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
 /// Puts `prefix` before lines laid out at [`child_width`] columns.
 pub(super) fn indent(
     lines: Vec<Line<'static>>,
@@ -169,4 +178,17 @@ pub(super) fn raw_json_block(
     lines.extend(code_lines(&json, Some("json"), ctx));
     lines.push(Line::default());
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_count;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn lines_are_counted_as_str_lines_counts_them(text in "[a\\n\\r é]{0,30}") {
+            prop_assert_eq!(line_count(&text), text.lines().count());
+        }
+    }
 }

@@ -1,0 +1,95 @@
+//! Finding printable ASCII eight bytes at a time.
+//!
+//! Nearly every byte a conversation holds is printable ASCII, and the text
+//! layer asks of each piece of text whether it is (to measure it by its
+//! length, to copy it to the output as it is, to skip the sanitizer's work).
+//! Asked a byte at a time that question was a few percent of a render; here a
+//! machine word of eight bytes is answered at once, and only a word that holds
+//! another byte is looked at byte by byte.
+
+/// Eight copies of `byte`, one per byte of a `u64`.
+const fn lanes(byte: u8) -> u64 {
+    u64::from_ne_bytes([byte; 8])
+}
+
+/// Whether any of the eight bytes of `word` is outside `b' '..=b'~'`.
+///
+/// Below `0x20`: subtracting `0x20` from each byte borrows into its top bit
+/// exactly when the byte was smaller (a byte that already had its top bit is
+/// masked out by `!word`, and is caught by the second test). From `0x7F` on:
+/// adding 1 sets the top bit of `0x7F`, and a byte that had it keeps it
+/// through the `| word`. Both tests are exact as yes-or-no answers for the
+/// whole word (a borrow or carry across bytes can only start at a byte that
+/// is itself outside), which is all that is asked of them.
+fn has_unprintable(word: u64) -> bool {
+    let below_space = word.wrapping_sub(lanes(0x20)) & !word;
+    let from_delete = word.wrapping_add(lanes(0x01)) | word;
+    (below_space | from_delete) & lanes(0x80) != 0
+}
+
+/// The length of the run of printable ASCII (`b' '..=b'~'`) `bytes` starts with.
+pub fn printable_prefix(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    let mut words = bytes.chunks_exact(8);
+    for chunk in &mut words {
+        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or([0; 8]));
+        if has_unprintable(word) {
+            break;
+        }
+        at += 8;
+    }
+    at + bytes[at..]
+        .iter()
+        .position(|&b| !matches!(b, b' '..=b'~'))
+        .unwrap_or(bytes.len() - at)
+}
+
+/// Whether `text` is printable ASCII only (the empty text is).
+pub fn is_printable(text: &str) -> bool {
+    printable_prefix(text.as_bytes()) == text.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The answer a byte at a time, as it was asked before.
+    fn printable_prefix_bytewise(bytes: &[u8]) -> usize {
+        bytes
+            .iter()
+            .position(|&b| !matches!(b, b' '..=b'~'))
+            .unwrap_or(bytes.len())
+    }
+
+    #[test]
+    fn every_byte_in_every_lane_is_told_apart() {
+        // Each byte value at each of the eight places of a word, among
+        // printable neighbours and among neighbours that may borrow or carry.
+        for fill in [b'a', b' ', b'~', b'!'] {
+            for byte in 0..=u8::MAX {
+                for place in 0..8 {
+                    let mut bytes = [fill; 8];
+                    bytes[place] = byte;
+                    assert_eq!(
+                        printable_prefix(&bytes),
+                        printable_prefix_bytewise(&bytes),
+                        "{byte:#x} at {place} among {fill:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_prefix_is_the_one_found_a_byte_at_a_time(
+            bytes in prop::collection::vec(
+                prop_oneof![8 => 0x20u8..=0x7e, 1 => any::<u8>(), 1 => prop::sample::select(vec![0x1f, 0x7f, 0x80, 0xff, 0x00, b'\n', b'\t'])],
+                0..80,
+            ),
+        ) {
+            prop_assert_eq!(printable_prefix(&bytes), printable_prefix_bytewise(&bytes));
+        }
+    }
+}
