@@ -215,7 +215,7 @@ pub fn line_width(line: &Line<'_>) -> usize {
 }
 
 /// True when `line` takes at most `width` columns. Counted first with an upper bound that walks
-/// no clusters (printable ASCII and the characters [`lone_chars_width`] measures one column, a
+/// no clusters (printable ASCII and the characters measured alone as one column, a
 /// tab [`TAB_WIDTH`], any other character two: no character is wider, and a cluster of several
 /// is never wider than its characters so counted), then, only when the bound is over `width`,
 /// measured.
