@@ -22,5 +22,7 @@ pub mod transcript;
 pub use document::{
     Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, SyntaxError,
 };
+#[cfg(test)]
+pub(crate) use prefix_hash::sample_bytes;
 pub use prefix_hash::{PREFIX_CHUNK, PrefixHasher};
 pub use stream::{StreamFormat, StreamReader, SubAgentLink, SubAgentSource};

@@ -106,15 +106,21 @@ impl PrefixHasher {
     }
 }
 
+/// Deterministic bytes of any length, different at every offset: a file's
+/// content for the tests of hashing it here and in `load/prefix_read.rs`.
+#[cfg(test)]
+pub(crate) fn sample_bytes(len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3])
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Deterministic bytes of any length, different at every offset.
     fn bytes(len: usize) -> Vec<u8> {
-        (0..len)
-            .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3])
-            .collect()
+        sample_bytes(len)
     }
 
     fn hashed_in_pieces(bytes: &[u8], piece: usize) -> u64 {

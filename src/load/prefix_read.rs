@@ -184,13 +184,7 @@ mod tests {
     use std::io::Write as _;
 
     use super::*;
-
-    /// Deterministic bytes, different at every offset.
-    fn bytes(len: usize) -> Vec<u8> {
-        (0..len)
-            .map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3])
-            .collect()
-    }
+    use crate::format::sample_bytes as bytes;
 
     fn file_of(data: &[u8]) -> (tempfile::NamedTempFile, File) {
         let mut temp = tempfile::NamedTempFile::new().expect("temp file");
