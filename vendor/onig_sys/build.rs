@@ -157,6 +157,10 @@ fn compile() {
 
     cc.include(out_dir); // Read config.h from there
     cc.include(src);
+    // overhear patch 02: the C sources are patched here, so a change to them
+    // must rebuild the library (printing any rerun-if line turns off Cargo's
+    // default of rerunning on every change in the package).
+    println!("cargo:rerun-if-changed={}", src.display());
 
     let files = [
         "regexec.c",
