@@ -3938,6 +3938,21 @@ add_code_range_to_buf(BBuf** pbuf, OnigCodePoint from, OnigCodePoint to)
   data = (OnigCodePoint* )(bbuf->p);
   data++;
 
+  /* overhear patch 03: a range after every range held is appended (the
+     searches below would find low = high = n: nothing to move or merge). */
+  if (n == 0 || from > data[(n - 1)*2 + 1]) {
+    if (n + 1 > ONIG_MAX_MULTI_BYTE_RANGES_NUM)
+      return ONIGERR_TOO_MANY_MULTI_BYTE_RANGES;
+
+    pos = SIZE_CODE_POINT * (1 + n * 2);
+    BB_ENSURE_SIZE(bbuf, pos + SIZE_CODE_POINT * 2);
+    BB_WRITE_CODE_POINT(bbuf, pos, from);
+    BB_WRITE_CODE_POINT(bbuf, pos + SIZE_CODE_POINT, to);
+    n++;
+    BB_WRITE_CODE_POINT(bbuf, 0, n);
+    return 0;
+  }
+
   for (low = 0, bound = n; low < bound; ) {
     x = (low + bound) >> 1;
     if (from > data[x*2 + 1])
@@ -3985,6 +4000,61 @@ add_code_range_to_buf(BBuf** pbuf, OnigCodePoint from, OnigCodePoint to)
   BB_WRITE_CODE_POINT(bbuf, pos + SIZE_CODE_POINT, to);
   n += inc_n;
   BB_WRITE_CODE_POINT(bbuf, 0, n);
+
+  return 0;
+}
+
+/* overhear patch 03: adds ranges first .. n-1 of a code range table
+   (ONIGENC_CODE_RANGE_*) as add_code_range_to_buf() called for each in turn
+   would, but copies them straight in while each starts after the last range
+   held and none is reversed (always, for the sorted tables of a ctype added
+   to an empty buffer), and hands the rest to add_code_range_to_buf(). */
+static int
+add_code_ranges_to_buf(BBuf** pbuf, const OnigCodePoint mbr[], int first,
+                       int n)
+{
+  int r, i;
+  unsigned int end;
+  OnigCodePoint num, from, to, *data;
+  BBuf* bbuf;
+
+  if (first >= n) return 0;
+
+  if (IS_NULL(*pbuf)) {
+    r = new_code_range(pbuf);
+    if (r != 0) return r;
+  }
+  bbuf = *pbuf;
+  GET_CODE_POINT(num, bbuf->p);
+  if (num + (OnigCodePoint )(n - first) > ONIG_MAX_MULTI_BYTE_RANGES_NUM)
+    goto one_by_one;
+
+  BB_ENSURE_SIZE(bbuf, SIZE_CODE_POINT * (1 + (num + (n - first)) * 2));
+  data = (OnigCodePoint* )(bbuf->p);
+  data++;
+
+  for (i = first; i < n; i++) {
+    from = ONIGENC_CODE_RANGE_FROM(mbr, i);
+    to   = ONIGENC_CODE_RANGE_TO(mbr, i);
+    if (from > to || (num != 0 && from <= data[(num - 1)*2 + 1]))
+      break;
+
+    data[num*2]     = from;
+    data[num*2 + 1] = to;
+    num++;
+  }
+  first = i;
+
+  BB_WRITE_CODE_POINT(bbuf, 0, num);
+  end = SIZE_CODE_POINT * (1 + num * 2);
+  if (bbuf->used < end) bbuf->used = end;
+
+ one_by_one:
+  for (i = first; i < n; i++) {
+    r = add_code_range_to_buf(pbuf, ONIGENC_CODE_RANGE_FROM(mbr, i),
+                              ONIGENC_CODE_RANGE_TO(mbr, i));
+    if (r != 0) return r;
+  }
 
   return 0;
 }
@@ -6459,12 +6529,8 @@ add_ctype_to_cc_by_range(CClassNode* cc, int ctype ARG_UNUSED, int not,
     }
 
   sb_end:
-    for ( ; i < n; i++) {
-      r = add_code_range_to_buf(&(cc->mbuf),
-                                ONIGENC_CODE_RANGE_FROM(mbr, i),
-                                ONIGENC_CODE_RANGE_TO(mbr, i));
-      if (r != 0) return r;
-    }
+    r = add_code_ranges_to_buf(&(cc->mbuf), mbr, i, n);
+    if (r != 0) return r;
   }
   else {
     OnigCodePoint prev = 0;
