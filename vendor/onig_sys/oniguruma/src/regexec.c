@@ -1358,16 +1358,16 @@ struct OnigCalloutArgsStruct {
 } while(0);
 
 
+/* overhear patch 04: a stack still on alloca() is not copied to the heap for
+   the search's next match_at() (once per search: a ~5 KB malloc and memcpy,
+   and a free at its end). STACK_INIT() reads only stack_p and stack_n, never
+   the content, which every match_at() writes before reading, as it must on
+   its first, alloca()'d stack; with stack_p left NULL the next one takes a
+   fresh alloca() of the same INIT_MATCH_STACK_SIZE (an alloca()'d stack has
+   never grown: stack_double() moves it to the heap). */
 #define STACK_SAVE(msa,is_alloca,alloc_base) do{\
   (msa)->stack_n = (int )(stk_end - stk_base);\
-  if ((is_alloca) != 0) {\
-    size_t size = sizeof(StkPtrType) * (msa)->ptr_num\
-                + sizeof(StackType) * (msa)->stack_n;\
-    (msa)->stack_p = xmalloc(size);\
-    CHECK_NULL_RETURN_MEMERR((msa)->stack_p);\
-    xmemcpy((msa)->stack_p, (alloc_base), size);\
-  }\
-  else {\
+  if ((is_alloca) == 0) {\
     (msa)->stack_p = (alloc_base);\
   };\
 } while(0)
