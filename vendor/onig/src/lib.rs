@@ -449,8 +449,9 @@ impl Regex {
     where
         T: EncodedChars,
     {
-        let match_param = MatchParam::default();
-        let result = self.match_with_param(chars, at, options, region, match_param);
+        // overhear patch 01: no `MatchParam` allocated and freed per match;
+        // `onig_match` is `onig_match_with_param` with a default one on the C stack.
+        let result = self.match_with_raw_param(chars, at, options, region, std::ptr::null_mut());
 
         match result {
             Ok(r) => r,
@@ -509,6 +510,22 @@ impl Regex {
     where
         T: EncodedChars,
     {
+        self.match_with_raw_param(chars, at, options, region, match_param.as_raw())
+    }
+
+    /// `match_with_param` with a raw `OnigMatchParam`, or with the default
+    /// parameters when `match_param` is null (overhear patch 01).
+    fn match_with_raw_param<T>(
+        &self,
+        chars: T,
+        at: usize,
+        options: SearchOptions,
+        region: Option<&mut Region>,
+        match_param: *mut onig_sys::OnigMatchParam,
+    ) -> Result<Option<usize>, Error>
+    where
+        T: EncodedChars,
+    {
         if chars.encoding() != self.encoding() {
             return Err(Error::custom(format!(
                 "Regex encoding does not match haystack encoding ({0:?}, {1:?})",
@@ -521,18 +538,30 @@ impl Regex {
             if offset > chars.limit_ptr() {
                 return Err(Error::custom(format!("Offset {} is too large", at)));
             }
-            onig_sys::onig_match_with_param(
-                self.raw,
-                chars.start_ptr(),
-                chars.limit_ptr(),
-                offset,
-                match region {
-                    Some(region) => region as *mut Region as *mut onig_sys::OnigRegion,
-                    None => std::ptr::null_mut(),
-                },
-                options.bits(),
-                match_param.as_raw(),
-            )
+            let region = match region {
+                Some(region) => region as *mut Region as *mut onig_sys::OnigRegion,
+                None => std::ptr::null_mut(),
+            };
+            if match_param.is_null() {
+                onig_sys::onig_match(
+                    self.raw,
+                    chars.start_ptr(),
+                    chars.limit_ptr(),
+                    offset,
+                    region,
+                    options.bits(),
+                )
+            } else {
+                onig_sys::onig_match_with_param(
+                    self.raw,
+                    chars.start_ptr(),
+                    chars.limit_ptr(),
+                    offset,
+                    region,
+                    options.bits(),
+                    match_param,
+                )
+            }
         };
 
         if r >= 0 {
@@ -639,8 +668,10 @@ impl Regex {
     where
         T: EncodedChars,
     {
-        let match_param = MatchParam::default();
-        let result = self.search_with_param(chars, from, to, options, region, match_param);
+        // overhear patch 01: no `MatchParam` allocated and freed per search;
+        // `onig_search` is `onig_search_with_param` with a default one on the C stack.
+        let result =
+            self.search_with_raw_param(chars, from, to, options, region, std::ptr::null_mut());
 
         match result {
             Ok(r) => r,
@@ -702,6 +733,23 @@ impl Regex {
     where
         T: EncodedChars,
     {
+        self.search_with_raw_param(chars, from, to, options, region, match_param.as_raw())
+    }
+
+    /// `search_with_param` with a raw `OnigMatchParam`, or with the default
+    /// parameters when `match_param` is null (overhear patch 01).
+    fn search_with_raw_param<T>(
+        &self,
+        chars: T,
+        from: usize,
+        to: usize,
+        options: SearchOptions,
+        region: Option<&mut Region>,
+        match_param: *mut onig_sys::OnigMatchParam,
+    ) -> Result<Option<usize>, Error>
+    where
+        T: EncodedChars,
+    {
         let (beg, end) = (chars.start_ptr(), chars.limit_ptr());
         if chars.encoding() != self.encoding() {
             return Err(Error::custom(format!(
@@ -719,19 +767,24 @@ impl Regex {
             if range > end {
                 return Err(Error::custom("Limit of match should be before end"));
             }
-            onig_sys::onig_search_with_param(
-                self.raw,
-                beg,
-                end,
-                start,
-                range,
-                match region {
-                    Some(region) => region as *mut Region as *mut onig_sys::OnigRegion,
-                    None => std::ptr::null_mut(),
-                },
-                options.bits(),
-                match_param.as_raw(),
-            )
+            let region = match region {
+                Some(region) => region as *mut Region as *mut onig_sys::OnigRegion,
+                None => std::ptr::null_mut(),
+            };
+            if match_param.is_null() {
+                onig_sys::onig_search(self.raw, beg, end, start, range, region, options.bits())
+            } else {
+                onig_sys::onig_search_with_param(
+                    self.raw,
+                    beg,
+                    end,
+                    start,
+                    range,
+                    region,
+                    options.bits(),
+                    match_param,
+                )
+            }
         };
 
         if r >= 0 {
