@@ -449,9 +449,8 @@ impl Regex {
     where
         T: EncodedChars,
     {
-        // overhear patch 01: no `MatchParam` allocated and freed per match;
-        // `onig_match` is `onig_match_with_param` with a default one on the C stack.
-        let result = self.match_with_raw_param(chars, at, options, region, std::ptr::null_mut());
+        let match_param = MatchParam::default();
+        let result = self.match_with_param(chars, at, options, region, match_param);
 
         match result {
             Ok(r) => r,
@@ -510,22 +509,6 @@ impl Regex {
     where
         T: EncodedChars,
     {
-        self.match_with_raw_param(chars, at, options, region, match_param.as_raw())
-    }
-
-    /// `match_with_param` with a raw `OnigMatchParam`, or with the default
-    /// parameters when `match_param` is null (overhear patch 01).
-    fn match_with_raw_param<T>(
-        &self,
-        chars: T,
-        at: usize,
-        options: SearchOptions,
-        region: Option<&mut Region>,
-        match_param: *mut onig_sys::OnigMatchParam,
-    ) -> Result<Option<usize>, Error>
-    where
-        T: EncodedChars,
-    {
         if chars.encoding() != self.encoding() {
             return Err(Error::custom(format!(
                 "Regex encoding does not match haystack encoding ({0:?}, {1:?})",
@@ -542,6 +525,8 @@ impl Regex {
                 Some(region) => region as *mut Region as *mut onig_sys::OnigRegion,
                 None => std::ptr::null_mut(),
             };
+            // overhear patch 01: default parameters are made on the C stack.
+            let match_param = match_param.raw_or_default();
             if match_param.is_null() {
                 onig_sys::onig_match(
                     self.raw,
@@ -668,10 +653,8 @@ impl Regex {
     where
         T: EncodedChars,
     {
-        // overhear patch 01: no `MatchParam` allocated and freed per search;
-        // `onig_search` is `onig_search_with_param` with a default one on the C stack.
-        let result =
-            self.search_with_raw_param(chars, from, to, options, region, std::ptr::null_mut());
+        let match_param = MatchParam::default();
+        let result = self.search_with_param(chars, from, to, options, region, match_param);
 
         match result {
             Ok(r) => r,
@@ -733,23 +716,6 @@ impl Regex {
     where
         T: EncodedChars,
     {
-        self.search_with_raw_param(chars, from, to, options, region, match_param.as_raw())
-    }
-
-    /// `search_with_param` with a raw `OnigMatchParam`, or with the default
-    /// parameters when `match_param` is null (overhear patch 01).
-    fn search_with_raw_param<T>(
-        &self,
-        chars: T,
-        from: usize,
-        to: usize,
-        options: SearchOptions,
-        region: Option<&mut Region>,
-        match_param: *mut onig_sys::OnigMatchParam,
-    ) -> Result<Option<usize>, Error>
-    where
-        T: EncodedChars,
-    {
         let (beg, end) = (chars.start_ptr(), chars.limit_ptr());
         if chars.encoding() != self.encoding() {
             return Err(Error::custom(format!(
@@ -771,6 +737,8 @@ impl Regex {
                 Some(region) => region as *mut Region as *mut onig_sys::OnigRegion,
                 None => std::ptr::null_mut(),
             };
+            // overhear patch 01: default parameters are made on the C stack.
+            let match_param = match_param.raw_or_default();
             if match_param.is_null() {
                 onig_sys::onig_search(self.raw, beg, end, start, range, region, options.bits())
             } else {
