@@ -38,10 +38,12 @@ fn default_parameters_stop_at_the_retry_limit() {
 fn a_retry_limit_set_by_hand_is_kept() {
     // Short enough to end well under the default limit, not under 1,000.
     let text = format!("{}!", "a".repeat(14));
-    assert_eq!(search(&text, MatchParam::default()).unwrap(), Some(text.len()));
+    assert_eq!(
+        search(&text, MatchParam::default()).unwrap(),
+        Some(text.len())
+    );
     let mut limited = MatchParam::default();
     limited.set_retry_limit_in_match(1_000);
     let error = search(&text, limited).unwrap_err();
     assert_eq!(error.code(), RETRY_LIMIT_IN_MATCH_OVER, "{error}");
 }
-
