@@ -4004,11 +4004,105 @@ add_code_range_to_buf(BBuf** pbuf, OnigCodePoint from, OnigCodePoint to)
   return 0;
 }
 
+/* overhear patch 05: merges ranges first .. n-1 of a code range table into
+   bbuf in one pass, giving what add_code_range_to_buf() called for each in
+   turn gives: a range of the table joins the run of ranges before it when it
+   overlaps it (from <= the run's to), a range already held joins when it
+   overlaps or directly follows a table range of the run (from <= that to + 1);
+   held ranges never join each other. Returns 1, changing nothing, unless the
+   table's ranges are sorted, apart and none reversed (the one-by-one path then
+   applies), or an error. bbuf must have room for its ranges and the table's. */
+static int
+merge_code_ranges_to_buf(BBuf* bbuf, const OnigCodePoint mbr[], int first,
+                         int n)
+{
+  int i, bi, has_cur, has_table;
+  unsigned int end;
+  OnigCodePoint num, out_n, from, to, cur_from, cur_to, *data, *out;
+  unsigned long long table_end;
+
+  for (i = first; i < n; i++) {
+    if (ONIGENC_CODE_RANGE_FROM(mbr, i) > ONIGENC_CODE_RANGE_TO(mbr, i))
+      return 1;
+    if (i > first &&
+        ONIGENC_CODE_RANGE_FROM(mbr, i) <= ONIGENC_CODE_RANGE_TO(mbr, i - 1))
+      return 1;
+  }
+
+  GET_CODE_POINT(num, bbuf->p);
+  data = (OnigCodePoint* )(bbuf->p);
+  data++;
+  out = (OnigCodePoint* )xmalloc(SIZE_CODE_POINT * 2 * (num + (n - first)));
+  CHECK_NULL_RETURN_MEMERR(out);
+
+  out_n = 0;
+  has_cur = has_table = 0;
+  cur_from = cur_to = 0;
+  table_end = 0;
+  bi = 0;
+  i = first;
+  while (bi < (int )num || i < n) {
+    if (bi < (int )num && (i >= n || data[bi*2] <= ONIGENC_CODE_RANGE_FROM(mbr, i))) {
+      from = data[bi*2];
+      to   = data[bi*2 + 1];
+      bi++;
+      if (has_cur && has_table && (unsigned long long )from <= table_end) {
+        if (to > cur_to) cur_to = to;
+        continue;
+      }
+      if (has_cur) {
+        out[out_n*2] = cur_from;
+        out[out_n*2 + 1] = cur_to;
+        out_n++;
+      }
+      cur_from = from;
+      cur_to = to;
+      has_cur = 1;
+      has_table = 0;
+    }
+    else {
+      from = ONIGENC_CODE_RANGE_FROM(mbr, i);
+      to   = ONIGENC_CODE_RANGE_TO(mbr, i);
+      i++;
+      if (has_cur && from <= cur_to) {
+        if (to > cur_to) cur_to = to;
+        if (! has_table || (unsigned long long )to + 1 > table_end)
+          table_end = (unsigned long long )to + 1;
+        has_table = 1;
+        continue;
+      }
+      if (has_cur) {
+        out[out_n*2] = cur_from;
+        out[out_n*2 + 1] = cur_to;
+        out_n++;
+      }
+      cur_from = from;
+      cur_to = to;
+      has_cur = 1;
+      has_table = 1;
+      table_end = (unsigned long long )to + 1;
+    }
+  }
+  if (has_cur) {
+    out[out_n*2] = cur_from;
+    out[out_n*2 + 1] = cur_to;
+    out_n++;
+  }
+
+  xmemcpy(data, out, SIZE_CODE_POINT * 2 * out_n);
+  xfree(out);
+  BB_WRITE_CODE_POINT(bbuf, 0, out_n);
+  end = SIZE_CODE_POINT * (1 + out_n * 2);
+  if (bbuf->used < end) bbuf->used = end;
+  return 0;
+}
+
 /* overhear patch 03: adds ranges first .. n-1 of a code range table
    (ONIGENC_CODE_RANGE_*) as add_code_range_to_buf() called for each in turn
    would, but copies them straight in while each starts after the last range
    held and none is reversed (always, for the sorted tables of a ctype added
-   to an empty buffer), and hands the rest to add_code_range_to_buf(). */
+   to an empty buffer), and merges the rest in (patch 05) or, failing that,
+   hands it to add_code_range_to_buf(). */
 static int
 add_code_ranges_to_buf(BBuf** pbuf, const OnigCodePoint mbr[], int first,
                        int n)
@@ -4048,6 +4142,12 @@ add_code_ranges_to_buf(BBuf** pbuf, const OnigCodePoint mbr[], int first,
   BB_WRITE_CODE_POINT(bbuf, 0, num);
   end = SIZE_CODE_POINT * (1 + num * 2);
   if (bbuf->used < end) bbuf->used = end;
+
+  /* overhear patch 05: the rest, which overlaps what is held, merged in. */
+  if (first < n) {
+    r = merge_code_ranges_to_buf(bbuf, mbr, first, n);
+    if (r <= 0) return r;
+  }
 
  one_by_one:
   for (i = first; i < n; i++) {
