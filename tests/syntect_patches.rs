@@ -33,9 +33,13 @@ fn parse(grammar: &'static str, code: &'static str) -> Vec<String> {
             .collect();
         let _ = done.send(lines);
     });
-    result
-        .recv_timeout(Duration::from_secs(20))
-        .expect("parsing ends (a cached match repeated for ever?)")
+    match result.recv_timeout(Duration::from_secs(20)) {
+        Ok(lines) => lines,
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            panic!("parsing did not end: a match handed back from the cache for ever?")
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("parsing panicked (above)"),
+    }
 }
 
 /// One scope change as `position op`: `3 +keyword.a`, `5 -2` (two scopes popped).

@@ -72,7 +72,8 @@ struct StateLevel {
 
 #[derive(Debug)]
 struct RegexMatch<'a> {
-    regions: Region,
+    /// Where the match's region is: it is not copied out of the search that found it.
+    regions: MatchRegion,
     context: &'a Context,
     pat_index: usize,
     from_with_prototype: bool,
@@ -81,6 +82,30 @@ struct RegexMatch<'a> {
 
 /// Maps the pattern to the start index, which is -1 if not found.
 type SearchCache = HashMap<*const MatchPattern, Option<Region>, BuildHasherDefault<FnvHasher>>;
+
+/// Where the region of a match is kept (patched: the published crate cloned it out of the
+/// search cache for every match, and into the cache for every search it remembered).
+#[derive(Debug, Clone, Copy)]
+enum MatchRegion {
+    /// In the search cache, under this pattern.
+    Cached(*const MatchPattern),
+    /// In the region of the best match found so far (`best_regions`), or, as `search`
+    /// returns it, in the scratch region it searched into.
+    Searched,
+}
+
+impl MatchRegion {
+    /// The region, from the cache or the best match's region.
+    fn get<'r>(self, search_cache: &'r SearchCache, best_regions: &'r Region) -> &'r Region {
+        match self {
+            MatchRegion::Cached(pattern) => search_cache
+                .get(&pattern)
+                .and_then(Option::as_ref)
+                .expect("a match found in the cache stays there until the next search"),
+            MatchRegion::Searched => best_regions,
+        }
+    }
+}
 
 // To understand the implementation of this, here's an introduction to how
 // Sublime Text syntax definitions work.
@@ -230,6 +255,7 @@ impl ParseState {
         }
 
         let mut regions = Region::new();
+        let mut best_regions = Region::empty();
         let fnv = BuildHasherDefault::<FnvHasher>::default();
         let mut search_cache: SearchCache = HashMap::with_capacity_and_hasher(128, fnv);
         // Used for detecting loops with push/pop, see long comment above.
@@ -241,6 +267,7 @@ impl ParseState {
             &mut match_start,
             &mut search_cache,
             &mut regions,
+            &mut best_regions,
             &mut non_consuming_push_at,
             &mut res,
         )? {}
@@ -256,6 +283,7 @@ impl ParseState {
         start: &mut usize,
         search_cache: &mut SearchCache,
         regions: &mut Region,
+        best_regions: &mut Region,
         non_consuming_push_at: &mut (usize, usize),
         ops: &mut Vec<(usize, ScopeStackOp)>,
     ) -> Result<bool, ParsingError> {
@@ -280,6 +308,7 @@ impl ParseState {
             syntax_set,
             search_cache,
             regions,
+            best_regions,
             check_pop_loop,
         )?;
 
@@ -308,7 +337,8 @@ impl ParseState {
                 }
             }
 
-            let match_end = reg_match.regions.pos(0).unwrap().1;
+            let regions = reg_match.regions.get(search_cache, best_regions);
+            let match_end = regions.pos(0).unwrap().1;
 
             let consuming = match_end > *start;
             if !consuming {
@@ -335,7 +365,7 @@ impl ParseState {
                 let id = &self.stack[self.stack.len() - 1].context;
                 syntax_set.get_context(id)?
             };
-            self.exec_pattern(line, &reg_match, level_context, syntax_set, ops)?;
+            self.exec_pattern(line, &reg_match, regions, level_context, syntax_set, ops)?;
 
             Ok(true)
         } else {
@@ -350,6 +380,7 @@ impl ParseState {
         syntax_set: &'a SyntaxSet,
         search_cache: &mut SearchCache,
         regions: &mut Region,
+        best_regions: &mut Region,
         check_pop_loop: bool,
     ) -> Result<Option<RegexMatch<'a>>, ParsingError> {
         let cur_level = &self.stack[self.stack.len() - 1];
@@ -386,10 +417,9 @@ impl ParseState {
             for (pat_context, pat_index) in context_iter(syntax_set, syntax_set.get_context(ctx)?) {
                 let match_pat = pat_context.match_at(pat_index)?;
 
-                if let Some(match_region) =
+                if let Some((match_start, match_end, match_region)) =
                     self.search(line, start, match_pat, captures, search_cache, regions)
                 {
-                    let (match_start, match_end) = match_region.pos(0).unwrap();
 
                     // println!("matched pattern {:?} at start {} end {} (pop would loop: {}, min start: {}, initial start: {}, check_pop_loop: {}, stack_len: {})", match_pat, match_start, match_end, pop_would_loop, min_start, start, check_pop_loop, self.stack.len());
 
@@ -414,6 +444,10 @@ impl ParseState {
                             return Ok(None);
                         }
 
+                        if let MatchRegion::Searched = match_region {
+                            // Kept from the searches after it.
+                            std::mem::swap(regions, best_regions);
+                        }
                         best_match = Some(RegexMatch {
                             regions: match_region,
                             context: pat_context,
@@ -434,6 +468,13 @@ impl ParseState {
         Ok(best_match)
     }
 
+    /// The start and end of `match_pat`'s first match at or after `start`, and where its
+    /// region is: in the search cache (a match remembered from before on this line and
+    /// still ahead, or a new one remembered now) or in `regions` (a pattern with
+    /// back-references, never remembered). Patched: the published crate returned a clone of
+    /// the region and cloned it once more into the cache; here a remembered pattern searched
+    /// again is searched into its own cached region, and a new one's region is moved into the
+    /// cache, so no region is copied. What is remembered, and when, is as published.
     fn search(
         &self,
         line: &str,
@@ -442,18 +483,20 @@ impl ParseState {
         captures: Option<&(Region, String)>,
         search_cache: &mut SearchCache,
         regions: &mut Region,
-    ) -> Option<Region> {
+    ) -> Option<(usize, usize, MatchRegion)> {
         // println!("{} - {:?} - {:?}", match_pat.regex_str, match_pat.has_captures, cur_level.captures.is_some());
         let match_ptr = match_pat as *const MatchPattern;
 
+        let mut behind = false;
         if let Some(maybe_region) = search_cache.get(&match_ptr) {
             if let Some(ref region) = *maybe_region {
-                let match_start = region.pos(0).unwrap().0;
+                let (match_start, match_end) = region.pos(0).unwrap();
                 if match_start >= start {
                     // Cached match is valid, return it. Otherwise do another
                     // search below.
-                    return Some(region.clone());
+                    return Some((match_start, match_end, MatchRegion::Cached(match_ptr)));
                 }
+                behind = true;
             } else {
                 // Didn't find a match earlier, so no point trying to match it again
                 return None;
@@ -467,24 +510,48 @@ impl ParseState {
             }
             _ => (match_pat.regex(), true),
         };
+        // this is necessary to avoid infinite looping on dumb patterns
+        let does_something = |(match_start, match_end): (usize, usize)| match match_pat.operation {
+            MatchOperation::None => match_start != match_end,
+            MatchOperation::Push(_) => self.stack.len() < 100,
+            _ => true,
+        };
+
+        if can_cache && behind {
+            // The remembered match is behind: search again into its region.
+            let slot = search_cache.get_mut(&match_ptr).unwrap();
+            let region = slot.as_mut().unwrap();
+            // print!("  executing regex: {:?} at pos {} on line {}", regex.regex_str(), start, line);
+            if !regex.search(line, start, line.len(), Some(region)) {
+                *slot = None;
+                return None;
+            }
+            let (match_start, match_end) = region.pos(0).unwrap();
+            if does_something((match_start, match_end)) {
+                return Some((match_start, match_end, MatchRegion::Cached(match_ptr)));
+            }
+            // Not remembered, as published (where the match behind stayed, and was searched
+            // again when asked for again, as a pattern not remembered is).
+            search_cache.remove(&match_ptr);
+            return None;
+        }
+
         // print!("  executing regex: {:?} at pos {} on line {}", regex.regex_str(), start, line);
         let matched = regex.search(line, start, line.len(), Some(regions));
 
         if matched {
             let (match_start, match_end) = regions.pos(0).unwrap();
-            // this is necessary to avoid infinite looping on dumb patterns
-            let does_something = match match_pat.operation {
-                MatchOperation::None => match_start != match_end,
-                MatchOperation::Push(_) => self.stack.len() < 100,
-                _ => true,
-            };
-            if can_cache && does_something {
-                search_cache.insert(match_pat, Some(regions.clone()));
+            if !does_something((match_start, match_end)) {
+                return None;
             }
-            if does_something {
-                // print!("catch {} at {} on {}", match_pat.regex_str, match_start, line);
-                return Some(regions.clone());
+            // print!("catch {} at {} on {}", match_pat.regex_str, match_start, line);
+            if can_cache {
+                // The region moves into the cache; the next search allocates its own.
+                let region = std::mem::replace(regions, Region::empty());
+                search_cache.insert(match_pat, Some(region));
+                return Some((match_start, match_end, MatchRegion::Cached(match_ptr)));
             }
+            return Some((match_start, match_end, MatchRegion::Searched));
         } else if can_cache {
             search_cache.insert(match_pat, None);
         }
@@ -496,11 +563,12 @@ impl ParseState {
         &mut self,
         line: &str,
         reg_match: &RegexMatch<'a>,
+        regions: &Region,
         level_context: &'a Context,
         syntax_set: &'a SyntaxSet,
         ops: &mut Vec<(usize, ScopeStackOp)>,
     ) -> Result<bool, ParsingError> {
-        let (match_start, match_end) = reg_match.regions.pos(0).unwrap();
+        let (match_start, match_end) = regions.pos(0).unwrap();
         let context = reg_match.context;
         let pat = context.match_at(reg_match.pat_index)?;
         // println!("running pattern {:?} on '{}' at {}, operation {:?}", pat.regex_str, line, match_start, pat.operation);
@@ -523,7 +591,7 @@ impl ParseState {
             // we don't have to handle a capture matching multiple times, Sublime doesn't
             let mut map: Vec<((usize, i32), ScopeStackOp)> = Vec::new();
             for &(cap_index, ref scopes) in capture_map.iter() {
-                if let Some((cap_start, cap_end)) = reg_match.regions.pos(cap_index) {
+                if let Some((cap_start, cap_end)) = regions.pos(cap_index) {
                     // marking up empty captures causes pops to be sorted wrong
                     if cap_start == cap_end {
                         continue;
@@ -556,7 +624,7 @@ impl ParseState {
             ops,
         )?;
 
-        self.perform_op(line, &reg_match.regions, pat, syntax_set)
+        self.perform_op(line, regions, pat, syntax_set)
     }
 
     fn push_meta_ops(

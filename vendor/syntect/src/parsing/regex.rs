@@ -115,6 +115,15 @@ impl Region {
         }
     }
 
+    /// A region with no room allocated yet: the search it is first given to allocates what
+    /// the regex needs (patched: the parser moves each region it remembers out of its
+    /// scratch region and leaves one of these in its place).
+    pub(crate) fn empty() -> Self {
+        Self {
+            region: regex_impl::empty_region(),
+        }
+    }
+
     /// Get the start/end positions of the capture group with given index.
     ///
     /// If there is no match for that group or the index does not correspond to a group, `None` is
@@ -143,6 +152,10 @@ mod regex_impl {
 
     pub fn new_region() -> Region {
         Region::with_capacity(8)
+    }
+
+    pub fn empty_region() -> Region {
+        Region::new()
     }
 
     impl Regex {
@@ -206,6 +219,12 @@ mod regex_impl {
     pub fn new_region() -> Region {
         Region {
             positions: Vec::with_capacity(8),
+        }
+    }
+
+    pub fn empty_region() -> Region {
+        Region {
+            positions: Vec::new(),
         }
     }
 
