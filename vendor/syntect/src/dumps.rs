@@ -74,6 +74,19 @@ pub fn from_reader<T: DeserializeOwned, R: BufRead>(input: R) -> Result<T> {
     deserialize_from_reader_impl(input, true)
 }
 
+/// What [`from_reader`] reads from `data`, inflated in one call and decoded from the
+/// inflated bytes (patched: bincode reading through the `ZlibDecoder` took each integer,
+/// and each byte of a string, through its own `read_exact`). The same bincode options, so
+/// the same value.
+#[cfg(feature = "dump-load")]
+pub(crate) fn from_compressed_slice<T: DeserializeOwned>(data: &[u8]) -> Result<T> {
+    use std::io::Read;
+    // The grammars' contexts inflate to four to eight times their size.
+    let mut bytes = Vec::with_capacity(data.len() * 8);
+    ZlibDecoder::new(data).read_to_end(&mut bytes)?;
+    bincode::deserialize(&bytes)
+}
+
 /// Returns a fully loaded object from a binary dump.
 ///
 /// This function panics if the dump is invalid.

@@ -466,7 +466,8 @@ impl SyntaxReference {
 
 impl LazyContexts {
     fn deserialize(data: &[u8]) -> LazyContexts {
-        crate::dumps::from_reader(data).expect("data is not corrupt or out of sync with the code")
+        crate::dumps::from_compressed_slice(data)
+            .expect("data is not corrupt or out of sync with the code")
     }
 }
 
