@@ -16,10 +16,11 @@ use syntect::parsing::{ParseState, ScopeStackOp, SyntaxSet, SyntaxSetBuilder};
 /// written one line each as `position op`; a panic if parsing does not end within seconds
 /// (a non-consuming match handed back from the cache where it should not be repeats for
 /// ever).
-fn parse(grammar: &'static str, code: &'static str) -> Vec<String> {
+fn parse(grammar: impl Into<String>, code: &'static str) -> Vec<String> {
+    let grammar: String = grammar.into();
     let (done, result) = mpsc::channel();
     thread::spawn(move || {
-        let definition = SyntaxDefinition::load_from_str(grammar, true, None).expect("grammar");
+        let definition = SyntaxDefinition::load_from_str(&grammar, true, None).expect("grammar");
         let mut builder = SyntaxSetBuilder::new();
         builder.add(definition);
         let set: SyntaxSet = builder.build();
@@ -146,6 +147,38 @@ contexts:
              8 +keyword.bang, 9 -1",
             "0 +punctuation.open, 3 -1, 4 +string.repeated, 8 -1, 9 +punctuation.open, 12 -1, \
              13 +entity.name.close, 15 -1, 15 +keyword.bang, 16 -1",
+        ]
+    );
+}
+
+/// Contexts included twelve deep (the patched walk keeps eight without allocating, the
+/// rest in a list): each word is found at its own depth, and the patterns after an include
+/// are reached once the walk has come back out of it (`x` at depth 9, past the eighth;
+/// the digit and `w12` at the outermost).
+#[test]
+fn patterns_are_walked_in_order_through_deep_includes() {
+    let mut grammar = String::from(
+        "%YAML 1.2\n---\nname: CacheProbe\nscope: source.probe\ncontexts:\n  main:\n    - include: c0\n",
+    );
+    for depth in 0..12 {
+        grammar +=
+            &format!("  c{depth}:\n    - match: '\\bw{depth}\\b'\n      scope: word.d{depth}\n");
+        if depth < 11 {
+            grammar += &format!("    - include: c{}\n", depth + 1);
+        }
+        if depth == 9 {
+            grammar += "    - match: '\\bx\\b'\n      scope: word.after.d9\n";
+        }
+        if depth == 0 {
+            grammar += "    - match: '\\d'\n      scope: constant.numeric\n";
+            grammar += "    - match: '\\bw\\d+\\b'\n      scope: word.other\n";
+        }
+    }
+    assert_eq!(
+        parse(grammar, "w0 w5 w11 7 w12 w8 x\n"),
+        [
+            "0 +source.probe, 0 +word.d0, 2 -1, 3 +word.d5, 5 -1, 6 +word.d11, 9 -1, \
+          10 +constant.numeric, 11 -1, 12 +word.other, 15 -1, 16 +word.d8, 18 -1, 19 +word.after.d9, 20 -1"
         ]
     );
 }

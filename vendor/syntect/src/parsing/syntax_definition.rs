@@ -89,9 +89,17 @@ pub enum Pattern {
 #[derive(Debug)]
 pub struct MatchIter<'a> {
     syntax_set: &'a SyntaxSet,
-    ctx_stack: Vec<&'a Context>,
-    index_stack: Vec<usize>,
+    /// The contexts being walked, the outermost first, each with the index of its next
+    /// pattern: the first [`MATCH_ITER_INLINE`] here (slots past `depth` are stale), deeper
+    /// ones in `deeper`. Patched: the published crate kept two `Vec`s, allocated for each
+    /// context the parser walks at each token, and grown at the first include.
+    levels: [(&'a Context, usize); MATCH_ITER_INLINE],
+    depth: usize,
+    deeper: Vec<(&'a Context, usize)>,
 }
+
+/// How many nested contexts a [`MatchIter`] walks without allocating.
+const MATCH_ITER_INLINE: usize = 8;
 
 #[derive(Clone, Debug, Eq, PartialEq, Serialize, Deserialize)]
 pub struct MatchPattern {
@@ -139,22 +147,43 @@ pub enum MatchOperation {
     None,
 }
 
+impl<'a> MatchIter<'a> {
+    /// The innermost context being walked and the index of its next pattern.
+    fn innermost(&mut self) -> Option<&mut (&'a Context, usize)> {
+        match self.depth {
+            0 => None,
+            depth if depth <= MATCH_ITER_INLINE => Some(&mut self.levels[depth - 1]),
+            _ => self.deeper.last_mut(),
+        }
+    }
+
+    /// Walks into `context`, from its first pattern.
+    fn enter(&mut self, context: &'a Context) {
+        if self.depth < MATCH_ITER_INLINE {
+            self.levels[self.depth] = (context, 0);
+        } else {
+            self.deeper.push((context, 0));
+        }
+        self.depth += 1;
+    }
+
+    /// Leaves the innermost context.
+    fn leave(&mut self) {
+        if self.depth > MATCH_ITER_INLINE {
+            self.deeper.pop();
+        }
+        self.depth -= 1;
+    }
+}
+
 impl<'a> Iterator for MatchIter<'a> {
     type Item = (&'a Context, usize);
 
     fn next(&mut self) -> Option<(&'a Context, usize)> {
         loop {
-            if self.ctx_stack.is_empty() {
-                return None;
-            }
-            // uncomment for debugging infinite recursion
-            // println!("{:?}", self.index_stack);
-            // use std::thread::sleep_ms;
-            // sleep_ms(500);
-            let last_index = self.ctx_stack.len() - 1;
-            let context = self.ctx_stack[last_index];
-            let index = self.index_stack[last_index];
-            self.index_stack[last_index] = index + 1;
+            let level = self.innermost()?;
+            let (context, index) = *level;
+            level.1 = index + 1;
             if index < context.patterns.len() {
                 match context.patterns[index] {
                     Pattern::Match(_) => {
@@ -165,15 +194,13 @@ impl<'a> Iterator for MatchIter<'a> {
                             ContextReference::Direct(ref context_id) => {
                                 self.syntax_set.get_context(context_id).unwrap()
                             }
-                            _ => return self.next(), // skip this and move onto the next one
+                            _ => continue, // skip this and move onto the next one
                         };
-                        self.ctx_stack.push(ctx_ptr);
-                        self.index_stack.push(0);
+                        self.enter(ctx_ptr);
                     }
                 }
             } else {
-                self.ctx_stack.pop();
-                self.index_stack.pop();
+                self.leave();
             }
         }
     }
@@ -186,8 +213,9 @@ impl<'a> Iterator for MatchIter<'a> {
 pub fn context_iter<'a>(syntax_set: &'a SyntaxSet, context: &'a Context) -> MatchIter<'a> {
     MatchIter {
         syntax_set,
-        ctx_stack: vec![context],
-        index_stack: vec![0],
+        levels: [(context, 0); MATCH_ITER_INLINE],
+        depth: 1,
+        deeper: Vec::new(),
     }
 }
 
