@@ -2,6 +2,7 @@
 use std::cmp::{min, Ordering};
 use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::mem;
 use std::str::FromStr;
 use std::sync::{Mutex, MutexGuard};
@@ -96,7 +97,30 @@ pub enum ParseScopeError {
 #[derive(Debug)]
 pub struct ScopeRepository {
     atoms: Vec<String>,
-    atom_index_map: HashMap<String, usize>,
+    atom_index_map: HashMap<String, usize, BuildHasherDefault<AtomHasher>>,
+}
+
+/// FNV-1a over an atom's bytes, for [`ScopeRepository`]'s index of atoms (patched: the
+/// published crate hashed each atom of each scope it built with SipHash, most of building
+/// a scope; atoms come from grammars, and the map is only ever looked up by them).
+struct AtomHasher(u64);
+
+impl Default for AtomHasher {
+    fn default() -> Self {
+        AtomHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for AtomHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 /// A stack/sequence of scopes for representing hierarchies for a given token of text
@@ -174,7 +198,7 @@ impl ScopeRepository {
     fn new() -> ScopeRepository {
         ScopeRepository {
             atoms: Vec::new(),
-            atom_index_map: HashMap::new(),
+            atom_index_map: HashMap::default(),
         }
     }
 
@@ -182,15 +206,21 @@ impl ScopeRepository {
         if s.is_empty() {
             return Ok(Scope { a: 0, b: 0 });
         }
-        let parts: Vec<usize> = s
-            .trim_end_matches('.')
-            .split('.')
-            .map(|a| self.atom_to_index(a))
-            .collect();
-        if parts.len() > 8 {
+        // Patched: the atoms' indexes in an array, not a `Vec` per scope. Every atom is
+        // still added to the repository, also past the eighth, as published.
+        let mut parts = [0usize; 8];
+        let mut count = 0;
+        for atom in s.trim_end_matches('.').split('.') {
+            let index = self.atom_to_index(atom);
+            if let Some(part) = parts.get_mut(count) {
+                *part = index;
+            }
+            count += 1;
+        }
+        if count > 8 {
             return Err(ParseScopeError::TooManyAtoms);
         }
-        pack_as_u16s(&parts[..])
+        pack_as_u16s(&parts[..count])
     }
 
     pub fn to_string(&self, scope: Scope) -> String {
