@@ -433,6 +433,16 @@ fn string() -> impl Strategy<Value = String> {
         "[a-z\n>?]{0,12}".prop_map(|s| standard(s.as_bytes())),
         "[a-z\n>?]{0,12}".prop_map(|s| url_safe(s.as_bytes())),
         prop::collection::vec(any::<u8>(), 0..12).prop_map(|b| standard(&b)),
+        // Longer than the 64 characters whose decoding says "not text":
+        // text with characters of several bytes across that point, binary,
+        // and text that turns binary after it.
+        "[a-z\u{e9}\u{20ac}\n]{40,90}".prop_map(|s| standard(s.as_bytes())),
+        prop::collection::vec(any::<u8>(), 40..120).prop_map(|b| standard(&b)),
+        ("[a-z]{40,60}", prop::collection::vec(any::<u8>(), 1..8)).prop_map(|(s, b)| {
+            let mut bytes = s.into_bytes();
+            bytes.extend(b);
+            standard(&bytes)
+        }),
         Just(">>>?".to_string()).prop_map(|s| url_safe(s.as_bytes())),
     ]
 }
