@@ -7,6 +7,7 @@
 //! incrementally: when a new file starts with the bytes already parsed, only
 //! the new tail of the array is parsed ([`JpStream::update`]).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
@@ -14,9 +15,11 @@ use serde_json::{Map, Value};
 
 use crate::model::{Block, ChatResponse, Content, Event, EventKind};
 use crate::problem::json_kind;
+use entry::{Entry, Member, Slot};
 
 mod count;
 mod entries;
+mod entry;
 mod members;
 mod outline;
 mod stream;
@@ -140,25 +143,25 @@ impl Reader {
         }
     }
 
-    fn push(&mut self, value: Value) {
+    fn push(&mut self, entry: Entry<'_>) {
         let index = self.next_index;
         self.next_index += 1;
-        let value = if index == 0 && !self.has_base_file {
-            match legacy_base(value) {
+        let entry = if index == 0 && !self.has_base_file {
+            match legacy_base(entry) {
                 Ok((base, generation)) => {
                     self.out.base_config = Some(base);
                     self.out.generation = Some(generation);
                     return;
                 }
-                Err(value) => {
+                Err(entry) => {
                     self.out.generation = Some(Generation::NoBase);
-                    value
+                    entry
                 }
             }
         } else {
-            value
+            entry
         };
-        let (event, problem) = event_of(value);
+        let (event, problem) = event_of(entry);
         self.push_event(index, event, problem);
     }
 
@@ -205,69 +208,79 @@ impl<'de> Visitor<'de> for &mut Reader {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(value) = seq.next_element::<Value>()? {
-            self.push(value);
+        while let Some(entry) = seq.next_element::<Entry<'de>>()? {
+            self.push(entry);
         }
         Ok(())
     }
 }
 
-/// The base config held by a legacy leading `config_delta`, if `value` is
-/// one; `value` back if it is not. Taken apart, not copied: a configuration
+/// The base config held by a legacy leading `config_delta`, if `entry` is
+/// one; `entry` back if it is not. Taken apart, not copied: a configuration
 /// is a large value.
-fn legacy_base(value: Value) -> Result<(Value, Generation), Value> {
-    let is_delta = value.get("type").and_then(Value::as_str) == Some("config_delta");
-    let Value::Object(mut map) = value else {
-        return Err(value);
+fn legacy_base(entry: Entry<'_>) -> Result<(Value, Generation), Entry<'_>> {
+    let Entry::Object(mut members) = entry else {
+        return Err(entry);
     };
-    if !is_delta {
-        return Err(Value::Object(map));
+    if !matches!(entry::last(&members, "type"), Some(Slot::Text(t)) if t == "config_delta") {
+        return Err(Entry::Object(members));
     }
-    if let Some(delta) = map.remove("delta") {
-        return Ok((delta, Generation::LegacyWrapped));
+    if let Some(delta) = entry::take(&mut members, "delta") {
+        return Ok((delta.into_value(), Generation::LegacyWrapped));
     }
+    // Removed as a `Value`'s map removes (the last key takes the removed
+    // one's place), so the base keeps the order it always had.
+    let mut map = entry::object_of(members);
     map.remove("type");
     map.remove("timestamp");
     Ok((Value::Object(map), Generation::LegacyFlattened))
 }
 
 /// Decodes one of JP's base64 strings: STANDARD, then URL_SAFE, else raw.
-///
-/// Decoding happens in the string's own buffer: most of a conversation's
-/// bytes are base64, and a second buffer per string was a fifth of loading.
-/// Both alphabets accept exactly what the `base64` crate's strict engines
-/// accept (canonical padding and trailing bits; `tests/base64_agreement.rs`).
 pub fn decode_base64(text: String) -> String {
+    decoded(&text).unwrap_or(text)
+}
+
+/// [`decode_base64`] of a string that may be borrowed from the file's
+/// bytes: decoded straight from them, copied only when kept as stored.
+fn decode_base64_text(text: Cow<'_, str>) -> String {
+    match text {
+        Cow::Borrowed(text) => decoded(text).unwrap_or_else(|| text.to_owned()),
+        Cow::Owned(text) => decode_base64(text),
+    }
+}
+
+/// The text `text` is the base64 of (STANDARD, then URL_SAFE), if it is
+/// that of a text. Both alphabets accept exactly what the `base64` crate's
+/// strict engines accept (canonical padding and trailing bits;
+/// `tests/base64_agreement.rs`). Bytes that are not text mean JP stored the
+/// string itself: it is kept, not decoded and encoded back (an Anthropic
+/// thinking signature is the base64 of binary, and a fifth of a
+/// conversation's metadata).
+fn decoded(text: &str) -> Option<String> {
     if text.is_empty() || !text.len().is_multiple_of(4) {
-        return text;
+        return None;
     }
     for engine in [&base64_simd::STANDARD, &base64_simd::URL_SAFE] {
         if engine.check(text.as_bytes()).is_err() {
             continue;
         }
-        let mut bytes = text.into_bytes();
-        let decoded = match engine.decode_inplace(&mut bytes) {
-            Ok(decoded) => decoded.len(),
-            Err(_) => unreachable!("checked just before"),
-        };
-        bytes.truncate(decoded);
-        bytes.shrink_to_fit();
-        return match String::from_utf8(bytes) {
-            Ok(decoded) => decoded,
-            // Not text, so JP stored the string itself. What `check` accepts
-            // decodes one to one, so encoding gives the stored string back
-            // (and the other alphabet would decode it to the same bytes, or
-            // not at all).
-            Err(binary) => engine.encode_to_string(binary.as_bytes()),
-        };
+        // What `check` accepts decodes one to one, and the other alphabet
+        // would decode it to the same bytes or not at all.
+        let bytes = engine.decode_to_vec(text.as_bytes()).ok()?;
+        return String::from_utf8(bytes).ok();
     }
-    text
+    None
 }
 
 /// Decodes every string leaf of a JSON value in place (arguments, metadata).
 pub fn decode_leaves(value: &mut Value) {
     match value {
-        Value::String(s) => *s = decode_base64(std::mem::take(s)),
+        Value::String(s) => {
+            if let Some(text) = decoded(s) {
+                *s = text;
+            }
+        }
         Value::Array(items) => items.iter_mut().for_each(decode_leaves),
         Value::Object(map) => {
             map.values_mut().for_each(decode_leaves);
@@ -284,8 +297,8 @@ type Malformed = (Value, String);
 
 /// The event of one stored entry; a malformed one is kept as unknown, and
 /// what is wrong with it comes beside.
-fn event_of(value: Value) -> (Event, Option<String>) {
-    match decode_event(value) {
+fn event_of(entry: Entry<'_>) -> (Event, Option<String>) {
+    match decode_event(entry) {
         Ok(event) => (event, None),
         Err((value, message)) => {
             let timestamp = value
@@ -300,104 +313,74 @@ fn event_of(value: Value) -> (Event, Option<String>) {
     }
 }
 
-/// Whether `type_name` is one of the entry types JP stores (jp-format §1.6);
-/// any other is kept as an unknown event.
-fn is_known(type_name: &str) -> bool {
-    matches!(
-        type_name,
-        "turn_start"
-            | "chat_request"
-            | "chat_response"
-            | "tool_call_request"
-            | "tool_call_response"
-            | "inquiry_request"
-            | "inquiry_response"
-            | "config_delta"
-            | "compaction"
-    )
+/// The entry type `type_name` names, if it is one JP stores (jp-format
+/// §1.6); any other is kept as an unknown event.
+fn known_type(type_name: &str) -> Option<&'static str> {
+    [
+        "turn_start",
+        "chat_request",
+        "chat_response",
+        "tool_call_request",
+        "tool_call_response",
+        "inquiry_request",
+        "inquiry_response",
+        "config_delta",
+        "compaction",
+    ]
+    .into_iter()
+    .find(|known| *known == type_name)
 }
 
 /// Builds an event from one stored entry; on a missing or mistyped key the
-/// entry is handed back with the reason.
-fn decode_event(value: Value) -> Result<Event, Malformed> {
-    let Value::Object(map) = value else {
-        let what = json_kind(&value);
-        return Err((value, format!("expected an object, found {what}")));
+/// entry is handed back whole, as stored, with the reason.
+fn decode_event(entry: Entry<'_>) -> Result<Event, Malformed> {
+    let mut members = match entry {
+        Entry::Object(members) => members,
+        Entry::Other(value) => {
+            let what = json_kind(&value);
+            return Err((value, format!("expected an object, found {what}")));
+        }
     };
-    let mut entries = Entries::new(map);
-    let Some(type_name) = entries
-        .get("type")
-        .and_then(Value::as_str)
-        .map(String::from)
-    else {
-        return Ok(unknown(entries.into_map()));
+    let type_name = match entry::last(&members, "type") {
+        Some(Slot::Text(name)) => known_type(name),
+        _ => None,
     };
-    if !is_known(&type_name) {
-        return Ok(unknown(entries.into_map()));
-    }
+    let Some(type_name) = type_name else {
+        return Ok(unknown(entry::object_of(members)));
+    };
     // A dry run on the shapes of the values finds a malformed entry without
     // touching it (it is then kept whole); only a sound entry is taken apart.
-    let decoded = match decode_known(&type_name, &mut Shapes(&entries)) {
-        Ok(_) => decode_known(&type_name, &mut entries),
+    let decoded = match decode_known(type_name, &mut Shapes(&members)) {
+        Ok(_) => decode_known(type_name, &mut Members(&mut members)),
         Err(message) => Err(message),
     };
     match decoded {
         Ok(event) => Ok(event),
         Err(message) => Err((
-            Value::Object(entries.into_map()),
+            Value::Object(entry::object_of(members)),
             format!("{type_name}: {message}"),
         )),
     }
 }
 
-/// An entry's fields in stored order. An entry has a handful of keys: finding
-/// one by comparing strings is cheaper than hashing it, and hashing keys (the
-/// JSON map's SipHash, two or three lookups per key) was a tenth of loading.
-struct Entries(Vec<(String, Option<Value>)>);
-
-impl Entries {
-    fn new(map: Map<String, Value>) -> Entries {
-        Entries(
-            map.into_iter()
-                .map(|(key, value)| (key, Some(value)))
-                .collect(),
-        )
-    }
-
-    fn get(&self, key: &str) -> Option<&Value> {
-        self.0
-            .iter()
-            .find(|(k, _)| k == key)
-            .and_then(|(_, value)| value.as_ref())
-    }
-
-    /// What is left, as a JSON object in the stored order.
-    fn into_map(self) -> Map<String, Value> {
-        self.0
-            .into_iter()
-            .filter_map(|(key, value)| Some((key, value?)))
-            .collect()
-    }
-}
-
 /// Where [`decode_known`] takes an entry's values from.
-trait Fields {
+trait Fields<'de> {
     /// Takes the value of `key` out, if present.
-    fn take(&mut self, key: &str) -> Option<Value>;
+    fn take(&mut self, key: &str) -> Option<Slot<'de>>;
     /// Takes everything left.
     fn rest(&mut self) -> Map<String, Value>;
 }
 
-impl Fields for Entries {
-    fn take(&mut self, key: &str) -> Option<Value> {
-        self.0
-            .iter_mut()
-            .find(|(k, _)| k == key)
-            .and_then(|(_, value)| value.take())
+/// An entry's members, taken out as they are decoded.
+struct Members<'a, 'de>(&'a mut Vec<Member<'de>>);
+
+impl<'de> Fields<'de> for Members<'_, 'de> {
+    fn take(&mut self, key: &str) -> Option<Slot<'de>> {
+        entry::take(self.0, key)
     }
 
     fn rest(&mut self) -> Map<String, Value> {
-        std::mem::replace(self, Entries(Vec::new())).into_map()
+        entry::object_of(std::mem::take(self.0))
     }
 }
 
@@ -405,16 +388,11 @@ impl Fields for Entries {
 /// and objects empty), so decoding it is a cheap check that leaves it as is.
 /// Decoding decides by presence and type only, so a dry run fails exactly
 /// when the real one would, with the same message.
-struct Shapes<'a>(&'a Entries);
+struct Shapes<'a, 'de>(&'a [Member<'de>]);
 
-impl Fields for Shapes<'_> {
-    fn take(&mut self, key: &str) -> Option<Value> {
-        self.0.get(key).map(|value| match value {
-            Value::String(_) => Value::String(String::new()),
-            Value::Array(_) => Value::Array(Vec::new()),
-            Value::Object(_) => Value::Object(Map::new()),
-            scalar => scalar.clone(),
-        })
+impl<'de> Fields<'de> for Shapes<'_, '_> {
+    fn take(&mut self, key: &str) -> Option<Slot<'de>> {
+        entry::last(self.0, key).map(Slot::shape)
     }
 
     fn rest(&mut self) -> Map<String, Value> {
@@ -434,40 +412,38 @@ fn unknown(map: Map<String, Value>) -> Event {
     event
 }
 
-fn take_string(map: &mut impl Fields, key: &str) -> Result<String, String> {
+fn not_a_string(key: &str, found: &Slot<'_>) -> String {
+    format!("key `{key}` must be a string, found {}", found.kind())
+}
+
+fn take_string<'de>(map: &mut impl Fields<'de>, key: &str) -> Result<String, String> {
     match map.take(key) {
-        Some(Value::String(s)) => Ok(s),
-        Some(other) => Err(format!(
-            "key `{key}` must be a string, found {}",
-            json_kind(&other)
-        )),
+        Some(Slot::Text(s)) => Ok(s.into_owned()),
+        Some(other) => Err(not_a_string(key, &other)),
         None => Err(format!("missing key `{key}`")),
     }
 }
 
-fn take_opt_string(map: &mut impl Fields, key: &str) -> Result<Option<String>, String> {
+fn take_opt_string<'de>(map: &mut impl Fields<'de>, key: &str) -> Result<Option<String>, String> {
     match map.take(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(format!(
-            "key `{key}` must be a string, found {}",
-            json_kind(&other)
-        )),
+        None | Some(Slot::Value(Value::Null)) => Ok(None),
+        Some(Slot::Text(s)) => Ok(Some(s.into_owned())),
+        Some(other) => Err(not_a_string(key, &other)),
     }
 }
 
-fn take_required(map: &mut impl Fields, key: &str) -> Result<Value, String> {
+fn take_required<'de>(map: &mut impl Fields<'de>, key: &str) -> Result<Slot<'de>, String> {
     map.take(key).ok_or_else(|| format!("missing key `{key}`"))
 }
 
-fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String> {
+fn decode_known<'de>(type_name: &str, map: &mut impl Fields<'de>) -> Result<Event, String> {
     let timestamp = take_opt_string(map, "timestamp")?;
     let event_id = take_opt_string(map, "event_id")?;
     let request_id = take_opt_string(map, "request_id")?;
     let decodes_metadata = !matches!(type_name, "config_delta" | "compaction");
     let metadata = match map.take("metadata") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(mut meta)) => {
+        None | Some(Slot::Value(Value::Null)) => Map::new(),
+        Some(Slot::Value(Value::Object(mut meta))) => {
             if decodes_metadata {
                 meta.values_mut().for_each(decode_leaves);
                 if let Some(Value::String(rendered)) = meta.get_mut("rendered_arguments") {
@@ -479,7 +455,7 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
         Some(other) => {
             return Err(format!(
                 "key `metadata` must be an object, found {}",
-                json_kind(&other)
+                other.kind()
             ));
         }
     };
@@ -488,19 +464,23 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
         "chat_request" => EventKind::ChatRequest {
             content: take_string(map, "content")?,
             author: take_opt_string(map, "author")?,
-            schema: map.take("schema").filter(|v| !v.is_null()).map(Box::new),
+            schema: map
+                .take("schema")
+                .map(Slot::into_value)
+                .filter(|v| !v.is_null())
+                .map(Box::new),
         },
         "chat_response" => EventKind::ChatResponse(decode_chat_response(map)?),
         "tool_call_request" => {
             let id = take_string(map, "id")?;
             let name = take_string(map, "name")?;
             let mut arguments = match map.take("arguments") {
-                None | Some(Value::Null) => Value::Object(Map::new()),
-                Some(v @ Value::Object(_)) => v,
+                None | Some(Slot::Value(Value::Null)) => Value::Object(Map::new()),
+                Some(Slot::Value(v @ Value::Object(_))) => v,
                 Some(other) => {
                     return Err(format!(
                         "key `arguments` must be an object, found {}",
-                        json_kind(&other)
+                        other.kind()
                     ));
                 }
             };
@@ -514,23 +494,25 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
         "tool_call_response" => {
             let id = take_string(map, "id")?;
             let content = match take_required(map, "content")? {
-                Value::String(s) => Content::Text(decode_base64(s)),
-                Value::Array(items) => Content::Blocks(items.into_iter().map(Block).collect()),
+                Slot::Text(s) => Content::Text(decode_base64_text(s)),
+                Slot::Value(Value::Array(items)) => {
+                    Content::Blocks(items.into_iter().map(Block).collect())
+                }
                 other => {
                     return Err(format!(
                         "key `content` must be a string or an array of blocks, found {}",
-                        json_kind(&other)
+                        other.kind()
                     ));
                 }
             };
             let flag = map.take("is_error").or_else(|| map.take("isError"));
             let is_error = match flag {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(b)) => b,
+                None | Some(Slot::Value(Value::Null)) => false,
+                Some(Slot::Value(Value::Bool(b))) => b,
                 Some(other) => {
                     return Err(format!(
                         "key `is_error` must be a boolean, found {}",
-                        json_kind(&other)
+                        other.kind()
                     ));
                 }
             };
@@ -542,17 +524,17 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
         }
         "inquiry_request" => EventKind::InquiryRequest {
             id: take_string(map, "id")?,
-            source: Box::new(take_required(map, "source")?),
-            question: Box::new(take_required(map, "question")?),
+            source: Box::new(take_required(map, "source")?.into_value()),
+            question: Box::new(take_required(map, "question")?.into_value()),
         },
         "inquiry_response" => EventKind::InquiryResponse {
             id: take_string(map, "id")?,
-            answer: Box::new(map.take("answer").unwrap_or(Value::Null)),
+            answer: Box::new(map.take("answer").map_or(Value::Null, Slot::into_value)),
         },
         "config_delta" => EventKind::ConfigDelta {
             // JP is lenient here: a missing or invalid delta is an empty one.
             delta: Box::new(match map.take("delta") {
-                Some(v @ Value::Object(_)) => v,
+                Some(Slot::Value(v @ Value::Object(_))) => v,
                 _ => Value::Object(Map::new()),
             }),
         },
@@ -570,31 +552,25 @@ fn decode_known(type_name: &str, map: &mut impl Fields) -> Result<Event, String>
     })
 }
 
-fn decode_chat_response(map: &mut impl Fields) -> Result<ChatResponse, String> {
+fn decode_chat_response<'de>(map: &mut impl Fields<'de>) -> Result<ChatResponse, String> {
     if let Some(message) = map.take("message") {
         return match message {
-            Value::String(s) => Ok(ChatResponse::Message(Some(s))),
-            Value::Null => Ok(ChatResponse::Message(None)),
-            other => Err(format!(
-                "key `message` must be a string, found {}",
-                json_kind(&other)
-            )),
+            Slot::Text(s) => Ok(ChatResponse::Message(Some(s.into_owned()))),
+            Slot::Value(Value::Null) => Ok(ChatResponse::Message(None)),
+            other => Err(not_a_string("message", &other)),
         };
     }
     if let Some(reasoning) = map.take("reasoning") {
         return match reasoning {
-            Value::String(s) => Ok(ChatResponse::Reasoning(s)),
-            other => Err(format!(
-                "key `reasoning` must be a string, found {}",
-                json_kind(&other)
-            )),
+            Slot::Text(s) => Ok(ChatResponse::Reasoning(s.into_owned())),
+            other => Err(not_a_string("reasoning", &other)),
         };
     }
     if let Some(data) = map.take("data") {
-        return Ok(ChatResponse::Data(Box::new(data)));
+        return Ok(ChatResponse::Data(Box::new(data.into_value())));
     }
     if let Some(data) = map.take("structured") {
-        return Ok(ChatResponse::Data(Box::new(data)));
+        return Ok(ChatResponse::Data(Box::new(data.into_value())));
     }
     Err("missing key `message`, `reasoning` or `data`".into())
 }
@@ -602,3 +578,7 @@ fn decode_chat_response(map: &mut impl Fields) -> Result<ChatResponse, String> {
 #[cfg(test)]
 #[path = "jp_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "jp/typed_tests.rs"]
+mod typed_tests;

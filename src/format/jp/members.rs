@@ -19,6 +19,7 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use super::entries::is_json_space;
+use super::entry::Slot;
 
 /// The JSON type of a member's value, from its first byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,15 +41,15 @@ pub enum Shape {
 impl Shape {
     /// An empty value of this type: decoding decides by presence and type
     /// only, so it decides on these as on the real values.
-    pub fn empty_value(self) -> Value {
-        match self {
-            Shape::String => Value::String(String::new()),
+    pub(super) fn empty_slot(self) -> Slot<'static> {
+        Slot::Value(match self {
+            Shape::String => return Slot::Text("".into()),
             Shape::Number => Value::from(0),
             Shape::Bool(b) => Value::Bool(b),
             Shape::Null => Value::Null,
             Shape::Array => Value::Array(Vec::new()),
             Shape::Object => Value::Object(Map::new()),
-        }
+        })
     }
 
     /// The type of the value that starts with `byte`, if one can.
@@ -75,6 +76,8 @@ pub struct Member {
     pub shape: Shape,
     /// A string value's bytes between the quotes, escapes as stored.
     pub text: Range<usize>,
+    /// The value's bytes (a string's with its quotes).
+    pub value: Range<usize>,
 }
 
 /// The members of the object `entry` (one whole entry, as the array scanner
@@ -119,7 +122,12 @@ pub fn members(entry: &[u8], ends: &[usize], out: &mut Vec<Member>) -> Option<()
             Shape::String => start + 1..pos - 1,
             _ => start..start,
         };
-        out.push(Member { key, shape, text });
+        out.push(Member {
+            key,
+            shape,
+            text,
+            value: start..pos,
+        });
         pos = skip_space(entry, pos);
         match entry.get(pos) {
             Some(b',') => pos = skip_space(entry, pos + 1),

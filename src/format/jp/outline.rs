@@ -21,8 +21,9 @@ use std::ops::Range;
 use serde_json::{Map, Value};
 
 use super::entries::{ArrayReader, Next};
+use super::entry::{self, Entry, Slot};
 use super::members::{Member, Shape, members};
-use super::{Fields, JpLoad, JpStream, Reader, decode_known, event_of, is_known, parsed_base};
+use super::{Fields, JpLoad, JpStream, Reader, decode_known, event_of, known_type, parsed_base};
 use crate::format::PrefixHasher;
 use crate::model::{ChatResponse, Event, EventKind, ext};
 
@@ -71,8 +72,8 @@ impl JpOutline {
                     let may_be_base = reader.entries_read() == 0 && base.is_none();
                     match sketch(bytes, ends, &mut found).filter(|_| !may_be_base) {
                         Some((event, problem)) => reader.push_sketch(event, problem),
-                        None => match serde_json::from_slice::<Value>(bytes) {
-                            Ok(value) => reader.push(value),
+                        None => match entry::read(bytes, ends, &mut found) {
+                            Ok(entry) => reader.push(entry),
                             Err(_) => return Ok(None),
                         },
                     }
@@ -134,10 +135,10 @@ impl JpOutline {
         let mut decoded = Vec::with_capacity(span.len());
         for (range, sketch) in span.iter().zip(sketches) {
             let entry = &bytes[range.start - first.start..range.end - first.start];
-            let Ok(value) = serde_json::from_slice::<Value>(entry) else {
+            let Ok(entry) = Entry::parse(entry) else {
                 return Ok(None);
             };
-            let (event, _) = event_of(value);
+            let (event, _) = event_of(entry);
             if !same_outline(sketch, &event) {
                 return Ok(None);
             }
@@ -165,9 +166,9 @@ fn sketch(
         Some(member) if member.shape == Shape::String => fields.text(member)?,
         _ => return Some((unknown(), None)),
     };
-    if !is_known(type_name) {
+    let Some(type_name) = known_type(type_name) else {
         return Some((unknown(), None));
-    }
+    };
     // Small entries whose text the viewer's status bar needs at once (a
     // turn's facts, tokens among them; a question's text) are parsed whole,
     // as configuration changes are: their events are exact in outline.
@@ -222,12 +223,12 @@ impl<'a> Sketch<'a> {
     }
 }
 
-impl Fields for Sketch<'_> {
-    fn take(&mut self, key: &str) -> Option<Value> {
+impl<'a> Fields<'a> for Sketch<'a> {
+    fn take(&mut self, key: &str) -> Option<Slot<'a>> {
         let member = self.last(key)?;
         Some(match (key, member.shape) {
-            ("id", Shape::String) => Value::String(self.text(member).unwrap_or_default().into()),
-            (_, shape) => shape.empty_value(),
+            ("id", Shape::String) => Slot::Text(self.text(member).unwrap_or_default().into()),
+            (_, shape) => shape.empty_slot(),
         })
     }
 

@@ -9,10 +9,10 @@
 
 use std::io::{self, Read};
 
-use serde_json::Value;
 use xxhash_rust::xxh3::xxh3_64;
 
 use super::entries::{ArrayEnd, ArrayReader, Next, is_json_space};
+use super::entry;
 use super::{Generation, JpLoad, LoadError, Reader, load, parsed_base, strip_bom};
 use crate::format::PrefixHasher;
 
@@ -214,13 +214,15 @@ fn parse_entries<R: Read>(
     reader: &mut Reader,
     hasher: &mut PrefixHasher,
 ) -> io::Result<Option<ArrayEnd>> {
+    // Each entry's members, the vector kept from one entry to the next.
+    let mut found = Vec::new();
     loop {
         match entries.next(|bytes| hasher.update(bytes))? {
-            Next::Entry(bytes, _) => {
-                let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
+            Next::Entry(bytes, ends) => {
+                let Ok(entry) = entry::read(bytes, ends, &mut found) else {
                     return Ok(None);
                 };
-                reader.push(value);
+                reader.push(entry);
             }
             Next::End => break,
             Next::Unusual => return Ok(None),
