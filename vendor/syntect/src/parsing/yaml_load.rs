@@ -815,7 +815,9 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn new(bytes: &[u8]) -> Parser {
+    // Patched: `Parser<'_>` names the borrowed lifetime (rustc's mismatched_lifetime_syntaxes
+    // warned on every build: a path dependency's lints are not capped).
+    fn new(bytes: &[u8]) -> Parser<'_> {
         Parser { bytes, index: 0 }
     }
 
