@@ -1,7 +1,7 @@
 //! `sessions`: what the picker (`p`) reads to list the sessions of a folder
 //! (issue 15 §10: heads only, fast with thousands of sessions).
 //!
-//! The setup of `tests/discover_sessions.rs`, grown: 2,000 Codex sessions of
+//! The setup of `tests/it/discover_sessions.rs`, grown: 2,000 Codex sessions of
 //! other folders (each a `session_meta` with 80 kB of instructions, then
 //! garbage), 50 Codex sessions of the folder (their prompt after those 80 kB)
 //! and 1,000 Claude Code sessions of the folder. Timed: the picker's listing,

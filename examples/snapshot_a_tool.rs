@@ -3,7 +3,7 @@
 //!
 //! Run it with `cargo run --example snapshot_a_tool`. In a test, put the
 //! same `overhear::card(…)` call inside `insta::assert_snapshot!` (see the
-//! crate documentation and `tests/library_api.rs`).
+//! crate documentation and `tests/it/library_api.rs`).
 
 use serde_json::json;
 

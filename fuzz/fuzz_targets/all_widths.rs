@@ -2,13 +2,13 @@
 //! first byte picks a width 10..=200, the rest (as UTF-8, invalid bytes
 //! replaced) goes into every block kind of a conversation. No rendered line may
 //! be wider than the width by `overhear::text::width`, and nothing but SGR may
-//! be emitted. `tests/all_widths.rs` checks the same at every width.
+//! be emitted. `tests/it/all_widths.rs` checks the same at every width.
 
 #![no_main]
 
-#[path = "../../tests/all_widths/check.rs"]
+#[path = "../../tests/it/all_widths/check.rs"]
 mod check;
-#[path = "../../tests/sgr/mod.rs"]
+#[path = "../../tests/it/common/sgr.rs"]
 mod sgr;
 
 use libfuzzer_sys::fuzz_target;

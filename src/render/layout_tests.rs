@@ -509,7 +509,7 @@ fn a_huge_message_and_result_print_the_same_bytes_cut_or_whole() {
 
 #[test]
 fn a_notice_quoting_the_conversation_is_sanitized() {
-    // Found by tests/all_widths.rs: the orphan result's id reached the screen raw.
+    // Found by tests/it/all_widths.rs: the orphan result's id reached the screen raw.
     let conv = conv(
         vec![
             EventKind::TurnStart,

@@ -253,7 +253,7 @@ fn key_y_copies_the_card_text() {
 
 #[test]
 fn key_a_on_a_card_without_a_sub_agent_says_so_and_stays() {
-    // Opening one, and Esc / q going back, are tested in tests/subagents_pty.rs.
+    // Opening one, and Esc / q going back, are tested in tests/it/subagents_pty.rs.
     let mut app = app(TestDoc::turns(3));
     press(&mut app, "g }");
     let (top, cursor) = (app.top, app.cursor);

@@ -334,7 +334,7 @@ impl Session<'_> {
 
 /// Test-only hook: with this variable set to `1` the viewer panics right
 /// after drawing its first frame, so that a pseudo-terminal test can check
-/// that a panic gives the terminal back (`tests/tui_pty.rs`). Not for users.
+/// that a panic gives the terminal back (`tests/it/tui_pty.rs`). Not for users.
 pub const TEST_PANIC: &str = "OVERHEAR_TEST_PANIC";
 
 /// A pager that returns sooner than this did not wait for the user.

@@ -1,0 +1,38 @@
+//! What every integration test shares, written once: the viewer in a real
+//! pseudo-terminal ([`pty`]) and in a test backend ([`frames`]), the real corpora ([`corpus`]), and the insta
+//! snapshot settings ([`snapshot`]), the Claude Code and Codex fixtures
+//! ([`agents`]), and the plain render of a file ([`render_plain`]). Each
+//! test file uses a different part.
+
+#![allow(dead_code)]
+
+pub mod agents;
+pub mod corpus;
+pub mod frames;
+pub mod pty;
+pub mod snapshot;
+pub mod effects;
+pub mod eve_support;
+#[path = "../../../benches/common/mod.rs"]
+pub mod generate;
+pub mod inputs;
+pub mod sgr;
+pub mod support;
+
+/// What `overhear render PATH --color never --width WIDTH` prints, the
+/// command having succeeded (else the panic names the file, the width and
+/// what the command said).
+pub fn render_plain(path: &std::path::Path, width: usize) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_overhear"))
+        .args(["render", "--color", "never", "--width", &width.to_string()])
+        .arg(path)
+        .output()
+        .expect("overhear runs");
+    assert!(
+        out.status.success(),
+        "{} at {width}: {}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}

@@ -1,0 +1,177 @@
+//! `render --turn` decodes only the chosen turns of a JP conversation
+//! (issue 13 §1): what it prints must be exactly what a full read prints
+//! of those turns, its warnings those of a full read, on the fixtures, the
+//! real conversations of `$OVERHEAR_CORPUS` and a generated conversation.
+
+use crate::common;
+
+use crate::common::generate;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use overhear::load::Live;
+use overhear::policy::Overlay;
+use overhear::render::document::{DocOptions, DocView, Document};
+use overhear::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document};
+use overhear::render::theme::{ColorDepth, Theme};
+use overhear::text::sanitize::SanitizeMode;
+
+/// `overhear render DIR ARGS…` with no user configuration.
+fn overhear(dir: &Path, args: &[&str]) -> Output {
+    let config = tempfile::tempdir().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_overhear"))
+        .arg("render")
+        .arg(dir)
+        .args(args)
+        .env("XDG_CONFIG_HOME", config.path())
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("overhear runs")
+}
+
+/// What a full read prints of the turns `spec` chooses, at 80 columns
+/// without colour: the conversation read whole, its document built whole.
+fn printed_from_a_full_read(dir: &Path, spec: TurnSpec) -> String {
+    let live = Live::read_once(dir.to_str().unwrap()).unwrap();
+    let options = DocOptions {
+        view: DocView::Terminal,
+        overlay: Overlay::default(),
+        finished: live.finished(),
+    };
+    let doc = Document::build(&live.conversation, &options);
+    let print = PrintOptions {
+        width: 80,
+        color: false,
+        theme: Theme::dark().with_depth(ColorDepth::None),
+        sanitize: SanitizeMode::Strip,
+        turns: Some(spec),
+        code: CodeOverflow::Wrap,
+    };
+    let mut out = Vec::new();
+    print_document(&mut out, &live.conversation, &doc, &print).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// The specs to try on a conversation of `total` turns: every turn of a
+/// short one, a sample of a long one, and ranges from either end.
+fn specs(total: usize) -> Vec<String> {
+    let mut specs: Vec<String> = if total <= 12 {
+        (1..=total).map(|n| n.to_string()).collect()
+    } else {
+        [1, 2, total / 2, total - 1, total]
+            .iter()
+            .map(|n| n.to_string())
+            .collect()
+    };
+    specs.extend(["-1", "-3..-1", "2..", "1..", "-2"].map(String::from));
+    specs
+}
+
+fn check_conversation(dir: &Path) {
+    let full = overhear(dir, &["--width", "80", "--color", "never"]);
+    if !full.status.success() {
+        // Not readable whole: not readable in part either, with the same error.
+        let part = overhear(dir, &["--width", "80", "--color", "never", "--turn", "-1"]);
+        assert_eq!(part.status.code(), full.status.code(), "{dir:?}");
+        assert_eq!(part.stderr, full.stderr, "{dir:?}");
+        return;
+    }
+    let total = Live::read_once(dir.to_str().unwrap())
+        .unwrap()
+        .conversation
+        .turns
+        .len();
+    for spec in specs(total) {
+        let parsed: TurnSpec = spec.parse().unwrap();
+        let part = overhear(dir, &["--width", "80", "--color", "never", "--turn", &spec]);
+        if parsed.check(total).is_err() {
+            assert!(!part.status.success(), "{dir:?} --turn {spec}");
+            continue;
+        }
+        assert!(part.status.success(), "{dir:?} --turn {spec}");
+        assert_eq!(
+            String::from_utf8(part.stdout).unwrap(),
+            printed_from_a_full_read(dir, parsed),
+            "{dir:?} --turn {spec}: printed"
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&part.stderr),
+            String::from_utf8_lossy(&full.stderr),
+            "{dir:?} --turn {spec}: the warnings of a full read"
+        );
+    }
+    // In colour, the last turn is how the full printout ends, the first how it starts.
+    let colour = ["--width", "100", "--color", "always"];
+    let whole = overhear(dir, &colour).stdout;
+    let last = overhear(dir, &[&colour[..], &["--turn", "-1"]].concat()).stdout;
+    let first = overhear(dir, &[&colour[..], &["--turn", "1"]].concat()).stdout;
+    assert!(whole.ends_with(&last), "{dir:?}: the last turn in colour");
+    assert!(
+        whole.starts_with(&first),
+        "{dir:?}: the first turn in colour"
+    );
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/jp");
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("events.json").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+#[test]
+fn the_chosen_turns_of_each_fixture_print_as_a_full_read_prints_them() {
+    for dir in fixtures() {
+        check_conversation(&dir);
+    }
+}
+
+#[test]
+fn the_chosen_turns_of_each_real_conversation_print_as_a_full_read_prints_them() {
+    let Some(dirs) = common::corpus::jp_conversations() else {
+        return;
+    };
+    for dir in dirs {
+        check_conversation(&dir);
+    }
+}
+
+#[test]
+fn the_chosen_turns_of_a_generated_conversation_print_as_a_full_read_prints_them() {
+    let parent = tempfile::tempdir().unwrap();
+    let events = generate::conversation_events(300 * 1024);
+    let dir = generate::write_conversation(parent.path(), &generate::stored(&events));
+    check_conversation(&dir);
+}
+
+#[test]
+fn an_entry_that_is_not_json_in_a_chosen_turn_is_the_full_read_error() {
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("17760760747-broken");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("base_config.json"), "{}").unwrap();
+    std::fs::write(
+        dir.join("events.json"),
+        r#"[
+  {"timestamp": "2026-04-10 17:04:20.5", "type": "turn_start"},
+  {"timestamp": "2026-04-10 17:04:20.6", "type": "chat_request", "content": "hi"},
+  {"timestamp": "2026-04-10 17:04:21.5", "type": "turn_start"},
+  {"timestamp": "2026-04-10 17:04:21.6", "type": "chat_request", "content": "bad \x"}
+]"#,
+    )
+    .unwrap();
+    let full = overhear(&dir, &["--color", "never"]);
+    let part = overhear(&dir, &["--color", "never", "--turn", "-1"]);
+    assert!(!full.status.success());
+    assert_eq!(part.status.code(), full.status.code());
+    assert_eq!(
+        part.stderr, full.stderr,
+        "the error names the file and place"
+    );
+}

@@ -1,0 +1,135 @@
+//! JP rewrites `events.json` whole (a new file renamed over the old one) on
+//! every change, and may rewrite earlier entries. The viewer parses only
+//! what follows the bytes it parsed before when a hash of those bytes, read
+//! again from the new file, is unchanged — a hash of 1 MiB chunks computed
+//! on several threads (issue 13 §5). Here a conversation of several chunks
+//! is rewritten with one earlier entry changed in the first, a middle and
+//! the last chunk, and cut short: each time the viewer must show exactly
+//! what a full read of the new file shows, never the old entry.
+
+use crate::common;
+use crate::common::generate;
+
+use std::path::{Path, PathBuf};
+
+use overhear::model::Event;
+use serde_json::Value;
+
+use common::frames::{Viewer, text};
+
+/// The size of the generated conversation: four hash chunks and more.
+const SIZE: usize = 9 << 19;
+
+impl Viewer {
+    /// The viewer's events, decoded or in outline.
+    fn events(&self) -> &[Event] {
+        &self.app.document().source().conversation.events
+    }
+}
+
+/// A generated conversation folder, its stored bytes and its turn count.
+fn conversation(parent: &Path) -> (PathBuf, Vec<u8>, usize) {
+    let events = generate::conversation_events(SIZE);
+    let turns = generate::turns_in(&events);
+    let stored = generate::stored(&events);
+    (generate::write_conversation(parent, &stored), stored, turns)
+}
+
+/// Replaces the file the way JP does: a new file renamed over it.
+fn rewrite(dir: &Path, bytes: &[u8]) {
+    let staged = dir.join("events.json.tmp");
+    std::fs::write(&staged, bytes).unwrap();
+    std::fs::rename(&staged, dir.join("events.json")).unwrap();
+}
+
+/// `stored` with the first letters of the first user message at or after
+/// byte `at` made `ZZZ…`: same length, still JSON, a text no generated
+/// conversation holds.
+fn user_message_changed(stored: &[u8], at: usize) -> Vec<u8> {
+    let marker = b"\"type\": \"chat_request\",\n    \"content\": \"";
+    let found = stored[at..]
+        .windows(marker.len())
+        .position(|w| w == marker)
+        .expect("a user message after the offset");
+    let text = at + found + marker.len();
+    let mut changed = stored.to_vec();
+    for i in text..text + 6 {
+        if changed[i].is_ascii_lowercase() && changed[i - 1] != b'\\' {
+            changed[i] = b'Z';
+        }
+    }
+    changed
+}
+
+/// The viewer after the rewrite shows what a full read of the new file
+/// shows: the same events, the same frame.
+fn assert_shows_the_new_file(viewer: &mut Viewer, dir: &Path, what: &str) {
+    let mut whole = Viewer::whole(dir, 100, 30);
+    assert!(
+        viewer.events() == whole.events(),
+        "{what}: the followed conversation is not the new file's"
+    );
+    let (followed, fresh) = (viewer.frame(), whole.frame());
+    assert!(
+        followed == fresh,
+        "{what}: the viewer shows\n{}\n\na full read shows\n{}",
+        text(&followed),
+        text(&fresh)
+    );
+}
+
+#[test]
+fn an_earlier_entry_rewritten_in_any_chunk_is_shown_as_the_new_file_says() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, turns) = conversation(tmp.path());
+    let appended: Vec<Value> = generate::turn_events(7, turns);
+    // The first chunk, a middle one, and the last before the new turn.
+    for at in [0, 5 << 19, stored.len() - 40_000] {
+        rewrite(&dir, &stored);
+        let mut viewer = Viewer::at_end(&dir, 100, 30);
+        viewer.frame();
+        assert!(viewer.earlier() > 0, "earlier turns in outline");
+        let changed = user_message_changed(&stored, at);
+        rewrite(&dir, &generate::appended(&changed, &appended));
+        viewer.reload();
+        let shown = format!("{:?}", viewer.events());
+        assert!(shown.contains("ZZZ"), "the entry changed near byte {at}");
+        assert_shows_the_new_file(&mut viewer, &dir, &format!("changed near byte {at}"));
+    }
+}
+
+#[test]
+fn a_rewrite_shorter_than_what_was_parsed_is_read_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _, _) = conversation(tmp.path());
+    let mut viewer = Viewer::at_end(&dir, 100, 30);
+    viewer.frame();
+    // JP rewrote the conversation with fewer entries (its end cut off):
+    // the file ends inside what the viewer had parsed, mid-chunk.
+    let events = generate::conversation_events(SIZE / 2);
+    rewrite(&dir, &generate::stored(&events));
+    viewer.reload();
+    assert_shows_the_new_file(&mut viewer, &dir, "cut short");
+}
+
+#[test]
+fn a_rewrite_that_only_appends_keeps_earlier_turns_in_outline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, turns) = conversation(tmp.path());
+    let mut viewer = Viewer::at_end(&dir, 100, 30);
+    viewer.frame();
+    let outlined = viewer.earlier();
+    assert!(outlined > 0);
+    let mut now = stored;
+    for turn in turns..turns + 3 {
+        now = generate::appended(&now, &generate::turn_events(7, turn));
+        rewrite(&dir, &now);
+        viewer.reload();
+        // The prefix hashed in parallel matched the one hashed as the
+        // outline was read: nothing was read again.
+        assert_eq!(viewer.earlier(), outlined, "turn {turn} appended");
+    }
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    let (followed, fresh) = (viewer.frame(), whole.frame());
+    assert!(followed == fresh, "{}\n\n{}", text(&followed), text(&fresh));
+}
