@@ -30,6 +30,15 @@ pub fn io_problem(error: &io::Error) -> String {
     }
 }
 
+/// What went wrong writing a file or stdout, in the words of [`io_problem`]
+/// but for the ones that speak of reading.
+pub fn write_problem(error: &io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => io_problem(error),
+    }
+}
+
 /// `Broken pipe` → `broken pipe`, leaving acronyms (`EOF`) alone.
 fn lowercase_first(text: &str) -> String {
     let mut chars = text.chars();

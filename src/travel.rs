@@ -455,9 +455,10 @@ fn eve_stamps(bytes: &[u8], ends: &[usize]) -> Vec<Option<String>> {
 fn read_stream(path: &Path) -> Result<Vec<u8>, OpenError> {
     let io = |e: std::io::Error| OpenError::Io(named(path, &e));
     let bytes = if path.as_os_str() == "-" {
+        crate::files::read::record_stdin();
         read_all(&mut std::io::stdin().lock()).map_err(io)?
     } else {
-        read_all(&mut std::fs::File::open(path).map_err(io)?).map_err(io)?
+        read_all(&mut crate::files::open(path).map_err(io)?).map_err(io)?
     };
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(LocateError::EmptyStream(path.to_path_buf()).into());

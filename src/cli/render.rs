@@ -351,11 +351,7 @@ pub(super) fn print_loaded(
     let printed = print_document_at(&mut out, &loaded.conversation, &doc, &options, now)
         .and_then(|()| out.flush());
     super::leave_to_exit((doc, loaded));
-    match printed {
-        // A closed pipe (`| head`) is not an error.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
-    }
+    super::stdout_written(printed)
 }
 
 /// The file a conversation was read from, as errors name it.

@@ -69,7 +69,7 @@ pub fn load() -> Result<UserConfig, UserConfigError> {
 /// Reads the configuration file at `file`.
 pub fn read(file: &Path) -> Result<UserConfig, UserConfigError> {
     let name = file.display().to_string();
-    let text = std::fs::read_to_string(file).map_err(|source| OverlayError::Read {
+    let text = crate::files::read_setting(file).map_err(|source| OverlayError::Read {
         file: name.clone(),
         source,
     })?;

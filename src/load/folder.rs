@@ -176,7 +176,7 @@ pub(super) fn read_document(
 /// memory on every rewrite. `None` when the file is shorter than `prefix`.
 fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(PrefixHasher, Vec<u8>)>> {
     let io = |e: std::io::Error| named(path, &e);
-    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut file = crate::files::open(path).map_err(io)?;
     limit::check_len(file.metadata().map_err(io)?.len()).map_err(io)?;
     let Some(hasher) = hash_prefix(&file, prefix).map_err(io)? else {
         return Ok(None);

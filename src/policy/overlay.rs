@@ -41,16 +41,13 @@ pub struct Overlay {
 #[derive(Debug, thiserror::Error)]
 pub enum OverlayError {
     /// The file could not be read.
-    #[error(
-        "{file}: cannot read the viewer configuration: {}",
-        crate::problem::io_problem(.source)
-    )]
+    #[error("{file}: cannot read the viewer configuration: {source}")]
     Read {
         /// The file, as given.
         file: String,
-        /// Why reading failed.
+        /// Why reading failed: not a file, or the system refused.
         #[source]
-        source: std::io::Error,
+        source: crate::files::read::SettingError,
     },
     /// The file is not valid TOML.
     #[error("{file}: {message}")]
@@ -84,7 +81,7 @@ impl Overlay {
     pub fn from_toml_file(path: impl AsRef<Path>) -> Result<Overlay, OverlayError> {
         let path = path.as_ref();
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| OverlayError::Read {
+        let text = crate::files::read_setting(path).map_err(|source| OverlayError::Read {
             file: file.clone(),
             source,
         })?;

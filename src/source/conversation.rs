@@ -104,7 +104,7 @@ impl ConversationDir {
     pub fn open_events(&self) -> io::Result<fs::File> {
         let path = self.events_path();
         let open = || {
-            let file = fs::File::open(&path)?;
+            let file = crate::files::open(&path)?;
             super::limit::check_len(file.metadata()?.len())?;
             Ok(file)
         };

@@ -1,7 +1,7 @@
 //! What a PATH argument names: a conversation, an eve stream, stdin or a
 //! JP workspace.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -205,7 +205,7 @@ fn locate_file(file: &Path) -> Result<Target, LocateError> {
         source,
     };
     let mut head = Vec::with_capacity(4096);
-    File::open(file)
+    crate::files::open(file)
         .map_err(io)?
         .take(HEAD as u64 + 4)
         .read_to_end(&mut head)
