@@ -388,7 +388,7 @@ fn bad_options_are_usage_errors_naming_the_option() {
         ),
         (
             &["--width", "0"],
-            "--width 0: expected a number of columns, at least 1, e.g. 100",
+            "--width 0: expected a number of columns from 1 to 10000, e.g. 100",
         ),
         (
             &["--view", "everything"],
@@ -466,6 +466,39 @@ fn bad_configuration_and_theme_files_are_usage_errors_naming_the_place() {
         let mut args = vec!["render", "conv"];
         args.extend_from_slice(options);
         assert_error(&overhear(&s.root, &args), 2, message);
+    }
+}
+
+#[test]
+fn widths_past_ten_thousand_columns_are_refused_or_ignored() {
+    let s = Scratch::new();
+    s.fixture("current", "conv");
+    for width in ["10001", "4294967296", "18446744073709551615"] {
+        assert_error(
+            &overhear(&s.root, &["render", "conv", "--width", width]),
+            2,
+            &format!("--width {width}: expected a number of columns from 1 to 10000, e.g. 100"),
+        );
+    }
+    for columns in ["100000000", "18446744073709551616"] {
+        let out = Command::new(OVERHEAR)
+            .args(["render", "conv", "--color", "never"])
+            .current_dir(&s.root)
+            .env("JP_USER_DATA_DIR", s.path("no-user-data"))
+            .env("COLUMNS", columns)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("overhear: warning: COLUMNS={columns}: more than 10000 columns; ignored\n")
+        );
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let widest = stdout.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(
+            (40..=80).contains(&widest),
+            "COLUMNS={columns}: printed at {widest} columns, not the 80 of no COLUMNS"
+        );
     }
 }
 
