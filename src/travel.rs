@@ -50,6 +50,11 @@ impl At {
                 text: text.trim().to_string(),
                 nanos,
             }),
+            // Well formed, but past the times that can be placed.
+            // (jiff's range: `Timestamp::MIN` to `Timestamp::MAX`.)
+            None if jiff::fmt::temporal::Pieces::parse(text.trim()).is_ok() => {
+                Err("out of range: times from -9999-01-02 to 9999-12-30 can be placed".to_string())
+            }
             None => Err("expected an RFC 3339 time, e.g. 2026-04-10T17:07:09Z".to_string()),
         }
     }

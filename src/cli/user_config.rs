@@ -79,10 +79,7 @@ pub fn read(file: &Path) -> Result<UserConfig, UserConfigError> {
 /// Parses the text of the configuration file at `file`.
 fn parse(text: &str, file: &Path) -> Result<UserConfig, UserConfigError> {
     let name = file.display().to_string();
-    let mut doc: Map<String, Value> = toml::from_str(text).map_err(|err| OverlayError::Syntax {
-        file: name.clone(),
-        message: crate::policy::error::toml_problem(text, &err),
-    })?;
+    let mut doc: Map<String, Value> = crate::policy::overlay::toml_table(text, &name)?;
     let theme = match doc.remove("theme") {
         None => None,
         Some(Value::String(theme)) => Some(theme_in(&theme, file)),

@@ -160,8 +160,20 @@ fn locate_id(
 }
 
 fn locate_folder(dir: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Target, LocateError> {
-    if dir.join(EVENTS).is_file() {
-        return Ok(Target::JpConversation(ConversationDir::new(dir)));
+    let events = dir.join(EVENTS);
+    match fs::metadata(&events) {
+        Ok(meta) if meta.is_file() => {
+            return Ok(Target::JpConversation(ConversationDir::new(dir)));
+        }
+        // A link that leads nowhere (or back to itself) is an events.json
+        // that cannot be read, not a folder without one.
+        Err(source) if fs::symlink_metadata(&events).is_ok() => {
+            return Err(LocateError::Io {
+                path: events,
+                source,
+            });
+        }
+        _ => {}
     }
     if let Some(workspace) = Workspace::discover(dir, env) {
         return with_conversations(workspace);
