@@ -185,7 +185,9 @@ fn refuse_conversation_folder(output: &Path, origin: &Origin) -> Result<(), Usag
         _ => Path::new("."),
     };
     let identity = |path: &Path| std::fs::metadata(path).ok().map(|m| identity(&m));
-    if identity(folder).is_some() && identity(folder) == identity(&dir.dir) {
+    if let (Some(target), Some(conversation)) = (identity(folder), identity(&dir.dir))
+        && target.same_file(&conversation)
+    {
         return Err(UsageError::OutputInConversation(shown(output)));
     }
     Ok(())

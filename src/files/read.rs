@@ -1,5 +1,5 @@
 //! Opening files for reading, and the registry of what was read: the
-//! identity (device, inode) of every file opened, taken from the open file
+//! identity (device, inode, birth time) of every file opened, taken from the open file
 //! itself, so that it is the file read and not what a path named a moment
 //! before or after.
 
@@ -9,17 +9,40 @@ use std::io::{self, Read};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::{Mutex, PoisonError};
+use std::time::SystemTime;
 
 /// A file's identity: its device and inode, the same for every path that
-/// names it (symbolic links, hard links, `..`).
-pub type FileId = (u64, u64);
+/// names it (symbolic links, hard links, `..`), and its birth time where the
+/// file system keeps one, which tells a file from a later one given the
+/// inode of a deleted file. Unlike the change time, the birth time stays
+/// the same while an agent appends to its transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FileId {
+    device: u64,
+    inode: u64,
+    born: Option<SystemTime>,
+}
+
+impl FileId {
+    /// Whether `self` and `other` are the same file: the same device and
+    /// inode, born at the same time when both birth times are known.
+    pub fn same_file(&self, other: &FileId) -> bool {
+        self.device == other.device
+            && self.inode == other.inode
+            && (self.born.is_none() || other.born.is_none() || self.born == other.born)
+    }
+}
 
 /// Every file this process read, by identity.
 static READ: Mutex<BTreeSet<FileId>> = Mutex::new(BTreeSet::new());
 
 /// The identity of a file from its metadata.
 pub fn identity(meta: &Metadata) -> FileId {
-    (meta.dev(), meta.ino())
+    FileId {
+        device: meta.dev(),
+        inode: meta.ino(),
+        born: meta.created().ok(),
+    }
 }
 
 /// Opens `path` read-only and records it as read.
@@ -62,7 +85,8 @@ fn record_id(id: FileId) {
 pub fn was_read(id: FileId) -> bool {
     READ.lock()
         .unwrap_or_else(PoisonError::into_inner)
-        .contains(&id)
+        .iter()
+        .any(|read| read.same_file(&id))
 }
 
 /// Why a setting file (a configuration, a theme) could not be read.
