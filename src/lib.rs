@@ -73,6 +73,8 @@ pub mod cli;
 pub mod demo;
 pub(crate) mod export;
 #[doc(hidden)]
+pub mod files;
+#[doc(hidden)]
 pub mod format;
 #[doc(hidden)]
 pub mod load;

@@ -19,6 +19,9 @@ pub fn io_problem(error: &io::Error) -> String {
         io::ErrorKind::IsADirectory => "a folder, where a file was expected".to_string(),
         io::ErrorKind::NotADirectory => "a part of the path is a file, not a folder".to_string(),
         io::ErrorKind::InvalidData => "not UTF-8 text".to_string(),
+        _ if error.raw_os_error() == Some(libc::ELOOP) => {
+            "a symbolic link that leads back to itself (a loop of links)".to_string()
+        }
         _ => {
             let text = error.to_string();
             let text = match text.rfind(" (os error ") {
@@ -27,6 +30,15 @@ pub fn io_problem(error: &io::Error) -> String {
             };
             lowercase_first(&text)
         }
+    }
+}
+
+/// What went wrong writing a file or stdout, in the words of [`io_problem`]
+/// but for the ones that speak of reading.
+pub fn write_problem(error: &io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => io_problem(error),
     }
 }
 

@@ -50,6 +50,11 @@ impl At {
                 text: text.trim().to_string(),
                 nanos,
             }),
+            // Well formed, but past the times that can be placed.
+            // (jiff's range: `Timestamp::MIN` to `Timestamp::MAX`.)
+            None if jiff::fmt::temporal::Pieces::parse(text.trim()).is_ok() => {
+                Err("out of range: times from -9999-01-02 to 9999-12-30 can be placed".to_string())
+            }
             None => Err("expected an RFC 3339 time, e.g. 2026-04-10T17:07:09Z".to_string()),
         }
     }
@@ -455,9 +460,10 @@ fn eve_stamps(bytes: &[u8], ends: &[usize]) -> Vec<Option<String>> {
 fn read_stream(path: &Path) -> Result<Vec<u8>, OpenError> {
     let io = |e: std::io::Error| OpenError::Io(named(path, &e));
     let bytes = if path.as_os_str() == "-" {
+        crate::files::read::record_stdin();
         read_all(&mut std::io::stdin().lock()).map_err(io)?
     } else {
-        read_all(&mut std::fs::File::open(path).map_err(io)?).map_err(io)?
+        read_all(&mut crate::files::open(path).map_err(io)?).map_err(io)?
     };
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(LocateError::EmptyStream(path.to_path_buf()).into());

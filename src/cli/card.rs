@@ -99,11 +99,7 @@ pub fn run(args: &CardArgs) -> Result<()> {
         .with_styles(styles);
     let text = crate::card(&args.tool, &arguments, &result, &options);
     let mut out = io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        // A closed pipe (`| head`) is not an error.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
-    }
+    super::stdout_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
 }
 
 /// `--config` then each `--set`, relative to the tool's style unless the
@@ -182,8 +178,8 @@ fn read_result(given: &str) -> Result<ToolResult> {
 
 /// A file's text (read-only); errors name the file.
 fn read_text(file: &str) -> Result<String> {
-    let bytes =
-        std::fs::read(file).map_err(|err| anyhow!("{file}: cannot read: {}", io_problem(&err)))?;
+    let bytes = crate::files::read(std::path::Path::new(file))
+        .map_err(|err| anyhow!("{file}: cannot read: {}", io_problem(&err)))?;
     utf8(file, bytes)
 }
 

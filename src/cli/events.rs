@@ -22,28 +22,31 @@ pub fn run(path: Option<&str>, view: View, jsonl: bool, at: Option<&At>) -> Resu
     let events = conv.view(view);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    if !conv.subagents.is_empty() {
-        let mut all = Vec::new();
-        with_subagents(conv, view, None, &mut |value| all.push(value));
-        if jsonl {
-            for value in &all {
-                safe_json::to_writer(&mut out, value)?;
+    let written = (|| {
+        if !conv.subagents.is_empty() {
+            let mut all = Vec::new();
+            with_subagents(conv, view, None, &mut |value| all.push(value));
+            if jsonl {
+                for value in &all {
+                    safe_json::to_writer(&mut out, value)?;
+                    out.write_all(b"\n")?;
+                }
+            } else {
+                safe_json::to_writer_pretty(&mut out, &all)?;
+                out.write_all(b"\n")?;
+            }
+        } else if jsonl {
+            for event in events.iter() {
+                safe_json::to_writer(&mut out, &event.to_json())?;
                 out.write_all(b"\n")?;
             }
         } else {
-            safe_json::to_writer_pretty(&mut out, &all)?;
+            safe_json::to_writer_pretty(&mut out, &AsJson(&events))?;
             out.write_all(b"\n")?;
         }
-    } else if jsonl {
-        for event in events.iter() {
-            safe_json::to_writer(&mut out, &event.to_json())?;
-            out.write_all(b"\n")?;
-        }
-    } else {
-        safe_json::to_writer_pretty(&mut out, &AsJson(&events))?;
-        out.write_all(b"\n")?;
-    }
-    out.flush()?;
+        out.flush()
+    })();
+    super::stdout_written(written)?;
     super::leave_to_exit(events);
     super::leave_to_exit(loaded);
     Ok(())

@@ -1,18 +1,19 @@
 //! `overhear export PATH [--format md|html] [-o FILE]`: the conversation as a
 //! file to share, secrets redacted unless `--no-redact`.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Result, anyhow};
+use clap::builder::TypedValueParser;
 use clap::{Args, ValueEnum};
 
 use super::UsageError;
 use super::render::{StyleArgs, build_document, refuse_terminal_stdin, source_name};
 use crate::export::{ExportFormat, ExportOptions, export};
+use crate::files::read::identity;
+use crate::files::write::{WriteError, write_file};
 use crate::load::{Live, Origin};
-use crate::problem::io_problem;
 use crate::redact::{Redactor, redact_conversation};
 use crate::render::document::{DocOptions, DocView};
 use crate::render::print::TurnSpec;
@@ -35,8 +36,16 @@ pub struct ExportArgs {
     /// Markdown or HTML (default: from the extension of -o, else md).
     #[arg(long, value_enum)]
     pub format: Option<super::choices::FormatArg>,
-    /// The file to write (default: stdout); never one of the conversation's own files.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    /// The file to write (default, and `-`: stdout); never a file this export
+    /// reads, whatever link leads to it; replaced atomically.
+    // Taken as it is, empty included, so that `-o ""` gets a message of
+    // its own rather than clap's.
+    #[arg(
+        short = 'o',
+        long = "output",
+        value_name = "FILE",
+        value_parser = clap::builder::OsStringValueParser::new().map(PathBuf::from)
+    )]
     pub output: Option<PathBuf>,
     /// Which turns: `3`, `2..4`, `-1` (the last), `-3..-1`, `2..`.
     #[arg(long, value_name = "SPEC", allow_hyphen_values = true)]
@@ -59,6 +68,16 @@ pub struct ExportArgs {
 }
 
 impl ExportArgs {
+    /// The file `-o` names: `None` for stdout (no `-o`, or `-o -`); an empty
+    /// name is a usage error.
+    fn output(&self) -> Result<Option<&Path>, UsageError> {
+        match self.output.as_deref() {
+            Some(path) if path.as_os_str().is_empty() => Err(UsageError::EmptyOutput),
+            Some(path) if path.as_os_str() == "-" => Ok(None),
+            other => Ok(other),
+        }
+    }
+
     /// The format asked for, else the one the output file's extension names.
     fn format(&self) -> ExportFormat {
         self.format.map(ExportFormat::from).unwrap_or_else(|| {
@@ -85,9 +104,10 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         Some(Redactor::builtin().map_err(UsageError::from)?)
     };
     refuse_terminal_stdin(Some(&args.path))?;
+    let output = args.output()?;
     let (mut loaded, moment) = super::travel::read(Some(&args.path), args.at.at().as_ref())?;
-    if let Some(output) = &args.output {
-        refuse_own_file(output, &loaded.origin)?;
+    if let Some(output) = output {
+        refuse_conversation_folder(output, &loaded.origin)?;
     }
     if let Some(spec) = &args.turn {
         spec.check(loaded.conversation.turns.len())
@@ -113,25 +133,25 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         turns: args.turn,
         title: title(&loaded),
     };
-    match &args.output {
+    match output {
         Some(path) => {
-            let written = File::create(path).and_then(|file| {
-                let mut out = io::BufWriter::new(file);
-                export(&mut out, &loaded.conversation, &doc, &options)?;
-                out.flush()
-            });
-            written
-                .map_err(|err| anyhow!("{}: cannot write: {}", shown(path), io_problem(&err)))?;
+            write_file(path, |mut out| {
+                export(&mut out, &loaded.conversation, &doc, &options)
+            })
+            .map_err(|err| match err {
+                WriteError::ReadThisRun(_) => UsageError::OutputIsInput(shown(path)).into(),
+                WriteError::Folder(_) | WriteError::DanglingLink(_) => {
+                    anyhow::Error::from(UsageError::Output(err.to_string()))
+                }
+                WriteError::Io { .. } => anyhow!("{err}"),
+            })?;
         }
         None => {
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());
-            match export(&mut out, &loaded.conversation, &doc, &options).and_then(|()| out.flush())
-            {
-                // A closed pipe (`| head`) is not an error.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
-                other => other?,
-            }
+            super::stdout_written(
+                export(&mut out, &loaded.conversation, &doc, &options).and_then(|()| out.flush()),
+            )?;
         }
     }
     super::leave_to_exit((doc, loaded));
@@ -153,28 +173,22 @@ fn title(loaded: &Live) -> String {
     sanitize(&title, SanitizeMode::Strip).into_owned()
 }
 
-/// Refuses an output file that is the conversation's own: the stream file,
-/// or any file in a JP conversation's folder.
-fn refuse_own_file(output: &Path, origin: &Origin) -> Result<(), UsageError> {
-    let canonical = |path: &Path| path.canonicalize().ok();
-    // The output may not exist yet: compare its folder, then its name.
+/// Refuses a new file in a JP conversation's folder: the folder is JP's
+/// own. (A file the export read, wherever it is and however it is named, is
+/// refused by [`write_file`].)
+fn refuse_conversation_folder(output: &Path, origin: &Origin) -> Result<(), UsageError> {
+    let Origin::Jp(dir) = origin else {
+        return Ok(());
+    };
     let folder = match output.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => canonical(parent),
-        _ => canonical(Path::new(".")),
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
     };
-    let target = folder
-        .clone()
-        .zip(output.file_name())
-        .map(|(f, n)| f.join(n));
-    let own = match origin {
-        Origin::Jp(dir) => {
-            folder.is_some() && folder == canonical(&dir.dir)
-                || target.is_some() && target == canonical(&dir.events_path())
-        }
-        Origin::Eve(path) | Origin::Stream(path) => target.is_some() && target == canonical(path),
-    };
-    if own {
-        return Err(UsageError::OutputIsInput(shown(output)));
+    let identity = |path: &Path| std::fs::metadata(path).ok().map(|m| identity(&m));
+    if let (Some(target), Some(conversation)) = (identity(folder), identity(&dir.dir))
+        && target.same_file(&conversation)
+    {
+        return Err(UsageError::OutputInConversation(shown(output)));
     }
     Ok(())
 }

@@ -115,9 +115,23 @@ pub(crate) enum UsageError {
     /// The built-in redaction rules do not compile (a defect of the build).
     #[error(transparent)]
     Rules(#[from] crate::redact::RuleError),
-    /// `export -o` names a file of the conversation itself.
-    #[error("-o {0}: that is the conversation's own file; choose another output file")]
+    /// `export -o` names a file this run read (links resolved): the
+    /// conversation, a sub-agent's transcript, a configuration, a theme.
+    #[error(
+        "-o {0}: that is a file this export reads (the conversation, a sub-agent's transcript, \
+         a configuration or a theme); choose another output file"
+    )]
     OutputIsInput(String),
+    /// `export -o` names a new file in a JP conversation's folder, which is
+    /// JP's own.
+    #[error("-o {0}: that is in the conversation's own folder; choose another output file")]
+    OutputInConversation(String),
+    /// `export -o ""`.
+    #[error("-o \"\": an empty file name; name a file, or - for stdout")]
+    EmptyOutput,
+    /// `export -o` names a folder, or a link to nothing.
+    #[error("-o {0}")]
+    Output(String),
     /// An option of `card` was rejected (`--set`, `--config`, `--args`).
     #[error(transparent)]
     Card(#[from] crate::Error),
@@ -162,6 +176,20 @@ pub fn main() -> i32 {
 /// `std::process::exit`.
 pub(crate) fn leave_to_exit<T>(value: T) {
     std::mem::forget(value);
+}
+
+/// The end of writing to stdout: a closed pipe (`| head`) is not an error;
+/// any other failure (a full disk, `> /dev/full`) names stdout and says what
+/// went wrong, without the system's error number.
+pub(crate) fn stdout_written(written: std::io::Result<()>) -> anyhow::Result<()> {
+    match written {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(err) => Err(anyhow::anyhow!(
+            "stdout: cannot write: {}",
+            crate::problem::write_problem(&err)
+        )),
+        Ok(()) => Ok(()),
+    }
 }
 
 /// Writes one line to stderr. Unlike `eprintln!` it never panics: stderr may

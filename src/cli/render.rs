@@ -157,11 +157,14 @@ fn user_config_origin() -> String {
     }
 }
 
-/// `--width`: a number of columns, at least 1.
+/// `--width`: a number of columns, from 1 to [`terminal::MAX_COLUMNS`].
 pub(super) fn columns(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err("expected a number of columns, at least 1, e.g. 100".to_string()),
+        Ok(n) if (1..=terminal::MAX_COLUMNS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a number of columns from 1 to {}, e.g. 100",
+            terminal::MAX_COLUMNS
+        )),
     }
 }
 
@@ -351,11 +354,7 @@ pub(super) fn print_loaded(
     let printed = print_document_at(&mut out, &loaded.conversation, &doc, &options, now)
         .and_then(|()| out.flush());
     super::leave_to_exit((doc, loaded));
-    match printed {
-        // A closed pipe (`| head`) is not an error.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
-    }
+    super::stdout_written(printed)
 }
 
 /// The file a conversation was read from, as errors name it.

@@ -12,21 +12,46 @@ use std::io::{self, IsTerminal};
 /// Columns printed output takes when nothing says otherwise.
 pub const DEFAULT_COLUMNS: usize = 80;
 
+/// The widest output overhear lays out. A line is laid out in full at the
+/// width asked for, so a width of billions of columns would ask for
+/// gigabytes of memory for one line (and `usize::MAX` overflowed); no
+/// terminal or reader needs more than this.
+pub const MAX_COLUMNS: usize = 10_000;
+
 /// The width to print at: `--width`, else `COLUMNS` (a positive integer),
 /// else the width of the terminal stdout is (when it is one), else 80.
 /// Printed to a pipe or a file, `COLUMNS` is thus the only input, and the
 /// output is the same for the same `COLUMNS`.
 pub fn print_columns(width: Option<usize>) -> usize {
     width
-        .or_else(|| columns_from_env(std::env::var("COLUMNS").ok().as_deref()))
+        .or_else(|| {
+            let value = std::env::var("COLUMNS").ok();
+            columns_from_env(value.as_deref()).unwrap_or_else(|too_wide| {
+                super::report(format_args!(
+                    "overhear: warning: COLUMNS={too_wide}: more than {MAX_COLUMNS} columns; ignored"
+                ));
+                None
+            })
+        })
         .or_else(stdout_columns)
         .unwrap_or(DEFAULT_COLUMNS)
 }
 
-/// `COLUMNS` when it holds a positive integer (anything else is ignored,
-/// as shells and `less` do).
-fn columns_from_env(value: Option<&str>) -> Option<usize> {
-    value?.trim().parse::<usize>().ok().filter(|&n| n >= 1)
+/// `COLUMNS` when it holds a positive integer up to [`MAX_COLUMNS`];
+/// `Ok(None)` for anything that is not a number of columns (ignored, as
+/// shells and `less` do); `Err` with the value for a number past
+/// [`MAX_COLUMNS`], which is ignored with a warning.
+fn columns_from_env(value: Option<&str>) -> Result<Option<usize>, &str> {
+    let Some(value) = value.map(str::trim) else {
+        return Ok(None);
+    };
+    match value.parse::<usize>() {
+        Ok(n) if (1..=MAX_COLUMNS).contains(&n) => Ok(Some(n)),
+        Ok(0) => Ok(None),
+        // Digits only: a number too large for `usize` is past the limit too.
+        _ if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => Err(value),
+        _ => Ok(None),
+    }
 }
 
 /// The width of the terminal on stdout, or `None` when stdout is not a
@@ -78,13 +103,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn columns_must_be_a_positive_integer() {
-        assert_eq!(columns_from_env(Some("132")), Some(132));
-        assert_eq!(columns_from_env(Some(" 90 ")), Some(90));
+    fn columns_must_be_a_positive_integer_up_to_the_limit() {
+        assert_eq!(columns_from_env(Some("132")), Ok(Some(132)));
+        assert_eq!(columns_from_env(Some(" 90 ")), Ok(Some(90)));
+        assert_eq!(columns_from_env(Some("10000")), Ok(Some(10_000)));
         for bad in ["0", "-3", "wide", "", "1e3"] {
-            assert_eq!(columns_from_env(Some(bad)), None, "{bad}");
+            assert_eq!(columns_from_env(Some(bad)), Ok(None), "{bad}");
         }
-        assert_eq!(columns_from_env(None), None);
+        assert_eq!(columns_from_env(None), Ok(None));
+        for wide in ["10001", "4294967296", "18446744073709551616"] {
+            assert_eq!(columns_from_env(Some(wide)), Err(wide), "{wide}");
+        }
     }
 
     #[test]

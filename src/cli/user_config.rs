@@ -69,7 +69,7 @@ pub fn load() -> Result<UserConfig, UserConfigError> {
 /// Reads the configuration file at `file`.
 pub fn read(file: &Path) -> Result<UserConfig, UserConfigError> {
     let name = file.display().to_string();
-    let text = std::fs::read_to_string(file).map_err(|source| OverlayError::Read {
+    let text = crate::files::read_setting(file).map_err(|source| OverlayError::Read {
         file: name.clone(),
         source,
     })?;
@@ -79,10 +79,7 @@ pub fn read(file: &Path) -> Result<UserConfig, UserConfigError> {
 /// Parses the text of the configuration file at `file`.
 fn parse(text: &str, file: &Path) -> Result<UserConfig, UserConfigError> {
     let name = file.display().to_string();
-    let mut doc: Map<String, Value> = toml::from_str(text).map_err(|err| OverlayError::Syntax {
-        file: name.clone(),
-        message: crate::policy::error::toml_problem(text, &err),
-    })?;
+    let mut doc: Map<String, Value> = crate::policy::overlay::toml_table(text, &name)?;
     let theme = match doc.remove("theme") {
         None => None,
         Some(Value::String(theme)) => Some(theme_in(&theme, file)),

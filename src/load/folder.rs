@@ -34,7 +34,7 @@ impl Live {
         load: Loaded,
     ) -> Live {
         let mut warnings = diagnostics(&dir.events_path(), &load);
-        warnings.extend(metadata_problem(&dir, files.metadata.as_deref()));
+        warnings.extend(metadata_problem(&dir, files));
         let title = files
             .metadata
             .as_deref()
@@ -176,7 +176,7 @@ pub(super) fn read_document(
 /// memory on every rewrite. `None` when the file is shorter than `prefix`.
 fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(PrefixHasher, Vec<u8>)>> {
     let io = |e: std::io::Error| named(path, &e);
-    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut file = crate::files::open(path).map_err(io)?;
     limit::check_len(file.metadata().map_err(io)?.len()).map_err(io)?;
     let Some(hasher) = hash_prefix(&file, prefix).map_err(io)? else {
         return Ok(None);
@@ -187,9 +187,13 @@ fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(PrefixHashe
     Ok(Some((hasher, rest)))
 }
 
-/// A `metadata.json` that is not JSON: the title cannot be shown.
-fn metadata_problem(dir: &ConversationDir, metadata: Option<&[u8]>) -> Option<String> {
-    let error = FOLDER_FORMAT.metadata_problem(metadata?)?;
+/// A `metadata.json` that cannot be read or is not JSON: the title cannot
+/// be shown.
+fn metadata_problem(dir: &ConversationDir, files: &ConversationFiles) -> Option<String> {
+    if let Some(unread) = &files.metadata_problem {
+        return Some(format!("{unread}; the title is not shown"));
+    }
+    let error = FOLDER_FORMAT.metadata_problem(files.metadata.as_deref()?)?;
     Some(format!(
         "{}: {error}; the title is not shown",
         dir.dir.join(METADATA).display(),

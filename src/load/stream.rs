@@ -152,9 +152,10 @@ impl Live {
     pub(super) fn read_stream_to_end(&mut self, path: &Path) -> Result<(), OpenError> {
         let io = |e: std::io::Error| OpenError::Io(named(path, &e));
         let mut input: Box<dyn std::io::Read> = if path.as_os_str() == "-" {
+            crate::files::read::record_stdin();
             Box::new(std::io::stdin().lock())
         } else {
-            Box::new(std::fs::File::open(path).map_err(io)?)
+            Box::new(crate::files::open(path).map_err(io)?)
         };
         let mut buf = vec![0; 1 << 20];
         loop {

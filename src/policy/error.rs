@@ -27,6 +27,14 @@ impl StyleError {
 /// parsed from (the parser's own rendering spreads over several lines).
 pub fn toml_problem(text: &str, err: &toml::de::Error) -> String {
     let message = err.message().trim().replace('\n', "; ");
+    // The parser reads integers wider than TOML's and says so in Rust's words.
+    let message = match message
+        .strip_prefix("invalid type: integer `")
+        .and_then(|rest| rest.split_once("` as i128"))
+    {
+        Some((number, _)) => format!("{number} is too large for a TOML integer (64 bits)"),
+        None => message,
+    };
     let Some(span) = err.span() else {
         return message;
     };

@@ -41,16 +41,13 @@ pub struct Overlay {
 #[derive(Debug, thiserror::Error)]
 pub enum OverlayError {
     /// The file could not be read.
-    #[error(
-        "{file}: cannot read the viewer configuration: {}",
-        crate::problem::io_problem(.source)
-    )]
+    #[error("{file}: cannot read the viewer configuration: {source}")]
     Read {
         /// The file, as given.
         file: String,
-        /// Why reading failed.
+        /// Why reading failed: not a file, or the system refused.
         #[source]
-        source: std::io::Error,
+        source: crate::files::read::SettingError,
     },
     /// The file is not valid TOML.
     #[error("{file}: {message}")]
@@ -79,12 +76,30 @@ pub enum OverlayError {
     },
 }
 
+/// The TOML text of a configuration as a table of JSON values (the form a
+/// JP configuration takes). It is parsed as TOML first, so that a mistake
+/// is worded as TOML (a number too large for a TOML integer), never as
+/// JSON's; `origin` names the file in errors.
+pub fn toml_table(text: &str, origin: &str) -> Result<Map<String, Value>, OverlayError> {
+    let syntax = |message| OverlayError::Syntax {
+        file: origin.to_owned(),
+        message,
+    };
+    let table: toml::Table =
+        toml::from_str(text).map_err(|err| syntax(super::error::toml_problem(text, &err)))?;
+    match serde_json::to_value(table) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Ok(Map::new()),
+        Err(err) => Err(syntax(err.to_string())),
+    }
+}
+
 impl Overlay {
     /// Reads a TOML viewer configuration file.
     pub fn from_toml_file(path: impl AsRef<Path>) -> Result<Overlay, OverlayError> {
         let path = path.as_ref();
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| OverlayError::Read {
+        let text = crate::files::read_setting(path).map_err(|source| OverlayError::Read {
             file: file.clone(),
             source,
         })?;
@@ -93,11 +108,7 @@ impl Overlay {
 
     /// Parses a TOML viewer configuration; `origin` names it in errors.
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Overlay, OverlayError> {
-        let doc: Map<String, Value> = toml::from_str(text).map_err(|err| OverlayError::Syntax {
-            file: origin.to_owned(),
-            message: super::error::toml_problem(text, &err),
-        })?;
-        interpret(doc, origin)
+        interpret(toml_table(text, origin)?, origin)
     }
 
     /// Checks a configuration already parsed into a table (the style keys of

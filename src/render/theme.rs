@@ -31,12 +31,12 @@ pub enum ThemeError {
         name: String,
     },
     /// The file could not be read.
-    #[error("{path}: {}", crate::problem::io_problem(.source))]
+    #[error("{path}: {source}")]
     Io {
         /// The theme file.
         path: String,
-        /// What went wrong.
-        source: std::io::Error,
+        /// What went wrong: it is not a file, or it cannot be read.
+        source: crate::files::read::SettingError,
     },
     /// The file is not valid TOML.
     #[error("{path}: {message}")]
@@ -250,12 +250,14 @@ impl Theme {
             return Ok(theme);
         }
         let path = Path::new(name_or_path);
-        if !path.is_file() {
+        // A name that is no file is a theme asked for by name; anything else
+        // (a folder, a FIFO, a device) is a file, and says what it is.
+        if std::fs::symlink_metadata(path).is_err() {
             return Err(ThemeError::NotFound {
                 name: name_or_path.to_string(),
             });
         }
-        let source = std::fs::read_to_string(path).map_err(|source| ThemeError::Io {
+        let source = crate::files::read_setting(path).map_err(|source| ThemeError::Io {
             path: name_or_path.to_string(),
             source,
         })?;

@@ -38,6 +38,10 @@ pub struct ConversationFiles {
     pub base_config: Option<Vec<u8>>,
     /// `metadata.json` when present.
     pub metadata: Option<Vec<u8>>,
+    /// Why `metadata.json` could not be read, naming it (`None` when it was
+    /// read or is absent): it only holds the title, so a file that cannot be
+    /// read costs the title, as one that is not JSON does.
+    pub metadata_problem: Option<String>,
 }
 
 impl ConversationDir {
@@ -104,7 +108,7 @@ impl ConversationDir {
     pub fn open_events(&self) -> io::Result<fs::File> {
         let path = self.events_path();
         let open = || {
-            let file = fs::File::open(&path)?;
+            let file = crate::files::open(&path)?;
             super::limit::check_len(file.metadata()?.len())?;
             Ok(file)
         };
@@ -120,12 +124,18 @@ impl ConversationDir {
                 events: Vec::new(),
                 base_config: None,
                 metadata: None,
+                metadata_problem: None,
             });
         }
+        let (metadata, metadata_problem) = match read_optional(&self.dir.join(METADATA)) {
+            Ok(metadata) => (metadata, None),
+            Err(err) => (None, Some(err.to_string())),
+        };
         Ok(ConversationFiles {
             events: Vec::new(),
             base_config: read_optional(&self.dir.join(BASE_CONFIG))?,
-            metadata: read_optional(&self.dir.join(METADATA))?,
+            metadata,
+            metadata_problem,
         })
     }
 }

@@ -91,7 +91,7 @@ pub fn check_len(len: u64) -> io::Result<()> {
 /// Reads the file at `path` whole (opened read-only), refusing it before
 /// reading when it is larger than the limit; see [`read_to_end`].
 pub fn read_file(path: &std::path::Path) -> io::Result<Vec<u8>> {
-    let mut file = std::fs::File::open(path)?;
+    let mut file = crate::files::open(path)?;
     let meta = file.metadata()?;
     if meta.is_file() {
         check_len(meta.len())?;

@@ -1,7 +1,7 @@
 //! What a PATH argument names: a conversation, an eve stream, stdin or a
 //! JP workspace.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -160,8 +160,20 @@ fn locate_id(
 }
 
 fn locate_folder(dir: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Target, LocateError> {
-    if dir.join(EVENTS).is_file() {
-        return Ok(Target::JpConversation(ConversationDir::new(dir)));
+    let events = dir.join(EVENTS);
+    match fs::metadata(&events) {
+        Ok(meta) if meta.is_file() => {
+            return Ok(Target::JpConversation(ConversationDir::new(dir)));
+        }
+        // A link that leads nowhere (or back to itself) is an events.json
+        // that cannot be read, not a folder without one.
+        Err(source) if fs::symlink_metadata(&events).is_ok() => {
+            return Err(LocateError::Io {
+                path: events,
+                source,
+            });
+        }
+        _ => {}
     }
     if let Some(workspace) = Workspace::discover(dir, env) {
         return with_conversations(workspace);
@@ -205,7 +217,7 @@ fn locate_file(file: &Path) -> Result<Target, LocateError> {
         source,
     };
     let mut head = Vec::with_capacity(4096);
-    File::open(file)
+    crate::files::open(file)
         .map_err(io)?
         .take(HEAD as u64 + 4)
         .read_to_end(&mut head)

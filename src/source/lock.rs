@@ -7,7 +7,6 @@
 //! in progress when its lock file exists and the `pid` in it names a live
 //! process.
 
-use std::fs;
 use std::path::Path;
 
 use super::conversation::display_id;
@@ -20,7 +19,7 @@ pub fn lock_file_name(id: &str) -> String {
 /// Whether `lock_file` exists and its `pid` names a live process. Reads the
 /// file only; never locks, writes or removes it.
 pub fn is_held(lock_file: &Path) -> bool {
-    let Ok(bytes) = fs::read(lock_file) else {
+    let Ok(bytes) = crate::files::read(lock_file) else {
         return false;
     };
     let Ok(body) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
@@ -51,6 +50,7 @@ pub fn pid_is_alive(pid: i64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn dead_pid() -> i64 {
         let mut child = std::process::Command::new("true").spawn().unwrap();

@@ -101,7 +101,9 @@ fn push_file(found: &mut Vec<SessionFile>, path: PathBuf) {
 pub fn read_head(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
     let mut head = Vec::new();
-    fs::File::open(path)?.take(limit).read_to_end(&mut head)?;
+    crate::files::open(path)?
+        .take(limit)
+        .read_to_end(&mut head)?;
     Ok(head)
 }
 

@@ -146,9 +146,10 @@ pub fn spawn_stream_reader(path: PathBuf, inbox: StreamInbox) -> io::Result<()> 
         .name("overhear-stream".into())
         .spawn(move || {
             let end = if path.as_os_str() == "-" {
+                crate::files::read::record_stdin();
                 read_into(io::stdin().lock(), &inbox)
             } else {
-                match std::fs::File::open(&path) {
+                match crate::files::open(&path) {
                     Ok(file) => read_into(file, &inbox),
                     Err(e) => Err(e),
                 }

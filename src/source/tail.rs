@@ -99,7 +99,7 @@ impl AppendTail {
 
     /// Opens the file afresh and reads it whole.
     fn reopen(&mut self) -> io::Result<Vec<u8>> {
-        let mut file = File::open(&self.path).map_err(|e| self.named(e))?;
+        let mut file = crate::files::open(&self.path).map_err(|e| self.named(e))?;
         // The identity of what was opened, not of what the path named a moment ago.
         let meta = file.metadata().map_err(|e| self.named(e))?;
         super::limit::check_len(meta.len()).map_err(|e| self.named(e))?;

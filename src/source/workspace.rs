@@ -238,7 +238,7 @@ struct Metadata {
 impl Metadata {
     /// Reads `metadata.json`; a missing or broken file gives no metadata.
     fn read(path: &Path) -> Metadata {
-        let Ok(bytes) = fs::read(path) else {
+        let Ok(bytes) = crate::files::read(path) else {
             return Metadata::default();
         };
         let Ok(value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
@@ -312,7 +312,7 @@ pub(crate) fn stream_mtime(dir: &Path) -> Option<i128> {
 
 /// The workspace id: the second line of `.jp/.id`.
 fn read_workspace_id(storage: &Path) -> Option<String> {
-    let text = fs::read_to_string(storage.join(".id")).ok()?;
+    let text = String::from_utf8(crate::files::read(&storage.join(".id")).ok()?).ok()?;
     let id = text.lines().nth(1)?.trim();
     (!id.is_empty()).then(|| id.to_owned())
 }

@@ -16,31 +16,37 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("model", &[]),
     // Errors and warnings several layers share: imports nothing.
     ("problem", &[]),
+    // Opening files for reading (the registry of what a run read) and the
+    // one way a file is written: every layer that opens a file uses it.
+    ("files", &["problem"]),
     // Sanitizing, measuring, wrapping: every byte bound for a terminal.
     ("text", &["model", "problem"]),
     // Telling a format from an input's first bytes: a pure function of
     // those bytes, which `source` asks to know what a path holds.
     ("format::detect", &["model", "problem"]),
     // Opening paths, reading bytes, watching for change.
-    ("source", &["model", "problem", "text", "format::detect"]),
+    (
+        "source",
+        &["model", "problem", "files", "text", "format::detect"],
+    ),
     // One seam, one submodule per input format: bytes in, model events out.
     ("format", &["model", "problem", "text"]),
     // Tool styles and the decisions per block.
-    ("policy", &["model", "problem"]),
+    ("policy", &["model", "problem", "files"]),
     // Secrets masked in a conversation before it is shown.
     ("redact", &["model", "problem", "text"]),
     // Reading a conversation whole: source + format + redaction.
     (
         "load",
         &[
-            "model", "problem", "text", "source", "format", "policy", "redact",
+            "model", "problem", "files", "text", "source", "format", "policy", "redact",
         ],
     ),
     // A conversation as it was after N steps or at a moment (time travel).
     (
         "travel",
         &[
-            "model", "problem", "text", "source", "format", "policy", "redact", "load",
+            "model", "problem", "files", "text", "source", "format", "policy", "redact", "load",
         ],
     ),
     // The document stage: the blocks to show, each with its decision. It
@@ -58,7 +64,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     // Layout and output: styled lines at a width, from the document.
-    ("render", &["model", "problem", "text", "policy"]),
+    ("render", &["model", "problem", "files", "text", "policy"]),
     // On top: the bundled demo, the library's API for tool authors, export,
     // the viewer and the command line.
     (
@@ -68,8 +74,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "api",
         &[
-            "model", "problem", "text", "source", "format", "policy", "render", "redact", "load",
-            "travel",
+            "model", "problem", "files", "text", "source", "format", "policy", "render", "redact",
+            "load", "travel",
         ],
     ),
     (
@@ -81,15 +87,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "tui",
         &[
-            "model", "problem", "text", "source", "format", "policy", "render", "redact", "load",
-            "travel", "export",
+            "model", "problem", "files", "text", "source", "format", "policy", "render", "redact",
+            "load", "travel", "export",
         ],
     ),
     (
         "cli",
         &[
-            "model", "problem", "text", "source", "format", "policy", "render", "redact", "load",
-            "travel", "export", "tui", "demo", "api",
+            "model", "problem", "files", "text", "source", "format", "policy", "render", "redact",
+            "load", "travel", "export", "tui", "demo", "api",
         ],
     ),
 ];
@@ -272,6 +278,49 @@ fn imports_are_read_through_groups_and_relative_paths() {
         "format::Event",
         "format"
     ));
+}
+
+/// Every file is opened and written through `files`: a file opened anywhere
+/// else would be missing from the registry of files read, and an export
+/// could then write over it (issue 25, point 1); a file written anywhere
+/// else would not be replaced atomically.
+#[test]
+fn files_are_opened_and_written_only_through_files() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = BTreeSet::new();
+    for file in &files {
+        let relative = file.strip_prefix(&src).unwrap();
+        let module = module_path(relative);
+        let is_test = module
+            .iter()
+            .any(|m| m == "tests" || m == "test_support" || m.ends_with("_tests"));
+        if is_test || module.first().is_some_and(|m| m == "files") {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        // Unit tests at the end of a file build their inputs as they like.
+        let code = code_only(text.split("#[cfg(test)]").next().unwrap_or(""));
+        for call in [
+            "File::open(",
+            "File::create(",
+            "fs::read(",
+            "fs::read_to_string(",
+            "fs::write(",
+            "OpenOptions::new(",
+        ] {
+            if code.contains(call) {
+                found.insert(format!("src/{} calls {call}", relative.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "files opened or written outside src/files/ (use files::open, files::read, \
+         files::read_setting or files::write::write_file):\n{}",
+        found.into_iter().collect::<Vec<_>>().join("\n")
+    );
 }
 
 /// Whether layer `own`, allowed `allowed`, may import `target` (in layer

@@ -100,7 +100,7 @@ fn negative_turns_with_a_space_work_like_with_an_equals_sign() {
     assert_eq!(run.code, 2);
     assert_eq!(
         run.stderr,
-        "overhear: --width -5: expected a number of columns, at least 1, e.g. 100\n"
+        "overhear: --width -5: expected a number of columns from 1 to 10000, e.g. 100\n"
     );
     let run = overhear(&["demo", "--speed", "-5"], &[]);
     assert_eq!(run.code, 2);

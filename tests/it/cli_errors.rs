@@ -276,7 +276,50 @@ fn an_unreadable_file_says_overhear_only_reads() {
     );
 }
 
+#[test]
+fn a_self_referencing_events_link_says_so() {
+    let s = Scratch::new();
+    let dir = s.path("conv");
+    std::fs::create_dir(&dir).unwrap();
+    let events = dir.join("events.json");
+    std::os::unix::fs::symlink("events.json", &events).unwrap();
+    let message = format!(
+        "{}: a symbolic link that leads back to itself (a loop of links)",
+        shown(&events)
+    );
+    for path in [&dir, &events] {
+        assert_error(&overhear(&s.root, &["render", &shown(path)]), 1, &message);
+    }
+}
+
 // --- Problems that do not stop reading (warnings, exit 0) -------------------
+
+#[test]
+fn an_unreadable_metadata_file_costs_only_the_title() {
+    let s = Scratch::new();
+    let dir = s.fixture("current", "conv");
+    let metadata = dir.join("metadata.json");
+    std::fs::set_permissions(&metadata, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // Root reads anything: run overhear as `nobody` then.
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    if root {
+        for folder in [&s.root, &dir] {
+            std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        for file in ["events.json", "base_config.json"] {
+            std::fs::set_permissions(dir.join(file), std::fs::Permissions::from_mode(0o644))
+                .unwrap();
+        }
+    }
+    assert_warnings(
+        &run(&s.root, &["render", &shown(&dir)], root),
+        &[format!(
+            "{}: permission denied; overhear needs read access (it never writes); the title is not shown",
+            shown(&metadata)
+        )],
+    );
+}
 
 #[test]
 fn malformed_events_are_named_by_index_and_the_rest_is_shown() {
@@ -388,7 +431,7 @@ fn bad_options_are_usage_errors_naming_the_option() {
         ),
         (
             &["--width", "0"],
-            "--width 0: expected a number of columns, at least 1, e.g. 100",
+            "--width 0: expected a number of columns from 1 to 10000, e.g. 100",
         ),
         (
             &["--view", "everything"],
@@ -466,6 +509,88 @@ fn bad_configuration_and_theme_files_are_usage_errors_naming_the_place() {
         let mut args = vec!["render", "conv"];
         args.extend_from_slice(options);
         assert_error(&overhear(&s.root, &args), 2, message);
+    }
+}
+
+#[test]
+fn a_theme_that_is_not_a_file_says_what_it_is() {
+    let s = Scratch::new();
+    s.fixture("current", "conv");
+    std::fs::create_dir(s.path("themes")).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(s.path("fifo.toml"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for (theme, message) in [
+        ("themes", "themes: a folder, not a file"),
+        ("fifo.toml", "fifo.toml: a FIFO, not a file"),
+        ("/dev/zero", "/dev/zero: a device, not a file"),
+    ] {
+        assert_error(
+            &overhear(&s.root, &["render", "conv", "--theme", theme]),
+            2,
+            message,
+        );
+    }
+}
+
+#[test]
+fn a_time_past_the_last_that_can_be_placed_is_out_of_range() {
+    let s = Scratch::new();
+    s.fixture("current", "conv");
+    assert_error(
+        &overhear(&s.root, &["render", "conv", "--at", "9999-12-31T23:59:59Z"]),
+        2,
+        "--at 9999-12-31T23:59:59Z: out of range: times from -9999-01-02 to 9999-12-30 can be placed",
+    );
+}
+
+#[test]
+fn a_number_too_large_in_the_configuration_is_worded_as_toml() {
+    let s = Scratch::new();
+    s.fixture("current", "conv");
+    s.write(
+        "big.toml",
+        "[conversation.tools.x.style]\ninline_results = 99999999999999999999999\n",
+    );
+    assert_error(
+        &overhear(&s.root, &["render", "conv", "--config", "big.toml"]),
+        2,
+        "big.toml: line 2, column 18: 99999999999999999999999 is too large for a TOML integer (64 bits)",
+    );
+}
+
+#[test]
+fn widths_past_ten_thousand_columns_are_refused_or_ignored() {
+    let s = Scratch::new();
+    s.fixture("current", "conv");
+    for width in ["10001", "4294967296", "18446744073709551615"] {
+        assert_error(
+            &overhear(&s.root, &["render", "conv", "--width", width]),
+            2,
+            &format!("--width {width}: expected a number of columns from 1 to 10000, e.g. 100"),
+        );
+    }
+    for columns in ["100000000", "18446744073709551616"] {
+        let out = Command::new(OVERHEAR)
+            .args(["render", "conv", "--color", "never"])
+            .current_dir(&s.root)
+            .env("JP_USER_DATA_DIR", s.path("no-user-data"))
+            .env("COLUMNS", columns)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("overhear: warning: COLUMNS={columns}: more than 10000 columns; ignored\n")
+        );
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let widest = stdout.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(
+            (40..=80).contains(&widest),
+            "COLUMNS={columns}: printed at {widest} columns, not the 80 of no COLUMNS"
+        );
     }
 }
 

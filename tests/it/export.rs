@@ -1,6 +1,7 @@
 //! `overhear export` through the binary: secrets planted in every kind of
 //! text are redacted (and kept with `--no-redact`), ordinary text survives,
-//! content cannot inject HTML, `-o` refuses the conversation's own files,
+//! content cannot inject HTML, `-o` refuses the conversation's own files
+//! (every other spelling of them: `writes.rs`),
 //! every real conversation exports, and the HTML loads in a real headless
 //! browser with no error and no request.
 
@@ -235,7 +236,7 @@ fn output_file_takes_its_format_from_the_extension_and_never_the_input() {
             target.display()
         );
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("the conversation's own file"), "{err}");
+        assert!(err.contains("choose another output file"), "{err}");
     }
     assert_eq!(std::fs::read(conv.join("events.json")).unwrap(), before);
     assert!(!conv.join("new.md").exists());

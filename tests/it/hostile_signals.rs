@@ -2,7 +2,8 @@
 //! pseudo-terminal: whatever ends it, the terminal is given back — the
 //! alternate screen left, mouse reporting off, the cursor shown, raw mode
 //! off — and a read error's note stays in the status bar until the file
-//! reads again (issue 12, point 7).
+//! reads again (issue 12, point 7); the fatal signals (SIGABRT, SIGSEGV,
+//! SIGBUS) give the terminal back too (issue 25, point 3).
 
 use crate::common;
 
@@ -73,6 +74,42 @@ fn signals_that_end_the_viewer_restore_the_terminal() {
             128 + signal as u32,
             "{name}: exits as the signal would"
         );
+        assert_restored(&viewer, name);
+    }
+}
+
+/// The signals that end a process without running any of its code — an
+/// allocation failure or a stack overflow aborts (SIGABRT), a bad memory
+/// access faults (SIGSEGV, SIGBUS) — still give the terminal back, the
+/// mouse capture of `--mouse` included, and the process still ends by the
+/// signal (issue 25, point 3).
+#[test]
+fn fatal_signals_restore_the_terminal_and_still_end_the_viewer() {
+    for (name, signal) in [
+        ("SIGABRT", libc::SIGABRT),
+        ("SIGSEGV", libc::SIGSEGV),
+        ("SIGBUS", libc::SIGBUS),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = conversation(tmp.path());
+        let viewer = Viewer::spawn(
+            &[Path::new("--mouse"), &dir],
+            &dir,
+            &tmp.path().join("no-user-data"),
+            24,
+            80,
+        );
+        let screen = viewer.wait_until("the status bar", TIMEOUT, |s| {
+            s.alternate_screen() && s.contents().contains("events")
+        });
+        assert_ne!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "--mouse captures the mouse"
+        );
+        let mut viewer = viewer;
+        kill(&viewer, signal);
+        assert_ne!(viewer.exit_code(), 0, "{name}: the viewer goes on");
         assert_restored(&viewer, name);
     }
 }

@@ -64,3 +64,4 @@ mod tui_keys_pty;
 mod tui_pty;
 mod tui_replay_pty;
 mod user_config;
+mod writes;

@@ -13,8 +13,10 @@ use std::process::Command;
 use overhear::text::width::display_width;
 use serde_json::{Value, json};
 
-const PARENT: &str = "rollout-2026-01-22T10-15-23-0199aaaa-0000-7000-8000-000000000001.jsonl";
-const CHILD: &str = "rollout-2026-01-22T10-15-40-0199bbbb-0000-7000-8000-000000000002.jsonl";
+pub(crate) const PARENT: &str =
+    "rollout-2026-01-22T10-15-23-0199aaaa-0000-7000-8000-000000000001.jsonl";
+pub(crate) const CHILD: &str =
+    "rollout-2026-01-22T10-15-40-0199bbbb-0000-7000-8000-000000000002.jsonl";
 const CHILD_ID: &str = "0199bbbb-0000-7000-8000-000000000002";
 
 fn line(time: &str, kind: &str, payload: Value) -> String {
@@ -24,7 +26,7 @@ fn line(time: &str, kind: &str, payload: Value) -> String {
 }
 
 /// A parent rollout whose one turn spawns a child, and the child's rollout.
-fn write_session(dir: &Path) {
+pub(crate) fn write_session(dir: &Path) {
     let parent = [
         line(
             "15:23.000",

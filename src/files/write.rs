@@ -1,0 +1,214 @@
+//! The one way overhear writes a file: never over a file the run read, and
+//! atomically.
+//!
+//! A regular file (new or replaced) is written to a temporary file beside
+//! it, flushed to the disk and renamed over it: on any error — a full disk,
+//! a file size limit, a folder that cannot be written — the previous file
+//! is left as it was and the temporary one is removed, so nothing partial
+//! is ever left. A target that is a link to a file is followed (the link
+//! keeps pointing at the new file). A FIFO or a device (`/dev/null`) is
+//! written in place: it holds no file to replace.
+
+use std::ffi::OsString;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::read::{identity, not_a_file, was_read};
+use crate::problem::write_problem;
+
+/// Why a file could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The target is (after resolving links) a file this run read.
+    #[error("{}: this run read that file; choose another output file", .0.display())]
+    ReadThisRun(PathBuf),
+    /// The target is a folder, not a file.
+    #[error("{}: a folder, where a file was expected", .0.display())]
+    Folder(PathBuf),
+    /// The target is a symbolic link to nothing: writing through it would
+    /// create a file elsewhere, replacing it would lose the link.
+    #[error("{}: a link to a file that does not exist; name the file itself", .0.display())]
+    DanglingLink(PathBuf),
+    /// The system refused: the message names the file, without error numbers.
+    #[error("{}: cannot write: {problem}", .path.display())]
+    Io {
+        /// The target as it was given.
+        path: PathBuf,
+        /// What went wrong, in words.
+        problem: String,
+    },
+}
+
+/// Writes the file at `path` with what `write` produces, unless `path`
+/// names a file this process read (see `files::read`).
+pub fn write_file(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), WriteError> {
+    let failed = |err: io::Error| WriteError::Io {
+        path: path.to_path_buf(),
+        problem: write_problem(&err),
+    };
+    ignore_file_size_signal();
+    match fs::metadata(path) {
+        Ok(meta) => {
+            if was_read(identity(&meta)) {
+                return Err(WriteError::ReadThisRun(path.to_path_buf()));
+            }
+            if meta.is_dir() {
+                return Err(WriteError::Folder(path.to_path_buf()));
+            }
+            if not_a_file(&meta).is_some() {
+                return in_place(path, write).map_err(failed);
+            }
+            // The file itself, links resolved: the link stays a link.
+            let real = fs::canonicalize(path).map_err(failed)?;
+            replace(&real, Some(meta.permissions()), write).map_err(failed)
+        }
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            if fs::symlink_metadata(path).is_ok() {
+                return Err(WriteError::DanglingLink(path.to_path_buf()));
+            }
+            replace(path, None, write).map_err(failed)
+        }
+        Err(err) => Err(failed(err)),
+    }
+}
+
+/// A FIFO or a device: written as a stream.
+fn in_place(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    let mut out = BufWriter::new(OpenOptions::new().write(true).open(path)?);
+    write(&mut out)?;
+    out.flush()
+}
+
+/// Writes a temporary file beside `target`, then renames it over `target`;
+/// the temporary file is removed on any error. A replaced file's permissions
+/// (`keep`) carry over; a new file gets the usual ones (0666 less the umask).
+fn replace(
+    target: &Path,
+    keep: Option<fs::Permissions>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let (temp, file) = create_temp(target)?;
+    let written = (|| {
+        let mut out = BufWriter::new(&file);
+        write(&mut out)?;
+        out.flush()?;
+        drop(out);
+        if let Some(permissions) = keep {
+            file.set_permissions(permissions)?;
+        }
+        file.sync_all()?;
+        fs::rename(&temp, target)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    written
+}
+
+/// A new file beside `target`, named after it (`.NAME.overhear-PID-N.tmp`),
+/// created only if no file of that name exists.
+fn create_temp(target: &Path) -> io::Result<(PathBuf, File)> {
+    static COUNT: AtomicU32 = AtomicU32::new(0);
+    let folder = match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let name = target.file_name().unwrap_or(target.as_os_str());
+    loop {
+        let mut temp = OsString::from(".");
+        temp.push(name);
+        temp.push(format!(
+            ".overhear-{}-{}.tmp",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let temp = folder.join(temp);
+        match OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o666)
+            .open(&temp)
+        {
+            Ok(file) => return Ok((temp, file)),
+            Err(err) if err.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(err) => return Err(err),
+        }
+    }
+}
+
+/// A write past the process's file size limit (`ulimit -f`) raises SIGXFSZ,
+/// whose default action ends the process and would leave the temporary
+/// file behind; ignored, the write fails with an error handled like any.
+#[allow(unsafe_code)]
+fn ignore_file_size_signal() {
+    // SAFETY: setting a signal's disposition to SIG_IGN installs no handler
+    // and touches no memory of ours.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_previous_file_and_nothing_else() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("out.md");
+        fs::write(&target, "previous").unwrap();
+        let err = write_file(&target, |out| {
+            out.write_all(b"partial")?;
+            Err(io::Error::from_raw_os_error(libc::ENOSPC))
+        })
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("out.md: cannot write: no space left on device"),
+            "{err}"
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "previous");
+        assert_eq!(entries(tmp.path()), ["out.md"]);
+    }
+
+    #[test]
+    fn a_link_is_followed_and_stays_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("real.md");
+        fs::write(&real, "old").unwrap();
+        let link = tmp.path().join("link.md");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        write_file(&link, |out| out.write_all(b"new")).unwrap();
+        assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(fs::read_to_string(&real).unwrap(), "new");
+        assert_eq!(entries(tmp.path()), ["link.md", "real.md"]);
+    }
+
+    #[test]
+    fn a_replaced_file_keeps_its_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("out.md");
+        fs::write(&target, "old").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
+        write_file(&target, |out| out.write_all(b"new")).unwrap();
+        let mode = fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o640);
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+    }
+}
