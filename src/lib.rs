@@ -49,7 +49,7 @@
 //!
 //! [`Conversation`], [`RenderOptions`] and [`render()`]; [`ToolResult`],
 //! [`CardOptions`], [`CardView`] and [`card()`]; [`Styles`], [`View`],
-//! [`Color`], [`Theme`] and [`Error`]. These are plain types; options are
+//! [`Color`], [`Theme`], and [`Error`] with its [`ErrorKind`]. These are plain types; options are
 //! `#[non_exhaustive]` with `Default` and `with_*` setters, so options can be
 //! added without breaking callers. Everything else in the crate serves the
 //! binary and may change in any release.
@@ -67,10 +67,13 @@ mod api;
 // The modules below are the binary's. Those its tests, benchmarks and fuzz
 // targets reach stay `pub` but are hidden from the documentation: they are
 // not part of the library's surface and may change in any release.
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod demo;
+#[cfg(feature = "cli")]
 pub(crate) mod export;
 #[doc(hidden)]
 pub mod format;
@@ -92,10 +95,11 @@ pub mod source;
 pub mod text;
 #[doc(hidden)]
 pub mod travel;
+#[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod tui;
 
 pub use api::{
-    CardOptions, CardView, Color, Conversation, Error, RenderOptions, Styles, Theme, ToolResult,
-    View, card, render,
+    CardOptions, CardView, Color, Conversation, Error, ErrorKind, RenderOptions, Styles, Theme,
+    ToolResult, View, card, render,
 };
