@@ -15,7 +15,7 @@ use std::time::SystemTime;
 use crossterm::event::{Event, KeyEventKind};
 use ratatui::layout::Rect;
 
-use super::blocks::{Blocks, EarlierAmount, find_key};
+use super::blocks::{EarlierAmount, Viewable, find_key};
 use super::cache::LayoutCache;
 use super::chrome::Chrome;
 use super::clock::Clock;
@@ -183,7 +183,7 @@ fn letters(line: &ratatui::text::Line<'_>) -> usize {
 }
 
 /// The interactive viewer.
-pub struct App<D: Blocks> {
+pub struct App<D: Viewable> {
     pub(super) doc: D,
     pub(super) cache: LayoutCache<D::Key>,
     pub(super) folds: Folds<D::Key>,
@@ -259,7 +259,7 @@ pub(super) struct Left<K> {
     pub(super) folds: Folds<K>,
 }
 
-impl<D: Blocks> App<D> {
+impl<D: Viewable> App<D> {
     /// A viewer on `doc`, at its end, following.
     pub fn new(doc: D, options: ViewerOptions) -> Self {
         let last_change = doc.modified().unwrap_or(options.opened_at);

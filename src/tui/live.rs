@@ -17,7 +17,9 @@ use std::time::SystemTime;
 
 use ratatui::text::Line;
 
-use super::blocks::{Attention, BlockClass, Blocks, EarlierAmount, Landmark, LiveState};
+use super::blocks::{
+    Attention, BlockClass, Blocks, EarlierAmount, EarlierTurns, Follow, Landmark, LiveState, Replaying,
+};
 use super::fingerprint;
 use super::quiet;
 use super::tally::TurnTally;
@@ -377,7 +379,6 @@ impl LiveDocument {
 
 impl Blocks for LiveDocument {
     type Key = BlockKey;
-    type Update = LiveUpdate;
 
     fn len(&self) -> usize {
         self.doc.blocks.len()
@@ -438,16 +439,6 @@ impl Blocks for LiveDocument {
 
     fn limited(&self, i: usize) -> bool {
         layout::is_limited(self.block(i), self.shown())
-    }
-
-    fn attention(&self) -> Attention {
-        let conv = &self.live.conversation;
-        let (questions, last_question) = self.tally.questions(conv);
-        Attention {
-            ended_turns: document::ended_turns(conv, self.finished),
-            questions,
-            last_question,
-        }
     }
 
     fn foldable(&self, i: usize) -> bool {
@@ -537,6 +528,20 @@ impl Blocks for LiveDocument {
         self.options.view = self.options.view.next();
         self.rebuild();
     }
+}
+
+impl Follow for LiveDocument {
+    type Update = LiveUpdate;
+
+    fn attention(&self) -> Attention {
+        let conv = &self.live.conversation;
+        let (questions, last_question) = self.tally.questions(conv);
+        Attention {
+            ended_turns: document::ended_turns(conv, self.finished),
+            questions,
+            last_question,
+        }
+    }
 
     fn live(&self) -> LiveState {
         if self.removed {
@@ -617,6 +622,26 @@ impl Blocks for LiveDocument {
         !self.replayed && !self.removed && self.live.follows_subagents()
     }
 
+    fn poll(&mut self) -> Result<bool, String> {
+        let changed = self.refresh()?;
+        if changed {
+            self.update_blocks();
+        }
+        Ok(changed)
+    }
+
+    fn tick(&mut self) {
+        if self.replayed {
+            return;
+        }
+        self.now = now_millis();
+        if self.check_finished() {
+            self.update_blocks();
+        }
+    }
+}
+
+impl EarlierTurns for LiveDocument {
     fn earlier(&self) -> usize {
         self.earlier
     }
@@ -672,24 +697,9 @@ impl Blocks for LiveDocument {
             }
         }
     }
+}
 
-    fn poll(&mut self) -> Result<bool, String> {
-        let changed = self.refresh()?;
-        if changed {
-            self.update_blocks();
-        }
-        Ok(changed)
-    }
-
-    fn tick(&mut self) {
-        if self.replayed {
-            return;
-        }
-        self.now = now_millis();
-        if self.check_finished() {
-            self.update_blocks();
-        }
-    }
+impl Replaying for LiveDocument {
 }
 
 /// A problem naming a file, with the file's folder left out: the status bar

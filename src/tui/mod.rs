@@ -55,7 +55,10 @@ pub mod viewer;
 mod testdoc;
 
 pub use app::{App, AppEvent, Effect, Reload, Signal, ViewerOptions};
-pub use blocks::{BlockClass, Blocks, LiveState, ReplayControl, ReplayStatus};
+pub use blocks::{
+    BlockClass, Blocks, EarlierTurns, Follow, LiveState, ReplayControl, ReplayStatus, Replaying,
+    Viewable,
+};
 pub use chrome::Chrome;
 pub use clock::Clock;
 pub use picker::ConversationRow;

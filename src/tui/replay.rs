@@ -15,7 +15,8 @@ use ratatui::text::Line;
 
 use super::app::{App, AppEvent, Reload, ViewerOptions};
 use super::blocks::{
-    Attention, BlockClass, Blocks, Landmark, LiveState, ReplayControl, ReplayStatus,
+    Attention, BlockClass, Blocks, EarlierTurns, Follow, Landmark, LiveState, ReplayControl,
+    ReplayStatus, Replaying,
 };
 use super::chrome::Chrome;
 use super::live::LiveDocument;
@@ -211,38 +212,47 @@ impl ReplayDocument {
 
 impl Blocks for ReplayDocument {
     type Key = BlockKey;
-    type Update = Due;
 
     fn len(&self) -> usize {
         self.doc.len()
     }
+
     fn key(&self, i: usize) -> BlockKey {
         self.doc.key(i)
     }
+
     fn revision(&self, i: usize) -> u64 {
         self.doc.revision(i)
     }
+
     fn turn(&self, i: usize) -> usize {
         self.doc.turn(i)
     }
+
     fn class(&self, i: usize) -> BlockClass {
         self.doc.class(i)
     }
+
     fn is(&self, i: usize, landmark: Landmark) -> bool {
         self.doc.is(i, landmark)
     }
+
     fn limited(&self, i: usize) -> bool {
         self.doc.limited(i)
     }
+
     fn foldable(&self, i: usize) -> bool {
         self.doc.foldable(i)
     }
+
     fn owner(&self, i: usize) -> usize {
         self.doc.owner(i)
     }
+
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
         self.doc.lines(i, width, folded)
     }
+
     fn lines_coloured(
         &self,
         i: usize,
@@ -252,33 +262,47 @@ impl Blocks for ReplayDocument {
     ) -> (Vec<Line<'static>>, usize) {
         self.doc.lines_coloured(i, width, folded, colour)
     }
+
     fn colour_generation(&self) -> u64 {
         self.doc.colour_generation()
     }
+
     fn colour_more(&self) -> ColourStep {
         self.doc.colour_more()
     }
+
     fn search_text(&self, i: usize) -> String {
         self.doc.search_text(i)
     }
+
     fn full_text(&self, i: usize) -> Option<String> {
         self.doc.full_text(i)
     }
+
     fn title(&self) -> String {
         self.doc.title()
     }
+
     fn event_count(&self) -> usize {
         self.doc.event_count()
     }
+
     fn view_name(&self) -> &'static str {
         self.doc.view_name()
     }
+
     fn cycle_view(&mut self) {
         self.doc.cycle_view();
     }
+}
+
+impl Follow for ReplayDocument {
+    type Update = Due;
+
     fn live(&self) -> LiveState {
         self.doc.live()
     }
+
     fn attention(&self) -> Attention {
         self.doc.attention()
     }
@@ -286,7 +310,12 @@ impl Blocks for ReplayDocument {
     fn update(&mut self, _due: Due) -> Result<bool, String> {
         Ok(self.play_due())
     }
+}
 
+impl EarlierTurns for ReplayDocument {
+}
+
+impl Replaying for ReplayDocument {
     fn replay(&self) -> Option<ReplayStatus> {
         let moment = self.recording.time(self.step).and_then(|t| {
             let nanos = u64::try_from(t).ok()?;

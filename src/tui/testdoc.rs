@@ -6,7 +6,9 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use ratatui::text::Line;
 
-use super::blocks::{Attention, BlockClass, Blocks, EarlierAmount, Landmark, LiveState};
+use super::blocks::{
+    Attention, BlockClass, Blocks, EarlierAmount, EarlierTurns, Follow, Landmark, LiveState, Replaying,
+};
 
 /// One block of the test document.
 #[derive(Debug, Clone, Hash)]
@@ -197,7 +199,6 @@ fn wrap(text: &str, width: usize, prefix: &str) -> Vec<String> {
 
 impl Blocks for TestDoc {
     type Key = u32;
-    type Update = (Option<(Vec<TestBlock>, usize)>, LiveState);
 
     fn len(&self) -> usize {
         self.shown.len()
@@ -238,28 +239,6 @@ impl Blocks for TestDoc {
 
     fn limited(&self, _: usize) -> bool {
         false
-    }
-
-    /// Every turn but the last has ended (all once finished); a block whose
-    /// text starts with `? ` is a question.
-    fn attention(&self) -> Attention {
-        let turns = self.all.last().map_or(0, |b| b.turn);
-        let questions: Vec<&TestBlock> = self
-            .all
-            .iter()
-            .filter(|b| b.text.starts_with("? "))
-            .collect();
-        Attention {
-            ended_turns: if self.live == LiveState::Finished {
-                turns
-            } else {
-                turns.saturating_sub(1)
-            },
-            questions: questions.len(),
-            last_question: questions
-                .last()
-                .map_or(String::new(), |b| b.text[2..].to_string()),
-        }
     }
 
     fn foldable(&self, i: usize) -> bool {
@@ -327,6 +306,32 @@ impl Blocks for TestDoc {
         let all = std::mem::take(&mut self.all);
         self.set(all);
     }
+}
+
+impl Follow for TestDoc {
+    type Update = (Option<(Vec<TestBlock>, usize)>, LiveState);
+
+    /// Every turn but the last has ended (all once finished); a block whose
+    /// text starts with `? ` is a question.
+    fn attention(&self) -> Attention {
+        let turns = self.all.last().map_or(0, |b| b.turn);
+        let questions: Vec<&TestBlock> = self
+            .all
+            .iter()
+            .filter(|b| b.text.starts_with("? "))
+            .collect();
+        Attention {
+            ended_turns: if self.live == LiveState::Finished {
+                turns
+            } else {
+                turns.saturating_sub(1)
+            },
+            questions: questions.len(),
+            last_question: questions
+                .last()
+                .map_or(String::new(), |b| b.text[2..].to_string()),
+        }
+    }
 
     fn live(&self) -> LiveState {
         self.live
@@ -338,6 +343,21 @@ impl Blocks for TestDoc {
         }
     }
 
+    fn update(&mut self, (content, live): Self::Update) -> Result<bool, String> {
+        let was = std::mem::replace(&mut self.live, live);
+        let Some((blocks, events)) = content else {
+            return Ok(was != live);
+        };
+        if blocks.is_empty() {
+            return Err("events.json: line 1, column 1: expected value".into());
+        }
+        self.set(blocks);
+        self.events = events;
+        Ok(true)
+    }
+}
+
+impl EarlierTurns for TestDoc {
     fn earlier(&self) -> usize {
         self.unread.len()
     }
@@ -360,17 +380,7 @@ impl Blocks for TestDoc {
         self.set(blocks);
         Ok(true)
     }
+}
 
-    fn update(&mut self, (content, live): Self::Update) -> Result<bool, String> {
-        let was = std::mem::replace(&mut self.live, live);
-        let Some((blocks, events)) = content else {
-            return Ok(was != live);
-        };
-        if blocks.is_empty() {
-            return Err("events.json: line 1, column 1: expected value".into());
-        }
-        self.set(blocks);
-        self.events = events;
-        Ok(true)
-    }
+impl Replaying for TestDoc {
 }
