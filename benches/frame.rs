@@ -35,7 +35,7 @@ use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::blocks::Landmark;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
 use overhear::tui::{
-    App, BlockClass, Blocks, EarlierTurns, Follow, LiveState, Replaying, ViewerOptions,
+    App, BlockClass, Blocks, EarlierTurns, Follow, LiveState, ReadError, Replaying, ViewerOptions,
 };
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -139,8 +139,8 @@ impl Follow for Shared {
         self.0.live()
     }
 
-    fn update(&mut self, _: LiveUpdate) -> Result<bool, String> {
-        Err("a shared document is not updated".into())
+    fn update(&mut self, _: LiveUpdate) -> Result<bool, ReadError> {
+        Err(ReadError::new("a shared document is not updated"))
     }
 }
 

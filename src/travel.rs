@@ -44,16 +44,21 @@ pub enum At {
 impl At {
     /// `--at TIME`: an RFC 3339 time with any offset (`2026-04-10T17:07:09Z`,
     /// `…T19:07:09+02:00`, a fraction allowed; no offset means UTC).
-    pub fn time(text: &str) -> Result<At, String> {
+    pub fn time(text: &str) -> Result<At, NotATime> {
         match parse_nanos(text) {
             Some(nanos) => Ok(At::Time {
                 text: text.trim().to_string(),
                 nanos,
             }),
-            None => Err("expected an RFC 3339 time, e.g. 2026-04-10T17:07:09Z".to_string()),
+            None => Err(NotATime),
         }
     }
 }
+
+/// `--at TIME` given something that is not an RFC 3339 time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("expected an RFC 3339 time, e.g. 2026-04-10T17:07:09Z")]
+pub struct NotATime;
 
 /// Why a conversation cannot be shown at the moment asked for.
 #[derive(Debug, thiserror::Error)]

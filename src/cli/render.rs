@@ -157,11 +157,16 @@ fn user_config_origin() -> String {
     }
 }
 
+/// `--width` given something that is not a positive number.
+#[derive(Debug, thiserror::Error)]
+#[error("expected a number of columns, at least 1, e.g. 100")]
+pub(super) struct NotAWidth;
+
 /// `--width`: a number of columns, at least 1.
-pub(super) fn columns(text: &str) -> Result<usize, String> {
+pub(super) fn columns(text: &str) -> Result<usize, NotAWidth> {
     match text.trim().parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
-        _ => Err("expected a number of columns, at least 1, e.g. 100".to_string()),
+        _ => Err(NotAWidth),
     }
 }
 

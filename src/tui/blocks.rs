@@ -106,6 +106,20 @@ pub struct ReplayStatus {
     pub moment: Option<SystemTime>,
 }
 
+/// Why a document could not take in what changed, read its earlier turns,
+/// or be opened from the picker: one line for the status bar, naming the
+/// file without its folder. The viewer keeps showing what it had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ReadError(String);
+
+impl ReadError {
+    /// The note, already in the words the status bar shows.
+    pub fn new(note: impl Into<String>) -> ReadError {
+        ReadError(note.into())
+    }
+}
+
 /// A document the viewer can draw.
 ///
 /// Blocks are addressed by index; a block's [`Blocks::key`] is its identity
@@ -212,7 +226,7 @@ pub trait Follow {
     fn live(&self) -> LiveState;
     /// Applies what the watcher reported; returns whether the content
     /// changed, or a one-line note when it could not be read.
-    fn update(&mut self, update: Self::Update) -> Result<bool, String>;
+    fn update(&mut self, update: Self::Update) -> Result<bool, ReadError>;
     /// When the conversation's file last changed, if there is a file.
     fn modified(&self) -> Option<SystemTime> {
         None
@@ -229,7 +243,7 @@ pub trait Follow {
     /// Called with [`Follow::tick`] when it [`Follow::polls`]: reads what
     /// changed in files no watcher reports (a sub-agent's own file);
     /// whether the blocks changed.
-    fn poll(&mut self) -> Result<bool, String> {
+    fn poll(&mut self) -> Result<bool, ReadError> {
         Ok(false)
     }
 }
@@ -254,7 +268,7 @@ pub trait EarlierTurns {
     /// first — and puts their blocks first (the blocks already there keep
     /// their keys); whether any were added, or a one-line note when they
     /// could not be read.
-    fn read_earlier(&mut self, _amount: EarlierAmount) -> Result<bool, String> {
+    fn read_earlier(&mut self, _amount: EarlierAmount) -> Result<bool, ReadError> {
         Ok(false)
     }
 }

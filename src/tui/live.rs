@@ -18,7 +18,8 @@ use std::time::SystemTime;
 use ratatui::text::Line;
 
 use super::blocks::{
-    Attention, BlockClass, Blocks, EarlierAmount, EarlierTurns, Follow, Landmark, LiveState, Replaying,
+    Attention, BlockClass, Blocks, EarlierAmount, EarlierTurns, Follow, Landmark, LiveState, ReadError,
+    Replaying,
 };
 use super::fingerprint;
 use super::quiet;
@@ -342,11 +343,11 @@ impl LiveDocument {
     }
 
     /// Re-reads after a change; whether anything the viewer shows changed.
-    fn refresh(&mut self) -> Result<bool, String> {
+    fn refresh(&mut self) -> Result<bool, ReadError> {
         let refresh = self
             .live
             .refresh()
-            .map_err(|e| without_folder(&e.to_string()))?;
+            .map_err(|e| ReadError::new(without_folder(&e.to_string())))?;
         Ok(refresh != Refresh::Unchanged)
     }
 
@@ -553,13 +554,13 @@ impl Follow for LiveDocument {
         }
     }
 
-    fn update(&mut self, update: LiveUpdate) -> Result<bool, String> {
+    fn update(&mut self, update: LiveUpdate) -> Result<bool, ReadError> {
         let changed = match update {
             LiveUpdate::Changed(Change::Removed) => {
                 self.removed = true;
                 return Ok(true);
             }
-            LiveUpdate::Changed(Change::Error(text)) => return Err(without_folder(&text)),
+            LiveUpdate::Changed(Change::Error(text)) => return Err(ReadError::new(without_folder(&text))),
             LiveUpdate::Changed(Change::Returned) => {
                 self.removed = false;
                 self.refresh()?;
@@ -574,7 +575,7 @@ impl Follow for LiveDocument {
             LiveUpdate::Changed(Change::Metadata) => self
                 .live
                 .refresh_title()
-                .map_err(|e| without_folder(&e.to_string()))?,
+                .map_err(|e| ReadError::new(without_folder(&e.to_string())))?,
             LiveUpdate::Stream(inbox) => {
                 let taken = inbox.take(STREAM_SLICE);
                 let end = taken.end.is_some();
@@ -596,7 +597,7 @@ impl Follow for LiveDocument {
                 if let Some(problem) = problem {
                     self.check_finished();
                     self.update_blocks();
-                    return Err(without_folder(&problem));
+                    return Err(ReadError::new(without_folder(&problem)));
                 }
                 true
             }
@@ -622,7 +623,7 @@ impl Follow for LiveDocument {
         !self.replayed && !self.removed && self.live.follows_subagents()
     }
 
-    fn poll(&mut self) -> Result<bool, String> {
+    fn poll(&mut self) -> Result<bool, ReadError> {
         let changed = self.refresh()?;
         if changed {
             self.update_blocks();
@@ -650,7 +651,7 @@ impl EarlierTurns for LiveDocument {
         self.live.earlier_turns()
     }
 
-    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, String> {
+    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, ReadError> {
         if self.earlier == 0 {
             return Ok(false);
         }
@@ -665,7 +666,7 @@ impl EarlierTurns for LiveDocument {
         let read = self
             .live
             .read_earlier(bytes)
-            .map_err(|e| without_folder(&e.to_string()))?;
+            .map_err(|e| ReadError::new(without_folder(&e.to_string())))?;
         match read {
             EarlierRead::Turns(0) if !waiting => Ok(false),
             EarlierRead::Turns(_) => {

@@ -164,7 +164,7 @@ impl Follow for Whole {
         self.0.live()
     }
 
-    fn update(&mut self, _: LiveUpdate) -> Result<bool, String> {
+    fn update(&mut self, _: LiveUpdate) -> Result<bool, ReadError> {
         Ok(false)
     }
 

@@ -109,7 +109,7 @@ fn removal_and_return_show_in_the_live_state() {
     assert_ne!(doc.live(), LiveState::Removed);
     assert_eq!(
         doc.update(LiveUpdate::Changed(Change::Error("lost events".into()))),
-        Err("lost events".into())
+        Err(ReadError::new("lost events"))
     );
 }
 
@@ -121,7 +121,7 @@ fn a_broken_rewrite_is_reported_and_the_content_kept() {
     let len = doc.len();
     std::fs::write(dir.join("events.json"), "[{").unwrap();
     let err = doc.update(LiveUpdate::Changed(Change::Events)).unwrap_err();
-    assert!(err.contains("events.json"), "{err}");
+    assert!(err.to_string().contains("events.json"), "{err}");
     assert_eq!(doc.len(), len);
 }
 

@@ -56,7 +56,8 @@ mod testdoc;
 
 pub use app::{App, AppEvent, Effect, Reload, Signal, ViewerOptions};
 pub use blocks::{
-    BlockClass, Blocks, EarlierTurns, Follow, LiveState, ReplayControl, ReplayStatus, Replaying,
+    BlockClass, Blocks, EarlierTurns, Follow, LiveState, ReadError, ReplayControl, ReplayStatus,
+    Replaying,
     Viewable,
 };
 pub use chrome::Chrome;

@@ -16,7 +16,7 @@ use ratatui::text::Line;
 use super::app::{App, AppEvent, Reload, ViewerOptions};
 use super::blocks::{
     Attention, BlockClass, Blocks, EarlierTurns, Follow, Landmark, LiveState, ReplayControl,
-    ReplayStatus, Replaying,
+    ReadError, ReplayStatus, Replaying,
 };
 use super::chrome::Chrome;
 use super::live::LiveDocument;
@@ -37,13 +37,18 @@ pub const MAX_STEP: Duration = Duration::from_millis(20);
 /// The speeds `+` and `-` go through.
 const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 4.0, 10.0, 30.0, 100.0, f64::INFINITY];
 
+/// `--speed` given something that is neither a positive factor nor `max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("expected a positive factor (0.5, 1, 4, 10) or max")]
+pub struct NotASpeed;
+
 /// How fast a replay plays: a factor on the recorded pace, or `max`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Speed(f64);
 
 impl Speed {
     /// `--speed`: a positive number (`4`, `0.5`, `10x`) or `max`.
-    pub fn parse(text: &str) -> Result<Speed, String> {
+    pub fn parse(text: &str) -> Result<Speed, NotASpeed> {
         let text = text.trim();
         if text.eq_ignore_ascii_case("max") {
             return Ok(Speed(f64::INFINITY));
@@ -51,7 +56,7 @@ impl Speed {
         let number = text.trim_end_matches(['x', 'X', '×']);
         match number.parse::<f64>() {
             Ok(factor) if factor.is_finite() && factor > 0.0 => Ok(Speed(factor)),
-            _ => Err("expected a positive factor (0.5, 1, 4, 10) or max".to_string()),
+            _ => Err(NotASpeed),
         }
     }
 
@@ -307,7 +312,7 @@ impl Follow for ReplayDocument {
         self.doc.attention()
     }
 
-    fn update(&mut self, _due: Due) -> Result<bool, String> {
+    fn update(&mut self, _due: Due) -> Result<bool, ReadError> {
         Ok(self.play_due())
     }
 }

@@ -14,7 +14,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 
 use super::app::{App, AppEvent, Effect, Signal};
-use super::blocks::Viewable;
+use super::blocks::{ReadError, Viewable};
 use super::input::{Input, terminal_hung_up};
 use super::pager::{clipboard_sequence, pager_command, run_pager};
 use super::picker::ConversationRow;
@@ -72,7 +72,7 @@ pub trait Host<D: Viewable> {
     fn conversations(&mut self) -> Vec<ConversationRow>;
     /// Opens conversation `id` (a row's id) and starts following it (the
     /// previous conversation's watcher should stop).
-    fn open(&mut self, id: &str) -> Result<Opened<D>, String>;
+    fn open(&mut self, id: &str) -> Result<Opened<D>, ReadError>;
 }
 
 /// A conversation opened from the picker.
@@ -94,8 +94,8 @@ impl<D: Viewable> Host<D> for NoWorkspace {
         Vec::new()
     }
 
-    fn open(&mut self, id: &str) -> Result<Opened<D>, String> {
-        Err(format!("{id}: not in a workspace"))
+    fn open(&mut self, id: &str) -> Result<Opened<D>, ReadError> {
+        Err(ReadError::new(format!("{id}: not in a workspace")))
     }
 }
 
@@ -313,7 +313,7 @@ impl Session<'_> {
                 }
                 Err(e) => {
                     app.close_picker();
-                    app.note(e);
+                    app.note(e.to_string());
                 }
             },
         }

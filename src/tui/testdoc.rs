@@ -7,7 +7,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use ratatui::text::Line;
 
 use super::blocks::{
-    Attention, BlockClass, Blocks, EarlierAmount, EarlierTurns, Follow, Landmark, LiveState, Replaying,
+    Attention, BlockClass, Blocks, EarlierAmount, EarlierTurns, Follow, Landmark, LiveState, ReadError,
+    Replaying,
 };
 
 /// One block of the test document.
@@ -343,13 +344,15 @@ impl Follow for TestDoc {
         }
     }
 
-    fn update(&mut self, (content, live): Self::Update) -> Result<bool, String> {
+    fn update(&mut self, (content, live): Self::Update) -> Result<bool, ReadError> {
         let was = std::mem::replace(&mut self.live, live);
         let Some((blocks, events)) = content else {
             return Ok(was != live);
         };
         if blocks.is_empty() {
-            return Err("events.json: line 1, column 1: expected value".into());
+            return Err(ReadError::new(
+                "events.json: line 1, column 1: expected value",
+            ));
         }
         self.set(blocks);
         self.events = events;
@@ -362,10 +365,10 @@ impl EarlierTurns for TestDoc {
         self.unread.len()
     }
 
-    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, String> {
+    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, ReadError> {
         self.reads += 1;
         if let Some(note) = self.unreadable.take() {
-            return Err(note);
+            return Err(ReadError::new(note));
         }
         let turns = match amount {
             EarlierAmount::Near => 1,

@@ -66,7 +66,7 @@ impl<D: Viewable> App<D> {
             match read {
                 Err(note) => {
                     self.reading = None;
-                    self.note(note);
+                    self.note(note.to_string());
                     return None;
                 }
                 // Nothing more could be read: the key acts on what there is.
