@@ -22,7 +22,7 @@ use super::clock::Clock;
 use super::find::{HitCounts, SearchPrompt};
 use super::fold::Folds;
 use super::picker::{ConversationRow, Picker};
-use super::sheet::{Pos, Sheet};
+use super::lazy_layout::{Pos, Sheet};
 use super::text::Matcher;
 
 mod actions;

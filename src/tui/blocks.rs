@@ -9,7 +9,7 @@
 //! turns a large conversation opened at its end does not have yet, and
 //! [`Replaying`] the controls of `overhear replay`. [`Viewable`] is all four,
 //! what the viewer's [`super::app::App`] holds; parts that only draw (the
-//! [`super::sheet::Sheet`]) ask for [`Blocks`] alone.
+//! [`super::lazy_layout::Sheet`]) ask for [`Blocks`] alone.
 
 use std::fmt::Debug;
 use std::hash::Hash;

@@ -15,7 +15,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Mode};
 use super::blocks::Viewable;
-use super::sheet::Pos;
+use super::lazy_layout::Pos;
 use super::text::Matcher;
 use crate::text::width::display_width;
 use crate::text::width::line_text;

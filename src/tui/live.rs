@@ -22,8 +22,8 @@ use super::blocks::{
     Replaying,
 };
 use super::fingerprint;
-use super::quiet;
-use super::tally::TurnTally;
+use super::writer_idle;
+use super::running_totals::TurnTally;
 use crate::load::{DECODE_SPAN, EARLIER_STEP, EarlierRead, Live, Origin, Refresh};
 use crate::model::{Conversation, EventKind};
 use crate::render::document;
@@ -99,7 +99,7 @@ pub struct LiveDocument {
     /// end ([`Live::open_at_end`]) has not decoded them yet.
     earlier: usize,
     /// The file grew while followed: from then on its modification time
-    /// alone says how long the agent has been quiet ([`quiet::quiet_for`]).
+    /// alone says how long the agent has been quiet ([`writer_idle::quiet_for`]).
     grown: bool,
 }
 
@@ -368,7 +368,7 @@ impl LiveDocument {
         let Some(limit) = self.live.quiet_limit() else {
             return false;
         };
-        quiet::quiet_for(
+        writer_idle::quiet_for(
             self.modified(),
             &self.live.conversation,
             self.now,

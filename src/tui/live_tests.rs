@@ -462,7 +462,7 @@ fn a_huge_result_is_cut_into_pieces_that_fold_as_one_card() {
     app.act(Action::PrevCard);
     assert_eq!(
         app.cursor_pos().unwrap(),
-        crate::tui::sheet::Pos::new(card, 0)
+        crate::tui::lazy_layout::Pos::new(card, 0)
     );
 }
 

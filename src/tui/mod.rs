@@ -36,20 +36,20 @@ pub mod fold;
 pub mod help;
 mod input;
 pub mod keys;
+pub mod lazy_layout;
 pub mod live;
 mod navigate;
 pub mod notify;
 pub mod pager;
 pub mod picker;
-mod quiet;
 pub mod replay;
 pub mod run;
-pub mod sheet;
+mod running_totals;
 mod signals;
-mod tally;
 pub mod terminal;
 pub mod text;
 pub mod viewer;
+mod writer_idle;
 
 #[cfg(test)]
 mod testdoc;

@@ -12,7 +12,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::app::{App, Effect, HSCROLL_STEP};
 use super::blocks::{BlockClass, Landmark, Viewable, turn_start};
 use super::keys::Action;
-use super::sheet::Pos;
+use super::lazy_layout::Pos;
 use crate::text::width::{display_width, line_text};
 
 /// The largest count kept: more digits are ignored (vim caps counts too).

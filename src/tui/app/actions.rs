@@ -16,7 +16,7 @@ use crate::tui::find::{HitCounts, SearchPrompt};
 use crate::tui::help::{self, HelpKey};
 use crate::tui::keys::{Action, action_for, replay_action_for};
 use crate::tui::picker::PickerOutcome;
-use crate::tui::sheet::Pos;
+use crate::tui::lazy_layout::Pos;
 
 impl<D: Viewable> App<D> {
     pub(super) fn key(&mut self, key: &KeyEvent) -> Option<Effect> {
