@@ -48,7 +48,7 @@ fn rust(bytes: usize) -> String {
         include_str!("../src/render/markdown.rs"),
         include_str!("../src/tui/app.rs"),
         include_str!("../src/render/layout.rs"),
-        include_str!("../src/tui/sheet.rs"),
+        include_str!("../src/tui/lazy_layout.rs"),
         include_str!("../src/render/highlight.rs"),
     ];
     take_lines(sources.iter().flat_map(|s| s.lines()).cycle(), bytes)

@@ -34,7 +34,9 @@ use overhear::source::ConversationDir;
 use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::blocks::Landmark;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
-use overhear::tui::{App, BlockClass, Blocks, LiveState, ViewerOptions};
+use overhear::tui::{
+    App, BlockClass, Blocks, EarlierTurns, Follow, LiveState, ReadError, Replaying, ViewerOptions,
+};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::text::Line;
@@ -48,38 +50,43 @@ struct Shared(Rc<LiveDocument>);
 
 impl Blocks for Shared {
     type Key = BlockKey;
-    type Update = LiveUpdate;
 
     fn len(&self) -> usize {
         self.0.len()
     }
+
     fn key(&self, i: usize) -> BlockKey {
         self.0.key(i)
     }
+
     fn revision(&self, i: usize) -> u64 {
         self.0.revision(i)
     }
+
     fn turn(&self, i: usize) -> usize {
         self.0.turn(i)
     }
+
     fn class(&self, i: usize) -> BlockClass {
         self.0.class(i)
     }
+
     fn is(&self, i: usize, landmark: Landmark) -> bool {
         self.0.is(i, landmark)
     }
-    fn attention(&self) -> overhear::tui::blocks::Attention {
-        self.0.attention()
-    }
+
     fn limited(&self, i: usize) -> bool {
         self.0.limited(i)
     }
+
     fn foldable(&self, i: usize) -> bool {
         self.0.foldable(i)
     }
+
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
         self.0.lines(i, width, folded)
     }
+
     fn lines_coloured(
         &self,
         i: usize,
@@ -89,35 +96,57 @@ impl Blocks for Shared {
     ) -> (Vec<Line<'static>>, usize) {
         self.0.lines_coloured(i, width, folded, colour)
     }
+
     fn colour_generation(&self) -> u64 {
         self.0.colour_generation()
     }
+
     fn colour_more(&self) -> ColourStep {
         self.0.colour_more()
     }
+
     fn search_text(&self, i: usize) -> String {
         self.0.search_text(i)
     }
+
     fn full_text(&self, i: usize) -> Option<String> {
         self.0.full_text(i)
     }
+
     fn title(&self) -> String {
         self.0.title()
     }
+
     fn event_count(&self) -> usize {
         self.0.event_count()
     }
+
     fn view_name(&self) -> &'static str {
         self.0.view_name()
     }
+
     fn cycle_view(&mut self) {}
+}
+
+impl Follow for Shared {
+    type Update = LiveUpdate;
+
+    fn attention(&self) -> overhear::tui::blocks::Attention {
+        self.0.attention()
+    }
+
     fn live(&self) -> LiveState {
         self.0.live()
     }
-    fn update(&mut self, _: LiveUpdate) -> Result<bool, String> {
-        Err("a shared document is not updated".into())
+
+    fn update(&mut self, _: LiveUpdate) -> Result<bool, ReadError> {
+        Err(ReadError::new("a shared document is not updated"))
     }
 }
+
+impl EarlierTurns for Shared {}
+
+impl Replaying for Shared {}
 
 struct Opened {
     name: String,

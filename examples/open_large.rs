@@ -30,7 +30,9 @@ use std::time::Instant;
 use overhear::load::Live;
 use overhear::render::document::{DocOptions, Document};
 use overhear::render::highlight::highlight;
-use overhear::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document};
+use overhear::render::print::{
+    CodeOverflow, PrintOptions, TurnSpec, TurnSpecError, print_document,
+};
 use overhear::render::theme::Theme;
 use overhear::source::ConversationDir;
 use overhear::text::sanitize::SanitizeMode;
@@ -172,7 +174,7 @@ fn open(parent: &Path, way: Way) -> Result<(), String> {
 fn last_turn(parent: &Path, outlined: bool) -> Result<(), String> {
     let dir = parent.join("17760760747-synthetic");
     let size = file_size(&dir)?;
-    let spec: TurnSpec = "-1".parse()?;
+    let spec: TurnSpec = "-1".parse().map_err(|e: TurnSpecError| e.to_string())?;
     let (start, cpu) = (Instant::now(), cpu_time());
     let path = dir.to_str().ok_or("a UTF-8 path")?;
     let live = if outlined {

@@ -44,7 +44,7 @@ pub enum At {
 impl At {
     /// `--at TIME`: an RFC 3339 time with any offset (`2026-04-10T17:07:09Z`,
     /// `…T19:07:09+02:00`, a fraction allowed; no offset means UTC).
-    pub fn time(text: &str) -> Result<At, String> {
+    pub fn time(text: &str) -> Result<At, NotATime> {
         match parse_nanos(text) {
             Some(nanos) => Ok(At::Time {
                 text: text.trim().to_string(),
@@ -53,11 +53,22 @@ impl At {
             // Well formed, but past the times that can be placed.
             // (jiff's range: `Timestamp::MIN` to `Timestamp::MAX`.)
             None if jiff::fmt::temporal::Pieces::parse(text.trim()).is_ok() => {
-                Err("out of range: times from -9999-01-02 to 9999-12-30 can be placed".to_string())
+                Err(NotATime::OutOfRange)
             }
-            None => Err("expected an RFC 3339 time, e.g. 2026-04-10T17:07:09Z".to_string()),
+            None => Err(NotATime::Malformed),
         }
     }
+}
+
+/// `--at TIME` given something that cannot be placed in time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NotATime {
+    /// Not an RFC 3339 time at all.
+    #[error("expected an RFC 3339 time, e.g. 2026-04-10T17:07:09Z")]
+    Malformed,
+    /// Well formed, but outside the range of times that can be placed.
+    #[error("out of range: times from -9999-01-02 to 9999-12-30 can be placed")]
+    OutOfRange,
 }
 
 /// Why a conversation cannot be shown at the moment asked for.

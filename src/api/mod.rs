@@ -12,31 +12,105 @@ use std::path::{Path, PathBuf};
 pub use card::{CardOptions, CardView, card};
 pub use tool_result::ToolResult;
 
-use crate::load::Live;
+use crate::load::{Live, OpenError};
 use crate::policy::{Overlay, OverlayError};
 use crate::render::document::{DocOptions, DocView};
 use crate::render::print::{CodeOverflow, PrintOptions, TurnSpec, render_to_string};
 use crate::render::theme::{self, ColorDepth};
+use crate::source::LocateError;
 use crate::text::sanitize::SanitizeMode;
 
 /// What went wrong, in one line that names the file (or option), the place
 /// and the problem: `events.json: line 412, column 7: expected ',' or ']'`.
+/// [`Error::kind`] says which kind of mistake it is, for callers that act on
+/// it rather than show it.
 ///
 /// ```
 /// let err = overhear::Conversation::open("no/such/events.json").unwrap_err();
 /// assert!(err.to_string().contains("no/such"));
+/// assert_eq!(err.kind(), overhear::ErrorKind::NotFound);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
 pub struct Error {
+    kind: ErrorKind,
     message: String,
 }
 
+/// Which kind of mistake an [`Error`] is, so that a caller can match on what
+/// went wrong without reading the message. New kinds may be added in any
+/// release: a `match` needs a `_` arm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The path names nothing: no such file or folder.
+    NotFound,
+    /// The path names something that is not a conversation overhear reads:
+    /// an empty file or folder, a file of another format, a workspace
+    /// without conversations, a path that is not UTF-8.
+    NotAConversation,
+    /// A file or stream could not be read (permission, a device error, a
+    /// file over overhear's size limit).
+    Io,
+    /// A conversation's bytes are not what its format says they should be
+    /// (malformed JSON, an event of the wrong shape).
+    Malformed,
+    /// A style setting was refused: TOML that does not parse, a key overhear
+    /// does not know, a value of the wrong form, an assignment that is not
+    /// `KEY=VALUE`.
+    Style,
+    /// A tool result is not an MCP `CallToolResult` (not JSON, a missing `content`, a
+    /// block of an unknown type, an audience that is neither `user` nor
+    /// `assistant`).
+    ToolResult,
+}
+
 impl Error {
-    pub(crate) fn new(message: impl Into<String>) -> Error {
+    fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
         Error {
+            kind,
             message: message.into(),
         }
+    }
+
+    /// A tool result that is not a `CallToolResult`.
+    pub(crate) fn tool_result(message: impl Into<String>) -> Error {
+        Error::new(ErrorKind::ToolResult, message)
+    }
+
+    /// Which kind of mistake this is.
+    ///
+    /// ```
+    /// let err = overhear::Styles::from_toml("[conversation").unwrap_err();
+    /// assert_eq!(err.kind(), overhear::ErrorKind::Style);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+}
+
+impl From<OpenError> for Error {
+    fn from(err: OpenError) -> Error {
+        let kind = match &err {
+            OpenError::Locate(LocateError::NotFound(_)) => ErrorKind::NotFound,
+            OpenError::Locate(_) => ErrorKind::NotAConversation,
+            OpenError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => ErrorKind::NotFound,
+            OpenError::Io(_) => ErrorKind::Io,
+            OpenError::Format { .. } => ErrorKind::Malformed,
+        };
+        Error::new(kind, err.to_string())
+    }
+}
+
+impl From<OverlayError> for Error {
+    fn from(err: OverlayError) -> Error {
+        let kind = match &err {
+            OverlayError::Read { .. } => ErrorKind::Io,
+            OverlayError::Syntax { .. }
+            | OverlayError::Invalid { .. }
+            | OverlayError::Assignment { .. } => ErrorKind::Style,
+        };
+        Error::new(kind, err.to_string())
     }
 }
 
@@ -71,12 +145,12 @@ impl Conversation {
     pub fn open(path: impl AsRef<Path>) -> Result<Conversation, Error> {
         let path = path.as_ref();
         let text = path.to_str().ok_or_else(|| {
-            Error::new(format!(
-                "{}: the path is not valid UTF-8",
-                path.to_string_lossy()
-            ))
+            Error::new(
+                ErrorKind::NotAConversation,
+                format!("{}: the path is not valid UTF-8", path.to_string_lossy()),
+            )
         })?;
-        let live = Live::read_once(text).map_err(|err| Error::new(err.to_string()))?;
+        let live = Live::read_once(text)?;
         Ok(Conversation::from_live(live))
     }
 
@@ -91,8 +165,7 @@ impl Conversation {
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Conversation, Error> {
         let mut live = Live::stream(PathBuf::from("(bytes)"));
-        live.push_stream(bytes, true)
-            .map_err(|err| Error::new(err.to_string()))?;
+        live.push_stream(bytes, true)?;
         Ok(Conversation::from_live(live))
     }
 
@@ -244,7 +317,7 @@ impl Styles {
     /// # Ok::<(), overhear::Error>(())
     /// ```
     pub fn from_file(path: impl AsRef<Path>) -> Result<Styles, Error> {
-        let overlay = Overlay::from_toml_file(path).map_err(|err| Error::new(err.to_string()))?;
+        let overlay = Overlay::from_toml_file(path)?;
         Ok(Styles { overlay })
     }
 
@@ -257,8 +330,7 @@ impl Styles {
     /// # Ok::<(), overhear::Error>(())
     /// ```
     pub fn from_toml(text: &str) -> Result<Styles, Error> {
-        let overlay =
-            Overlay::from_toml_str(text, "styles").map_err(|err| Error::new(err.to_string()))?;
+        let overlay = Overlay::from_toml_str(text, "styles")?;
         Ok(Styles { overlay })
     }
 
@@ -271,9 +343,7 @@ impl Styles {
     /// # Ok::<(), overhear::Error>(())
     /// ```
     pub fn set(&mut self, assignment: &str) -> Result<(), Error> {
-        self.overlay
-            .set(assignment)
-            .map_err(|err| Error::new(err.to_string()))
+        Ok(self.overlay.set(assignment)?)
     }
 
     /// Sets one key of `tool`'s style, as `overhear card --set KEY=VALUE`
@@ -287,7 +357,9 @@ impl Styles {
     /// # Ok::<(), overhear::Error>(())
     /// ```
     pub fn set_tool(&mut self, tool: &str, assignment: &str) -> Result<(), Error> {
-        let as_given = |problem: String| Error::new(format!("--set {assignment}: {problem}"));
+        let as_given = |problem: String| {
+            Error::new(ErrorKind::Style, format!("--set {assignment}: {problem}"))
+        };
         if tool.contains('"') || tool.contains('\\') {
             return Err(as_given(format!(
                 "the tool name {tool:?} holds a quote or backslash, which a key path cannot name"
@@ -297,7 +369,7 @@ impl Styles {
         self.overlay.set(&full).map_err(|err| match err {
             OverlayError::Invalid { source, .. } => as_given(source.to_string()),
             OverlayError::Assignment { problem, .. } => as_given(problem),
-            other => Error::new(other.to_string()),
+            other => Error::from(other),
         })
     }
 }

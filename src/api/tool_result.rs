@@ -81,7 +81,7 @@ impl ToolResult {
     /// ```
     pub fn from_json(text: &str) -> Result<ToolResult, Error> {
         let value: Value = serde_json::from_str(text).map_err(|err| {
-            Error::new(format!(
+            Error::tool_result(format!(
                 "line {}, column {}: {}",
                 err.line(),
                 err.column(),
@@ -109,7 +109,7 @@ impl ToolResult {
     /// ```
     pub fn from_value(value: Value) -> Result<ToolResult, Error> {
         let Value::Object(mut map) = value else {
-            return Err(Error::new(format!(
+            return Err(Error::tool_result(format!(
                 "expected a CallToolResult object, found {}",
                 json_kind(&value)
             )));
@@ -122,13 +122,13 @@ impl ToolResult {
         let blocks = match map.remove("content") {
             Some(Value::Array(blocks)) => blocks,
             Some(other) => {
-                return Err(Error::new(format!(
+                return Err(Error::tool_result(format!(
                     "content: expected an array of blocks, found {}",
                     json_kind(&other)
                 )));
             }
             None => {
-                return Err(Error::new(
+                return Err(Error::tool_result(
                     "content: missing (a CallToolResult holds an array of content blocks)",
                 ));
             }
@@ -177,7 +177,7 @@ impl ToolResult {
 
 /// Checks one content block at `place` (`content[2]`).
 fn check_block(block: &Value, place: &str) -> Result<(), Error> {
-    let fail = |problem: String| Err(Error::new(format!("{place}{problem}")));
+    let fail = |problem: String| Err(Error::tool_result(format!("{place}{problem}")));
     let Value::Object(map) = block else {
         return fail(format!(
             ": expected a content block object, found {}",
@@ -233,18 +233,18 @@ fn check_resource(resource: Option<&Value>, place: &str) -> Result<(), Error> {
     let map = match resource {
         Some(Value::Object(map)) => map,
         Some(other) => {
-            return Err(Error::new(format!(
+            return Err(Error::tool_result(format!(
                 "{place}: expected an object, found {}",
                 json_kind(other)
             )));
         }
-        None => return Err(Error::new(format!("{place}: missing"))),
+        None => return Err(Error::tool_result(format!("{place}: missing"))),
     };
     string_field(map, "uri", place)?;
     match (map.get("text"), map.get("blob")) {
         (Some(_), _) => string_field(map, "text", place),
         (None, Some(_)) => string_field(map, "blob", place),
-        (None, None) => Err(Error::new(format!(
+        (None, None) => Err(Error::tool_result(format!(
             "{place}: expected \"text\" or \"blob\""
         ))),
     }
@@ -256,7 +256,7 @@ fn check_annotations(annotations: Option<&Value>, place: &str) -> Result<(), Err
         None => return Ok(()),
         Some(Value::Object(map)) => map,
         Some(other) => {
-            return Err(Error::new(format!(
+            return Err(Error::tool_result(format!(
                 "{place}: expected an object, found {}",
                 json_kind(other)
             )));
@@ -266,7 +266,7 @@ fn check_annotations(annotations: Option<&Value>, place: &str) -> Result<(), Err
         None => return Ok(()),
         Some(Value::Array(roles)) => roles,
         Some(other) => {
-            return Err(Error::new(format!(
+            return Err(Error::tool_result(format!(
                 "{place}.audience: expected a list of \"user\" and \"assistant\", found {}",
                 json_kind(other)
             )));
@@ -274,7 +274,7 @@ fn check_annotations(annotations: Option<&Value>, place: &str) -> Result<(), Err
     };
     for (index, role) in roles.iter().enumerate() {
         if !matches!(role.as_str(), Some("user" | "assistant")) {
-            return Err(Error::new(format!(
+            return Err(Error::tool_result(format!(
                 "{place}.audience[{index}]: expected \"user\" or \"assistant\", found {}",
                 shown(role)
             )));
@@ -287,11 +287,11 @@ fn check_annotations(annotations: Option<&Value>, place: &str) -> Result<(), Err
 fn string_field(map: &Map<String, Value>, key: &str, place: &str) -> Result<(), Error> {
     match map.get(key) {
         Some(Value::String(_)) => Ok(()),
-        Some(other) => Err(Error::new(format!(
+        Some(other) => Err(Error::tool_result(format!(
             "{place}.{key}: expected a string, found {}",
             json_kind(other)
         ))),
-        None => Err(Error::new(format!("{place}.{key}: missing"))),
+        None => Err(Error::tool_result(format!("{place}.{key}: missing"))),
     }
 }
 
@@ -299,18 +299,18 @@ fn string_field(map: &Map<String, Value>, key: &str, place: &str) -> Result<(), 
 fn object_field(map: &Map<String, Value>, key: &str, place: &str) -> Result<(), Error> {
     match map.get(key) {
         Some(Value::Object(_)) => Ok(()),
-        Some(other) => Err(Error::new(format!(
+        Some(other) => Err(Error::tool_result(format!(
             "{place}.{key}: expected an object, found {}",
             json_kind(other)
         ))),
-        None => Err(Error::new(format!("{place}.{key}: missing"))),
+        None => Err(Error::tool_result(format!("{place}.{key}: missing"))),
     }
 }
 
 /// `isError`: a boolean.
 fn boolean(value: &Value, key: &str) -> Result<bool, Error> {
     value.as_bool().ok_or_else(|| {
-        Error::new(format!(
+        Error::tool_result(format!(
             "{key}: expected true or false, found {}",
             json_kind(value)
         ))

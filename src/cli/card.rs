@@ -73,7 +73,7 @@ pub struct CardArgs {
 /// Runs `overhear card`.
 pub fn run(args: &CardArgs) -> Result<()> {
     if args.tool.trim().is_empty() {
-        return Err(UsageError::from(crate::Error::new("--tool: the tool's name is empty")).into());
+        return Err(UsageError::Option("--tool: the tool's name is empty".to_string()).into());
     }
     let styles = styles(args)?;
     let arguments = arguments(&args.arguments)?;
@@ -147,7 +147,7 @@ fn arguments(given: &str) -> Result<Value> {
             format!("line {}, column {}: {message}", err.line(), err.column())
         }
     };
-    let error = crate::Error::new(format!("{name}: {problem}"));
+    let error = crate::Error::tool_result(format!("{name}: {problem}"));
     Err(if inline {
         UsageError::from(error).into()
     } else {
@@ -159,9 +159,9 @@ fn arguments(given: &str) -> Result<Value> {
 fn read_result(given: &str) -> Result<ToolResult> {
     let (name, text) = if given == "-" {
         if io::stdin().is_terminal() {
-            return Err(UsageError::from(crate::Error::new(
-                "--result -: stdin is a terminal: pipe the result in, or name a file",
-            ))
+            return Err(UsageError::Option(
+                "--result -: stdin is a terminal: pipe the result in, or name a file".to_string(),
+            )
             .into());
         }
         let mut bytes = Vec::new();

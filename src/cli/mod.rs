@@ -135,6 +135,10 @@ pub(crate) enum UsageError {
     /// An option of `card` was rejected (`--set`, `--config`, `--args`).
     #[error(transparent)]
     Card(#[from] crate::Error),
+    /// An option's value that no other case names (`card --tool ""`,
+    /// `card --result -` with the keyboard on stdin).
+    #[error("{0}")]
+    Option(String),
     /// `overhear -` with the keyboard, not a stream, on stdin.
     #[error("stdin is a terminal: pipe an eve stream into overhear -")]
     StdinIsTerminal,

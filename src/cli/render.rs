@@ -157,14 +157,16 @@ fn user_config_origin() -> String {
     }
 }
 
+/// `--width` given something that is not a number of columns in range.
+#[derive(Debug, thiserror::Error)]
+#[error("expected a number of columns from 1 to {max}, e.g. 100", max = terminal::MAX_COLUMNS)]
+pub(super) struct NotAWidth;
+
 /// `--width`: a number of columns, from 1 to [`terminal::MAX_COLUMNS`].
-pub(super) fn columns(text: &str) -> Result<usize, String> {
+pub(super) fn columns(text: &str) -> Result<usize, NotAWidth> {
     match text.trim().parse::<usize>() {
         Ok(n) if (1..=terminal::MAX_COLUMNS).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "expected a number of columns from 1 to {}, e.g. 100",
-            terminal::MAX_COLUMNS
-        )),
+        _ => Err(NotAWidth),
     }
 }
 

@@ -31,11 +31,14 @@ impl AtArgs {
     }
 }
 
+/// `--at-event` or `--from-event` given something that is not a count.
+#[derive(Debug, thiserror::Error)]
+#[error("expected a number of events, e.g. 57")]
+pub(super) struct NotAStep;
+
 /// `--at-event`, `--from-event`: a count of events.
-pub(super) fn step_number(text: &str) -> Result<usize, String> {
-    text.trim()
-        .parse::<usize>()
-        .map_err(|_| "expected a number of events, e.g. 57".to_string())
+pub(super) fn step_number(text: &str) -> Result<usize, NotAStep> {
+    text.trim().parse::<usize>().map_err(|_| NotAStep)
 }
 
 /// Reads what `path` names (`None`: the workspace around the current

@@ -126,7 +126,10 @@ impl NdjsonReader {
                         *self = NdjsonReader::Undecided(Vec::new());
                         self.take(&plain, true, events);
                     }
-                    Err(reason) if end => problem.push(SkippedLine { line: 1, reason }),
+                    Err(reason) if end => problem.push(SkippedLine {
+                        line: 1,
+                        reason: reason.to_string(),
+                    }),
                     Err(_) => {}
                 }
             }
@@ -282,14 +285,26 @@ fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
     end.then_some(LineFormat::Eve)
 }
 
+/// Why a zstd input cannot be decompressed (yet: a frame still being
+/// written is cut short until its end arrives).
+#[derive(Debug, thiserror::Error)]
+enum ZstdError {
+    /// The first bytes are not a frame header ruzstd reads.
+    #[error("not a readable zstd frame: {0}")]
+    Frame(ruzstd::decoding::errors::FrameDecoderError),
+    /// The frame ends early or its blocks do not decode.
+    #[error("the zstd frame is cut short or damaged: {0}")]
+    Damaged(std::io::Error),
+}
+
 /// A whole zstd input decompressed, or why it cannot be (yet).
-fn decompress(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let mut decoder = ruzstd::decoding::StreamingDecoder::new(bytes)
-        .map_err(|e| format!("not a readable zstd frame: {e}"))?;
+fn decompress(bytes: &[u8]) -> Result<Vec<u8>, ZstdError> {
+    let mut decoder =
+        ruzstd::decoding::StreamingDecoder::new(bytes).map_err(ZstdError::Frame)?;
     let mut plain = Vec::new();
     decoder
         .read_to_end(&mut plain)
-        .map_err(|e| format!("the zstd frame is cut short or damaged: {e}"))?;
+        .map_err(ZstdError::Damaged)?;
     Ok(plain)
 }
 

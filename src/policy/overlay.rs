@@ -163,7 +163,7 @@ impl Overlay {
         let (key, raw) = assignment
             .split_once('=')
             .ok_or_else(|| fail("expected KEY=VALUE, e.g. conversation.tools.fs_read_file.style.inline_results=full"))?;
-        let segments = parse_key_path(key.trim()).map_err(|problem| fail(&problem))?;
+        let segments = parse_key_path(key.trim()).map_err(|problem| fail(&problem.to_string()))?;
         let value =
             serde_json::from_str::<Value>(raw).unwrap_or_else(|_| Value::String(raw.to_owned()));
         let delta = segments.iter().rev().fold(value, |inner, key| {
@@ -304,9 +304,24 @@ fn unknown(path: &str, value: &Value) -> StyleError {
     )
 }
 
+/// Why a dotted key path (`--set KEY=VALUE`'s KEY) cannot be split; each
+/// names the key as given.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum KeyPathError {
+    /// A `"` segment with no closing quote.
+    #[error("unterminated quoted key in {0:?}")]
+    Unterminated(String),
+    /// A quoted segment followed by something other than `.`.
+    #[error("expected '.' after a quoted key in {0:?}")]
+    NoDotAfterQuote(String),
+    /// Two dots in a row, or a dot at either end.
+    #[error("empty key segment in {0:?}")]
+    EmptySegment(String),
+}
+
 /// Splits a dotted key path; a double-quoted segment may hold dots (`"mcp.tool"`),
 /// with `\"` and `\\` escapes.
-fn parse_key_path(key: &str) -> Result<Vec<String>, String> {
+fn parse_key_path(key: &str) -> Result<Vec<String>, KeyPathError> {
     let mut segments = Vec::new();
     let mut chars = key.chars().peekable();
     loop {
@@ -318,14 +333,14 @@ fn parse_key_path(key: &str) -> Result<Vec<String>, String> {
                     Some('"') => break,
                     Some('\\') => match chars.next() {
                         Some(c) => segment.push(c),
-                        None => return Err(format!("unterminated quoted key in {key:?}")),
+                        None => return Err(KeyPathError::Unterminated(key.to_owned())),
                     },
                     Some(c) => segment.push(c),
-                    None => return Err(format!("unterminated quoted key in {key:?}")),
+                    None => return Err(KeyPathError::Unterminated(key.to_owned())),
                 }
             }
             if !matches!(chars.peek(), None | Some('.')) {
-                return Err(format!("expected '.' after a quoted key in {key:?}"));
+                return Err(KeyPathError::NoDotAfterQuote(key.to_owned()));
             }
         } else {
             while let Some(&c) = chars.peek() {
@@ -336,7 +351,7 @@ fn parse_key_path(key: &str) -> Result<Vec<String>, String> {
                 chars.next();
             }
             if segment.is_empty() {
-                return Err(format!("empty key segment in {key:?}"));
+                return Err(KeyPathError::EmptySegment(key.to_owned()));
             }
         }
         segments.push(segment);

@@ -26,17 +26,25 @@ pub struct TurnSpec {
     to: Option<i64>,
 }
 
-impl FromStr for TurnSpec {
-    type Err = String;
+/// Why a `--turn` value names no turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum TurnSpecError {
+    /// Not a number or a range of numbers.
+    #[error("not a turn: use 3, 2..4, -1 or 2..")]
+    NotATurn,
+    /// Turn 0, which does not exist.
+    #[error("turns are numbered from 1 (-1 is the last)")]
+    Zero,
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
-        let parse = |t: &str| -> Result<i64, String> {
-            let n: i64 = t
-                .trim()
-                .parse()
-                .map_err(|_| "not a turn: use 3, 2..4, -1 or 2..".to_string())?;
+impl FromStr for TurnSpec {
+    type Err = TurnSpecError;
+
+    fn from_str(s: &str) -> Result<Self, TurnSpecError> {
+        let parse = |t: &str| -> Result<i64, TurnSpecError> {
+            let n: i64 = t.trim().parse().map_err(|_| TurnSpecError::NotATurn)?;
             if n == 0 {
-                return Err("turns are numbered from 1 (-1 is the last)".to_string());
+                return Err(TurnSpecError::Zero);
             }
             Ok(n)
         };

@@ -3,7 +3,8 @@
 //! This is the only stage that touches the file system. It answers three
 //! questions for the stages after it: *what does this path name* ([`locate()`]),
 //! *what are its bytes* ([`ConversationDir::read`], [`tail::AppendTail`],
-//! [`stdin`]) and *when should I read again* ([`watch`]).
+//! [`stdin`]) and *when should I read again* (`watch`, the program's only: it needs
+//! `notify`, built with the `cli` feature).
 //!
 //! Paths that are not regular files (`-`, FIFOs, `/dev/fd/N`) are streams,
 //! read exactly once ([`stdin`]); every whole read is bounded by [`limit`].
@@ -23,6 +24,7 @@ pub mod sessions;
 pub mod stdin;
 pub mod tail;
 pub(crate) mod time;
+#[cfg(feature = "cli")]
 pub mod watch;
 pub mod workspace;
 

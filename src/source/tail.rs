@@ -6,7 +6,7 @@
 //! (device and inode): a poll reads only the new bytes, and reports a
 //! [`TailRead::Reset`] with the whole content when the file shrank or was
 //! replaced by another one (rotation, rewrite by rename). Pair it with
-//! [`super::watch::file`] to know when to poll.
+//! `watch::file` (the program's, with the `cli` feature) to know when to poll.
 //!
 //! Bytes are returned as they are on disk: an append may end in the middle of
 //! a line, and the reader keeps the unfinished part until the rest arrives.

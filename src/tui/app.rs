@@ -15,14 +15,14 @@ use std::time::SystemTime;
 use crossterm::event::{Event, KeyEventKind};
 use ratatui::layout::Rect;
 
-use super::blocks::{Blocks, EarlierAmount, find_key};
+use super::blocks::{EarlierAmount, ReadError, Viewable, find_key};
 use super::cache::LayoutCache;
 use super::chrome::Chrome;
 use super::clock::Clock;
 use super::find::{HitCounts, SearchPrompt};
 use super::fold::Folds;
 use super::picker::{ConversationRow, Picker};
-use super::sheet::{Pos, Sheet};
+use super::lazy_layout::{Pos, Sheet};
 use super::text::Matcher;
 
 mod actions;
@@ -183,7 +183,7 @@ fn letters(line: &ratatui::text::Line<'_>) -> usize {
 }
 
 /// The interactive viewer.
-pub struct App<D: Blocks> {
+pub struct App<D: Viewable> {
     pub(super) doc: D,
     pub(super) cache: LayoutCache<D::Key>,
     pub(super) folds: Folds<D::Key>,
@@ -259,7 +259,7 @@ pub(super) struct Left<K> {
     pub(super) folds: Folds<K>,
 }
 
-impl<D: Blocks> App<D> {
+impl<D: Viewable> App<D> {
     /// A viewer on `doc`, at its end, following.
     pub fn new(doc: D, options: ViewerOptions) -> Self {
         let last_change = doc.modified().unwrap_or(options.opened_at);
@@ -392,7 +392,7 @@ impl<D: Blocks> App<D> {
     pub(super) fn change(
         &mut self,
         at: SystemTime,
-        update: impl FnOnce(&mut D) -> Result<bool, String>,
+        update: impl FnOnce(&mut D) -> Result<bool, ReadError>,
     ) {
         self.resize_anchor = None;
         let anchor = self.anchor();
@@ -413,9 +413,9 @@ impl<D: Blocks> App<D> {
             Err(note) => {
                 // What was read before stays on screen; the note says why
                 // the new version is not shown.
-                self.note(note.clone());
+                self.note(note.to_string());
                 self.reload_problem = true;
-                self.read_error = Some(note);
+                self.read_error = Some(note.to_string());
             }
         }
         self.restore_anchor(anchor);
@@ -615,7 +615,7 @@ impl<D: Blocks> App<D> {
                 Ok(true) => {}
                 Ok(false) => return,
                 Err(note) => {
-                    self.note(note);
+                    self.note(note.to_string());
                     return;
                 }
             }
@@ -626,7 +626,7 @@ impl<D: Blocks> App<D> {
     /// Reads earlier turns (`amount` of them) with the first line on
     /// screen kept where it is: the blocks put above it move it down by
     /// their number.
-    pub(super) fn read_keeping_view(&mut self, amount: EarlierAmount) -> Result<bool, String> {
+    pub(super) fn read_keeping_view(&mut self, amount: EarlierAmount) -> Result<bool, ReadError> {
         let anchor = self.anchor();
         let before = self.doc.len();
         let read = self.doc.read_earlier(amount);

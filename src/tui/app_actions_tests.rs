@@ -2,6 +2,7 @@
 //! clipboard, following, the picker, help, suspending and quitting.
 
 use super::*;
+use crate::tui::blocks::Blocks;
 
 #[test]
 fn key_slash_searches_and_highlights() {

@@ -5,6 +5,7 @@
 //! for the key.
 
 use super::*;
+use crate::tui::blocks::{Blocks, EarlierTurns};
 
 /// 40 turns, the last 2 read, the others read 4 at a time: 38 earlier
 /// turns in 10 steps.

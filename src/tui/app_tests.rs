@@ -7,7 +7,7 @@ use ratatui::style::Color;
 
 use super::*;
 use crate::text::width::line_text;
-use crate::tui::blocks::LiveState;
+use crate::tui::blocks::{Blocks, Follow, LiveState};
 use crate::tui::keys::{Action, BINDINGS};
 use crate::tui::testdoc::{ClassTag, TestBlock, TestDoc, turn_blocks};
 
@@ -501,7 +501,7 @@ fn resizes_back_and_forth_do_not_drift() {
 
 // --- Mouse ------------------------------------------------------------------
 
-fn mouse(kind: MouseEventKind, row: u16) -> AppEvent<<TestDoc as Blocks>::Update> {
+fn mouse(kind: MouseEventKind, row: u16) -> AppEvent<<TestDoc as Follow>::Update> {
     AppEvent::Terminal(Event::Mouse(MouseEvent {
         kind,
         column: 3,

@@ -1,9 +1,15 @@
 //! What the viewer draws: an ordered list of blocks, each laid out on demand.
 //!
 //! The viewer's core (scrolling, caching, search, folding) is written against
-//! this small trait rather than against the render module's document, so it
+//! these small traits rather than against the render module's document, so it
 //! can be tested with a hand-made document and so it depends on no more of the
-//! rendering internals than it draws.
+//! rendering internals than it draws. They are split by role: [`Blocks`] is
+//! the document (what is drawn, searched, folded), [`Follow`] what keeps it
+//! up to date as the conversation is written, [`EarlierTurns`] reading the
+//! turns a large conversation opened at its end does not have yet, and
+//! [`Replaying`] the controls of `overhear replay`. [`Viewable`] is all four,
+//! what the viewer's [`super::app::App`] holds; parts that only draw (the
+//! [`super::lazy_layout::Sheet`]) ask for [`Blocks`] alone.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -33,7 +39,7 @@ pub enum Landmark {
     Speech,
 }
 
-/// How many earlier turns one [`Blocks::read_earlier`] reads.
+/// How many earlier turns one [`EarlierTurns::read_earlier`] reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EarlierAmount {
     /// What the view coming near them needs: a few screens' worth, read
@@ -100,6 +106,20 @@ pub struct ReplayStatus {
     pub moment: Option<SystemTime>,
 }
 
+/// Why a document could not take in what changed, read its earlier turns,
+/// or be opened from the picker: one line for the status bar, naming the
+/// file without its folder. The viewer keeps showing what it had.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ReadError(String);
+
+impl ReadError {
+    /// The note, already in the words the status bar shows.
+    pub fn new(note: impl Into<String>) -> ReadError {
+        ReadError(note.into())
+    }
+}
+
 /// A document the viewer can draw.
 ///
 /// Blocks are addressed by index; a block's [`Blocks::key`] is its identity
@@ -108,9 +128,6 @@ pub struct ReplayStatus {
 pub trait Blocks {
     /// Identity of a block that survives reloads.
     type Key: Clone + Eq + Hash + Debug;
-    /// What a reload delivers (the new conversation), sent from another thread.
-    type Update: Send + 'static;
-
     /// How many blocks there are.
     fn len(&self) -> usize;
     /// Whether there are no blocks.
@@ -196,11 +213,20 @@ pub trait Blocks {
     fn view_name(&self) -> &'static str;
     /// Switches to the next view (the `v` key).
     fn cycle_view(&mut self);
+}
+
+/// A document that follows its conversation as it is written: what the
+/// watcher reports is applied with [`Follow::update`], files no watcher
+/// reports are polled, and the status bar says whether anyone still writes.
+pub trait Follow {
+    /// What a reload delivers (the new conversation), sent from another thread.
+    type Update: Send + 'static;
+
     /// Whether anyone is still writing the conversation.
     fn live(&self) -> LiveState;
     /// Applies what the watcher reported; returns whether the content
     /// changed, or a one-line note when it could not be read.
-    fn update(&mut self, update: Self::Update) -> Result<bool, String>;
+    fn update(&mut self, update: Self::Update) -> Result<bool, ReadError>;
     /// When the conversation's file last changed, if there is a file.
     fn modified(&self) -> Option<SystemTime> {
         None
@@ -210,23 +236,29 @@ pub trait Blocks {
     /// Called about once a second: a chance to notice what no file change
     /// reports (an agent releasing its lock).
     fn tick(&mut self) {}
-    /// Whether [`Blocks::poll`] has files to read at each tick.
+    /// Whether [`Follow::poll`] has files to read at each tick.
     fn polls(&self) -> bool {
         false
     }
-    /// Called with [`Blocks::tick`] when it [`Blocks::polls`]: reads what
+    /// Called with [`Follow::tick`] when it [`Follow::polls`]: reads what
     /// changed in files no watcher reports (a sub-agent's own file);
     /// whether the blocks changed.
-    fn poll(&mut self) -> Result<bool, String> {
+    fn poll(&mut self) -> Result<bool, ReadError> {
         Ok(false)
     }
+}
+
+/// A document opened at its end, whose earlier turns are read when the view
+/// needs them (a large conversation). A document read whole has none: the
+/// defaults say so.
+pub trait EarlierTurns {
     /// How many leading turns have no blocks yet: a large conversation
     /// opened at its end reads its earlier turns when the view needs them
-    /// ([`Blocks::read_earlier`]).
+    /// ([`EarlierTurns::read_earlier`]).
     fn earlier(&self) -> usize {
         0
     }
-    /// How many of the [`Blocks::earlier`] turns are still to be read from
+    /// How many of the [`EarlierTurns::earlier`] turns are still to be read from
     /// the file (the others were read and wait to be given blocks): how far
     /// reading every earlier turn is.
     fn earlier_unread(&self) -> usize {
@@ -236,9 +268,14 @@ pub trait Blocks {
     /// first — and puts their blocks first (the blocks already there keep
     /// their keys); whether any were added, or a one-line note when they
     /// could not be read.
-    fn read_earlier(&mut self, _amount: EarlierAmount) -> Result<bool, String> {
+    fn read_earlier(&mut self, _amount: EarlierAmount) -> Result<bool, ReadError> {
         Ok(false)
     }
+}
+
+/// A document played back in time (`overhear replay`). Any other ignores the
+/// controls: the defaults say so.
+pub trait Replaying {
     /// Where the replay is, when the document is one (`overhear replay`).
     fn replay(&self) -> Option<ReplayStatus> {
         None
@@ -249,6 +286,13 @@ pub trait Blocks {
         (false, None)
     }
 }
+
+/// Everything the viewer needs of a document: drawn, followed, completed with
+/// its earlier turns, replayed. Implemented for every type that has the four
+/// roles.
+pub trait Viewable: Blocks + Follow + EarlierTurns + Replaying {}
+
+impl<D: Blocks + Follow + EarlierTurns + Replaying> Viewable for D {}
 
 /// Index of the block with `key`, looking at `hint` first (reloads rarely move blocks).
 pub fn find_key<D: Blocks>(doc: &D, key: &D::Key, hint: usize) -> Option<usize> {

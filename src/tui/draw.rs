@@ -10,7 +10,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::app::{App, Mode};
-use super::blocks::{Blocks, LiveState, ReplayStatus};
+use super::blocks::{LiveState, ReplayStatus, Viewable};
 use super::text::highlight;
 use crate::text::sanitize::echo_line;
 use crate::text::truncate::{shift, truncate, truncate_start};
@@ -21,7 +21,7 @@ const DEFAULT_VIEW: &str = "terminal";
 /// At the right edge of a line that goes on (`l` shows the rest).
 const MORE: &str = "→";
 
-impl<D: Blocks> App<D> {
+impl<D: Viewable> App<D> {
     /// Draws the whole screen.
     pub fn draw(&mut self, frame: &mut Frame<'_>) {
         let area = frame.area();

@@ -14,8 +14,8 @@ use std::hash::Hash;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Mode};
-use super::blocks::Blocks;
-use super::sheet::Pos;
+use super::blocks::Viewable;
+use super::lazy_layout::Pos;
 use super::text::Matcher;
 use crate::text::width::display_width;
 use crate::text::width::line_text;
@@ -85,7 +85,7 @@ impl<K: Clone + Eq + Hash> HitCounts<K> {
 /// Queries kept for ↑ / ↓ in the prompt.
 const HISTORY: usize = 100;
 
-impl<D: Blocks> App<D> {
+impl<D: Viewable> App<D> {
     /// A key typed in the search prompt.
     pub(super) fn prompt_key(&mut self, key: &KeyEvent, mut prompt: SearchPrompt) {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);

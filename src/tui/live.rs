@@ -17,10 +17,13 @@ use std::time::SystemTime;
 
 use ratatui::text::Line;
 
-use super::blocks::{Attention, BlockClass, Blocks, EarlierAmount, Landmark, LiveState};
+use super::blocks::{
+    Attention, BlockClass, Blocks, EarlierAmount, EarlierTurns, Follow, Landmark, LiveState, ReadError,
+    Replaying,
+};
 use super::fingerprint;
-use super::quiet;
-use super::tally::TurnTally;
+use super::writer_idle;
+use super::running_totals::TurnTally;
 use crate::load::{DECODE_SPAN, EARLIER_STEP, EarlierRead, Live, Origin, Refresh};
 use crate::model::{Conversation, EventKind};
 use crate::render::document;
@@ -96,7 +99,7 @@ pub struct LiveDocument {
     /// end ([`Live::open_at_end`]) has not decoded them yet.
     earlier: usize,
     /// The file grew while followed: from then on its modification time
-    /// alone says how long the agent has been quiet ([`quiet::quiet_for`]).
+    /// alone says how long the agent has been quiet ([`writer_idle::quiet_for`]).
     grown: bool,
 }
 
@@ -340,11 +343,11 @@ impl LiveDocument {
     }
 
     /// Re-reads after a change; whether anything the viewer shows changed.
-    fn refresh(&mut self) -> Result<bool, String> {
+    fn refresh(&mut self) -> Result<bool, ReadError> {
         let refresh = self
             .live
             .refresh()
-            .map_err(|e| without_folder(&e.to_string()))?;
+            .map_err(|e| ReadError::new(without_folder(&e.to_string())))?;
         Ok(refresh != Refresh::Unchanged)
     }
 
@@ -365,7 +368,7 @@ impl LiveDocument {
         let Some(limit) = self.live.quiet_limit() else {
             return false;
         };
-        quiet::quiet_for(
+        writer_idle::quiet_for(
             self.modified(),
             &self.live.conversation,
             self.now,
@@ -377,7 +380,6 @@ impl LiveDocument {
 
 impl Blocks for LiveDocument {
     type Key = BlockKey;
-    type Update = LiveUpdate;
 
     fn len(&self) -> usize {
         self.doc.blocks.len()
@@ -438,16 +440,6 @@ impl Blocks for LiveDocument {
 
     fn limited(&self, i: usize) -> bool {
         layout::is_limited(self.block(i), self.shown())
-    }
-
-    fn attention(&self) -> Attention {
-        let conv = &self.live.conversation;
-        let (questions, last_question) = self.tally.questions(conv);
-        Attention {
-            ended_turns: document::ended_turns(conv, self.finished),
-            questions,
-            last_question,
-        }
     }
 
     fn foldable(&self, i: usize) -> bool {
@@ -537,6 +529,20 @@ impl Blocks for LiveDocument {
         self.options.view = self.options.view.next();
         self.rebuild();
     }
+}
+
+impl Follow for LiveDocument {
+    type Update = LiveUpdate;
+
+    fn attention(&self) -> Attention {
+        let conv = &self.live.conversation;
+        let (questions, last_question) = self.tally.questions(conv);
+        Attention {
+            ended_turns: document::ended_turns(conv, self.finished),
+            questions,
+            last_question,
+        }
+    }
 
     fn live(&self) -> LiveState {
         if self.removed {
@@ -548,13 +554,13 @@ impl Blocks for LiveDocument {
         }
     }
 
-    fn update(&mut self, update: LiveUpdate) -> Result<bool, String> {
+    fn update(&mut self, update: LiveUpdate) -> Result<bool, ReadError> {
         let changed = match update {
             LiveUpdate::Changed(Change::Removed) => {
                 self.removed = true;
                 return Ok(true);
             }
-            LiveUpdate::Changed(Change::Error(text)) => return Err(without_folder(&text)),
+            LiveUpdate::Changed(Change::Error(text)) => return Err(ReadError::new(without_folder(&text))),
             LiveUpdate::Changed(Change::Returned) => {
                 self.removed = false;
                 self.refresh()?;
@@ -569,7 +575,7 @@ impl Blocks for LiveDocument {
             LiveUpdate::Changed(Change::Metadata) => self
                 .live
                 .refresh_title()
-                .map_err(|e| without_folder(&e.to_string()))?,
+                .map_err(|e| ReadError::new(without_folder(&e.to_string())))?,
             LiveUpdate::Stream(inbox) => {
                 let taken = inbox.take(STREAM_SLICE);
                 let end = taken.end.is_some();
@@ -591,7 +597,7 @@ impl Blocks for LiveDocument {
                 if let Some(problem) = problem {
                     self.check_finished();
                     self.update_blocks();
-                    return Err(without_folder(&problem));
+                    return Err(ReadError::new(without_folder(&problem)));
                 }
                 true
             }
@@ -617,6 +623,26 @@ impl Blocks for LiveDocument {
         !self.replayed && !self.removed && self.live.follows_subagents()
     }
 
+    fn poll(&mut self) -> Result<bool, ReadError> {
+        let changed = self.refresh()?;
+        if changed {
+            self.update_blocks();
+        }
+        Ok(changed)
+    }
+
+    fn tick(&mut self) {
+        if self.replayed {
+            return;
+        }
+        self.now = now_millis();
+        if self.check_finished() {
+            self.update_blocks();
+        }
+    }
+}
+
+impl EarlierTurns for LiveDocument {
     fn earlier(&self) -> usize {
         self.earlier
     }
@@ -625,7 +651,7 @@ impl Blocks for LiveDocument {
         self.live.earlier_turns()
     }
 
-    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, String> {
+    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, ReadError> {
         if self.earlier == 0 {
             return Ok(false);
         }
@@ -640,7 +666,7 @@ impl Blocks for LiveDocument {
         let read = self
             .live
             .read_earlier(bytes)
-            .map_err(|e| without_folder(&e.to_string()))?;
+            .map_err(|e| ReadError::new(without_folder(&e.to_string())))?;
         match read {
             EarlierRead::Turns(0) if !waiting => Ok(false),
             EarlierRead::Turns(_) => {
@@ -672,24 +698,9 @@ impl Blocks for LiveDocument {
             }
         }
     }
+}
 
-    fn poll(&mut self) -> Result<bool, String> {
-        let changed = self.refresh()?;
-        if changed {
-            self.update_blocks();
-        }
-        Ok(changed)
-    }
-
-    fn tick(&mut self) {
-        if self.replayed {
-            return;
-        }
-        self.now = now_millis();
-        if self.check_finished() {
-            self.update_blocks();
-        }
-    }
+impl Replaying for LiveDocument {
 }
 
 /// A problem naming a file, with the file's folder left out: the status bar

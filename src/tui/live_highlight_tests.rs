@@ -15,6 +15,7 @@ use crate::render::color_depth::ColorDepth;
 use crate::source::ConversationDir;
 use crate::tui::app::tests::key_event;
 use crate::tui::app::{App, AppEvent, ViewerOptions};
+use crate::tui::blocks::Viewable;
 
 /// About 60 KB of Rust: overhear's own sources.
 fn rust() -> String {
@@ -92,69 +93,97 @@ struct Whole(LiveDocument);
 
 impl Blocks for Whole {
     type Key = BlockKey;
-    type Update = LiveUpdate;
+
     fn len(&self) -> usize {
         self.0.len()
     }
+
     fn key(&self, i: usize) -> BlockKey {
         self.0.key(i)
     }
+
     fn revision(&self, i: usize) -> u64 {
         self.0.revision(i)
     }
+
     fn turn(&self, i: usize) -> usize {
         self.0.turn(i)
     }
+
     fn class(&self, i: usize) -> BlockClass {
         self.0.class(i)
     }
+
     fn is(&self, i: usize, landmark: Landmark) -> bool {
         self.0.is(i, landmark)
     }
+
     fn limited(&self, i: usize) -> bool {
         self.0.limited(i)
     }
+
     fn foldable(&self, i: usize) -> bool {
         self.0.foldable(i)
     }
+
     fn owner(&self, i: usize) -> usize {
         self.0.owner(i)
     }
+
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
         self.0.lines(i, width, folded)
     }
+
     fn search_text(&self, i: usize) -> String {
         self.0.search_text(i)
     }
+
     fn full_text(&self, i: usize) -> Option<String> {
         self.0.full_text(i)
     }
+
     fn title(&self) -> String {
         self.0.title()
     }
+
     fn event_count(&self) -> usize {
         self.0.event_count()
     }
+
     fn view_name(&self) -> &'static str {
         self.0.view_name()
     }
+
     fn cycle_view(&mut self) {}
+}
+
+impl Follow for Whole {
+    type Update = LiveUpdate;
+
     fn live(&self) -> LiveState {
         self.0.live()
     }
-    fn update(&mut self, _: LiveUpdate) -> Result<bool, String> {
+
+    fn update(&mut self, _: LiveUpdate) -> Result<bool, ReadError> {
         Ok(false)
     }
+
     fn attention(&self) -> Attention {
         self.0.attention()
     }
 }
 
-fn press<D: Blocks>(app: &mut App<D>, key: &str) {
+impl EarlierTurns for Whole {
+}
+
+impl Replaying for Whole {
+}
+
+fn press<D: Viewable>(app: &mut App<D>, key: &str) {
     app.handle(AppEvent::Terminal(Event::Key(key_event(key))));
 }
 
-fn frame<D: Blocks>(app: &mut App<D>, width: u16, height: u16) -> Buffer {
+fn frame<D: Viewable>(app: &mut App<D>, width: u16, height: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     app.cache.begin_frame();
     terminal.draw(|f| app.draw(f)).unwrap();

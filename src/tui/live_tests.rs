@@ -109,7 +109,7 @@ fn removal_and_return_show_in_the_live_state() {
     assert_ne!(doc.live(), LiveState::Removed);
     assert_eq!(
         doc.update(LiveUpdate::Changed(Change::Error("lost events".into()))),
-        Err("lost events".into())
+        Err(ReadError::new("lost events"))
     );
 }
 
@@ -121,7 +121,7 @@ fn a_broken_rewrite_is_reported_and_the_content_kept() {
     let len = doc.len();
     std::fs::write(dir.join("events.json"), "[{").unwrap();
     let err = doc.update(LiveUpdate::Changed(Change::Events)).unwrap_err();
-    assert!(err.contains("events.json"), "{err}");
+    assert!(err.to_string().contains("events.json"), "{err}");
     assert_eq!(doc.len(), len);
 }
 
@@ -462,7 +462,7 @@ fn a_huge_result_is_cut_into_pieces_that_fold_as_one_card() {
     app.act(Action::PrevCard);
     assert_eq!(
         app.cursor_pos().unwrap(),
-        crate::tui::sheet::Pos::new(card, 0)
+        crate::tui::lazy_layout::Pos::new(card, 0)
     );
 }
 

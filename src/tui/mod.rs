@@ -36,26 +36,30 @@ pub mod fold;
 pub mod help;
 mod input;
 pub mod keys;
+pub mod lazy_layout;
 pub mod live;
 mod navigate;
 pub mod notify;
 pub mod pager;
 pub mod picker;
-mod quiet;
 pub mod replay;
 pub mod run;
-pub mod sheet;
+mod running_totals;
 mod signals;
-mod tally;
 pub mod terminal;
 pub mod text;
 pub mod viewer;
+mod writer_idle;
 
 #[cfg(test)]
 mod testdoc;
 
 pub use app::{App, AppEvent, Effect, Reload, Signal, ViewerOptions};
-pub use blocks::{BlockClass, Blocks, LiveState, ReplayControl, ReplayStatus};
+pub use blocks::{
+    BlockClass, Blocks, EarlierTurns, Follow, LiveState, ReadError, ReplayControl, ReplayStatus,
+    Replaying,
+    Viewable,
+};
 pub use chrome::Chrome;
 pub use clock::Clock;
 pub use picker::ConversationRow;

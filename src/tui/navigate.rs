@@ -10,15 +10,15 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Effect, HSCROLL_STEP};
-use super::blocks::{BlockClass, Blocks, Landmark, turn_start};
+use super::blocks::{BlockClass, Landmark, Viewable, turn_start};
 use super::keys::Action;
-use super::sheet::Pos;
+use super::lazy_layout::Pos;
 use crate::text::width::{display_width, line_text};
 
 /// The largest count kept: more digits are ignored (vim caps counts too).
 const MAX_COUNT: usize = 99_999_999;
 
-impl<D: Blocks> App<D> {
+impl<D: Viewable> App<D> {
     /// The count after `key` if it is a digit of one: `1`–`9` start a count,
     /// `0` only continues one.
     pub(super) fn count_digit(&self, key: &KeyEvent) -> Option<usize> {

@@ -15,7 +15,8 @@ use ratatui::text::Line;
 
 use super::app::{App, AppEvent, Reload, ViewerOptions};
 use super::blocks::{
-    Attention, BlockClass, Blocks, Landmark, LiveState, ReplayControl, ReplayStatus,
+    Attention, BlockClass, Blocks, EarlierTurns, Follow, Landmark, LiveState, ReplayControl,
+    ReadError, ReplayStatus, Replaying,
 };
 use super::chrome::Chrome;
 use super::live::LiveDocument;
@@ -36,13 +37,18 @@ pub const MAX_STEP: Duration = Duration::from_millis(20);
 /// The speeds `+` and `-` go through.
 const SPEEDS: [f64; 9] = [0.25, 0.5, 1.0, 2.0, 4.0, 10.0, 30.0, 100.0, f64::INFINITY];
 
+/// `--speed` given something that is neither a positive factor nor `max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("expected a positive factor (0.5, 1, 4, 10) or max")]
+pub struct NotASpeed;
+
 /// How fast a replay plays: a factor on the recorded pace, or `max`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Speed(f64);
 
 impl Speed {
     /// `--speed`: a positive number (`4`, `0.5`, `10x`) or `max`.
-    pub fn parse(text: &str) -> Result<Speed, String> {
+    pub fn parse(text: &str) -> Result<Speed, NotASpeed> {
         let text = text.trim();
         if text.eq_ignore_ascii_case("max") {
             return Ok(Speed(f64::INFINITY));
@@ -50,7 +56,7 @@ impl Speed {
         let number = text.trim_end_matches(['x', 'X', '×']);
         match number.parse::<f64>() {
             Ok(factor) if factor.is_finite() && factor > 0.0 => Ok(Speed(factor)),
-            _ => Err("expected a positive factor (0.5, 1, 4, 10) or max".to_string()),
+            _ => Err(NotASpeed),
         }
     }
 
@@ -211,38 +217,47 @@ impl ReplayDocument {
 
 impl Blocks for ReplayDocument {
     type Key = BlockKey;
-    type Update = Due;
 
     fn len(&self) -> usize {
         self.doc.len()
     }
+
     fn key(&self, i: usize) -> BlockKey {
         self.doc.key(i)
     }
+
     fn revision(&self, i: usize) -> u64 {
         self.doc.revision(i)
     }
+
     fn turn(&self, i: usize) -> usize {
         self.doc.turn(i)
     }
+
     fn class(&self, i: usize) -> BlockClass {
         self.doc.class(i)
     }
+
     fn is(&self, i: usize, landmark: Landmark) -> bool {
         self.doc.is(i, landmark)
     }
+
     fn limited(&self, i: usize) -> bool {
         self.doc.limited(i)
     }
+
     fn foldable(&self, i: usize) -> bool {
         self.doc.foldable(i)
     }
+
     fn owner(&self, i: usize) -> usize {
         self.doc.owner(i)
     }
+
     fn lines(&self, i: usize, width: usize, folded: bool) -> Vec<Line<'static>> {
         self.doc.lines(i, width, folded)
     }
+
     fn lines_coloured(
         &self,
         i: usize,
@@ -252,41 +267,60 @@ impl Blocks for ReplayDocument {
     ) -> (Vec<Line<'static>>, usize) {
         self.doc.lines_coloured(i, width, folded, colour)
     }
+
     fn colour_generation(&self) -> u64 {
         self.doc.colour_generation()
     }
+
     fn colour_more(&self) -> ColourStep {
         self.doc.colour_more()
     }
+
     fn search_text(&self, i: usize) -> String {
         self.doc.search_text(i)
     }
+
     fn full_text(&self, i: usize) -> Option<String> {
         self.doc.full_text(i)
     }
+
     fn title(&self) -> String {
         self.doc.title()
     }
+
     fn event_count(&self) -> usize {
         self.doc.event_count()
     }
+
     fn view_name(&self) -> &'static str {
         self.doc.view_name()
     }
+
     fn cycle_view(&mut self) {
         self.doc.cycle_view();
     }
+}
+
+impl Follow for ReplayDocument {
+    type Update = Due;
+
     fn live(&self) -> LiveState {
         self.doc.live()
     }
+
     fn attention(&self) -> Attention {
         self.doc.attention()
     }
 
-    fn update(&mut self, _due: Due) -> Result<bool, String> {
+    fn update(&mut self, _due: Due) -> Result<bool, ReadError> {
         Ok(self.play_due())
     }
+}
 
+impl EarlierTurns for ReplayDocument {
+}
+
+impl Replaying for ReplayDocument {
     fn replay(&self) -> Option<ReplayStatus> {
         let moment = self.recording.time(self.step).and_then(|t| {
             let nanos = u64::try_from(t).ok()?;

@@ -14,7 +14,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 
 use super::app::{App, AppEvent, Effect, Signal};
-use super::blocks::Blocks;
+use super::blocks::{ReadError, Viewable};
 use super::input::{Input, terminal_hung_up};
 use super::pager::{clipboard_sequence, pager_command, run_pager};
 use super::picker::ConversationRow;
@@ -66,13 +66,13 @@ impl<U> EventChannel<U> {
 }
 
 /// What the viewer needs from its surroundings for the picker.
-pub trait Host<D: Blocks> {
+pub trait Host<D: Viewable> {
     /// The conversations to pick from (the workspace's, the folder's agent
     /// sessions), most recent first.
     fn conversations(&mut self) -> Vec<ConversationRow>;
     /// Opens conversation `id` (a row's id) and starts following it (the
     /// previous conversation's watcher should stop).
-    fn open(&mut self, id: &str) -> Result<Opened<D>, String>;
+    fn open(&mut self, id: &str) -> Result<Opened<D>, ReadError>;
 }
 
 /// A conversation opened from the picker.
@@ -89,13 +89,13 @@ pub struct Opened<D> {
 #[derive(Debug, Default)]
 pub struct NoWorkspace;
 
-impl<D: Blocks> Host<D> for NoWorkspace {
+impl<D: Viewable> Host<D> for NoWorkspace {
     fn conversations(&mut self) -> Vec<ConversationRow> {
         Vec::new()
     }
 
-    fn open(&mut self, id: &str) -> Result<Opened<D>, String> {
-        Err(format!("{id}: not in a workspace"))
+    fn open(&mut self, id: &str) -> Result<Opened<D>, ReadError> {
+        Err(ReadError::new(format!("{id}: not in a workspace")))
     }
 }
 
@@ -109,7 +109,7 @@ pub fn run<D, H>(
     mouse: Mouse,
 ) -> Result<Exit, TuiError>
 where
-    D: Blocks,
+    D: Viewable,
     D::Update: Send + 'static,
     H: Host<D>,
 {
@@ -149,7 +149,7 @@ fn event_loop<D, H>(
     events: &EventChannel<D::Update>,
 ) -> Result<Exit, TuiError>
 where
-    D: Blocks,
+    D: Viewable,
     D::Update: Send + 'static,
     H: Host<D>,
 {
@@ -219,7 +219,7 @@ enum Next<U> {
 /// else the document highlights the code it left plain a few lines at a
 /// time (a key waits for one step at most), and once a block is
 /// highlighted as far as it was shown, the screen is drawn again.
-fn next_event<D: Blocks>(app: &mut App<D>, rx: &Receiver<AppEvent<D::Update>>) -> Next<D::Update> {
+fn next_event<D: Viewable>(app: &mut App<D>, rx: &Receiver<AppEvent<D::Update>>) -> Next<D::Update> {
     if let Some(event) = app.typed_event() {
         return Next::Event(event);
     }
@@ -255,7 +255,7 @@ struct Session<'a> {
 }
 
 impl Session<'_> {
-    fn apply<D: Blocks, H: Host<D>>(
+    fn apply<D: Viewable, H: Host<D>>(
         &mut self,
         effect: Effect,
         app: &mut App<D>,
@@ -313,7 +313,7 @@ impl Session<'_> {
                 }
                 Err(e) => {
                     app.close_picker();
-                    app.note(e);
+                    app.note(e.to_string());
                 }
             },
         }

@@ -6,7 +6,10 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 
 use ratatui::text::Line;
 
-use super::blocks::{Attention, BlockClass, Blocks, EarlierAmount, Landmark, LiveState};
+use super::blocks::{
+    Attention, BlockClass, Blocks, EarlierAmount, EarlierTurns, Follow, Landmark, LiveState, ReadError,
+    Replaying,
+};
 
 /// One block of the test document.
 #[derive(Debug, Clone, Hash)]
@@ -197,7 +200,6 @@ fn wrap(text: &str, width: usize, prefix: &str) -> Vec<String> {
 
 impl Blocks for TestDoc {
     type Key = u32;
-    type Update = (Option<(Vec<TestBlock>, usize)>, LiveState);
 
     fn len(&self) -> usize {
         self.shown.len()
@@ -238,28 +240,6 @@ impl Blocks for TestDoc {
 
     fn limited(&self, _: usize) -> bool {
         false
-    }
-
-    /// Every turn but the last has ended (all once finished); a block whose
-    /// text starts with `? ` is a question.
-    fn attention(&self) -> Attention {
-        let turns = self.all.last().map_or(0, |b| b.turn);
-        let questions: Vec<&TestBlock> = self
-            .all
-            .iter()
-            .filter(|b| b.text.starts_with("? "))
-            .collect();
-        Attention {
-            ended_turns: if self.live == LiveState::Finished {
-                turns
-            } else {
-                turns.saturating_sub(1)
-            },
-            questions: questions.len(),
-            last_question: questions
-                .last()
-                .map_or(String::new(), |b| b.text[2..].to_string()),
-        }
     }
 
     fn foldable(&self, i: usize) -> bool {
@@ -327,6 +307,32 @@ impl Blocks for TestDoc {
         let all = std::mem::take(&mut self.all);
         self.set(all);
     }
+}
+
+impl Follow for TestDoc {
+    type Update = (Option<(Vec<TestBlock>, usize)>, LiveState);
+
+    /// Every turn but the last has ended (all once finished); a block whose
+    /// text starts with `? ` is a question.
+    fn attention(&self) -> Attention {
+        let turns = self.all.last().map_or(0, |b| b.turn);
+        let questions: Vec<&TestBlock> = self
+            .all
+            .iter()
+            .filter(|b| b.text.starts_with("? "))
+            .collect();
+        Attention {
+            ended_turns: if self.live == LiveState::Finished {
+                turns
+            } else {
+                turns.saturating_sub(1)
+            },
+            questions: questions.len(),
+            last_question: questions
+                .last()
+                .map_or(String::new(), |b| b.text[2..].to_string()),
+        }
+    }
 
     fn live(&self) -> LiveState {
         self.live
@@ -338,14 +344,31 @@ impl Blocks for TestDoc {
         }
     }
 
+    fn update(&mut self, (content, live): Self::Update) -> Result<bool, ReadError> {
+        let was = std::mem::replace(&mut self.live, live);
+        let Some((blocks, events)) = content else {
+            return Ok(was != live);
+        };
+        if blocks.is_empty() {
+            return Err(ReadError::new(
+                "events.json: line 1, column 1: expected value",
+            ));
+        }
+        self.set(blocks);
+        self.events = events;
+        Ok(true)
+    }
+}
+
+impl EarlierTurns for TestDoc {
     fn earlier(&self) -> usize {
         self.unread.len()
     }
 
-    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, String> {
+    fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, ReadError> {
         self.reads += 1;
         if let Some(note) = self.unreadable.take() {
-            return Err(note);
+            return Err(ReadError::new(note));
         }
         let turns = match amount {
             EarlierAmount::Near => 1,
@@ -360,17 +383,7 @@ impl Blocks for TestDoc {
         self.set(blocks);
         Ok(true)
     }
+}
 
-    fn update(&mut self, (content, live): Self::Update) -> Result<bool, String> {
-        let was = std::mem::replace(&mut self.live, live);
-        let Some((blocks, events)) = content else {
-            return Ok(was != live);
-        };
-        if blocks.is_empty() {
-            return Err("events.json: line 1, column 1: expected value".into());
-        }
-        self.set(blocks);
-        self.events = events;
-        Ok(true)
-    }
+impl Replaying for TestDoc {
 }

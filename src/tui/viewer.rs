@@ -11,6 +11,7 @@ use super::app::{App, AppEvent, Reload, ViewerOptions};
 use super::chrome::Chrome;
 use super::live::{LiveDocument, LiveUpdate};
 use super::picker::ConversationRow;
+use super::blocks::ReadError;
 use super::run::{EventChannel, Exit, Host, Opened, TuiError, run};
 use super::terminal::Mouse;
 use crate::load::sessions::{Agents, sessions_of};
@@ -157,7 +158,7 @@ struct WorkspaceHost {
 
 impl WorkspaceHost {
     /// Starts following `origin`; reloads carry `epoch`. Stops the previous watch.
-    fn follow(&mut self, origin: &Origin, epoch: u64) -> Result<(), String> {
+    fn follow(&mut self, origin: &Origin, epoch: u64) -> Result<(), ReadError> {
         self.watch = None;
         let tx = self.tx.clone();
         let send = move |update: LiveUpdate| {
@@ -170,7 +171,7 @@ impl WorkspaceHost {
         let watch = match origin {
             Origin::Stream(path) => {
                 let inbox = StreamInbox::new(move |inbox| send(LiveUpdate::Stream(inbox)));
-                spawn_stream_reader(path.clone(), inbox).map_err(|e| e.to_string())?;
+                spawn_stream_reader(path.clone(), inbox).map_err(|e| ReadError::new(e.to_string()))?;
                 return Ok(());
             }
             Origin::Eve(path) => {
@@ -182,7 +183,7 @@ impl WorkspaceHost {
                 watch::conversation_with(dir, move |change| send(LiveUpdate::Changed(change)))
             }
         }
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| ReadError::new(e.to_string()))?;
         self.watch = Some(watch);
         // A change between reading the files and starting the watch would go
         // unseen: look once more now.
@@ -237,20 +238,20 @@ impl Host<LiveDocument> for WorkspaceHost {
         rows.into_iter().map(|(_, row)| row).collect()
     }
 
-    fn open(&mut self, id: &str) -> Result<Opened<LiveDocument>, String> {
+    fn open(&mut self, id: &str) -> Result<Opened<LiveDocument>, ReadError> {
         let mut live = if self.sessions.contains(id) {
             Live::open_eve(PathBuf::from(id))
-                .map_err(|e| super::live::without_folder(&e.to_string()))?
+                .map_err(|e| ReadError::new(super::live::without_folder(&e.to_string())))?
         } else {
             let workspace = self
                 .workspace
                 .clone()
-                .ok_or_else(|| format!("{id}: not in a workspace"))?;
+                .ok_or_else(|| ReadError::new(format!("{id}: not in a workspace")))?;
             let entry = workspace
                 .find(id)
-                .ok_or_else(|| format!("{id}: no such conversation any more"))?;
+                .ok_or_else(|| ReadError::new(format!("{id}: no such conversation any more")))?;
             Live::open_jp_at_end(entry.conversation(), Some(workspace))
-                .map_err(|e| super::live::without_folder(&e.to_string()))?
+                .map_err(|e| ReadError::new(super::live::without_folder(&e.to_string())))?
         };
         if let Some(redactor) = &self.settings.redactor {
             live.redact_with(redactor.clone());

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use overhear::load::Live;
 use overhear::source::ConversationDir;
-use overhear::tui::{AppEvent, Blocks};
+use overhear::tui::{AppEvent, Blocks, EarlierTurns, Follow};
 use ratatui::buffer::Buffer;
 use serde_json::{Value, json};
 

@@ -8,7 +8,7 @@ use std::process::Command;
 
 use serde_json::json;
 
-/// Snapshots of this repository live in `snapshots/` (a tool author's own
+/// Snapshots of this repository live in `snapshots/` at its root (a tool author's own
 /// tests can leave insta's default, `tests/snapshots/`).
 macro_rules! snapshot {
     ($name:expr, $text:expr) => {
@@ -219,4 +219,35 @@ fn errors_name_the_file_and_the_problem() {
     let broken =
         overhear::Conversation::from_bytes(b"[{\"type\": \"turn_start\",, }]").unwrap_err();
     assert!(broken.to_string().contains("line 1, column"), "{broken}");
+    assert_eq!(missing.kind(), overhear::ErrorKind::NotFound);
+    assert_eq!(broken.kind(), overhear::ErrorKind::Malformed);
+}
+
+#[test]
+fn a_caller_can_match_on_what_went_wrong() {
+    use overhear::ErrorKind;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).expect("a folder");
+    let not_a_conversation = overhear::Conversation::open(&empty).unwrap_err();
+    assert_eq!(
+        not_a_conversation.kind(),
+        ErrorKind::NotAConversation,
+        "{not_a_conversation}"
+    );
+    let unreadable_styles = overhear::Styles::from_file(dir.path().join("none.toml")).unwrap_err();
+    assert_eq!(
+        unreadable_styles.kind(),
+        ErrorKind::Io,
+        "{unreadable_styles}"
+    );
+    let mut styles = overhear::Styles::default();
+    let unknown_key = styles.set("style.no_such_key=1").unwrap_err();
+    assert_eq!(unknown_key.kind(), ErrorKind::Style, "{unknown_key}");
+    let bad_value = styles
+        .set_tool("deploy", "inline_results=maybe")
+        .unwrap_err();
+    assert_eq!(bad_value.kind(), ErrorKind::Style, "{bad_value}");
+    let not_a_result = overhear::ToolResult::from_json(r#"{"content": 3}"#).unwrap_err();
+    assert_eq!(not_a_result.kind(), ErrorKind::ToolResult, "{not_a_result}");
 }

@@ -10,15 +10,15 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKi
 use super::{App, Effect, HSCROLL_STEP, Left, Mode, WHEEL_LINES};
 use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::tui::blocks::ReplayControl;
-use crate::tui::blocks::{BlockClass, Blocks, Landmark, find_key, turn_start};
+use crate::tui::blocks::{BlockClass, Landmark, Viewable, find_key, turn_start};
 use crate::tui::cache::LayoutCache;
 use crate::tui::find::{HitCounts, SearchPrompt};
 use crate::tui::help::{self, HelpKey};
 use crate::tui::keys::{Action, action_for, replay_action_for};
 use crate::tui::picker::PickerOutcome;
-use crate::tui::sheet::Pos;
+use crate::tui::lazy_layout::Pos;
 
-impl<D: Blocks> App<D> {
+impl<D: Viewable> App<D> {
     pub(super) fn key(&mut self, key: &KeyEvent) -> Option<Effect> {
         // A one-off note goes; a read error stays until the file reads again.
         self.message = self.read_error.clone();

@@ -10,7 +10,7 @@
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::{App, AppEvent, Effect};
-use crate::tui::blocks::{Blocks, EarlierAmount};
+use crate::tui::blocks::{EarlierAmount, Viewable};
 use crate::tui::draw::thousands;
 use crate::tui::keys::{Action, action_for};
 
@@ -26,7 +26,7 @@ pub(super) struct Reading {
     typed: Vec<Event>,
 }
 
-impl<D: Blocks> App<D> {
+impl<D: Viewable> App<D> {
     /// Starts reading every earlier turn, then `action` (`count` times, as
     /// its count says): [`App::read_step`] does the reading.
     pub(in crate::tui) fn read_all_then(&mut self, action: Action, count: Option<usize>) {
@@ -66,7 +66,7 @@ impl<D: Blocks> App<D> {
             match read {
                 Err(note) => {
                     self.reading = None;
-                    self.note(note);
+                    self.note(note.to_string());
                     return None;
                 }
                 // Nothing more could be read: the key acts on what there is.

@@ -13,7 +13,7 @@ use overhear::source::ConversationDir;
 use overhear::source::watch::Change;
 use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
-use overhear::tui::{App, Blocks, Reload, ViewerOptions};
+use overhear::tui::{App, Follow, Reload, ViewerOptions};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
