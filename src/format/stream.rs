@@ -18,7 +18,7 @@
 //! NDJSON format is one more implementation (docs/adding-a-format.md).
 
 use super::detect::Detected;
-use crate::model::{Event, InProgress, Original};
+use crate::model::{Event, InProgress, Original, StreamPiece};
 use crate::problem::SkippedLine;
 
 /// A reader of a stream format, fed bytes, writing events into its caller's vector.
@@ -79,6 +79,14 @@ pub trait StreamReader: std::fmt::Debug + Send {
     /// (`conversation.tools.NAME.style`), when it has them: a user's
     /// `--config`/`--set` still override them by tool name.
     fn default_config(&self) -> Option<serde_json::Value> {
+        None
+    }
+
+    /// Whether the stored line `record` holds a piece of a text streamed in
+    /// pieces (a delta), and which: redaction joins the pieces, so a secret
+    /// split across two lines is found. `None`: it holds none, or the
+    /// format streams no text in pieces.
+    fn stream_piece(&self, _record: &serde_json::Value) -> Option<StreamPiece> {
         None
     }
 
