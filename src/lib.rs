@@ -71,7 +71,8 @@ mod api;
 pub mod cli;
 #[doc(hidden)]
 pub mod demo;
-pub(crate) mod export;
+#[doc(hidden)]
+pub mod export;
 #[doc(hidden)]
 pub mod format;
 #[doc(hidden)]

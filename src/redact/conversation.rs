@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::Redactor;
+use super::{Redactor, Secret};
 use crate::model::{ChatResponse, Content, Conversation, Event, EventKind, StreamPiece};
 
 /// Replaces `*text` by its redaction when that differs.
@@ -179,9 +179,14 @@ pub fn redact_stream_tail(
     }
 }
 
-/// How much of a streamed text is kept to join with its next pieces: a
-/// secret longer than this, split across pieces, is not found whole (no
-/// secret the rules know comes near: a 4096-bit RSA key is 3.3 KB).
+/// How far before a new piece a secret it completes may start: the joined
+/// text is searched from there (a secret longer than this, split across
+/// pieces, is not found whole; no secret the rules know comes near but a
+/// private key, whose unterminated form is found piece by piece from its
+/// BEGIN line on).
+const JOIN_LOOKBACK: usize = 4 * 1024;
+
+/// How much of a streamed text is kept to join with its next pieces.
 const JOIN_WINDOW: usize = 16 * 1024;
 
 /// How many streamed texts are kept at once (their pieces may interleave).
@@ -201,15 +206,27 @@ pub struct Joiner {
 struct Joined {
     /// The pieces joined (its last [`JOIN_WINDOW`] bytes or so).
     text: String,
-    /// Each piece still in `text`: its stored line and where it starts.
-    pieces: Vec<(usize, usize)>,
+    /// Each piece still in `text`, in order.
+    pieces: Vec<Piece>,
+}
+
+/// One piece of a streamed text.
+#[derive(Debug)]
+struct Piece {
+    /// Its stored line.
+    line: usize,
+    /// Where it starts in [`Joined::text`].
+    start: usize,
+    /// Its parts of the secrets that span it and another piece, relative
+    /// to its start.
+    cuts: Vec<Secret>,
 }
 
 impl Joiner {
     /// Adds the piece `raw` (stored line `line`) to the text `key`; returns
     /// the pieces of that text whose redaction differs from their own
     /// (a secret spans them), each as its line and its redacted text.
-    fn feed(
+    pub(super) fn feed(
         &mut self,
         redactor: &Redactor,
         key: String,
@@ -231,72 +248,80 @@ impl Joiner {
         let Some((_, joined)) = self.texts.last_mut() else {
             return Vec::new();
         };
-        joined.pieces.push((line, joined.text.len()));
+        let start = joined.text.len();
+        joined.pieces.push(Piece {
+            line,
+            start,
+            cuts: Vec::new(),
+        });
         joined.text.push_str(raw);
-        let out = joined.spanning(redactor);
+        let out = joined.spanning(redactor, start);
         joined.trim();
         out
     }
 }
 
 impl Joined {
-    /// The pieces a secret of the joined text spans (two pieces or more),
-    /// each redacted: its part of every such secret, and its own secrets,
-    /// replaced by the mark.
-    fn spanning(&self, redactor: &Redactor) -> Vec<(usize, String)> {
-        let secrets = redactor.secrets(&self.text);
-        let bounds = |k: usize| {
-            let start = self.pieces[k].1;
-            let end = self.pieces.get(k + 1).map_or(self.text.len(), |p| p.1);
-            (start, end)
+    /// Finds the secrets of the joined text that the piece starting at
+    /// `new` completes and that span two pieces or more; returns each piece
+    /// they span, redacted: its parts of every such secret (found now or
+    /// before) and its own secrets replaced by the mark.
+    fn spanning(&mut self, redactor: &Redactor, new: usize) -> Vec<(usize, String)> {
+        let mut from = new.saturating_sub(JOIN_LOOKBACK);
+        while !self.text.is_char_boundary(from) {
+            from -= 1;
+        }
+        let bounds = |pieces: &[Piece], k: usize, len: usize| {
+            (pieces[k].start, pieces.get(k + 1).map_or(len, |p| p.start))
         };
         let mut touched = BTreeSet::new();
-        for secret in &secrets {
+        for found in redactor.secrets(&self.text[from..]) {
+            let (start, end) = (found.start + from, found.end + from);
+            if end <= new {
+                continue; // found (or not spanning) before
+            }
             let spans: Vec<usize> = (0..self.pieces.len())
                 .filter(|&k| {
-                    let (start, end) = bounds(k);
-                    secret.start < end && start < secret.end
+                    let (s, e) = bounds(&self.pieces, k, self.text.len());
+                    start < e && s < end
                 })
                 .collect();
-            if spans.len() > 1 {
-                touched.extend(spans);
+            if spans.len() < 2 {
+                continue;
             }
+            for &k in &spans {
+                let (s, e) = bounds(&self.pieces, k, self.text.len());
+                let cut = Secret {
+                    start: start.max(s) - s,
+                    end: end.min(e) - s,
+                    rule: found.rule,
+                };
+                if !self.pieces[k].cuts.contains(&cut) {
+                    self.pieces[k].cuts.push(cut);
+                }
+            }
+            touched.extend(spans);
         }
         touched
             .into_iter()
             .map(|k| {
-                let (start, end) = bounds(k);
-                let piece = &self.text[start..end];
-                // Its own secrets and its parts of the joined text's, merged.
-                let mut cuts: Vec<(usize, usize, &str)> = secrets
-                    .iter()
-                    .filter(|s| s.start < end && start < s.end)
-                    .map(|s| {
-                        (
-                            s.start.max(start) - start,
-                            s.end.min(end) - start,
-                            redactor.mark(s),
-                        )
-                    })
-                    .collect();
-                cuts.extend(
-                    redactor
-                        .secrets(piece)
-                        .iter()
-                        .map(|s| (s.start, s.end, redactor.mark(s))),
-                );
-                cuts.sort_by_key(|&(s, e, _)| (s, std::cmp::Reverse(e)));
+                let (s, e) = bounds(&self.pieces, k, self.text.len());
+                let piece = &self.text[s..e];
+                // Its parts of the joined text's secrets and its own, merged.
+                let mut cuts = self.pieces[k].cuts.clone();
+                cuts.extend(redactor.secrets(piece));
+                cuts.sort_by_key(|c| (c.start, std::cmp::Reverse(c.end)));
                 let mut out = String::with_capacity(piece.len());
                 let mut at = 0;
-                for (s, e, mark) in cuts {
-                    if s >= at {
-                        out.push_str(&piece[at..s]);
-                        out.push_str(mark);
+                for cut in &cuts {
+                    if cut.start >= at {
+                        out.push_str(&piece[at..cut.start]);
+                        out.push_str(redactor.mark(cut));
                     }
-                    at = at.max(e);
+                    at = at.max(cut.end);
                 }
                 out.push_str(&piece[at.min(piece.len())..]);
-                (self.pieces[k].0, out)
+                (self.pieces[k].line, out)
             })
             .collect()
     }
@@ -310,11 +335,11 @@ impl Joined {
         let first = self
             .pieces
             .iter()
-            .rposition(|&(_, start)| start <= keep_from)
+            .rposition(|p| p.start <= keep_from)
             .unwrap_or(0);
-        let cut = self.pieces[first].1;
+        let cut = self.pieces[first].start;
         self.pieces.drain(..first);
-        self.pieces.iter_mut().for_each(|p| p.1 -= cut);
+        self.pieces.iter_mut().for_each(|p| p.start -= cut);
         self.text.drain(..cut);
     }
 }

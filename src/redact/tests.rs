@@ -196,7 +196,9 @@ fn a_secret_named_by_its_json_key_is_redacted_in_a_value() {
 #[test]
 fn redaction_is_idempotent() {
     for (_, secret) in PLANTED {
-        let once = redact(&format!("x {secret}, PASSWORD=hunter2hunter2 y"));
+        let once = redact(&format!(
+            "x {secret}, PASSWORD=hunter2hunter2 y\nAuthorization: Bearer abc123def456ghi789\n\"token\": \"t0k3n\""
+        ));
         assert_eq!(redact(&once), once);
     }
 }
@@ -219,4 +221,42 @@ fn hashes_ids_and_images_survive_in_every_context() {
             assert_eq!(redact(&text), text);
         }
     }
+}
+
+/// Issue 25 §4: a secret streamed in pieces (eve's deltas) is found in the
+/// joined text and redacted in every piece, also when it spans three, and
+/// when a piece holds the end of one secret and the start of the next.
+#[test]
+fn a_secret_split_across_streamed_pieces_is_redacted_in_each() {
+    let redactor = Redactor::builtin().expect("the built-in rules compile");
+    let mut joiner = super::Joiner::default();
+    let mut feed = |line: usize, raw: &str| joiner.feed(&redactor, "message".into(), line, raw);
+    assert_eq!(feed(0, "key: sk_live_4eC39H"), vec![]);
+    assert_eq!(
+        feed(1, "qLyjWDarjtT1zdp7dc and ghp_aBcDeFgHiJk"),
+        vec![
+            (0, "key: [redacted stripe-access-token]".to_string()),
+            (
+                1,
+                "[redacted stripe-access-token] and ghp_aBcDeFgHiJk".to_string()
+            ),
+        ]
+    );
+    assert_eq!(feed(2, "LmNoPqRs"), vec![]);
+    assert_eq!(
+        feed(3, "TuVwXyZ0123456789 done"),
+        vec![
+            (
+                1,
+                "[redacted stripe-access-token] and [redacted github-pat]".to_string()
+            ),
+            (2, "[redacted github-pat]".to_string()),
+            (3, "[redacted github-pat] done".to_string()),
+        ]
+    );
+    // Another text's pieces are another text.
+    assert_eq!(
+        joiner.feed(&redactor, "other".into(), 4, "TuVwXyZ0123456789"),
+        vec![]
+    );
 }
