@@ -85,10 +85,9 @@ pub trait StreamReader: std::fmt::Debug + Send {
     /// Whether the stored line `record` holds a piece of a text streamed in
     /// pieces (a delta), and which: redaction joins the pieces, so a secret
     /// split across two lines is found. `None`: it holds none, or the
-    /// format streams no text in pieces.
-    fn stream_piece(&self, _record: &serde_json::Value) -> Option<StreamPiece> {
-        None
-    }
+    /// format streams no text in pieces. No default: a reader that wraps
+    /// another must say it, or redaction would miss the split secrets.
+    fn stream_piece(&self, record: &serde_json::Value) -> Option<StreamPiece>;
 
     /// The sub-agents linked to tool calls since the last call: where each
     /// one's own conversation is, to be read by a reader of this format
