@@ -137,9 +137,8 @@ impl Redactor {
     /// `None`: the value holds no secret. Its own secrets are not looked
     /// for here (see [`Redactor::redact`]).
     pub(crate) fn redact_named(&self, key: &str, value: &str) -> Option<String> {
-        if self.keywords.find(key).is_none() {
-            return None;
-        }
+        // No rule's keyword in the name: no rule needs it.
+        self.keywords.find(key)?;
         let key_json = serde_json::to_string(key).ok()?;
         let value_json = serde_json::to_string(value).ok()?;
         let probe = format!("{key_json}: {value_json}");
@@ -147,7 +146,7 @@ impl Redactor {
         let secrets = self.secrets(&probe);
         let inside: Vec<&Secret> = secrets
             .iter()
-            .filter(|s| s.start >= from + 1 && s.end <= probe.len() - 1)
+            .filter(|s| s.start > from && s.end < probe.len())
             .collect();
         if inside.is_empty() {
             return None;
