@@ -107,11 +107,22 @@ const PLANTED: &[Planted] = &[
     },
 ];
 
-/// Every planted secret, one a line, named by the place it is put in.
+/// Ordinary text that looks like a key to a careless rule: a git hash, a
+/// UUID, a sha256, base64 image data. It must come out unchanged.
+const ORDINARY: &[&str] = &[
+    "3f786850e387550fdab836ed7e6dc881de23001b",
+    "123e4567-e89b-12d3-a456-426614174000",
+    "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+    "R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7",
+];
+
+/// Every planted secret, one a line, named by the place it is put in, then
+/// the ordinary text.
 fn all(place: &str) -> String {
     PLANTED
         .iter()
         .map(|p| format!("{place} {}: {}", p.kind, p.text))
+        .chain(ORDINARY.iter().map(|o| format!("{place} ordinary: {o}.")))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -120,6 +131,13 @@ fn all(place: &str) -> String {
 fn title() -> String {
     "Title sk_live_4eC39HqLyjWDarjtT1zdp7dc, PASSWORD=plantedPw4ssw0rd ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"
         .into()
+}
+
+/// Fails naming the ordinary text that `output` lost (redacted by mistake).
+fn assert_ordinary_kept(output: &str, what: &str) {
+    for o in ORDINARY {
+        assert!(output.contains(o), "{what}: {o} was changed:\n{output}");
+    }
 }
 
 /// Fails naming the planted secret and the output it survived in.
@@ -420,12 +438,14 @@ fn check_outputs(path: &Path, out_dir: &Path, format: &str) {
     run.expect_code(0);
     let printed = String::from_utf8_lossy(&run.stdout);
     assert_clean(&printed, &format!("{format}: render --redact"));
+    assert_ordinary_kept(&printed, &format!("{format}: render --redact"));
     for ext in ["md", "html"] {
         let file = out_dir.join(format!("{format}.{ext}"));
         let run = overhear(["export", shown, "-o", file.to_str().unwrap()]);
         run.expect_code(0);
         let text = std::fs::read_to_string(&file).unwrap();
         assert_clean(&text, &format!("{format}: export .{ext}"));
+        assert_ordinary_kept(&text, &format!("{format}: export .{ext}"));
     }
 }
 
@@ -510,6 +530,7 @@ fn eve_raw_view_redacts_a_secret_split_across_two_deltas() {
         "the delta after the cut kept its piece:\n{raw}"
     );
     assert_clean(&raw, "eve raw view");
+    assert_ordinary_kept(&raw, "eve raw view");
 }
 
 /// Waits until `path` holds more than `len` bytes (the pager wrote).
@@ -627,12 +648,18 @@ fn viewer_redact_keeps_secrets_off_the_screen_the_pager_and_the_clipboard() {
     }
 }
 
-/// The viewer's `--redact` on the JP folder (its title in the status bar)
-/// and the eve stream (the raw view, `v` twice, holds the split deltas).
+/// The viewer's `--redact` on the Claude Code session, the JP folder (its
+/// title in the status bar) and the eve stream (the raw view, `v` twice,
+/// holds the split deltas).
 #[test]
-fn viewer_redact_keeps_secrets_off_the_screen_for_jp_and_eve() {
+fn viewer_redact_keeps_secrets_off_the_screen_for_claude_code_jp_and_eve() {
     let tmp = tempfile::tempdir().unwrap();
-    for (path, keys) in [(jp(tmp.path()), &b""[..]), (eve(tmp.path()), &b"vv"[..])] {
+    let paths = [
+        (claude_code(tmp.path()), &b""[..]),
+        (jp(tmp.path()), &b""[..]),
+        (eve(tmp.path()), &b"vv"[..]),
+    ];
+    for (path, keys) in paths {
         let mut cmd = Viewer::command(tmp.path(), &tmp.path().join("no-user-data"));
         cmd.arg(&path);
         cmd.arg("--redact");
