@@ -132,38 +132,27 @@ pub fn redact_stream_tail(
 ) {
     let parts = conv.shown_parts();
     let originals = parts.originals;
-    // The new lines' pieces first: a secret they complete may start in a
-    // line read before.
-    let mut fixed: BTreeMap<usize, (String, String)> = BTreeMap::new();
-    for index in from..originals.len() {
-        let Some(value) = originals.get(index).and_then(|o| o.value()) else {
-            continue;
-        };
-        let Some(piece) = pieces(&value) else {
-            continue;
-        };
-        let Some(raw) = value.pointer(piece.pointer).and_then(Value::as_str) else {
-            continue;
-        };
-        for (line, clean) in joiner.feed(redactor, piece.key, index, raw) {
-            fixed.insert(line, (piece.pointer.to_string(), clean));
-        }
-    }
-    let first = fixed.keys().next().map_or(from, |&line| line.min(from));
-    let mut index = first;
-    originals.rewrite_from(first, |original| {
-        let piece = fixed.remove(&index);
-        let redo = index >= from;
+    // Each new line parsed once: its streamed piece joined with the ones
+    // before, then its text redacted. A secret it completes may start in an
+    // earlier line: those are fixed after (`late`; rare).
+    let mut late: BTreeMap<usize, (&'static str, String)> = BTreeMap::new();
+    let mut index = from;
+    originals.rewrite_from(from, |original| {
+        let line = index;
         index += 1;
-        if piece.is_none() && !redo {
-            return;
-        }
         original.rewrite(|value| {
             let before = value.clone();
-            if let Some((pointer, clean)) = &piece
-                && let Some(slot) = value.pointer_mut(pointer)
+            if let Some(piece) = pieces(value)
+                && let Some(raw) = value.pointer(piece.pointer).and_then(Value::as_str)
             {
-                *slot = Value::String(clean.clone());
+                let fixes = joiner.feed(redactor, piece.key, line, raw);
+                for (fixed, clean) in fixes {
+                    if fixed != line {
+                        late.insert(fixed, (piece.pointer, clean));
+                    } else if let Some(slot) = value.pointer_mut(piece.pointer) {
+                        *slot = Value::String(clean);
+                    }
+                }
             }
             redact_value(redactor, value);
             *value != before
@@ -174,6 +163,24 @@ pub fn redact_stream_tail(
             *error = clean.into_boxed_str();
         }
     });
+    if let Some(&first) = late.keys().next() {
+        let mut index = first;
+        originals.rewrite_from(first, |original| {
+            let Some((pointer, clean)) = late.remove(&index) else {
+                index += 1;
+                return;
+            };
+            index += 1;
+            original.rewrite(|value| {
+                let Some(slot) = value.pointer_mut(pointer) else {
+                    return false;
+                };
+                *slot = Value::String(clean);
+                redact_value(redactor, value);
+                true
+            });
+        });
+    }
     if let Some(progress) = parts.in_progress {
         redact_string(redactor, &mut progress.text);
     }
