@@ -98,7 +98,28 @@ def markdown_seeds():
             put("markdown", struct.pack("<H", width - 1) + text[:65000])
 
 
+def redactor_seeds():
+    # The planted-secrets fixture's texts, and every fixture's bytes, each
+    # with a secret picked and planted in its middle.
+    texts = [(FIXTURES / "jp" / "secrets" / "events.json").read_bytes()]
+    texts += [p.read_bytes()[:20000] for p in sorted(FIXTURES.glob("eve/*.ndjson"))]
+    texts.append(b"commit 3f786850e387550fdab836ed7e6dc881de23001b\n"
+                 b"id 123e4567-e89b-12d3-a456-426614174000\n"
+                 b"Authorization: Bearer abc123def456ghi789\n\"password\": \"x\"\n")
+    for pick, text in enumerate(texts):
+        put("redactor", bytes([pick % 256]) + struct.pack("<H", len(text) // 2 % 65536) + text)
+
+
+def html_export_seeds():
+    for stream in sorted(FIXTURES.glob("eve/*.ndjson")):
+        put("html_export", bytes([0]) + struct.pack("<H", 9) + b"<b>t</b>&" + stream.read_bytes())
+    for events in sorted(FIXTURES.glob("jp/*/events.json")):
+        put("html_export", bytes([1]) + struct.pack("<H", 0) + events.read_bytes())
+
+
 if __name__ == "__main__":
+    redactor_seeds()
+    html_export_seeds()
     jp_seeds()
     style_seeds()
     eve_seeds()

@@ -21,7 +21,7 @@ use crate::format::{DocumentFormat, StreamFormat};
 use crate::load::{Live, OpenError, Origin};
 use crate::model::Conversation;
 use crate::model::Event;
-use crate::redact::{Redactor, redact_conversation, redact_event};
+use crate::redact::{Joiner, Redactor, redact_conversation, redact_event};
 use crate::source::LocateError;
 use crate::source::conversation::named;
 use crate::source::limit;
@@ -244,7 +244,7 @@ impl Recording {
 
     /// Replaces secrets in every state made from now on (`--redact`).
     pub fn redact_with(&mut self, redactor: Arc<Redactor>) {
-        redact_conversation(&redactor, &mut self.live.conversation);
+        self.live.redact_with(redactor.clone());
         self.redactor = Some(redactor);
     }
 
@@ -346,7 +346,11 @@ impl Recording {
                     Origin::Eve(path) | Origin::Stream(path) => path.clone(),
                     Origin::Jp(dir) => dir.events_path(),
                 };
-                let cut = Live::stream_cut(path, &bytes[..end]);
+                let mut cut = Live::stream_cut(path, &bytes[..end]);
+                if let Some(redactor) = &self.redactor {
+                    // Its stored lines' streamed pieces joined, as the viewer's.
+                    cut.redact_with(redactor.clone());
+                }
                 State {
                     finished: cut.finished(),
                     warnings: Some(cut.warnings),
@@ -354,8 +358,13 @@ impl Recording {
                 }
             }
         };
-        if let Some(redactor) = &self.redactor {
-            redact_conversation(redactor, &mut state.conversation);
+        if let (Some(redactor), Steps::Jp { .. }) = (&self.redactor, &self.steps) {
+            redact_conversation(
+                redactor,
+                &mut state.conversation,
+                &mut Joiner::default(),
+                &|_| None,
+            );
         }
         state
     }
@@ -405,7 +414,8 @@ impl Recording {
                 events.truncate(n);
                 let mut conversation = Conversation::new(events, base_config.take(), title.take());
                 if let Some(redactor) = &self.redactor {
-                    redact_conversation(redactor, &mut conversation);
+                    let joiner = &mut Joiner::default();
+                    redact_conversation(redactor, &mut conversation, joiner, &|_| None);
                 }
                 State {
                     conversation,

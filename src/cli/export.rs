@@ -14,7 +14,7 @@ use crate::export::{ExportFormat, ExportOptions, export};
 use crate::files::read::identity;
 use crate::files::write::{WriteError, write_file};
 use crate::load::{Live, Origin};
-use crate::redact::{Redactor, redact_conversation};
+use crate::redact::Redactor;
 use crate::render::document::{DocOptions, DocView};
 use crate::render::print::TurnSpec;
 use crate::text::sanitize::{SanitizeMode, sanitize};
@@ -116,8 +116,8 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     for warning in &loaded.warnings {
         super::report(format_args!("overhear: warning: {warning}"));
     }
-    if let Some(redactor) = &redactor {
-        redact_conversation(redactor, &mut loaded.conversation);
+    if let Some(redactor) = redactor {
+        loaded.redact_with(std::sync::Arc::new(redactor));
     }
     let doc_options = DocOptions {
         view: match args.view {

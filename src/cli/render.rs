@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use super::{UsageError, terminal};
 use crate::load::{Live, Origin};
 use crate::policy::Overlay;
-use crate::redact::{Redactor, redact_conversation};
+use crate::redact::Redactor;
 use crate::render::document::{DocOptions, Document};
 use crate::render::print::{CodeOverflow, PrintOptions, TurnSpec, print_document_at};
 use crate::render::theme::{ColorDepth, Theme, ThemeError, detect_color_depth};
@@ -314,7 +314,7 @@ pub(super) fn print_loaded(
     checked: Checked,
 ) -> Result<()> {
     if let Some(redactor) = &checked.redactor {
-        redact_conversation(redactor, &mut loaded.conversation);
+        loaded.redact_with(redactor.clone());
     }
     if let Some(spec) = &args.turn {
         spec.check(loaded.conversation.turns.len())

@@ -13,6 +13,29 @@ use ratatui::text::Line;
 
 use super::{Laid, Part};
 
+/// Every element the HTML export writes: any other tag in an export would
+/// be content that escaped escaping (the HTML-export fuzz target checks
+/// that none does, on arbitrary conversations and titles).
+pub const TAGS: &[&str] = &[
+    "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "section", "details",
+    "summary", "pre", "span",
+];
+
+/// The first tag in `html` that is not one of [`TAGS`] (its name as
+/// written), if any: what the export tests and its fuzz target look for.
+/// `<!DOCTYPE` is the one declaration allowed.
+pub fn foreign_tag(html: &str) -> Option<&str> {
+    html.match_indices('<').find_map(|(at, _)| {
+        let rest = &html[at + 1..];
+        let rest = rest.strip_prefix('/').unwrap_or(rest);
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '!'))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        (name != "!DOCTYPE" && !TAGS.contains(&name)).then_some(name)
+    })
+}
+
 /// `text` with the five HTML special characters escaped.
 pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -323,8 +346,23 @@ mod tests {
     use ratatui::style::{Color, Style};
     use ratatui::text::{Line, Span};
 
-    use super::{Laid, escape, write};
+    use super::{Laid, escape, foreign_tag, write};
     use crate::export::Part;
+
+    #[test]
+    fn markup_in_the_title_and_the_text_comes_out_as_text() {
+        let hostile = "<script>alert(1)</script><img src=x onerror=y></pre><a href=z>";
+        let line = || Line::from(vec![Span::raw(hostile)]);
+        let parts = [Part::Lines(Laid {
+            dark: vec![line()],
+            light: vec![line()],
+        })];
+        let mut out = Vec::new();
+        write(&mut out, hostile, &parts).unwrap();
+        let html = String::from_utf8(out).unwrap();
+        assert_eq!(foreign_tag(&html), None, "{html}");
+        assert_eq!(foreign_tag(&format!("{html}<script>")), Some("script"));
+    }
 
     #[test]
     fn every_special_character_is_escaped() {

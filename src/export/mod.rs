@@ -12,6 +12,8 @@
 mod html;
 mod markdown;
 
+pub use html::{TAGS as HTML_TAGS, foreign_tag};
+
 use std::io::{self, Write};
 
 use ratatui::text::Line;

@@ -46,7 +46,7 @@ use self::builder::{Builder, Stamp};
 use self::lines::LineSplitter;
 use self::record::Record;
 use super::stream::StreamReader;
-use crate::model::{Conversation, Event, InProgress, Original};
+use crate::model::{Conversation, Event, InProgress, Original, StreamPiece};
 use crate::problem::SkippedLine;
 
 /// The `turnId` a stored line names: a v27 commit's first fact naming one,
@@ -232,6 +232,10 @@ impl StreamReader for EveReader {
 
     fn finished(&self) -> bool {
         EveReader::finished(self)
+    }
+
+    fn stream_piece(&self, record: &Value) -> Option<StreamPiece> {
+        record::stream_piece(record)
     }
 
     fn record_time(&self) -> Option<&str> {

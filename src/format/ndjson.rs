@@ -16,7 +16,7 @@ use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
 use super::stream::{StreamReader, SubAgentLink};
 use crate::model::Event;
-use crate::model::{InProgress, Original};
+use crate::model::{InProgress, Original, StreamPiece};
 use crate::problem::SkippedLine;
 
 /// How long an agent transcript whose last turn has settled may go
@@ -248,6 +248,14 @@ impl StreamReader for NdjsonReader {
 
     fn default_config(&self) -> Option<Value> {
         self.format().and_then(super::agent_tools::default_config)
+    }
+
+    /// Eve's deltas; the agent transcripts stream no text in pieces.
+    fn stream_piece(&self, record: &Value) -> Option<StreamPiece> {
+        match self {
+            NdjsonReader::Eve(r) => r.stream_piece(record),
+            _ => None,
+        }
     }
 
     fn take_subagents(&mut self) -> Vec<SubAgentLink> {

@@ -18,7 +18,7 @@
 //! NDJSON format is one more implementation (docs/adding-a-format.md).
 
 use super::detect::Detected;
-use crate::model::{Event, InProgress, Original};
+use crate::model::{Event, InProgress, Original, StreamPiece};
 use crate::problem::SkippedLine;
 
 /// A reader of a stream format, fed bytes, writing events into its caller's vector.
@@ -81,6 +81,13 @@ pub trait StreamReader: std::fmt::Debug + Send {
     fn default_config(&self) -> Option<serde_json::Value> {
         None
     }
+
+    /// Whether the stored line `record` holds a piece of a text streamed in
+    /// pieces (a delta), and which: redaction joins the pieces, so a secret
+    /// split across two lines is found. `None`: it holds none, or the
+    /// format streams no text in pieces. No default: a reader that wraps
+    /// another must say it, or redaction would miss the split secrets.
+    fn stream_piece(&self, record: &serde_json::Value) -> Option<StreamPiece>;
 
     /// The sub-agents linked to tool calls since the last call: where each
     /// one's own conversation is, to be read by a reader of this format

@@ -48,6 +48,7 @@ impl Live {
             reader: Reader::Document(reader),
             untouched: 0,
             redactor: None,
+            joiner: Default::default(),
             children: Default::default(),
             earlier: None,
         }
@@ -116,6 +117,9 @@ impl Live {
         {
             self.conversation.title = Some(title);
         }
+        if let Some(redactor) = &self.redactor {
+            crate::redact::redact_title(redactor, &mut self.conversation.title);
+        }
     }
 
     /// Reads a document (a JP events array) that arrived on a stream.
@@ -143,7 +147,11 @@ impl Live {
         self.warnings = diagnostics(events_path, &load);
         self.stored_offset = load.stored_offset;
         let title = self.conversation.title.take();
-        self.conversation = Conversation::new(load.events, load.base_config, title);
+        let mut base_config = load.base_config;
+        if let (Some(redactor), Some(config)) = (&self.redactor, &mut base_config) {
+            crate::redact::redact_value(redactor, config);
+        }
+        self.conversation = Conversation::new(load.events, base_config, title);
         self.untouched = 0;
     }
 }

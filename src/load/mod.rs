@@ -82,6 +82,9 @@ pub struct Live {
     untouched: usize,
     /// Secrets are replaced in everything read, when set ([`Live::redact_with`]).
     redactor: Option<std::sync::Arc<crate::redact::Redactor>>,
+    /// The streamed texts' tails, so a secret split across two stored
+    /// lines is found when redacting ([`crate::redact::Joiner`]).
+    joiner: crate::redact::Joiner,
     /// The sub-agents its tool calls started, each read on its own.
     children: subagents::Children,
     /// The leading turns still in outline, when it was opened at its end
@@ -171,8 +174,27 @@ impl Live {
 
     /// From now on, secrets are replaced by `[redacted RULE]` in everything
     /// read (`--redact`): what was read already at once, each change as it comes.
+    ///
+    /// Everything the conversation holds is redacted here, its title and
+    /// sub-agents included (`crate::redact::redact_conversation` takes
+    /// every part [`Conversation::shown_parts`] lists), and every sub-agent
+    /// being read redacts what it reads next: the one-shot commands and the
+    /// viewer redact through this one call, so no output stage sees a
+    /// secret the rules know.
     pub fn redact_with(&mut self, redactor: std::sync::Arc<crate::redact::Redactor>) {
-        crate::redact::redact_conversation(&redactor, &mut self.conversation);
+        let Live {
+            conversation,
+            reader,
+            joiner,
+            children,
+            ..
+        } = self;
+        let pieces = |record: &serde_json::Value| match &*reader {
+            Reader::Stream { reader, .. } => reader.stream_piece(record),
+            Reader::Document(_) | Reader::Held(_) | Reader::Rejected => None,
+        };
+        crate::redact::redact_conversation(&redactor, conversation, joiner, &pieces);
+        children.redact_with(&redactor);
         self.redactor = Some(redactor);
     }
 

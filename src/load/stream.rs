@@ -50,6 +50,7 @@ impl Live {
             stored_offset: 0,
             untouched: 0,
             redactor: None,
+            joiner: Default::default(),
             children: Default::default(),
             earlier: None,
         }
@@ -142,6 +143,7 @@ impl Live {
             stored_offset: 0,
             untouched: 0,
             redactor: None,
+            joiner: Default::default(),
             children: Default::default(),
             earlier: None,
         }
@@ -302,7 +304,13 @@ impl Live {
             conv.base_config = reader.default_config();
         }
         if let Some(redactor) = &self.redactor {
-            crate::redact::redact_stream_tail(redactor, conv, known);
+            crate::redact::redact_title(redactor, &mut conv.title);
+            if let Some(config) = &mut conv.base_config {
+                crate::redact::redact_value(redactor, config);
+            }
+            let pieces = |record: &serde_json::Value| reader.stream_piece(record);
+            let joiner = &mut self.joiner;
+            crate::redact::redact_stream_tail(redactor, conv, known, joiner, &pieces);
         }
     }
 }

@@ -48,3 +48,43 @@ fn an_eve_stream_cut_reads_like_the_stream_up_to_there() {
         whole.warnings
     );
 }
+
+/// Issue 25 §4: an eve reply streamed in two deltas read at two different
+/// times (the viewer following stdin), a secret cut between them: the raw
+/// view's first delta, already stored, is rewritten when the second arrives.
+#[test]
+fn a_secret_split_across_deltas_read_apart_is_redacted_in_both() {
+    let mut live = Live::stream(PathBuf::from("-"));
+    live.redact_with(Arc::new(Redactor::builtin().unwrap()));
+    let (first, second) = SECRET.split_at(15);
+    let line = |n: u32, kind: &str, data: &str| {
+        format!(
+            r#"{{"type":"{kind}","data":{{"turnId":"t1","stepIndex":0{data}}},"meta":{{"id":"e{n}","at":"2026-01-01T00:00:0{n}Z"}}}}"#
+        ) + "\n"
+    };
+    let head = line(0, "session.started", "")
+        + &line(1, "turn.started", "")
+        + &line(2, "step.started", "")
+        + &line(
+            3,
+            "message.appended",
+            &format!(r#","messageDelta":"token {first}""#),
+        );
+    live.push_stream(head.as_bytes(), false).unwrap();
+    let raw = |live: &Live| -> String {
+        let lines = live.conversation.originals.iter();
+        lines.filter_map(|o| o.json.map(String::from)).collect()
+    };
+    // Alone, the first piece is no secret yet.
+    assert!(raw(&live).contains(first), "{}", raw(&live));
+    let tail = line(
+        4,
+        "message.appended",
+        &format!(r#","messageDelta":"{second} ok""#),
+    );
+    live.push_stream(tail.as_bytes(), false).unwrap();
+    let text = raw(&live);
+    assert!(!text.contains(first), "{text}");
+    assert!(!text.contains(second), "{text}");
+    assert_eq!(text.matches("[redacted github-pat]").count(), 2, "{text}");
+}

@@ -117,6 +117,14 @@ impl Children {
         changed
     }
 
+    /// Makes every sub-agent being read redact what it reads from now on
+    /// (what it read already is redacted in the parent's conversation).
+    pub(super) fn redact_with(&mut self, redactor: &std::sync::Arc<crate::redact::Redactor>) {
+        for child in self.by_call.values_mut() {
+            child.live.redact_with(redactor.clone());
+        }
+    }
+
     /// Whether a sub-agent is linked: its file may still appear or grow.
     pub(super) fn any(&self) -> bool {
         !self.by_call.is_empty()

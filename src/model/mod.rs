@@ -23,7 +23,7 @@ use self::pairing::{Pairing, Side, Touched};
 
 pub use event::{Audience, Block, BlockView, ChatResponse, Content, Event, EventKind, Metadata};
 pub use in_progress::{InProgress, InProgressKind};
-pub use original::Original;
+pub use original::{Original, StreamPiece};
 pub use originals::Originals;
 pub use views::View;
 
@@ -149,6 +149,27 @@ impl Turn {
     }
 }
 
+/// Every part of a [`Conversation`] whose text a user can be shown, borrowed
+/// to be changed in place (redaction). Made by destructuring the whole
+/// conversation, so a field added to it does not compile until it is
+/// classified here: shown (listed) or not text (named in
+/// [`Conversation::shown_parts`]). A place that shows text cannot be
+/// forgotten by redaction.
+pub struct ShownParts<'a> {
+    /// The events.
+    pub events: &'a mut [Event],
+    /// The base configuration (the configuration view).
+    pub base_config: &'a mut Option<Value>,
+    /// The title (the Markdown `# title`, the HTML `<title>`, the status bar).
+    pub title: &'a mut Option<String>,
+    /// The stored lines, for the raw view.
+    pub originals: &'a mut Originals,
+    /// The text being written right now.
+    pub in_progress: &'a mut Option<InProgress>,
+    /// The sub-agents' conversations, each shown as a conversation of its own.
+    pub subagents: &'a mut BTreeMap<String, Conversation>,
+}
+
 impl Conversation {
     /// Groups `events` into turns and items.
     pub fn new(events: Vec<Event>, base_config: Option<Value>, title: Option<String>) -> Self {
@@ -159,6 +180,32 @@ impl Conversation {
         };
         conv.extend(events);
         conv
+    }
+
+    /// Every part that holds text a user can be shown ([`ShownParts`]).
+    /// Changing them keeps the turns as grouped: ids and names are not
+    /// in them, and an event's kind must not change.
+    pub fn shown_parts(&mut self) -> ShownParts<'_> {
+        let Conversation {
+            events,
+            base_config,
+            title,
+            turns: _,
+            originals,
+            in_progress,
+            subagents,
+            calls: _,
+            inquiries: _,
+            grouped: _,
+        } = self;
+        ShownParts {
+            events,
+            base_config,
+            title,
+            originals,
+            in_progress,
+            subagents,
+        }
     }
 
     /// Appends events read from a growing conversation; returns how many

@@ -93,3 +93,14 @@ impl Original {
         }
     }
 }
+
+/// Where a stored line holds one piece of a text streamed in pieces (an
+/// eve delta): which text, and the string that is the piece. Redaction
+/// joins a text's pieces, so a secret split across two lines is found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamPiece {
+    /// The streamed text it belongs to (pieces of one text share it).
+    pub key: String,
+    /// The JSON pointer of the piece's string within the line.
+    pub pointer: &'static str,
+}

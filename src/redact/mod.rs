@@ -18,7 +18,10 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
 use regex::Regex;
 use serde::Deserialize;
 
-pub use conversation::{redact_conversation, redact_event, redact_stream_tail, redact_value};
+pub use conversation::{
+    Joiner, PieceOf, redact_conversation, redact_event, redact_stream_tail, redact_title,
+    redact_value,
+};
 
 /// The built-in rules, as shipped.
 const RULES: &str = include_str!("rules.toml");
@@ -113,13 +116,63 @@ impl Redactor {
     /// `text` with every secret replaced by `[redacted RULE]`; borrowed
     /// unchanged when it holds none.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        let found = self.secrets(text);
+        if found.is_empty() {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for secret in found {
+            out.push_str(&text[at..secret.start]);
+            out.push_str(self.mark(&secret));
+            at = secret.end;
+        }
+        out.push_str(&text[at..]);
+        Cow::Owned(out)
+    }
+
+    /// The redaction of the string `value` stored under the name `key` (a
+    /// JSON object's entry): the rules that need the name to tell a secret
+    /// (`"SecretAccessKey": …`, `"password": …`) see `"key": "value"`.
+    /// `None`: the value holds no secret. Its own secrets are not looked
+    /// for here (see [`Redactor::redact`]).
+    pub(crate) fn redact_named(&self, key: &str, value: &str) -> Option<String> {
+        // No rule's keyword in the name: no rule needs it.
+        self.keywords.find(key)?;
+        let key_json = serde_json::to_string(key).ok()?;
+        let value_json = serde_json::to_string(value).ok()?;
+        let probe = format!("{key_json}: {value_json}");
+        let from = key_json.len() + 2;
+        let secrets = self.secrets(&probe);
+        let inside: Vec<&Secret> = secrets
+            .iter()
+            .filter(|s| s.start > from && s.end < probe.len())
+            .collect();
+        if inside.is_empty() {
+            return None;
+        }
+        // Back to the value's own text: its JSON without the quotes.
+        let mut out = String::with_capacity(value_json.len());
+        let mut at = from + 1;
+        for secret in inside {
+            out.push_str(&probe[at..secret.start]);
+            out.push_str(self.mark(secret));
+            at = secret.end;
+        }
+        out.push_str(&probe[at..probe.len() - 1]);
+        serde_json::from_str(&format!("\"{out}\"")).ok()
+    }
+
+    /// Where the secrets of `text` are, in order, overlapping ones merged
+    /// into one (the rule of the first).
+    pub(crate) fn secrets(&self, text: &str) -> Vec<Secret> {
         let candidates: BTreeSet<usize> = self
             .keywords
             .find_overlapping_iter(text)
             .map(|m| self.keyword_rule[m.pattern().as_usize()])
             .collect();
         if candidates.is_empty() {
-            return Cow::Borrowed(text);
+            return Vec::new();
         }
         // (start, end, rule) of every secret, then the overlapping ones merged.
         let mut found: Vec<(usize, usize, usize)> = Vec::new();
@@ -134,23 +187,33 @@ impl Redactor {
                 }
             }
         }
-        if found.is_empty() {
-            return Cow::Borrowed(text);
-        }
         found.sort_by_key(|&(start, end, _)| (start, std::cmp::Reverse(end)));
-        let mut out = String::with_capacity(text.len());
-        let mut at = 0;
-        for (start, end, index) in found {
-            if start >= at {
-                out.push_str(&text[at..start]);
-                out.push_str(&self.rules[index].mark);
+        let mut merged: Vec<Secret> = Vec::with_capacity(found.len());
+        for (start, end, rule) in found {
+            match merged.last_mut() {
+                // A secret overlapping the one before extends its mark.
+                Some(last) if start < last.end => last.end = last.end.max(end),
+                _ => merged.push(Secret { start, end, rule }),
             }
-            // A secret overlapping the one before extends its mark.
-            at = at.max(end);
         }
-        out.push_str(&text[at..]);
-        Cow::Owned(out)
+        merged
     }
+
+    /// The text that replaces `secret`: `[redacted RULE]`.
+    pub(crate) fn mark(&self, secret: &Secret) -> &str {
+        &self.rules[secret.rule].mark
+    }
+}
+
+/// One secret found in a text: its byte range and the rule that found it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Secret {
+    /// First byte.
+    pub start: usize,
+    /// Byte after the last.
+    pub end: usize,
+    /// The rule, by index.
+    rule: usize,
 }
 
 #[cfg(test)]

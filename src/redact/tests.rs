@@ -95,3 +95,168 @@ fn overlapping_secrets_get_one_mark() {
     assert!(!out.contains("ghp_aBc"), "{out}");
     assert_eq!(out.matches("[redacted").count(), 1, "{out}");
 }
+
+/// Issue 25 §4: a key ends at any character that cannot be part of it,
+/// not only at a quote, a space, a backtick, `;` or the end of the line.
+#[test]
+fn keys_end_at_any_character_that_cannot_be_part_of_them() {
+    let stripe = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+    let gcp = "AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW";
+    let jwt = PLANTED[8].1;
+    let anthropic = PLANTED[0].1;
+    let cases = [
+        (format!("https://maps.googleapis.com/x?key={gcp}&q=1"), gcp),
+        (
+            format!("curl https://api.stripe.com/v1/charges -u {stripe}:"),
+            stripe,
+        ),
+        (format!("stripe.setKey({stripe})"), stripe),
+        (format!("keys = [{stripe}, {gcp}]"), stripe),
+        (format!("keys = [{stripe}, {gcp}]"), gcp),
+        (format!("The token is {jwt}."), jwt),
+        (format!("Use {anthropic}."), anthropic),
+    ];
+    for (text, secret) in &cases {
+        let out = redact(text);
+        assert!(!out.contains(secret), "{secret} kept in {out}");
+        assert!(out.contains("[redacted"), "{out}");
+    }
+}
+
+#[test]
+fn a_private_key_cut_before_its_end_line_is_redacted_to_its_end() {
+    let head = "$ head -5 ~/.ssh/id_rsa\n-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw\n7onLRnrq0ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345\nAAECggEAQ1mXfGVMI3YXgdDZ0N7xA3oTZ1fC9";
+    let out = redact(head);
+    assert_eq!(
+        out,
+        "$ head -5 ~/.ssh/id_rsa\n[redacted private-key-unterminated]"
+    );
+    // Followed by other text, that text stays.
+    let out = redact(&format!("{head}\n$ echo done"));
+    assert!(
+        out.ends_with("[redacted private-key-unterminated]\n$ echo done"),
+        "{out}"
+    );
+    assert!(!out.contains("MIIE"), "{out}");
+}
+
+#[test]
+fn aws_sts_json_credentials_are_redacted() {
+    let sts = r#"{"Credentials": {"AccessKeyId": "ASIAQWERTYUIOPASDFGH", "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "SessionToken": "FwoGZXIvYXdzEBYaDEXAMPLESESSIONTOKEN0123456789abcdef/+=", "Expiration": "2026-01-01T00:00:00Z"}}"#;
+    let out = redact(sts);
+    assert!(!out.contains("wJalrXUtnFEMI"), "{out}");
+    assert!(!out.contains("FwoGZXIvYXdz"), "{out}");
+    assert!(!out.contains("ASIAQWERTY"), "{out}");
+    assert!(
+        out.contains(r#""Expiration": "2026-01-01T00:00:00Z""#),
+        "{out}"
+    );
+}
+
+#[test]
+fn password_assignments_are_redacted() {
+    assert_eq!(
+        redact("PASSWORD=hunter2hunter2 ./run"),
+        "PASSWORD=[redacted env-secret] ./run"
+    );
+    assert_eq!(
+        redact(r#"{"user": "ada", "password": "correct horse"}"#),
+        r#"{"user": "ada", "password": "[redacted json-secret]"}"#
+    );
+    assert_eq!(
+        redact("DB_PASSWORD=ab;cd!ef#gh9 next"),
+        "DB_PASSWORD=[redacted env-secret] next"
+    );
+}
+
+#[test]
+fn a_secret_named_by_its_json_key_is_redacted_in_a_value() {
+    use serde_json::json;
+    let redactor = Redactor::builtin().expect("the built-in rules compile");
+    let mut value = json!({
+        "user": "ada",
+        "password": "hunter2",
+        "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "nested": [{"api_key": "abc\"def"}],
+        "primary_key": "id",
+    });
+    super::redact_value(&redactor, &mut value);
+    assert_eq!(
+        value,
+        json!({
+            "user": "ada",
+            "password": "[redacted json-secret]",
+            "SecretAccessKey": "[redacted aws-secret-access-key]",
+            "nested": [{"api_key": "[redacted json-secret]"}],
+            "primary_key": "id",
+        })
+    );
+}
+
+#[test]
+fn redaction_is_idempotent() {
+    for (_, secret) in PLANTED {
+        let once = redact(&format!(
+            "x {secret}, PASSWORD=hunter2hunter2 y\nAuthorization: Bearer abc123def456ghi789\n\"token\": \"t0k3n\""
+        ));
+        assert_eq!(redact(&once), once);
+    }
+}
+
+#[test]
+fn hashes_ids_and_images_survive_in_every_context() {
+    let ordinary = [
+        "3f786850e387550fdab836ed7e6dc881de23001b",
+        "123e4567-e89b-12d3-a456-426614174000",
+        "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+    ];
+    for value in ordinary {
+        for text in [
+            format!("{value}."),
+            format!("({value}),"),
+            format!("?id={value}&x=1"),
+            format!(r#"{{"sha": "{value}", "token_count": 3}}"#),
+        ] {
+            assert_eq!(redact(&text), text);
+        }
+    }
+}
+
+/// Issue 25 §4: a secret streamed in pieces (eve's deltas) is found in the
+/// joined text and redacted in every piece, also when it spans three, and
+/// when a piece holds the end of one secret and the start of the next.
+#[test]
+fn a_secret_split_across_streamed_pieces_is_redacted_in_each() {
+    let redactor = Redactor::builtin().expect("the built-in rules compile");
+    let mut joiner = super::Joiner::default();
+    let mut feed = |line: usize, raw: &str| joiner.feed(&redactor, "message".into(), line, raw);
+    assert_eq!(feed(0, "key: sk_live_4eC39H"), vec![]);
+    assert_eq!(
+        feed(1, "qLyjWDarjtT1zdp7dc and ghp_aBcDeFgHiJk"),
+        vec![
+            (0, "key: [redacted stripe-access-token]".to_string()),
+            (
+                1,
+                "[redacted stripe-access-token] and ghp_aBcDeFgHiJk".to_string()
+            ),
+        ]
+    );
+    assert_eq!(feed(2, "LmNoPqRs"), vec![]);
+    assert_eq!(
+        feed(3, "TuVwXyZ0123456789 done"),
+        vec![
+            (
+                1,
+                "[redacted stripe-access-token] and [redacted github-pat]".to_string()
+            ),
+            (2, "[redacted github-pat]".to_string()),
+            (3, "[redacted github-pat] done".to_string()),
+        ]
+    );
+    // Another text's pieces are another text.
+    assert_eq!(
+        joiner.feed(&redactor, "other".into(), 4, "TuVwXyZ0123456789"),
+        vec![]
+    );
+}

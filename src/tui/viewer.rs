@@ -233,6 +233,13 @@ impl Host<LiveDocument> for WorkspaceHost {
                 rows.push((nanos, row));
             }
         }
+        // The list shows titles (an agent session's first prompt): `--redact`
+        // covers them as it covers the conversation once opened.
+        if let Some(redactor) = &self.settings.redactor {
+            for (_, row) in &mut rows {
+                crate::redact::redact_title(redactor, &mut row.title);
+            }
+        }
         // Newest first; the workspace's own order among equals.
         rows.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
         rows.into_iter().map(|(_, row)| row).collect()

@@ -49,6 +49,7 @@ mod library_corpus;
 mod no_clap_in_core;
 mod picker_sessions_pty;
 mod readonly;
+mod redact_matrix;
 mod redact_viewer_pty;
 mod render_markdown;
 mod render_snapshots;

@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use crate::model::StreamPiece;
+
 /// What one stored line is.
 pub(super) enum Record<'a> {
     /// `{"$eve": …}`: never stored; `next` is a position marker's next line.
@@ -40,6 +42,49 @@ pub(super) fn classify(value: &Value) -> Record<'_> {
         return Record::Event;
     }
     Record::Invalid("not an eve event (no type, facts or progress)")
+}
+
+/// The piece of streamed text a stored line holds, if any: a generation A
+/// `message.appended` / `reasoning.appended` / `action.input.appended`
+/// delta (on its own or inside a v27 progress record), a v27
+/// `content.delta` or `call.input`. Pieces of one text share a key (its
+/// kind, turn and step, its part or its call), as the builder joins them.
+pub(super) fn stream_piece(value: &Value) -> Option<StreamPiece> {
+    let (record, inside) = match value.get("progress") {
+        Some(progress @ Value::Object(_)) => (progress, true),
+        _ => (value, false),
+    };
+    let kind = record.get("type")?.as_str()?;
+    let data = record.get("data")?;
+    let str_of = |key: &str| data.get(key).and_then(Value::as_str);
+    let (key, field) = match kind {
+        "message.appended" | "reasoning.appended" => {
+            let field = if kind == "message.appended" {
+                "messageDelta"
+            } else {
+                "reasoningDelta"
+            };
+            str_of(field)?;
+            let step = data.get("stepIndex").and_then(Value::as_i64);
+            let key = format!("{kind}/{}/{step:?}", str_of("turnId").unwrap_or(""));
+            (key, field)
+        }
+        "action.input.appended" => (format!("input:{}", str_of("callId")?), "inputTextDelta"),
+        "content.delta" => (format!("part:{}", str_of("partId")?), "delta"),
+        "call.input" => (format!("input:{}", str_of("callId")?), "delta"),
+        _ => return None,
+    };
+    let pointer = match (inside, field) {
+        (false, "messageDelta") => "/data/messageDelta",
+        (false, "reasoningDelta") => "/data/reasoningDelta",
+        (false, "inputTextDelta") => "/data/inputTextDelta",
+        (false, _) => "/data/delta",
+        (true, "messageDelta") => "/progress/data/messageDelta",
+        (true, "reasoningDelta") => "/progress/data/reasoningDelta",
+        (true, "inputTextDelta") => "/progress/data/inputTextDelta",
+        (true, _) => "/progress/data/delta",
+    };
+    Some(StreamPiece { key, pointer })
 }
 
 /// Fact and progress types of the v27 vocabulary that the v26 vocabulary does
