@@ -229,10 +229,7 @@ impl StreamReader for NdjsonReader {
     }
 
     fn record_time(&self) -> Option<&str> {
-        match self {
-            NdjsonReader::Eve(r) => r.record_time(),
-            _ => None,
-        }
+        each!(self, r => r.record_time(), None)
     }
 
     fn title(&self) -> Option<&str> {

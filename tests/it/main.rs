@@ -47,6 +47,7 @@ mod lazy_open_pty;
 mod library_api;
 mod library_corpus;
 mod no_clap_in_core;
+mod nothing_lost;
 mod picker_sessions_pty;
 mod readonly;
 mod redact_viewer_pty;
