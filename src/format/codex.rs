@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 
 use super::agent_args;
 use super::stream::SubAgentSource;
+use super::surrogates;
 use super::transcript::{
     CallIds, Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
 };
@@ -210,13 +211,13 @@ impl State {
             }
             "function_call" => {
                 let raw = str_at(item, "arguments").unwrap_or("");
-                let arguments = serde_json::from_str(raw).unwrap_or_else(|_| Value::from(raw));
+                let arguments = surrogates::parse_inner(raw).unwrap_or_else(|_| Value::from(raw));
                 let name = str_at(item, "name").unwrap_or("tool").to_string();
                 self.call(sink, time, call_id, name, arguments);
             }
             "custom_tool_call" => {
                 let input = str_at(item, "input").unwrap_or("");
-                let arguments = match serde_json::from_str::<Value>(input) {
+                let arguments = match surrogates::parse_inner::<Value>(input) {
                     Ok(object @ Value::Object(_)) => object,
                     _ => Value::Object(Map::from_iter([("input".into(), Value::from(input))])),
                 };
@@ -233,7 +234,7 @@ impl State {
                     error = verdict;
                 }
                 if self.spawns.contains(&call_id)
-                    && let Ok(result) = serde_json::from_str::<Value>(&text)
+                    && let Ok(result) = surrogates::parse_inner::<Value>(&text)
                     && let Some(child) = str_at(&result, "agent_id")
                 {
                     self.link_child(sink, &call_id, child);

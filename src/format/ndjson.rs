@@ -232,6 +232,10 @@ impl StreamReader for NdjsonReader {
         each!(self, r => r.record_time(), None)
     }
 
+    fn line_format(&self) -> Option<LineFormat> {
+        self.format()
+    }
+
     fn title(&self) -> Option<&str> {
         match self {
             NdjsonReader::ClaudeCode(r) => r.title(),
@@ -267,7 +271,7 @@ fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
             continue;
         }
         looked += 1;
-        if let Ok(value) = serde_json::from_slice::<Value>(line)
+        if let Ok(value) = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0)
             && let Some(format) = line_format(&value)
         {
             return Some(format);

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::eve::lines::LineSplitter;
 use super::stream::{SubAgentLink, SubAgentSource};
+use super::surrogates::LineRepair;
 use crate::model::Original;
 use crate::model::{ChatResponse, Event, EventKind};
 use crate::problem::SkippedLine;
@@ -36,6 +37,8 @@ pub struct Sink {
     /// The time the latest record that states one stated: where
     /// `--at TIME` places a line (docs/time-travel.md).
     record_time: Option<String>,
+    /// Lone surrogate escapes read as U+FFFD, the first one warned of.
+    surrogates: LineRepair,
 }
 
 /// What one transcript format makes of its records; the reader around it
@@ -209,6 +212,10 @@ impl Sink {
         if trimmed.is_empty() {
             return None;
         }
+        let lead = raw.len() - raw.trim_ascii_start().len();
+        let (repaired, warning) = self.surrogates.line(number, lead, trimmed);
+        self.diagnostics.extend(warning);
+        let trimmed = &*repaired;
         let reason = match serde_json::from_slice::<Value>(trimmed) {
             Ok(value) if value.is_object() => {
                 self.originals
@@ -218,7 +225,6 @@ impl Sink {
             Ok(_) => "not a JSON object".to_string(),
             Err(error) => {
                 let problem = crate::problem::json_problem(&error, "the line");
-                let lead = raw.len() - raw.trim_ascii_start().len();
                 format!(
                     "column {}: not JSON: {problem}",
                     error.column().max(1) + lead

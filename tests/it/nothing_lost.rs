@@ -159,3 +159,80 @@ fn at_a_time_places_the_lines_of_claude_code_and_codex_transcripts() {
         );
     }
 }
+
+/// `json` (one JSON text) with `cut` (a word of it) followed by a lone
+/// surrogate escape, as JavaScript writes a string cut inside an emoji.
+fn with_lone_surrogate(json: &str, cut: &str) -> String {
+    assert!(json.contains(cut), "{cut} in {json}");
+    json.replacen(cut, &format!("{cut} \\ud83d"), 1)
+}
+
+/// The warnings about lone surrogates in `stderr`.
+fn surrogate_warnings(stderr: &str) -> Vec<&str> {
+    stderr
+        .lines()
+        .filter(|line| line.contains("lone surrogate"))
+        .collect()
+}
+
+#[test]
+fn a_lone_surrogate_reads_as_the_replacement_character_in_every_format() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // A Claude Code tool result holding two (one warning for the file).
+    let claude = claude_reused_id(tmp.path());
+    let text = std::fs::read_to_string(&claude).expect("read");
+    let text = with_lone_surrogate(&with_lone_surrogate(&text, "important"), "denied");
+    std::fs::write(&claude, text).expect("written");
+    // A Codex output.
+    let codex = codex_reused_id(tmp.path());
+    let text = std::fs::read_to_string(&codex).expect("read");
+    std::fs::write(&codex, with_lone_surrogate(&text, "important")).expect("written");
+    // An eve prompt.
+    let eve = tmp.path().join("stream.ndjson");
+    let text = String::from_utf8(common::eve_support::fixture("streaming.ndjson")).expect("UTF-8");
+    std::fs::write(&eve, with_lone_surrogate(&text, "tell the team")).expect("written");
+    // A JP tool result.
+    let jp = tmp.path().join("jp");
+    std::fs::create_dir(&jp).expect("folder");
+    let events = serde_json::to_string_pretty(&common::inputs::tool_result_events("important"))
+        .expect("JSON");
+    std::fs::write(
+        jp.join("events.json"),
+        with_lone_surrogate(&events, "important"),
+    )
+    .expect("written");
+
+    let jp_events = jp.join("events.json");
+    let cases: [(&Path, &Path, &str, &str); 4] = [
+        (&claude, &claude, "important \u{fffd}", "line 3, column "),
+        (&codex, &codex, "important \u{fffd}", "line 4, column "),
+        (&eve, &eve, "tell the team \u{fffd}", "line 3, column "),
+        (&jp, &jp_events, "important \u{fffd}", "event 3: "),
+    ];
+    for (path, file, shown, place) in cases {
+        for command in ["render", "export"] {
+            let run = overhear([command.as_ref(), path.as_os_str()]);
+            let text = stdout(&run);
+            assert!(
+                text.contains(shown),
+                "{command} {}: the cut text is shown\n{text}",
+                path.display()
+            );
+            assert!(
+                !text.contains("running…") && !text.contains("no matching call"),
+                "{command} {}: the call has its result\n{text}",
+                path.display()
+            );
+            let warnings = surrogate_warnings(&run.stderr);
+            assert_eq!(warnings.len(), 1, "{command}: one warning\n{}", run.stderr);
+            let expected = format!("overhear: warning: {}: {place}", file.display());
+            assert!(
+                warnings[0].starts_with(&expected)
+                    && warnings[0].contains("\\ud83d")
+                    && warnings[0].contains("read as U+FFFD"),
+                "{command}: {}",
+                warnings[0]
+            );
+        }
+    }
+}
