@@ -79,14 +79,15 @@ pub fn first_lone(bytes: &[u8]) -> Option<usize> {
     lone(bytes).next()
 }
 
-/// Replaces every lone surrogate escape of `bytes` by `\ufffd`, in place;
-/// where the first one was, if any.
-pub fn repair(bytes: &mut [u8]) -> Option<usize> {
-    let found: Vec<usize> = lone(bytes).collect();
-    for &at in &found {
+/// Replaces every lone surrogate escape of `bytes` by `\ufffd`, in place.
+pub fn repair(bytes: &mut [u8]) {
+    let Some(first) = first_lone(bytes) else {
+        return;
+    };
+    let found: Vec<usize> = lone(&bytes[first..]).map(|at| first + at).collect();
+    for at in found {
         bytes[at..at + 6].copy_from_slice(REPLACEMENT);
     }
-    found.first().copied()
 }
 
 /// `bytes` with every lone surrogate escape replaced by `\ufffd` (borrowed
@@ -96,7 +97,7 @@ pub fn repaired(bytes: &[u8]) -> (Cow<'_, [u8]>, Option<usize>) {
         None => (Cow::Borrowed(bytes), None),
         Some(at) => {
             let mut owned = bytes.to_vec();
-            repair(&mut owned[at..]);
+            repair(&mut owned);
             (Cow::Owned(owned), Some(at))
         }
     }
@@ -151,14 +152,6 @@ pub fn warning_for(escape: &[u8]) -> String {
     )
 }
 
-/// The 1-based line and column (in bytes) of offset `at` of `bytes`.
-pub fn line_column(bytes: &[u8], at: usize) -> (usize, usize) {
-    let before = &bytes[..at.min(bytes.len())];
-    let line = memchr::memchr_iter(b'\n', before).count() + 1;
-    let start = memchr::memrchr(b'\n', before).map_or(0, |nl| nl + 1);
-    (line, at - start + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,11 +187,5 @@ mod tests {
         assert_eq!(first_lone(br#"["\ud83d"#), None);
         assert_eq!(first_lone(br#"["\ud83d\u"#), None);
         assert_eq!(first_lone(br#"["\ud83dxx"#), Some(2));
-    }
-
-    #[test]
-    fn places_are_lines_and_byte_columns() {
-        assert_eq!(line_column(b"ab\ncd\\ud83d", 5), (2, 3));
-        assert_eq!(line_column(b"\\ud83d", 0), (1, 1));
     }
 }

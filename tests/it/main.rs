@@ -48,6 +48,7 @@ mod library_api;
 mod library_corpus;
 mod no_clap_in_core;
 mod nothing_lost;
+mod nothing_lost_pty;
 mod picker_sessions_pty;
 mod readonly;
 mod redact_viewer_pty;
