@@ -306,12 +306,8 @@ impl LiveDocument {
         let Some(limit) = self.live.quiet_limit() else {
             return true;
         };
-        match quiet::last_stated(&self.live.conversation) {
-            Some(said) => {
-                u64::try_from(now - said).map_or(true, |quiet| quiet <= limit.as_millis() as u64)
-            }
-            None => true,
-        }
+        let limit = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
+        quiet::last_stated(&self.live.conversation).is_none_or(|said| now - said <= limit)
     }
 
     fn block(&self, i: usize) -> &DocBlock {
