@@ -89,7 +89,9 @@ impl Live {
                 let mut fresh = format.reader();
                 let mut events = Vec::new();
                 fresh.feed(&bytes, &mut events);
-                if let Some(problem) = unreadable_rewrite(&bytes, fresh.as_ref(), reader.as_ref()) {
+                if let Some(problem) =
+                    unreadable_rewrite(&bytes, *format, fresh.as_ref(), reader.as_ref())
+                {
                     // The last version read stays on screen; the next change
                     // is read whole again, and replaces it once it reads.
                     tail.forget();
@@ -324,6 +326,7 @@ impl Live {
 /// then kept on screen (docs/errors.md).
 fn unreadable_rewrite(
     bytes: &[u8],
+    format: StreamFormat,
     fresh: &dyn StreamReader,
     before: &dyn StreamReader,
 ) -> Option<String> {
@@ -342,7 +345,14 @@ fn unreadable_rewrite(
     if fresh.originals_read() > fresh.problems().len() {
         return None;
     }
-    let first = fresh
+    // Read to its end by a reader of its own (the one kept follows the
+    // file, and may wait for more lines to tell its format), to name the
+    // first line that does not read.
+    let mut whole = format.reader();
+    let mut events = Vec::new();
+    whole.feed(bytes, &mut events);
+    whole.finish(&mut events);
+    let first = whole
         .problems()
         .first()
         .map(|problem| format!("{problem}; "))

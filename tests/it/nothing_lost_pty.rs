@@ -78,9 +78,11 @@ fn a_transcript_rewritten_in_place_is_read_again_or_kept_with_a_note() {
     );
 
     // Garbage over it: the second version stays, with a note.
-    rewrite(&path, "this is not a transcript\nnor is this\n");
+    rewrite(&path, "garbage, not a transcript\nnor is this\n");
     let screen = wait_for(&viewer, "a note", |s| {
-        s.contains("no line of the rewritten file reads")
+        s.contains(
+            "line 1, column 1: not JSON: expected value; no line of the rewritten file reads",
+        )
     });
     assert!(
         screen.contains("Second answer, longer than the first"),
