@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use super::stream::SubAgentSource;
 use super::transcript::{
-    Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
+    CallIds, Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
 };
 use crate::model::ext;
 use crate::model::{ChatResponse, Content, EventKind};
@@ -39,8 +39,8 @@ pub struct State {
     /// conversation record is a sidechain): then its sidechain is its main chain.
     sidechain_file: Option<bool>,
     seen_uuids: HashSet<String>,
-    /// Tool calls by id: the index of their request event.
-    calls: HashMap<String, usize>,
+    /// Tool calls by id, for their results to enrich.
+    pub(super) calls: CallIds,
     /// The current turn's `turn_start` event.
     turn: Option<usize>,
     /// Usage of the current turn's responses, by `message.id` (last line
@@ -289,12 +289,12 @@ impl State {
                 }
                 "tool_use" | "server_tool_use" => {
                     let id = str_at(block, "id").unwrap_or("").to_string();
-                    if self.calls.contains_key(&id) {
-                        return; // the same call written again
-                    }
-                    self.calls.insert(id.clone(), sink.events.len());
                     let name = str_at(block, "name").unwrap_or("tool").to_string();
                     let arguments = block.get("input").cloned().unwrap_or(Value::Null);
+                    if self.calls.is_repeat(&sink.events, &id, &name, &arguments) {
+                        return; // the same call written again
+                    }
+                    self.calls.request(&id, sink.events.len());
                     if matches!(name.as_str(), "Task" | "Agent") {
                         let prompt = str_at(&arguments, "prompt").unwrap_or("");
                         self.agent_calls.insert(id.clone(), prompt.to_string());

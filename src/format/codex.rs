@@ -19,8 +19,9 @@ use serde_json::{Map, Value};
 
 use super::agent_args;
 use super::stream::SubAgentSource;
+use super::surrogates;
 use super::transcript::{
-    Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
+    CallIds, Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
 };
 use crate::model::ext;
 use crate::model::{ChatResponse, Content, EventKind};
@@ -45,9 +46,8 @@ pub struct State {
     spoken: Vec<(String, bool)>,
     /// Tool responses by call id (to enrich them).
     responses: HashMap<String, usize>,
-    /// Call ids requested so far, with their requests' indexes: a call is
-    /// shown once per id, and enriched by id.
-    calls: HashMap<String, usize>,
+    /// The calls requested so far by id, enriched by id.
+    calls: CallIds,
     /// Error verdicts of extended-mode events that came before the output.
     verdicts: HashMap<String, bool>,
     /// `total_token_usage` (input, output, cached input) when the current
@@ -211,13 +211,13 @@ impl State {
             }
             "function_call" => {
                 let raw = str_at(item, "arguments").unwrap_or("");
-                let arguments = serde_json::from_str(raw).unwrap_or_else(|_| Value::from(raw));
+                let arguments = surrogates::parse_inner(raw).unwrap_or_else(|_| Value::from(raw));
                 let name = str_at(item, "name").unwrap_or("tool").to_string();
                 self.call(sink, time, call_id, name, arguments);
             }
             "custom_tool_call" => {
                 let input = str_at(item, "input").unwrap_or("");
-                let arguments = match serde_json::from_str::<Value>(input) {
+                let arguments = match surrogates::parse_inner::<Value>(input) {
                     Ok(object @ Value::Object(_)) => object,
                     _ => Value::Object(Map::from_iter([("input".into(), Value::from(input))])),
                 };
@@ -234,7 +234,7 @@ impl State {
                     error = verdict;
                 }
                 if self.spawns.contains(&call_id)
-                    && let Ok(result) = serde_json::from_str::<Value>(&text)
+                    && let Ok(result) = surrogates::parse_inner::<Value>(&text)
                     && let Some(child) = str_at(&result, "agent_id")
                 {
                     self.link_child(sink, &call_id, child);
@@ -247,6 +247,7 @@ impl State {
                         is_error: error,
                     },
                 );
+                self.calls.answer(&call_id);
                 self.responses.insert(call_id, index);
             }
             _ => {
@@ -263,14 +264,17 @@ impl State {
         name: String,
         arguments: Value,
     ) {
-        if self.calls.contains_key(&id) {
+        if self.calls.is_repeat(&sink.events, &id, &name, &arguments) {
             return; // the same call written again
         }
         if name == "spawn_agent" {
             self.spawns.insert(id.clone());
         }
+        // A new call of a reused id: the earlier call's response is not its.
+        self.responses.remove(&id);
+        self.verdicts.remove(&id);
         let index = sink.push_call(time, id.clone(), name, arguments);
-        self.calls.insert(id, index);
+        self.calls.request(&id, index);
     }
 
     /// Links a `spawn_agent` call to its child's rollout, once: the rollout
@@ -442,9 +446,9 @@ impl State {
             kind @ ("exec_command_end" | "patch_apply_end" | "mcp_tool_call_end") => {
                 // The changes an `apply_patch` made replace the call's own
                 // patch as its diff: one diff, never two (§3.6).
-                if let (Some(changes), Some(&request)) = (
+                if let (Some(changes), Some(request)) = (
                     event.get("changes").filter(|_| kind == "patch_apply_end"),
-                    self.calls.get(&call_id),
+                    self.calls.latest(&call_id),
                 ) && let Some(diff) = agent_args::patch_changes(changes)
                 {
                     sink.update(request, |event| {

@@ -81,6 +81,17 @@ pub enum LineFormat {
     Codex,
 }
 
+impl LineFormat {
+    /// The format's name in messages: `a Claude Code transcript`.
+    pub fn described(self) -> &'static str {
+        match self {
+            LineFormat::Eve => "an eve stream",
+            LineFormat::ClaudeCode => "a Claude Code transcript",
+            LineFormat::Codex => "a Codex rollout",
+        }
+    }
+}
+
 /// Record types only Claude Code writes (spec agent-transcripts §1.1).
 const CLAUDE_TYPES: [&str; 18] = [
     "user",

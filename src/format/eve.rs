@@ -46,6 +46,7 @@ use self::builder::{Builder, Stamp};
 use self::lines::LineSplitter;
 use self::record::Record;
 use super::stream::StreamReader;
+use super::surrogates::LineRepair;
 use crate::model::{Conversation, Event, InProgress, Original, StreamPiece};
 use crate::problem::SkippedLine;
 
@@ -91,6 +92,8 @@ struct Inner {
     /// The time of the latest stored record that had one (`meta.at`, a
     /// commit's `at`), for time travel.
     record_at: Option<CompactString>,
+    /// Lone surrogate escapes read as U+FFFD, the first one warned of.
+    surrogates: LineRepair,
 }
 
 impl EveReader {
@@ -249,11 +252,14 @@ impl Inner {
         if trimmed.is_empty() {
             return; // heartbeat
         }
+        let lead = raw.len() - raw.trim_ascii_start().len();
+        let (repaired, warning) = self.surrogates.line(number, lead, trimmed);
+        self.diagnostics.extend(warning);
+        let trimmed = &*repaired;
         let value: Value = match serde_json::from_slice(trimmed) {
             Ok(value) => value,
             Err(error) => {
                 let problem = crate::problem::json_problem(&error, "the line");
-                let lead = raw.len() - raw.trim_ascii_start().len();
                 let column = error.column().max(1) + lead;
                 self.skip(
                     number,

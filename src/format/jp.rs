@@ -13,6 +13,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
+use super::surrogates;
 use crate::model::{Block, ChatResponse, Content, Event, EventKind};
 use crate::problem::json_kind;
 use entry::{Entry, Member, Slot};
@@ -70,14 +71,19 @@ impl JpLoad {
 pub fn load(events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<JpLoad, LoadError> {
     let base_from_file = match base_config_json {
         Some(bytes) => Some(
-            serde_json::from_slice::<Value>(strip_bom(bytes))
+            serde_json::from_slice::<Value>(&surrogates::repaired(strip_bom(bytes)).0)
                 .map_err(|e| LoadError::BaseConfig(SyntaxError::from_serde(&e)))?,
         ),
         None => None,
     };
     let mut reader = Reader::new(base_from_file.is_some(), 0);
-    let mut de = serde_json::Deserializer::from_slice(strip_bom(events_json));
+    let stored = strip_bom(events_json);
+    let (events_json, lone) = surrogates::repaired(stored);
+    let mut de = serde_json::Deserializer::from_slice(&events_json);
     de.deserialize_seq_with(&mut reader)?;
+    if let Some(at) = lone {
+        reader.note_lone_at(entry_index_at(stored, at), &stored[at..at + 6]);
+    }
     let mut out = reader.finish();
     if let Some(base) = base_from_file {
         out.base_config = Some(base);
@@ -86,16 +92,32 @@ pub fn load(events_json: &[u8], base_config_json: Option<&[u8]>) -> Result<JpLoa
     Ok(out)
 }
 
+/// The stored index of the entry of the JSON array `bytes` that holds
+/// offset `at` (0 when the array is too unusual for the scanner to follow:
+/// the whole-file parse read it all the same).
+fn entry_index_at(bytes: &[u8], at: usize) -> usize {
+    let mut scanner = entries::ArrayScanner::new(0);
+    let mut index = 0;
+    while let entries::Scan::Entry(range) = scanner.scan(bytes) {
+        if range.contains(&at) {
+            return index;
+        }
+        index += 1;
+    }
+    0
+}
+
 /// The `title` of a conversation's `metadata.json`, if it is readable (a
 /// UTF-8 byte order mark is skipped, as for the other files).
 pub fn title(metadata: &[u8]) -> Option<String> {
-    let value: Value = serde_json::from_slice(strip_bom(metadata)).ok()?;
+    let value: Value = serde_json::from_slice(&surrogates::repaired(strip_bom(metadata)).0).ok()?;
     value.get("title")?.as_str().map(String::from)
 }
 
 /// Why a `metadata.json` is not JSON (its title cannot be shown then).
 pub fn metadata_problem(metadata: &[u8]) -> Option<SyntaxError> {
-    let error = serde_json::from_slice::<Value>(strip_bom(metadata)).err()?;
+    let error =
+        serde_json::from_slice::<Value>(&surrogates::repaired(strip_bom(metadata)).0).err()?;
     Some(SyntaxError::from_serde(&error))
 }
 
@@ -108,7 +130,7 @@ fn strip_bom(bytes: &[u8]) -> &[u8] {
 /// what is wrong).
 fn parsed_base(base_config_json: Option<&[u8]>) -> Option<Option<Value>> {
     match base_config_json {
-        Some(bytes) => serde_json::from_slice::<Value>(strip_bom(bytes))
+        Some(bytes) => serde_json::from_slice::<Value>(&surrogates::repaired(strip_bom(bytes)).0)
             .ok()
             .map(Some),
         None => Some(None),
@@ -132,6 +154,8 @@ struct Reader {
     has_base_file: bool,
     next_index: usize,
     out: JpLoad,
+    /// Whether a lone surrogate escape was warned of: once a read.
+    lone_warned: bool,
 }
 
 impl Reader {
@@ -140,6 +164,22 @@ impl Reader {
             has_base_file,
             next_index: first_index,
             out: JpLoad::default(),
+            lone_warned: false,
+        }
+    }
+
+    /// Notes that the entry just read held the lone surrogate escape
+    /// `escape`, read as U+FFFD: the first one read is warned of.
+    fn note_lone(&mut self, escape: &[u8]) {
+        self.note_lone_at(self.next_index.saturating_sub(1), escape);
+    }
+
+    fn note_lone_at(&mut self, index: usize, escape: &[u8]) {
+        if !std::mem::replace(&mut self.lone_warned, true) {
+            let message = surrogates::warning_for(escape);
+            let diagnostics = &mut self.out.diagnostics;
+            let at = diagnostics.partition_point(|d| d.index <= index);
+            diagnostics.insert(at, Diagnostic { index, message });
         }
     }
 

@@ -17,6 +17,7 @@ pub mod ndjson;
 mod prefix_hash;
 pub mod session_head;
 mod stream;
+pub mod surrogates;
 pub mod transcript;
 
 pub use document::{

@@ -232,10 +232,11 @@ impl StreamReader for NdjsonReader {
     }
 
     fn record_time(&self) -> Option<&str> {
-        match self {
-            NdjsonReader::Eve(r) => r.record_time(),
-            _ => None,
-        }
+        each!(self, r => r.record_time(), None)
+    }
+
+    fn line_format(&self) -> Option<LineFormat> {
+        self.format()
     }
 
     fn title(&self) -> Option<&str> {
@@ -281,7 +282,7 @@ fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
             continue;
         }
         looked += 1;
-        if let Ok(value) = serde_json::from_slice::<Value>(line)
+        if let Ok(value) = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0)
             && let Some(format) = line_format(&value)
         {
             return Some(format);

@@ -57,7 +57,7 @@ pub fn codex_cwd(head: &[u8]) -> Option<String> {
         Some(end) => &line[..end],
         None => line,
     };
-    if let Ok(record) = serde_json::from_slice::<Value>(line) {
+    if let Ok(record) = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0) {
         if record.get("type").and_then(Value::as_str) != Some("session_meta") {
             return None;
         }

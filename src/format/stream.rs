@@ -64,6 +64,12 @@ pub trait StreamReader: std::fmt::Debug + Send {
         None
     }
 
+    /// Which line-delimited format the lines read so far are, once one
+    /// told it: a rewritten file must still be it to replace what it held.
+    fn line_format(&self) -> Option<super::detect::LineFormat> {
+        None
+    }
+
     /// The time of the latest record read that states one, for time travel
     /// (`--at`, replay), when the format stores record times.
     fn record_time(&self) -> Option<&str> {

@@ -6,12 +6,13 @@
 //! agent-transcripts §1): a line that is not a JSON object is skipped and
 //! counted with its number, a blank line is ignored, and reading goes on.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
 use super::eve::lines::LineSplitter;
 use super::stream::{SubAgentLink, SubAgentSource};
+use super::surrogates::LineRepair;
 use crate::model::Original;
 use crate::model::{ChatResponse, Event, EventKind};
 use crate::problem::SkippedLine;
@@ -33,6 +34,11 @@ pub struct Sink {
     line: usize,
     /// Sub-agents linked to calls, not handed over yet.
     links: Vec<SubAgentLink>,
+    /// The time the latest record that states one stated: where
+    /// `--at TIME` places a line (docs/time-travel.md).
+    record_time: Option<String>,
+    /// Lone surrogate escapes read as U+FFFD, the first one warned of.
+    surrogates: LineRepair,
 }
 
 /// What one transcript format makes of its records; the reader around it
@@ -165,6 +171,12 @@ impl<R: Records> TranscriptReader<R> {
     pub fn take_subagents(&mut self) -> Vec<SubAgentLink> {
         std::mem::take(&mut self.sink.links)
     }
+
+    /// The time the latest record that states one stated (`None` before
+    /// any): a line's place in time for `--at TIME`.
+    pub fn record_time(&self) -> Option<&str> {
+        self.sink.record_time.as_deref()
+    }
 }
 
 impl Sink {
@@ -185,6 +197,9 @@ impl Sink {
         for (number, raw) in lines {
             self.line = number;
             if let Some(value) = self.parse(number, &raw) {
+                if let Some(time) = timestamp(&value) {
+                    self.record_time = Some(time);
+                }
                 each(self, number, value);
             }
         }
@@ -197,6 +212,10 @@ impl Sink {
         if trimmed.is_empty() {
             return None;
         }
+        let lead = raw.len() - raw.trim_ascii_start().len();
+        let (repaired, warning) = self.surrogates.line(number, lead, trimmed);
+        self.diagnostics.extend(warning);
+        let trimmed = &*repaired;
         let reason = match serde_json::from_slice::<Value>(trimmed) {
             Ok(value) if value.is_object() => {
                 self.originals
@@ -206,7 +225,6 @@ impl Sink {
             Ok(_) => "not a JSON object".to_string(),
             Err(error) => {
                 let problem = crate::problem::json_problem(&error, "the line");
-                let lead = raw.len() - raw.trim_ascii_start().len();
                 format!(
                     "column {}: not JSON: {problem}",
                     error.column().max(1) + lead
@@ -342,13 +360,80 @@ impl Sink {
     }
 }
 
+/// The tool calls of a transcript by id. An id names more than one call
+/// when an agent reuses it (a second `rm -rf` under the id of the `ls`
+/// before it): each is a call of its own, and a result answers the nearest
+/// earlier call of its id still unanswered — the rule the conversation's
+/// pairing follows (`model::pairing`), so an enrichment lands on the call
+/// the result is shown with. Only the same call written again while still
+/// unanswered (same name, same arguments) is one call.
+#[derive(Debug, Default)]
+pub(crate) struct CallIds {
+    /// By id: the calls not answered yet, oldest first.
+    open: HashMap<String, Vec<usize>>,
+    /// By id: the latest call's request event.
+    latest: HashMap<String, usize>,
+}
+
+impl CallIds {
+    /// Whether a call `id` of `name` with `arguments` is the latest call of
+    /// that id written again: that call is unanswered and asks the same.
+    pub(crate) fn is_repeat(
+        &self,
+        events: &[Event],
+        id: &str,
+        name: &str,
+        arguments: &Value,
+    ) -> bool {
+        let Some(&latest) = self.latest.get(id) else {
+            return false;
+        };
+        let open = self
+            .open
+            .get(id)
+            .is_some_and(|calls| calls.contains(&latest));
+        open && matches!(
+            events.get(latest).map(|e| &e.kind),
+            Some(EventKind::ToolCallRequest { name: n, arguments: a, .. })
+                if n == name && **a == *arguments
+        )
+    }
+
+    /// Notes the call `id` whose request is event `index`.
+    pub(crate) fn request(&mut self, id: &str, index: usize) {
+        self.open.entry(id.to_string()).or_default().push(index);
+        self.latest.insert(id.to_string(), index);
+    }
+
+    /// The call a result of `id` answers — the nearest unanswered one — now
+    /// answered.
+    pub(crate) fn answer(&mut self, id: &str) -> Option<usize> {
+        let calls = self.open.get_mut(id)?;
+        let call = calls.pop();
+        if calls.is_empty() {
+            self.open.remove(id);
+        }
+        call
+    }
+
+    /// The call a result of `id` would answer now, left unanswered.
+    pub(crate) fn next_answered(&self, id: &str) -> Option<usize> {
+        self.open.get(id).and_then(|calls| calls.last().copied())
+    }
+
+    /// The latest call of `id`, answered or not.
+    pub(crate) fn latest(&self, id: &str) -> Option<usize> {
+        self.latest.get(id).copied()
+    }
+}
+
 /// What a transcript's events say of its current turn: whether the agent is
 /// done with it and waits for the user. Neither format writes that a session
 /// ended (docs/agents.md, "When a transcript is finished").
 #[derive(Debug, Default)]
 pub(crate) struct TurnProgress {
-    /// The turn's calls still waiting for their result.
-    pending: HashSet<String>,
+    /// The turn's calls still waiting for their result: how many of each id.
+    pending: HashMap<String, usize>,
     /// Whether the turn's latest step answers the user: speech, or a local
     /// command's output (not a call or a result; reasoning does not count).
     pub(crate) answered: bool,
@@ -363,11 +448,16 @@ impl TurnProgress {
             match &event.kind {
                 EventKind::TurnStart => *self = TurnProgress::default(),
                 EventKind::ToolCallRequest { id, .. } => {
-                    self.pending.insert(id.clone());
+                    *self.pending.entry(id.clone()).or_default() += 1;
                     self.answered = false;
                 }
                 EventKind::ToolCallResponse { id, .. } => {
-                    self.pending.remove(id);
+                    if let Some(count) = self.pending.get_mut(id) {
+                        *count -= 1;
+                        if *count == 0 {
+                            self.pending.remove(id);
+                        }
+                    }
                     self.answered = false;
                 }
                 EventKind::ChatResponse(ChatResponse::Message(_)) => self.answered = true,

@@ -87,12 +87,26 @@ impl Live {
                 stream_refresh(before, reader.as_ref(), &self.conversation)
             }
             TailRead::Reset(bytes) => {
-                *reader = format.reader();
+                let mut fresh = format.reader();
+                let mut events = Vec::new();
+                fresh.feed(&bytes, &mut events);
+                if let Some(problem) =
+                    unreadable_rewrite(&bytes, *format, fresh.as_ref(), reader.as_ref())
+                {
+                    // The last version read stays on screen; the next change
+                    // is read whole again, and replaces it once it reads.
+                    tail.forget();
+                    let file = tail.path().display();
+                    return Err(OpenError::Io(std::io::Error::other(format!(
+                        "{file}: {problem}, so the last version read is shown"
+                    ))));
+                }
+                *reader = fresh;
                 let title = self.conversation.title.take();
                 self.conversation = Conversation::default();
+                self.conversation.events = events;
                 self.conversation.title = title;
                 self.children = Default::default();
-                reader.feed(&bytes, &mut self.conversation.events);
                 self.untouched = 0;
                 Refresh::Reloaded
             }
@@ -313,6 +327,46 @@ impl Live {
             crate::redact::redact_stream_tail(redactor, conv, known, joiner, &pieces);
         }
     }
+}
+
+/// Why a stream file rewritten as `bytes` (read by `fresh`) cannot replace
+/// what `before` read from it: it is empty now, holds no line that reads,
+/// or is another format. `None` when it can. What could be read before is
+/// then kept on screen (docs/errors.md).
+fn unreadable_rewrite(
+    bytes: &[u8],
+    format: StreamFormat,
+    fresh: &dyn StreamReader,
+    before: &dyn StreamReader,
+) -> Option<String> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return (before.originals_read() > 0).then(|| "the file was emptied".to_string());
+    }
+    if let (Some(was), Some(is)) = (before.line_format(), fresh.line_format())
+        && was != is
+    {
+        return Some(format!(
+            "rewritten as {}, not {}",
+            is.described(),
+            was.described()
+        ));
+    }
+    if fresh.originals_read() > fresh.problems().len() {
+        return None;
+    }
+    // Read to its end by a reader of its own (the one kept follows the
+    // file, and may wait for more lines to tell its format), to name the
+    // first line that does not read.
+    let mut whole = format.reader();
+    let mut events = Vec::new();
+    whole.feed(bytes, &mut events);
+    whole.finish(&mut events);
+    let first = whole
+        .problems()
+        .first()
+        .map(|problem| format!("{problem}; "))
+        .unwrap_or_default();
+    Some(format!("{first}no line of the rewritten file reads"))
 }
 
 /// What changed since `before` (how many events were grouped, the reader's

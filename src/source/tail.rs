@@ -10,12 +10,21 @@
 //!
 //! Bytes are returned as they are on disk: an append may end in the middle of
 //! a line, and the reader keeps the unfinished part until the rest arrives.
-//! A file truncated and grown past the old offset between two polls, without
-//! changing identity, cannot be told from an append.
+//!
+//! A file rewritten in place (same inode: `cat new > file`, an editor that
+//! saves over it) may be as long as before, or longer, between two polls: a
+//! growth is an append only while the bytes already read are still there.
+//! Before reading on, a poll compares the first and the last [`SAMPLE`]
+//! bytes read with what the file holds there now — two small reads, the
+//! cost of a poll staying that of the new bytes — and a difference makes it
+//! a [`TailRead::Reset`] (as JP's whole-file rewrites are checked against
+//! the prefix read, `format::prefix_hash`). A rewrite that keeps both
+//! samples and changes only bytes between them is still read as an append.
 
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 /// Follows one append-only file.
 #[derive(Debug)]
@@ -26,7 +35,17 @@ pub struct AppendTail {
     /// Device and inode of `file`.
     identity: Option<(u64, u64)>,
     offset: u64,
+    /// The first bytes read (up to [`SAMPLE`]).
+    head: Vec<u8>,
+    /// The last bytes read (up to [`SAMPLE`]), ending at `offset`.
+    tail: Vec<u8>,
+    /// The file's modification time at the last poll: a rewrite to the
+    /// same length changes only it.
+    modified: Option<SystemTime>,
 }
+
+/// How many bytes at each end of what was read a poll checks again.
+pub const SAMPLE: usize = 4096;
 
 /// What a poll found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,6 +68,9 @@ impl AppendTail {
             file: None,
             identity: None,
             offset: 0,
+            head: Vec::new(),
+            tail: Vec::new(),
+            modified: None,
         }
     }
 
@@ -69,14 +91,19 @@ impl AppendTail {
         let meta = fs::metadata(&self.path).map_err(|e| self.named(e))?;
         super::limit::check_len(meta.len()).map_err(|e| self.named(e))?;
         let same_file = self.identity == Some(identity(&meta));
+        let modified = meta.modified().ok();
+        let grown = same_file && self.file.is_some() && meta.len() >= self.offset;
+        if grown && meta.len() == self.offset && modified == self.modified {
+            return Ok(TailRead::Unchanged);
+        }
+        let intact = grown && self.file.as_ref().is_some_and(|f| self.read_still_there(f));
         match self.file.as_mut() {
-            Some(file) if same_file && meta.len() >= self.offset => {
-                if meta.len() == self.offset {
-                    return Ok(TailRead::Unchanged);
-                }
+            Some(file) if intact => {
+                self.modified = modified;
                 let mut bytes = Vec::with_capacity((meta.len() - self.offset) as usize);
                 file.read_to_end(&mut bytes).map_err(|e| self.named(e))?;
                 self.offset += bytes.len() as u64;
+                self.sample(&bytes);
                 Ok(if bytes.is_empty() {
                     TailRead::Unchanged
                 } else {
@@ -106,14 +133,55 @@ impl AppendTail {
         let mut bytes = Vec::with_capacity(meta.len() as usize);
         file.read_to_end(&mut bytes).map_err(|e| self.named(e))?;
         self.identity = Some(identity(&meta));
+        self.modified = meta.modified().ok();
         self.offset = bytes.len() as u64;
         self.file = Some(file);
+        self.head.clear();
+        self.tail.clear();
+        self.sample(&bytes);
         Ok(bytes)
+    }
+
+    /// Forgets the file: the next poll reads it whole again, as a
+    /// [`TailRead::Reset`] (the caller could not use what it read).
+    pub fn forget(&mut self) {
+        self.file = None;
+    }
+
+    /// Keeps the first and last bytes read, with `bytes` just read.
+    fn sample(&mut self, bytes: &[u8]) {
+        let room = SAMPLE - self.head.len();
+        self.head.extend_from_slice(&bytes[..room.min(bytes.len())]);
+        let keep = bytes.len().min(SAMPLE);
+        let drop = (self.tail.len() + keep).saturating_sub(SAMPLE);
+        self.tail.drain(..drop);
+        self.tail.extend_from_slice(&bytes[bytes.len() - keep..]);
+    }
+
+    /// Whether the file still holds the bytes read at both ends of what
+    /// was read (a rewrite in place changes them).
+    fn read_still_there(&self, file: &File) -> bool {
+        let tail_at = self.offset - self.tail.len() as u64;
+        same_at(file, 0, &self.head) && same_at(file, tail_at, &self.tail)
     }
 
     fn named(&self, e: io::Error) -> io::Error {
         super::conversation::named(&self.path, &e)
     }
+}
+
+/// Whether `file` holds `bytes` at `offset` (a positioned read: the
+/// file's own position, where appends are read from, stays).
+#[cfg(unix)]
+fn same_at(file: &File, offset: u64, bytes: &[u8]) -> bool {
+    use std::os::unix::fs::FileExt;
+    let mut now = vec![0; bytes.len()];
+    file.read_exact_at(&mut now, offset).is_ok() && now == bytes
+}
+
+#[cfg(not(unix))]
+fn same_at(_file: &File, _offset: u64, _bytes: &[u8]) -> bool {
+    true
 }
 
 #[cfg(unix)]
@@ -195,6 +263,36 @@ mod tests {
         assert_eq!(tail.poll().unwrap(), TailRead::Reset(b"new\n".to_vec()));
         append(&path, b"more\n");
         assert_eq!(tail.poll().unwrap(), TailRead::Appended(b"more\n".to_vec()));
+    }
+
+    #[test]
+    fn a_rewrite_in_place_resets_even_when_as_long_or_longer() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("s.jsonl");
+        append(&path, b"{\"a\":1}\n{\"b\":2}\n");
+        let mut tail = AppendTail::new(&path);
+        tail.poll().unwrap();
+        // Same inode, new content, longer than before.
+        fs::write(&path, b"{\"c\":3}\n{\"d\":4}\n{\"e\":5}\n").unwrap();
+        assert_eq!(
+            tail.poll().unwrap(),
+            TailRead::Reset(b"{\"c\":3}\n{\"d\":4}\n{\"e\":5}\n".to_vec())
+        );
+        // As long as before: only the time says it changed.
+        let before = fs::metadata(&path).unwrap().modified().unwrap();
+        fs::write(&path, b"{\"f\":6}\n{\"g\":7}\n{\"h\":8}\n").unwrap();
+        let file = fs::File::options().write(true).open(&path).unwrap();
+        file.set_modified(before + std::time::Duration::from_secs(1))
+            .unwrap();
+        assert_eq!(
+            tail.poll().unwrap(),
+            TailRead::Reset(b"{\"f\":6}\n{\"g\":7}\n{\"h\":8}\n".to_vec())
+        );
+        append(&path, b"{\"i\":9}\n");
+        assert_eq!(
+            tail.poll().unwrap(),
+            TailRead::Appended(b"{\"i\":9}\n".to_vec())
+        );
     }
 
     #[test]

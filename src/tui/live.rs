@@ -290,8 +290,27 @@ impl LiveDocument {
         {
             return None;
         }
+        let now = self.now?;
+        if !self.records_recent(now) {
+            return None;
+        }
         let start = duration::epoch_millis(stamp)?;
-        u64::try_from(self.now? - start).ok()
+        u64::try_from(now - start).ok()
+    }
+
+    /// Whether the conversation's own records say it is being written at
+    /// `now`: for an agent transcript, whose writer never says it is done,
+    /// its newest stated time is within the quiet its reader allows. A
+    /// file's time says nothing of its turns — a transcript truncated and
+    /// refilled, or touched, is as new as its file and as old as its
+    /// records — so a turn's clock runs only while its records are recent;
+    /// else its rule shows no running time.
+    fn records_recent(&self, now: i64) -> bool {
+        let Some(limit) = self.live.quiet_limit() else {
+            return true;
+        };
+        let limit = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
+        writer_idle::last_stated(&self.live.conversation).is_none_or(|said| now - said <= limit)
     }
 
     fn block(&self, i: usize) -> &DocBlock {

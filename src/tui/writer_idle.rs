@@ -36,7 +36,7 @@ pub(super) fn quiet_for(
 
 /// The newest time (ms since the epoch) the conversation's events state:
 /// the last event that states a readable one.
-fn last_stated(conv: &Conversation) -> Option<i64> {
+pub(super) fn last_stated(conv: &Conversation) -> Option<i64> {
     conv.events
         .iter()
         .rev()

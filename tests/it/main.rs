@@ -47,6 +47,8 @@ mod lazy_open_pty;
 mod library_api;
 mod library_corpus;
 mod no_clap_in_core;
+mod nothing_lost;
+mod nothing_lost_pty;
 mod picker_sessions_pty;
 mod readonly;
 mod redact_matrix;

@@ -35,7 +35,8 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
         _ => Vec::new(),
     };
     if !results.is_empty() {
-        if let Some(&request) = str_at(results[0], "tool_use_id").and_then(|id| state.calls.get(id))
+        if let Some(request) =
+            str_at(results[0], "tool_use_id").and_then(|id| state.calls.next_answered(id))
             && let Some(diff) = value.get("toolUseResult").and_then(structured_patch)
         {
             // The edit's hunks with their line numbers in the file.
@@ -53,6 +54,9 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
             state.link_agent_file(sink, call, result);
         }
         for result in results {
+            state
+                .calls
+                .answer(str_at(result, "tool_use_id").unwrap_or(""));
             sink.push_kind(
                 time.clone(),
                 EventKind::ToolCallResponse {

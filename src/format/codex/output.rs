@@ -33,7 +33,7 @@ fn item(item: &Value) -> String {
 pub(super) fn judge(text: String) -> (String, bool) {
     // 2. A shell tool's JSON with `metadata.exit_code` (0.4x–0.5x).
     if text.starts_with('{')
-        && let Ok(value) = serde_json::from_str::<Value>(&text)
+        && let Ok(value) = crate::format::surrogates::parse_inner::<Value>(&text)
         && let Some(code) = value
             .get("metadata")
             .and_then(|m| m.get("exit_code"))

@@ -14,6 +14,8 @@
 use std::io::{self, Read};
 use std::ops::Range;
 
+use crate::format::surrogates;
+
 /// The UTF-8 byte order mark, which JP's files may start with.
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -287,6 +289,13 @@ pub struct ArrayReader<R> {
     /// Where in `buf` the array's `]` is, once found.
     end: Option<usize>,
     eof: bool,
+    /// The last entry handed out, its lone surrogate escapes repaired
+    /// (`super::super::surrogates`), when it had any; `buf` keeps the
+    /// bytes as stored, which the caller hashes.
+    repaired: Vec<u8>,
+    /// Where in `buf` the first lone surrogate escape of the last entry
+    /// handed out is, if it had one.
+    lone: Option<usize>,
 }
 
 /// What follows the last entry, once the array has ended.
@@ -337,6 +346,8 @@ impl<R: Read> ArrayReader<R> {
             entry_offset: 0,
             end: None,
             eof,
+            repaired: Vec::new(),
+            lone: None,
         }
     }
 
@@ -348,7 +359,15 @@ impl<R: Read> ArrayReader<R> {
                 Scan::Entry(range) => {
                     self.entry_end = range.end;
                     self.entry_offset = self.drained + range.start;
-                    return Ok(Next::Entry(&self.buf[range], self.scanner.top_level_ends()));
+                    let entry = &self.buf[range.clone()];
+                    self.lone = surrogates::first_lone(entry).map(|at| range.start + at);
+                    if self.lone.is_none() {
+                        return Ok(Next::Entry(entry, self.scanner.top_level_ends()));
+                    }
+                    self.repaired.clear();
+                    self.repaired.extend_from_slice(entry);
+                    surrogates::repair(&mut self.repaired);
+                    return Ok(Next::Entry(&self.repaired, self.scanner.top_level_ends()));
                 }
                 Scan::End(at) => {
                     self.end = Some(at);
@@ -366,6 +385,13 @@ impl<R: Read> ArrayReader<R> {
                 }
             }
         }
+    }
+
+    /// The first lone surrogate escape (`\ud83d`) of the last entry
+    /// [`ArrayReader::next`] handed out, as stored, if it had one: the entry
+    /// was handed out with `\ufffd` in its place.
+    pub fn lone_escape(&self) -> Option<&[u8]> {
+        self.lone.and_then(|at| self.buf.get(at..at + 6))
     }
 
     /// Where in the source the last entry [`ArrayReader::next`] handed out

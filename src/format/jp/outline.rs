@@ -25,6 +25,7 @@ use super::entry::{self, Entry, Slot};
 use super::members::{Member, Shape, members};
 use super::{Fields, JpLoad, JpStream, Reader, decode_known, event_of, known_type, parsed_base};
 use crate::format::PrefixHasher;
+use crate::format::surrogates;
 use crate::model::{ChatResponse, Event, EventKind, ext};
 
 /// How much of the file is read at a time.
@@ -82,6 +83,9 @@ impl JpOutline {
                 Next::End => break,
                 Next::Unusual => return Ok(None),
             };
+            if let Some(escape) = entries.lone_escape() {
+                reader.note_lone(escape);
+            }
             // A legacy base configuration is not an event.
             if ranges.len() < reader.out.events.len() {
                 let at = entries.entry_offset();
@@ -133,6 +137,9 @@ impl JpOutline {
         let mut bytes = vec![0; last.end - first.start];
         file.read_exact(&mut bytes)?;
         let mut decoded = Vec::with_capacity(span.len());
+        // The outline read these entries with their lone surrogate escapes
+        // repaired: so are they here.
+        surrogates::repair(&mut bytes);
         for (range, sketch) in span.iter().zip(sketches) {
             let entry = &bytes[range.start - first.start..range.end - first.start];
             let Ok(entry) = Entry::parse(entry) else {

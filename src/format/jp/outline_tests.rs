@@ -56,6 +56,32 @@ fn outline_matches_the_whole_read(name: &str, events: &[u8], base: Option<&[u8]>
 }
 
 #[test]
+fn a_lone_surrogate_is_read_the_same_in_outline_and_whole() {
+    let events = br#"[
+  {"timestamp": "2026-01-01 00:00:00.0", "type": "turn_start"},
+  {"timestamp": "2026-01-01 00:00:01.0", "type": "chat_request", "content": "cut \ud83d"},
+  {"timestamp": "2026-01-01 00:00:02.0", "type": "chat_response", "message": "\ude00 and \ud83d"}
+]"#;
+    for chunk in [7, 64, 4096] {
+        outline_matches_the_whole_read("lone surrogates", events, None, chunk);
+    }
+    let (_, load, decoded) = outlined(events, None, 64).expect("an outline");
+    assert_eq!(
+        load.diagnostics.len(),
+        1,
+        "one warning: {:?}",
+        load.diagnostics
+    );
+    assert_eq!(load.diagnostics[0].index, 1);
+    let decoded = decoded.expect("decoded");
+    assert!(
+        matches!(&decoded[1].kind, EventKind::ChatRequest { content, .. } if content == "cut \u{fffd}"),
+        "{:?}",
+        decoded[1]
+    );
+}
+
+#[test]
 fn every_fixture_in_outline_is_the_whole_read() {
     for (name, events, base) in fixtures() {
         for chunk in [1, 7, 4096, 1 << 20] {

@@ -227,6 +227,9 @@ fn parse_entries<R: Read>(
             Next::End => break,
             Next::Unusual => return Ok(None),
         }
+        if let Some(escape) = entries.lone_escape() {
+            reader.note_lone(escape);
+        }
     }
     entries.finish(|bytes| hasher.update(bytes))
 }
