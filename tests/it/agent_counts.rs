@@ -282,15 +282,25 @@ fn codex_counts(records: &[Value]) -> Counts {
             verdicts.insert(text(p, "call_id"), verdict);
         }
     }
-    let mut calls = HashSet::new();
+    // A call is counted once however often it is written while unanswered
+    // (the same id, name and input again); an id used again after its
+    // answer is another call (docs/agents.md, "Calls that share an id").
+    let mut unanswered: HashMap<String, Value> = HashMap::new();
     for (kind, p) in &items {
         if *kind != "response_item" {
             continue;
         }
         match p["type"].as_str() {
-            Some(t @ ("function_call" | "custom_tool_call" | "local_shell_call"))
-                if calls.insert(text(p, "call_id")) =>
-            {
+            Some(t @ ("function_call" | "custom_tool_call" | "local_shell_call")) => {
+                let mut call = (*p).clone();
+                if let Some(fields) = call.as_object_mut() {
+                    fields.remove("id");
+                }
+                let id = text(p, "call_id");
+                if unanswered.get(&id) == Some(&call) {
+                    continue;
+                }
+                unanswered.insert(id, call);
                 let name = if t == "local_shell_call" {
                     "local_shell".to_string()
                 } else {
@@ -299,6 +309,7 @@ fn codex_counts(records: &[Value]) -> Counts {
                 *counts.calls.entry(name).or_default() += 1;
             }
             Some("function_call_output" | "custom_tool_call_output") => {
+                unanswered.remove(&text(p, "call_id"));
                 let failed = match verdicts.get(&text(p, "call_id")) {
                     Some(v) => *v,
                     None => output_failed(&p["output"]),
