@@ -25,7 +25,9 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use ratatui::text::Line;
-use xxhash_rust::xxh3::Xxh3;
+use std::hash::Hasher as _;
+
+use twox_hash::XxHash3_64;
 
 use super::highlight::{Resumable, highlight};
 use super::theme::Theme;
@@ -280,11 +282,11 @@ impl LazyHighlight {
 
 /// A code block's identity: its text and language.
 fn memo_key(code: &str, lang: Option<&str>) -> u64 {
-    let mut hasher = Xxh3::new();
-    hasher.update(lang.unwrap_or("").as_bytes());
-    hasher.update(&[0]);
-    hasher.update(code.as_bytes());
-    hasher.digest()
+    let mut hasher = XxHash3_64::new();
+    hasher.write(lang.unwrap_or("").as_bytes());
+    hasher.write(&[0]);
+    hasher.write(code.as_bytes());
+    hasher.finish()
 }
 
 #[cfg(test)]
