@@ -35,6 +35,7 @@ mod eve_updates;
 mod eve_v27;
 mod export;
 mod fuzz_regressions;
+mod highlight_hostile;
 mod highlight_visible_pty;
 mod hostile;
 mod hostile_flood;
