@@ -18,6 +18,7 @@ mod architecture;
 mod base64_agreement;
 mod cli_card;
 mod cli_command_line;
+mod cli_completions;
 mod cli_errors;
 mod cli_events;
 mod cli_time_travel;
