@@ -98,9 +98,22 @@ def markdown_seeds():
             put("markdown", struct.pack("<H", width - 1) + text[:65000])
 
 
+def highlight_seeds():
+    # The first byte picks the language (see fuzz_targets/highlight.rs): 0 is Rust, 1 Python,
+    # 9 sh, 15 JSON, 20 diff.
+    for path in sorted((ROOT / "src" / "render").glob("*.rs"))[:8]:
+        put("highlight", bytes([0]) + path.read_bytes()[:16000])
+    put("highlight", bytes([1]) + (ROOT / "fuzz" / "seeds.py").read_bytes())
+    put("highlight", bytes([9]) + (ROOT / ".ci" / "run").read_bytes())
+    for path in sorted(FIXTURES.glob("jp/*/base_config.json")):
+        put("highlight", bytes([15]) + path.read_bytes()[:16000])
+    put("highlight", bytes([20]) + b"--- a/x.rs\n+++ b/x.rs\n@@ -1 +1 @@\n-a\n+b\n")
+
+
 if __name__ == "__main__":
     jp_seeds()
     style_seeds()
     eve_seeds()
     sanitizer_seeds()
     markdown_seeds()
+    highlight_seeds()
