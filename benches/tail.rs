@@ -1,4 +1,4 @@
-//! `tail`: following a conversation as it grows (issue 4, design "Budgets").
+//! `tail`: following a conversation as it grows (design "Budgets").
 //!
 //! * JP: a whole-file rewrite that appends one turn to a 100 MB conversation,
 //!   applied the way the viewer applies it (`App::reload` → `LiveDocument`

@@ -1,8 +1,8 @@
-//! Code highlighted only as far as the viewer shows it (issue 13 §3).
+//! Code highlighted only as far as the viewer shows it.
 //!
 //! Highlighting is sequential within a code block (each line starts from the
-//! state the line before left), about 1.2 ms per KB, so a 60 KB block costs
-//! ~80 ms: a key that brings it into view would wait for all of it. The
+//! state the line before left), so a key that brings a long block into view
+//! would wait for all of it to be highlighted. The
 //! viewer instead lays a block out with its code coloured through a given
 //! line of the block plus a margin, and the rest of the code in the plain
 //! code style: the same text in the same cells, so the layout's line count

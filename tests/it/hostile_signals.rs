@@ -2,7 +2,7 @@
 //! pseudo-terminal: whatever ends it, the terminal is given back — the
 //! alternate screen left, mouse reporting off, the cursor shown, raw mode
 //! off — and a read error's note stays in the status bar until the file
-//! reads again (issue 12, point 7).
+//! reads again.
 
 use crate::common;
 
