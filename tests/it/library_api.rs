@@ -12,7 +12,7 @@ use serde_json::json;
 /// tests can leave insta's default, `tests/snapshots/`).
 macro_rules! snapshot {
     ($name:expr, $text:expr) => {
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!($name, $text);
         })
     };
