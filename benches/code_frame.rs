@@ -1,5 +1,5 @@
-//! `code_frame`: the viewer's frames around one big code block (issue 13 §3:
-//! "highlight only what is visible plus a margin in the viewer"). A
+//! `code_frame`: the viewer's frames around one big code block
+//! (highlighted only where the viewer shows it, plus a margin). A
 //! conversation whose first message holds one fenced block of about 60 KB —
 //! real Rust (overhear's own sources), CSV, and the worst shape measured
 //! (docs/hardening.md's tables fenced as Rust, just under the 64 KiB bound) —

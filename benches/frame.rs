@@ -1,5 +1,5 @@
 //! `frame`: drawing one 200×60 frame of the viewer anywhere in a long
-//! conversation (issue 4, design "Budgets": under 5 ms however long the
+//! conversation (design "Budgets": under 5 ms however long the
 //! conversation). Conversations of 1, 10 and 100 MB are opened through the
 //! real path (`Live::open_jp` → `LiveDocument` → `App`) and drawn into a
 //! ratatui `TestBackend`, at their top, middle and end:

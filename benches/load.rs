@@ -1,6 +1,6 @@
 //! `load`: reading a JP conversation into events, against a plain
 //! `serde_json::from_slice::<Value>` of the same bytes measured in the same
-//! run. Budget (issue 2): loading costs at most 1.5× that baseline. The
+//! run. Budget: loading costs at most 1.5× that baseline. The
 //! viewer's way of reading (`JpStream::read_from`, entry by entry while the
 //! file is read) and `render --turn`'s (`JpOutline::read_from`, in outline)
 //! are reported beside it.

@@ -17,7 +17,7 @@ default), each rendered as `render --width 100 --color always DIR`, output to
 /dev/null. Each process is started by a small C launcher (built here with `cc`)
 that forks, execs and reads the child's CPU time and peak memory with wait4:
 a child of Python would carry Python's ~10 MiB into its peak across exec.
-docs/benchmarks.md ("The allocator and the process start") has runs of it.
+docs/benchmarks.md's history ("The allocator and the process start") has runs of it.
 """
 
 import os

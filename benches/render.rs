@@ -1,5 +1,5 @@
 //! `render`: laying out and printing the largest conversation at 120 columns,
-//! next to loading it, both measured in the same run (issue 3).
+//! next to loading it, both measured in the same run.
 
 mod common;
 

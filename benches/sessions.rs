@@ -1,5 +1,5 @@
 //! `sessions`: what the picker (`p`) reads to list the sessions of a folder
-//! (issue 15 §10: heads only, fast with thousands of sessions).
+//! (heads only, fast with thousands of sessions).
 //!
 //! The setup of `tests/it/discover_sessions.rs`, grown: 2,000 Codex sessions of
 //! other folders (each a `session_meta` with 80 kB of instructions, then

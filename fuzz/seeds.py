@@ -117,6 +117,18 @@ def html_export_seeds():
         put("html_export", bytes([1]) + struct.pack("<H", 0) + events.read_bytes())
 
 
+def highlight_seeds():
+    # The first byte picks the language (see fuzz_targets/highlight.rs): 0 is Rust, 1 Python,
+    # 9 sh, 15 JSON, 20 diff.
+    for path in sorted((ROOT / "src" / "render").glob("*.rs"))[:8]:
+        put("highlight", bytes([0]) + path.read_bytes()[:16000])
+    put("highlight", bytes([1]) + (ROOT / "fuzz" / "seeds.py").read_bytes())
+    put("highlight", bytes([9]) + (ROOT / ".ci" / "run").read_bytes())
+    for path in sorted(FIXTURES.glob("jp/*/base_config.json")):
+        put("highlight", bytes([15]) + path.read_bytes()[:16000])
+    put("highlight", bytes([20]) + b"--- a/x.rs\n+++ b/x.rs\n@@ -1 +1 @@\n-a\n+b\n")
+
+
 if __name__ == "__main__":
     redactor_seeds()
     html_export_seeds()
@@ -125,3 +137,4 @@ if __name__ == "__main__":
     eve_seeds()
     sanitizer_seeds()
     markdown_seeds()
+    highlight_seeds()

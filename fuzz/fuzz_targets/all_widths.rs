@@ -1,4 +1,4 @@
-//! The text layer's two bounds on arbitrary input (issue 12, point 1): the
+//! The text layer's two bounds on arbitrary input: the
 //! first byte picks a width 10..=200, the rest (as UTF-8, invalid bytes
 //! replaced) goes into every block kind of a conversation. No rendered line may
 //! be wider than the width by `overhear::text::width`, and nothing but SGR may

@@ -9,6 +9,7 @@ mod demo;
 mod discover;
 mod events;
 mod export;
+mod generated;
 mod render;
 mod replay;
 mod terminal;
@@ -21,12 +22,7 @@ use clap::{Parser, Subcommand};
 
 /// overhear — watch and replay LLM-agent conversations in the terminal.
 #[derive(Debug, Parser)]
-#[command(
-    name = "overhear",
-    version,
-    about,
-    args_conflicts_with_subcommands = true
-)]
+#[command(name = "overhear", version, args_conflicts_with_subcommands = true)]
 pub(crate) struct Cli {
     /// What to run; without one, the viewer opens PATH.
     #[command(subcommand)]
@@ -94,6 +90,14 @@ pub(crate) enum Command {
         #[command(flatten, next_help_heading = "Time travel")]
         at: travel::AtArgs,
     },
+    /// Print the completion script for a shell (README, "Install").
+    Completions {
+        /// The shell to complete in.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), for `man -l -` or a man directory.
+    Man,
 }
 
 /// A mistake in the command line itself (exit 2): an option's value, a style
@@ -243,6 +247,14 @@ fn run(mut cli: Cli) -> anyhow::Result<i32> {
         Some(Command::Replay(args)) => {
             let checked = args.display.check()?;
             replay::run(&args, checked)
+        }
+        Some(Command::Completions { shell }) => {
+            generated::completions(shell)?;
+            Ok(0)
+        }
+        Some(Command::Man) => {
+            generated::man()?;
+            Ok(0)
         }
         Some(Command::Demo { play, display }) => {
             let checked = display.check()?;

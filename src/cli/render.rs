@@ -294,7 +294,7 @@ pub(super) fn print(
 ) -> Result<()> {
     refuse_terminal_stdin(path)?;
     let (loaded, moment) = match (at, &args.turn) {
-        // Only the chosen turns are decoded (issue 13 §1).
+        // Only the chosen turns are decoded.
         (None, Some(spec)) => {
             let shown = |number: usize, total: usize| spec.contains(number, total);
             (Live::read_turns_at(path, &shown)?, None)

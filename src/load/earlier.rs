@@ -1,4 +1,4 @@
-//! A conversation folder opened at its end, for the viewer (issue 13 §1):
+//! A conversation folder opened at its end, for the viewer:
 //! read in outline as `render --turn` reads it (`turns.rs`) — every event of
 //! its kind, the turns, the pairing, every turn's configuration and the
 //! warnings as a full read makes them — with only its last turns decoded.
@@ -17,14 +17,14 @@ use crate::source::conversation::named;
 use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 
 /// How many bytes of entries one [`Live::read_earlier`] step decodes at
-/// least (whole turns): about 5 ms of decoding, and at the synthetic
-/// conversations' 16 KB a turn, some sixty turns, a few screens.
+/// least (whole turns): a few screens of a typical conversation, decoded
+/// between two keys.
 pub const EARLIER_STEP: usize = 1 << 20;
 
 /// The most bytes of the file one decoding reads at once: reading every
 /// earlier turn of a 1 GB conversation holds this much of it, not all. It
-/// is also one step of the viewer reading every earlier turn (about 30 ms
-/// of decoding): keys, signals and appends are answered between steps.
+/// is also one step of the viewer reading every earlier turn: keys, signals
+/// and appends are answered between steps.
 pub const DECODE_SPAN: usize = 8 << 20;
 
 /// The leading turns of a conversation opened at its end that are still in

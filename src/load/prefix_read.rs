@@ -3,7 +3,7 @@
 //!
 //! After a JP rewrite the bytes parsed before are most of the new file (100 MB
 //! of a long conversation), and their hash is what tells the viewer it may
-//! parse only the rest (docs/benchmarks.md, "Following while earlier turns are
+//! parse only the rest (docs/benchmarks.md's history, "Following while earlier turns are
 //! in outline"). The chunks of [`PREFIX_CHUNK`] bytes are read (`pread`) and
 //! hashed by the caller and up to [`HASH_THREADS`]` - 1` helper threads, each
 //! taking the next chunk no one has taken. When the caller runs out of chunks

@@ -3,7 +3,7 @@
 //! what grouping needs, but no text; see `format::DocumentFormat::outline`),
 //! grouped whole — the turn count, the configuration of every turn and the
 //! problems found are those of a full read — and only the events the
-//! chosen turns show are decoded (issue 13 §1). What is printed is what a
+//! chosen turns show are decoded. What is printed is what a
 //! full read prints.
 
 use std::ops::Range;

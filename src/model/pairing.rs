@@ -34,7 +34,7 @@ pub(super) struct Pairing {
     /// at most, so one vector serves both directions. Indexed, not hashed:
     /// grouping asks it of every call in event order, and a hash map of a
     /// 1 GB conversation's 285,000 calls missed the cache at each question
-    /// (docs/benchmarks.md, "A lighter outline"). As long as the last event
+    /// (docs/benchmarks.md's history, "A lighter outline"). As long as the last event
     /// paired, not the conversation.
     partner: Vec<usize>,
 }

@@ -1,18 +1,17 @@
-//! Syntax highlighting of code into styled lines (syntect with the Oniguruma regex engine,
-//! two-face's syntax and theme sets).
+//! Syntax highlighting of code into styled lines: syntect with the Oniguruma regex engine,
+//! two-face's grammars and themes.
 //!
-//! The engine is Oniguruma (`regex-onig`), chosen by measurement over the pure-Rust
-//! `fancy-regex` (docs/benchmarks.md, "Highlighting"): fancy-regex builds each grammar regex
-//! through `regex-automata` (NFAs, full DFAs for the small ones), which was 40% of a real
-//! conversation's `render`, and matched Rust code 3–4× slower. The output is the same.
+//! The engine was chosen by measurement against syntect's pure-Rust one, fancy-regex
+//! (docs/architecture.md, "Highlighting engine"). A grammar regex that backtracks without
+//! end stops at Oniguruma's retry limit and counts as no match, so a hostile line ends.
 //!
-//! The sets load once per process and each regex compiles on its first use, so a grammar is
-//! compiled once per process, whatever the number of blocks. Finding a grammar and highlighting
-//! with it read different sets, each holding only what it needs of the dump
-//! (`highlight/sets.rs`): highlighting Rust reads Rust's packed contexts, not all 220 grammars'. Two memories, per thread, that
-//! cannot change the output: the theme's style of each scope path (`highlight/styles.rs`, in
-//! place of syntect's per-push selector matching) and lines parsed before from the same parser
-//! state (`highlight/parse_memo.rs`). Highlighted lines are not kept: the caller decides that.
+//! The grammars and themes load once per process, on first use, through two-face's API;
+//! syntect decodes a grammar when parsing first enters it and compiles each regex on its
+//! first use, so a grammar is compiled once per process, whatever the number of blocks. Two
+//! memories, per thread, that cannot change the output: the theme's style of each scope path
+//! (`highlight/styles.rs`, in place of syntect's per-push selector matching) and lines parsed
+//! before from the same parser state (`highlight/parse_memo.rs`). Highlighted lines are not
+//! kept: the caller decides that.
 //!
 //! Only foreground colour, bold and italic are taken from the syntax theme (its backgrounds and
 //! underlines fight with the viewer's own), and every colour is mapped to the theme's colour
@@ -26,53 +25,49 @@ use ratatui::text::{Line, Span};
 use syntect::highlighting::FontStyle;
 use syntect::parsing::{ParseState, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
-use two_face::theme::EmbeddedThemeName;
+use two_face::theme::{EmbeddedLazyThemeSet, EmbeddedThemeName};
 
 use super::color_depth::ColorDepth;
 use super::theme::Theme;
 use styles::StyleStack;
 
-mod dump;
 mod parse_memo;
-#[rustfmt::skip]
-#[path = "highlight/dumps/reach.rs"]
-mod reach;
-mod sets;
 mod styles;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// Columns between tab stops in code.
 pub const CODE_TAB: usize = 4;
 
-/// Above this many bytes code is shown plain: syntect highlights about 300 KB
-/// of Rust a second (200 KB of dense tables fenced as Rust, 750 KB of CSV), so
-/// a bigger block would stall the screen it is on.
+/// Above this many bytes code is shown plain: highlighting is sequential within a
+/// block, and a bigger block would stall the screen it is on.
 pub const MAX_HIGHLIGHT_BYTES: usize = 64 * 1024;
 
-/// Grammars whose code is shown plain. syntect's Markdown grammar can spend
-/// 20 ms on one short line once its context stack is deep (fuzzing found 6 KB
-/// of fenced markdown taking most of a second), and markdown source in a fence
-/// reads well as written.
+/// Grammars whose code is shown plain. syntect's Markdown grammar slows down
+/// on every line once its context stack is deep (fuzzing found a few KB of
+/// fenced markdown that stalled it), and markdown source in a fence reads well
+/// as written.
 const PLAIN_GRAMMARS: &[&str] = &["Markdown", "MultiMarkdown"];
 
-/// Grammars replaced by the one highlighting the same language did before the
-/// switch to Oniguruma: its syntax set also holds grammars the fancy-regex set
-/// left out, and one of them (Babel's) would take `js` over from `JavaScript`,
-/// changing the colours of every JavaScript block. The others only add
-/// languages that were shown plain.
+/// Grammars replaced by another for the same language. The Oniguruma set
+/// holds grammars that need Oniguruma, and one of them (Babel's) would take
+/// `js` over from `JavaScript`, changing the colours of every JavaScript block
+/// from those overhear has always shown.
 const PINNED_GRAMMARS: &[(&str, &str)] = &[("JavaScript (Babel)", "JavaScript")];
 
 /// Above this many lines code is shown plain.
 pub const MAX_HIGHLIGHT_LINES: usize = 10_000;
 
-/// two-face's themes, read once per process on the first use (`highlight/dump.rs`).
-static THEMES: LazyLock<dump::Themes> = LazyLock::new(dump::theme_set);
+/// two-face's grammars (bat's set, for lines with their endings), read once per process on
+/// the first use; each grammar's regexes compile on its first use.
+static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(two_face::syntax::extra_newlines);
 
-/// The syntax theme `name`, decoded on its first use.
+/// two-face's themes, read once per process on the first use; each theme is decoded on its
+/// own first use.
+static THEMES: LazyLock<EmbeddedLazyThemeSet> = LazyLock::new(two_face::theme::extra);
+
+/// The syntax theme `name`.
 fn syntax_theme(name: EmbeddedThemeName) -> &'static syntect::highlighting::Theme {
-    THEMES
-        .get(name.as_name())
-        .expect("two-face's dump holds every theme it names (dump_tests.rs)")
+    THEMES.get(name)
 }
 
 /// Common fence tokens syntect does not know by that name.
@@ -98,8 +93,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("objective-c", "m"),
 ];
 
-/// The syntax for a fence token or file extension, case-insensitive (a grammar of the set
-/// that finds them: [`sets::highlighting`] gives the one that highlights).
+/// The syntax for a fence token or file extension, case-insensitive.
 fn find_syntax(lang: &str) -> Option<&'static SyntaxReference> {
     let token = lang.trim().trim_start_matches('.').to_ascii_lowercase();
     if token.is_empty() || matches!(token.as_str(), "text" | "txt" | "plain" | "plaintext") {
@@ -109,16 +103,25 @@ fn find_syntax(lang: &str) -> Option<&'static SyntaxReference> {
         .iter()
         .find(|(alias, _)| *alias == token)
         .map_or(token.as_str(), |(_, target)| target);
-    let grammars = sets::finding();
-    let syntax = grammars.find_syntax_by_token(token)?;
+    let syntax = SYNTAXES.find_syntax_by_token(token)?;
     let syntax = match PINNED_GRAMMARS
         .iter()
         .find(|(grammar, _)| *grammar == syntax.name)
     {
-        Some((_, pinned)) => grammars.find_syntax_by_name(pinned)?,
+        Some((_, pinned)) => SYNTAXES.find_syntax_by_name(pinned)?,
         None => syntax,
     };
     Some(syntax).filter(|syntax| !PLAIN_GRAMMARS.contains(&syntax.name.as_str()))
+}
+
+/// The set and its grammar for `token` ([`SyntaxSet::find_syntax_by_token`]), for tests.
+#[cfg(test)]
+fn by_token(token: &str) -> (&'static SyntaxSet, &'static SyntaxReference) {
+    let syntaxes: &'static SyntaxSet = &SYNTAXES;
+    (
+        syntaxes,
+        syntaxes.find_syntax_by_token(token).expect("a grammar"),
+    )
 }
 
 /// True when `lang` names a language the highlighter knows.
@@ -219,8 +222,6 @@ fn grammar_for(code: &str, lang: Option<&str>) -> Option<&'static SyntaxReferenc
 /// the parser's and the styles' state, the terminal styles met, and whether
 /// a grammar error has made the rest plain.
 struct Progress {
-    /// The set holding the grammar's reach.
-    syntaxes: &'static SyntaxSet,
     parse: ParseState,
     styles: StyleStack<'static>,
     converted: ConvertedStyles,
@@ -230,9 +231,7 @@ struct Progress {
 impl Progress {
     /// Nothing highlighted yet, `syntax` in `theme`.
     fn new(syntax: &SyntaxReference, theme: &Theme) -> Self {
-        let (syntaxes, syntax) = sets::highlighting(syntax);
         Progress {
-            syntaxes,
             parse: ParseState::new(syntax),
             styles: StyleStack::new(theme.syntax_theme, syntax_theme(theme.syntax_theme)),
             converted: ConvertedStyles::default(),
@@ -267,7 +266,7 @@ impl Progress {
     /// The spans of one line of code (`source`, with its line ending), or `None` on a grammar
     /// error.
     fn highlight_line(&mut self, source: &str, theme: &Theme) -> Option<Vec<Span<'static>>> {
-        let ops = parse_memo::parse_line(&mut self.parse, source, self.syntaxes).ok()?;
+        let ops = parse_memo::parse_line(&mut self.parse, source, &SYNTAXES).ok()?;
         let converted = &mut self.converted;
         let mut spans: Vec<Span<'static>> = Vec::new();
         let mut column = 0;

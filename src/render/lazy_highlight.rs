@@ -1,8 +1,8 @@
-//! Code highlighted only as far as the viewer shows it (issue 13 §3).
+//! Code highlighted only as far as the viewer shows it.
 //!
 //! Highlighting is sequential within a code block (each line starts from the
-//! state the line before left), about 1.2 ms per KB, so a 60 KB block costs
-//! ~80 ms: a key that brings it into view would wait for all of it. The
+//! state the line before left), so a key that brings a long block into view
+//! would wait for all of it to be highlighted. The
 //! viewer instead lays a block out with its code coloured through a given
 //! line of the block plus a margin, and the rest of the code in the plain
 //! code style: the same text in the same cells, so the layout's line count
@@ -25,7 +25,9 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use ratatui::text::Line;
-use xxhash_rust::xxh3::Xxh3;
+use std::hash::Hasher as _;
+
+use twox_hash::XxHash3_64;
 
 use super::highlight::{Resumable, highlight};
 use super::theme::Theme;
@@ -280,11 +282,11 @@ impl LazyHighlight {
 
 /// A code block's identity: its text and language.
 fn memo_key(code: &str, lang: Option<&str>) -> u64 {
-    let mut hasher = Xxh3::new();
-    hasher.update(lang.unwrap_or("").as_bytes());
-    hasher.update(&[0]);
-    hasher.update(code.as_bytes());
-    hasher.digest()
+    let mut hasher = XxHash3_64::new();
+    hasher.write(lang.unwrap_or("").as_bytes());
+    hasher.write(&[0]);
+    hasher.write(code.as_bytes());
+    hasher.finish()
 }
 
 #[cfg(test)]

@@ -4,7 +4,9 @@
 
 use std::fmt::{self, Write as _};
 
-use xxhash_rust::xxh3::Xxh3;
+use std::hash::Hasher as _;
+
+use twox_hash::XxHash3_64;
 
 use crate::model::Conversation;
 use crate::render::document::{BlockKind, DocBlock};
@@ -12,7 +14,7 @@ use crate::render::document::{BlockKind, DocBlock};
 /// A hash of what a block shows: its description and the events it draws
 /// from. Equal fingerprints lay out equally.
 pub(super) fn of_block(block: &DocBlock, conv: &Conversation) -> u64 {
-    let mut hasher = HashWriter(Xxh3::new());
+    let mut hasher = HashWriter(XxHash3_64::new());
     let _ = write!(hasher, "{:?}\u{0}{:?}", block.kind, block.piece);
     // Blocks that draw from the stream rather than from events.
     match &block.kind {
@@ -39,15 +41,15 @@ pub(super) fn of_block(block: &DocBlock, conv: &Conversation) -> u64 {
             let _ = write!(hasher, "\u{0}{event:?}");
         }
     }
-    hasher.0.digest()
+    hasher.0.finish()
 }
 
 /// A fingerprint of `content` (a fingerprint) with `more` shown beside it:
 /// a running turn's clock, a piece of a block.
 pub(super) fn with(content: u64, more: &str) -> u64 {
-    let mut hasher = HashWriter(Xxh3::new());
+    let mut hasher = HashWriter(XxHash3_64::new());
     let _ = write!(hasher, "{content}\u{0}{more}");
-    hasher.0.digest()
+    hasher.0.finish()
 }
 
 /// The events a block's layout reads.
@@ -87,11 +89,11 @@ fn events_of(kind: &BlockKind) -> Vec<usize> {
 }
 
 /// Feeds formatted text to a hash without building the string.
-struct HashWriter(Xxh3);
+struct HashWriter(XxHash3_64);
 
 impl fmt::Write for HashWriter {
     fn write_str(&mut self, s: &str) -> fmt::Result {
-        self.0.update(s.as_bytes());
+        self.0.write(s.as_bytes());
         Ok(())
     }
 }

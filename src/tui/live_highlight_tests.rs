@@ -1,4 +1,4 @@
-//! The viewer highlights only what it shows (issue 13 §3): the frames, once
+//! The viewer highlights only what it shows: the frames, once
 //! highlighted, are the frames of a viewer that highlights every block whole,
 //! and a key that jumps into a long code block waits for none of it.
 

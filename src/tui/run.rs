@@ -133,9 +133,8 @@ where
     // `eprintln!`, which panics on the same dead terminal.
     std::mem::forget(terminal);
     // Give the terminal back now, then leave the conversation's memory to
-    // the process's exit: freeing a million events one by one takes most of
-    // a second (0.8 s for 130,000 eve lines), during which the user would
-    // wait for the prompt after `q` or SIGTERM.
+    // the process's exit: freeing a million events one by one is work the
+    // user would wait through for the prompt after `q` or SIGTERM.
     drop(guard);
     std::mem::forget(app);
     result

@@ -1,4 +1,4 @@
-//! Loose ends of the agent transcripts (issue 15): calls left unanswered by
+//! Loose ends of the agent transcripts: calls left unanswered by
 //! an aborted turn read "aborted", never "running…" or "no response", in
 //! `render` and in the viewer; a local command that printed nothing reads
 //! `⚠ (no output)`, not a bare `⚠`; a turn whose times are all one (a slash

@@ -1,4 +1,4 @@
-//! The text layer's two bounds over arbitrary Unicode (issue 12, point 1): a
+//! The text layer's two bounds over arbitrary Unicode: a
 //! text made of ZWJ sequences, flags, VS16, combining marks, East Asian wide
 //! characters, controls, escape sequences, bidi controls, tags and tabs, put in
 //! every block kind and rendered at every width 10..=200, never gives a line

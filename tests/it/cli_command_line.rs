@@ -1,5 +1,4 @@
-//! The command line as a newcomer meets it (issue 17, points 1–6; issue 12,
-//! the `tput` bullet of point 7), through the real binary: negative turns
+//! The command line as a newcomer meets it, through the real binary: negative turns
 //! written with a space, turns past the end, printing when stdout is not a
 //! terminal (or the terminal is `dumb`), `overhear -` on a keyboard, long
 //! code lines wrapped in printed output, and no program run from `PATH` to

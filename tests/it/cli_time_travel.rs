@@ -1,4 +1,4 @@
-//! Time travel through the real binary (issue 16 §3): `render`, `events` and
+//! Time travel through the real binary: `render`, `events` and
 //! `export` with `--at-event N` show the conversation exactly as a copy of
 //! its file cut after N entries (JP) or N lines (eve) shows it, a turn still
 //! running then is shown running for as long as it had been, `--at TIME`

@@ -1,4 +1,4 @@
-//! Everything echoed is untrusted (issue 12, point 2): file and folder names,
+//! Everything echoed is untrusted: file and folder names,
 //! option values and parsers' words reach stderr, the status bar and the picker
 //! shown (`␛]0;PWNED␇`, `<U+202E>`), never obeyed. Each name below carries one
 //! family of sequences; whatever the command, no ESC, BEL or C1 byte and no bidi

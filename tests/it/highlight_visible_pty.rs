@@ -1,4 +1,4 @@
-//! The viewer highlights only what it shows (issue 13 §3), in a real
+//! The viewer highlights only what it shows, in a real
 //! pseudo-terminal: a conversation that ends in a 60 KB Rust block opens at
 //! its end at once, colour arrives without a key, and keys that jump around
 //! the block are answered.

@@ -1,4 +1,4 @@
-//! The hostile corpus (issue 6): inputs a viewer left open on files written by
+//! The hostile corpus: inputs a viewer left open on files written by
 //! other programs must survive. Each test states the exact behaviour, the memory
 //! bound and the time bound it checks; the inputs and the bounds are listed in
 //! `docs/hardening.md`. Big inputs are generated into temporary folders, never
@@ -345,7 +345,7 @@ fn zero_width_and_right_to_left_text_fills_lines_a_terminal_does_not_wrap() {
         let shown: String = lines_text(&lines).split_whitespace().collect();
         assert_eq!(shown.matches("שלום").count(), 8);
         // The words an override would have reversed are there, the overrides are not
-        // (issue 12: bidi controls reorder what the reader sees).
+        // (bidi controls reorder what the reader sees).
         assert_eq!(shown.matches("override").count(), 8);
         assert!(
             !shown.contains(['\u{202e}', '\u{202c}', '\u{2067}', '\u{2069}', '\u{200f}']),
@@ -673,7 +673,7 @@ fn strip_sgr(line: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------
-// Bounded before reading (issue 12, point 6): a sparse 3 GB file of NUL
+// Bounded before reading: a sparse 3 GB file of NUL
 // bytes in any of a conversation's places is an error within a second and
 // 100 MiB; a file past the size limit is refused before it is read, with a
 // message naming the limit and the way around it.

@@ -1,4 +1,4 @@
-//! A flood on stdin never takes the keyboard away (issue 12, point 4): while
+//! A flood on stdin never takes the keyboard away: while
 //! a writer sends eve lines as fast as it can into `overhear -`, `q` and
 //! SIGTERM end the viewer within a second (in a debug build; the figures
 //! measured are in docs/hardening.md), and what waits to be read stays

@@ -1,4 +1,4 @@
-//! Huge single blocks stay cheap (issue 12, point 5): a paragraph wrapping
+//! Huge single blocks stay cheap: a paragraph wrapping
 //! to more than 50,000 lines is laid out once, not on every frame — an idle
 //! viewer showing it uses about no CPU, and keys scroll inside it as fast as
 //! anywhere else. Measured from outside, in a real pseudo-terminal.

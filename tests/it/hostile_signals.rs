@@ -2,8 +2,8 @@
 //! pseudo-terminal: whatever ends it, the terminal is given back — the
 //! alternate screen left, mouse reporting off, the cursor shown, raw mode
 //! off — and a read error's note stays in the status bar until the file
-//! reads again (issue 12, point 7); the fatal signals (SIGABRT, SIGSEGV,
-//! SIGBUS) give the terminal back too (issue 25, point 3).
+//! reads again; the fatal signals (SIGABRT, SIGSEGV, SIGBUS) give the
+//! terminal back too.
 
 use crate::common;
 

@@ -1,4 +1,4 @@
-//! Pipes, FIFOs and other streams are read exactly once (issue 12, point 3):
+//! Pipes, FIFOs and other streams are read exactly once:
 //! `render` of a pipe on stdin, `/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`,
 //! `<(…)` and a named FIFO prints what `render` of the same bytes in a file
 //! prints, for JP `events.json` and eve streams alike; the viewer follows a

@@ -1,4 +1,4 @@
-//! The hostile corpus in the viewer (issue 6), through a real pseudo-terminal:
+//! The hostile corpus in the viewer, through a real pseudo-terminal:
 //! the first screen of each input arrives in time and in bounded memory, and
 //! nothing the conversation holds acts on the terminal — whatever is scrolled
 //! through, viewed or copied. Bounds and measurements: docs/hardening.md.

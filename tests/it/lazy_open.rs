@@ -1,4 +1,4 @@
-//! The viewer opens a JP conversation at its end (issue 13 §1): read in
+//! The viewer opens a JP conversation at its end: read in
 //! outline, only its last turns decoded, the earlier ones as the view comes
 //! near them or a key needs the whole conversation. Nothing visible may
 //! differ from a conversation read whole: each frame here is compared byte

@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 
 use common::pty::{FsEvent, OVERHEAR, Recorder, TIMEOUT, Viewer, entries_under, replace};
 use serde_json::{Value, json};
-use xxhash_rust::xxh3::xxh3_64;
+use twox_hash::XxHash3_64;
 
 /// The tests run one at a time: a child forked for one test inherits, until
 /// it execs, whatever the other test has open at that moment (its setup
@@ -171,7 +171,7 @@ fn snapshot(ws: &Workspace) -> BTreeMap<PathBuf, Entry> {
         for path in entries_under(root) {
             let meta = std::fs::symlink_metadata(&path).unwrap();
             let content = if meta.is_file() {
-                xxh3_64(&std::fs::read(&path).unwrap())
+                XxHash3_64::oneshot(&std::fs::read(&path).unwrap())
             } else {
                 let mut names: Vec<_> = std::fs::read_dir(&path)
                     .unwrap()
@@ -179,7 +179,7 @@ fn snapshot(ws: &Workspace) -> BTreeMap<PathBuf, Entry> {
                     .map(|e| e.file_name())
                     .collect();
                 names.sort();
-                xxh3_64(format!("{names:?}").as_bytes())
+                XxHash3_64::oneshot(format!("{names:?}").as_bytes())
             };
             let stat = format!(
                 "ino {} mode {:o} len {} mtime {}.{} ctime {}.{}",

@@ -1,5 +1,5 @@
 //! `render --turn` decodes only the chosen turns of a JP conversation
-//! (issue 13 §1): what it prints must be exactly what a full read prints
+//!: what it prints must be exactly what a full read prints
 //! of those turns, its warnings those of a full read, on the fixtures, the
 //! real conversations of `$OVERHEAR_CORPUS` and a generated conversation.
 

@@ -2,7 +2,7 @@
 //! every change, and may rewrite earlier entries. The viewer parses only
 //! what follows the bytes it parsed before when a hash of those bytes, read
 //! again from the new file, is unchanged — a hash of 1 MiB chunks computed
-//! on several threads (issue 13 §5). Here a conversation of several chunks
+//! on several threads. Here a conversation of several chunks
 //! is rewritten with one earlier entry changed in the first, a middle and
 //! the last chunk, and cut short: each time the viewer must show exactly
 //! what a full read of the new file shows, never the old entry.

@@ -1,4 +1,4 @@
-//! The one text layer (issue 12, point 1) through the real binary: what
+//! The one text layer through the real binary: what
 //! `overhear render` prints is measured with the ruler the layout uses, and
 //! characters that reorder or hide text never reach the terminal raw.
 

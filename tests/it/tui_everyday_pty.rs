@@ -1,5 +1,5 @@
 //! What a newcomer meets in the viewer, through the real binary in a
-//! pseudo-terminal at the sizes people use (issue 17, the viewer's points 7–10
+//! pseudo-terminal at the sizes people use (the viewer's points 7–10
 //! and 16): the cursor starts on the last line of the real terminal, the
 //! chrome follows the theme, `NO_COLOR` keeps cursor and matches visible, the
 //! mouse is left to the terminal unless `--mouse`, and resizes keep the line

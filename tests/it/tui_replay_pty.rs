@@ -1,5 +1,5 @@
-//! `overhear replay` through the real binary in a pseudo-terminal (issue 16
-//! §3): it plays the conversation event by event, Space pauses and resumes,
+//! `overhear replay` through the real binary in a pseudo-terminal:
+//! it plays the conversation event by event, Space pauses and resumes,
 //! `.` `,` and the arrows step, `+` `-` change the speed, the status bar says
 //! `replay · event 2/6 · 0.25× · 17:04:02`, and `q` gives the terminal back.
 //! An eve stream plays line by line. Not on a terminal it prints like

@@ -75,24 +75,25 @@ struct Slot {
 
 /// A hash of a speech block's content, to spot a replayed identical block.
 fn fingerprint(kind: &EventKind) -> u64 {
-    let mut hasher = xxhash_rust::xxh3::Xxh3Default::new();
+    use std::hash::Hasher as _;
+    let mut hasher = twox_hash::XxHash3_64::new();
     match kind {
         EventKind::ChatResponse(ChatResponse::Message(Some(text))) => {
-            hasher.update(b"m");
-            hasher.update(text.as_bytes());
+            hasher.write(b"m");
+            hasher.write(text.as_bytes());
         }
-        EventKind::ChatResponse(ChatResponse::Message(None)) => hasher.update(b"n"),
+        EventKind::ChatResponse(ChatResponse::Message(None)) => hasher.write(b"n"),
         EventKind::ChatResponse(ChatResponse::Reasoning(text)) => {
-            hasher.update(b"r");
-            hasher.update(text.as_bytes());
+            hasher.write(b"r");
+            hasher.write(text.as_bytes());
         }
         EventKind::ChatResponse(ChatResponse::Data(value)) => {
-            hasher.update(b"d");
-            hasher.update(value.to_string().as_bytes());
+            hasher.write(b"d");
+            hasher.write(value.to_string().as_bytes());
         }
-        _ => hasher.update(b"?"),
+        _ => hasher.write(b"?"),
     }
-    hasher.digest()
+    hasher.finish()
 }
 
 /// The blocks of one retryable unit (a gen A step, a v27 turn's runs).
@@ -136,7 +137,9 @@ impl Builder {
     /// Records an id; true when it was seen before (a replayed event to drop).
     pub(super) fn is_duplicate(&mut self, id: Option<&str>) -> bool {
         match id {
-            Some(id) => !self.seen.insert(xxhash_rust::xxh3::xxh3_128(id.as_bytes())),
+            Some(id) => !self
+                .seen
+                .insert(twox_hash::XxHash3_128::oneshot(id.as_bytes())),
             None => false,
         }
     }

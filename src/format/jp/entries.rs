@@ -1,6 +1,6 @@
 //! Finds the entries of a JSON array in bytes that arrive a chunk at a time,
 //! so that a 100 MB `events.json` can be parsed (or its events counted) entry
-//! by entry while it is read, without holding the whole file (issue 4: peak
+//! by entry while it is read, without holding the whole file (peak
 //! memory under 2× the file). [`ArrayScanner`] finds entries in a buffer;
 //! [`ArrayReader`] keeps that buffer filled from a reader and drained.
 //!
@@ -77,7 +77,7 @@ pub struct ArrayScanner {
     /// scanned ends (just past it), from the entry's start: an object
     /// entry's keys and the values that take more than a glance to cross,
     /// so that its members are read without walking its bytes again
-    /// (issue 13 §1: one pass over the bytes).
+    /// (one pass over the bytes).
     ends: Vec<usize>,
 }
 

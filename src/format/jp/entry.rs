@@ -1,5 +1,5 @@
 //! One stored entry of `events.json`, deserialized typed and borrowing
-//! (issue 13 §2): its top-level members in stored order, each string
+//!: its top-level members in stored order, each string
 //! borrowed from the file's bytes when it holds no escape, each other value
 //! a `serde_json::Value`. No JSON map is built for the entry itself and no
 //! string is copied before the reader knows what it is for: a tool result's

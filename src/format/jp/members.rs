@@ -1,6 +1,6 @@
 //! The top-level members of one stored entry — each key and the JSON type of
 //! its value — found without building any value, so that the entries a
-//! `render --turn` does not show cost a scan, not a parse (issue 13 §1).
+//! `render --turn` does not show cost a scan, not a parse.
 //!
 //! The scan reads no byte inside a string, array or object: the array
 //! scanner that found the entry noted where each of its top-level strings

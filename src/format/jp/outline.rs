@@ -1,4 +1,4 @@
-//! A JP conversation read in outline (issue 13 §1): one pass over the bytes
+//! A JP conversation read in outline: one pass over the bytes
 //! finds every entry and makes of it an event of the right kind that holds
 //! only what grouping needs — the kind, a tool call's or inquiry's id, a
 //! configuration change whole — and none of its text. A printout of a few

@@ -9,7 +9,7 @@
 
 use std::io::{self, Read};
 
-use xxhash_rust::xxh3::xxh3_64;
+use twox_hash::XxHash3_64;
 
 use super::entries::{ArrayEnd, ArrayReader, Next, is_json_space};
 use super::entry;
@@ -111,8 +111,8 @@ impl JpStream {
             prefix_len: end.prefix_len,
             prefix_hash: hasher.digest(),
             entries,
-            rest_hash: xxh3_64(&end.rest),
-            base_hash: base_config_json.map(xxh3_64),
+            rest_hash: XxHash3_64::oneshot(&end.rest),
+            base_hash: base_config_json.map(XxHash3_64::oneshot),
         }
     }
 
@@ -154,10 +154,12 @@ impl JpStream {
         rest: &[u8],
         base_config_json: Option<&[u8]>,
     ) -> Option<Delta> {
-        if base_config_json.map(xxh3_64) != self.base_hash || hasher.digest() != self.prefix_hash {
+        if base_config_json.map(XxHash3_64::oneshot) != self.base_hash
+            || hasher.digest() != self.prefix_hash
+        {
             return None;
         }
-        if xxh3_64(rest) == self.rest_hash {
+        if XxHash3_64::oneshot(rest) == self.rest_hash {
             return Some(Delta::Unchanged);
         }
         self.try_append(rest, hasher).map(Delta::Appended)
@@ -181,8 +183,8 @@ impl JpStream {
         let mut hasher = PrefixHasher::new();
         hasher.update(&events_json[..prefix_len]);
         self.prefix_hash = hasher.digest();
-        self.rest_hash = xxh3_64(&events_json[prefix_len..]);
-        self.base_hash = base_config_json.map(xxh3_64);
+        self.rest_hash = XxHash3_64::oneshot(&events_json[prefix_len..]);
+        self.base_hash = base_config_json.map(XxHash3_64::oneshot);
         Ok(load)
     }
 
@@ -201,7 +203,7 @@ impl JpStream {
         self.entries = reader.entries_read();
         self.prefix_len += end.prefix_len;
         self.prefix_hash = hasher.digest();
-        self.rest_hash = xxh3_64(&end.rest);
+        self.rest_hash = XxHash3_64::oneshot(&end.rest);
         Some(reader.finish())
     }
 }

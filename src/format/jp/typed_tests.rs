@@ -1,4 +1,4 @@
-//! The typed reader against the `Value` reader it replaced (issue 13 §2):
+//! The typed reader against the `Value` reader it replaced:
 //! for any stored entry — any JSON value, objects with JP's keys and
 //! repeated keys, base64 leaves of text and of binary, strings with escapes
 //! — both make the same event, the same warning, and a first entry the same

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde_json::Value;
-use xxhash_rust::xxh3::xxh3_64;
+use twox_hash::XxHash3_64;
 
 use super::read::{
     SplitText, final_reply_item, notice_text, response_id, split_text, turn_cancelled, turn_ended,
@@ -223,7 +223,7 @@ impl Builder<'_> {
 
     fn key(&self, event: usize, part: u16) -> BlockKey {
         let anchor = match &self.conv.events[event].event_id {
-            Some(id) => Anchor::Id(xxh3_64(id.as_bytes())),
+            Some(id) => Anchor::Id(XxHash3_64::oneshot(id.as_bytes())),
             None => Anchor::Index(event),
         };
         BlockKey {

@@ -97,7 +97,7 @@ pub(super) fn parse_line(
     line: &str,
     syntaxes: &SyntaxSet,
 ) -> Result<Vec<(usize, ScopeStackOp)>, ParsingError> {
-    let key = xxhash_rust::xxh3::xxh3_64(line.as_bytes());
+    let key = twox_hash::XxHash3_64::oneshot(line.as_bytes());
     let known = REMEMBERED.with(|memory| {
         let memory = &mut *memory.borrow_mut();
         if let Some(parsed) = memory.recent.find(key, line, state) {
@@ -131,7 +131,7 @@ mod tests {
 
     /// The scope changes of each line of `code`, parsed through the memory.
     fn remembered(code: &str, token: &str) -> Vec<Vec<(usize, ScopeStackOp)>> {
-        let (syntaxes, syntax) = super::super::sets::by_token(token);
+        let (syntaxes, syntax) = super::super::by_token(token);
         let mut state = ParseState::new(syntax);
         LinesWithEndings::from(code)
             .map(|line| parse_line(&mut state, line, syntaxes).expect("parses"))
@@ -140,7 +140,7 @@ mod tests {
 
     /// The same, parsed afresh.
     fn fresh(code: &str, token: &str) -> Vec<Vec<(usize, ScopeStackOp)>> {
-        let (syntaxes, syntax) = super::super::sets::by_token(token);
+        let (syntaxes, syntax) = super::super::by_token(token);
         let mut state = ParseState::new(syntax);
         LinesWithEndings::from(code)
             .map(|line| state.parse_line(line, syntaxes).expect("parses"))
@@ -175,11 +175,11 @@ mod tests {
     #[test]
     fn lines_in_use_are_remembered_within_the_budget() {
         let in_use = "fn kept() {}\n";
-        let start = ParseState::new(super::super::sets::by_token("rs").1);
+        let start = ParseState::new(super::super::by_token("rs").1);
         let is_remembered = || {
             REMEMBERED.with(|memory| {
                 let memory = memory.borrow();
-                let key = xxhash_rust::xxh3::xxh3_64(in_use.as_bytes());
+                let key = twox_hash::XxHash3_64::oneshot(in_use.as_bytes());
                 memory.recent.find(key, in_use, &start).is_some()
                     || memory.older.find(key, in_use, &start).is_some()
             })
@@ -213,7 +213,7 @@ mod tests {
             .map(|i| format!("let more_{i} = {i};\n"))
             .collect();
         remembered(&code, "rs");
-        let key = xxhash_rust::xxh3::xxh3_64(forgotten.as_bytes());
+        let key = twox_hash::XxHash3_64::oneshot(forgotten.as_bytes());
         let still = REMEMBERED.with(|memory| {
             let memory = memory.borrow();
             memory.recent.find(key, forgotten, &start).is_some()

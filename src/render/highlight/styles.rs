@@ -193,7 +193,7 @@ mod tests {
     /// Each (style, text) of `code` as syntect's own highlighter gives it and as
     /// [`StyleStack`] does, twice (the second time from remembered styles).
     fn both(code: &str, token: &str, name: EmbeddedThemeName) {
-        let (syntaxes, syntax) = super::super::sets::by_token(token);
+        let (syntaxes, syntax) = super::super::by_token(token);
         let theme = super::super::syntax_theme(name);
         let mut theirs = HighlightLines::new(syntax, theme);
         let expected: Vec<(Style, String)> = LinesWithEndings::from(code)

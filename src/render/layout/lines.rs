@@ -44,8 +44,8 @@ pub(super) fn fit(lines: &mut [Line<'static>], width: usize) {
 /// as line feeds in one pass instead of a search per line: a card counts the
 /// lines of each of its results, some of them thousands of lines long.
 pub(super) fn line_count(text: &str) -> usize {
-    // memchr's search is ~0.25 instructions a byte here, a byte-by-byte
-    // count ~4.7: hidden results are counted whole for their cards' headers.
+    // memchr's search, not a byte-by-byte count: hidden results are counted
+    // whole for their cards' headers.
     let feeds = memchr::memchr_iter(b'\n', text.as_bytes()).count();
     feeds + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }

@@ -71,7 +71,7 @@ pub(super) fn assistant_message(
 }
 
 pub(super) fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    // An update says so before the tool's name (issue 3: `assistant · update
+    // An update says so before the tool's name (`assistant · update
     // (send_channel_update)`); any other speaking tool is named alone
     // (`assistant · tell_user`).
     let tool = clean(&speech.tool, ctx);
