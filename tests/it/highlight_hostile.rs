@@ -69,7 +69,7 @@ fn hostile_code_lines_are_highlighted_in_bounded_time_and_shown_whole() {
     ]);
     let start = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args(["render", "--width", "40000", "--color", "always"])
+        .args(["render", "--width", "10000", "--color", "always"])
         .arg(conv.path())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
