@@ -3,7 +3,10 @@
 //! readable line ([`super::detect::line_format`]) and hands the bytes to that
 //! format's reader. A zstd-compressed input (a Codex `.jsonl.zst`) is
 //! decompressed first; a compressed file is never live, so it is read when
-//! its frame is complete.
+//! its frame is complete. What it inflates to is counted before it is kept:
+//! past the size limit the reader is given ([`NdjsonReader::within`]) the
+//! input is refused ([`StreamReader::inflated_past`]), so a small file that
+//! inflates to gigabytes costs neither the gigabytes nor their time.
 
 use std::io::Read as _;
 use std::time::Duration;
@@ -36,14 +39,19 @@ const LOOK_AHEAD: usize = 8;
 /// A line-delimited conversation of any format overhear reads.
 #[derive(Debug)]
 pub enum NdjsonReader {
-    /// No line has told the format yet: the bytes so far.
-    Undecided(Vec<u8>),
+    /// No line has told the format yet: the bytes so far, and the most a
+    /// compressed input may inflate to.
+    Undecided(Vec<u8>, u64),
     /// A zstd frame, held until it is complete.
     Compressed {
         /// The compressed bytes so far.
         bytes: Vec<u8>,
         /// Why the frame could not be read, once the input ended.
         problem: Vec<SkippedLine>,
+        /// The most it may inflate to.
+        limit: u64,
+        /// It inflates to more than `limit`: refused, nothing read.
+        refused: bool,
     },
     /// An eve session stream.
     Eve(Box<EveReader>),
@@ -55,7 +63,7 @@ pub enum NdjsonReader {
 
 impl Default for NdjsonReader {
     fn default() -> Self {
-        NdjsonReader::Undecided(Vec::new())
+        NdjsonReader::Undecided(Vec::new(), u64::MAX)
     }
 }
 
@@ -66,7 +74,7 @@ macro_rules! each {
             NdjsonReader::Eve($r) => $body,
             NdjsonReader::ClaudeCode($r) => $body,
             NdjsonReader::Codex($r) => $body,
-            NdjsonReader::Undecided(_) | NdjsonReader::Compressed { .. } => $none,
+            NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => $none,
         }
     };
 }
@@ -75,6 +83,12 @@ impl NdjsonReader {
     /// An empty reader.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty reader that refuses a compressed input inflating to more
+    /// than `limit` bytes (the size limit a plain file is held to).
+    pub fn within(limit: u64) -> Self {
+        NdjsonReader::Undecided(Vec::new(), limit)
     }
 
     /// Reads a whole input at once into `events`.
@@ -87,13 +101,15 @@ impl NdjsonReader {
 
     fn take(&mut self, bytes: &[u8], end: bool, events: &mut Vec<Event>) {
         match self {
-            NdjsonReader::Undecided(held) => {
+            NdjsonReader::Undecided(held, limit) => {
                 held.extend_from_slice(bytes);
                 if held.starts_with(&ZSTD_MAGIC) {
                     let bytes = std::mem::take(held);
                     *self = NdjsonReader::Compressed {
                         bytes,
                         problem: Vec::new(),
+                        limit: *limit,
+                        refused: false,
                     };
                     return self.take(&[], end, events);
                 }
@@ -116,18 +132,26 @@ impl NdjsonReader {
             NdjsonReader::Compressed {
                 bytes: held,
                 problem,
+                limit,
+                refused,
             } => {
-                held.extend_from_slice(bytes);
-                if !problem.is_empty() {
+                if *refused || !problem.is_empty() {
                     return;
                 }
-                match decompress(held) {
+                held.extend_from_slice(bytes);
+                match decompress(held, *limit) {
                     Ok(plain) => {
-                        *self = NdjsonReader::Undecided(Vec::new());
+                        *self = NdjsonReader::Undecided(Vec::new(), *limit);
                         self.take(&plain, true, events);
                     }
-                    Err(reason) if end => problem.push(SkippedLine { line: 1, reason }),
-                    Err(_) => {}
+                    Err(Inflate::TooLarge) => {
+                        *refused = true;
+                        *held = Vec::new();
+                    }
+                    Err(Inflate::Damaged(reason)) if end => {
+                        problem.push(SkippedLine { line: 1, reason });
+                    }
+                    Err(Inflate::Damaged(_)) => {}
                 }
             }
             NdjsonReader::Eve(r) => {
@@ -157,7 +181,7 @@ impl NdjsonReader {
             NdjsonReader::Eve(_) => Some(LineFormat::Eve),
             NdjsonReader::ClaudeCode(_) => Some(LineFormat::ClaudeCode),
             NdjsonReader::Codex(_) => Some(LineFormat::Codex),
-            NdjsonReader::Undecided(_) | NdjsonReader::Compressed { .. } => None,
+            NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => None,
         }
     }
 }
@@ -203,6 +227,17 @@ impl StreamReader for NdjsonReader {
         }
     }
 
+    fn inflated_past(&self) -> Option<u64> {
+        match self {
+            NdjsonReader::Compressed {
+                refused: true,
+                limit,
+                ..
+            } => Some(*limit),
+            _ => None,
+        }
+    }
+
     /// Whether the conversation is over: the eve writer said so, or an
     /// agent transcript was read to its end with its last turn settled
     /// (docs/agents.md, "When a transcript is finished").
@@ -211,7 +246,7 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Eve(r) => r.finished(),
             NdjsonReader::ClaudeCode(r) => r.finished(),
             NdjsonReader::Codex(r) => r.finished(),
-            NdjsonReader::Undecided(_) | NdjsonReader::Compressed { .. } => false,
+            NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => false,
         }
     }
 
@@ -282,14 +317,36 @@ fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
     end.then_some(LineFormat::Eve)
 }
 
-/// A whole zstd input decompressed, or why it cannot be (yet).
-fn decompress(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let mut decoder = ruzstd::decoding::StreamingDecoder::new(bytes)
-        .map_err(|e| format!("not a readable zstd frame: {e}"))?;
-    let mut plain = Vec::new();
-    decoder
-        .read_to_end(&mut plain)
-        .map_err(|e| format!("the zstd frame is cut short or damaged: {e}"))?;
+/// Why a zstd input was not decompressed.
+enum Inflate {
+    /// It inflates to more than the limit.
+    TooLarge,
+    /// It is not a zstd frame, or not all of one (yet).
+    Damaged(String),
+}
+
+/// A whole zstd input decompressed, or why it cannot be (yet). What it
+/// inflates to is counted first without being kept (a bomb costs the
+/// decoder's window, not what it inflates to), then decompressed for real
+/// when it is within `limit`.
+fn decompress(bytes: &[u8], limit: u64) -> Result<Vec<u8>, Inflate> {
+    let decoder = || {
+        ruzstd::decoding::StreamingDecoder::new(bytes)
+            .map_err(|e| Inflate::Damaged(format!("not a readable zstd frame: {e}")))
+    };
+    let damaged = |e: std::io::Error| {
+        Inflate::Damaged(format!("the zstd frame is cut short or damaged: {e}"))
+    };
+    let size = std::io::copy(
+        &mut decoder()?.take(limit.saturating_add(1)),
+        &mut std::io::sink(),
+    )
+    .map_err(damaged)?;
+    if size > limit {
+        return Err(Inflate::TooLarge);
+    }
+    let mut plain = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    decoder()?.read_to_end(&mut plain).map_err(damaged)?;
     Ok(plain)
 }
 

@@ -41,7 +41,7 @@ impl Live {
             conversation: Conversation::default(),
             reader: Reader::Stream {
                 format: StreamFormat::Lines,
-                reader: StreamFormat::Lines.reader(),
+                reader: StreamFormat::Lines.reader(limit::limit()),
                 tail: AppendTail::new(&path),
             },
             origin: Origin::Eve(path),
@@ -83,15 +83,17 @@ impl Live {
             }
             TailRead::Appended(bytes) => {
                 reader.feed(&bytes, &mut self.conversation.events);
+                refuse_inflated(reader.as_ref(), tail.path())?;
                 stream_refresh(before, reader.as_ref(), &self.conversation)
             }
             TailRead::Reset(bytes) => {
-                *reader = format.reader();
+                *reader = format.reader(limit::limit());
                 let title = self.conversation.title.take();
                 self.conversation = Conversation::default();
                 self.conversation.title = title;
-                self.children = Default::default();
+                self.children.forget();
                 reader.feed(&bytes, &mut self.conversation.events);
+                refuse_inflated(reader.as_ref(), tail.path())?;
                 self.untouched = 0;
                 Refresh::Reloaded
             }
@@ -241,7 +243,7 @@ impl Live {
                     let format = StreamFormat::detected(detected).unwrap_or(StreamFormat::Lines);
                     self.reader = Reader::Stream {
                         format,
-                        reader: format.reader(),
+                        reader: format.reader(limit::limit()),
                         tail: AppendTail::new(&name),
                     };
                     return self.take_stream(&held, end);
@@ -257,6 +259,7 @@ impl Live {
         if end {
             reader.finish(events);
         }
+        refuse_inflated(reader.as_ref(), &name)?;
         Ok(Some(before))
     }
 
@@ -303,6 +306,15 @@ impl Live {
         if let Some(redactor) = &self.redactor {
             crate::redact::redact_stream_tail(redactor, conv, known);
         }
+    }
+}
+
+/// The error for a compressed input that inflated past the size limit:
+/// the one a file over the limit gets.
+fn refuse_inflated(reader: &dyn StreamReader, path: &Path) -> Result<(), OpenError> {
+    match reader.inflated_past() {
+        Some(limit) => Err(OpenError::Io(named(path, &limit::too_large(None, limit)))),
+        None => Ok(()),
     }
 }
 
