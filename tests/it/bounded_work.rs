@@ -94,12 +94,22 @@ fn a_result_of_json_nested_thirty_thousand_deep_costs_linear_memory_in_every_com
     std::fs::write(&result_file, &nested).expect("result written");
     let out = dir.path().join("out");
 
-    let render = overhear(["render", "--color", "never", "--width", "80", arg(&transcript)]);
+    let render = overhear([
+        "render",
+        "--color",
+        "never",
+        "--width",
+        "80",
+        arg(&transcript),
+    ]);
     render.expect_code(0);
     check_bounds("render", size, &render);
     // Indented 16 levels deep, then the rest of the value on one line.
     let screen = text(&render);
-    assert!(screen.contains(&format!("│ {}[", "  ".repeat(7))), "{screen}");
+    assert!(
+        screen.contains(&format!("│ {}[", "  ".repeat(7))),
+        "{screen}"
+    );
 
     let raw = overhear(["render", "--view", "raw", "--width", "80", arg(&transcript)]);
     raw.expect_code(0);
@@ -116,7 +126,11 @@ fn a_result_of_json_nested_thirty_thousand_deep_costs_linear_memory_in_every_com
     let card = overhear(["card", "--tool", "Bash", "--result", arg(&result_file)]);
     card.expect_code(0);
     check_bounds("card --result", nested.len() as u64, &card);
-    assert!(text(&card).contains("more lines not shown"), "{}", text(&card));
+    assert!(
+        text(&card).contains("more lines not shown"),
+        "{}",
+        text(&card)
+    );
 }
 
 #[test]
@@ -143,13 +157,28 @@ fn a_table_of_a_million_cells_is_shown_as_written_behind_a_note() {
     );
     let note = "(a table of 1002 lines, shown as written: tables of more than 10000 cells are";
 
-    let render = overhear(["render", "--color", "never", "--width", "100", arg(&transcript)]);
+    let render = overhear([
+        "render",
+        "--color",
+        "never",
+        "--width",
+        "100",
+        arg(&transcript),
+    ]);
     render.expect_code(0);
     check_bounds("render", size, &render);
     let screen = text(&render);
-    assert!(screen.contains(note), "{}", &screen[..screen.len().min(2000)]);
+    assert!(
+        screen.contains(note),
+        "{}",
+        &screen[..screen.len().min(2000)]
+    );
     // The rows as written, cut at the width (code is never wrapped).
-    assert!(screen.contains("|x|x|x|x|"), "{}", &screen[..screen.len().min(2000)]);
+    assert!(
+        screen.contains("|x|x|x|x|"),
+        "{}",
+        &screen[..screen.len().min(2000)]
+    );
 
     let export = overhear([
         "export",
@@ -243,7 +272,12 @@ fn agent_file(dir: &Path, name: &str, target: &str) -> u64 {
     write_lines(
         &dir.join(format!("agent-{name}.jsonl")),
         &[
-            claude_line("u1", None, "user", json!({"role": "user", "content": format!("I am {name}")})),
+            claude_line(
+                "u1",
+                None,
+                "user",
+                json!({"role": "user", "content": format!("I am {name}")}),
+            ),
             claude_line(
                 "a1",
                 Some("u1"),
@@ -303,7 +337,9 @@ fn a_claude_code_file_that_is_its_own_sub_agent_shows_a_cut_cycle() {
     let size = agent_file(dir.path(), "x", "x");
     let path = dir.path().join("agent-x.jsonl");
     let note = [
-        path.file_name().and_then(|n| n.to_str()).unwrap_or_default(),
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default(),
         "cycle cut here",
     ];
     every_command_shows(&path, note, size);
@@ -315,13 +351,20 @@ fn sub_agents_linking_back_a_to_b_to_a_show_a_cut_cycle() {
     let size = agent_file(dir.path(), "a", "b") + agent_file(dir.path(), "b", "a");
     let path = dir.path().join("agent-a.jsonl");
     let note = [
-        path.file_name().and_then(|n| n.to_str()).unwrap_or_default(),
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default(),
         "cycle cut here",
     ];
     every_command_shows(&path, note, size);
     // b is read once, under a.
     let render = overhear(["render", "--color", "never", "--width", "200", arg(&path)]);
-    assert_eq!(text(&render).matches("I am b").count(), 1, "{}", text(&render));
+    assert_eq!(
+        text(&render).matches("I am b").count(),
+        1,
+        "{}",
+        text(&render)
+    );
 }
 
 #[test]
@@ -332,26 +375,30 @@ fn a_chain_of_forty_sub_agents_is_read_sixteen_deep_then_cut() {
         size += agent_file(dir.path(), &format!("n{i}"), &format!("n{}", i + 1));
     }
     let path = dir.path().join("agent-n0.jsonl");
-    let note = [
-        "agent-n17",
-        "deep: not read",
-    ];
+    let note = ["agent-n17", "deep: not read"];
     every_command_shows(&path, note, size);
     let render = overhear(["render", "--color", "never", "--width", "200", arg(&path)]);
     let screen = text(&render);
-    assert!(screen.contains("I am n16") && !screen.contains("I am n17"), "{screen}");
+    assert!(
+        screen.contains("I am n16") && !screen.contains("I am n17"),
+        "{screen}"
+    );
 }
 
 /// A Codex rollout for thread `id` whose `spawn_agent` call started thread `child`.
 fn rollout(dir: &Path, id: &str, child: &str) -> u64 {
-    let line = |kind: &str, payload: Value| {
-        json!({"timestamp": "2026-01-22T10:15:23.000Z", "type": kind, "payload": payload})
-    };
+    let line = |kind: &str, payload: Value| json!({"timestamp": "2026-01-22T10:15:23.000Z", "type": kind, "payload": payload});
     write_lines(
         &dir.join(format!("rollout-2026-01-22T10-15-23-{id}.jsonl")),
         &[
-            line("session_meta", json!({"id": id, "cwd": "/work/app", "source": "cli"})),
-            line("event_msg", json!({"type": "user_message", "message": format!("I am {id}")})),
+            line(
+                "session_meta",
+                json!({"id": id, "cwd": "/work/app", "source": "cli"}),
+            ),
+            line(
+                "event_msg",
+                json!({"type": "user_message", "message": format!("I am {id}")}),
+            ),
             line(
                 "response_item",
                 json!({"type": "function_call", "name": "spawn_agent", "call_id": "call_spawn",
@@ -376,7 +423,9 @@ fn two_codex_rollouts_spawning_each_other_show_a_cut_cycle() {
         .path()
         .join(format!("rollout-2026-01-22T10-15-23-{a}.jsonl"));
     let note = [
-        path.file_name().and_then(|n| n.to_str()).unwrap_or_default(),
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default(),
         "cycle cut here",
     ];
     every_command_shows(&path, note, size);

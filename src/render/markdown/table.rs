@@ -282,9 +282,7 @@ pub(super) fn oversized_tables_as_written(text: &str) -> Cow<'_, str> {
         let marker_run = marker.map_or(0, |m| trimmed.bytes().take_while(|b| *b == m).count());
         match (fence, marker) {
             (Some((open, length)), Some(m))
-                if m == open
-                    && marker_run >= length
-                    && trimmed[marker_run..].trim().is_empty() =>
+                if m == open && marker_run >= length && trimmed[marker_run..].trim().is_empty() =>
             {
                 fence = None;
                 continue;

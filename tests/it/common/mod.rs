@@ -8,15 +8,15 @@
 
 pub mod agents;
 pub mod corpus;
-pub mod frames;
-pub mod pty;
-pub mod snapshot;
 pub mod effects;
 pub mod eve_support;
+pub mod frames;
 #[path = "../../../benches/common/mod.rs"]
 pub mod generate;
 pub mod inputs;
+pub mod pty;
 pub mod sgr;
+pub mod snapshot;
 pub mod support;
 
 /// What `overhear render PATH --color never --width WIDTH` prints, the

@@ -272,8 +272,12 @@ pub fn terminal(output: &[u8], cols: u16) -> (String, vt100::Screen, Vec<String>
     let rows = (output.iter().filter(|b| **b == b'\n').count() + 2).min(4000);
     let rows = NonZeroU16::new(u16::try_from(rows).unwrap_or(4000)).expect("rows > 0");
     let cols = NonZeroU16::new(cols).expect("cols > 0");
-    let mut parser =
-        vt100::Parser::new_with_callbacks(rows, cols, 0, crate::common::effects::Effects::default());
+    let mut parser = vt100::Parser::new_with_callbacks(
+        rows,
+        cols,
+        0,
+        crate::common::effects::Effects::default(),
+    );
     // A terminal's line discipline turns `\n` into `\r\n` (`onlcr`); do the same.
     let mut translated = Vec::with_capacity(output.len() + usize::from(rows.get()));
     for &b in output {
