@@ -8,6 +8,7 @@ little-endian split point, then the bytes (see fuzz_targets/*.rs).
 
 import hashlib
 import json
+import os
 import pathlib
 import struct
 
@@ -107,8 +108,10 @@ def lines_up_to(path, size=24 * 1024):
 def agent_seeds():
     """agent_readers: a parent transcript and its sub-agent's file (mode bit 0:
     Codex; bit 1: the child is the parent itself), from the shared fixtures
-    when they are there, and the shapes of tests/it/bounded_work.rs."""
-    shared = ROOT.parent / "shared" / "fixtures"
+    when they are there (../shared/fixtures, or $OVERHEAR_AGENT_FIXTURES, as
+    for the tests), and the shapes of tests/it/bounded_work.rs."""
+    shared = pathlib.Path(
+        os.environ.get("OVERHEAR_AGENT_FIXTURES", ROOT.parent / "shared" / "fixtures"))
     for folder, mode in (("claude-code", 0), ("codex", 1)):
         paths = sorted((shared / folder).glob("**/*.jsonl")) + sorted(
             (FIXTURES / folder).glob("*.jsonl"))
