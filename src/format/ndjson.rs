@@ -383,6 +383,27 @@ mod tests {
     }
 
     #[test]
+    fn a_compressed_input_inflating_past_the_limit_is_refused_and_nothing_read() {
+        let mut plain = CODEX.to_vec();
+        plain.extend(std::iter::repeat_n(b'\n', 4096));
+        let packed = ruzstd::encoding::compress_to_vec(
+            &plain[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        let mut events = Vec::new();
+        let mut refused = NdjsonReader::within(4096);
+        refused.feed(&packed, &mut events);
+        StreamReader::finish(&mut refused, &mut events);
+        assert_eq!(refused.inflated_past(), Some(4096));
+        assert!(events.is_empty() && refused.problems().is_empty());
+
+        let mut within = NdjsonReader::within(plain.len() as u64);
+        within.feed(&packed, &mut events);
+        assert_eq!(within.inflated_past(), None);
+        assert_eq!(within.format(), Some(LineFormat::Codex));
+    }
+
+    #[test]
     fn a_compressed_rollout_reads_like_the_plain_one() {
         let mut plain = CODEX.to_vec();
         plain.extend_from_slice(
