@@ -45,6 +45,10 @@ pub(super) struct Children {
     above: Vec<FileId>,
     /// How many sub-agent levels this conversation is below the top one.
     depth: usize,
+    /// A file only looked at to tell its first prompt: its own sub-agents
+    /// are not followed (they would look at files in turn, the parent's
+    /// among them, without end).
+    probe: bool,
 }
 
 /// Which file a path is, whatever the path: links, `..` and hard links
@@ -112,6 +116,9 @@ impl Children {
         redactor: Option<&std::sync::Arc<crate::redact::Redactor>>,
         end: bool,
     ) -> bool {
+        if self.probe {
+            return false;
+        }
         let mut changed = false;
         for SubAgentLink { call, source } in links {
             let child = self.by_call.entry(call.clone()).or_insert_with(|| Child {
@@ -310,6 +317,7 @@ fn find(
                 .filter(|p| !rejected.contains(p));
             for path in candidates.collect::<Vec<_>>() {
                 let mut live = Live::stream_file(path.clone());
+                live.children.probe = true;
                 if live.refresh_stream().is_err() {
                     continue;
                 }

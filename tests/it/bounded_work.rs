@@ -430,3 +430,35 @@ fn two_codex_rollouts_spawning_each_other_show_a_cut_cycle() {
     ];
     every_command_shows(&path, note, size);
 }
+
+/// Found by the `agent_readers` fuzz target (docs/hardening.md, finding
+/// 11): two running sub-agents' files, each with a `Task` call whose prompt
+/// is the other's first prompt. Telling which file is a running call's
+/// sub-agent read each candidate with its own sub-agents, which looked at
+/// the other file, and so on: a stack overflow.
+#[test]
+fn running_sub_agents_found_by_each_others_prompt_are_read_once() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut size = 0;
+    for name in ["p", "q"] {
+        size += write_lines(
+            &dir.path().join(format!("agent-{name}.jsonl")),
+            &[
+                claude_line("u1", None, "user", json!({"role": "user", "content": "go"})),
+                claude_line(
+                    "a1",
+                    Some("u1"),
+                    "assistant",
+                    json!({"role": "assistant", "id": "m1", "content": [
+                        {"type": "tool_use", "id": "t1", "name": "Task",
+                         "input": {"prompt": "go", "description": format!("from {name}")}}]}),
+                ),
+            ],
+        );
+    }
+    let path = dir.path().join("agent-p.jsonl");
+    let render = overhear(["render", "--color", "never", "--width", "200", arg(&path)]);
+    render.expect_code(0);
+    check_bounds("render", size, &render);
+    assert!(text(&render).contains("from p"), "{}", text(&render));
+}
