@@ -8,6 +8,7 @@ little-endian split point, then the bytes (see fuzz_targets/*.rs).
 
 import hashlib
 import json
+import os
 import pathlib
 import struct
 
@@ -129,6 +130,60 @@ def highlight_seeds():
     put("highlight", bytes([20]) + b"--- a/x.rs\n+++ b/x.rs\n@@ -1 +1 @@\n-a\n+b\n")
 
 
+def lines_up_to(path, size=24 * 1024):
+    """The whole lines of a transcript's first `size` bytes."""
+    data = path.read_bytes()[:size]
+    return data[: data.rfind(b"\n") + 1] if b"\n" in data else data
+
+
+def agent_seeds():
+    """agent_readers: a parent transcript and its sub-agent's file (mode bit 0:
+    Codex; bit 1: the child is the parent itself), from the shared fixtures
+    when they are there (../shared/fixtures, or $OVERHEAR_AGENT_FIXTURES, as
+    for the tests), and the shapes of tests/it/bounded_work.rs."""
+    shared = pathlib.Path(
+        os.environ.get("OVERHEAR_AGENT_FIXTURES", ROOT.parent / "shared" / "fixtures"))
+    for folder, mode in (("claude-code", 0), ("codex", 1)):
+        paths = sorted((shared / folder).glob("**/*.jsonl")) + sorted(
+            (FIXTURES / folder).glob("*.jsonl"))
+        for path in paths:
+            parent = lines_up_to(path)
+            put("agent_readers", framed(mode, parent))
+            put("agent_readers", framed(mode | 2, parent))
+    agent_file = shared / "claude-code" / "v2.0.55-agent-file"
+    if agent_file.is_dir():
+        parent = lines_up_to(agent_file / "a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl")
+        child = lines_up_to(agent_file / "agent-c8d9b115.jsonl")
+        put("agent_readers", framed(0, parent, child))
+    def claude(agent):
+        rows = [
+            {"type": "user", "uuid": "u1", "sessionId": "s",
+             "message": {"role": "user", "content": "hi"}},
+            {"type": "assistant", "uuid": "a1", "parentUuid": "u1", "sessionId": "s",
+             "message": {"role": "assistant", "id": "m1", "content": [
+                 {"type": "tool_use", "id": "t1", "name": "Task",
+                  "input": {"prompt": "go", "description": "d"}}]}},
+            {"type": "user", "uuid": "u2", "parentUuid": "a1", "sessionId": "s",
+             "toolUseResult": {"agentId": agent, "status": "completed"},
+             "message": {"role": "user", "content": [
+                 {"type": "tool_result", "tool_use_id": "t1", "content": "done"}]}},
+        ]
+        return b"".join(json.dumps(r).encode() + b"\n" for r in rows)
+    def codex(me, child):
+        rows = [
+            {"type": "session_meta", "payload": {"id": me, "cwd": "/w"}},
+            {"type": "response_item", "payload": {"type": "function_call",
+             "name": "spawn_agent", "call_id": "c1", "arguments": "{}"}},
+            {"type": "response_item", "payload": {"type": "function_call_output",
+             "call_id": "c1", "output": json.dumps({"agent_id": child})}},
+        ]
+        return b"".join(json.dumps(r).encode() + b"\n" for r in rows)
+    put("agent_readers", framed(0, claude("c"), claude("p")))
+    put("agent_readers", framed(2, claude("c")))
+    put("agent_readers", framed(1, codex("p", "c"), codex("c", "p")))
+    put("agent_readers", framed(3, codex("p", "c")))
+
+
 if __name__ == "__main__":
     redactor_seeds()
     html_export_seeds()
@@ -138,3 +193,4 @@ if __name__ == "__main__":
     sanitizer_seeds()
     markdown_seeds()
     highlight_seeds()
+    agent_seeds()

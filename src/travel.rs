@@ -462,7 +462,7 @@ fn eve_steps(bytes: Vec<u8>) -> Steps {
 /// The time of each line of an eve stream: the record's own, as the reader
 /// reads it (`None` until a record states one).
 fn eve_stamps(bytes: &[u8], ends: &[usize]) -> Vec<Option<String>> {
-    let mut reader = StreamFormat::Lines.reader();
+    let mut reader = StreamFormat::Lines.reader(limit::limit());
     let mut events = Vec::new();
     let mut start = 0;
     ends.iter()

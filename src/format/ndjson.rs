@@ -3,7 +3,10 @@
 //! readable line ([`super::detect::line_format`]) and hands the bytes to that
 //! format's reader. A zstd-compressed input (a Codex `.jsonl.zst`) is
 //! decompressed first; a compressed file is never live, so it is read when
-//! its frame is complete.
+//! its frame is complete. What it inflates to is counted before it is kept:
+//! past the size limit the reader is given ([`NdjsonReader::within`]) the
+//! input is refused ([`StreamReader::inflated_past`]), so a small file that
+//! inflates to gigabytes costs neither the gigabytes nor their time.
 
 use std::io::Read as _;
 use std::time::Duration;
@@ -36,14 +39,19 @@ const LOOK_AHEAD: usize = 8;
 /// A line-delimited conversation of any format overhear reads.
 #[derive(Debug)]
 pub enum NdjsonReader {
-    /// No line has told the format yet: the bytes so far.
-    Undecided(Vec<u8>),
+    /// No line has told the format yet: the bytes so far, and the most a
+    /// compressed input may inflate to.
+    Undecided(Vec<u8>, u64),
     /// A zstd frame, held until it is complete.
     Compressed {
         /// The compressed bytes so far.
         bytes: Vec<u8>,
         /// Why the frame could not be read, once the input ended.
         problem: Vec<SkippedLine>,
+        /// The most it may inflate to.
+        limit: u64,
+        /// It inflates to more than `limit`: refused, nothing read.
+        refused: bool,
     },
     /// An eve session stream.
     Eve(Box<EveReader>),
@@ -55,7 +63,7 @@ pub enum NdjsonReader {
 
 impl Default for NdjsonReader {
     fn default() -> Self {
-        NdjsonReader::Undecided(Vec::new())
+        NdjsonReader::Undecided(Vec::new(), u64::MAX)
     }
 }
 
@@ -66,7 +74,7 @@ macro_rules! each {
             NdjsonReader::Eve($r) => $body,
             NdjsonReader::ClaudeCode($r) => $body,
             NdjsonReader::Codex($r) => $body,
-            NdjsonReader::Undecided(_) | NdjsonReader::Compressed { .. } => $none,
+            NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => $none,
         }
     };
 }
@@ -75,6 +83,12 @@ impl NdjsonReader {
     /// An empty reader.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty reader that refuses a compressed input inflating to more
+    /// than `limit` bytes (the size limit a plain file is held to).
+    pub fn within(limit: u64) -> Self {
+        NdjsonReader::Undecided(Vec::new(), limit)
     }
 
     /// Reads a whole input at once into `events`.
@@ -87,13 +101,15 @@ impl NdjsonReader {
 
     fn take(&mut self, bytes: &[u8], end: bool, events: &mut Vec<Event>) {
         match self {
-            NdjsonReader::Undecided(held) => {
+            NdjsonReader::Undecided(held, limit) => {
                 held.extend_from_slice(bytes);
                 if held.starts_with(&ZSTD_MAGIC) {
                     let bytes = std::mem::take(held);
                     *self = NdjsonReader::Compressed {
                         bytes,
                         problem: Vec::new(),
+                        limit: *limit,
+                        refused: false,
                     };
                     return self.take(&[], end, events);
                 }
@@ -116,15 +132,21 @@ impl NdjsonReader {
             NdjsonReader::Compressed {
                 bytes: held,
                 problem,
+                limit,
+                refused,
             } => {
-                held.extend_from_slice(bytes);
-                if !problem.is_empty() {
+                if *refused || !problem.is_empty() {
                     return;
                 }
-                match decompress(held) {
+                held.extend_from_slice(bytes);
+                match decompress(held, *limit) {
                     Ok(plain) => {
-                        *self = NdjsonReader::Undecided(Vec::new());
+                        *self = NdjsonReader::Undecided(Vec::new(), *limit);
                         self.take(&plain, true, events);
+                    }
+                    Err(ZstdError::TooLarge) => {
+                        *refused = true;
+                        *held = Vec::new();
                     }
                     Err(reason) if end => problem.push(SkippedLine {
                         line: 1,
@@ -160,7 +182,7 @@ impl NdjsonReader {
             NdjsonReader::Eve(_) => Some(LineFormat::Eve),
             NdjsonReader::ClaudeCode(_) => Some(LineFormat::ClaudeCode),
             NdjsonReader::Codex(_) => Some(LineFormat::Codex),
-            NdjsonReader::Undecided(_) | NdjsonReader::Compressed { .. } => None,
+            NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => None,
         }
     }
 }
@@ -206,6 +228,17 @@ impl StreamReader for NdjsonReader {
         }
     }
 
+    fn inflated_past(&self) -> Option<u64> {
+        match self {
+            NdjsonReader::Compressed {
+                refused: true,
+                limit,
+                ..
+            } => Some(*limit),
+            _ => None,
+        }
+    }
+
     /// Whether the conversation is over: the eve writer said so, or an
     /// agent transcript was read to its end with its last turn settled
     /// (docs/agents.md, "When a transcript is finished").
@@ -214,7 +247,7 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Eve(r) => r.finished(),
             NdjsonReader::ClaudeCode(r) => r.finished(),
             NdjsonReader::Codex(r) => r.finished(),
-            NdjsonReader::Undecided(_) | NdjsonReader::Compressed { .. } => false,
+            NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => false,
         }
     }
 
@@ -294,7 +327,7 @@ fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
     end.then_some(LineFormat::Eve)
 }
 
-/// Why a zstd input cannot be decompressed (yet: a frame still being
+/// Why a zstd input is not decompressed (yet: a frame still being
 /// written is cut short until its end arrives).
 #[derive(Debug, thiserror::Error)]
 enum ZstdError {
@@ -304,14 +337,27 @@ enum ZstdError {
     /// The frame ends early or its blocks do not decode.
     #[error("the zstd frame is cut short or damaged: {0}")]
     Damaged(std::io::Error),
+    /// It inflates to more than the size limit.
+    #[error("it inflates to more than the size limit")]
+    TooLarge,
 }
 
-/// A whole zstd input decompressed, or why it cannot be (yet).
-fn decompress(bytes: &[u8]) -> Result<Vec<u8>, ZstdError> {
-    let mut decoder =
-        ruzstd::decoding::StreamingDecoder::new(bytes).map_err(ZstdError::Frame)?;
-    let mut plain = Vec::new();
-    decoder
+/// A whole zstd input decompressed, or why it cannot be (yet). What it
+/// inflates to is counted first without being kept (a bomb costs the
+/// decoder's window, not what it inflates to), then decompressed for real
+/// when it is within `limit`.
+fn decompress(bytes: &[u8], limit: u64) -> Result<Vec<u8>, ZstdError> {
+    let decoder = || ruzstd::decoding::StreamingDecoder::new(bytes).map_err(ZstdError::Frame);
+    let size = std::io::copy(
+        &mut decoder()?.take(limit.saturating_add(1)),
+        &mut std::io::sink(),
+    )
+    .map_err(ZstdError::Damaged)?;
+    if size > limit {
+        return Err(ZstdError::TooLarge);
+    }
+    let mut plain = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    decoder()?
         .read_to_end(&mut plain)
         .map_err(ZstdError::Damaged)?;
     Ok(plain)
@@ -347,6 +393,27 @@ mod tests {
         assert_eq!(read_all(CODEX).0.format(), Some(LineFormat::Codex));
         let eve = read_all(b"{\"type\":\"session.started\",\"data\":{}}\n").0;
         assert_eq!(eve.format(), Some(LineFormat::Eve));
+    }
+
+    #[test]
+    fn a_compressed_input_inflating_past_the_limit_is_refused_and_nothing_read() {
+        let mut plain = CODEX.to_vec();
+        plain.extend(std::iter::repeat_n(b'\n', 4096));
+        let packed = ruzstd::encoding::compress_to_vec(
+            &plain[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        let mut events = Vec::new();
+        let mut refused = NdjsonReader::within(4096);
+        refused.feed(&packed, &mut events);
+        StreamReader::finish(&mut refused, &mut events);
+        assert_eq!(refused.inflated_past(), Some(4096));
+        assert!(events.is_empty() && refused.problems().is_empty());
+
+        let mut within = NdjsonReader::within(plain.len() as u64);
+        within.feed(&packed, &mut events);
+        assert_eq!(within.inflated_past(), None);
+        assert_eq!(within.format(), Some(LineFormat::Codex));
     }
 
     #[test]

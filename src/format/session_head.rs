@@ -80,7 +80,8 @@ pub fn codex_cwd(head: &[u8]) -> Option<String> {
 pub fn first_prompt(head: &[u8]) -> Option<String> {
     let mut plain = Vec::new();
     let head = plain_head(head, &mut plain);
-    let mut reader = NdjsonReader::new();
+    // A frame inside the frame inflates no further than the head does.
+    let mut reader = NdjsonReader::within(PLAIN_LIMIT);
     let mut events = Vec::new();
     reader.feed(head, &mut events);
     events.iter().find_map(|event| match &event.kind {

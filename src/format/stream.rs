@@ -51,6 +51,12 @@ pub trait StreamReader: std::fmt::Debug + Send {
     /// The lines that could not be read, in order.
     fn problems(&self) -> &[SkippedLine];
 
+    /// The size limit a compressed input inflated past, if it did: the
+    /// input is refused as a file over the limit is, and nothing of it read.
+    fn inflated_past(&self) -> Option<u64> {
+        None
+    }
+
     /// Whether the stream says its session ended.
     fn finished(&self) -> bool;
 
@@ -155,10 +161,11 @@ impl StreamFormat {
         }
     }
 
-    /// A fresh reader of this format, nothing read yet.
-    pub fn reader(self) -> Box<dyn StreamReader> {
+    /// A fresh reader of this format, nothing read yet, that refuses a
+    /// compressed input inflating to more than `limit` bytes.
+    pub fn reader(self, limit: u64) -> Box<dyn StreamReader> {
         match self {
-            StreamFormat::Lines => Box::<super::ndjson::NdjsonReader>::default(),
+            StreamFormat::Lines => Box::new(super::ndjson::NdjsonReader::within(limit)),
         }
     }
 }

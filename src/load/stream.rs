@@ -41,7 +41,7 @@ impl Live {
             conversation: Conversation::default(),
             reader: Reader::Stream {
                 format: StreamFormat::Lines,
-                reader: StreamFormat::Lines.reader(),
+                reader: StreamFormat::Lines.reader(limit::limit()),
                 tail: AppendTail::new(&path),
             },
             origin: Origin::Eve(path),
@@ -84,12 +84,17 @@ impl Live {
             }
             TailRead::Appended(bytes) => {
                 reader.feed(&bytes, &mut self.conversation.events);
+                refuse_inflated(reader.as_ref(), tail.path())?;
                 stream_refresh(before, reader.as_ref(), &self.conversation)
             }
             TailRead::Reset(bytes) => {
-                let mut fresh = format.reader();
+                let mut fresh = format.reader(limit::limit());
                 let mut events = Vec::new();
                 fresh.feed(&bytes, &mut events);
+                if let Err(error) = refuse_inflated(fresh.as_ref(), tail.path()) {
+                    tail.forget();
+                    return Err(error);
+                }
                 if let Some(problem) =
                     unreadable_rewrite(&bytes, *format, fresh.as_ref(), reader.as_ref())
                 {
@@ -106,7 +111,7 @@ impl Live {
                 self.conversation = Conversation::default();
                 self.conversation.events = events;
                 self.conversation.title = title;
-                self.children = Default::default();
+                self.children.forget();
                 self.untouched = 0;
                 Refresh::Reloaded
             }
@@ -258,7 +263,7 @@ impl Live {
                     let format = StreamFormat::detected(detected).unwrap_or(StreamFormat::Lines);
                     self.reader = Reader::Stream {
                         format,
-                        reader: format.reader(),
+                        reader: format.reader(limit::limit()),
                         tail: AppendTail::new(&name),
                     };
                     return self.take_stream(&held, end);
@@ -274,6 +279,7 @@ impl Live {
         if end {
             reader.finish(events);
         }
+        refuse_inflated(reader.as_ref(), &name)?;
         Ok(Some(before))
     }
 
@@ -357,7 +363,7 @@ fn unreadable_rewrite(
     // Read to its end by a reader of its own (the one kept follows the
     // file, and may wait for more lines to tell its format), to name the
     // first line that does not read.
-    let mut whole = format.reader();
+    let mut whole = format.reader(limit::limit());
     let mut events = Vec::new();
     whole.feed(bytes, &mut events);
     whole.finish(&mut events);
@@ -367,6 +373,15 @@ fn unreadable_rewrite(
         .map(|problem| format!("{problem}; "))
         .unwrap_or_default();
     Some(format!("{first}no line of the rewritten file reads"))
+}
+
+/// The error for a compressed input that inflated past the size limit:
+/// the one a file over the limit gets.
+fn refuse_inflated(reader: &dyn StreamReader, path: &Path) -> Result<(), OpenError> {
+    match reader.inflated_past() {
+        Some(limit) => Err(OpenError::Io(named(path, &limit::too_large(None, limit)))),
+        None => Ok(()),
+    }
 }
 
 /// What changed since `before` (how many events were grouped, the reader's

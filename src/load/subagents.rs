@@ -7,13 +7,32 @@
 //! (handed over as they are read), or a file beside the parent's (looked
 //! for again at every refresh until it is there, then followed like the
 //! parent). Nothing here knows a format (docs/agents.md, "Sub-agents").
+//!
+//! The files link one another, so the links can close a cycle (a file that
+//! is its own sub-agent, a → b → a) or make a chain as long as there are
+//! files. Each reader knows the files above it (by device and inode): a
+//! file already read above is not read again, and no sub-agent is read
+//! deeper than [`MAX_DEPTH`]; either way the call shows a notice where the
+//! cut is. So the tree of conversations is finite and at most
+//! [`MAX_DEPTH`] deep, and everything that walks it (the document, the
+//! layout, `events`, the viewer) recurses at most that deep
+//! (docs/hardening.md, "Bounded work").
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use serde_json::{Map, Value};
+
 use super::{Live, Origin, Reader};
 use crate::format::{SubAgentLink, SubAgentSource};
-use crate::model::{Conversation, EventKind};
+use crate::model::ext::NOTICE;
+use crate::model::{Conversation, Event, EventKind};
+
+/// How many levels of sub-agents are read under a conversation: one nested
+/// deeper shows a notice instead of its conversation. Agents nest one or
+/// two levels deep; the cap keeps an input from deepening the tree (and
+/// the recursion of whatever walks it) without bound.
+pub const MAX_DEPTH: usize = 16;
 
 /// The sub-agents of a followed stream, by the id of the call that started each.
 #[derive(Default)]
@@ -21,6 +40,51 @@ pub(super) struct Children {
     by_call: BTreeMap<String, Child>,
     /// Files whose first prompt is no running sub-agent's: never read again.
     rejected: HashSet<PathBuf>,
+    /// The files of the conversations above this one (not its own), from
+    /// the top: none is read again below.
+    above: Vec<FileId>,
+    /// How many sub-agent levels this conversation is below the top one.
+    depth: usize,
+    /// A file only looked at to tell its first prompt: its own sub-agents
+    /// are not followed (they would look at files in turn, the parent's
+    /// among them, without end).
+    probe: bool,
+}
+
+/// Which file a path is, whatever the path: links, `..` and hard links
+/// name the same file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum FileId {
+    /// Device and inode.
+    #[cfg(unix)]
+    Inode(u64, u64),
+    /// The canonical path, where there are no inodes.
+    #[cfg(not(unix))]
+    Path(PathBuf),
+}
+
+/// The identity of the file at `path`, if it can be told.
+fn identity(path: &Path) -> Option<FileId> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        let meta = std::fs::metadata(path).ok()?;
+        Some(FileId::Inode(meta.dev(), meta.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        std::fs::canonicalize(path).ok().map(FileId::Path)
+    }
+}
+
+/// A sub-agent's conversation that is only a notice of why it is not read.
+fn notice_only(text: String) -> Conversation {
+    let mut notice = Map::new();
+    notice.insert("type".into(), Value::from(NOTICE));
+    notice.insert("level".into(), Value::from("warning"));
+    notice.insert("text".into(), Value::from(text));
+    let event = Event::new(None, EventKind::Unknown(Box::new(Value::Object(notice))));
+    Conversation::new(vec![event], None, None)
 }
 
 /// One sub-agent being read.
@@ -34,6 +98,9 @@ struct Child {
     path: Option<PathBuf>,
     /// Whether its records come from the parent's own input.
     inline: bool,
+    /// Not read, and a notice says why: its file is one above it (a
+    /// cycle), or it is nested deeper than [`MAX_DEPTH`].
+    cut: bool,
 }
 
 impl Children {
@@ -49,6 +116,9 @@ impl Children {
         redactor: Option<&std::sync::Arc<crate::redact::Redactor>>,
         end: bool,
     ) -> bool {
+        if self.probe {
+            return false;
+        }
         let mut changed = false;
         for SubAgentLink { call, source } in links {
             let child = self.by_call.entry(call.clone()).or_insert_with(|| Child {
@@ -56,6 +126,7 @@ impl Children {
                 wanted: None,
                 path: None,
                 inline: false,
+                cut: false,
             });
             match source {
                 SubAgentSource::Lines(bytes) => {
@@ -63,9 +134,17 @@ impl Children {
                         // Its records are in the parent's input after all.
                         child.inline = true;
                         child.wanted = None;
-                        child.live = new_live(None, parent, &call, redactor);
+                        if self.depth >= MAX_DEPTH {
+                            child.cut = true;
+                            conv.insert(call.clone(), notice_only(too_deep("a sub-agent")));
+                            changed = true;
+                        } else {
+                            child.live = new_live(None, parent, &call, redactor);
+                            child.live.children.above = self.above.clone();
+                            child.live.children.depth = self.depth + 1;
+                        }
                     }
-                    if child.inline {
+                    if child.inline && !child.cut {
                         changed |= with_conversation(conv, &call, &mut child.live, |live| {
                             live.push_stream(&bytes, false).is_ok()
                         });
@@ -93,10 +172,31 @@ impl Children {
                     continue;
                 };
                 child.wanted = None;
-                child.live = new_live(Some(&path), Some(parent), call, redactor);
+                // The files from the top down to this conversation's own.
+                let mut chain = self.above.clone();
+                chain.extend(identity(parent));
+                let name = path.display().to_string();
+                let cut = if identity(&path).is_some_and(|id| chain.contains(&id)) {
+                    Some(format!(
+                        "sub-agent {name} is already shown above: cycle cut here"
+                    ))
+                } else if self.depth >= MAX_DEPTH {
+                    Some(too_deep(&format!("sub-agent {name}")))
+                } else {
+                    None
+                };
+                if let Some(note) = cut {
+                    child.cut = true;
+                    conv.insert(call.clone(), notice_only(note));
+                    changed = true;
+                } else {
+                    child.live = new_live(Some(&path), Some(parent), call, redactor);
+                    child.live.children.above = chain;
+                    child.live.children.depth = self.depth + 1;
+                }
                 child.path = Some(path);
             }
-            if !child.inline && child.path.is_none() {
+            if child.cut || (!child.inline && child.path.is_none()) {
                 continue;
             }
             changed |= with_conversation(conv, call, &mut child.live, |live| {
@@ -125,6 +225,14 @@ impl Children {
         }
     }
 
+    /// Forgets every sub-agent (the parent's file was replaced, so its
+    /// links are read again), but not where this conversation sits in the
+    /// tree.
+    pub(super) fn forget(&mut self) {
+        self.by_call.clear();
+        self.rejected.clear();
+    }
+
     /// Whether a sub-agent is linked: its file may still appear or grow.
     pub(super) fn any(&self) -> bool {
         !self.by_call.is_empty()
@@ -134,6 +242,11 @@ impl Children {
     pub(super) fn warnings(&self) -> impl Iterator<Item = &String> {
         self.by_call.values().flat_map(|child| &child.live.warnings)
     }
+}
+
+/// The notice for `what`, nested deeper than [`MAX_DEPTH`].
+fn too_deep(what: &str) -> String {
+    format!("{what} is nested more than {MAX_DEPTH} levels deep: not read")
 }
 
 /// Runs `read` on `live` holding the sub-agent's conversation, which stays
@@ -212,6 +325,7 @@ fn find(
                 .filter(|p| !rejected.contains(p));
             for path in candidates.collect::<Vec<_>>() {
                 let mut live = Live::stream_file(path.clone());
+                live.children.probe = true;
                 if live.refresh_stream().is_err() {
                     continue;
                 }

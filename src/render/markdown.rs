@@ -81,6 +81,7 @@ pub fn markdown_to_lines_highlighting(
     let width = width.max(1);
     let code_slack = code_width.saturating_sub(width);
     let text = sanitize(text, SanitizeMode::Strip);
+    let text = table::oversized_tables_as_written(&text);
     let arena = Arena::new();
     let root = parse_document(&arena, &text, &options());
     let mut renderer = Renderer {

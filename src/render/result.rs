@@ -127,6 +127,13 @@ pub fn present_highlighting(
     }
 }
 
+/// How many levels deep JSON is indented; a value nested deeper is written
+/// compactly on one line. Indenting every level costs the depth squared
+/// (a 60 KB `[[[…]]]` is 30,000 lines of up to 60,000 spaces: 1.8 GB), so
+/// the pretty text is kept within about `2 × MAX_INDENT + 3` times the
+/// compact one (docs/hardening.md, "Bounded work").
+pub const MAX_INDENT: usize = 16;
+
 /// A JSON object or array re-indented with two spaces, or `None` for anything else. The text is
 /// re-indented token by token rather than parsed into values, so big numbers and string escapes
 /// stay exactly as written.
@@ -135,10 +142,22 @@ fn pretty_json(text: &str) -> Option<String> {
     if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
         return None;
     }
+    // `IgnoredAny` is read without recursion and without a depth limit.
     serde_json::from_str::<serde::de::IgnoredAny>(trimmed).ok()?;
-    let bytes = trimmed.as_bytes();
+    Some(reindent_json(trimmed))
+}
+
+/// Valid JSON text re-indented with two spaces per level, as
+/// `serde_json::to_string_pretty` writes it, up to [`MAX_INDENT`] levels;
+/// a value that would open deeper is written compactly on one line. One
+/// pass, without recursion: the work and the text grow linearly with the
+/// input whatever its depth.
+pub fn reindent_json(json: &str) -> String {
+    let bytes = json.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(bytes.len() * 2);
     let mut indent = 0usize;
+    // Inside a value written compactly: how deep inside it.
+    let mut compact = 0usize;
     let newline = |out: &mut Vec<u8>, indent: usize| {
         out.push(b'\n');
         out.extend(std::iter::repeat_n(b' ', indent * 2));
@@ -156,6 +175,16 @@ fn pretty_json(text: &str) -> Option<String> {
                 }
                 out.extend_from_slice(&bytes[start..(i + 1).min(bytes.len())]);
             }
+            b'{' | b'[' if compact > 0 || indent >= MAX_INDENT => {
+                compact += 1;
+                out.push(b);
+            }
+            b'}' | b']' if compact > 0 => {
+                compact -= 1;
+                out.push(b);
+            }
+            b',' if compact > 0 => out.push(b),
+            b':' if compact > 0 => out.push(b),
             b'{' | b'[' => {
                 let close = if b == b'{' { b'}' } else { b']' };
                 let next = bytes[i + 1..]
@@ -186,7 +215,7 @@ fn pretty_json(text: &str) -> Option<String> {
         }
         i += 1;
     }
-    String::from_utf8(out).ok()
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// For text that opens with a code fence: the fence's language and the text between the
@@ -274,6 +303,34 @@ mod tests {
         );
         assert_eq!(classify_result("42", None).0, Presentation::Plain);
         assert_eq!(classify_result("{broken", None).0, Presentation::Plain);
+    }
+
+    #[test]
+    fn json_deeper_than_the_indent_cap_is_written_compactly_in_linear_space() {
+        let depth = 30_000;
+        let text = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let (p, shown) = classify_result(&text, None);
+        assert_eq!(p, Presentation::Code(Some("json".into())));
+        // Indenting every level would be 60,000 lines and 1.8 GB.
+        assert_eq!(shown.lines().count(), 2 * MAX_INDENT + 1);
+        assert!(shown.len() < 3 * text.len(), "{} bytes", shown.len());
+        let widest = shown.lines().map(str::len).max().unwrap_or(0);
+        assert_eq!(widest, 2 * MAX_INDENT + 2 * (depth - MAX_INDENT));
+        // Still the same JSON.
+        assert!(serde_json::from_str::<serde::de::IgnoredAny>(&shown).is_ok());
+    }
+
+    #[test]
+    fn json_within_the_cap_is_indented_as_serde_json_indents_it() {
+        let value: serde_json::Value = serde_json::from_str(
+            r#"{"a": [1, {"b": [[], {}, "x,y:[z]"]}], "c": {"d": {"e": {"f": null}}}}"#,
+        )
+        .unwrap();
+        let compact = serde_json::to_string(&value).unwrap();
+        assert_eq!(
+            reindent_json(&compact),
+            serde_json::to_string_pretty(&value).unwrap()
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod agent_styles;
 mod all_widths;
 mod architecture;
 mod base64_agreement;
+mod bounded_work;
 mod cli_card;
 mod cli_command_line;
 mod cli_completions;

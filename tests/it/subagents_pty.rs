@@ -261,3 +261,50 @@ fn a_sub_agents_file_written_while_the_parent_runs_shows_as_it_grows() {
     assert_eq!(screen.matches("Grep").count(), 1, "{screen}");
     viewer.quit();
 }
+
+/// A Claude Code agent file that names itself as its `Task` call's
+/// sub-agent (issue 25: a stack overflow in the viewer too): the viewer
+/// opens it, the unfolded call shows the cut cycle, `q` ends it cleanly.
+#[test]
+fn a_file_that_is_its_own_sub_agent_shows_the_cut_cycle_in_the_viewer() {
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let path = tmp.path().join("agent-x.jsonl");
+    let mut result = json!({
+        "type": "user", "uuid": "p3", "parentUuid": "p2", "sessionId": SESSION,
+        "timestamp": "2026-01-22T10:00:04.000Z",
+        "message": {"role": "user", "content": [{"type": "tool_result",
+            "tool_use_id": "toolu_task", "content": [{"type": "text", "text": "done"}]}]},
+    });
+    result["toolUseResult"] = json!({"agentId": "x", "status": "completed"});
+    let text = [
+        user("p1", 0, false, json!("Look at yourself.")),
+        assistant(
+            "p2",
+            2,
+            false,
+            json!([{"type": "tool_use", "id": "toolu_task", "name": "Task",
+                    "input": {"description": "Myself again", "prompt": "Look at yourself."}}]),
+        ),
+        result.to_string() + "\n",
+    ]
+    .concat();
+    std::fs::write(&path, text).expect("written");
+    let mut viewer = open(&path, 160);
+    viewer.wait_until("the folded agent", Duration::from_secs(10), |s| {
+        s.contents().contains("▸ agent \"Myself again\"")
+    });
+    viewer.send(b"{");
+    viewer.send(b"\r");
+    let screen = viewer.wait_until("the cut cycle", Duration::from_secs(5), |s| {
+        s.contents().contains("cycle cut here")
+    });
+    assert!(
+        screen.contents().contains(&format!(
+            "sub-agent {} is already shown above",
+            path.display()
+        )),
+        "{}",
+        screen.contents()
+    );
+    viewer.quit();
+}

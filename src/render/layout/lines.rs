@@ -23,9 +23,13 @@ pub(super) fn clean<'t>(text: &'t str, ctx: &LayoutContext<'_>) -> Cow<'t, str> 
     sanitize(text, ctx.sanitize)
 }
 
-/// A JSON value pretty-printed (empty if it cannot be).
+/// A JSON value pretty-printed (empty if it cannot be), indented at most
+/// [`crate::render::result::MAX_INDENT`] levels deep so the text stays
+/// linear in the value's size.
 pub(super) fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
+    serde_json::to_string(value)
+        .map(|compact| crate::render::result::reindent_json(&compact))
+        .unwrap_or_default()
 }
 
 /// Cuts any line that is still too wide (the last guard of the width rule):

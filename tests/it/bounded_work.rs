@@ -1,0 +1,464 @@
+//! Bounded work for every input (issue 25, point 2; docs/hardening.md,
+//! "Bounded work"): the worst shapes found — JSON nested thousands deep in
+//! a tool result, a Markdown table of a million cells, a `.jsonl.zst` that
+//! inflates to gigabytes, sub-agents that link one another in a cycle — run
+//! through the real binary, in every command that reads them. Each run
+//! must end with the behaviour stated (a notice where work was cut) in
+//! memory ≤ 4× the input + 64 MiB and within seconds.
+
+use crate::common::support::{Run, overhear, overhear_with};
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+const MIB: u64 = 1024 * 1024;
+
+/// The rule: memory ≤ 4× the input + 64 MiB, and a few seconds at most
+/// (every input here is read in well under a second on an idle machine;
+/// the slack is for a machine shared with builds).
+fn check_bounds(what: &str, input_bytes: u64, run: &Run) {
+    eprintln!(
+        "bounded work: {what}: input {:.2} MiB, peak {:.1} MiB, {:.2?}",
+        input_bytes as f64 / MIB as f64,
+        run.peak_mib(),
+        run.elapsed
+    );
+    let bound_kib = (4 * input_bytes + 64 * MIB) / 1024;
+    assert!(
+        run.peak_kib <= bound_kib,
+        "{what}: peak memory {:.0} MiB > 4 × {} bytes + 64 MiB",
+        run.peak_mib(),
+        input_bytes
+    );
+    assert!(
+        run.elapsed <= Duration::from_secs(10),
+        "{what}: took {:?}",
+        run.elapsed
+    );
+}
+
+fn text(run: &Run) -> String {
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
+/// A Claude Code transcript line.
+fn claude_line(uuid: &str, parent: Option<&str>, kind: &str, message: Value) -> Value {
+    json!({"type": kind, "uuid": uuid, "parentUuid": parent, "sessionId": "s",
+           "timestamp": "2026-01-01T00:00:00Z", "message": message})
+}
+
+fn write_lines(path: &Path, lines: &[Value]) -> u64 {
+    let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+    std::fs::write(path, &text).expect("transcript written");
+    text.len() as u64
+}
+
+/// A Claude Code transcript whose one `Bash` call returns `result`.
+fn with_result(path: &Path, result: &str) -> u64 {
+    write_lines(
+        path,
+        &[
+            claude_line("u1", None, "user", json!({"role": "user", "content": "hi"})),
+            claude_line(
+                "a1",
+                Some("u1"),
+                "assistant",
+                json!({"role": "assistant", "id": "m1", "content": [
+                    {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "x"}}]}),
+            ),
+            claude_line(
+                "u2",
+                Some("a1"),
+                "user",
+                json!({"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": result}]}),
+            ),
+        ],
+    )
+}
+
+fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 temporary path")
+}
+
+#[test]
+fn a_result_of_json_nested_thirty_thousand_deep_costs_linear_memory_in_every_command() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let depth = 30_000;
+    let nested = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+    let transcript = dir.path().join("deep.jsonl");
+    let size = with_result(&transcript, &nested);
+    let result_file = dir.path().join("result.txt");
+    std::fs::write(&result_file, &nested).expect("result written");
+    let out = dir.path().join("out");
+
+    let render = overhear([
+        "render",
+        "--color",
+        "never",
+        "--width",
+        "80",
+        arg(&transcript),
+    ]);
+    render.expect_code(0);
+    check_bounds("render", size, &render);
+    // Indented 16 levels deep, then the rest of the value on one line.
+    let screen = text(&render);
+    assert!(
+        screen.contains(&format!("│ {}[", "  ".repeat(7))),
+        "{screen}"
+    );
+
+    let raw = overhear(["render", "--view", "raw", "--width", "80", arg(&transcript)]);
+    raw.expect_code(0);
+    check_bounds("render --view raw", size, &raw);
+    let events = overhear(["events", arg(&transcript)]);
+    events.expect_code(0);
+    check_bounds("events", size, &events);
+    for ext in ["md", "html"] {
+        let target = out.with_extension(ext);
+        let export = overhear(["export", arg(&transcript), "-o", arg(&target)]);
+        export.expect_code(0);
+        check_bounds(&format!("export .{ext}"), size, &export);
+    }
+    let card = overhear(["card", "--tool", "Bash", "--result", arg(&result_file)]);
+    card.expect_code(0);
+    check_bounds("card --result", nested.len() as u64, &card);
+    assert!(
+        text(&card).contains("more lines not shown"),
+        "{}",
+        text(&card)
+    );
+}
+
+#[test]
+fn a_table_of_a_million_cells_is_shown_as_written_behind_a_note() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let (columns, rows) = (1000, 1000);
+    let row = |cell: &str| format!("|{}\n", format!("{cell}|").repeat(columns));
+    let mut table = row("h") + &row("-");
+    for _ in 0..rows {
+        table.push_str(&row("x"));
+    }
+    let transcript = dir.path().join("table.jsonl");
+    let size = write_lines(
+        &transcript,
+        &[
+            claude_line("u1", None, "user", json!({"role": "user", "content": "hi"})),
+            claude_line(
+                "a1",
+                Some("u1"),
+                "assistant",
+                json!({"role": "assistant", "id": "m1", "content": [{"type": "text", "text": table}]}),
+            ),
+        ],
+    );
+    let note = "(a table of 1002 lines, shown as written: tables of more than 10000 cells are";
+
+    let render = overhear([
+        "render",
+        "--color",
+        "never",
+        "--width",
+        "100",
+        arg(&transcript),
+    ]);
+    render.expect_code(0);
+    check_bounds("render", size, &render);
+    let screen = text(&render);
+    assert!(
+        screen.contains(note),
+        "{}",
+        &screen[..screen.len().min(2000)]
+    );
+    // The rows as written, cut at the width (code is never wrapped).
+    assert!(
+        screen.contains("|x|x|x|x|"),
+        "{}",
+        &screen[..screen.len().min(2000)]
+    );
+
+    let export = overhear([
+        "export",
+        arg(&transcript),
+        "-o",
+        arg(&dir.path().join("t.md")),
+    ]);
+    export.expect_code(0);
+    check_bounds("export", size, &export);
+}
+
+/// A zstd frame that inflates to `size` bytes (a multiple of 128 KiB): one
+/// raw block holding `first`, then run-length blocks of newlines, 4 bytes
+/// each for 128 KiB.
+fn zstd_bomb(first: &[u8], size: u64) -> Vec<u8> {
+    const BLOCK: u32 = 128 * 1024;
+    // Magic; frame header: no content size, not single segment; window 128 KiB.
+    let mut out = vec![0x28, 0xB5, 0x2F, 0xFD, 0x00, 7 << 3];
+    let header = |last: bool, kind: u32, size: u32| {
+        let value = u32::from(last) | (kind << 1) | (size << 3);
+        value.to_le_bytes()[..3].to_vec()
+    };
+    let first_len = u32::try_from(first.len()).expect("a short first line");
+    out.extend(header(false, 0, first_len));
+    out.extend_from_slice(first);
+    let blocks = size / u64::from(BLOCK);
+    for i in 0..blocks {
+        out.extend(header(i + 1 == blocks, 1, BLOCK));
+        out.push(b'\n');
+    }
+    out
+}
+
+fn write_bomb(dir: &Path, inflated: u64) -> (PathBuf, u64) {
+    let meta = json!({"timestamp": "2025-09-25T02:12:23.966Z", "type": "session_meta",
+                      "payload": {"id": "bomb", "cwd": "/work"}})
+    .to_string()
+        + "\n";
+    let bytes = zstd_bomb(meta.as_bytes(), inflated);
+    let path = dir.join("rollout-2025-09-25T02-12-23-bomb.jsonl.zst");
+    std::fs::write(&path, &bytes).expect("bomb written");
+    (path, bytes.len() as u64)
+}
+
+#[test]
+fn a_zstd_bomb_is_refused_like_a_file_over_the_limit_in_little_memory() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    // 256 MiB inflated from 8 KiB, under a 16 MiB limit.
+    let (bomb, size) = write_bomb(dir.path(), 256 * MIB);
+    for command in [["render", "--color", "never"].as_slice(), &["events"]] {
+        let mut args = command.to_vec();
+        args.push(arg(&bomb));
+        let run = overhear_with(&args, &[("OVERHEAR_MAX_BYTES", "16M")]);
+        run.expect_code(1);
+        check_bounds(command[0], size, &run);
+        assert!(run.stdout.is_empty(), "{}", text(&run));
+        assert!(
+            run.stderr.contains(&format!(
+                "{}: more than the 16 MiB overhear reads; set OVERHEAR_MAX_BYTES",
+                bomb.display()
+            )),
+            "{}",
+            run.stderr
+        );
+    }
+    // Under the limit it reads as any rollout.
+    let run = overhear_with(
+        ["render", "--color", "never", arg(&bomb)],
+        &[("OVERHEAR_MAX_BYTES", "512M")],
+    );
+    run.expect_code(0);
+}
+
+#[test]
+fn a_zstd_bomb_past_the_default_limit_costs_neither_its_size_nor_minutes() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    // 6 GiB inflated from 192 KiB: past the default 4 GiB.
+    let (bomb, size) = write_bomb(dir.path(), 6 << 30);
+    let run = overhear(["render", arg(&bomb)]);
+    run.expect_code(1);
+    check_bounds("render", size, &run);
+    assert!(
+        run.stderr.contains("more than the 4 GiB overhear reads"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A Claude Code agent file whose `Task` call's result names `agent-<target>.jsonl`.
+fn agent_file(dir: &Path, name: &str, target: &str) -> u64 {
+    write_lines(
+        &dir.join(format!("agent-{name}.jsonl")),
+        &[
+            claude_line(
+                "u1",
+                None,
+                "user",
+                json!({"role": "user", "content": format!("I am {name}")}),
+            ),
+            claude_line(
+                "a1",
+                Some("u1"),
+                "assistant",
+                json!({"role": "assistant", "id": "m1", "content": [
+                    {"type": "tool_use", "id": "t1", "name": "Task",
+                     "input": {"prompt": format!("go on from {name}"), "description": format!("from {name}")}}]}),
+            ),
+            {
+                let mut line = claude_line(
+                    "u2",
+                    Some("a1"),
+                    "user",
+                    json!({"role": "user", "content": [
+                        {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": "done"}]}]}),
+                );
+                line["toolUseResult"] = json!({"agentId": target, "status": "completed",
+                                               "content": [{"type": "text", "text": "done"}]});
+                line
+            },
+        ],
+    )
+}
+
+/// Runs every command on `path`; each must end and exit 0, and each but the
+/// raw view (the parent's stored lines as they are) show the notice: the
+/// file it names and what was cut (apart: a narrow nested notice wraps).
+fn every_command_shows(path: &Path, note: [&str; 2], input: u64) {
+    let out = path.with_extension("export.md");
+    for args in [
+        vec!["render", "--color", "never", "--width", "200", arg(path)],
+        vec!["render", "--view", "raw", "--width", "200", arg(path)],
+        vec!["events", arg(path)],
+        vec!["export", arg(path), "-o", arg(&out)],
+    ] {
+        let run = overhear(&args);
+        run.expect_code(0);
+        check_bounds(&args.join(" "), input, &run);
+        if args.contains(&"raw") {
+            continue;
+        }
+        let shown = if args[0] == "export" {
+            std::fs::read_to_string(&out).expect("the export is written")
+        } else {
+            text(&run)
+        };
+        assert!(
+            note.iter().all(|part| shown.contains(part)),
+            "{args:?}:\n{shown}"
+        );
+    }
+}
+
+#[test]
+fn a_claude_code_file_that_is_its_own_sub_agent_shows_a_cut_cycle() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let size = agent_file(dir.path(), "x", "x");
+    let path = dir.path().join("agent-x.jsonl");
+    let note = [
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default(),
+        "cycle cut here",
+    ];
+    every_command_shows(&path, note, size);
+}
+
+#[test]
+fn sub_agents_linking_back_a_to_b_to_a_show_a_cut_cycle() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let size = agent_file(dir.path(), "a", "b") + agent_file(dir.path(), "b", "a");
+    let path = dir.path().join("agent-a.jsonl");
+    let note = [
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default(),
+        "cycle cut here",
+    ];
+    every_command_shows(&path, note, size);
+    // b is read once, under a.
+    let render = overhear(["render", "--color", "never", "--width", "200", arg(&path)]);
+    assert_eq!(
+        text(&render).matches("I am b").count(),
+        1,
+        "{}",
+        text(&render)
+    );
+}
+
+#[test]
+fn a_chain_of_forty_sub_agents_is_read_sixteen_deep_then_cut() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut size = 0;
+    for i in 0..40 {
+        size += agent_file(dir.path(), &format!("n{i}"), &format!("n{}", i + 1));
+    }
+    let path = dir.path().join("agent-n0.jsonl");
+    let note = ["agent-n17", "deep: not read"];
+    every_command_shows(&path, note, size);
+    let render = overhear(["render", "--color", "never", "--width", "200", arg(&path)]);
+    let screen = text(&render);
+    assert!(
+        screen.contains("I am n16") && !screen.contains("I am n17"),
+        "{screen}"
+    );
+}
+
+/// A Codex rollout for thread `id` whose `spawn_agent` call started thread `child`.
+fn rollout(dir: &Path, id: &str, child: &str) -> u64 {
+    let line = |kind: &str, payload: Value| json!({"timestamp": "2026-01-22T10:15:23.000Z", "type": kind, "payload": payload});
+    write_lines(
+        &dir.join(format!("rollout-2026-01-22T10-15-23-{id}.jsonl")),
+        &[
+            line(
+                "session_meta",
+                json!({"id": id, "cwd": "/work/app", "source": "cli"}),
+            ),
+            line(
+                "event_msg",
+                json!({"type": "user_message", "message": format!("I am {id}")}),
+            ),
+            line(
+                "response_item",
+                json!({"type": "function_call", "name": "spawn_agent", "call_id": "call_spawn",
+                       "arguments": "{\"message\":\"go on\"}"}),
+            ),
+            line(
+                "response_item",
+                json!({"type": "function_call_output", "call_id": "call_spawn",
+                       "output": format!("{{\"agent_id\":\"{child}\"}}")}),
+            ),
+        ],
+    )
+}
+
+#[test]
+fn two_codex_rollouts_spawning_each_other_show_a_cut_cycle() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let a = "0199aaaa-0000-7000-8000-000000000001";
+    let b = "0199bbbb-0000-7000-8000-000000000002";
+    let size = rollout(dir.path(), a, b) + rollout(dir.path(), b, a);
+    let path = dir
+        .path()
+        .join(format!("rollout-2026-01-22T10-15-23-{a}.jsonl"));
+    let note = [
+        path.file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default(),
+        "cycle cut here",
+    ];
+    every_command_shows(&path, note, size);
+}
+
+/// Found by the `agent_readers` fuzz target (docs/hardening.md, finding
+/// 11): two running sub-agents' files, each with a `Task` call whose prompt
+/// is the other's first prompt. Telling which file is a running call's
+/// sub-agent read each candidate with its own sub-agents, which looked at
+/// the other file, and so on: a stack overflow.
+#[test]
+fn running_sub_agents_found_by_each_others_prompt_are_read_once() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let mut size = 0;
+    for name in ["p", "q"] {
+        size += write_lines(
+            &dir.path().join(format!("agent-{name}.jsonl")),
+            &[
+                claude_line("u1", None, "user", json!({"role": "user", "content": "go"})),
+                claude_line(
+                    "a1",
+                    Some("u1"),
+                    "assistant",
+                    json!({"role": "assistant", "id": "m1", "content": [
+                        {"type": "tool_use", "id": "t1", "name": "Task",
+                         "input": {"prompt": "go", "description": format!("from {name}")}}]}),
+                ),
+            ],
+        );
+    }
+    let path = dir.path().join("agent-p.jsonl");
+    let render = overhear(["render", "--color", "never", "--width", "200", arg(&path)]);
+    render.expect_code(0);
+    check_bounds("render", size, &render);
+    assert!(text(&render).contains("from p"), "{}", text(&render));
+}
