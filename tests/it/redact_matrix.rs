@@ -261,35 +261,7 @@ fn codex(dir: &Path) -> PathBuf {
     path
 }
 
-const SESSION: &str = "5e55a0e1-0000-4000-8000-00000000c0de";
-const AGENT: &str = "a1b2c3d4e5f6a7b8c";
-
-/// One Claude Code record (`sidechain`: the sub-agent's).
-fn cc_record(kind: &str, uuid: &str, second: u32, sidechain: bool, message: Value) -> String {
-    let mut line = json!({
-        "type": kind, "uuid": uuid, "sessionId": SESSION, "isSidechain": sidechain,
-        "timestamp": format!("2026-01-22T10:00:{second:02}.000Z"), "message": message,
-    });
-    if sidechain {
-        line["agentId"] = Value::from(AGENT);
-    }
-    line.to_string() + "\n"
-}
-
-fn cc_user(uuid: &str, second: u32, sidechain: bool, content: Value) -> String {
-    cc_record(
-        "user",
-        uuid,
-        second,
-        sidechain,
-        json!({"role": "user", "content": content}),
-    )
-}
-
-fn cc_assistant(uuid: &str, second: u32, sidechain: bool, content: Value) -> String {
-    let message = json!({"id": format!("msg_{uuid}"), "role": "assistant", "content": content});
-    cc_record("assistant", uuid, second, sidechain, message)
-}
+use crate::common::agents::claude::{AGENT, SESSION, assistant as cc_assistant, user as cc_user};
 
 /// A Claude Code session: the parent (a `custom-title`, prompt, thinking,
 /// a Bash call and its result, an `Agent` call, the reply) and the agent

@@ -12,42 +12,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use common::pty::Viewer;
-use serde_json::{Value, json};
+use serde_json::json;
 
 const ROWS: u16 = 30;
-const SESSION: &str = "5e55a0e1-0000-4000-8000-00000000c0de";
-const AGENT: &str = "a1b2c3d4e5f6a7b8c";
-
-fn record(kind: &str, uuid: &str, second: u32, sidechain: bool, message: Value) -> String {
-    let mut line = json!({
-        "type": kind, "uuid": uuid, "sessionId": SESSION, "isSidechain": sidechain,
-        "timestamp": format!("2026-01-22T10:00:{second:02}.000Z"), "message": message,
-    });
-    if sidechain {
-        line["agentId"] = Value::from(AGENT);
-    }
-    line.to_string() + "\n"
-}
-
-fn user(uuid: &str, second: u32, sidechain: bool, content: Value) -> String {
-    record(
-        "user",
-        uuid,
-        second,
-        sidechain,
-        json!({"role": "user", "content": content}),
-    )
-}
-
-fn assistant(uuid: &str, second: u32, sidechain: bool, content: Value) -> String {
-    record(
-        "assistant",
-        uuid,
-        second,
-        sidechain,
-        json!({"id": format!("msg_{uuid}"), "role": "assistant", "content": content}),
-    )
-}
+use crate::common::agents::claude::{AGENT, SESSION, assistant, user};
 
 /// The parent's lines up to the `Agent` call.
 fn parent_head() -> String {

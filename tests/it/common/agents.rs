@@ -80,3 +80,39 @@ pub fn stated_ago(line: &str, ago: std::time::Duration) -> String {
     let end = start + line[start..].find('"').expect("its end");
     format!("{}{stamp}{}", &line[..start], &line[end..])
 }
+
+/// Hand-written Claude Code records for a session with one sub-agent, for
+/// tests that build their own transcript (its file `SESSION.jsonl`, the
+/// sub-agent's `SESSION/subagents/agent-AGENT.jsonl`).
+pub mod claude {
+    use serde_json::{Value, json};
+
+    /// The session's id.
+    pub const SESSION: &str = "5e55a0e1-0000-4000-8000-00000000c0de";
+    /// The sub-agent's id.
+    pub const AGENT: &str = "a1b2c3d4e5f6a7b8c";
+
+    /// One record at second `second` (`sidechain`: the sub-agent's), as a line.
+    pub fn record(kind: &str, uuid: &str, second: u32, sidechain: bool, message: Value) -> String {
+        let mut line = json!({
+            "type": kind, "uuid": uuid, "sessionId": SESSION, "isSidechain": sidechain,
+            "timestamp": format!("2026-01-22T10:00:{second:02}.000Z"), "message": message,
+        });
+        if sidechain {
+            line["agentId"] = Value::from(AGENT);
+        }
+        line.to_string() + "\n"
+    }
+
+    /// A `user` record holding `content`.
+    pub fn user(uuid: &str, second: u32, sidechain: bool, content: Value) -> String {
+        let message = json!({"role": "user", "content": content});
+        record("user", uuid, second, sidechain, message)
+    }
+
+    /// An `assistant` record holding `content`, its message id made from `uuid`.
+    pub fn assistant(uuid: &str, second: u32, sidechain: bool, content: Value) -> String {
+        let message = json!({"id": format!("msg_{uuid}"), "role": "assistant", "content": content});
+        record("assistant", uuid, second, sidechain, message)
+    }
+}
