@@ -49,7 +49,7 @@ fn an_eve_stream_cut_reads_like_the_stream_up_to_there() {
     );
 }
 
-/// Issue 25 §4: an eve reply streamed in two deltas read at two different
+/// An eve reply streamed in two deltas read at two different
 /// times (the viewer following stdin), a secret cut between them: the raw
 /// view's first delta, already stored, is rewritten when the second arrives.
 #[test]

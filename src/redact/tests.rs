@@ -96,7 +96,7 @@ fn overlapping_secrets_get_one_mark() {
     assert_eq!(out.matches("[redacted").count(), 1, "{out}");
 }
 
-/// Issue 25 §4: a key ends at any character that cannot be part of it,
+/// A key ends at any character that cannot be part of it,
 /// not only at a quote, a space, a backtick, `;` or the end of the line.
 #[test]
 fn keys_end_at_any_character_that_cannot_be_part_of_them() {
@@ -223,7 +223,7 @@ fn hashes_ids_and_images_survive_in_every_context() {
     }
 }
 
-/// Issue 25 §4: a secret streamed in pieces (eve's deltas) is found in the
+/// A secret streamed in pieces (eve's deltas) is found in the
 /// joined text and redacted in every piece, also when it spans three, and
 /// when a piece holds the end of one secret and the start of the next.
 #[test]

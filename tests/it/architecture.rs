@@ -282,7 +282,7 @@ fn imports_are_read_through_groups_and_relative_paths() {
 
 /// Every file is opened and written through `files`: a file opened anywhere
 /// else would be missing from the registry of files read, and an export
-/// could then write over it (issue 25, point 1); a file written anywhere
+/// could then write over it; a file written anywhere
 /// else would not be replaced atomically.
 #[test]
 fn files_are_opened_and_written_only_through_files() {

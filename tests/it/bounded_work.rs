@@ -1,5 +1,4 @@
-//! Bounded work for every input (issue 25, point 2; docs/hardening.md,
-//! "Bounded work"): the worst shapes found — JSON nested thousands deep in
+//! Bounded work for every input (docs/hardening.md, "Bounded work"): the worst shapes found — JSON nested thousands deep in
 //! a tool result, a Markdown table of a million cells, a `.jsonl.zst` that
 //! inflates to gigabytes, sub-agents that link one another in a cycle — run
 //! through the real binary, in every command that reads them. Each run

@@ -360,7 +360,7 @@ fn long_json_lines_are_wrapped_whole_in_printed_output() {
     assert!(coloured.contains("\u{1b}[2m↪"), "{coloured:?}");
 }
 
-// --- Issue 12, point 7: no program from PATH --------------------------------
+// --- No program from PATH ---------------------------------------------------
 
 #[test]
 fn no_tput_from_path_is_ever_run_to_learn_the_width() {

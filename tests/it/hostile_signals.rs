@@ -82,7 +82,7 @@ fn signals_that_end_the_viewer_restore_the_terminal() {
 /// allocation failure or a stack overflow aborts (SIGABRT), a bad memory
 /// access faults (SIGSEGV, SIGBUS) — still give the terminal back, the
 /// mouse capture of `--mouse` included, and the process still ends by the
-/// signal (issue 25, point 3).
+/// signal.
 #[test]
 fn fatal_signals_restore_the_terminal_and_still_end_the_viewer() {
     for (name, signal) in [

@@ -1,5 +1,5 @@
-//! A large JP conversation in the real viewer, in a pseudo-terminal (issue
-//! 13 §1): it opens at its end with only its last turns decoded, `g` reads
+//! A large JP conversation in the real viewer, in a pseudo-terminal: it
+//! opens at its end with only its last turns decoded, `g` reads
 //! the earlier ones and shows the first turn, `G` goes back to the end, `q`
 //! quits — at 40, 80 and 200 columns, and with `NO_COLOR`. On a conversation
 //! of 320 MiB, reading every earlier turn says how far it is, and `q`,

@@ -1,4 +1,4 @@
-//! Nothing the agent wrote is lost from view (issue 25, point 5), each
+//! Nothing the agent wrote is lost from view, each
 //! through the binary: a lone surrogate escape (a string cut inside an
 //! emoji) reads as U+FFFD with one warning, in every format; two calls
 //! sharing an id are both shown, each with its result; `--at TIME` places

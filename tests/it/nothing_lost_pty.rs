@@ -1,6 +1,5 @@
 //! The viewer following a Claude Code transcript that is rewritten in place
-//! (same inode, new content), in a real pseudo-terminal (issue 25, point
-//! 5): the new version replaces the old one, never spliced onto it; a
+//! (same inode, new content), in a real pseudo-terminal: the new version replaces the old one, never spliced onto it; a
 //! version that cannot be read (not JSON, another format, an emptied file)
 //! leaves the last one that could on screen, with a note saying why; and a
 //! turn whose records are a year old shows no running clock, however new

@@ -1,4 +1,4 @@
-//! Issue 25 §4: every secret kind in every place of every format, through
+//! Every secret kind in every place of every format, through
 //! every output of the binary — `render --redact`, `export` to Markdown and
 //! to HTML, the viewer's `--redact` — and none survives. One conversation
 //! per format holds every secret in every place it has (prompt, reply,

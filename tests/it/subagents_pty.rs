@@ -231,7 +231,7 @@ fn a_sub_agents_file_written_while_the_parent_runs_shows_as_it_grows() {
 }
 
 /// A Claude Code agent file that names itself as its `Task` call's
-/// sub-agent (issue 25: a stack overflow in the viewer too): the viewer
+/// sub-agent (once a stack overflow in the viewer too): the viewer
 /// opens it, the unfolded call shows the cut cycle, `q` ends it cleanly.
 #[test]
 fn a_file_that_is_its_own_sub_agent_shows_the_cut_cycle_in_the_viewer() {

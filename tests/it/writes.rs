@@ -1,5 +1,4 @@
-//! What `overhear export -o` writes, through the binary (issue 25, points 1
-//! and 6): never a file the export read, whatever link or other spelling of
+//! What `overhear export -o` writes, through the binary: never a file the export read, whatever link or other spelling of
 //! its path leads to it (the conversation, a sub-agent's transcript, the
 //! configuration); a replaced file atomically, so that a failed write leaves
 //! the previous export and nothing partial; `-o -` is stdout and `-o ""` a
