@@ -23,6 +23,9 @@ pub use conversation::{
     redact_value,
 };
 
+/// How every mark a redaction writes begins (`[redacted RULE]`).
+const MARK_START: &str = "[redacted ";
+
 /// The built-in rules, as shipped.
 const RULES: &str = include_str!("rules.toml");
 
@@ -98,7 +101,7 @@ impl Redactor {
                 keyword_rule.push(index);
             }
             rules.push(Rule {
-                mark: format!("[redacted {}]", spec.id),
+                mark: format!("{MARK_START}{}]", spec.id),
                 regex,
                 secret_group: spec.secret_group,
             });
@@ -180,8 +183,12 @@ impl Redactor {
             let rule = &self.rules[index];
             for caps in rule.regex.captures_iter(text) {
                 let secret = caps.get(rule.secret_group).or_else(|| caps.get(0));
+                // A secret that starts at a mark is what a redaction wrote
+                // (a value whose end another secret's mark ran past): left
+                // alone, so that redacting twice is redacting once.
                 if let Some(m) = secret
                     && !m.is_empty()
+                    && !text[m.start()..].starts_with(MARK_START)
                 {
                     found.push((m.start(), m.end(), index));
                 }

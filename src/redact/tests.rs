@@ -260,3 +260,20 @@ fn a_secret_split_across_streamed_pieces_is_redacted_in_each() {
         vec![]
     );
 }
+
+/// Fuzz finding 12 (`redactor`): a key's JSON value (`"password": "…`)
+/// that another secret's mark ran past — a private key whose lines went on
+/// beyond the value's closing quote — left the mark at the value's start,
+/// and a second pass took `[redacted …]` and what followed it as a new
+/// value to redact. A match that starts at a mark is what a redaction wrote,
+/// and is left alone.
+#[test]
+fn a_secret_that_starts_at_a_mark_is_not_redacted_again() {
+    let input = include_bytes!("../../tests/fixtures/fuzz/redactor-mark-in-a-json-value.bin");
+    let text = String::from_utf8_lossy(&input[3..]);
+    let once = redact(&text);
+    assert_ne!(once, text, "the input holds secrets");
+    assert_eq!(redact(&once), once);
+    let value = r#"{"password": "[redacted private-key] and the rest"}"#;
+    assert_eq!(redact(value), value);
+}
