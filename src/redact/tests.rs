@@ -277,3 +277,21 @@ fn a_secret_that_starts_at_a_mark_is_not_redacted_again() {
     let value = r#"{"password": "[redacted private-key] and the rest"}"#;
     assert_eq!(redact(value), value);
 }
+
+/// Fuzz finding 13 (`redactor`): a URL's password was left when its scheme
+/// was glued to the word before it (`…ghp_…postgres://admin:pw@db`, as a
+/// cut or pasted text has it): the rule wanted the scheme to start a word.
+/// The password is known by `://user:` and `@` alone.
+#[test]
+fn a_url_password_is_redacted_whatever_stands_before_its_scheme() {
+    let glued = "ghp_tokenpostgres://admin:hunter2fake@db.example.com:5432/app";
+    assert_eq!(
+        redact(glued),
+        "ghp_tokenpostgres://admin:[redacted url-password]@db.example.com:5432/app"
+    );
+    let input = include_bytes!("../../tests/fixtures/fuzz/redactor-url-after-a-token.bin");
+    let text = String::from_utf8_lossy(&input[3..]);
+    let once = redact(&text);
+    assert!(!once.contains("hunter2fake"), "{once}");
+    assert_eq!(redact(&once), once);
+}
