@@ -421,12 +421,9 @@ fn check_outputs(path: &Path, out_dir: &Path, format: &str) {
     }
 }
 
-#[test]
-fn codex_with_a_sub_agent_and_a_title_keeps_no_secret() {
-    let tmp = tempfile::tempdir().unwrap();
-    let path = codex(tmp.path());
-    check_outputs(&path, tmp.path(), "codex");
-    // The child's reply is in the outputs at all (else the check proves nothing).
+/// The sub-agent's reply is in the render at all (else the checks of the
+/// outputs prove nothing about sub-agents).
+fn assert_sub_agent_shown(path: &Path) {
     let run = overhear([
         "render",
         path.to_str().unwrap(),
@@ -437,6 +434,14 @@ fn codex_with_a_sub_agent_and_a_title_keeps_no_secret() {
     ]);
     let printed = String::from_utf8_lossy(&run.stdout);
     assert!(printed.contains("sub-agent reply"), "{printed}");
+}
+
+#[test]
+fn codex_with_a_sub_agent_and_a_title_keeps_no_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = codex(tmp.path());
+    check_outputs(&path, tmp.path(), "codex");
+    assert_sub_agent_shown(&path);
     let html = std::fs::read_to_string(tmp.path().join("codex.html")).unwrap();
     assert!(html.contains("<title>Title [redacted"), "{html}");
 }
@@ -446,16 +451,7 @@ fn claude_code_with_a_sub_agent_and_a_title_keeps_no_secret() {
     let tmp = tempfile::tempdir().unwrap();
     let path = claude_code(tmp.path());
     check_outputs(&path, tmp.path(), "claude-code");
-    let run = overhear([
-        "render",
-        path.to_str().unwrap(),
-        "--width",
-        "200",
-        "--color",
-        "never",
-    ]);
-    let printed = String::from_utf8_lossy(&run.stdout);
-    assert!(printed.contains("sub-agent reply"), "{printed}");
+    assert_sub_agent_shown(&path);
     let md = std::fs::read_to_string(tmp.path().join("claude-code.md")).unwrap();
     assert!(md.starts_with("# Title [redacted"), "{md}");
 }
