@@ -17,7 +17,7 @@ use super::claude_code::ClaudeCodeReader;
 use super::codex::CodexReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
-use super::stream::{StreamReader, SubAgentLink};
+use super::reader::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original, StreamPiece};
 use crate::problem::SkippedLine;
