@@ -291,15 +291,24 @@ impl Builder<'_> {
             .map(Box::new);
         // A turn has ended when the format says so, when another follows it,
         // or when no one writes the conversation any more; its duration runs
-        // from its first stored time to its last. A turn whose times are all
+        // from its first stored time to the last time of its own steps. A turn whose times are all
         // one (a slash command and its output) has no duration to show.
         let ended = turn_ended(conv, turn) || number < conv.turns.len() || self.options.finished;
         let duration = ended
             .then(|| {
+                // The turn's own steps: a record kept only for the raw view
+                // or a notice (the next prompt's queue, a hook) is not work
+                // of the turn, and may come when the user has been away.
                 let last = turn
                     .events
                     .clone()
                     .rev()
+                    .filter(|&i| {
+                        !matches!(
+                            conv.events[i].kind,
+                            EventKind::Unknown(_) | EventKind::ConfigDelta { .. }
+                        )
+                    })
                     .find_map(|i| conv.events[i].timestamp.as_deref())?;
                 duration::between(timestamp.as_deref()?, last)
             })
@@ -386,6 +395,7 @@ impl Builder<'_> {
                                     "tool result with no matching call (id {})",
                                     response_id(&conv.events[*i])
                                 ),
+                                note: false,
                             },
                         );
                     }
@@ -408,9 +418,9 @@ impl Builder<'_> {
                 Item::Compaction(i) | Item::Unknown(i) => {
                     if view == DocView::Raw {
                         self.push(number, *i, 0, BlockKind::Unknown { event: *i });
-                    } else if let Some(text) = notice_text(&conv.events[*i]) {
+                    } else if let Some((text, note)) = notice_text(&conv.events[*i]) {
                         let text = text.to_string();
-                        self.push(number, *i, 0, BlockKind::Notice { text });
+                        self.push(number, *i, 0, BlockKind::Notice { text, note });
                     }
                 }
             }
@@ -424,6 +434,7 @@ impl Builder<'_> {
                 u16::MAX - 1,
                 BlockKind::Notice {
                     text: "no final reply — the answer may be lost".into(),
+                    note: false,
                 },
             );
         }
