@@ -412,7 +412,8 @@ fn system(sink: &mut Sink, value: &Value, time: Option<String>) {
             };
             sink.notice(time, "info", text);
         }
-        Some("away_summary") => sink.notice(time, "info", content.to_string()),
+        // Written when the user comes back: a recap, not a step of the turn.
+        Some("away_summary") => sink.notice(time, ext::NOTE, content.to_string()),
         _ if matches!(level, "warning" | "error") && !content.is_empty() => {
             sink.notice(time, level, content.to_string());
         }

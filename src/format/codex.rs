@@ -407,7 +407,9 @@ impl State {
                 let error = event.get("error").filter(|e| !e.is_null());
                 let message = error
                     .map(|e| str_at(e, "message").map_or_else(|| e.to_string(), str::to_string));
+                let ended_at = time.clone();
                 self.update_turn(sink, |info| {
+                    info.ended_at = ended_at;
                     info.ended = Some(if message.is_some() {
                         ext::TurnEnd::Failed
                     } else {

@@ -204,6 +204,10 @@ pub struct TurnInfo {
     /// The turn's (or its last step's) failure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
+    /// When the turn ended, as the source stated it (Codex's
+    /// `task_complete`): its duration ends there rather than at its last step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
     /// How the turn ended; absent while it runs or is held.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<TurnEnd>,

@@ -297,19 +297,16 @@ impl Builder<'_> {
         let duration = ended
             .then(|| {
                 // The turn's own steps: a record kept only for the raw view
-                // or a notice (the next prompt's queue, a hook) is not work
-                // of the turn, and may come when the user has been away.
-                let last = turn
+                // (the next prompt's queue) or a note (a hook's outcome) is
+                // not work of the turn, and may come after the user has been
+                // away; the source's own word on when the turn ended wins.
+                let stated = info.as_ref().and_then(|i| i.ended_at.as_deref());
+                let last = stated.or_else(|| turn
                     .events
                     .clone()
                     .rev()
-                    .filter(|&i| {
-                        !matches!(
-                            conv.events[i].kind,
-                            EventKind::Unknown(_) | EventKind::ConfigDelta { .. }
-                        )
-                    })
-                    .find_map(|i| conv.events[i].timestamp.as_deref())?;
+                    .filter(|&i| is_step(&conv.events[i]))
+                    .find_map(|i| conv.events[i].timestamp.as_deref()))?;
                 duration::between(timestamp.as_deref()?, last)
             })
             .flatten()
@@ -621,5 +618,15 @@ impl Builder<'_> {
                 subagent,
             })),
         );
+    }
+}
+
+/// Whether `event` is a step of its turn, for how long the turn took: not a
+/// configuration change, a record kept only for the raw view, or a note.
+fn is_step(event: &crate::model::Event) -> bool {
+    match event.kind {
+        EventKind::ConfigDelta { .. } => false,
+        EventKind::Unknown(_) => notice_text(event).is_some_and(|(_, note)| !note),
+        _ => true,
     }
 }
