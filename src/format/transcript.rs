@@ -278,9 +278,7 @@ impl Sink {
             call_view::set(&mut event, &view);
         }
         if let Some(subject) = subject {
-            event
-                .metadata
-                .insert(ext::SUBJECT.into(), Value::from(subject));
+            ext::set_subject(&mut event, &subject);
         }
         self.push(event)
     }

@@ -315,6 +315,13 @@ pub fn set_refused(event: &mut Event, reason: Option<&str>) -> bool {
     changed
 }
 
+/// Stores what a call did (its subject), on its request; returns whether
+/// it changed. Blank text stores nothing.
+pub fn set_subject(event: &mut Event, subject: &str) -> bool {
+    let subject = subject.trim();
+    !subject.is_empty() && set_value(event, SUBJECT, &subject)
+}
+
 /// What a call did, in a few words, when its reader said.
 pub fn subject(event: &Event) -> Option<&str> {
     event.metadata.get(SUBJECT).and_then(Value::as_str)

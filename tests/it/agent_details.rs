@@ -27,7 +27,12 @@ fn claude(kind: &str, uuid: &str, time: &str, mut extra: Value) -> String {
 }
 
 fn prompt(uuid: &str, time: &str, content: Value) -> String {
-    claude("user", uuid, time, json!({"message": {"role": "user", "content": content}}))
+    claude(
+        "user",
+        uuid,
+        time,
+        json!({"message": {"role": "user", "content": content}}),
+    )
 }
 
 fn reply(uuid: &str, time: &str, content: Value) -> String {
@@ -36,11 +41,16 @@ fn reply(uuid: &str, time: &str, content: Value) -> String {
 }
 
 fn call(uuid: &str, time: &str, id: &str, name: &str, input: Value) -> String {
-    reply(uuid, time, json!([{"type": "tool_use", "id": id, "name": name, "input": input}]))
+    reply(
+        uuid,
+        time,
+        json!([{"type": "tool_use", "id": id, "name": name, "input": input}]),
+    )
 }
 
 fn result(uuid: &str, time: &str, id: &str, text: &str, is_error: bool) -> String {
-    let block = json!({"type": "tool_result", "tool_use_id": id, "content": text, "is_error": is_error});
+    let block =
+        json!({"type": "tool_result", "tool_use_id": id, "content": text, "is_error": is_error});
     prompt(uuid, time, json!([block]))
 }
 
@@ -61,7 +71,11 @@ fn run(args: &[&str], input: &str) -> String {
         .write_all(input.as_bytes())
         .expect("written");
     let out = child.wait_with_output().expect("overhear ends");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).expect("UTF-8")
 }
 
@@ -83,21 +97,53 @@ fn rule_of(screen: &str, turn: usize) -> String {
 fn a_turn_lasts_from_its_prompt_to_its_last_record_not_to_the_next_prompt() {
     let input = [
         prompt("u1", "10:00:00", json!("Count the files")),
-        call("a1", "10:00:05", "t1", "Bash", json!({"command": "ls | wc -l"})),
+        call(
+            "a1",
+            "10:00:05",
+            "t1",
+            "Bash",
+            json!({"command": "ls | wc -l"}),
+        ),
         result("u2", "10:00:10", "t1", "12", false),
-        reply("a2", "10:00:30", json!([{"type": "text", "text": "There are 12."}])),
+        reply(
+            "a2",
+            "10:00:30",
+            json!([{"type": "text", "text": "There are 12."}]),
+        ),
         // The user comes back twenty minutes later: the next prompt's records.
-        claude("queue-operation", "q1", "10:20:00", json!({"operation": "enqueue", "content": "And now?"})),
-        claude("queue-operation", "q2", "10:20:00", json!({"operation": "dequeue"})),
-        claude("file-history-snapshot", "f1", "10:20:01", json!({"snapshot": {}})),
+        claude(
+            "queue-operation",
+            "q1",
+            "10:20:00",
+            json!({"operation": "enqueue", "content": "And now?"}),
+        ),
+        claude(
+            "queue-operation",
+            "q2",
+            "10:20:00",
+            json!({"operation": "dequeue"}),
+        ),
+        claude(
+            "file-history-snapshot",
+            "f1",
+            "10:20:01",
+            json!({"snapshot": {}}),
+        ),
         prompt("u3", "10:20:01", json!("And now?")),
-        reply("a3", "10:20:04", json!([{"type": "text", "text": "Still 12."}])),
+        reply(
+            "a3",
+            "10:20:04",
+            json!([{"type": "text", "text": "Still 12."}]),
+        ),
     ]
     .concat();
     let screen = render(&input, 100);
     let first = rule_of(&screen, 1);
     assert!(first.contains("· 30s"), "turn 1 took 30 s of work: {first}");
-    assert!(!first.contains("20m"), "the idle time is not the turn's: {first}");
+    assert!(
+        !first.contains("20m"),
+        "the idle time is not the turn's: {first}"
+    );
     assert!(rule_of(&screen, 2).contains("· 3s"), "{screen}");
 }
 
@@ -109,14 +155,36 @@ const REFUSED: &str = "The user doesn't want to proceed with this tool use. The 
 fn refusals(failure: bool) -> String {
     let mut lines = vec![
         prompt("u1", "10:00:00", json!("Install the deps")),
-        call("a1", "10:00:01", "t1", "Bash", json!({"command": "npm install"})),
+        call(
+            "a1",
+            "10:00:01",
+            "t1",
+            "Bash",
+            json!({"command": "npm install"}),
+        ),
         result("u2", "10:00:02", "t1", REFUSED, true),
     ];
     if failure {
-        lines.push(call("a2", "10:00:03", "t2", "Bash", json!({"command": "pnpm install"})));
-        lines.push(result("u3", "10:00:04", "t2", "pnpm: command not found", true));
+        lines.push(call(
+            "a2",
+            "10:00:03",
+            "t2",
+            "Bash",
+            json!({"command": "pnpm install"}),
+        ));
+        lines.push(result(
+            "u3",
+            "10:00:04",
+            "t2",
+            "pnpm: command not found",
+            true,
+        ));
     }
-    lines.push(reply("a3", "10:00:05", json!([{"type": "text", "text": "Done."}])));
+    lines.push(reply(
+        "a3",
+        "10:00:05",
+        json!([{"type": "text", "text": "Done."}]),
+    ));
     lines.concat()
 }
 
@@ -134,7 +202,10 @@ fn a_call_the_user_refused_is_shown_refused_with_the_reason_not_failed() {
         .lines()
         .find(|l| l.starts_with("✗ Bash"))
         .unwrap_or_else(|| panic!("no failed header:\n{screen}"));
-    assert!(failed.contains("pnpm install") && failed.contains("failed"), "{failed}");
+    assert!(
+        failed.contains("pnpm install") && failed.contains("failed"),
+        "{failed}"
+    );
 }
 
 #[test]
@@ -192,9 +263,22 @@ fn card_headers_say_what_each_call_did() {
     .concat();
     let screen = render(&input, 80);
     let headers: Vec<&str> = screen.lines().filter(|l| l.starts_with("● ")).collect();
-    assert!(headers.iter().any(|h| h.starts_with("● Bash · Run the tests")), "{headers:?}");
-    assert!(headers.iter().any(|h| h.starts_with("● Edit · src/app.ts")), "{headers:?}");
-    assert!(headers.iter().any(|h| h.starts_with("● Task · Find the bug")), "{headers:?}");
+    assert!(
+        headers
+            .iter()
+            .any(|h| h.starts_with("● Bash · Run the tests")),
+        "{headers:?}"
+    );
+    assert!(
+        headers.iter().any(|h| h.starts_with("● Edit · src/app.ts")),
+        "{headers:?}"
+    );
+    assert!(
+        headers
+            .iter()
+            .any(|h| h.starts_with("● Task · Find the bug")),
+        "{headers:?}"
+    );
     let cut = headers
         .iter()
         .find(|h| h.contains("grep -rn"))
@@ -203,9 +287,45 @@ fn card_headers_say_what_each_call_did() {
     assert_eq!(cut.matches('…').count(), 1, "cut once: {cut}");
     // The export's folded summaries say the same.
     let md = run(&["export", "--format", "md"], &input);
-    assert!(md.contains("<summary>● Bash · Run the tests") || md.contains("<summary>Bash · Run the tests"), "{md}");
+    assert!(
+        md.contains("<summary>● Bash · Run the tests")
+            || md.contains("<summary>Bash · Run the tests"),
+        "{md}"
+    );
     let html = run(&["export", "--format", "html"], &input);
-    assert!(html.contains("Run the tests"), "no subject in the HTML export");
+    assert!(
+        html.contains("Run the tests"),
+        "no subject in the HTML export"
+    );
+}
+
+#[test]
+fn the_viewer_shows_what_a_call_did_on_a_folded_card() {
+    let rows: Vec<String> = (1..=30).map(|n| format!("row {n}")).collect();
+    let input = [
+        prompt("u1", "10:00:00", json!("Show the rows")),
+        call(
+            "a1",
+            "10:00:01",
+            "t1",
+            "Bash",
+            json!({"command": "cat rows.txt", "description": "Print the rows"}),
+        ),
+        result("u2", "10:00:02", "t1", &rows.join("\n"), false),
+        reply(
+            "a2",
+            "10:00:03",
+            json!([{"type": "text", "text": "There."}]),
+        ),
+    ]
+    .concat();
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join(format!("{SESSION}.jsonl"));
+    std::fs::write(&path, input).expect("written");
+    let mut viewer = Viewer::spawn(&[path.as_path()], dir.path(), dir.path(), 30, 100);
+    // Cut by its style, the card is drawn folded: `▸ Bash · Print the rows …`.
+    viewer.wait_for_text("▸ Bash · Print the rows");
+    viewer.quit();
 }
 
 #[test]
@@ -222,12 +342,26 @@ fn ide_context_in_a_prompt_reads_as_a_note_and_the_raw_view_keeps_it() {
     ]
     .concat();
     let screen = render(&input, 100);
-    assert!(!screen.contains("ide_opened_file") && !screen.contains("ide_selection"), "{screen}");
+    assert!(
+        !screen.contains("ide_opened_file") && !screen.contains("ide_selection"),
+        "{screen}"
+    );
     assert!(screen.contains("opened src/app.ts"), "{screen}");
-    assert!(screen.contains("selected lines 3–9 of src/app.ts"), "{screen}");
+    assert!(
+        screen.contains("selected lines 3–9 of src/app.ts"),
+        "{screen}"
+    );
     assert!(screen.contains("Why is this slow?"), "{screen}");
-    let raw = run(&["render", "--color", "never", "--width", "200", "--view", "raw"], &input);
-    assert!(raw.contains("<ide_opened_file>"), "the raw view keeps the tag:\n{raw}");
+    let raw = run(
+        &[
+            "render", "--color", "never", "--width", "200", "--view", "raw",
+        ],
+        &input,
+    );
+    assert!(
+        raw.contains("<ide_opened_file>"),
+        "the raw view keeps the tag:\n{raw}"
+    );
 }
 
 #[test]
@@ -253,8 +387,16 @@ fn hook_output_is_a_short_note_and_whole_in_the_raw_view() {
     let screen = render(&input, 100);
     assert!(screen.contains("hook PostToolUse:Bash: ok"), "{screen}");
     assert!(screen.contains("hook Stop: failed (exit 1)"), "{screen}");
-    assert!(!screen.contains("Status set to busy"), "only a note in the turn:\n{screen}");
-    let raw = run(&["render", "--color", "never", "--width", "300", "--view", "raw"], &input);
+    assert!(
+        !screen.contains("Status set to busy"),
+        "only a note in the turn:\n{screen}"
+    );
+    let raw = run(
+        &[
+            "render", "--color", "never", "--width", "300", "--view", "raw",
+        ],
+        &input,
+    );
     assert!(raw.contains("Status set to busy"), "{raw}");
 }
 
@@ -267,13 +409,24 @@ fn checklists_wrap_at_words() {
         prompt("u1", "10:00:00", json!("Plan it")),
         call("a1", "10:00:01", "t1", "TodoWrite", todos),
         result("u2", "10:00:02", "t1", "ok", false),
-        reply("a2", "10:00:03", json!([{"type": "text", "text": "Planned."}])),
+        reply(
+            "a2",
+            "10:00:03",
+            json!([{"type": "text", "text": "Planned."}]),
+        ),
     ]
     .concat();
     let screen = render(&input, 40);
     assert!(!screen.contains('↪'), "no word cut:\n{screen}");
     let words: Vec<&str> = screen.split_whitespace().collect();
-    for word in ["Refactor", "filtering", "vis-groups", "individual", "mismatch", "headers"] {
+    for word in [
+        "Refactor",
+        "filtering",
+        "vis-groups",
+        "individual",
+        "mismatch",
+        "headers",
+    ] {
         assert!(words.contains(&word), "{word} is whole:\n{screen}");
     }
 }
@@ -283,9 +436,19 @@ fn a_wrapped_card_header_is_printed_once_in_an_export() {
     let pattern = format!("{}TAIL_OF_THE_PATTERN", "alpha|beta|".repeat(12));
     let input = [
         prompt("u1", "10:00:00", json!("Search")),
-        call("a1", "10:00:01", "t1", "Grep", json!({"pattern": pattern, "include": "*.rs"})),
+        call(
+            "a1",
+            "10:00:01",
+            "t1",
+            "Grep",
+            json!({"pattern": pattern, "include": "*.rs"}),
+        ),
         result("u2", "10:00:02", "t1", "Found 1 file\nsrc/a.rs", false),
-        reply("a2", "10:00:03", json!([{"type": "text", "text": "Found."}])),
+        reply(
+            "a2",
+            "10:00:03",
+            json!([{"type": "text", "text": "Found."}]),
+        ),
     ]
     .concat();
     let md = run(&["export", "--format", "md"], &input);

@@ -118,9 +118,9 @@ fn legacy(content: &str) -> Option<Option<Note>> {
 fn without_sgr(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find("\u{1b}[") {
+    while let Some(at) = rest.find('\u{1b}') {
         out.push_str(&rest[..at]);
-        let after = &rest[at + 2..];
+        let after = rest[at + 1..].strip_prefix('[').unwrap_or("");
         match after.find(|c: char| !(c.is_ascii_digit() || c == ';')) {
             Some(end) if after[end..].starts_with('m') => rest = &after[end + 1..],
             _ => {

@@ -255,7 +255,10 @@ pub(super) fn card_header(
     let status = if let Some(response) = refused {
         // A call the user (or a rule of theirs) refused is not a tool failure.
         let text = match ext::refusal_reason(response) {
-            Some(reason) => format!("refused: {}", first_line(&clean(reason, ctx))),
+            Some(reason) => {
+                let reason = first_line(&clean(reason, ctx));
+                format!("refused: {}", truncate(&reason, (ctx.width / 2).max(8)))
+            }
             None => "refused".to_string(),
         };
         Some((text, theme.styles.refused))
