@@ -15,8 +15,14 @@ use super::lines::{clean, indent_code};
 /// The indent of a call's view under its card's header.
 const INDENT: &str = "    ";
 
-/// `view` laid out at the context's width, behind the card's indent.
-pub(super) fn lines(view: &CallView, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+/// `view` laid out at the context's width, behind the card's indent; a
+/// command's description is left out when it is the card's `subject` (the
+/// header says it already).
+pub(super) fn lines(
+    view: &CallView,
+    subject: Option<&str>,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
     let styles = &ctx.theme.styles;
     match view {
         CallView::Command {
@@ -24,7 +30,7 @@ pub(super) fn lines(view: &CallView, ctx: &LayoutContext<'_>) -> Vec<Line<'stati
             command,
         } => {
             let mut out = Vec::new();
-            if let Some(about) = description {
+            if let Some(about) = description.as_deref().filter(|d| Some(d.trim()) != subject) {
                 out.extend(prose(
                     &[Span::styled(format!("# {}", clean(about, ctx)), styles.note)],
                     "",

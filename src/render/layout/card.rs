@@ -428,7 +428,10 @@ pub(super) fn arguments_lines(
                 .collect()
         }
         Parameters::Custom(_) if request.metadata.get(ext::CALL_VIEW).is_some() => {
-            call_view::of(request).map_or_else(Vec::new, |view| super::call_view::lines(&view, ctx))
+            let subject = ext::subject(request);
+            call_view::of(request).map_or_else(Vec::new, |view| {
+                super::call_view::lines(&view, subject, ctx)
+            })
         }
         Parameters::Custom(_) => match request
             .metadata
