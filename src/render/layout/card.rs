@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use crate::model::{EventKind, ext};
+use crate::model::{EventKind, facts};
 use crate::policy::{BlockDisplay, Parameters};
 use crate::render::document::{Piece, ToolCard, audience_label, shown_result};
 use crate::render::duration;
@@ -223,7 +223,7 @@ pub(super) fn card_header(
         let rejected = card
             .call
             .response
-            .and_then(|r| ext::outcome(&ctx.conv.events[r]))
+            .and_then(|r| facts::outcome(&ctx.conv.events[r]))
             == Some("rejected");
         let word = if rejected { "rejected" } else { "failed" };
         Some((word.to_string(), theme.styles.error))
