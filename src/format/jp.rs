@@ -387,7 +387,8 @@ impl EntryProblem {
 fn event_of(entry: Entry<'_>) -> (Event, Option<String>) {
     match decode_event(entry) {
         Ok(event) => (event, None),
-        Err((value, problem)) => {
+        Err(malformed) => {
+            let (value, problem) = *malformed;
             let timestamp = value
                 .get("timestamp")
                 .and_then(Value::as_str)
@@ -420,12 +421,12 @@ fn known_type(type_name: &str) -> Option<&'static str> {
 
 /// Builds an event from one stored entry; on a missing or mistyped key the
 /// entry is handed back whole, as stored, with the reason.
-fn decode_event(entry: Entry<'_>) -> Result<Event, (Value, Malformed)> {
+fn decode_event(entry: Entry<'_>) -> Result<Event, Box<(Value, Malformed)>> {
     let mut members = match entry {
         Entry::Object(members) => members,
         Entry::Other(value) => {
             let what = json_kind(&value);
-            return Err((value, Malformed::NotAnObject(what)));
+            return Err(Box::new((value, Malformed::NotAnObject(what))));
         }
     };
     let type_name = match entry::last(&members, "type") {
@@ -443,10 +444,10 @@ fn decode_event(entry: Entry<'_>) -> Result<Event, (Value, Malformed)> {
     };
     match decoded {
         Ok(event) => Ok(event),
-        Err(problem) => Err((
+        Err(problem) => Err(Box::new((
             Value::Object(entry::object_of(members)),
             Malformed::Entry { type_name, problem },
-        )),
+        ))),
     }
 }
 

@@ -77,7 +77,11 @@ fn user_view_is_the_updates_and_the_final_reply() {
             "Done — the wiki links the export."
         ]
     );
-    let finals: Vec<_> = r.events().iter().filter(|e| facts::final_reply(e)).collect();
+    let finals: Vec<_> = r
+        .events()
+        .iter()
+        .filter(|e| facts::final_reply(e))
+        .collect();
     assert_eq!(finals.len(), 1);
 }
 
@@ -127,7 +131,10 @@ fn three_attempts_of_one_call_id_are_one_update() {
     );
     let request = find_call(&r, "tool_call_request", "upd-r");
     assert_eq!(facts::attempts(request), 3);
-    assert_eq!(request.to_json()["metadata"]["overhear.attempts"], serde_json::json!(3));
+    assert_eq!(
+        request.to_json()["metadata"]["overhear.attempts"],
+        serde_json::json!(3)
+    );
 }
 
 #[test]

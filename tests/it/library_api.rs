@@ -184,11 +184,18 @@ fn a_width_outside_what_the_commands_accept_is_taken_into_it() {
     let conversation = overhear::Conversation::open(fixture("blocks")).unwrap();
     let options = |width| overhear::RenderOptions::default().with_width(width);
     let widest = overhear::render(&conversation, &options(overhear::MAX_WIDTH));
-    assert_eq!(overhear::render(&conversation, &options(usize::MAX)), widest);
+    assert_eq!(
+        overhear::render(&conversation, &options(usize::MAX)),
+        widest
+    );
     let mut set_on_the_field = overhear::RenderOptions::default();
     set_on_the_field.width = usize::MAX;
     assert_eq!(overhear::render(&conversation, &set_on_the_field), widest);
-    assert!(widest.lines().any(|line| line.chars().count() == overhear::MAX_WIDTH));
+    assert!(
+        widest
+            .lines()
+            .any(|line| line.chars().count() == overhear::MAX_WIDTH)
+    );
 
     let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
         .arg("render")
