@@ -19,6 +19,7 @@ use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::call_view::CallView;
 use super::event::Event;
 
 /// A yes/no fact, set with [`set_flag`].
@@ -156,6 +157,33 @@ pub const OUTCOME: Key<str> = Key {
     set: |facts, outcome| replace(&mut facts.outcome, Some(CompactString::from(outcome))),
 };
 
+/// The [`OUTCOME`] of a tool call the user (or a rule of theirs) refused: not
+/// a failure of the tool. Shown as refused, with [`REASON`] when given; the
+/// viewer's `x` skips it and no count of failures includes it.
+pub const REFUSED: &str = "rejected";
+
+/// On a refused `tool_call_response`: the reason the user gave.
+pub const REASON: Key<str> = Key {
+    name: "overhear.reason",
+    set: |facts, reason| replace(&mut facts.reason, Some(reason.into())),
+};
+
+/// On a `tool_call_request`: what the call did, in a few words (a shell
+/// call's description or command, a file tool's path, a search's pattern, a
+/// sub-agent's description), for the card's header.
+pub const SUBJECT: Key<str> = Key {
+    name: "overhear.subject",
+    set: |facts, subject| replace(&mut facts.subject, Some(subject.into())),
+};
+
+/// On a `tool_call_request`: what a well-known tool's call says (a command,
+/// a diff, a checklist, questions), as facts the render stage lays out
+/// ([`CallView`]).
+pub const CALL_VIEW: Key<CallView> = Key {
+    name: "overhear.call_view",
+    set: |facts, view| replace(&mut facts.call_view, Some(Box::new(view.clone()))),
+};
+
 /// On an `inquiry_request`: the id of the tool call the question is about
 /// (the caller's call for a relayed child approval).
 pub const CALL_ID: Key<str> = Key {
@@ -176,6 +204,10 @@ pub const SESSION: Key<SessionEnd> = Key {
 /// compaction: `{type, level, text}`), shown as a one-line notice.
 pub const NOTICE: &str = "notice";
 
+/// The `level` of a notice that is only a note (the IDE context of a prompt,
+/// a hook's outcome): shown dim, without the warning mark.
+pub const NOTE: &str = "note";
+
 /// What a reader learned about one event beyond JP's fields; every fact is
 /// absent (`false`, `None`, one attempt) until a reader sets it.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -187,7 +219,10 @@ pub struct Facts {
     /// Below 2: one attempt, not marked.
     attempts: u32,
     outcome: Option<CompactString>,
+    reason: Option<String>,
+    subject: Option<String>,
     call_id: Option<CompactString>,
+    call_view: Option<Box<CallView>>,
     task: Option<Box<TaskStatus>>,
     turn: Option<Box<TurnInfo>>,
     session: Option<Box<SessionEnd>>,
@@ -208,14 +243,17 @@ impl Facts {
         fn object<T: serde::de::DeserializeOwned>(value: Option<&Value>) -> Option<Box<T>> {
             serde_json::from_value(value?.clone()).ok().map(Box::new)
         }
-        let text = |key: &Key<str>| map.get(key.name).and_then(Value::as_str).map(Into::into);
+        let text = |key: &Key<str>| map.get(key.name).and_then(Value::as_str);
         let mut facts = Facts {
             attempts: map
                 .get(ATTEMPTS.name)
                 .and_then(Value::as_u64)
                 .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
-            outcome: text(&OUTCOME),
-            call_id: text(&CALL_ID),
+            outcome: text(&OUTCOME).map(Into::into),
+            reason: text(&REASON).map(Into::into),
+            subject: text(&SUBJECT).map(Into::into),
+            call_id: text(&CALL_ID).map(Into::into),
+            call_view: object(map.get(CALL_VIEW.name)),
             task: object(map.get(TASK.name)),
             turn: object(map.get(TURN.name)),
             session: object(map.get(SESSION.name)),
@@ -252,6 +290,15 @@ impl Facts {
         if let Some(outcome) = &self.outcome {
             put(OUTCOME.name, Value::from(outcome.as_str()));
         }
+        if let Some(reason) = &self.reason {
+            put(REASON.name, Value::from(reason.as_str()));
+        }
+        if let Some(subject) = &self.subject {
+            put(SUBJECT.name, Value::from(subject.as_str()));
+        }
+        if let Some(view) = &self.call_view {
+            put(CALL_VIEW.name, to_value(view));
+        }
         if let Some(call) = &self.call_id {
             put(CALL_ID.name, Value::from(call.as_str()));
         }
@@ -274,6 +321,18 @@ impl Facts {
             text(&mut owned);
             if owned != outcome.as_str() {
                 *outcome = owned.into();
+            }
+        }
+        for field in [&mut self.reason, &mut self.subject].into_iter().flatten() {
+            text(field);
+        }
+        // A call's view is many small texts: redacted as the JSON it is
+        // written as, as every fact was while facts were metadata.
+        if let Some(view) = &mut self.call_view {
+            let mut written = to_value(view);
+            value(&mut written);
+            if let Ok(redacted) = serde_json::from_value(written) {
+                **view = redacted;
             }
         }
         let mut errors: Vec<&mut ErrorInfo> = Vec::new();
@@ -434,6 +493,10 @@ pub struct TurnInfo {
     /// The turn's (or its last step's) failure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
+    /// When the turn ended, as the source stated it (Codex's
+    /// `task_complete`): its duration ends there rather than at its last step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
     /// How the turn ended; absent while it runs or is held.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<TurnEnd>,
@@ -509,6 +572,44 @@ pub fn interrupted(event: &Event) -> bool {
 /// The stated outcome of a tool result or inquiry answer.
 pub fn outcome(event: &Event) -> Option<&str> {
     facts(event)?.outcome.as_deref()
+}
+
+/// Whether a tool result says the call was refused (not a failure).
+pub fn refused(event: &Event) -> bool {
+    outcome(event) == Some(REFUSED)
+}
+
+/// The reason given for refusing a call, when there was one.
+pub fn refusal_reason(event: &Event) -> Option<&str> {
+    facts(event)?.reason.as_deref()
+}
+
+/// Marks a tool result as a refused call, with the reason given; returns
+/// whether it changed. The one call a reader makes for a refusal.
+pub fn set_refused(event: &mut Event, reason: Option<&str>) -> bool {
+    let mut changed = set_value(event, OUTCOME, REFUSED);
+    if let Some(reason) = reason.map(str::trim).filter(|r| !r.is_empty()) {
+        changed |= set_value(event, REASON, reason);
+    }
+    changed
+}
+
+/// Stores what a call did (its subject), on its request; returns whether
+/// it changed. Blank text stores nothing.
+pub fn set_subject(event: &mut Event, subject: &str) -> bool {
+    let subject = subject.trim();
+    !subject.is_empty() && set_value(event, SUBJECT, subject)
+}
+
+/// What a call did, in a few words, when its reader said.
+pub fn subject(event: &Event) -> Option<&str> {
+    facts(event)?.subject.as_deref()
+}
+
+/// What a well-known tool's call says, when its reader stored it
+/// ([`crate::model::call_view::of`] copies it).
+pub fn call_view(event: &Event) -> Option<&CallView> {
+    facts(event)?.call_view.as_deref()
 }
 
 /// The call an inquiry is about.

@@ -140,8 +140,8 @@ fn usage_errors_exit_2() {
 /// it renders as the stream does and prints the same events.
 #[test]
 fn eve_facts_printed_and_saved_as_jp_read_back_the_same() {
-    let stream = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/eve/update-then-final.ndjson");
+    let stream =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/eve/update-then-final.ndjson");
     let stream = stream.to_str().unwrap();
     let out = overhear(&["events", stream]);
     assert!(out.status.success());
