@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 
 use super::{Live, Origin, Reader};
 use crate::format::{SubAgentLink, SubAgentSource};
-use crate::model::ext::NOTICE;
+use crate::model::facts::NOTICE;
 use crate::model::{Conversation, Event, EventKind};
 
 /// How many levels of sub-agents are read under a conversation: one nested
