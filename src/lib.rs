@@ -101,6 +101,8 @@ stages! {
     problem;
     redact;
     render;
+    #[cfg(feature = "cli")]
+    search;
     source;
     text;
     travel;
