@@ -232,7 +232,11 @@ impl Walk<'_, '_> {
         let mut rest = matches.as_slice();
         while let Some(first) = rest.first() {
             let line = line_around(text, first.start);
-            let on_line = rest.iter().take_while(|m| m.start < line.end).count();
+            // A match starting at the line's own newline belongs to it too.
+            let on_line = rest
+                .iter()
+                .take_while(|m| m.start < line.end || m.start == first.start)
+                .count();
             let (shown, ranges) = context(text, line, &rest[..on_line]);
             self.found.push(Hit {
                 turn: spot.turn,
@@ -336,5 +340,24 @@ mod tests {
         assert_eq!(found.len(), 2);
         assert_eq!(found[0].matches, vec![2..3, 6..7]);
         assert_eq!(found[1].line, "x é");
+    }
+
+    #[test]
+    fn a_match_that_starts_with_a_line_break_is_one_hit() {
+        let query = Query::new("\nnext", false, Case::Sensitive).unwrap();
+        let mut found = Vec::new();
+        let mut walk = Walk {
+            query: &query,
+            found: &mut found,
+        };
+        let spot = Spot {
+            turn: 1,
+            path: Vec::new(),
+            place: Place::Reply,
+            tool: None,
+        };
+        walk.text("first\nnext line", &spot);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].line, "first");
     }
 }

@@ -359,3 +359,97 @@ fn a_session_cannot_drive_the_terminal() {
         assert!(!out.contains('\u{202e}'), "{out}");
     }
 }
+
+/// Texts of the conversation at `path`, as decoded: prompts, replies and
+/// tool results.
+fn decoded_texts(path: &Path) -> Vec<String> {
+    use overhear::model::{ChatResponse, EventKind};
+    let live = overhear::load::Live::read_once(path.to_str().unwrap()).expect("the fixture reads");
+    live.conversation
+        .events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::ChatRequest { content, .. } => Some(content.clone()),
+            EventKind::ChatResponse(ChatResponse::Message(Some(text))) => Some(text.clone()),
+            EventKind::ToolCallResponse { content, .. } => Some(content.plain_text()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Up to three pieces of `text` of 16 characters, preferring pieces that
+/// hold a character JSON escapes or base64 scrambles (quotes, backslashes,
+/// newlines, non-ASCII).
+fn pieces(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() < 16 {
+        return Vec::new();
+    }
+    let hard = |c: char| matches!(c, '"' | '\\' | '\n' | '\t') || !c.is_ascii();
+    let mut starts: Vec<usize> = (0..=chars.len() - 16)
+        .filter(|&i| chars[i..i + 16].iter().any(|&c| hard(c)))
+        .step_by(97)
+        .take(2)
+        .collect();
+    starts.push((chars.len() - 16) / 2);
+    starts
+        .into_iter()
+        .map(|i| chars[i..i + 16].iter().collect::<String>())
+        .filter(|piece| !piece.trim().is_empty())
+        .collect()
+}
+
+/// The prefilter never hides a match: pieces of every real transcript's
+/// decoded text (and of the JP corpus, whose results are base64), searched
+/// as literals, are found in it.
+#[test]
+fn the_prefilter_never_hides_what_the_reader_decodes() {
+    use overhear::search::{Case, Outcome, Query, Stored, Target, scan};
+    let mut files: Vec<(PathBuf, PathBuf, Stored)> = Vec::new();
+    if let Some(transcripts) = crate::common::agents::transcripts() {
+        for (_, path) in transcripts {
+            if path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("agent-")
+            {
+                continue;
+            }
+            files.push((path.clone(), path, Stored::Json));
+        }
+    }
+    if let Some(conversations) = crate::common::corpus::jp_conversations() {
+        for dir in conversations {
+            files.push((dir.clone(), dir.join("events.json"), Stored::JsonWithBase64));
+        }
+    }
+    let mut checked = 0;
+    for (open, bytes, stored) in files {
+        let target = Target {
+            open: open.clone(),
+            bytes,
+            stored,
+        };
+        let texts = decoded_texts(&open);
+        for piece in texts.iter().flat_map(|t| pieces(t)).take(40) {
+            for case in [Case::Sensitive, Case::Ignore] {
+                let query = Query::new(&piece, false, case).unwrap();
+                let mut found = false;
+                scan(
+                    std::slice::from_ref(&target),
+                    &query,
+                    1,
+                    &mut |_, outcome| {
+                        found =
+                            matches!(outcome, Outcome::Searched { hits, .. } if !hits.is_empty());
+                        true
+                    },
+                );
+                assert!(found, "{}: {piece:?} ({case:?}) not found", open.display());
+                checked += 1;
+            }
+        }
+    }
+    eprintln!("search: {checked} pieces of real conversations found");
+}
