@@ -102,6 +102,8 @@ stages! {
     problem;
     redact;
     render;
+    #[cfg(feature = "cli")]
+    search;
     source;
     text;
     travel;

@@ -8,7 +8,9 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::format::session_head::{CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, codex_cwd, first_prompt};
+use crate::format::session_head::{
+    CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, claude_cwd, codex_cwd, first_prompt,
+};
 use crate::source::sessions::{self, SessionFile};
 
 /// An agent that keeps its sessions where overhear can find them.
@@ -77,6 +79,17 @@ impl FolderSession {
         }
         first_prompt(&sessions::read_head(&self.file.path, PROMPT_HEAD).ok()?)
     }
+
+    /// The folder the session ran in, from its head: a Claude Code record's
+    /// `cwd`, a Codex rollout's `session_meta.cwd`.
+    pub fn project(&self) -> Option<std::path::PathBuf> {
+        let head = sessions::read_head(&self.file.path, CWD_HEAD).ok()?;
+        let cwd = match self.agent {
+            Agent::ClaudeCode => claude_cwd(&head),
+            Agent::Codex => codex_cwd(&head),
+        };
+        cwd.map(std::path::PathBuf::from)
+    }
 }
 
 /// The first read for a title: a Claude Code transcript's first prompt, and
@@ -108,6 +121,34 @@ pub fn sessions_of(
             sessions::codex_sessions(env)
                 .into_iter()
                 .filter(|file| ran_in(file, cwd))
+                .map(|file| FolderSession {
+                    agent: Agent::Codex,
+                    file,
+                }),
+        );
+    }
+    found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
+    found
+}
+
+/// Every session of every folder among `agents`, newest first (for
+/// `overhear search --all-projects`).
+pub fn every_session(env: &dyn Fn(&str) -> Option<String>, agents: Agents) -> Vec<FolderSession> {
+    let mut found = Vec::new();
+    if agents.claude_code {
+        found.extend(
+            sessions::claude_all_sessions(env)
+                .into_iter()
+                .map(|file| FolderSession {
+                    agent: Agent::ClaudeCode,
+                    file,
+                }),
+        );
+    }
+    if agents.codex {
+        found.extend(
+            sessions::codex_sessions(env)
+                .into_iter()
                 .map(|file| FolderSession {
                     agent: Agent::Codex,
                     file,

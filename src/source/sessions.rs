@@ -51,6 +51,37 @@ pub fn claude_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<
     found
 }
 
+/// The main transcripts of every Claude Code project folder
+/// (`$CLAUDE_CONFIG_DIR/projects/*/`), sub-agents' left out.
+pub fn claude_all_sessions(env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
+    let Some(base) = non_empty(env("CLAUDE_CONFIG_DIR"))
+        .map(PathBuf::from)
+        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".claude")))
+    else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let Ok(projects) = fs::read_dir(base.join("projects")) else {
+        return found;
+    };
+    for project in projects.flatten() {
+        if !project.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(entries) = fs::read_dir(project.path()) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.ends_with(".jsonl") && !name.starts_with("agent-") {
+                push_file(&mut found, entry.path());
+            }
+        }
+    }
+    found
+}
+
 /// Every Codex session file: `*.jsonl` and `*.jsonl.zst` under
 /// `$CODEX_HOME` (default `~/.codex`) `sessions/` and `archived_sessions/`,
 /// at any depth (`sessions/YYYY/MM/DD/rollout-….jsonl`).

@@ -61,6 +61,7 @@ mod render_markdown;
 mod render_snapshots;
 mod render_turns;
 mod rewrite_prefix;
+mod search;
 mod soak;
 mod subagents;
 mod subagents_pty;
