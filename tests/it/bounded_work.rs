@@ -461,3 +461,78 @@ fn running_sub_agents_found_by_each_others_prompt_are_read_once() {
     check_bounds("render", size, &render);
     assert!(text(&render).contains("from p"), "{}", text(&render));
 }
+
+/// A Claude Code transcript whose assistant replies `text`.
+fn with_reply(path: &Path, text: &str) -> u64 {
+    write_lines(
+        path,
+        &[
+            claude_line("u1", None, "user", json!({"role": "user", "content": "hi"})),
+            claude_line(
+                "a1",
+                Some("u1"),
+                "assistant",
+                json!({"role": "assistant", "id": "m1", "content": [{"type": "text", "text": text}]}),
+            ),
+        ],
+    )
+}
+
+#[test]
+fn markdown_nested_a_hundred_thousand_deep_on_one_line_is_shown_as_written() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (name, marker) in [("list", "- "), ("quote", "> "), ("ordered", "1. ")] {
+        let depth = 100_000;
+        let transcript = dir.path().join(format!("{name}.jsonl"));
+        let size = with_reply(&transcript, &format!("{}x", marker.repeat(depth)));
+        let render = overhear([
+            "render",
+            "--color",
+            "never",
+            "--width",
+            "80",
+            arg(&transcript),
+        ]);
+        render.expect_code(0);
+        check_bounds(&format!("render {name}"), size, &render);
+        let screen = text(&render);
+        assert!(
+            screen.contains(&format!(
+                "(markdown nested {depth} levels deep, shown as written:"
+            )),
+            "{name}: {}",
+            &screen[..screen.len().min(2000)]
+        );
+        // As written, wrapped like any code line.
+        assert!(screen.contains(&marker.repeat(10)), "{name}");
+
+        let target = dir.path().join(format!("{name}.html"));
+        let export = overhear(["export", arg(&transcript), "-o", arg(&target)]);
+        export.expect_code(0);
+        check_bounds(&format!("export {name}"), size, &export);
+    }
+}
+
+#[test]
+fn a_code_line_of_tabs_or_of_vim_tags_costs_time_linear_in_it() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (name, block) in [
+        ("tabs", format!("```text\n{}x\n```\n", "\t".repeat(40_000))),
+        ("vim", format!("```vim\n{}\n```\n", "<a ".repeat(13_334))),
+    ] {
+        let transcript = dir.path().join(format!("{name}.jsonl"));
+        let size = with_reply(&transcript, &block);
+        for width in ["100", "10000"] {
+            let render = overhear([
+                "render",
+                "--color",
+                "always",
+                "--width",
+                width,
+                arg(&transcript),
+            ]);
+            render.expect_code(0);
+            check_bounds(&format!("render {name} at {width}"), size, &render);
+        }
+    }
+}
