@@ -5,7 +5,7 @@
 //! must end with the behaviour stated (a notice where work was cut) in
 //! memory ≤ 4× the input + 64 MiB and within seconds.
 
-use crate::common::support::{Run, overhear, overhear_with};
+use crate::common::support::{Run, overhear, overhear_fed, overhear_with};
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -535,4 +535,70 @@ fn a_code_line_of_tabs_or_of_vim_tags_costs_time_linear_in_it() {
             check_bounds(&format!("render {name} at {width}"), size, &render);
         }
     }
+}
+
+/// A Codex rollout of `lines` user prompts of text that hardly compresses,
+/// compressed as a `.jsonl.zst`.
+fn compressed_rollout(lines: usize) -> Vec<u8> {
+    let line = |kind: &str, payload: Value| {
+        json!({"timestamp": "2026-01-22T10:15:23.000Z", "type": kind, "payload": payload})
+            .to_string()
+            + "\n"
+    };
+    let mut text = line(
+        "session_meta",
+        json!({"id": "0199aaaa-0000-7000-8000-000000000001", "cwd": "/work/app", "source": "cli"}),
+    );
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..lines {
+        let words: String = (0..40)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                format!("{:x} ", seed)
+            })
+            .collect();
+        text.push_str(&line(
+            "event_msg",
+            json!({"type": "user_message", "message": words}),
+        ));
+    }
+    ruzstd::encoding::compress_to_vec(text.as_bytes(), ruzstd::encoding::CompressionLevel::Fastest)
+}
+
+/// A `.jsonl.zst` piped to standard input arrives in 64 KiB pieces: each
+/// must cost what it holds (the frame was once inflated again, whole, for
+/// every piece: four times the input took eight and a half times as long).
+#[test]
+fn a_compressed_rollout_piped_in_costs_time_linear_in_its_size() {
+    let small = compressed_rollout(2_500);
+    let large = compressed_rollout(15_000);
+    let ratio = large.len() as f64 / small.len() as f64;
+    let run = |bytes: &[u8]| {
+        let run = overhear_fed(["events", "-"], &[], Some(bytes.to_vec()));
+        run.expect_code(0);
+        check_bounds("events - (a piped .jsonl.zst)", bytes.len() as u64, &run);
+        assert!(
+            text(&run).matches("\"chat_request\"").count() >= 2_500,
+            "{}",
+            &text(&run)[..text(&run).len().min(2000)]
+        );
+        run.elapsed
+    };
+    // The best of two runs each: a shared machine slows one now and then.
+    let small_time = run(&small).min(run(&small));
+    let large_time = run(&large).min(run(&large));
+    let grew = large_time.as_secs_f64() / small_time.as_secs_f64();
+    eprintln!(
+        "piped .jsonl.zst: {} KiB in {small_time:.2?}, {} KiB in {large_time:.2?} (× {grew:.1} for × {ratio:.1})",
+        small.len() / 1024,
+        large.len() / 1024
+    );
+    assert!(
+        grew < 2.0 * ratio,
+        "{} KiB took {small_time:?}, {} KiB took {large_time:?}: × {grew:.1} for × {ratio:.1} the input",
+        small.len() / 1024,
+        large.len() / 1024
+    );
 }
