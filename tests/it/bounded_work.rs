@@ -602,3 +602,44 @@ fn a_compressed_rollout_piped_in_costs_time_linear_in_its_size() {
         large.len() / 1024
     );
 }
+
+/// A sub-agent's file over the size limit is not read, and its call says
+/// why, in the words the file would get on its own (it was once shown as
+/// a sub-agent not found).
+#[test]
+fn a_sub_agent_file_over_the_limit_is_refused_with_the_limits_words() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    agent_file(dir.path(), "a", "b");
+    let big = dir.path().join("agent-b.jsonl");
+    write_lines(
+        &big,
+        &[claude_line(
+            "u1",
+            None,
+            "user",
+            json!({"role": "user", "content": "y".repeat(100_000)}),
+        )],
+    );
+    let path = dir.path().join("agent-a.jsonl");
+    // The export wraps the notice at 100 columns, after "reads;".
+    let refusal = format!(
+        "sub-agent {}: 97.8 KiB is more than the 64 KiB overhear reads;",
+        big.display()
+    );
+    let out = dir.path().join("a.md");
+    for args in [
+        vec!["render", "--color", "never", "--width", "400", arg(&path)],
+        vec!["events", arg(&path)],
+        vec!["export", arg(&path), "-o", arg(&out)],
+    ] {
+        let run = overhear_with(&args, &[("OVERHEAR_MAX_BYTES", "64K")]);
+        run.expect_code(0);
+        let shown = if args[0] == "export" {
+            std::fs::read_to_string(&out).expect("the export is written")
+        } else {
+            text(&run)
+        };
+        assert!(shown.contains(&refusal), "{args:?}:\n{shown}");
+        assert!(!shown.contains("yyyy"), "{args:?}");
+    }
+}
