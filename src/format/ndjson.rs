@@ -148,7 +148,7 @@ impl NdjsonReader {
                     }
                     Err(ZstdError::TooLarge) => {
                         *refused = true;
-                        *inflating = Box::new(Inflating::new(0));
+                        **inflating = Inflating::new(0);
                     }
                     Err(reason) => problem.push(SkippedLine {
                         line: 1,
