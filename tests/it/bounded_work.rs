@@ -498,7 +498,7 @@ fn markdown_nested_a_hundred_thousand_deep_on_one_line_is_shown_as_written() {
         let screen = text(&render);
         assert!(
             screen.contains(&format!(
-                "(markdown nested {depth} levels deep, shown as written:"
+                "(markdown nested {depth} levels deep on one line, shown as written:"
             )),
             "{name}: {}",
             &screen[..screen.len().min(2000)]

@@ -7,7 +7,11 @@
 
 use std::borrow::Cow;
 
-use super::MAX_DEPTH;
+/// Lines opening more blocks than this are shown as written. Above the
+/// layout's own depth ([`super::MAX_DEPTH`], past which it shows plain
+/// text), so that text nested a thousand deep, one level a line, still
+/// reads as it always has.
+pub(super) const MAX_DEPTH: usize = 1024;
 use super::as_written::{AsWritten, fenced, prose_lines};
 
 /// `text` with every line (outside fenced code) that opens more than
@@ -42,8 +46,8 @@ pub(super) fn deep_lines_as_written(text: &str) -> Cow<'_, str> {
         .into_iter()
         .map(|(part, depth)| AsWritten {
             note: format!(
-                "(markdown nested {depth} levels deep, shown as written: blocks nested \
-                 more than {MAX_DEPTH} deep are not laid out)"
+                "(markdown nested {depth} levels deep on one line, shown as written: lines \
+                 opening more than {MAX_DEPTH} blocks are not laid out)"
             ),
             ..part
         })
@@ -150,8 +154,8 @@ mod tests {
         assert_eq!(
             out,
             format!(
-                "before\n\n*(markdown nested 33 levels deep, shown as written: blocks nested \
-                 more than 32 deep are not laid out)*\n\n```\n{deep}{deep}```\n\nafter\n```\n{deep}```\n"
+                "before\n\n*(markdown nested 1025 levels deep on one line, shown as written: lines \
+                 opening more than 1024 blocks are not laid out)*\n\n```\n{deep}{deep}```\n\nafter\n```\n{deep}```\n"
             )
         );
     }
