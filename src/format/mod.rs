@@ -19,6 +19,7 @@ pub mod session_head;
 mod reader;
 pub mod surrogates;
 pub mod transcript;
+pub mod zstd_frame;
 
 pub use whole_file::{
     Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, SyntaxError,

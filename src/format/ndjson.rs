@@ -2,13 +2,13 @@
 //! Claude Code transcript and a Codex rollout apart from their first
 //! readable line ([`super::detect::line_format`]) and hands the bytes to that
 //! format's reader. A zstd-compressed input (a Codex `.jsonl.zst`) is
-//! decompressed first; a compressed file is never live, so it is read when
-//! its frame is complete. What it inflates to is counted before it is kept:
-//! past the size limit the reader is given ([`NdjsonReader::within`]) the
-//! input is refused ([`StreamReader::inflated_past`]), so a small file that
-//! inflates to gigabytes costs neither the gigabytes nor their time.
+//! inflated block by block as its bytes arrive ([`super::zstd_frame`]) and
+//! read when its frame is complete (a compressed file is never live). What
+//! it inflates to is counted as it comes: past the size limit the reader is
+//! given ([`NdjsonReader::within`]) the input is refused
+//! ([`StreamReader::inflated_past`]), so a small file that inflates to
+//! gigabytes costs neither the gigabytes nor their time.
 
-use std::io::Read as _;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -17,6 +17,7 @@ use super::claude_code::ClaudeCodeReader;
 use super::codex::CodexReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
+use super::zstd_frame::{Inflated, Inflating, ZstdError};
 use super::reader::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original, StreamPiece};
@@ -42,11 +43,12 @@ pub enum NdjsonReader {
     /// No line has told the format yet: the bytes so far, and the most a
     /// compressed input may inflate to.
     Undecided(Vec<u8>, u64),
-    /// A zstd frame, held until it is complete.
+    /// A zstd frame, inflated as its blocks arrive and read when it is
+    /// complete.
     Compressed {
-        /// The compressed bytes so far.
-        bytes: Vec<u8>,
-        /// Why the frame could not be read, once the input ended.
+        /// The frame so far.
+        inflating: Box<Inflating>,
+        /// Why the frame could not be read.
         problem: Vec<SkippedLine>,
         /// The most it may inflate to.
         limit: u64,
@@ -106,12 +108,12 @@ impl NdjsonReader {
                 if held.starts_with(&ZSTD_MAGIC) {
                     let bytes = std::mem::take(held);
                     *self = NdjsonReader::Compressed {
-                        bytes,
+                        inflating: Box::new(Inflating::new(*limit)),
                         problem: Vec::new(),
                         limit: *limit,
                         refused: false,
                     };
-                    return self.take(&[], end, events);
+                    return self.take(&bytes, end, events);
                 }
                 // Only a completed line can tell: a long first line arriving
                 // in pieces is not scanned again for every piece.
@@ -130,7 +132,7 @@ impl NdjsonReader {
                 self.take(&held, end, events);
             }
             NdjsonReader::Compressed {
-                bytes: held,
+                inflating,
                 problem,
                 limit,
                 refused,
@@ -138,21 +140,20 @@ impl NdjsonReader {
                 if *refused || !problem.is_empty() {
                     return;
                 }
-                held.extend_from_slice(bytes);
-                match decompress(held, *limit) {
-                    Ok(plain) => {
+                match inflating.feed(bytes, end) {
+                    Ok(Inflated::More) => {}
+                    Ok(Inflated::Whole(plain)) => {
                         *self = NdjsonReader::Undecided(Vec::new(), *limit);
                         self.take(&plain, true, events);
                     }
                     Err(ZstdError::TooLarge) => {
                         *refused = true;
-                        *held = Vec::new();
+                        **inflating = Inflating::new(0);
                     }
-                    Err(reason) if end => problem.push(SkippedLine {
+                    Err(reason) => problem.push(SkippedLine {
                         line: 1,
                         reason: reason.to_string(),
                     }),
-                    Err(_) => {}
                 }
             }
             NdjsonReader::Eve(r) => {
@@ -325,42 +326,6 @@ fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
         }
     }
     end.then_some(LineFormat::Eve)
-}
-
-/// Why a zstd input is not decompressed (yet: a frame still being
-/// written is cut short until its end arrives).
-#[derive(Debug, thiserror::Error)]
-enum ZstdError {
-    /// The first bytes are not a frame header ruzstd reads.
-    #[error("not a readable zstd frame: {0}")]
-    Frame(ruzstd::decoding::errors::FrameDecoderError),
-    /// The frame ends early or its blocks do not decode.
-    #[error("the zstd frame is cut short or damaged: {0}")]
-    Damaged(std::io::Error),
-    /// It inflates to more than the size limit.
-    #[error("it inflates to more than the size limit")]
-    TooLarge,
-}
-
-/// A whole zstd input decompressed, or why it cannot be (yet). What it
-/// inflates to is counted first without being kept (a bomb costs the
-/// decoder's window, not what it inflates to), then decompressed for real
-/// when it is within `limit`.
-fn decompress(bytes: &[u8], limit: u64) -> Result<Vec<u8>, ZstdError> {
-    let decoder = || ruzstd::decoding::StreamingDecoder::new(bytes).map_err(ZstdError::Frame);
-    let size = std::io::copy(
-        &mut decoder()?.take(limit.saturating_add(1)),
-        &mut std::io::sink(),
-    )
-    .map_err(ZstdError::Damaged)?;
-    if size > limit {
-        return Err(ZstdError::TooLarge);
-    }
-    let mut plain = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    decoder()?
-        .read_to_end(&mut plain)
-        .map_err(ZstdError::Damaged)?;
-    Ok(plain)
 }
 
 #[cfg(test)]
