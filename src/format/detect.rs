@@ -79,6 +79,10 @@ pub enum LineFormat {
     ClaudeCode,
     /// A Codex rollout (envelope or legacy).
     Codex,
+    /// A Gemini CLI chat (JSON Lines, or a legacy whole-JSON file).
+    Gemini,
+    /// A Qwen Code chat.
+    Qwen,
 }
 
 impl LineFormat {
@@ -88,6 +92,8 @@ impl LineFormat {
             LineFormat::Eve => "an eve stream",
             LineFormat::ClaudeCode => "a Claude Code transcript",
             LineFormat::Codex => "a Codex rollout",
+            LineFormat::Gemini => "a Gemini CLI chat",
+            LineFormat::Qwen => "a Qwen Code chat",
         }
     }
 }
@@ -122,6 +128,12 @@ const CLAUDE_TYPES: [&str; 18] = [
 pub fn line_format(value: &serde_json::Value) -> Option<LineFormat> {
     let has = |key: &str| value.get(key).is_some();
     let kind = value.get("type").and_then(serde_json::Value::as_str);
+    if let Some(format) = super::gemini::line_format(value) {
+        return Some(format);
+    }
+    if let Some(format) = super::qwen::line_format(value) {
+        return Some(format);
+    }
     if kind.is_some() && has("payload") {
         return Some(LineFormat::Codex);
     }

@@ -17,6 +17,8 @@ use super::claude_code::ClaudeCodeReader;
 use super::codex::CodexReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
+use super::gemini::GeminiReader;
+use super::qwen::QwenReader;
 use super::reader::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original, StreamPiece};
@@ -59,6 +61,10 @@ pub enum NdjsonReader {
     ClaudeCode(Box<ClaudeCodeReader>),
     /// A Codex rollout.
     Codex(Box<CodexReader>),
+    /// A Gemini CLI chat.
+    Gemini(Box<GeminiReader>),
+    /// A Qwen Code chat.
+    Qwen(Box<QwenReader>),
 }
 
 impl Default for NdjsonReader {
@@ -74,6 +80,8 @@ macro_rules! each {
             NdjsonReader::Eve($r) => $body,
             NdjsonReader::ClaudeCode($r) => $body,
             NdjsonReader::Codex($r) => $body,
+            NdjsonReader::Gemini($r) => $body,
+            NdjsonReader::Qwen($r) => $body,
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => $none,
         }
     };
@@ -126,6 +134,8 @@ impl NdjsonReader {
                     LineFormat::Eve => NdjsonReader::Eve(Box::default()),
                     LineFormat::ClaudeCode => NdjsonReader::ClaudeCode(Box::default()),
                     LineFormat::Codex => NdjsonReader::Codex(Box::default()),
+                    LineFormat::Gemini => NdjsonReader::Gemini(Box::default()),
+                    LineFormat::Qwen => NdjsonReader::Qwen(Box::default()),
                 };
                 self.take(&held, end, events);
             }
@@ -173,6 +183,13 @@ impl NdjsonReader {
                     r.finish();
                 }
             }),
+            NdjsonReader::Gemini(r) => r.take(bytes, end, events),
+            NdjsonReader::Qwen(r) => r.with_events(events, |r| {
+                r.push(bytes);
+                if end {
+                    r.finish();
+                }
+            }),
         }
     }
 
@@ -182,6 +199,8 @@ impl NdjsonReader {
             NdjsonReader::Eve(_) => Some(LineFormat::Eve),
             NdjsonReader::ClaudeCode(_) => Some(LineFormat::ClaudeCode),
             NdjsonReader::Codex(_) => Some(LineFormat::Codex),
+            NdjsonReader::Gemini(_) => Some(LineFormat::Gemini),
+            NdjsonReader::Qwen(_) => Some(LineFormat::Qwen),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => None,
         }
     }
@@ -247,6 +266,8 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Eve(r) => r.finished(),
             NdjsonReader::ClaudeCode(r) => r.finished(),
             NdjsonReader::Codex(r) => r.finished(),
+            NdjsonReader::Gemini(r) => r.finished(),
+            NdjsonReader::Qwen(r) => r.finished(),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => false,
         }
     }
@@ -255,6 +276,8 @@ impl StreamReader for NdjsonReader {
         let settled = match self {
             NdjsonReader::ClaudeCode(r) => r.last_turn_settled(),
             NdjsonReader::Codex(r) => r.last_turn_settled(),
+            NdjsonReader::Gemini(r) => r.last_turn_settled(),
+            NdjsonReader::Qwen(r) => r.last_turn_settled(),
             _ => return None,
         };
         Some(if settled {
@@ -276,6 +299,8 @@ impl StreamReader for NdjsonReader {
         match self {
             NdjsonReader::ClaudeCode(r) => r.title(),
             NdjsonReader::Codex(r) => r.title(),
+            NdjsonReader::Gemini(r) => r.title(),
+            NdjsonReader::Qwen(r) => r.title(),
             _ => None,
         }
     }
@@ -296,6 +321,8 @@ impl StreamReader for NdjsonReader {
         match self {
             NdjsonReader::ClaudeCode(r) => r.take_subagents(),
             NdjsonReader::Codex(r) => r.take_subagents(),
+            NdjsonReader::Gemini(r) => r.take_subagents(),
+            NdjsonReader::Qwen(r) => r.take_subagents(),
             _ => Vec::new(),
         }
     }
@@ -305,6 +332,10 @@ impl StreamReader for NdjsonReader {
 /// lines must arrive. After [`LOOK_AHEAD`] lines that tell nothing (or at the
 /// end), an eve stream.
 fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
+    // A legacy Gemini file is one pretty-printed object: no line of it reads.
+    if super::gemini::legacy_head(held, end)? {
+        return Some(LineFormat::Gemini);
+    }
     let mut lines: Vec<&[u8]> = held.split(|&b| b == b'\n').collect();
     // The last piece has no newline yet: it counts only at the end.
     let last = lines.pop().filter(|_| end);
