@@ -346,7 +346,12 @@ fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
             continue;
         }
         looked += 1;
-        if let Ok(value) = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0)
+        let repaired = super::surrogates::repaired(line).0;
+        // A first line holding glued records (Qwen Code) tells by its first.
+        let value = serde_json::from_slice::<Value>(&repaired)
+            .ok()
+            .or_else(|| super::transcript::split_glued(&repaired).into_iter().next());
+        if let Some(value) = value
             && let Some(format) = line_format(&value)
         {
             return Some(format);

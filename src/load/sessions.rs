@@ -18,6 +18,10 @@ pub enum Agent {
     ClaudeCode,
     /// Codex (`~/.codex/sessions/`, `archived_sessions/`).
     Codex,
+    /// Gemini CLI (`~/.gemini/tmp/<project>/chats/`).
+    Gemini,
+    /// Qwen Code (`~/.qwen/projects/<slug>/chats/`).
+    Qwen,
 }
 
 impl Agent {
@@ -26,6 +30,8 @@ impl Agent {
         match self {
             Agent::ClaudeCode => "claude",
             Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Qwen => "qwen",
         }
     }
 }
@@ -37,13 +43,19 @@ pub struct Agents {
     pub claude_code: bool,
     /// Codex sessions whose `session_meta.cwd` is the folder.
     pub codex: bool,
+    /// Gemini CLI's project folder for the folder.
+    pub gemini: bool,
+    /// Qwen Code's project folder for the folder.
+    pub qwen: bool,
 }
 
 impl Agents {
-    /// Both.
+    /// All of them.
     pub const ALL: Agents = Agents {
         claude_code: true,
         codex: true,
+        gemini: true,
+        qwen: true,
     };
 }
 
@@ -114,7 +126,28 @@ pub fn sessions_of(
                 }),
         );
     }
+    found.extend(folder_agents(cwd, env, agents));
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
+    found
+}
+
+/// The sessions of the agents that keep a folder per project (Gemini CLI,
+/// Qwen Code): only that folder is listed.
+fn folder_agents(
+    cwd: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+    agents: Agents,
+) -> Vec<FolderSession> {
+    let mut found = Vec::new();
+    let lists: [(bool, Agent, fn(&Path, &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile>); 2] = [
+        (agents.gemini, Agent::Gemini, sessions::gemini_sessions),
+        (agents.qwen, Agent::Qwen, sessions::qwen_sessions),
+    ];
+    for (wanted, agent, list) in lists {
+        if wanted {
+            found.extend(list(cwd, env).into_iter().map(|file| FolderSession { agent, file }));
+        }
+    }
     found
 }
 
@@ -148,8 +181,11 @@ pub fn latest_session_of(
                 file,
             })
     });
+    let others = folder_agents(cwd, env, agents)
+        .into_iter()
+        .max_by_key(|session| session.file.modified);
     // A tie goes to Claude Code.
-    [claude, codex.flatten()]
+    [claude, codex.flatten(), others]
         .into_iter()
         .flatten()
         .reduce(|a, b| {

@@ -112,9 +112,23 @@ impl State {
     /// message's content into parts; it is not shown twice); new ids are
     /// read; the messages left out are superseded, with a notice.
     pub(super) fn checkpoint(&mut self, sink: &mut Sink, messages: &[Value], time: Option<String>) {
+        let ids: std::collections::HashSet<&str> =
+            messages.iter().filter_map(|m| str_at(m, "id")).collect();
+        let added = ids.iter().filter(|id| !self.by_id.contains_key(**id)).count();
+        let left = self.order.iter().filter(|m| !ids.contains(m.id.as_str())).count();
+        if left > 0 || added > 0 {
+            let s = if left == 1 { "" } else { "s" };
+            sink.notice(
+                time,
+                "info",
+                format!(
+                    "context compacted: {left} earlier message{s} left the model's context, \
+                     {added} added (the raw view keeps them)"
+                ),
+            );
+        }
         let mut kept: Vec<Option<Message>> = self.order.drain(..).map(Some).collect();
         let old: std::collections::HashMap<String, usize> = std::mem::take(&mut self.by_id);
-        let mut added = 0;
         for message in messages {
             let Some(id) = str_at(message, "id") else {
                 continue;
@@ -127,26 +141,11 @@ impl State {
                     self.by_id.insert(id.to_string(), self.order.len());
                     self.order.push(message);
                 }
-                None => {
-                    added += 1;
-                    self.upsert(sink, message, true);
-                }
+                None => self.upsert(sink, message, true),
             }
         }
         let removed: Vec<Message> = kept.into_iter().flatten().collect();
         self.drop_messages(sink, &removed);
-        if !removed.is_empty() || added > 0 {
-            let n = removed.len();
-            let s = if n == 1 { "" } else { "s" };
-            sink.notice(
-                time,
-                "info",
-                format!(
-                    "context compacted: {n} earlier message{s} left the model's context, \
-                     {added} added (the raw view keeps them)"
-                ),
-            );
-        }
     }
 
     /// Supersedes the events of `removed` (a prompt's `turn_start` too)
