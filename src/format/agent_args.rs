@@ -67,6 +67,10 @@ pub fn rendered(name: &str, arguments: &Value) -> Option<String> {
             }
         }
         "AskUserQuestion" => questions(arguments.get("questions")?)?,
+        "run_shell_command" => return rendered("Bash", arguments),
+        "replace" | "edit" => diff(text("file_path")?, text("old_string")?, text("new_string")?),
+        "write_file" => diff(text("file_path")?, "", text("content")?),
+        "write_todos" => checklist(arguments.get("todos")?, "description")?,
         _ => return None,
     };
     Some(out)

@@ -135,7 +135,7 @@ fn part_text(content: &Value) -> String {
 /// CLI").
 fn gemini_counts(records: &[Value]) -> Counts {
     let mut order: Vec<(String, Value, bool)> = Vec::new();
-    let mut upsert = |order: &mut Vec<(String, Value, bool)>, message: &Value, checkpoint: bool| {
+    let upsert = |order: &mut Vec<(String, Value, bool)>, message: &Value, checkpoint: bool| {
         let id = message["id"].as_str().unwrap_or("").to_string();
         match order.iter_mut().find(|(known, ..)| *known == id) {
             Some(entry) => entry.1 = message.clone(),
@@ -148,12 +148,18 @@ fn gemini_counts(records: &[Value]) -> Counts {
         {
             messages.iter().for_each(|m| upsert(&mut order, m, false));
         } else if let Some(id) = record["$rewindTo"].as_str() {
-            let at = order.iter().position(|(known, ..)| known == id).unwrap_or(0);
+            let at = order
+                .iter()
+                .position(|(known, ..)| known == id)
+                .unwrap_or(0);
             order.truncate(at);
         } else if let Some(messages) = record["$set"]["messages"].as_array() {
             let old = std::mem::take(&mut order);
             for message in messages {
-                match old.iter().find(|(id, ..)| Some(id.as_str()) == message["id"].as_str()) {
+                match old
+                    .iter()
+                    .find(|(id, ..)| Some(id.as_str()) == message["id"].as_str())
+                {
                     Some(kept) => order.push(kept.clone()),
                     None => upsert(&mut order, message, true),
                 }
@@ -211,7 +217,7 @@ fn qwen_counts(records: &[Value]) -> Counts {
     let mut names: Vec<(String, String)> = Vec::new();
     let mut failed: HashSet<String> = HashSet::new();
     let mut pending_text: Option<String> = None;
-    let mut name_of = |id: &str, name: &str, names: &mut Vec<(String, String)>| {
+    let name_of = |id: &str, name: &str, names: &mut Vec<(String, String)>| {
         if !names.iter().any(|(known, _)| known == id) {
             names.push((id.to_string(), name.to_string()));
         }
@@ -220,7 +226,10 @@ fn qwen_counts(records: &[Value]) -> Counts {
         if record["isSidechain"] == true {
             continue;
         }
-        let parts = record["message"]["parts"].as_array().cloned().unwrap_or_default();
+        let parts = record["message"]["parts"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         match (record["type"].as_str(), record["subtype"].as_str()) {
             (Some("user"), None) => {
                 if !part_text(&Value::Array(parts)).trim().is_empty() {
@@ -268,7 +277,11 @@ fn qwen_counts(records: &[Value]) -> Counts {
                     Some("qwen-code.tool_call") => {
                         let id = event["call_id"].as_str().unwrap_or("");
                         if !names.iter().any(|(known, _)| known == id) {
-                            name_of(id, event["function_name"].as_str().unwrap_or(""), &mut names);
+                            name_of(
+                                id,
+                                event["function_name"].as_str().unwrap_or(""),
+                                &mut names,
+                            );
                             if event["success"] == false {
                                 failed.insert(id.to_string());
                             }
@@ -293,7 +306,12 @@ fn qwen_counts(records: &[Value]) -> Counts {
 #[test]
 fn gemini_chats_count_as_the_spec_says() {
     let mut seen = Vec::new();
-    for file in [GEMINI_MAIN, GEMINI_COMPRESSED, GEMINI_LEGACY, GEMINI_SUBAGENT] {
+    for file in [
+        GEMINI_MAIN,
+        GEMINI_COMPRESSED,
+        GEMINI_LEGACY,
+        GEMINI_SUBAGENT,
+    ] {
         let path = gemini_dir().join(file);
         let expected = gemini_counts(&records(&path));
         let (parent, subagents) = read_by_overhear(&path);
@@ -408,13 +426,20 @@ impl Home {
     /// project's slug folder with its `.project_root`, and another
     /// project's folder that must not be listed.
     fn gemini(&self, base: &Path, age: u64) {
-        for (slug, root) in [("my-app", self.project.clone()), ("other", self.root.clone())] {
+        for (slug, root) in [
+            ("my-app", self.project.clone()),
+            ("other", self.root.clone()),
+        ] {
             let dir = base.join(".gemini/tmp").join(slug);
             std::fs::create_dir_all(dir.join("chats")).expect("chats folder");
             std::fs::write(dir.join(".project_root"), root.to_string_lossy().as_bytes())
                 .expect(".project_root");
             let name = format!("session-2026-11-30T10-00-{slug}.jsonl");
-            copy_aged(&gemini_dir().join(GEMINI_MAIN), &dir.join("chats").join(name), age);
+            copy_aged(
+                &gemini_dir().join(GEMINI_MAIN),
+                &dir.join("chats").join(name),
+                age,
+            );
         }
     }
 
@@ -468,7 +493,11 @@ fn copy_aged(from: &Path, to: &Path, age: u64) {
 }
 
 fn first_prompt(out: &Output) -> String {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     text.lines()
         .skip_while(|l| !l.contains("── user"))
@@ -509,26 +538,40 @@ fn the_variables_that_move_the_homes_are_followed() {
     let gemini = [&events[..], &["--agent", "gemini"]].concat();
     assert!(!home.run(&gemini, &[]).status.success(), "not under HOME");
     let found = home.run(&gemini, &[("GEMINI_CLI_HOME", &gemini_home)]);
-    assert!(found.status.success(), "{}", String::from_utf8_lossy(&found.stderr));
+    assert!(
+        found.status.success(),
+        "{}",
+        String::from_utf8_lossy(&found.stderr)
+    );
     let qwen = [&events[..], &["--agent", "qwen"]].concat();
     assert!(home.run(&qwen, &[]).status.success() == false);
-    assert!(home.run(&qwen, &[("QWEN_HOME", &qwen_home)]).status.success());
+    assert!(
+        home.run(&qwen, &[("QWEN_HOME", &qwen_home)])
+            .status
+            .success()
+    );
     // QWEN_RUNTIME_DIR comes first: an empty one hides QWEN_HOME's chats.
     std::fs::create_dir_all(&runtime).expect("runtime dir");
-    let out = home.run(&qwen, &[("QWEN_HOME", &qwen_home), ("QWEN_RUNTIME_DIR", &runtime)]);
+    let out = home.run(
+        &qwen,
+        &[("QWEN_HOME", &qwen_home), ("QWEN_RUNTIME_DIR", &runtime)],
+    );
     assert!(!out.status.success());
 }
 
 #[test]
 fn a_gemini_chat_exports_and_travels_in_time() {
     let path = gemini_dir().join(GEMINI_MAIN);
-    let markdown = String::from_utf8(overhear(&["export", "--format", "md"], &path).stdout)
-        .expect("UTF-8");
+    let markdown =
+        String::from_utf8(overhear(&["export", "--format", "md"], &path).stdout).expect("UTF-8");
     assert!(markdown.contains("Fix the failing test in @src/app.ts"));
     assert!(markdown.contains("run_shell_command"));
-    assert!(!markdown.contains("Actually, delete the test file"), "rewound");
-    let html = String::from_utf8(overhear(&["export", "--format", "html"], &path).stdout)
-        .expect("UTF-8");
+    assert!(
+        !markdown.contains("Actually, delete the test file"),
+        "rewound"
+    );
+    let html =
+        String::from_utf8(overhear(&["export", "--format", "html"], &path).stdout).expect("UTF-8");
     assert!(html.contains("You&#39;re welcome.") || html.contains("You're welcome."));
     // At 10:01:30 the second turn has run; the third has not started.
     let then = overhear(
