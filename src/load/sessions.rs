@@ -131,6 +131,9 @@ pub fn sessions_of(
     found
 }
 
+/// Lists an agent's session files of a folder.
+type ListSessions = fn(&Path, &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile>;
+
 /// The sessions of the agents that keep a folder per project (Gemini CLI,
 /// Qwen Code): only that folder is listed.
 fn folder_agents(
@@ -139,7 +142,7 @@ fn folder_agents(
     agents: Agents,
 ) -> Vec<FolderSession> {
     let mut found = Vec::new();
-    let lists: [(bool, Agent, fn(&Path, &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile>); 2] = [
+    let lists: [(bool, Agent, ListSessions); 2] = [
         (agents.gemini, Agent::Gemini, sessions::gemini_sessions),
         (agents.qwen, Agent::Qwen, sessions::qwen_sessions),
     ];

@@ -231,10 +231,8 @@ fn qwen_counts(records: &[Value]) -> Counts {
             .cloned()
             .unwrap_or_default();
         match (record["type"].as_str(), record["subtype"].as_str()) {
-            (Some("user"), None) => {
-                if !part_text(&Value::Array(parts)).trim().is_empty() {
-                    counts.turns += 1;
-                }
+            (Some("user"), None) if !part_text(&Value::Array(parts.clone())).trim().is_empty() => {
+                counts.turns += 1;
             }
             (Some("assistant"), _) => {
                 let text = part_text(&Value::Array(parts.clone()));
@@ -544,7 +542,7 @@ fn the_variables_that_move_the_homes_are_followed() {
         String::from_utf8_lossy(&found.stderr)
     );
     let qwen = [&events[..], &["--agent", "qwen"]].concat();
-    assert!(home.run(&qwen, &[]).status.success() == false);
+    assert!(!home.run(&qwen, &[]).status.success());
     assert!(
         home.run(&qwen, &[("QWEN_HOME", &qwen_home)])
             .status
