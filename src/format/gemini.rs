@@ -31,7 +31,6 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::detect::LineFormat;
 use super::transcript::{Records, Sink, str_at};
 use crate::model::ext;
 
@@ -155,15 +154,6 @@ impl State {
             ext::set_value(event, ext::TURN, &info)
         });
     }
-}
-
-/// Whether a line is Gemini's (spec agent-transcripts-2 §1.1): a metadata
-/// line (`sessionId` and `projectHash`, no `type`), a `$set` or a
-/// `$rewindTo`. `None`: it does not say.
-pub fn line_format(value: &Value) -> Option<LineFormat> {
-    let has = |key: &str| value.get(key).is_some();
-    let metadata = has("sessionId") && has("projectHash") && !has("type");
-    (metadata || has("$set") || has("$rewindTo")).then_some(LineFormat::Gemini)
 }
 
 /// Whether the input starting with `held` is a legacy whole-JSON chat: its

@@ -19,7 +19,6 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::detect::LineFormat;
 use super::gemini_parts::{Part, parts, response_text, result_display, speech};
 use super::reader::SubAgentSource;
 use super::transcript::{
@@ -303,20 +302,6 @@ impl State {
             ext::set_value(event, ext::TURN, &info)
         });
     }
-}
-
-/// Whether a line is Qwen Code's (spec agent-transcripts-2 §1.1): Claude
-/// Code's envelope (`uuid`, `sessionId`, `type`) with Gemini's
-/// `message.parts` instead of `message.content`, a `systemPayload`, or a
-/// `tool_result` record. `None`: it does not say.
-pub fn line_format(value: &Value) -> Option<LineFormat> {
-    let has = |key: &str| value.get(key).is_some();
-    if !(has("uuid") && has("sessionId")) {
-        return None;
-    }
-    let parts = value.get("message").is_some_and(|m| m.get("parts").is_some());
-    let kind = str_at(value, "type");
-    (parts || has("systemPayload") || kind == Some("tool_result")).then_some(LineFormat::Qwen)
 }
 
 #[cfg(test)]

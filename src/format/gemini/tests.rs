@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::format::detect::{LineFormat, line_format};
 use crate::format::{StreamReader, SubAgentSource};
 use crate::format::ndjson::NdjsonReader;
 use crate::model::{ChatResponse, Event, EventKind};
@@ -187,7 +188,7 @@ fn lines_of_other_formats_are_not_gemini() {
     assert_eq!(line_format(&json!({"$rewindTo": "x"})), Some(LineFormat::Gemini));
     assert_eq!(
         line_format(&json!({"type": "user", "sessionId": "s", "uuid": "u"})),
-        None
+        Some(LineFormat::ClaudeCode)
     );
     assert_eq!(legacy_head(b"{\n  \"sessionId\": \"s\",\n  \"projectHash\": \"h\"", false), Some(true));
     assert_eq!(legacy_head(b"{\"a\":1}\n", false), Some(false));

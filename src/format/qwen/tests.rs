@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::format::detect::{LineFormat, line_format};
 use crate::format::StreamReader;
 use crate::format::ndjson::NdjsonReader;
 use crate::model::Event;
@@ -190,9 +191,5 @@ fn qwen_lines_are_told_from_claude_code_lines() {
     assert_eq!(line_format(&prompt()), Some(LineFormat::Qwen));
     let claude = json!({"uuid": "u", "sessionId": "s", "type": "user",
         "message": {"role": "user", "content": "hi"}});
-    assert_eq!(line_format(&claude), None);
-    assert_eq!(
-        crate::format::detect::line_format(&claude),
-        Some(LineFormat::ClaudeCode)
-    );
+    assert_eq!(line_format(&claude), Some(LineFormat::ClaudeCode));
 }
