@@ -28,9 +28,9 @@ const SHELL: &[&str] = &[
     "run_shell_command",
 ];
 
-/// The `parameters` value that shows a call's `rendered_arguments` (made by
-/// [`super::agent_args`]): JP's form for a custom formatter, which the
-/// viewer never runs.
+/// The `parameters` value that shows a call's view (`overhear.call_view`,
+/// made by [`super::agent_args`]): JP's form for a custom formatter, which
+/// the viewer never runs.
 pub const RENDERED: &str = "overhear";
 
 /// File edits: the change as a diff.
