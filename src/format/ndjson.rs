@@ -18,6 +18,8 @@ use super::codex::CodexReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
 use super::zstd_frame::{Inflated, Inflating, ZstdError};
+use super::gemini::GeminiReader;
+use super::qwen::QwenReader;
 use super::reader::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original, StreamPiece};
@@ -61,6 +63,10 @@ pub enum NdjsonReader {
     ClaudeCode(Box<ClaudeCodeReader>),
     /// A Codex rollout.
     Codex(Box<CodexReader>),
+    /// A Gemini CLI chat.
+    Gemini(Box<GeminiReader>),
+    /// A Qwen Code chat.
+    Qwen(Box<QwenReader>),
 }
 
 impl Default for NdjsonReader {
@@ -76,6 +82,8 @@ macro_rules! each {
             NdjsonReader::Eve($r) => $body,
             NdjsonReader::ClaudeCode($r) => $body,
             NdjsonReader::Codex($r) => $body,
+            NdjsonReader::Gemini($r) => $body,
+            NdjsonReader::Qwen($r) => $body,
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => $none,
         }
     };
@@ -128,6 +136,8 @@ impl NdjsonReader {
                     LineFormat::Eve => NdjsonReader::Eve(Box::default()),
                     LineFormat::ClaudeCode => NdjsonReader::ClaudeCode(Box::default()),
                     LineFormat::Codex => NdjsonReader::Codex(Box::default()),
+                    LineFormat::Gemini => NdjsonReader::Gemini(Box::default()),
+                    LineFormat::Qwen => NdjsonReader::Qwen(Box::default()),
                 };
                 self.take(&held, end, events);
             }
@@ -174,6 +184,13 @@ impl NdjsonReader {
                     r.finish();
                 }
             }),
+            NdjsonReader::Gemini(r) => r.take(bytes, end, events),
+            NdjsonReader::Qwen(r) => r.with_events(events, |r| {
+                r.push(bytes);
+                if end {
+                    r.finish();
+                }
+            }),
         }
     }
 
@@ -183,6 +200,8 @@ impl NdjsonReader {
             NdjsonReader::Eve(_) => Some(LineFormat::Eve),
             NdjsonReader::ClaudeCode(_) => Some(LineFormat::ClaudeCode),
             NdjsonReader::Codex(_) => Some(LineFormat::Codex),
+            NdjsonReader::Gemini(_) => Some(LineFormat::Gemini),
+            NdjsonReader::Qwen(_) => Some(LineFormat::Qwen),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => None,
         }
     }
@@ -248,6 +267,8 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Eve(r) => r.finished(),
             NdjsonReader::ClaudeCode(r) => r.finished(),
             NdjsonReader::Codex(r) => r.finished(),
+            NdjsonReader::Gemini(r) => r.finished(),
+            NdjsonReader::Qwen(r) => r.finished(),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => false,
         }
     }
@@ -256,6 +277,8 @@ impl StreamReader for NdjsonReader {
         let settled = match self {
             NdjsonReader::ClaudeCode(r) => r.last_turn_settled(),
             NdjsonReader::Codex(r) => r.last_turn_settled(),
+            NdjsonReader::Gemini(r) => r.last_turn_settled(),
+            NdjsonReader::Qwen(r) => r.last_turn_settled(),
             _ => return None,
         };
         Some(if settled {
@@ -277,6 +300,8 @@ impl StreamReader for NdjsonReader {
         match self {
             NdjsonReader::ClaudeCode(r) => r.title(),
             NdjsonReader::Codex(r) => r.title(),
+            NdjsonReader::Gemini(r) => r.title(),
+            NdjsonReader::Qwen(r) => r.title(),
             _ => None,
         }
     }
@@ -297,6 +322,8 @@ impl StreamReader for NdjsonReader {
         match self {
             NdjsonReader::ClaudeCode(r) => r.take_subagents(),
             NdjsonReader::Codex(r) => r.take_subagents(),
+            NdjsonReader::Gemini(r) => r.take_subagents(),
+            NdjsonReader::Qwen(r) => r.take_subagents(),
             _ => Vec::new(),
         }
     }
@@ -306,6 +333,10 @@ impl StreamReader for NdjsonReader {
 /// lines must arrive. After [`LOOK_AHEAD`] lines that tell nothing (or at the
 /// end), an eve stream.
 fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
+    // A legacy Gemini file is one pretty-printed object: no line of it reads.
+    if super::gemini::legacy_head(held, end)? {
+        return Some(LineFormat::Gemini);
+    }
     let mut lines: Vec<&[u8]> = held.split(|&b| b == b'\n').collect();
     // The last piece has no newline yet: it counts only at the end.
     let last = lines.pop().filter(|_| end);
@@ -316,7 +347,12 @@ fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
             continue;
         }
         looked += 1;
-        if let Ok(value) = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0)
+        let repaired = super::surrogates::repaired(line).0;
+        // A first line holding glued records (Qwen Code) tells by its first.
+        let value = serde_json::from_slice::<Value>(&repaired)
+            .ok()
+            .or_else(|| super::transcript::split_glued(&repaired).into_iter().next());
+        if let Some(value) = value
             && let Some(format) = line_format(&value)
         {
             return Some(format);

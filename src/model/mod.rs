@@ -365,6 +365,9 @@ fn turn_ranges(events: &[Event], start: usize) -> Vec<Range<usize>> {
     let mut holds_event = false;
     for (i, event) in events.iter().enumerate().skip(start) {
         match &event.kind {
+            // Superseded (a replaced or rewound message, a retried step):
+            // it neither opens a turn nor holds one open.
+            _ if ext::superseded(event) => {}
             EventKind::TurnStart => {
                 if holds_event {
                     let boundary = first_trailing_config(events, start, i);
@@ -428,6 +431,7 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
     for i in range.clone() {
         let event = &events[i];
         match &event.kind {
+            EventKind::TurnStart if ext::superseded(event) => {}
             EventKind::TurnStart => out.push(Item::TurnStart(i)),
             EventKind::ChatRequest { .. } => out.push(Item::UserMessage(i)),
             EventKind::ChatResponse(ChatResponse::Message(_)) => match out.last_mut() {

@@ -38,6 +38,8 @@ mod eve_updates;
 mod eve_v27;
 mod export;
 mod fuzz_regressions;
+mod gemini_live_pty;
+mod gemini_qwen;
 mod highlight_hostile;
 mod highlight_visible_pty;
 mod hostile;

@@ -338,6 +338,9 @@ impl Builder<'_> {
         let final_reply = final_reply_item(conv, &turn.items);
         let mut updates = 0usize;
         for item in &turn.items {
+            if view != DocView::Raw && replaced(conv, item) {
+                continue;
+            }
             match item {
                 Item::TurnStart(_) => {}
                 Item::UserMessage(i) => {
@@ -618,6 +621,20 @@ impl Builder<'_> {
                 subagent,
             })),
         );
+    }
+}
+
+/// Whether `item` was replaced or taken back by the format (every event
+/// of it superseded: a Gemini message written again or rewound): shown in
+/// the raw view only. Speech and tool calls say it themselves.
+fn replaced(conv: &Conversation, item: &Item) -> bool {
+    let superseded = |i: &usize| facts::superseded(&conv.events[*i]);
+    match item {
+        Item::UserMessage(i) | Item::Data(i) | Item::OrphanResponse(i) | Item::Unknown(i) => {
+            superseded(i)
+        }
+        Item::Reasoning(events) => events.clone().all(|i| superseded(&i)),
+        _ => false,
     }
 }
 
