@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use super::claude_code::ClaudeCodeReader;
 use super::codex::CodexReader;
+use super::copilot::CopilotReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
 use super::stream::{StreamReader, SubAgentLink};
@@ -59,6 +60,8 @@ pub enum NdjsonReader {
     ClaudeCode(Box<ClaudeCodeReader>),
     /// A Codex rollout.
     Codex(Box<CodexReader>),
+    /// A Copilot CLI event log.
+    Copilot(Box<CopilotReader>),
 }
 
 impl Default for NdjsonReader {
@@ -74,6 +77,7 @@ macro_rules! each {
             NdjsonReader::Eve($r) => $body,
             NdjsonReader::ClaudeCode($r) => $body,
             NdjsonReader::Codex($r) => $body,
+            NdjsonReader::Copilot($r) => $body,
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => $none,
         }
     };
@@ -126,6 +130,7 @@ impl NdjsonReader {
                     LineFormat::Eve => NdjsonReader::Eve(Box::default()),
                     LineFormat::ClaudeCode => NdjsonReader::ClaudeCode(Box::default()),
                     LineFormat::Codex => NdjsonReader::Codex(Box::default()),
+                    LineFormat::Copilot => NdjsonReader::Copilot(Box::default()),
                 };
                 self.take(&held, end, events);
             }
@@ -173,6 +178,12 @@ impl NdjsonReader {
                     r.finish();
                 }
             }),
+            NdjsonReader::Copilot(r) => r.with_events(events, |r| {
+                r.push(bytes);
+                if end {
+                    r.finish();
+                }
+            }),
         }
     }
 
@@ -182,6 +193,7 @@ impl NdjsonReader {
             NdjsonReader::Eve(_) => Some(LineFormat::Eve),
             NdjsonReader::ClaudeCode(_) => Some(LineFormat::ClaudeCode),
             NdjsonReader::Codex(_) => Some(LineFormat::Codex),
+            NdjsonReader::Copilot(_) => Some(LineFormat::Copilot),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => None,
         }
     }
@@ -247,6 +259,7 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Eve(r) => r.finished(),
             NdjsonReader::ClaudeCode(r) => r.finished(),
             NdjsonReader::Codex(r) => r.finished(),
+            NdjsonReader::Copilot(r) => r.finished(),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => false,
         }
     }
@@ -255,6 +268,7 @@ impl StreamReader for NdjsonReader {
         let settled = match self {
             NdjsonReader::ClaudeCode(r) => r.last_turn_settled(),
             NdjsonReader::Codex(r) => r.last_turn_settled(),
+            NdjsonReader::Copilot(r) => r.last_turn_settled(),
             _ => return None,
         };
         Some(if settled {
@@ -276,11 +290,15 @@ impl StreamReader for NdjsonReader {
         match self {
             NdjsonReader::ClaudeCode(r) => r.title(),
             NdjsonReader::Codex(r) => r.title(),
+            NdjsonReader::Copilot(r) => r.title(),
             _ => None,
         }
     }
 
     fn default_config(&self) -> Option<Value> {
+        if let NdjsonReader::Copilot(_) = self {
+            return Some(super::copilot::tools::default_config());
+        }
         self.format().and_then(super::agent_tools::default_config)
     }
 
@@ -296,6 +314,7 @@ impl StreamReader for NdjsonReader {
         match self {
             NdjsonReader::ClaudeCode(r) => r.take_subagents(),
             NdjsonReader::Codex(r) => r.take_subagents(),
+            NdjsonReader::Copilot(r) => r.take_subagents(),
             _ => Vec::new(),
         }
     }
