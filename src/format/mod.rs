@@ -11,20 +11,20 @@ pub mod claude_code;
 pub mod codex;
 pub mod copilot;
 pub mod detect;
-mod document;
+mod whole_file;
 pub mod eve;
 pub mod jp;
 pub mod ndjson;
 mod prefix_hash;
 pub mod session_head;
-mod stream;
+mod reader;
 pub mod surrogates;
 pub mod transcript;
 
-pub use document::{
+pub use whole_file::{
     Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, SyntaxError,
 };
 #[cfg(test)]
 pub(crate) use prefix_hash::sample_bytes;
 pub use prefix_hash::{PREFIX_CHUNK, PrefixHasher};
-pub use stream::{StreamFormat, StreamReader, SubAgentLink, SubAgentSource};
+pub use reader::{StreamFormat, StreamReader, SubAgentLink, SubAgentSource};

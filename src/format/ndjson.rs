@@ -18,7 +18,7 @@ use super::codex::CodexReader;
 use super::copilot::CopilotReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
-use super::stream::{StreamReader, SubAgentLink};
+use super::reader::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original, StreamPiece};
 use crate::problem::SkippedLine;
