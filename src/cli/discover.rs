@@ -23,6 +23,8 @@ pub enum AgentArg {
     Jp,
     /// eve streams (they have no known folder: name the stream).
     Eve,
+    /// GitHub Copilot CLI sessions (`$COPILOT_HOME`, default `~/.copilot`).
+    Copilot,
 }
 
 /// No PATH, and `--agent` names a kind with no conversation of the folder.
@@ -73,6 +75,10 @@ pub fn latest_path(
             agent: "codex",
             cwd: cwd.to_owned(),
         }),
+        (None, _, Some(AgentArg::Copilot)) => Err(NotFound::Nothing {
+            agent: "copilot",
+            cwd: cwd.to_owned(),
+        }),
         (None, _, _) => Ok(None),
     }
 }
@@ -87,5 +93,6 @@ pub fn agent_filter(agent: Option<AgentArg>) -> Agents {
     Agents {
         claude_code: wants(AgentArg::Claude),
         codex: wants(AgentArg::Codex),
+        copilot: wants(AgentArg::Copilot),
     }
 }

@@ -1,4 +1,4 @@
-//! The Claude Code and Codex sessions of a folder (docs/agents.md "Finding
+//! The Claude Code, Codex and Copilot CLI sessions of a folder (docs/agents.md "Finding
 //! sessions"): where they are kept (`source::sessions`), which Codex session
 //! ran in the folder and what each one's first prompt is
 //! (`format::session_head`), read from heads only. The one place both the
@@ -8,7 +8,9 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::format::session_head::{CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, codex_cwd, first_prompt};
+use crate::format::session_head::{
+    CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, codex_cwd, copilot_cwd, first_prompt,
+};
 use crate::source::sessions::{self, SessionFile};
 
 /// An agent that keeps its sessions where overhear can find them.
@@ -18,6 +20,8 @@ pub enum Agent {
     ClaudeCode,
     /// Codex (`~/.codex/sessions/`, `archived_sessions/`).
     Codex,
+    /// GitHub Copilot CLI (`~/.copilot/session-state/`).
+    Copilot,
 }
 
 impl Agent {
@@ -26,6 +30,7 @@ impl Agent {
         match self {
             Agent::ClaudeCode => "claude",
             Agent::Codex => "codex",
+            Agent::Copilot => "copilot",
         }
     }
 }
@@ -37,6 +42,8 @@ pub struct Agents {
     pub claude_code: bool,
     /// Codex sessions whose `session_meta.cwd` is the folder.
     pub codex: bool,
+    /// Copilot CLI sessions whose `session.start` context `cwd` is the folder.
+    pub copilot: bool,
 }
 
 impl Agents {
@@ -44,6 +51,7 @@ impl Agents {
     pub const ALL: Agents = Agents {
         claude_code: true,
         codex: true,
+        copilot: true,
     };
 }
 
@@ -114,6 +122,17 @@ pub fn sessions_of(
                 }),
         );
     }
+    if agents.copilot {
+        found.extend(
+            sessions::copilot_sessions(env)
+                .into_iter()
+                .filter(|file| copilot_ran_in(file, cwd))
+                .map(|file| FolderSession {
+                    agent: Agent::Copilot,
+                    file,
+                }),
+        );
+    }
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
     found
 }
@@ -148,8 +167,19 @@ pub fn latest_session_of(
                 file,
             })
     });
+    let copilot = agents.copilot.then(|| {
+        let mut files = sessions::copilot_sessions(env);
+        files.sort_by_key(|file| std::cmp::Reverse(file.modified));
+        files
+            .into_iter()
+            .find(|file| copilot_ran_in(file, cwd))
+            .map(|file| FolderSession {
+                agent: Agent::Copilot,
+                file,
+            })
+    });
     // A tie goes to Claude Code.
-    [claude, codex.flatten()]
+    [claude, codex.flatten(), copilot.flatten()]
         .into_iter()
         .flatten()
         .reduce(|a, b| {
@@ -159,6 +189,15 @@ pub fn latest_session_of(
                 a
             }
         })
+}
+
+/// Whether the Copilot CLI session `file` ran in `cwd`, by its first
+/// line's `session.start` context.
+fn copilot_ran_in(file: &SessionFile, cwd: &Path) -> bool {
+    sessions::read_head(&file.path, CWD_HEAD)
+        .ok()
+        .and_then(|head| copilot_cwd(&head))
+        .is_some_and(|dir| Path::new(&dir) == cwd)
 }
 
 /// Whether the Codex session `file` ran in `cwd`, by its head's `session_meta.cwd`.

@@ -21,7 +21,7 @@ mod notices;
 mod subagents;
 pub mod tools;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -50,8 +50,8 @@ pub struct State {
     /// a log holds, spec §3.9).
     output_tokens: u64,
     /// Every call id announced so far (a request, or a start no request
-    /// announced): a call is made once per id (spec §9).
-    calls: HashSet<String>,
+    /// announced), with its tool's name: a call is made once per id (spec §9).
+    calls: HashMap<String, String>,
     /// `assistant.message` ids already read: speech once per `messageId`.
     messages: HashSet<String>,
     /// Reasoning texts of the current turn (`reasoningText` and
@@ -133,7 +133,7 @@ impl State {
             }
             "tool.execution_start" => {
                 let id = str_at(data, "toolCallId").unwrap_or("");
-                if self.calls.contains(id) {
+                if self.calls.contains_key(id) {
                     sink.opaque(time, value); // announced by its request
                 } else {
                     let name = str_at(data, "toolName").unwrap_or("tool");
@@ -280,7 +280,7 @@ impl State {
             .flatten()
         {
             let id = str_at(request, "toolCallId").unwrap_or("");
-            if self.calls.contains(id) {
+            if self.calls.contains_key(id) {
                 continue;
             }
             let name = str_at(request, "name").unwrap_or("tool");
@@ -307,7 +307,7 @@ impl State {
     /// A tool call, made once per id; the well-known tools get their
     /// `rendered_arguments` ([`tools::rendered`]).
     fn call(&mut self, sink: &mut Sink, time: Option<String>, id: &str, name: &str, args: Value) {
-        self.calls.insert(id.to_string());
+        self.calls.insert(id.to_string(), name.to_string());
         let rendered = tools::rendered(name, &args);
         let index = sink.push_call(time, id.to_string(), name.to_string(), args);
         if let Some(rendered) = rendered {
@@ -321,9 +321,14 @@ impl State {
     }
 
     /// `tool.execution_complete`: the call's result, an error iff
-    /// `success == false` (spec §3.5).
+    /// `success == false` (spec §3.5). An edit's card already shows its
+    /// diff, so its result is what the model saw, not the diff again.
     fn result(&mut self, sink: &mut Sink, data: &Value, time: Option<String>) {
         let id = str_at(data, "toolCallId").unwrap_or("").to_string();
+        let diffed = self
+            .calls
+            .get(&id)
+            .is_some_and(|name| tools::shows_diff(name));
         let failed = data.get("success").and_then(Value::as_bool) == Some(false);
         let text = if failed {
             let error = data.get("error").unwrap_or(&Value::Null);
@@ -332,7 +337,7 @@ impl State {
                 _ => str_at(error, "message").unwrap_or("failed").to_string(),
             }
         } else {
-            notices::result_text(data.get("result").unwrap_or(&Value::Null))
+            notices::result_text(data.get("result").unwrap_or(&Value::Null), diffed)
         };
         sink.push_kind(
             time,

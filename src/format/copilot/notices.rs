@@ -70,8 +70,8 @@ pub(super) fn notice(kind: &str, data: &Value) -> Option<(&'static str, String)>
 pub(super) fn error(data: &Value) -> String {
     let message = str_at(data, "message").unwrap_or("error");
     match data.get("statusCode").and_then(Value::as_u64) {
-        Some(code) => format!("{message} (HTTP {code})"),
-        None => message.to_string(),
+        Some(code) if !message.contains(&code.to_string()) => format!("{message} (HTTP {code})"),
+        _ => message.to_string(),
     }
 }
 
@@ -139,10 +139,16 @@ pub(super) fn attachment(value: &Value) -> String {
 }
 
 /// A successful call's result as shown: the full display form
-/// (`detailedContent`, diffs) when there is one, else what the model saw
-/// (`content`), else its typed blocks, binary ones as placeholders.
-pub(super) fn result_text(result: &Value) -> String {
-    for key in ["detailedContent", "content"] {
+/// (`detailedContent`, diffs) when there is one — unless `diffed`, the card
+/// showing the diff already — else what the model saw (`content`), else its
+/// typed blocks, binary ones as placeholders.
+pub(super) fn result_text(result: &Value, diffed: bool) -> String {
+    let keys: &[&str] = if diffed {
+        &["content", "detailedContent"]
+    } else {
+        &["detailedContent", "content"]
+    };
+    for key in keys {
         if let Some(text) = str_at(result, key).filter(|t| !t.is_empty()) {
             return text.to_string();
         }

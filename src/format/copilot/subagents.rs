@@ -11,7 +11,7 @@
 //! reader nests them in turn. An agent bound to nothing is noticed once and
 //! stays in the raw view.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use serde_json::Value;
 
@@ -70,7 +70,7 @@ impl Agents {
         kind: &str,
         data: &Value,
         owner: &str,
-        calls: &HashSet<String>,
+        calls: &HashMap<String, String>,
     ) {
         let root = self.root(sink, value, data, owner, calls);
         let made: Vec<&str> = match kind {
@@ -109,12 +109,12 @@ impl Agents {
         value: &Value,
         data: &Value,
         owner: &str,
-        calls: &HashSet<String>,
+        calls: &HashMap<String, String>,
     ) -> Option<String> {
         if let Some(root) = self.roots.get(owner) {
             return root.clone();
         }
-        let call = if calls.contains(owner) || self.foreign.contains_key(owner) {
+        let call = if calls.contains_key(owner) || self.foreign.contains_key(owner) {
             Some(owner.to_string())
         } else if let Some(parent) = str_at(data, "parentToolCallId") {
             self.waiting.retain(|c| c != parent);
@@ -123,7 +123,7 @@ impl Agents {
             self.waiting.pop_front()
         };
         let root = call.and_then(|call| {
-            if calls.contains(&call) {
+            if calls.contains_key(&call) {
                 return Some(call);
             }
             let maker = self.foreign.get(&call)?;

@@ -67,3 +67,9 @@ pub fn rendered(name: &str, arguments: &Value) -> Option<String> {
         _ => None,
     }
 }
+
+/// Whether a call of tool `name` shows its change as a diff of its own
+/// ([`rendered`]), so its result need not show it again.
+pub fn shows_diff(name: &str) -> bool {
+    matches!(name, "edit" | "create")
+}
