@@ -184,6 +184,15 @@ def agent_seeds():
     put("agent_readers", framed(3, codex("p", "c")))
 
 
+def copilot_seeds():
+    """copilot_reader: two bytes of split point, then a log — each fixture log
+    whole and split mid-line."""
+    for path in sorted(FIXTURES.glob("copilot/session-state/*/events.jsonl")):
+        log = path.read_bytes()
+        for split in (0, len(log) // 3, len(log) // 2 + 7):
+            put("copilot_reader", struct.pack("<H", split % 65536) + log)
+
+
 if __name__ == "__main__":
     redactor_seeds()
     html_export_seeds()
@@ -194,3 +203,4 @@ if __name__ == "__main__":
     markdown_seeds()
     highlight_seeds()
     agent_seeds()
+    copilot_seeds()
