@@ -185,8 +185,13 @@ fn hidden_context_never_reaches_any_output() {
         }
         for ext in ["md", "html"] {
             let out = tmp.path().join(format!("{id}.{ext}"));
-            overhear(["export", path.to_str().unwrap(), "-o", out.to_str().unwrap()])
-                .expect_code(0);
+            overhear([
+                "export",
+                path.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .expect_code(0);
             outputs.push(std::fs::read_to_string(&out).expect("exported"));
         }
         for output in &outputs {
@@ -225,7 +230,11 @@ fn the_story_reads_as_copilot_showed_it() {
     // The sub-agent's prompt and calls are under its card, not turns of the parent.
     assert_eq!(printed.matches("── turn ").count(), 5, "{printed}");
     // The good edit's diff is shown once (its result is not the diff again).
-    assert_eq!(printed.matches("+    verbose: bool,").count(), 1, "{printed}");
+    assert_eq!(
+        printed.matches("+    verbose: bool,").count(),
+        1,
+        "{printed}"
+    );
 }
 
 #[test]
@@ -330,13 +339,23 @@ fn the_newest_session_of_the_folder_is_found_under_home_and_copilot_home() {
     let copilot = home.home.join(".copilot");
     home.session(&copilot, "a-old", &home.project, "The older prompt", 300);
     home.session(&copilot, "b-new", &home.project, "The newest prompt", 100);
-    home.session(&copilot, "c-other", Path::new("/elsewhere"), "Another folder", 1);
+    home.session(
+        &copilot,
+        "c-other",
+        Path::new("/elsewhere"),
+        "Another folder",
+        1,
+    );
     for agent in [&[][..], &["--agent", "copilot"][..]] {
         let mut args = vec!["render", "--color", "never", "--width", "80"];
         args.extend_from_slice(agent);
         let out = home.overhear(&args, &[]);
         let printed = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(printed.contains("The newest prompt"), "{printed}");
         assert!(!printed.contains("Another folder") && !printed.contains("The older"));
     }
@@ -357,7 +376,10 @@ fn the_newest_session_of_the_folder_is_found_under_home_and_copilot_home() {
     let out = empty.overhear(&["render", "--agent", "copilot"], &[]);
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("--agent copilot: no session of"), "{stderr}");
+    assert!(
+        stderr.contains("--agent copilot: no session of"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -402,7 +424,10 @@ fn a_log_being_appended_grows_in_the_viewer() {
         file.write_all(first).expect("written");
         file.flush().expect("flushed");
         std::thread::sleep(Duration::from_millis(300));
-        assert!(!viewer.screen().contents().contains(shows), "half a line shown");
+        assert!(
+            !viewer.screen().contents().contains(shows),
+            "half a line shown"
+        );
         file.write_all(rest).expect("written");
         file.flush().expect("flushed");
         viewer.wait_for_text(shows);
