@@ -499,7 +499,11 @@ pub(crate) mod tests {
         let mut rows = with_sessions();
         rows[1].agent = Some("copilot");
         let lines = drawn_rows(rows, 120);
-        assert_eq!(lines[3].find("rollout-1"), lines[2].find("Fix the parser"));
+        let column = |line: &str, text: &str| line.find(text).map(|at| line[..at].chars().count());
+        assert_eq!(
+            column(&lines[3], "rollout-1"),
+            column(&lines[2], "Fix the parser")
+        );
         assert!(lines[3].starts_with("   copilot  rollout-1"), "{lines:?}");
     }
 
