@@ -26,7 +26,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::transcript::{Records, Sink, TranscriptReader, TurnProgress, str_at, timestamp};
-use crate::model::ext;
+use crate::model::{call_view, ext};
 use crate::model::{ChatResponse, Content, EventKind};
 
 /// The placeholder for reasoning stored only encrypted.
@@ -46,6 +46,8 @@ pub struct State {
     turn: Option<usize>,
     /// The model of the latest step.
     model: Option<String>,
+    /// The folder the session runs in: paths under it are shown relative.
+    cwd: Option<String>,
     /// Output tokens of the current turn's messages (the only per-turn usage
     /// a log holds, spec §3.9).
     output_tokens: u64,
@@ -123,6 +125,9 @@ impl State {
             "session.start" | "session.resume" => {
                 if let Some(model) = str_at(data, "selectedModel") {
                     self.model = Some(model.to_string());
+                }
+                if let Some(cwd) = data.get("context").and_then(|c| str_at(c, "cwd")) {
+                    self.cwd = Some(cwd.to_string());
                 }
                 if kind == "session.resume" {
                     self.shut_down = false;
@@ -304,20 +309,22 @@ impl State {
         );
     }
 
-    /// A tool call, made once per id; the well-known tools get their
-    /// `rendered_arguments` ([`tools::rendered`]).
+    /// A tool call, made once per id; the well-known tools get their view
+    /// and subject ([`tools::facts`]).
     fn call(&mut self, sink: &mut Sink, time: Option<String>, id: &str, name: &str, args: Value) {
         self.calls.insert(id.to_string(), name.to_string());
-        let rendered = tools::rendered(name, &args);
+        let (view, subject) = tools::facts(name, &args, self.cwd.as_deref());
         let index = sink.push_call(time, id.to_string(), name.to_string(), args);
-        if let Some(rendered) = rendered {
-            sink.update(index, |event| {
-                event
-                    .metadata
-                    .insert("rendered_arguments".into(), Value::from(rendered));
-                true
-            });
-        }
+        sink.update(index, |event| {
+            let mut changed = false;
+            if let Some(view) = &view {
+                changed |= call_view::set(event, view);
+            }
+            if let Some(subject) = &subject {
+                changed |= ext::set_subject(event, subject);
+            }
+            changed
+        });
     }
 
     /// `tool.execution_complete`: the call's result, an error iff

@@ -1,12 +1,13 @@
 //! Copilot CLI's tools as overhear shows them (spec agent-transcripts-2 §8):
 //! the built-in styles by tool category, as the conversation's base
-//! configuration, and the calls of the shell and file tools rendered like
-//! Claude Code's (`$ command`, a coloured diff) by [`super::super::agent_args`].
+//! configuration, and the calls of the shell and file tools shown like
+//! Claude Code's (`$ command`, a diff, a path) by [`super::super::agent_args`].
 
 use serde_json::{Value, json};
 
 use super::super::agent_args;
 use super::super::agent_tools::RENDERED;
+use crate::model::call_view::CallView;
 
 /// The base configuration of a Copilot CLI conversation: its tools' styles
 /// (`conversation.tools.NAME.style`), which `--config`/`--set` override.
@@ -48,28 +49,44 @@ pub fn default_config() -> Value {
     json!({ "conversation": { "tools": tools } })
 }
 
-/// The call of tool `name` as it should read, for the tools shown like
-/// Claude Code's: `bash` as `$ command` under its description, `edit` and
-/// `create` as a diff of the file.
-pub fn rendered(name: &str, arguments: &Value) -> Option<String> {
-    let text = |key: &str| arguments.get(key).and_then(Value::as_str);
-    match name {
-        "bash" => agent_args::rendered("Bash", arguments),
-        "edit" => agent_args::rendered(
+/// The tool Claude Code names as Copilot's `name`, with Copilot's
+/// `arguments` in Claude Code's keys: the shell and file tools and searches
+/// are shown like Claude Code's (`$ command`, a diff, a path, a pattern).
+fn as_claude_code(name: &str, arguments: &Value) -> Option<(&'static str, Value)> {
+    let text = |key: &str| arguments.get(key).cloned().unwrap_or(Value::Null);
+    Some(match name {
+        "bash" => ("Bash", arguments.clone()),
+        "edit" => (
             "Edit",
-            &json!({"file_path": text("path")?, "old_string": text("old_str").unwrap_or(""),
-                    "new_string": text("new_str").unwrap_or("")}),
+            json!({"file_path": text("path"), "old_string": text("old_str"),
+                   "new_string": text("new_str")}),
         ),
-        "create" => agent_args::rendered(
+        "create" => (
             "Write",
-            &json!({"file_path": text("path")?, "content": text("file_text").unwrap_or("")}),
+            json!({"file_path": text("path"), "content": text("file_text")}),
         ),
-        _ => None,
+        "view" => ("Read", json!({"file_path": text("path")})),
+        "grep" => ("Grep", json!({"pattern": text("pattern"), "path": text("path")})),
+        "glob" => ("Glob", json!({"pattern": text("pattern"), "path": text("path")})),
+        "task" => ("Task", json!({"description": text("description")})),
+        _ => return None,
+    })
+}
+
+/// How a call of tool `name` reads: its view (a command, a diff) and its
+/// subject (what it did, for the card's header), paths relative to `cwd`.
+pub fn facts(name: &str, arguments: &Value, cwd: Option<&str>) -> (Option<CallView>, Option<String>) {
+    match as_claude_code(name, arguments) {
+        Some((name, arguments)) => (
+            agent_args::view(name, &arguments),
+            agent_args::subject(name, &arguments, cwd),
+        ),
+        None => (None, None),
     }
 }
 
 /// Whether a call of tool `name` shows its change as a diff of its own
-/// ([`rendered`]), so its result need not show it again.
+/// ([`facts`]), so its result need not show it again.
 pub fn shows_diff(name: &str) -> bool {
     matches!(name, "edit" | "create")
 }
