@@ -27,6 +27,8 @@ pub enum AgentArg {
     Gemini,
     /// Qwen Code chats (`$QWEN_RUNTIME_DIR`, `$QWEN_HOME`, default `~/.qwen`).
     Qwen,
+    /// GitHub Copilot CLI sessions (`$COPILOT_HOME`, default `~/.copilot`).
+    Copilot,
 }
 
 /// No PATH, and `--agent` names a kind with no conversation of the folder.
@@ -85,6 +87,10 @@ pub fn latest_path(
             agent: "qwen",
             cwd: cwd.to_owned(),
         }),
+        (None, _, Some(AgentArg::Copilot)) => Err(NotFound::Nothing {
+            agent: "copilot",
+            cwd: cwd.to_owned(),
+        }),
         (None, _, _) => Ok(None),
     }
 }
@@ -101,5 +107,6 @@ pub fn agent_filter(agent: Option<AgentArg>) -> Agents {
         codex: wants(AgentArg::Codex),
         gemini: wants(AgentArg::Gemini),
         qwen: wants(AgentArg::Qwen),
+        copilot: wants(AgentArg::Copilot),
     }
 }

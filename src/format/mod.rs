@@ -9,6 +9,7 @@ pub mod agent_args;
 pub mod agent_tools;
 pub mod claude_code;
 pub mod codex;
+pub mod copilot;
 pub mod detect;
 mod whole_file;
 pub mod eve;

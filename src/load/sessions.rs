@@ -1,4 +1,4 @@
-//! The Claude Code and Codex sessions of a folder (docs/agents.md "Finding
+//! The Claude Code, Codex and Copilot CLI sessions of a folder (docs/agents.md "Finding
 //! sessions"): where they are kept (`source::sessions`), which Codex session
 //! ran in the folder and what each one's first prompt is
 //! (`format::session_head`), read from heads only. The one place both the
@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use crate::format::session_head::{
-    CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, claude_cwd, codex_cwd, first_prompt,
+    CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, claude_cwd, codex_cwd, copilot_cwd, first_prompt,
 };
 use crate::source::sessions::{self, SessionFile};
 
@@ -24,6 +24,8 @@ pub enum Agent {
     Gemini,
     /// Qwen Code (`~/.qwen/projects/<slug>/chats/`).
     Qwen,
+    /// GitHub Copilot CLI (`~/.copilot/session-state/`).
+    Copilot,
 }
 
 impl Agent {
@@ -34,6 +36,7 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
             Agent::Qwen => "qwen",
+            Agent::Copilot => "copilot",
         }
     }
 }
@@ -49,6 +52,8 @@ pub struct Agents {
     pub gemini: bool,
     /// Qwen Code's project folder for the folder.
     pub qwen: bool,
+    /// Copilot CLI sessions whose `session.start` context `cwd` is the folder.
+    pub copilot: bool,
 }
 
 impl Agents {
@@ -58,6 +63,7 @@ impl Agents {
         codex: true,
         gemini: true,
         qwen: true,
+        copilot: true,
     };
 }
 
@@ -93,13 +99,15 @@ impl FolderSession {
     }
 
     /// The folder the session ran in, from its head: a Claude Code or Qwen
-    /// Code record's `cwd`, a Codex rollout's `session_meta.cwd`; `None` for
+    /// Code record's `cwd`, a Codex rollout's `session_meta.cwd`, a Copilot
+    /// CLI log's `session.start` context; `None` for
     /// a Gemini CLI chat, whose records do not name it.
     pub fn project(&self) -> Option<std::path::PathBuf> {
         let head = sessions::read_head(&self.file.path, CWD_HEAD).ok()?;
         let cwd = match self.agent {
             Agent::ClaudeCode | Agent::Qwen => claude_cwd(&head),
             Agent::Codex => codex_cwd(&head),
+            Agent::Copilot => copilot_cwd(&head),
             Agent::Gemini => None,
         };
         cwd.map(std::path::PathBuf::from)
@@ -142,6 +150,17 @@ pub fn sessions_of(
         );
     }
     found.extend(folder_agents(cwd, env, agents));
+    if agents.copilot {
+        found.extend(
+            sessions::copilot_sessions(env)
+                .into_iter()
+                .filter(|file| copilot_ran_in(file, cwd))
+                .map(|file| FolderSession {
+                    agent: Agent::Copilot,
+                    file,
+                }),
+        );
+    }
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
     found
 }
@@ -166,6 +185,16 @@ pub fn every_session(env: &dyn Fn(&str) -> Option<String>, agents: Agents) -> Ve
                 .into_iter()
                 .map(|file| FolderSession {
                     agent: Agent::Codex,
+                    file,
+                }),
+        );
+    }
+    if agents.copilot {
+        found.extend(
+            sessions::copilot_sessions(env)
+                .into_iter()
+                .map(|file| FolderSession {
+                    agent: Agent::Copilot,
                     file,
                 }),
         );
@@ -230,8 +259,19 @@ pub fn latest_session_of(
     let others = folder_agents(cwd, env, agents)
         .into_iter()
         .max_by_key(|session| session.file.modified);
+    let copilot = agents.copilot.then(|| {
+        let mut files = sessions::copilot_sessions(env);
+        files.sort_by_key(|file| std::cmp::Reverse(file.modified));
+        files
+            .into_iter()
+            .find(|file| copilot_ran_in(file, cwd))
+            .map(|file| FolderSession {
+                agent: Agent::Copilot,
+                file,
+            })
+    });
     // A tie goes to Claude Code.
-    [claude, codex.flatten(), others]
+    [claude, codex.flatten(), others, copilot.flatten()]
         .into_iter()
         .flatten()
         .reduce(|a, b| {
@@ -241,6 +281,15 @@ pub fn latest_session_of(
                 a
             }
         })
+}
+
+/// Whether the Copilot CLI session `file` ran in `cwd`, by its first
+/// line's `session.start` context.
+fn copilot_ran_in(file: &SessionFile, cwd: &Path) -> bool {
+    sessions::read_head(&file.path, CWD_HEAD)
+        .ok()
+        .and_then(|head| copilot_cwd(&head))
+        .is_some_and(|dir| Path::new(&dir) == cwd)
 }
 
 /// Whether the Codex session `file` ran in `cwd`, by its head's `session_meta.cwd`.

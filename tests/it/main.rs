@@ -24,6 +24,7 @@ mod cli_completions;
 mod cli_errors;
 mod cli_events;
 mod cli_time_travel;
+mod copilot;
 mod corpus_jp;
 mod corpus_render;
 mod discover_sessions;
