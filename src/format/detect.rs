@@ -79,6 +79,8 @@ pub enum LineFormat {
     ClaudeCode,
     /// A Codex rollout (envelope or legacy).
     Codex,
+    /// OpenCode row records, made of its store by `source::opencode`.
+    OpenCode,
 }
 
 impl LineFormat {
@@ -88,6 +90,7 @@ impl LineFormat {
             LineFormat::Eve => "an eve stream",
             LineFormat::ClaudeCode => "a Claude Code transcript",
             LineFormat::Codex => "a Codex rollout",
+            LineFormat::OpenCode => "an OpenCode session",
         }
     }
 }
@@ -121,6 +124,10 @@ const CLAUDE_TYPES: [&str; 18] = [
 /// eve. `None`: the line says nothing (look at the next).
 pub fn line_format(value: &serde_json::Value) -> Option<LineFormat> {
     let has = |key: &str| value.get(key).is_some();
+    let opencode = value.get("opencode").and_then(serde_json::Value::as_str);
+    if matches!(opencode, Some("session" | "message" | "part")) {
+        return Some(LineFormat::OpenCode);
+    }
     let kind = value.get("type").and_then(serde_json::Value::as_str);
     if kind.is_some() && has("payload") {
         return Some(LineFormat::Codex);

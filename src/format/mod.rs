@@ -14,6 +14,7 @@ mod document;
 pub mod eve;
 pub mod jp;
 pub mod ndjson;
+pub mod opencode;
 mod prefix_hash;
 pub mod session_head;
 mod stream;

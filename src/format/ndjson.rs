@@ -17,6 +17,7 @@ use super::claude_code::ClaudeCodeReader;
 use super::codex::CodexReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
+use super::opencode::OpenCodeReader;
 use super::stream::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original, StreamPiece};
@@ -59,6 +60,8 @@ pub enum NdjsonReader {
     ClaudeCode(Box<ClaudeCodeReader>),
     /// A Codex rollout.
     Codex(Box<CodexReader>),
+    /// OpenCode row records.
+    OpenCode(Box<OpenCodeReader>),
 }
 
 impl Default for NdjsonReader {
@@ -74,6 +77,7 @@ macro_rules! each {
             NdjsonReader::Eve($r) => $body,
             NdjsonReader::ClaudeCode($r) => $body,
             NdjsonReader::Codex($r) => $body,
+            NdjsonReader::OpenCode($r) => $body,
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => $none,
         }
     };
@@ -126,6 +130,7 @@ impl NdjsonReader {
                     LineFormat::Eve => NdjsonReader::Eve(Box::default()),
                     LineFormat::ClaudeCode => NdjsonReader::ClaudeCode(Box::default()),
                     LineFormat::Codex => NdjsonReader::Codex(Box::default()),
+                    LineFormat::OpenCode => NdjsonReader::OpenCode(Box::default()),
                 };
                 self.take(&held, end, events);
             }
@@ -173,6 +178,12 @@ impl NdjsonReader {
                     r.finish();
                 }
             }),
+            NdjsonReader::OpenCode(r) => r.with_events(events, |r| {
+                r.push(bytes);
+                if end {
+                    r.finish();
+                }
+            }),
         }
     }
 
@@ -182,6 +193,7 @@ impl NdjsonReader {
             NdjsonReader::Eve(_) => Some(LineFormat::Eve),
             NdjsonReader::ClaudeCode(_) => Some(LineFormat::ClaudeCode),
             NdjsonReader::Codex(_) => Some(LineFormat::Codex),
+            NdjsonReader::OpenCode(_) => Some(LineFormat::OpenCode),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => None,
         }
     }
@@ -247,6 +259,7 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Eve(r) => r.finished(),
             NdjsonReader::ClaudeCode(r) => r.finished(),
             NdjsonReader::Codex(r) => r.finished(),
+            NdjsonReader::OpenCode(r) => r.finished(),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => false,
         }
     }
@@ -255,6 +268,7 @@ impl StreamReader for NdjsonReader {
         let settled = match self {
             NdjsonReader::ClaudeCode(r) => r.last_turn_settled(),
             NdjsonReader::Codex(r) => r.last_turn_settled(),
+            NdjsonReader::OpenCode(r) => r.last_turn_settled(),
             _ => return None,
         };
         Some(if settled {
@@ -276,6 +290,7 @@ impl StreamReader for NdjsonReader {
         match self {
             NdjsonReader::ClaudeCode(r) => r.title(),
             NdjsonReader::Codex(r) => r.title(),
+            NdjsonReader::OpenCode(r) => r.title(),
             _ => None,
         }
     }
@@ -296,6 +311,7 @@ impl StreamReader for NdjsonReader {
         match self {
             NdjsonReader::ClaudeCode(r) => r.take_subagents(),
             NdjsonReader::Codex(r) => r.take_subagents(),
+            NdjsonReader::OpenCode(r) => r.take_subagents(),
             _ => Vec::new(),
         }
     }
