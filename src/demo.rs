@@ -116,5 +116,4 @@ fn encode_leaves(value: &mut Value) {
 }
 
 #[cfg(test)]
-#[path = "demo_tests.rs"]
 mod tests;

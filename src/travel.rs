@@ -25,7 +25,7 @@ use crate::redact::{Joiner, Redactor, redact_conversation, redact_event};
 use crate::source::LocateError;
 use crate::source::conversation::named;
 use crate::source::limit;
-use crate::source::time::parse_nanos;
+use crate::source::recency::parse_nanos;
 
 /// Where to cut a conversation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -506,5 +506,4 @@ fn read_all(input: &mut impl std::io::Read) -> std::io::Result<Vec<u8>> {
 }
 
 #[cfg(test)]
-#[path = "travel_tests.rs"]
 mod tests;

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::stream::SubAgentSource;
+use super::reader::SubAgentSource;
 use super::transcript::{
     CallIds, Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
 };

@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::agent_args;
-use super::stream::SubAgentSource;
+use super::reader::SubAgentSource;
 use super::surrogates;
 use super::transcript::{
     CallIds, Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,

@@ -30,8 +30,8 @@
 //!   call never requested.
 
 mod builder;
-mod gen_a;
-mod gen_b;
+mod events_v26;
+mod facts_v27;
 pub(crate) mod lines;
 mod record;
 mod text;
@@ -45,7 +45,7 @@ use serde_json::Value;
 use self::builder::{Builder, Stamp};
 use self::lines::LineSplitter;
 use self::record::Record;
-use super::stream::StreamReader;
+use super::reader::StreamReader;
 use super::surrogates::LineRepair;
 use crate::model::{Conversation, Event, InProgress, Original, StreamPiece};
 use crate::problem::SkippedLine;
@@ -80,7 +80,7 @@ pub struct EveReader {
 #[derive(Debug, Default)]
 struct Inner {
     builder: Builder,
-    gen_b: gen_b::State,
+    v27: facts_v27::State,
     originals: Vec<Original>,
     /// Stored lines handed over by [`EveReader::take_originals`].
     taken: usize,
@@ -356,7 +356,7 @@ impl Inner {
         let Some(kind) = record.get("type").and_then(Value::as_str) else {
             return;
         };
-        if self.gen_b.ended || self.builder.is_duplicate(stamp.id.as_deref()) {
+        if self.v27.ended || self.builder.is_duplicate(stamp.id.as_deref()) {
             return;
         }
         let data = record.get("data").unwrap_or(&Value::Null);
@@ -364,12 +364,12 @@ impl Inner {
         if record::is_v27_only(kind) {
             let scope = record.get("scope").unwrap_or(&Value::Null);
             if is_progress {
-                gen_b::progress(b, &mut self.gen_b, kind, data, scope);
+                facts_v27::progress(b, &mut self.v27, kind, data, scope);
             } else {
-                gen_b::fact(b, &mut self.gen_b, kind, data, scope, &stamp);
+                facts_v27::fact(b, &mut self.v27, kind, data, scope, &stamp);
             }
         } else {
-            gen_a::apply(b, kind, data, &stamp);
+            events_v26::apply(b, kind, data, &stamp);
         }
     }
 }

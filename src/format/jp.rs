@@ -23,12 +23,12 @@ mod entries;
 mod entry;
 mod members;
 mod outline;
-mod stream;
+mod follow;
 
-pub use super::document::{Diagnostic, LoadError, SyntaxError};
+pub use super::whole_file::{Diagnostic, LoadError, SyntaxError};
 pub use count::count_events;
 pub use outline::JpOutline;
-pub use stream::{Delta, JpStream};
+pub use follow::{Delta, JpStream};
 
 /// Which of JP's storage generations a conversation is in (jp-format §1.9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -616,9 +616,7 @@ fn decode_chat_response<'de>(map: &mut impl Fields<'de>) -> Result<ChatResponse,
 }
 
 #[cfg(test)]
-#[path = "jp_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "jp/typed_tests.rs"]
 mod typed_tests;

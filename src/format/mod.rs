@@ -10,21 +10,21 @@ pub mod agent_tools;
 pub mod claude_code;
 pub mod codex;
 pub mod detect;
-mod document;
+mod whole_file;
 pub mod eve;
 pub mod jp;
 pub mod ndjson;
 pub mod opencode;
 mod prefix_hash;
 pub mod session_head;
-mod stream;
+mod reader;
 pub mod surrogates;
 pub mod transcript;
 
-pub use document::{
+pub use whole_file::{
     Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, SyntaxError,
 };
 #[cfg(test)]
 pub(crate) use prefix_hash::sample_bytes;
 pub use prefix_hash::{PREFIX_CHUNK, PrefixHasher};
-pub use stream::{StreamFormat, StreamReader, SubAgentLink, SubAgentSource};
+pub use reader::{StreamFormat, StreamReader, SubAgentLink, SubAgentSource};

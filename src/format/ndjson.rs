@@ -18,7 +18,7 @@ use super::codex::CodexReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
 use super::opencode::OpenCodeReader;
-use super::stream::{StreamReader, SubAgentLink};
+use super::reader::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original, StreamPiece};
 use crate::problem::SkippedLine;

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::detect::ZSTD_MAGIC;
 use super::ndjson::NdjsonReader;
-use super::stream::StreamReader;
+use super::reader::StreamReader;
 use crate::model::EventKind;
 
 /// How much of a Codex session's start is read for its `cwd`: `cwd` comes

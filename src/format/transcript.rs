@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::eve::lines::LineSplitter;
-use super::stream::{SubAgentLink, SubAgentSource};
+use super::reader::{SubAgentLink, SubAgentSource};
 use super::surrogates::LineRepair;
 use crate::model::Original;
 use crate::model::{ChatResponse, Event, EventKind};
@@ -119,7 +119,7 @@ impl<R: Records> TranscriptReader<R> {
     }
 
     /// Runs `read` on `events` as the reader's own: the seam's one copy of
-    /// the events (`format::stream`). `events` must be what this reader
+    /// the events (`format::reader`). `events` must be what this reader
     /// made so far.
     pub(crate) fn with_events(&mut self, events: &mut Vec<Event>, read: impl FnOnce(&mut Self)) {
         std::mem::swap(&mut self.sink.events, events);

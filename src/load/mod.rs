@@ -7,7 +7,7 @@
 //! It names no format: whole-file formats come through
 //! [`crate::format::DocumentFormat`], streams through
 //! [`crate::format::StreamFormat`]. Here: locating and the [`Live`] state;
-//! `folder`: following a conversation folder across rewrites; `stream`:
+//! `folder`: following a conversation folder across rewrites; `line_stream`:
 //! following a stream file, or reading standard input or a FIFO.
 
 use std::path::PathBuf;
@@ -23,7 +23,7 @@ mod earlier;
 mod folder;
 mod prefix_read;
 pub mod sessions;
-mod stream;
+mod line_stream;
 mod subagents;
 mod turns;
 

@@ -11,7 +11,7 @@ pub mod message_tools;
 mod original;
 mod originals;
 mod pairing;
-pub mod time;
+pub mod timestamp;
 pub mod views;
 
 use std::collections::{BTreeMap, HashMap};
@@ -497,5 +497,4 @@ fn calls_so_far<'e>(events: &'e [Event], items: &[Item]) -> HashMap<&'e str, usi
 }
 
 #[cfg(test)]
-#[path = "model_tests.rs"]
 mod tests;

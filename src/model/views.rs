@@ -105,5 +105,4 @@ fn keep_blocks(blocks: &[Block], keep: impl Fn(&Block) -> bool) -> Vec<Block> {
 }
 
 #[cfg(test)]
-#[path = "views_tests.rs"]
 mod tests;

@@ -84,5 +84,4 @@ fn is_single_value(path: &[&str]) -> bool {
 }
 
 #[cfg(test)]
-#[path = "config_tests.rs"]
 mod tests;

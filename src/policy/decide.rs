@@ -94,5 +94,4 @@ impl ToolStyle {
 }
 
 #[cfg(test)]
-#[path = "decide_tests.rs"]
 mod tests;

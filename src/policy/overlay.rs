@@ -387,5 +387,4 @@ fn is_audience_map(map: &Map<String, Value>) -> bool {
 }
 
 #[cfg(test)]
-#[path = "overlay_tests.rs"]
 mod tests;

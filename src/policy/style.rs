@@ -594,5 +594,4 @@ fn is_null_key(
 }
 
 #[cfg(test)]
-#[path = "style_tests.rs"]
 mod tests;

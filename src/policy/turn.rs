@@ -227,5 +227,4 @@ fn tool_entry_style<'a>(
 }
 
 #[cfg(test)]
-#[path = "turn_tests.rs"]
 mod tests;

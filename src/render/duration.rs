@@ -3,13 +3,13 @@
 //! as people read one (`850ms`, `12s`, `4m12s`, `2h05m`). Pure functions of
 //! the file: `render` stays deterministic.
 
-use crate::model::time;
+use crate::model::timestamp;
 
 /// Milliseconds since the Unix epoch of a stored timestamp (RFC 3339:
 /// `2026-04-10T17:04:00Z`, `…T17:04:00.123+02:00`; a space may stand for
-/// the `T`; see [`time::parse`]); `None` for anything else.
+/// the `T`; see [`timestamp::parse`]); `None` for anything else.
 pub fn epoch_millis(stored: &str) -> Option<i64> {
-    time::parse(stored).map(jiff::Timestamp::as_millisecond)
+    timestamp::parse(stored).map(jiff::Timestamp::as_millisecond)
 }
 
 /// The time from `start` to `end` (stored timestamps), if both parse and

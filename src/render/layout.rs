@@ -31,8 +31,7 @@ mod lines;
 mod message;
 mod reasoning;
 mod rules;
-#[path = "layout_stream.rs"]
-mod stream;
+mod stream_blocks;
 mod subagent;
 
 use self::card::tool_card;
@@ -206,8 +205,8 @@ fn layout_with(
                 ctx,
             )
         }
-        BlockKind::InProgress { kind, live } => stream::in_progress(*kind, *live, ctx),
-        BlockKind::Original { index } => stream::original(*index, ctx),
+        BlockKind::InProgress { kind, live } => stream_blocks::in_progress(*kind, *live, ctx),
+        BlockKind::Original { index } => stream_blocks::original(*index, ctx),
     };
     fit(&mut lines, ctx.code_limit());
     lines
@@ -313,7 +312,7 @@ pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
             add(&conv.events[*event].to_json().to_string())
         }
         BlockKind::InProgress { .. } | BlockKind::Original { .. } => {
-            add(&stream::text(&block.kind, conv).unwrap_or_default())
+            add(&stream_blocks::text(&block.kind, conv).unwrap_or_default())
         }
     }
     out
@@ -336,7 +335,7 @@ pub fn full_text(block: &DocBlock, conv: &Conversation) -> Option<String> {
             Some(events.iter().map(|&e| event_text(conv, e)).collect())
         }
         BlockKind::InProgress { .. } | BlockKind::Original { .. } => {
-            stream::text(&block.kind, conv)
+            stream_blocks::text(&block.kind, conv)
         }
         _ => None,
     }
@@ -375,5 +374,4 @@ fn event_text(conv: &Conversation, event: usize) -> String {
 }
 
 #[cfg(test)]
-#[path = "layout_tests.rs"]
 mod tests;

@@ -541,5 +541,4 @@ impl Renderer<'_> {
 }
 
 #[cfg(test)]
-#[path = "markdown_tests.rs"]
 mod tests;

@@ -243,5 +243,4 @@ impl Fence {
 }
 
 #[cfg(test)]
-#[path = "split_tests.rs"]
 mod tests;

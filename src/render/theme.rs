@@ -497,5 +497,4 @@ fn hex_color(text: &str) -> Option<Color> {
 }
 
 #[cfg(test)]
-#[path = "theme_tests.rs"]
 mod tests;

@@ -242,5 +242,4 @@ fn locate_file(file: &Path) -> Result<Target, LocateError> {
 }
 
 #[cfg(test)]
-#[path = "locate_tests.rs"]
 mod tests;

@@ -24,7 +24,7 @@ pub mod opencode;
 pub mod sessions;
 pub mod stdin;
 pub mod tail;
-pub(crate) mod time;
+pub(crate) mod recency;
 #[cfg(feature = "cli")]
 pub mod watch;
 pub mod workspace;

@@ -30,7 +30,7 @@
 //! Over 600 lines on purpose: the watch thread's one state machine (which
 //! changes are complete at once, which wait for their burst to settle, what
 //! each followed file was last seen as) reads best whole; its tests are in
-//! `watch_tests.rs`.
+//! `watch/tests.rs`.
 
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
@@ -641,5 +641,4 @@ impl Follower for FileFollower {
 }
 
 #[cfg(test)]
-#[path = "watch_tests.rs"]
 mod tests;

@@ -15,7 +15,7 @@ use super::conversation::{
     BASE_CONFIG, ConversationDir, EVENTS, METADATA, display_id, id_from_dirname,
 };
 use super::lock::{is_held, lock_file_name};
-use super::time::{parse_nanos, system_nanos};
+use super::recency::{parse_nanos, system_nanos};
 
 /// The workspace's storage folder name.
 pub const STORAGE: &str = ".jp";
@@ -354,5 +354,4 @@ fn find_silo(user_data: &Path, id: &str) -> Option<PathBuf> {
 }
 
 #[cfg(test)]
-#[path = "workspace_tests.rs"]
 mod tests;

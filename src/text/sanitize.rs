@@ -414,5 +414,4 @@ impl Perform for Sink {
 }
 
 #[cfg(test)]
-#[path = "sanitize_tests.rs"]
 mod tests;

@@ -7,7 +7,7 @@
 //! Longer than the project's 600 lines: the state and its event dispatch
 //! are one type; its actions and the reading of earlier turns are in
 //! `app/`, moving through the document in `navigate.rs`, the tests in the
-//! `app_*_tests.rs` files.
+//! `app/tests/` files.
 
 use std::collections::VecDeque;
 use std::time::SystemTime;
@@ -690,5 +690,4 @@ impl<D: Viewable> App<D> {
 }
 
 #[cfg(test)]
-#[path = "app_tests.rs"]
 pub(crate) mod tests;

@@ -10,7 +10,7 @@
 //! whole [`Blocks`] trait for a real conversation (thirty methods, most a
 //! few lines). What has a job of its own is elsewhere: when a followed
 //! agent counts as gone (`quiet.rs`), what a block's fingerprint hashes
-//! (`fingerprint.rs`), its tests (`live_tests.rs`, `live_highlight_tests.rs`).
+//! (`fingerprint.rs`), its tests (`live/tests.rs`, `live/highlight_tests.rs`).
 
 use std::cell::RefCell;
 use std::time::SystemTime;
@@ -746,9 +746,7 @@ fn now_millis() -> Option<i64> {
 }
 
 #[cfg(test)]
-#[path = "live_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "live_highlight_tests.rs"]
 mod highlight_tests;

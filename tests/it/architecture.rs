@@ -248,7 +248,7 @@ fn imports_are_read_through_groups_and_relative_paths() {
     }
     assert_eq!(layer_of(&module), Some("render::document"));
     assert_eq!(
-        layer_of(&["render", "layout_stream"].map(String::from)),
+        layer_of(&["render", "layout", "stream_blocks"].map(String::from)),
         Some("render")
     );
     // Layout reads the document; the document stage never reads layout.
@@ -376,8 +376,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// The module a file is: `render/document/build.rs` → `render::document::build`,
-/// `render/mod.rs` → `render`, a sibling test file `layout_tests.rs` →
-/// `render::layout::tests`, `lib.rs` and `main.rs` → the crate root.
+/// `render/mod.rs` → `render`, a test file `layout/tests.rs` →
+/// `render::layout::tests` (and `live/highlight_tests.rs` →
+/// `tui::live::highlight::tests`), `lib.rs` and `main.rs` → the crate root.
 fn module_path(relative: &Path) -> Vec<String> {
     let mut parts: Vec<String> = relative
         .iter()

@@ -272,5 +272,4 @@ fn same_outline(sketch: &Event, event: &Event) -> bool {
 }
 
 #[cfg(test)]
-#[path = "outline_tests.rs"]
 mod tests;

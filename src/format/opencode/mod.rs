@@ -26,7 +26,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::stream::SubAgentSource;
+use super::reader::SubAgentSource;
 use super::transcript::{Records, Sink, TranscriptReader, TurnProgress, str_at};
 use crate::model::EventKind;
 use crate::model::ext;

@@ -204,5 +204,4 @@ pub(super) fn text(kind: &BlockKind, conv: &Conversation) -> Option<String> {
 }
 
 #[cfg(test)]
-#[path = "layout_stream_tests.rs"]
 mod tests;

@@ -3,7 +3,7 @@ use std::io::Cursor;
 use proptest::prelude::*;
 
 use super::*;
-use crate::format::jp::stream::tests::fixtures;
+use crate::format::jp::follow::tests::fixtures;
 use crate::model::Conversation;
 
 /// The outline of `events` read `chunk` bytes at a time, and every event

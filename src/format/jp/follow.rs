@@ -248,5 +248,4 @@ fn last_entry_end(bytes: &[u8]) -> Option<usize> {
 }
 
 #[cfg(test)]
-#[path = "stream_tests.rs"]
 pub(super) mod tests;

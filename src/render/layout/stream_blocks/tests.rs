@@ -8,9 +8,9 @@ use crate::render::theme::Theme;
 use crate::text::sanitize::SanitizeMode;
 use crate::text::width::line_text;
 
-const STREAMING: &str = include_str!("../../tests/fixtures/eve/streaming.ndjson");
-const MALFORMED: &str = include_str!("../../tests/fixtures/eve/malformed-line.ndjson");
-const TWO_TURNS: &str = include_str!("../../tests/fixtures/eve/null-final.ndjson");
+const STREAMING: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eve/streaming.ndjson"));
+const MALFORMED: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eve/malformed-line.ndjson"));
+const TWO_TURNS: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/eve/null-final.ndjson"));
 
 /// The conversation of the stream's first `lines` lines (`extra`: bytes of
 /// the next line already written).

@@ -462,5 +462,4 @@ mod read;
 pub use read::{audience_label, ended_turns, message_parts, shown_result, speech_text};
 
 #[cfg(test)]
-#[path = "document_tests.rs"]
 mod tests;

@@ -3,13 +3,13 @@
 //! JP writes `2026-05-29 19:42:36.46732` (UTC, no offset) and accepts RFC 3339;
 //! the picker orders by `last_activated_at` and falls back to file times, so
 //! both need one scale: nanoseconds since the Unix epoch. The stored text is
-//! read by the one timestamp parser, [`crate::model::time::parse`].
+//! read by the one timestamp parser, [`crate::model::timestamp::parse`].
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Nanoseconds since the Unix epoch of a JP or RFC 3339 timestamp.
 pub(crate) fn parse_nanos(text: &str) -> Option<i128> {
-    crate::model::time::parse(text).map(jiff::Timestamp::as_nanosecond)
+    crate::model::timestamp::parse(text).map(jiff::Timestamp::as_nanosecond)
 }
 
 /// Nanoseconds since the Unix epoch of a file time.

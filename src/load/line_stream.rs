@@ -408,5 +408,4 @@ fn stream_refresh(
 }
 
 #[cfg(test)]
-#[path = "stream_tests.rs"]
 mod tests;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use super::builder::{Builder, CallResult, Stamp};
-use super::gen_a::answer_type;
+use super::events_v26::answer_type;
 use super::text;
 use crate::model::ext::{SessionOutcome, TaskState, TurnEnd};
 use crate::model::{ChatResponse, Content, EventKind, InProgress, InProgressKind};

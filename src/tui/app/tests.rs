@@ -12,11 +12,8 @@ use crate::tui::keys::{Action, BINDINGS};
 use crate::tui::testdoc::{ClassTag, TestBlock, TestDoc, turn_blocks};
 
 // The keys' tests, by what the keys do.
-#[path = "app_actions_tests.rs"]
 mod actions;
-#[path = "app_keys_tests.rs"]
 mod keys;
-#[path = "app_reading_tests.rs"]
 mod reading;
 
 const W: u16 = 80;

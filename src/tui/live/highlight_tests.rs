@@ -20,9 +20,9 @@ use crate::tui::blocks::Viewable;
 /// About 60 KB of Rust: overhear's own sources.
 fn rust() -> String {
     let sources = [
-        include_str!("../render/markdown.rs"),
-        include_str!("app.rs"),
-        include_str!("../render/layout.rs"),
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/render/markdown.rs")),
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/tui/app.rs")),
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/src/render/layout.rs")),
     ];
     let mut code = String::new();
     for line in sources.iter().flat_map(|s| s.lines()).cycle() {

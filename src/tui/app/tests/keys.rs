@@ -6,7 +6,7 @@ use super::*;
 
 // --- Every key of the help overlay ------------------------------------------
 
-/// Every action a test presses (below, or in app_actions_tests.rs); a binding
+/// Every action a test presses (below, or in `tests/actions.rs`); a binding
 /// added to the table without a test fails here.
 const TESTED: &[Action] = &[
     Action::Down,
