@@ -43,6 +43,8 @@ pub struct StoreTail {
     cursor: i64,
     /// Each row sent, by table and id: its text's hash.
     sent: HashMap<String, u64>,
+    /// The next poll's rows replace everything read ([`StoreTail::forget`]).
+    reset: bool,
 }
 
 impl StoreTail {
@@ -56,6 +58,7 @@ impl StoreTail {
             version: None,
             cursor: 0,
             sent: HashMap::new(),
+            reset: false,
         }
     }
 
@@ -64,12 +67,14 @@ impl StoreTail {
         &self.path
     }
 
-    /// Forgets what was read: the next poll sends every row again.
+    /// Forgets what was read: the next poll sends every row again, as a
+    /// [`TailRead::Reset`].
     pub fn forget(&mut self) {
         self.stamp = None;
         self.version = None;
         self.cursor = 0;
         self.sent.clear();
+        self.reset = true;
     }
 
     /// The rows added or changed since the last poll (all of them at the first).
@@ -121,7 +126,9 @@ impl StoreTail {
                 bytes.extend_from_slice(&row.line);
             }
         }
-        Ok(if bytes.is_empty() && !first {
+        Ok(if std::mem::take(&mut self.reset) {
+            TailRead::Reset(bytes)
+        } else if bytes.is_empty() && !first {
             TailRead::Unchanged
         } else {
             TailRead::Appended(bytes)
