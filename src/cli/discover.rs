@@ -23,6 +23,8 @@ pub enum AgentArg {
     Jp,
     /// eve streams (they have no known folder: name the stream).
     Eve,
+    /// OpenCode sessions (`$XDG_DATA_HOME/opencode`, default `~/.local/share/opencode`).
+    Opencode,
 }
 
 /// No PATH, and `--agent` names a kind with no conversation of the folder.
@@ -73,6 +75,10 @@ pub fn latest_path(
             agent: "codex",
             cwd: cwd.to_owned(),
         }),
+        (None, _, Some(AgentArg::Opencode)) => Err(NotFound::Nothing {
+            agent: "opencode",
+            cwd: cwd.to_owned(),
+        }),
         (None, _, _) => Ok(None),
     }
 }
@@ -87,5 +93,6 @@ pub fn agent_filter(agent: Option<AgentArg>) -> Agents {
     Agents {
         claude_code: wants(AgentArg::Claude),
         codex: wants(AgentArg::Codex),
+        opencode: wants(AgentArg::Opencode),
     }
 }

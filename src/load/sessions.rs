@@ -9,6 +9,7 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use crate::format::session_head::{CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, codex_cwd, first_prompt};
+use crate::source::opencode::{self, SessionPath};
 use crate::source::sessions::{self, SessionFile};
 
 /// An agent that keeps its sessions where overhear can find them.
@@ -18,6 +19,8 @@ pub enum Agent {
     ClaudeCode,
     /// Codex (`~/.codex/sessions/`, `archived_sessions/`).
     Codex,
+    /// OpenCode (`~/.local/share/opencode/opencode.db`, `XDG_DATA_HOME`).
+    OpenCode,
 }
 
 impl Agent {
@@ -26,6 +29,7 @@ impl Agent {
         match self {
             Agent::ClaudeCode => "claude",
             Agent::Codex => "codex",
+            Agent::OpenCode => "opencode",
         }
     }
 }
@@ -37,6 +41,8 @@ pub struct Agents {
     pub claude_code: bool,
     /// Codex sessions whose `session_meta.cwd` is the folder.
     pub codex: bool,
+    /// OpenCode sessions that ran in the folder or its project.
+    pub opencode: bool,
 }
 
 impl Agents {
@@ -44,6 +50,7 @@ impl Agents {
     pub const ALL: Agents = Agents {
         claude_code: true,
         codex: true,
+        opencode: true,
     };
 }
 
@@ -68,6 +75,11 @@ impl FolderSession {
     /// Its first real prompt, one line, from at most [`PROMPT_HEAD`] bytes
     /// of its start (a first read of [`FIRST_READ`] bytes is enough for most).
     pub fn title(&self) -> Option<String> {
+        if let Some(session) = SessionPath::from_path(&self.file.path) {
+            let sessions = session.store.sessions().ok()?;
+            let found = sessions.into_iter().find(|s| s.id == session.session)?;
+            return found.title;
+        }
         let head = sessions::read_head(&self.file.path, FIRST_READ).ok()?;
         if let Some(title) = first_prompt(&head) {
             return Some(title);
@@ -114,7 +126,36 @@ pub fn sessions_of(
                 }),
         );
     }
+    if agents.opencode {
+        found.extend(opencode_sessions(cwd, env));
+    }
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
+    found
+}
+
+/// The OpenCode sessions of `cwd` (no sub-agent's) in every store of
+/// OpenCode's data folder, each named by its path (`<database>/<id>`).
+fn opencode_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<FolderSession> {
+    let mut found = Vec::new();
+    for store in opencode::stores(env) {
+        let Ok(sessions) = store.sessions() else {
+            continue;
+        };
+        for info in opencode::of_folder(&sessions, cwd) {
+            let session = SessionPath {
+                store: store.clone(),
+                session: info.id.clone(),
+            };
+            let millis = u64::try_from(info.updated).unwrap_or(0);
+            found.push(FolderSession {
+                agent: Agent::OpenCode,
+                file: SessionFile {
+                    path: session.path(),
+                    modified: SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(millis),
+                },
+            });
+        }
+    }
     found
 }
 
@@ -148,8 +189,13 @@ pub fn latest_session_of(
                 file,
             })
     });
+    let opencode = agents.opencode.then(|| {
+        opencode_sessions(cwd, env)
+            .into_iter()
+            .max_by_key(|session| session.file.modified)
+    });
     // A tie goes to Claude Code.
-    [claude, codex.flatten()]
+    [claude, codex.flatten(), opencode.flatten()]
         .into_iter()
         .flatten()
         .reduce(|a, b| {

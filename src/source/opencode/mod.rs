@@ -227,6 +227,28 @@ impl SessionPath {
     }
 }
 
+/// The path of session `id` of the store `path` names: a database, a
+/// session of one (`<database>/<other id>`), a data folder or a `storage/`
+/// tree, or a legacy session's file. The error says why it names none.
+pub fn with_session(path: &Path, id: &str) -> Result<PathBuf, String> {
+    let store = if is_database(path) {
+        Store::Database(path.to_path_buf())
+    } else if let Some(session) = SessionPath::from_path(path) {
+        session.store
+    } else if let Some(store) = path.is_dir().then(|| store_in(path)).flatten() {
+        store
+    } else {
+        return Err(format!(
+            "{} is not an OpenCode store (opencode.db, its data folder or a storage/ tree)",
+            path.display()
+        ));
+    };
+    store
+        .session(id)
+        .map(|session| session.path())
+        .map_err(|e| e.to_string())
+}
+
 /// Whether `path` is a regular file that starts with SQLite's header.
 pub fn is_database(path: &Path) -> bool {
     path.is_file() && matches!(crate::files::sqlite::header(path), Ok(Some(_)))
