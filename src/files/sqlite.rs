@@ -9,7 +9,9 @@
 //! locks and reads the `-wal` file where a running agent keeps its newest
 //! rows. `immutable=1` skips locking and the `-wal`, so it is asked for only
 //! when no `-wal` file exists (nothing is pending): then SQLite creates no
-//! `-wal`/`-shm` beside the user's database.
+//! `-wal`/`-shm` beside the user's database. Otherwise `readonly_shm=1`
+//! maps the `-shm` (the WAL index a running agent keeps) read-only, so not
+//! even SQLite's read marks are written into it.
 
 use std::io::Read as _;
 use std::path::Path;
@@ -51,6 +53,11 @@ pub fn open_read_only(path: &Path, immutable: bool) -> rusqlite::Result<Connecti
     uri.push_str("?mode=ro");
     if immutable {
         uri.push_str("&immutable=1");
+    } else {
+        // The wal-index is mapped read-only: no read mark of ours is
+        // written into the user's `-shm`; SQLite reads a private copy of
+        // the index when it cannot take one (correct, a little slower).
+        uri.push_str("&readonly_shm=1");
     }
     let flags =
         OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI | OpenFlags::SQLITE_OPEN_NO_MUTEX;

@@ -124,10 +124,8 @@ impl State {
             .any(|key| data.get(*key).and_then(Value::as_bool) == Some(true));
         let text = str_at(data, "text").unwrap_or("");
         if hidden || text.trim().is_empty() {
-            if !self.parts.contains_key(&part) {
-                sink.opaque(time, data);
-                self.parts.insert(part, Made::Once);
-            }
+            // Context the agent added, not typed: its row stays in the raw view.
+            self.parts.insert(part, Made::Once);
             return;
         }
         let texts = self.prompts.entry(message.to_string()).or_default();

@@ -90,11 +90,11 @@ fn a_session_is_one_turn_with_its_prompt_call_error_and_reply() {
         .collect();
     assert_eq!(
         kinds,
-        ["other", "turn", "prompt", "other", "reasoning", "call", "result", "speech"]
+        ["turn", "prompt", "other", "reasoning", "call", "result", "speech"]
     );
-    assert!(matches!(&events[2].kind, EventKind::ChatRequest { content, .. } if content == "fix the bug"));
-    assert!(matches!(&events[6].kind, EventKind::ToolCallResponse { is_error: true, content: Content::Text(t), .. } if t == "exit 2"));
-    let info = ext::turn_info(&events[1]).unwrap();
+    assert!(matches!(&events[1].kind, EventKind::ChatRequest { content, .. } if content == "fix the bug"));
+    assert!(matches!(&events[5].kind, EventKind::ToolCallResponse { is_error: true, content: Content::Text(t), .. } if t == "exit 2"));
+    let info = ext::turn_info(&events[0]).unwrap();
     assert_eq!(info.input_tokens, Some(200));
     assert_eq!(info.output_tokens, Some(50));
     assert_eq!(info.cache_read_tokens, Some(14));
@@ -127,8 +127,8 @@ fn a_row_sent_again_changes_its_events_in_place() {
         json!({"type": "reasoning", "text": "thinking harder"}),
     )]));
     assert_eq!(reader.events().len(), count + 1);
-    assert_eq!(reader.take_changed_from(), Some(4));
-    assert!(matches!(&reader.events()[4].kind,
+    assert_eq!(reader.take_changed_from(), Some(3));
+    assert!(matches!(&reader.events()[3].kind,
         EventKind::ChatResponse(ChatResponse::Reasoning(t)) if t == "thinking harder"));
 }
 
