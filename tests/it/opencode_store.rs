@@ -58,7 +58,13 @@ fn each_real_session_has_its_turns_calls_failures_and_replies_once() {
     let expected = [(1, 0, 0, 1), (1, 0, 0, 0), (1, 1, 0, 1)];
     for (session, expected) in REAL_SESSIONS.iter().zip(expected) {
         let by_flag = ok(overhear(
-            &["events", "--jsonl", "--session", session, db.to_str().unwrap()],
+            &[
+                "events",
+                "--jsonl",
+                "--session",
+                session,
+                db.to_str().unwrap(),
+            ],
             cwd,
             &[],
         ));
@@ -77,19 +83,40 @@ fn a_store_opens_at_its_newest_session_and_names_one_that_is_not_there() {
     let Some(db) = real_db() else { return };
     let cwd = db.parent().unwrap();
     let newest = ok(overhear(
-        &["render", "--color", "never", "--width", "80", db.to_str().unwrap()],
+        &[
+            "render",
+            "--color",
+            "never",
+            "--width",
+            "80",
+            db.to_str().unwrap(),
+        ],
         cwd,
         &[],
     ));
-    assert!(newest.contains("make average_item_price return 0"), "{newest}");
+    assert!(
+        newest.contains("make average_item_price return 0"),
+        "{newest}"
+    );
     // The data folder opens the same.
     let folder = ok(overhear(
-        &["render", "--color", "never", "--width", "80", cwd.to_str().unwrap()],
+        &[
+            "render",
+            "--color",
+            "never",
+            "--width",
+            "80",
+            cwd.to_str().unwrap(),
+        ],
         cwd,
         &[],
     ));
     assert_eq!(newest, folder);
-    let out = overhear(&["render", "--session", "ses_nope", db.to_str().unwrap()], cwd, &[]);
+    let out = overhear(
+        &["render", "--session", "ses_nope", db.to_str().unwrap()],
+        cwd,
+        &[],
+    );
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no session ses_nope"), "{err}");
@@ -100,10 +127,22 @@ fn the_real_sessions_at_40_80_and_200_columns() {
     let Some(db) = real_db() else { return };
     let cwd = db.parent().unwrap();
     for (index, session) in REAL_SESSIONS.iter().enumerate() {
-        let widths: &[&str] = if index == 2 { &["40", "80", "200"] } else { &["80"] };
+        let widths: &[&str] = if index == 2 {
+            &["40", "80", "200"]
+        } else {
+            &["80"]
+        };
         for width in widths {
             let text = ok(overhear(
-                &["render", "--color", "never", "--width", width, "--session", session],
+                &[
+                    "render",
+                    "--color",
+                    "never",
+                    "--width",
+                    width,
+                    "--session",
+                    session,
+                ],
                 cwd,
                 &[],
             ));
@@ -125,7 +164,13 @@ fn no_command_changes_a_byte_of_the_users_database() {
     let db = dir.path().join("opencode.db");
     // OpenCode running: WAL mode, its connection open, rows in the `-wal`.
     let store = Store::copy_of(&real, &db);
-    store.conversation("ses_live", "/nowhere", "still running", "yes", 1_900_000_000_000);
+    store.conversation(
+        "ses_live",
+        "/nowhere",
+        "still running",
+        "yes",
+        1_900_000_000_000,
+    );
     let before = files_of(&db);
     assert!(before[1].1.is_some(), "the -wal exists while OpenCode runs");
     let out_file = dir.path().join("out.html");
@@ -135,8 +180,22 @@ fn no_command_changes_a_byte_of_the_users_database() {
         vec!["render", "--width", "80", db_arg],
         vec!["events", "--jsonl", db_arg],
         vec!["render", "--session", "ses_live", db_arg],
-        vec!["export", "--format", "html", "-o", out_file.to_str().unwrap(), db_arg],
-        vec!["events", "--at", "2026-08-04T21:27:00Z", "--session", session, db_arg],
+        vec![
+            "export",
+            "--format",
+            "html",
+            "-o",
+            out_file.to_str().unwrap(),
+            db_arg,
+        ],
+        vec![
+            "events",
+            "--at",
+            "2026-08-04T21:27:00Z",
+            "--session",
+            session,
+            db_arg,
+        ],
     ];
     for command in &commands {
         ok(overhear(command, dir.path(), &[]));
@@ -144,10 +203,19 @@ fn no_command_changes_a_byte_of_the_users_database() {
     }
     // Export refuses to write over it.
     let out = overhear(&["export", "-o", db_arg, db_arg], dir.path(), &[]);
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(files_of(&db), before);
     // The newest rows, still in the -wal, were read.
-    let text = ok(overhear(&["render", "--session", "ses_live", db_arg], dir.path(), &[]));
+    let text = ok(overhear(
+        &["render", "--session", "ses_live", db_arg],
+        dir.path(),
+        &[],
+    ));
     assert!(text.contains("still running"), "{text}");
     // Checkpointed and closed, in WAL mode without a `-wal`: no file appears.
     drop(store);
@@ -194,7 +262,15 @@ fn discovery_finds_the_folders_sessions_in_a_fake_home() {
         ));
         assert!(text.contains("the newer one"), "{variable}: {text}");
         let text = ok(overhear(
-            &["render", "--agent", "opencode", "--session", "ses_b", "--color", "never"],
+            &[
+                "render",
+                "--agent",
+                "opencode",
+                "--session",
+                "ses_b",
+                "--color",
+                "never",
+            ],
             &project,
             &env,
         ));
@@ -202,7 +278,11 @@ fn discovery_finds_the_folders_sessions_in_a_fake_home() {
         drop(store);
         std::fs::remove_dir_all(&data).unwrap();
     }
-    let out = overhear(&["render", "--agent", "opencode"], &project, &[("HOME", &root)]);
+    let out = overhear(
+        &["render", "--agent", "opencode"],
+        &project,
+        &[("HOME", &root)],
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--agent opencode: no session"));
 }
@@ -213,7 +293,13 @@ fn the_legacy_tree_reads_the_upstream_shape_and_tolerates_the_rest() {
     let storage = dir.join("legacy-storage-synthetic/storage");
     let session = |id: &str| {
         ok(overhear(
-            &["events", "--jsonl", "--session", id, storage.to_str().unwrap()],
+            &[
+                "events",
+                "--jsonl",
+                "--session",
+                id,
+                storage.to_str().unwrap(),
+            ],
             &dir,
             &[],
         ))
@@ -222,14 +308,25 @@ fn the_legacy_tree_reads_the_upstream_shape_and_tolerates_the_rest() {
     // completed `read`, reasoning.
     let upstream = session("ses_03");
     assert_eq!(counts(&upstream), (1, 1, 0, 1), "{upstream}");
-    assert!(!upstream.contains("\"content\":\"<"), "synthetic text is no prompt");
+    assert!(
+        !upstream.contains("\"content\":\"<"),
+        "synthetic text is no prompt"
+    );
     // The typed shape and the cut file: kept as unknown, reading goes on.
     for id in ["ses_01", "ses_02"] {
         let text = session(id);
-        assert_eq!(counts(&text).0, 0, "{id}: no prompt of a shape not supported");
+        assert_eq!(
+            counts(&text).0,
+            0,
+            "{id}: no prompt of a shape not supported"
+        );
         assert!(text.lines().count() > 1, "{id}: its records are kept");
     }
     let file = storage.join("session/prj_legacy/ses_03.json");
-    let by_file = ok(overhear(&["events", "--jsonl", file.to_str().unwrap()], &dir, &[]));
+    let by_file = ok(overhear(
+        &["events", "--jsonl", file.to_str().unwrap()],
+        &dir,
+        &[],
+    ));
     assert_eq!(by_file, upstream);
 }

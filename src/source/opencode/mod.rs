@@ -203,6 +203,23 @@ impl SessionPath {
         }
     }
 
+    /// The files the session is read from: the database and its `-wal`
+    /// (present or not), or the legacy session's files.
+    pub fn files(&self) -> Vec<PathBuf> {
+        match &self.store {
+            Store::Database(db) => vec![db.clone(), db::wal_path(db)],
+            Store::Tree(storage) => tree::files(storage, &self.session),
+        }
+    }
+
+    /// When one of its files was last written.
+    pub fn modified(&self) -> Option<std::time::SystemTime> {
+        self.files()
+            .iter()
+            .filter_map(|path| std::fs::metadata(path).and_then(|m| m.modified()).ok())
+            .max()
+    }
+
     /// The session a path names, when it names one: a path below an SQLite
     /// database file, or a file `storage/session/<project>/<id>.json`.
     pub fn from_path(path: &Path) -> Option<SessionPath> {
@@ -247,6 +264,15 @@ pub fn with_session(path: &Path, id: &str) -> Result<PathBuf, String> {
         .session(id)
         .map(|session| session.path())
         .map_err(|e| e.to_string())
+}
+
+/// When what `path` names was last written: an OpenCode session's newest
+/// file, or the file itself.
+pub fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    match SessionPath::from_path(path) {
+        Some(session) => session.modified(),
+        None => std::fs::metadata(path).and_then(|m| m.modified()).ok(),
+    }
 }
 
 /// Whether `path` is a regular file that starts with SQLite's header.
