@@ -68,8 +68,6 @@ pub struct State {
 struct Message {
     /// `user` or `assistant` (else unknown).
     role: Role,
-    /// The turn it belongs to (its user message's id).
-    turn: Option<String>,
     /// Whether its `error` was shown.
     error_shown: bool,
 }
@@ -166,9 +164,6 @@ impl State {
             None => {
                 self.main = Some(id);
                 self.title = session.title.clone();
-                if let Some(problem) = &session.problem {
-                    sink.notice(None, "error", problem.clone());
-                }
                 if let Some(parent) = &session.parent_title {
                     sink.notice(None, "info", format!("sub-agent of {parent}"));
                 }
@@ -243,13 +238,12 @@ impl State {
         let message = self.messages.entry(id.clone()).or_default();
         message.role = role;
         match role {
-            Role::User => message.turn = Some(id),
+            Role::User => {}
             Role::Assistant => {
                 let turn = str_at(data, "parentID")
                     .filter(|parent| self.turns.contains_key(*parent))
                     .map(str::to_string)
                     .or_else(|| self.current.clone());
-                message.turn = turn.clone();
                 let error = data.get("error").filter(|e| !e.is_null());
                 if let Some(error) = error
                     && !message.error_shown

@@ -4,12 +4,11 @@
 //! Every record names its table under [`ROW_KEY`]:
 //!
 //! * `{"opencode": "session", "id", "parent_id", "title", "directory",
-//!   "version", "time_created", "time_updated", "parent_title"?, "problem"?}`
+//!   "version", "time_created", "time_updated", "parent_title"}`
 //!   from the `session` table (columns as stored), or `{"opencode":
 //!   "session", "id", "data"}` from a legacy `storage/session/…/<id>.json`
-//!   file, whose text is `data`. `problem` says why the store could not be
-//!   read (a schema this reader does not know), `parent_title` is the
-//!   parent's title for a sub-agent opened alone.
+//!   file, whose text is `data`. `parent_title` is the parent's title, for a
+//!   sub-agent's session opened alone.
 //! * `{"opencode": "message", "id", "session_id", "time_created",
 //!   "time_updated", "timestamp", "data"}`: a `message` row, `data` its JSON
 //!   text as stored (spec §5.3).
@@ -80,7 +79,6 @@ pub(super) struct Session {
     pub(super) parent: Option<String>,
     pub(super) title: Option<String>,
     pub(super) parent_title: Option<String>,
-    pub(super) problem: Option<String>,
 }
 
 impl Session {
@@ -92,7 +90,6 @@ impl Session {
             parent: text(value, "parent_id"),
             title: text(value, "title"),
             parent_title: text(value, "parent_title"),
-            problem: text(value, "problem"),
         };
         if value.get("data").is_some()
             && let Some(data) = data(sink, value)
