@@ -21,7 +21,7 @@ use ratatui::text::Line;
 use crate::model::Conversation;
 use crate::render::code_wrap::wrap_long_line;
 use crate::render::document::{BlockKind, DocBlock, Document};
-use crate::render::layout::{LayoutContext, full_text, is_foldable, layout};
+use crate::render::layout::{LayoutContext, full_text, head_height, is_foldable, layout};
 use crate::render::lazy_highlight::Highlighting;
 use crate::render::print::TurnSpec;
 use crate::render::theme::Theme;
@@ -160,13 +160,20 @@ fn parts(conv: &Conversation, doc: &Document, turns: Option<TurnSpec>) -> Vec<Pa
                 // `<details>` draws its own marker: the folded line's `▸` goes.
                 summary.dark.iter_mut().take(1).for_each(strip_marker);
                 summary.light.iter_mut().take(1).for_each(strip_marker);
-                // The folded line stands for the block's head: not repeated inside.
-                if first && repeats_head(summary.dark.first(), body.dark.first()) {
-                    let head = (body.dark.remove(0), body.light.remove(0));
+                // The folded line stands for the block's head: not repeated
+                // inside, however many lines the head wraps to.
+                let card = matches!(block.kind, BlockKind::ToolCard(_));
+                if first && (card || repeats_head(summary.dark.first(), body.dark.first())) {
+                    let height = head_height(block, &dark).clamp(1, body.dark.len().max(1));
+                    let height = height.min(body.dark.len()).min(body.light.len());
+                    let head: (Vec<_>, Vec<_>) = (
+                        body.dark.drain(..height).collect(),
+                        body.light.drain(..height).collect(),
+                    );
                     // A card that is all head (its results hidden) does not fold.
                     if last && body.dark.iter().all(|l| plain(Some(l)).trim().is_empty()) {
-                        body.dark.insert(0, head.0);
-                        body.light.insert(0, head.1);
+                        body.dark.splice(0..0, head.0);
+                        body.light.splice(0..0, head.1);
                         parts.push(Part::Lines(body));
                         continue;
                     }

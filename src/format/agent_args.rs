@@ -1,81 +1,136 @@
-//! How the calls of well-known agent tools read, stored as a tool call's
-//! `rendered_arguments` — the field JP keeps for the output of a custom
-//! argument formatter, which the renderer shows (colours as styles, every
-//! other control sanitized) when the tool's style names one
-//! (`parameters = "overhear"`, see [`super::agent_tools`]):
+//! What the calls of well-known agent tools say, as facts for the render
+//! stage ([`CallView`], stored as `overhear.call_view`) and the few words
+//! that say what a call did (its subject, `overhear.subject`, for the card
+//! header). The render stage shows a call's view when the tool's style
+//! names `parameters = "overhear"` (see [`super::agent_tools`]):
 //!
-//! * shell commands as `$ command` (with the call's description above, dim);
-//! * edits (`Edit`, `MultiEdit`, `Write`, `apply_patch`) as coloured unified
-//!   diffs with the file name (the `similar` crate);
+//! * shell commands as `$ command`, with the call's description above;
+//! * edits (`Edit`, `MultiEdit`, `Write`, `apply_patch`) as unified diffs
+//!   with the file name (the `similar` crate);
 //! * plans and todo lists (`TodoWrite`, `update_plan`) as checklists;
 //! * questions (`AskUserQuestion`) as questions with their options.
 //!
-//! A user who prefers the JSON sets `parameters = "json"` for the tool.
+//! Nothing here styles text: which line is added or removed is a fact, its
+//! colour is the theme's. A user who prefers the JSON sets
+//! `parameters = "json"` for the tool.
 
 use serde_json::Value;
 use similar::TextDiff;
 
-const RED: &str = "\u{1b}[31m";
-const GREEN: &str = "\u{1b}[32m";
-const CYAN: &str = "\u{1b}[36m";
-const BOLD: &str = "\u{1b}[1m";
-const DIM: &str = "\u{1b}[2m";
-const RESET: &str = "\u{1b}[0m";
+use crate::model::call_view::{
+    CallView, ChecklistItem, DiffLine, DiffLineKind, ItemStatus, Question,
+};
 
 /// The most lines of a diff or a written file shown in the arguments.
 const MAX_LINES: usize = 60;
 
-/// The call of tool `name` with `arguments` as it should read, when the tool
-/// is one this module knows.
-pub fn rendered(name: &str, arguments: &Value) -> Option<String> {
+/// The view of a call of tool `name` with `arguments`, when the tool is one
+/// this module knows.
+pub fn view(name: &str, arguments: &Value) -> Option<CallView> {
     let text = |key: &str| arguments.get(key).and_then(Value::as_str);
+    let command = |command: String| CallView::Command {
+        description: None,
+        command,
+    };
     let out = match name {
-        "Bash" => {
-            let command = text("command")?;
-            match text("description") {
-                Some(about) => format!("{DIM}# {}{RESET}\n$ {}", clean(about), clean(command)),
-                None => format!("$ {}", clean(command)),
-            }
-        }
-        "shell" | "local_shell" | "container.exec" => {
-            let command = arguments.get("command")?;
-            format!("$ {}", clean(&argv(command)?))
-        }
-        "shell_command" => format!("$ {}", clean(text("command")?)),
-        "exec_command" => format!("$ {}", clean(&argv(arguments.get("cmd")?)?)),
+        "Bash" => CallView::Command {
+            description: text("description").map(str::to_string),
+            command: text("command")?.to_string(),
+        },
+        "shell" | "local_shell" | "container.exec" => command(argv(arguments.get("command")?)?),
+        "shell_command" => command(text("command")?.to_string()),
+        "exec_command" => command(argv(arguments.get("cmd")?)?),
         "Edit" => diff(text("file_path")?, text("old_string")?, text("new_string")?),
         "MultiEdit" => {
             let path = text("file_path")?;
             let edits = arguments.get("edits")?.as_array()?;
-            let parts: Vec<String> = edits
-                .iter()
-                .filter_map(|e| {
-                    let get = |k: &str| e.get(k).and_then(Value::as_str);
-                    Some(diff(path, get("old_string")?, get("new_string")?))
-                })
-                .collect();
-            parts.join("\n")
+            let mut lines = Vec::new();
+            for edit in edits {
+                let get = |k: &str| edit.get(k).and_then(Value::as_str);
+                if let (Some(old), Some(new)) = (get("old_string"), get("new_string")) {
+                    lines.extend(diff_lines(path, old, new));
+                }
+            }
+            capped(lines)
         }
         "Write" => diff(text("file_path")?, "", text("content")?),
         "apply_patch" => patch(text("input").or_else(|| text("patch"))?),
-        "TodoWrite" => checklist(arguments.get("todos")?, "content")?,
-        "update_plan" => {
-            let list = checklist(arguments.get("plan")?, "step")?;
-            match text("explanation") {
-                Some(why) => format!("{}\n{list}", clean(why)),
-                None => list,
-            }
-        }
+        "TodoWrite" => checklist(arguments.get("todos")?, "content", None)?,
+        "update_plan" => checklist(
+            arguments.get("plan")?,
+            "step",
+            text("explanation").map(str::to_string),
+        )?,
         "AskUserQuestion" => questions(arguments.get("questions")?)?,
         _ => return None,
     };
     Some(out)
 }
 
-/// Untrusted text with its escape characters made visible, so that only
-/// this module's colours reach the renderer as colours.
-fn clean(text: &str) -> String {
-    text.replace('\u{1b}', "␛")
+/// What a call of tool `name` with `arguments` did, in a few words, for its
+/// card's header: a shell call's description or command, a file tool's
+/// path, a search's pattern, a fetch's address, a sub-agent's description.
+/// A path under `cwd` (the folder the agent ran in, when known) is given
+/// relative to it.
+pub fn subject(name: &str, arguments: &Value, cwd: Option<&str>) -> Option<String> {
+    let text = |key: &str| {
+        arguments
+            .get(key)
+            .and_then(Value::as_str)
+            .filter(|t| !t.trim().is_empty())
+    };
+    let path = |key: &str| text(key).map(|p| relative(p, cwd));
+    let out = match name {
+        "Bash" => text("description")
+            .map(str::to_string)
+            .or_else(|| text("command").map(str::to_string))?,
+        "shell" | "local_shell" | "container.exec" => argv(arguments.get("command")?)?,
+        "shell_command" => text("command")?.to_string(),
+        "exec_command" => argv(arguments.get("cmd")?)?,
+        "Read" | "Write" | "Edit" | "MultiEdit" => path("file_path")?,
+        "NotebookRead" | "NotebookEdit" => path("notebook_path")?,
+        "view_image" | "LS" => path("path")?,
+        "apply_patch" => {
+            let files = patch_files(text("input").or_else(|| text("patch"))?, cwd);
+            (!files.is_empty()).then(|| files.join(", "))?
+        }
+        "Grep" | "Glob" => {
+            let pattern = text("pattern")?;
+            match path("path") {
+                Some(folder) => format!("{pattern} in {folder}"),
+                None => pattern.to_string(),
+            }
+        }
+        "WebSearch" => text("query")?.to_string(),
+        "WebFetch" => text("url")?.to_string(),
+        "Task" | "Agent" => text("description")?.to_string(),
+        _ => return None,
+    };
+    let out = out.trim();
+    (!out.is_empty()).then(|| out.to_string())
+}
+
+/// `path` relative to `cwd` when it lies under it.
+fn relative(path: &str, cwd: Option<&str>) -> String {
+    let Some(cwd) = cwd.map(|c| c.trim_end_matches('/')).filter(|c| !c.is_empty()) else {
+        return path.to_string();
+    };
+    match path.strip_prefix(cwd).and_then(|rest| rest.strip_prefix('/')) {
+        Some(rest) if !rest.is_empty() => rest.to_string(),
+        _ => path.to_string(),
+    }
+}
+
+/// The files an `apply_patch` body names (`*** Update File: a`, …), in order.
+fn patch_files(body: &str, cwd: Option<&str>) -> Vec<String> {
+    body.lines()
+        .filter_map(|line| {
+            ["*** Update File: ", "*** Add File: ", "*** Delete File: "]
+                .iter()
+                .find_map(|prefix| line.strip_prefix(prefix))
+        })
+        .map(|path| relative(path.trim(), cwd))
+        .collect()
 }
 
 /// A command given as an argv array (a `bash -lc SCRIPT` shows the script)
@@ -108,57 +163,64 @@ fn argv(command: &Value) -> Option<String> {
     }
 }
 
-/// A coloured unified diff of one change to `path`. The old text of an edit
-/// is a fragment of the file, so the hunks carry no line numbers of their own.
-fn diff(path: &str, old: &str, new: &str) -> String {
-    let (old_name, new_name) = if old.is_empty() {
-        ("/dev/null".to_string(), path.to_string())
-    } else {
-        (path.to_string(), path.to_string())
-    };
-    let text_diff = TextDiff::from_lines(old, new);
+fn line(kind: DiffLineKind, text: impl Into<String>) -> DiffLine {
+    DiffLine {
+        kind,
+        text: text.into(),
+    }
+}
+
+/// A unified diff of one change to `path`.
+fn diff(path: &str, old: &str, new: &str) -> CallView {
+    capped(diff_lines(path, old, new))
+}
+
+/// The lines of a unified diff of one change to `path`. The old text of an
+/// edit is a fragment of the file, so the hunks carry no line numbers of
+/// their own.
+fn diff_lines(path: &str, old: &str, new: &str) -> Vec<DiffLine> {
+    let old_name = if old.is_empty() { "/dev/null" } else { path };
     let mut lines = vec![
-        format!("{BOLD}--- {}{RESET}", clean(&old_name)),
-        format!("{BOLD}+++ {}{RESET}", clean(&new_name)),
+        line(DiffLineKind::File, format!("--- {old_name}")),
+        line(DiffLineKind::File, format!("+++ {path}")),
     ];
+    let text_diff = TextDiff::from_lines(old, new);
     for hunk in text_diff.unified_diff().context_radius(3).iter_hunks() {
-        lines.push(format!("{CYAN}@@{RESET}"));
+        lines.push(line(DiffLineKind::Hunk, "@@"));
         for change in hunk.iter_changes() {
-            let text = clean(change.value().trim_end_matches('\n'));
+            let text = change.value().trim_end_matches('\n');
             lines.push(match change.tag() {
-                similar::ChangeTag::Delete => format!("{RED}-{text}{RESET}"),
-                similar::ChangeTag::Insert => format!("{GREEN}+{text}{RESET}"),
-                similar::ChangeTag::Equal => format!(" {text}"),
+                similar::ChangeTag::Delete => line(DiffLineKind::Removed, format!("-{text}")),
+                similar::ChangeTag::Insert => line(DiffLineKind::Added, format!("+{text}")),
+                similar::ChangeTag::Equal => line(DiffLineKind::Context, format!(" {text}")),
             });
         }
     }
-    capped(lines)
+    lines
 }
 
 /// Claude Code's `structuredPatch` hunks (`{oldStart, oldLines, newStart,
-/// newLines, lines[]}`, each line prefixed ` `, `-` or `+`) as a coloured
-/// diff of `path` with the hunks' line numbers.
-pub fn hunks(path: &str, hunks: &[Value]) -> Option<String> {
+/// newLines, lines[]}`, each line prefixed ` `, `-` or `+`) as a diff of
+/// `path` with the hunks' line numbers.
+pub fn hunks(path: &str, hunks: &[Value]) -> Option<CallView> {
     let mut lines = vec![
-        format!("{BOLD}--- {}{RESET}", clean(path)),
-        format!("{BOLD}+++ {}{RESET}", clean(path)),
+        line(DiffLineKind::File, format!("--- {path}")),
+        line(DiffLineKind::File, format!("+++ {path}")),
     ];
     for hunk in hunks {
         let number = |key: &str| hunk.get(key).and_then(Value::as_u64).unwrap_or(0);
-        lines.push(format!(
-            "{CYAN}@@ -{},{} +{},{} @@{RESET}",
-            number("oldStart"),
-            number("oldLines"),
-            number("newStart"),
-            number("newLines")
+        lines.push(line(
+            DiffLineKind::Hunk,
+            format!(
+                "@@ -{},{} +{},{} @@",
+                number("oldStart"),
+                number("oldLines"),
+                number("newStart"),
+                number("newLines")
+            ),
         ));
-        for line in hunk.get("lines")?.as_array()? {
-            let line = clean(line.as_str()?);
-            lines.push(match line.chars().next() {
-                Some('-') => format!("{RED}{line}{RESET}"),
-                Some('+') => format!("{GREEN}{line}{RESET}"),
-                _ => line,
-            });
+        for text in hunk.get("lines")?.as_array()? {
+            lines.push(diff_line(text.as_str()?));
         }
     }
     Some(capped(lines))
@@ -166,11 +228,11 @@ pub fn hunks(path: &str, hunks: &[Value]) -> Option<String> {
 
 /// The changes a Codex `patch_apply_end` records (`changes{path: {type,
 /// unified_diff?, move_path?, content?}}`, or the older `{path: {"update":
-/// {…}}}` form) as one coloured diff per file, in path order: an update as
-/// its unified diff under the file's names (a move's new name on `+++`), an
+/// {…}}}` form) as one diff per file, in path order: an update as its
+/// unified diff under the file's names (a move's new name on `+++`), an
 /// added file as new from `/dev/null`, a deleted one as removed to it.
-pub fn patch_changes(changes: &Value) -> Option<String> {
-    let mut parts = Vec::new();
+pub fn patch_changes(changes: &Value) -> Option<CallView> {
+    let mut lines = Vec::new();
     let mut paths: Vec<(&String, &Value)> = changes.as_object()?.iter().collect();
     paths.sort_by_key(|(path, _)| *path);
     for (path, change) in paths {
@@ -182,130 +244,114 @@ pub fn patch_changes(changes: &Value) -> Option<String> {
             }
         };
         let text = |key: &str| body.get(key).and_then(Value::as_str);
-        parts.push(match kind {
-            "add" => diff(path, "", text("content").unwrap_or("")),
-            "delete" => removed(path, text("content").unwrap_or("")),
-            _ => updated(
-                path,
-                text("move_path").unwrap_or(path),
-                text("unified_diff")?,
-            ),
-        });
-    }
-    (!parts.is_empty()).then(|| parts.join("\n"))
-}
-
-/// A file's stored unified diff under its names, coloured; its own `---`/`+++`
-/// lines, if it has them, give way to these.
-fn updated(path: &str, new_path: &str, unified: &str) -> String {
-    let mut lines = vec![
-        format!("{BOLD}--- {}{RESET}", clean(path)),
-        format!("{BOLD}+++ {}{RESET}", clean(new_path)),
-    ];
-    for line in unified.lines() {
-        if line.starts_with("--- ") || line.starts_with("+++ ") {
-            continue;
+        match kind {
+            "add" => lines.extend(diff_lines(path, "", text("content").unwrap_or(""))),
+            "delete" => {
+                lines.push(line(DiffLineKind::File, format!("--- {path}")));
+                lines.push(line(DiffLineKind::File, "+++ /dev/null"));
+                lines.extend(
+                    text("content")
+                        .unwrap_or("")
+                        .lines()
+                        .map(|l| line(DiffLineKind::Removed, format!("-{l}"))),
+                );
+            }
+            _ => {
+                let unified = text("unified_diff")?;
+                lines.push(line(DiffLineKind::File, format!("--- {path}")));
+                let new_path = text("move_path").unwrap_or(path);
+                lines.push(line(DiffLineKind::File, format!("+++ {new_path}")));
+                lines.extend(
+                    unified
+                        .lines()
+                        .filter(|l| !l.starts_with("--- ") && !l.starts_with("+++ "))
+                        .map(diff_line),
+                );
+            }
         }
-        lines.push(diff_line(line));
     }
-    capped(lines)
+    (!lines.is_empty()).then(|| capped(lines))
 }
 
-/// One line of a unified diff, cleaned and coloured by its first character:
-/// hunk headers cyan, additions green, removals red.
-fn diff_line(line: &str) -> String {
-    let text = clean(line);
-    if line.starts_with("@@") {
-        format!("{CYAN}{text}{RESET}")
-    } else if line.starts_with('+') {
-        format!("{GREEN}{text}{RESET}")
-    } else if line.starts_with('-') {
-        format!("{RED}{text}{RESET}")
+/// One line of a unified diff, by its first character.
+fn diff_line(text: &str) -> DiffLine {
+    let kind = if text.starts_with("@@") {
+        DiffLineKind::Hunk
+    } else if text.starts_with('+') {
+        DiffLineKind::Added
+    } else if text.starts_with('-') {
+        DiffLineKind::Removed
     } else {
-        text
-    }
+        DiffLineKind::Context
+    };
+    line(kind, text)
 }
 
-/// A deleted file: every line removed, to `/dev/null`.
-fn removed(path: &str, content: &str) -> String {
-    let mut lines = vec![
-        format!("{BOLD}--- {}{RESET}", clean(path)),
-        format!("{BOLD}+++ /dev/null{RESET}"),
-    ];
-    lines.extend(
-        content
-            .lines()
-            .map(|line| format!("{RED}-{}{RESET}", clean(line))),
-    );
-    capped(lines)
-}
-
-/// An `apply_patch` body (`*** Begin Patch` … `*** End Patch`), coloured.
-fn patch(body: &str) -> String {
+/// An `apply_patch` body (`*** Begin Patch` … `*** End Patch`).
+fn patch(body: &str) -> CallView {
     let lines = body
         .lines()
-        .map(|line| {
-            if line.starts_with("*** ") {
-                format!("{BOLD}{}{RESET}", clean(line))
+        .map(|text| {
+            if text.starts_with("*** ") {
+                line(DiffLineKind::File, text)
             } else {
-                diff_line(line)
+                diff_line(text)
             }
         })
         .collect();
     capped(lines)
 }
 
-/// At most [`MAX_LINES`] lines, and a note of how many more there are.
-fn capped(mut lines: Vec<String>) -> String {
-    if lines.len() > MAX_LINES {
-        let more = lines.len() - MAX_LINES;
-        lines.truncate(MAX_LINES);
-        lines.push(format!("{DIM}… {more} more lines{RESET}"));
-    }
-    lines.join("\n")
+/// At most [`MAX_LINES`] lines, and how many more there are.
+fn capped(mut lines: Vec<DiffLine>) -> CallView {
+    let more = lines.len().saturating_sub(MAX_LINES);
+    lines.truncate(MAX_LINES);
+    CallView::Diff { lines, more }
 }
 
-/// A todo list or plan: `✔ done`, `▶ in progress`, `☐ pending`.
-fn checklist(items: &Value, text_key: &str) -> Option<String> {
-    let items = items.as_array()?;
-    let lines: Vec<String> = items
+/// A todo list or plan.
+fn checklist(items: &Value, text_key: &str, explanation: Option<String>) -> Option<CallView> {
+    let items = items
+        .as_array()?
         .iter()
-        .map(|item| {
-            let text = clean(item.get(text_key).and_then(Value::as_str).unwrap_or(""));
-            match item.get("status").and_then(Value::as_str) {
-                Some("completed") => format!("{DIM}✔ {text}{RESET}"),
-                Some("in_progress") => format!("{BOLD}▶ {text}{RESET}"),
-                _ => format!("☐ {text}"),
-            }
+        .map(|item| ChecklistItem {
+            status: match item.get("status").and_then(Value::as_str) {
+                Some("completed") => ItemStatus::Done,
+                Some("in_progress") => ItemStatus::Active,
+                _ => ItemStatus::Pending,
+            },
+            text: item
+                .get(text_key)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string(),
         })
         .collect();
-    Some(lines.join("\n"))
+    Some(CallView::Checklist { explanation, items })
 }
 
 /// `AskUserQuestion`'s questions with their options.
-fn questions(list: &Value) -> Option<String> {
-    let mut lines = Vec::new();
+fn questions(list: &Value) -> Option<CallView> {
+    let mut questions = Vec::new();
     for question in list.as_array()? {
         let text = question.get("question").and_then(Value::as_str)?;
-        lines.push(format!("{BOLD}? {}{RESET}", clean(text)));
-        for option in question
+        let options = question
             .get("options")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-        {
-            let label = option.get("label").and_then(Value::as_str).unwrap_or("");
-            match option.get("description").and_then(Value::as_str) {
-                Some(about) => lines.push(format!(
-                    "  • {} {DIM}— {}{RESET}",
-                    clean(label),
-                    clean(about)
-                )),
-                None => lines.push(format!("  • {}", clean(label))),
-            }
-        }
+            .map(|option| {
+                let label = option.get("label").and_then(Value::as_str).unwrap_or("");
+                let about = option.get("description").and_then(Value::as_str);
+                (label.to_string(), about.map(str::to_string))
+            })
+            .collect();
+        questions.push(Question {
+            text: text.to_string(),
+            options,
+        });
     }
-    Some(lines.join("\n"))
+    Some(CallView::Questions { questions })
 }
 
 #[cfg(test)]
@@ -314,68 +360,135 @@ mod tests {
 
     use super::*;
 
-    fn plain(text: &str) -> String {
-        let mut out = String::new();
-        let mut in_escape = false;
-        for c in text.chars() {
-            match (in_escape, c) {
-                (false, '\u{1b}') => in_escape = true,
-                (true, 'm') => in_escape = false,
-                (true, _) => {}
-                (false, c) => out.push(c),
-            }
+    /// The diff's lines as text.
+    fn text(view: &CallView) -> String {
+        let CallView::Diff { lines, more } = view else {
+            panic!("not a diff: {view:?}");
+        };
+        let mut out: Vec<String> = lines.iter().map(|l| l.text.clone()).collect();
+        if *more > 0 {
+            out.push(format!("({more} more)"));
         }
-        out
+        out.join("\n")
     }
 
     #[test]
     fn an_edit_reads_as_a_diff_of_its_file() {
         let args = json!({"file_path": "src/a.rs", "old_string": "let a = 1;\nkeep\n", "new_string": "let a = 2;\nkeep\n"});
-        let text = plain(&rendered("Edit", &args).expect("an Edit renders"));
+        let view = view("Edit", &args).expect("an Edit has a view");
         assert_eq!(
-            text,
+            text(&view),
             "--- src/a.rs\n+++ src/a.rs\n@@\n-let a = 1;\n+let a = 2;\n keep"
         );
-        assert!(rendered("Edit", &args).unwrap().contains(RED));
+        let CallView::Diff { lines, .. } = &view else {
+            unreachable!()
+        };
+        assert_eq!(lines[3].kind, DiffLineKind::Removed);
+        assert_eq!(lines[4].kind, DiffLineKind::Added);
     }
 
     #[test]
-    fn shell_plans_and_questions_read_as_a_user_expects() {
+    fn shell_plans_and_questions_are_facts_not_styles() {
         let bash = json!({"command": "ls -la", "description": "List"});
-        assert_eq!(plain(&rendered("Bash", &bash).unwrap()), "# List\n$ ls -la");
-        let shell = json!({"command": ["bash", "-lc", "cat a\u{1b}]0;x"]});
-        assert_eq!(plain(&rendered("shell", &shell).unwrap()), "$ cat a␛]0;x");
-        let plan = json!({"plan": [{"step": "Read", "status": "completed"}, {"step": "Fix", "status": "in_progress"}, {"step": "Test", "status": "pending"}]});
         assert_eq!(
-            plain(&rendered("update_plan", &plan).unwrap()),
-            "✔ Read\n▶ Fix\n☐ Test"
+            view("Bash", &bash),
+            Some(CallView::Command {
+                description: Some("List".into()),
+                command: "ls -la".into()
+            })
+        );
+        let shell = json!({"command": ["bash", "-lc", "cat a\u{1b}]0;x"]});
+        assert_eq!(
+            view("shell", &shell),
+            Some(CallView::Command {
+                description: None,
+                command: "cat a\u{1b}]0;x".into()
+            })
+        );
+        let plan = json!({"plan": [{"step": "Read", "status": "completed"}, {"step": "Fix", "status": "in_progress"}, {"step": "Test", "status": "pending"}]});
+        let Some(CallView::Checklist { items, .. }) = view("update_plan", &plan) else {
+            panic!("a plan is a checklist");
+        };
+        let statuses: Vec<ItemStatus> = items.iter().map(|i| i.status).collect();
+        assert_eq!(
+            statuses,
+            [ItemStatus::Done, ItemStatus::Active, ItemStatus::Pending]
         );
         let ask = json!({"questions": [{"question": "Which?", "options": [{"label": "A", "description": "first"}]}]});
         assert_eq!(
-            plain(&rendered("AskUserQuestion", &ask).unwrap()),
-            "? Which?\n  • A — first"
+            view("AskUserQuestion", &ask),
+            Some(CallView::Questions {
+                questions: vec![Question {
+                    text: "Which?".into(),
+                    options: vec![("A".into(), Some("first".into()))]
+                }]
+            })
         );
-        assert_eq!(rendered("Unknown", &json!({})), None);
+        assert_eq!(view("Unknown", &json!({})), None);
+    }
+
+    #[test]
+    fn subjects_say_what_a_call_did() {
+        let subject = |name: &str, args: Value| super::subject(name, &args, Some("/w/app"));
+        assert_eq!(
+            subject("Bash", json!({"command": "npm test", "description": "Run the tests"})),
+            Some("Run the tests".into())
+        );
+        assert_eq!(subject("Bash", json!({"command": "npm test"})), Some("npm test".into()));
+        assert_eq!(
+            subject("shell", json!({"command": ["bash", "-lc", "rg foo src"]})),
+            Some("rg foo src".into())
+        );
+        assert_eq!(
+            subject("exec_command", json!({"cmd": "ls"})),
+            Some("ls".into())
+        );
+        assert_eq!(
+            subject("Read", json!({"file_path": "/w/app/src/main.rs"})),
+            Some("src/main.rs".into())
+        );
+        assert_eq!(
+            subject("Edit", json!({"file_path": "/elsewhere/a.rs"})),
+            Some("/elsewhere/a.rs".into())
+        );
+        assert_eq!(
+            subject("Grep", json!({"pattern": "TODO", "path": "/w/app/src"})),
+            Some("TODO in src".into())
+        );
+        assert_eq!(
+            subject("WebFetch", json!({"url": "https://example.com/a"})),
+            Some("https://example.com/a".into())
+        );
+        assert_eq!(
+            subject("Task", json!({"description": "Find the bug", "prompt": "…"})),
+            Some("Find the bug".into())
+        );
+        let patch = "*** Begin Patch\n*** Update File: /w/app/a.rs\n@@\n-x\n+y\n*** Add File: b.rs\n+z\n*** End Patch";
+        assert_eq!(
+            subject("apply_patch", json!({"input": patch})),
+            Some("a.rs, b.rs".into())
+        );
+        assert_eq!(subject("TodoWrite", json!({"todos": []})), None);
+        assert_eq!(subject("Bash", json!({"command": "  "})), None);
     }
 
     #[test]
     fn structured_patches_keep_their_line_numbers() {
         let hunk = json!({"oldStart": 12, "oldLines": 2, "newStart": 12, "newLines": 3,
             "lines": [" keep", "-old", "+new", "+more"]});
-        let text = plain(&hunks("a.css", &[hunk]).unwrap());
         assert_eq!(
-            text,
+            text(&hunks("a.css", &[hunk]).unwrap()),
             "--- a.css\n+++ a.css\n@@ -12,2 +12,3 @@\n keep\n-old\n+new\n+more"
         );
     }
 
     #[test]
-    fn long_writes_are_capped_with_a_note() {
+    fn long_writes_are_capped_with_a_count() {
         let content: String = (0..100).map(|n| format!("line {n}\n")).collect();
         let args = json!({"file_path": "big.txt", "content": content});
-        let text = plain(&rendered("Write", &args).unwrap());
-        assert!(text.starts_with("--- /dev/null\n+++ big.txt\n@@\n+line 0\n"));
-        assert!(text.ends_with("… 43 more lines"), "{text}");
+        let shown = text(&view("Write", &args).unwrap());
+        assert!(shown.starts_with("--- /dev/null\n+++ big.txt\n@@\n+line 0\n"));
+        assert!(shown.ends_with("(43 more)"), "{shown}");
     }
 
     #[test]
@@ -385,7 +498,7 @@ mod tests {
             "a.txt": {"type": "delete", "content": "gone\n"},
         });
         assert_eq!(
-            plain(&patch_changes(&changes).unwrap()),
+            text(&patch_changes(&changes).unwrap()),
             "--- a.txt\n+++ /dev/null\n-gone\n--- b.txt\n+++ c.txt\n@@ -1 +1 @@\n-x\n+y"
         );
         assert_eq!(patch_changes(&json!({})), None);

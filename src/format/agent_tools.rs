@@ -26,9 +26,9 @@ const SHELL: [&str; 10] = [
     "container.exec",
 ];
 
-/// The `parameters` value that shows a call's `rendered_arguments` (made by
-/// [`super::agent_args`]): JP's form for a custom formatter, which the
-/// viewer never runs.
+/// The `parameters` value that shows a call's view (`overhear.call_view`,
+/// made by [`super::agent_args`]): JP's form for a custom formatter, which
+/// the viewer never runs.
 pub const RENDERED: &str = "overhear";
 
 /// File edits: the change as a diff.

@@ -12,6 +12,7 @@
 //! counted once per `message.id` (its last line) and summed per turn into the
 //! turn's `overhear.turn` facts. docs/agents.md lists every decision.
 
+mod hooks;
 mod user;
 
 use std::collections::{HashMap, HashSet};
@@ -124,6 +125,9 @@ impl State {
         if self.session.is_none() {
             self.session = str_at(value, "sessionId").map(str::to_string);
         }
+        if let Some(cwd) = str_at(value, "cwd") {
+            sink.set_cwd(cwd);
+        }
         let time = timestamp(value);
         match kind {
             "user" => user::record(self, sink, value, time),
@@ -133,17 +137,17 @@ impl State {
                     // Written when a turn is over (Claude Code 2.x).
                     self.end_turn(sink, ext::TurnEnd::Completed);
                 }
-                system(sink, value, time);
+                match hooks::system(value) {
+                    Some(Some((level, text))) => sink.notice(time, level, text),
+                    Some(None) => sink.opaque(time, value),
+                    None => system(sink, value, time),
+                }
             }
             "attachment" => {
                 let attachment = value.get("attachment").unwrap_or(&Value::Null);
-                if str_at(attachment, "type") == Some("hook_blocking_error") {
-                    let text = str_at(attachment, "blockingError")
-                        .or_else(|| str_at(attachment, "content"))
-                        .unwrap_or("a hook blocked the action");
-                    sink.notice(time, "error", format!("hook: {text}"));
-                } else {
-                    sink.opaque(time, value);
+                match hooks::attachment(attachment) {
+                    Some((level, text)) => sink.notice(time, level, text),
+                    None => sink.opaque(time, value),
                 }
             }
             _ => {
@@ -408,7 +412,8 @@ fn system(sink: &mut Sink, value: &Value, time: Option<String>) {
             };
             sink.notice(time, "info", text);
         }
-        Some("away_summary") => sink.notice(time, "info", content.to_string()),
+        // Written when the user comes back: a recap, not a step of the turn.
+        Some("away_summary") => sink.notice(time, ext::NOTE, content.to_string()),
         _ if matches!(level, "warning" | "error") && !content.is_empty() => {
             sink.notice(time, level, content.to_string());
         }

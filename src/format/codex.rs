@@ -23,8 +23,8 @@ use super::surrogates;
 use super::transcript::{
     CallIds, Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
 };
-use crate::model::ext;
-use crate::model::{ChatResponse, Content, EventKind};
+use crate::model::{call_view, ext};
+use crate::model::{ChatResponse, Content, Event, EventKind};
 
 /// The placeholder for reasoning stored only encrypted.
 pub const REASONING_HIDDEN: &str = "[reasoning hidden]";
@@ -99,6 +99,11 @@ impl State {
     fn line(&mut self, sink: &mut Sink, value: &Value) {
         let time = timestamp(value);
         let payload = value.get("payload");
+        if matches!(str_at(value, "type"), Some("session_meta" | "turn_context"))
+            && let Some(cwd) = payload.and_then(|p| str_at(p, "cwd"))
+        {
+            sink.set_cwd(cwd);
+        }
         match (str_at(value, "type"), payload) {
             (Some("response_item"), Some(item)) => self.item(sink, item, value, time),
             (Some("event_msg"), Some(event)) => self.event(sink, event, value, time),
@@ -239,14 +244,20 @@ impl State {
                 {
                     self.link_child(sink, &call_id, child);
                 }
-                let index = sink.push_kind(
+                // An approval the user denied: not a failure of the tool.
+                let refused = output::refused(&text);
+                let mut response = Event::new(
                     time,
                     EventKind::ToolCallResponse {
                         id: call_id.clone(),
                         content: Content::Text(text),
-                        is_error: error,
+                        is_error: error || refused,
                     },
                 );
+                if refused {
+                    ext::set_refused(&mut response, None);
+                }
+                let index = sink.push(response);
                 self.calls.answer(&call_id);
                 self.responses.insert(call_id, index);
             }
@@ -396,7 +407,9 @@ impl State {
                 let error = event.get("error").filter(|e| !e.is_null());
                 let message = error
                     .map(|e| str_at(e, "message").map_or_else(|| e.to_string(), str::to_string));
+                let ended_at = time.clone();
                 self.update_turn(sink, |info| {
+                    info.ended_at = ended_at;
                     info.ended = Some(if message.is_some() {
                         ext::TurnEnd::Failed
                     } else {
@@ -451,12 +464,7 @@ impl State {
                     self.calls.latest(&call_id),
                 ) && let Some(diff) = agent_args::patch_changes(changes)
                 {
-                    sink.update(request, |event| {
-                        let old = event
-                            .metadata
-                            .insert("rendered_arguments".into(), Value::from(diff.clone()));
-                        old.as_ref().and_then(Value::as_str) != Some(diff.as_str())
-                    });
+                    sink.update(request, |event| call_view::set(event, &diff));
                 }
                 if let Some(error) = verdict(kind, event) {
                     match self.responses.get(&call_id) {

@@ -14,6 +14,7 @@ use super::eve::lines::LineSplitter;
 use super::reader::{SubAgentLink, SubAgentSource};
 use super::surrogates::LineRepair;
 use crate::model::Original;
+use crate::model::{call_view, ext};
 use crate::model::{ChatResponse, Event, EventKind};
 use crate::problem::SkippedLine;
 
@@ -39,6 +40,8 @@ pub struct Sink {
     record_time: Option<String>,
     /// Lone surrogate escapes read as U+FFFD, the first one warned of.
     surrogates: LineRepair,
+    /// The folder the agent runs in, as its records state it.
+    cwd: Option<String>,
 }
 
 /// What one transcript format makes of its records; the reader around it
@@ -260,8 +263,9 @@ impl Sink {
         self.push(Event::new(timestamp, kind))
     }
 
-    /// Appends a tool call; a well-known tool's call also gets its
-    /// `rendered_arguments` ([`super::agent_args`]).
+    /// Appends a tool call; a well-known tool's call also gets its view
+    /// ([`super::agent_args::view`]) and its subject (what it did, for its
+    /// card's header; a path relative to the folder the agent ran in).
     pub(crate) fn push_call(
         &mut self,
         timestamp: Option<String>,
@@ -269,7 +273,8 @@ impl Sink {
         name: String,
         arguments: Value,
     ) -> usize {
-        let rendered = super::agent_args::rendered(&name, &arguments);
+        let view = super::agent_args::view(&name, &arguments);
+        let subject = super::agent_args::subject(&name, &arguments, self.cwd.as_deref());
         let mut event = Event::new(
             timestamp,
             EventKind::ToolCallRequest {
@@ -278,12 +283,21 @@ impl Sink {
                 arguments: Box::new(arguments),
             },
         );
-        if let Some(rendered) = rendered {
-            event
-                .metadata
-                .insert("rendered_arguments".into(), Value::from(rendered));
+        if let Some(view) = view {
+            call_view::set(&mut event, &view);
+        }
+        if let Some(subject) = subject {
+            ext::set_subject(&mut event, &subject);
         }
         self.push(event)
+    }
+
+    /// Notes the folder the agent runs in, as a record states it: paths
+    /// under it are shown relative to it.
+    pub(crate) fn set_cwd(&mut self, cwd: &str) {
+        if self.cwd.as_deref() != Some(cwd) {
+            self.cwd = Some(cwd.to_string());
+        }
     }
 
     /// Appends an opaque item for a record that makes no event of its own:

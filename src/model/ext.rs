@@ -49,6 +49,24 @@ pub const INTERRUPTED: &str = "overhear.interrupted";
 /// stated it.
 pub const OUTCOME: &str = "overhear.outcome";
 
+/// The [`OUTCOME`] of a tool call the user (or a rule of theirs) refused: not
+/// a failure of the tool. Shown as refused, with [`REASON`] when given; the
+/// viewer's `x` skips it and no count of failures includes it.
+pub const REFUSED: &str = "rejected";
+
+/// `string` on a refused `tool_call_response`: the reason the user gave.
+pub const REASON: &str = "overhear.reason";
+
+/// `string` on a `tool_call_request`: what the call did, in a few words (a
+/// shell call's description or command, a file tool's path, a search's
+/// pattern, a sub-agent's description), for the card's header.
+pub const SUBJECT: &str = "overhear.subject";
+
+/// Object ([`crate::model::call_view::CallView`]) on a `tool_call_request`:
+/// what a well-known tool's call says (a command, a diff, a checklist,
+/// questions), as facts the render stage lays out.
+pub const CALL_VIEW: &str = "overhear.call_view";
+
 /// `string` on an `inquiry_request`: the id of the tool call the question is
 /// about (the caller's call for a relayed child approval).
 pub const CALL_ID: &str = "overhear.call_id";
@@ -62,6 +80,10 @@ pub const SESSION: &str = "overhear.session";
 /// event that is a notice of the source (an interruption, an API error, a
 /// compaction: `{type, level, text}`), shown as a one-line notice.
 pub const NOTICE: &str = "notice";
+
+/// The `level` of a notice that is only a note (the IDE context of a prompt,
+/// a hook's outcome): shown dim, without the warning mark.
+pub const NOTE: &str = "note";
 
 /// A background task's state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -182,6 +204,10 @@ pub struct TurnInfo {
     /// The turn's (or its last step's) failure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
+    /// When the turn ended, as the source stated it (Codex's
+    /// `task_complete`): its duration ends there rather than at its last step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
     /// How the turn ended; absent while it runs or is held.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<TurnEnd>,
@@ -267,6 +293,38 @@ pub fn interrupted(event: &Event) -> bool {
 /// The stated outcome of a tool result or inquiry answer.
 pub fn outcome(event: &Event) -> Option<&str> {
     event.metadata.get(OUTCOME).and_then(Value::as_str)
+}
+
+/// Whether a tool result says the call was refused (not a failure).
+pub fn refused(event: &Event) -> bool {
+    outcome(event) == Some(REFUSED)
+}
+
+/// The reason given for refusing a call, when there was one.
+pub fn refusal_reason(event: &Event) -> Option<&str> {
+    event.metadata.get(REASON).and_then(Value::as_str)
+}
+
+/// Marks a tool result as a refused call, with the reason given; returns
+/// whether it changed. The one call a reader makes for a refusal.
+pub fn set_refused(event: &mut Event, reason: Option<&str>) -> bool {
+    let mut changed = set_value(event, OUTCOME, &REFUSED);
+    if let Some(reason) = reason.map(str::trim).filter(|r| !r.is_empty()) {
+        changed |= set_value(event, REASON, &reason);
+    }
+    changed
+}
+
+/// Stores what a call did (its subject), on its request; returns whether
+/// it changed. Blank text stores nothing.
+pub fn set_subject(event: &mut Event, subject: &str) -> bool {
+    let subject = subject.trim();
+    !subject.is_empty() && set_value(event, SUBJECT, &subject)
+}
+
+/// What a call did, in a few words, when its reader said.
+pub fn subject(event: &Event) -> Option<&str> {
+    event.metadata.get(SUBJECT).and_then(Value::as_str)
 }
 
 /// The call an inquiry is about.

@@ -26,6 +26,7 @@ use crate::policy::BlockDisplay;
 use crate::text::sanitize::SanitizeMode;
 use crate::text::wrap::wrap_spans;
 
+mod call_view;
 mod card;
 mod lines;
 mod message;
@@ -148,6 +149,16 @@ pub fn is_limited(block: &DocBlock, conv: &Conversation) -> bool {
     })
 }
 
+/// How many of the first lines of `block`, laid out open, are its head: a
+/// tool card's header (which may wrap), or the one line of any other
+/// foldable block; 0 for a card shown without one.
+pub fn head_height(block: &DocBlock, ctx: &LayoutContext<'_>) -> usize {
+    match &block.kind {
+        BlockKind::ToolCard(card) => card::head_height(card, ctx),
+        _ => 1,
+    }
+}
+
 /// The name of the sub-agent `card`'s call started, for the status bar:
 /// `agent "Research plan mode"`.
 pub fn subagent_name(card: &super::document::ToolCard, conv: &Conversation) -> String {
@@ -187,7 +198,15 @@ fn layout_with(
             lines.push(Line::default());
             lines
         }
-        BlockKind::Notice { text } => {
+        BlockKind::Notice { text, note: true } => {
+            let style = ctx.theme.styles.note;
+            let spans = [Span::styled(clean(text, ctx), style)];
+            let mark = [Span::styled("· ", style)];
+            let mut lines = wrap_spans(&spans, ctx.width, &mark, &[Span::raw("  ")]);
+            lines.push(Line::default());
+            lines
+        }
+        BlockKind::Notice { text, .. } => {
             let style = ctx.theme.styles.warning;
             // A notice may quote the conversation (a result's id).
             let spans = [Span::styled(clean(text, ctx), style)];
@@ -307,7 +326,7 @@ pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
             }
         }
         BlockKind::Inquiry(pair) => add(&event_text(conv, pair.request)),
-        BlockKind::Notice { text } => add(text),
+        BlockKind::Notice { text, .. } => add(text),
         BlockKind::ConfigDelta { event } | BlockKind::Unknown { event } => {
             add(&conv.events[*event].to_json().to_string())
         }

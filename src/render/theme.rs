@@ -159,6 +159,23 @@ elements! {
     truncation_note,
     /// Errors (failed tools, unreadable input).
     error,
+    /// A tool call the user refused (not a failure): its mark and reason.
+    refused,
+    /// Notes in a turn: a hook's outcome, a prompt's IDE context, what a
+    /// command is for.
+    note,
+    /// A diff's file names.
+    diff_file,
+    /// A diff's hunk headers (`@@ -1,2 +1,3 @@`).
+    diff_hunk,
+    /// Lines a diff adds.
+    diff_added,
+    /// Lines a diff removes.
+    diff_removed,
+    /// A plan's items that are done.
+    plan_done,
+    /// A plan's item being worked on.
+    plan_active,
     /// Reasoning text.
     reasoning,
     /// A pending or running tool call.

@@ -59,7 +59,10 @@ fn render_input(args: &[&str], input: &str) -> String {
 fn the_shell_style_folds_output_and_set_overrides_it_by_tool_name() {
     let screen = render(&[]);
     assert!(screen.contains("Show the rows"), "{screen}");
-    assert!(screen.contains("● Bash\n    $ cat rows.txt\n"), "{screen}");
+    assert!(
+        screen.contains("● Bash · cat rows.txt\n    $ cat rows.txt\n"),
+        "{screen}"
+    );
     assert!(
         screen.contains("row 8\n") && !screen.contains("row 9\n"),
         "{screen}"

@@ -208,6 +208,52 @@ fn nothing_outside_format_names_a_format() {
     );
 }
 
+/// `format/` hands over facts and never decides how they look: no escape
+/// sequence (a colour, a bold line), no terminal crate, no style of the
+/// render stage's theme. A reader says a diff line is added; the theme says
+/// green (docs/architecture.md, "What each folder owns").
+#[test]
+fn format_names_no_colour_or_style() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("format"), &mut files);
+    assert!(!files.is_empty(), "src/format/ has Rust files");
+    let mut found = BTreeSet::new();
+    for file in &files {
+        let relative = file.strip_prefix(&src).unwrap();
+        let module = module_path(relative);
+        if module
+            .iter()
+            .any(|m| m == "tests" || m == "test_support" || m.ends_with("_tests"))
+        {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        // Unit tests at the end of a file feed readers hostile bytes.
+        let code = code_only(text.split("#[cfg(test)]").next().unwrap_or(""));
+        for styling in [
+            "\\u{1b}[",
+            "\\x1b[",
+            "\\033[",
+            "ratatui",
+            "crossterm",
+            "Style::",
+            "Color::",
+            "Modifier::",
+            "theme",
+        ] {
+            if code.contains(styling) {
+                found.insert(format!("src/{} names {styling}", relative.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "presentation in format/ (hand the render stage facts, model::call_view):\n{}",
+        found.into_iter().collect::<Vec<_>>().join("\n")
+    );
+}
+
 #[test]
 fn the_table_matches_the_documented_one() {
     let doc =

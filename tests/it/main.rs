@@ -8,6 +8,7 @@ mod common;
 use common::sgr;
 
 mod agent_counts;
+mod agent_details;
 mod agent_finished;
 mod agent_live_pty;
 mod agent_loose_ends;

@@ -6,7 +6,8 @@ use serde_json::Value;
 
 use super::{State, image_of, result_content};
 use crate::format::transcript::{Sink, str_at};
-use crate::model::{EventKind, ext};
+use crate::model::call_view::{self, CallView};
+use crate::model::{Content, Event, EventKind, ext};
 
 /// Local command output opens with one of these tags (rule 4).
 const COMMAND_OUTPUT: [&str; 4] = [
@@ -40,12 +41,7 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
             && let Some(diff) = value.get("toolUseResult").and_then(structured_patch)
         {
             // The edit's hunks with their line numbers in the file.
-            sink.update(request, |event| {
-                let old = event
-                    .metadata
-                    .insert("rendered_arguments".into(), Value::from(diff.clone()));
-                old.as_ref().and_then(Value::as_str) != Some(diff.as_str())
-            });
+            sink.update(request, |event| call_view::set(event, &diff));
         }
         if let (Some(call), Some(result)) = (
             str_at(results[0], "tool_use_id"),
@@ -57,14 +53,24 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
             state
                 .calls
                 .answer(str_at(result, "tool_use_id").unwrap_or(""));
-            sink.push_kind(
+            let content = result_content(result.get("content"));
+            let is_error = result.get("is_error").and_then(Value::as_bool) == Some(true);
+            let refusal = match &content {
+                Content::Text(text) if is_error => refusal(text),
+                _ => None,
+            };
+            let mut response = Event::new(
                 time.clone(),
                 EventKind::ToolCallResponse {
                     id: str_at(result, "tool_use_id").unwrap_or("").to_string(),
-                    content: result_content(result.get("content")),
-                    is_error: result.get("is_error").and_then(Value::as_bool) == Some(true),
+                    content,
+                    is_error,
                 },
             );
+            if let Some(reason) = refusal {
+                ext::set_refused(&mut response, reason.as_deref());
+            }
+            sink.push(response);
         }
         return;
     }
@@ -102,19 +108,114 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
         sink.opaque(time, value);
         return;
     }
+    let (typed, notes) = ide_context(start, str_at(value, "cwd"));
+    let typed = match (typed.trim().is_empty(), notes.first()) {
+        (true, Some(note)) => note.clone(),
+        _ => prompt_text(typed.trim()),
+    };
     state.open_turn(sink, time.clone());
     sink.push_kind(
-        time,
+        time.clone(),
         EventKind::ChatRequest {
-            content: prompt_text(start),
+            content: typed,
             author: None,
             schema: None,
         },
     );
+    for note in notes {
+        sink.notice(time.clone(), ext::NOTE, note);
+    }
+}
+
+/// Whether a failed result's text says the user refused the call, and then
+/// the reason they gave (Claude Code writes it after its own sentence).
+fn refusal(text: &str) -> Option<Option<String>> {
+    const REFUSED: [&str; 2] = [
+        "The user doesn't want to proceed with this tool use",
+        "The user doesn't want to take this action",
+    ];
+    if !REFUSED.iter().any(|start| text.trim_start().starts_with(start)) {
+        return None;
+    }
+    let lower = text.to_ascii_lowercase();
+    let reason = ["the user said:", "the reason for the rejection:"]
+        .iter()
+        .find_map(|marker| lower.find(marker).map(|at| at + marker.len()))
+        .map(|at| text[at..].trim().to_string())
+        .filter(|reason| !reason.is_empty());
+    Some(reason)
+}
+
+/// A prompt without the IDE's context blocks (`<ide_opened_file>`,
+/// `<ide_selection>`, `<ide_diagnostics>`, …), and each block as a short
+/// note (`opened src/app.ts`); a path under `cwd` is given relative to it.
+fn ide_context(text: &str, cwd: Option<&str>) -> (String, Vec<String>) {
+    let mut rest = String::new();
+    let mut notes = Vec::new();
+    let mut text = text;
+    while let Some(open) = text.find("<ide_") {
+        let after = &text[open + 1..];
+        let Some(name_end) = after.find('>') else {
+            break;
+        };
+        let name = &after[..name_end];
+        let close = format!("</{name}>");
+        if !name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+            break;
+        }
+        let body_start = open + 1 + name_end + 1;
+        let Some(body_len) = text[body_start..].find(&close) else {
+            break;
+        };
+        rest.push_str(&text[..open]);
+        notes.push(ide_note(name, &text[body_start..body_start + body_len], cwd));
+        text = &text[body_start + body_len + close.len()..];
+    }
+    rest.push_str(text);
+    (rest, notes)
+}
+
+/// One IDE context block as a note.
+fn ide_note(tag: &str, body: &str, cwd: Option<&str>) -> String {
+    let path = |p: &str| {
+        let p = p.trim();
+        cwd.map(|c| c.trim_end_matches('/'))
+            .and_then(|c| p.strip_prefix(c)?.strip_prefix('/'))
+            .filter(|r| !r.is_empty())
+            .unwrap_or(p)
+            .to_string()
+    };
+    match tag {
+        "ide_opened_file" => {
+            if let Some(file) = between(body, "opened the file ", " in the IDE") {
+                return format!("opened {}", path(file));
+            }
+        }
+        "ide_selection" => {
+            let lines = between(body, "selected the lines ", " from ")
+                .and_then(|range| range.split_once(" to "));
+            let file = body
+                .split_once(" from ")
+                .and_then(|(_, rest)| rest.split_once(':'))
+                .map(|(file, _)| file);
+            if let (Some((from, to)), Some(file)) = (lines, file) {
+                return format!("selected lines {}–{} of {}", from.trim(), to.trim(), path(file));
+            }
+        }
+        _ => {}
+    }
+    let what = tag.trim_start_matches("ide_").replace('_', " ");
+    let first = body.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let first: String = first.trim().chars().take(80).collect();
+    if first.is_empty() {
+        format!("IDE {what}")
+    } else {
+        format!("IDE {what}: {first}")
+    }
 }
 
 /// An edit's `toolUseResult.structuredPatch` as a diff, when it has hunks.
-fn structured_patch(result: &Value) -> Option<String> {
+fn structured_patch(result: &Value) -> Option<CallView> {
     let path = str_at(result, "filePath")?;
     let hunks = result.get("structuredPatch")?.as_array()?;
     if hunks.is_empty() {
@@ -187,6 +288,33 @@ fn strip_tags(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn refusals_are_told_from_failures_and_keep_the_reason() {
+        let plain = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to tell you how to proceed.";
+        assert_eq!(refusal(plain), Some(None));
+        let with = format!("{plain} To tell you how to proceed, the user said:\nuse pnpm");
+        assert_eq!(refusal(&with), Some(Some("use pnpm".into())));
+        let other = "The user doesn't want to proceed with this tool use. the reason for the rejection: too slow";
+        assert_eq!(refusal(other), Some(Some("too slow".into())));
+        assert_eq!(refusal("command not found"), None);
+    }
+
+    #[test]
+    fn ide_context_becomes_notes() {
+        let text = "<ide_opened_file>The user opened the file /w/src/app.ts in the IDE. This may or may not be related to the current task.</ide_opened_file><ide_selection>The user selected the lines 3 to 9 from /elsewhere/b.ts:\nx\n</ide_selection>Fix it<ide_diagnostics>2 errors\n</ide_diagnostics>";
+        let (rest, notes) = ide_context(text, Some("/w"));
+        assert_eq!(rest, "Fix it");
+        assert_eq!(
+            notes,
+            [
+                "opened src/app.ts",
+                "selected lines 3–9 of /elsewhere/b.ts",
+                "IDE diagnostics: 2 errors"
+            ]
+        );
+        assert_eq!(ide_context("<ide_x>unclosed", None).0, "<ide_x>unclosed");
+    }
 
     #[test]
     fn slash_commands_and_bash_mode_read_as_typed() {

@@ -28,6 +28,15 @@ fn item(item: &Value) -> String {
     }
 }
 
+/// Whether an output says the user denied the call's approval: Codex
+/// answers the model with one of these sentences, exactly.
+pub(super) fn refused(text: &str) -> bool {
+    matches!(
+        text.trim(),
+        "exec command rejected by user" | "patch rejected by user"
+    )
+}
+
 /// The text to show and whether it reports an error, by rules 2–5 of §3.8
 /// (rule 1, the extended-mode events, is applied by the reader).
 pub(super) fn judge(text: String) -> (String, bool) {

@@ -291,16 +291,22 @@ impl Builder<'_> {
             .map(Box::new);
         // A turn has ended when the format says so, when another follows it,
         // or when no one writes the conversation any more; its duration runs
-        // from its first stored time to its last. A turn whose times are all
+        // from its first stored time to the last time of its own steps. A turn whose times are all
         // one (a slash command and its output) has no duration to show.
         let ended = turn_ended(conv, turn) || number < conv.turns.len() || self.options.finished;
         let duration = ended
             .then(|| {
-                let last = turn
+                // The turn's own steps: a record kept only for the raw view
+                // (the next prompt's queue) or a note (a hook's outcome) is
+                // not work of the turn, and may come after the user has been
+                // away; the source's own word on when the turn ended wins.
+                let stated = info.as_ref().and_then(|i| i.ended_at.as_deref());
+                let last = stated.or_else(|| turn
                     .events
                     .clone()
                     .rev()
-                    .find_map(|i| conv.events[i].timestamp.as_deref())?;
+                    .filter(|&i| is_step(&conv.events[i]))
+                    .find_map(|i| conv.events[i].timestamp.as_deref()))?;
                 duration::between(timestamp.as_deref()?, last)
             })
             .flatten()
@@ -386,6 +392,7 @@ impl Builder<'_> {
                                     "tool result with no matching call (id {})",
                                     response_id(&conv.events[*i])
                                 ),
+                                note: false,
                             },
                         );
                     }
@@ -408,9 +415,9 @@ impl Builder<'_> {
                 Item::Compaction(i) | Item::Unknown(i) => {
                     if view == DocView::Raw {
                         self.push(number, *i, 0, BlockKind::Unknown { event: *i });
-                    } else if let Some(text) = notice_text(&conv.events[*i]) {
+                    } else if let Some((text, note)) = notice_text(&conv.events[*i]) {
                         let text = text.to_string();
-                        self.push(number, *i, 0, BlockKind::Notice { text });
+                        self.push(number, *i, 0, BlockKind::Notice { text, note });
                     }
                 }
             }
@@ -424,6 +431,7 @@ impl Builder<'_> {
                 u16::MAX - 1,
                 BlockKind::Notice {
                     text: "no final reply — the answer may be lost".into(),
+                    note: false,
                 },
             );
         }
@@ -610,5 +618,15 @@ impl Builder<'_> {
                 subagent,
             })),
         );
+    }
+}
+
+/// Whether `event` is a step of its turn, for how long the turn took: not a
+/// configuration change, a record kept only for the raw view, or a note.
+fn is_step(event: &crate::model::Event) -> bool {
+    match event.kind {
+        EventKind::ConfigDelta { .. } => false,
+        EventKind::Unknown(_) => notice_text(event).is_some_and(|(_, note)| !note),
+        _ => true,
     }
 }

@@ -184,6 +184,9 @@ pub enum BlockKind {
     Notice {
         /// What to say.
         text: String,
+        /// Only a note (a hook's outcome, a prompt's IDE context): shown
+        /// dim, without the warning mark.
+        note: bool,
     },
     /// A configuration change (raw view).
     ConfigDelta {
@@ -232,7 +235,7 @@ impl DocBlock {
                 matches!(
                     event.kind,
                     EventKind::ToolCallResponse { is_error: true, .. }
-                ) && ext::outcome(event) != Some("rejected")
+                ) && !ext::refused(event)
             })
         };
         match (&self.kind, landmark) {

@@ -171,10 +171,12 @@ pub(super) fn turn_has_ended(conv: &Conversation, turn: &Turn) -> bool {
 
 /// The text of a source's notice (an interruption, an API error, a
 /// compaction: an unknown event of type [`ext::NOTICE`]), shown as a one-line notice.
-pub(super) fn notice_text(event: &Event) -> Option<&str> {
+pub(super) fn notice_text(event: &Event) -> Option<(&str, bool)> {
     match &event.kind {
         EventKind::Unknown(value) if event.type_name() == ext::NOTICE => {
-            value.get("text").and_then(serde_json::Value::as_str)
+            let text = value.get("text").and_then(serde_json::Value::as_str)?;
+            let note = value.get("level").and_then(serde_json::Value::as_str) == Some(ext::NOTE);
+            Some((text, note))
         }
         _ => None,
     }

@@ -7,14 +7,14 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use crate::model::{EventKind, ext};
+use crate::model::{EventKind, call_view, ext};
 use crate::policy::{BlockDisplay, Parameters};
 use crate::render::document::{Piece, ToolCard, audience_label, shown_result};
 use crate::render::duration;
 use crate::render::result::{Presentation, classify_result, present_highlighting};
 use crate::text::sanitize::sanitize_keep_sgr;
-use crate::text::truncate::cut_to_width;
-use crate::text::width::line_width;
+use crate::text::truncate::{cut_to_width, truncate};
+use crate::text::width::{line_width, spans_width};
 use crate::text::wrap::{prefix_lines, wrap_spans};
 
 use super::lines::{clean, code_lines, dim_line, indent_code, inner_width, line_count, pretty};
@@ -43,10 +43,13 @@ pub(super) fn tool_card(
         return Vec::new();
     };
     let response = card.call.response.map(|r| &conv.events[r].kind);
-    let is_error = matches!(
-        response,
-        Some(EventKind::ToolCallResponse { is_error: true, .. })
-    );
+    // A call the user refused is not a failure: no error colours.
+    let refused = card.call.response.is_some_and(|r| ext::refused(&conv.events[r]));
+    let is_error = !refused
+        && matches!(
+            response,
+            Some(EventKind::ToolCallResponse { is_error: true, .. })
+        );
     let first = piece.is_none_or(Piece::is_first);
     let show_header = card.style.header || card.label_audience;
     if folded && show_header && !first {
@@ -102,10 +105,7 @@ pub(super) fn tool_card(
             text.strip_suffix('\n').unwrap_or(text)
         };
         lines.extend(presented(&Presentation::Plain, text, is_error, ctx));
-    } else if let Some(EventKind::ToolCallResponse {
-        content, is_error, ..
-    }) = response
-    {
+    } else if let Some(EventKind::ToolCallResponse { content, .. }) = response {
         let blocks = content.views();
         let report = sub
             .and_then(|(_, conv)| subagent::report(conv))
@@ -144,7 +144,7 @@ pub(super) fn tool_card(
                 &text,
                 block.mime_type,
                 display,
-                *is_error,
+                is_error,
                 hint.viewer,
                 ctx,
             ));
@@ -172,6 +172,34 @@ pub(super) fn tool_card(
     lines
 }
 
+/// How many lines `card`'s header takes when the card is laid out open for
+/// `render` and the exports (an export folds the card under its folded
+/// header, and leaves these lines out of the body: they say the same).
+pub(super) fn head_height(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
+    let conv = ctx.conv;
+    let EventKind::ToolCallRequest {
+        name, arguments, ..
+    } = &conv.events[card.call.request].kind
+    else {
+        return 0;
+    };
+    if !(card.style.header || card.label_audience) {
+        return 0;
+    }
+    let refused = card.call.response.is_some_and(|r| ext::refused(&conv.events[r]));
+    let is_error = !refused
+        && matches!(
+            card.call.response.map(|r| &conv.events[r].kind),
+            Some(EventKind::ToolCallResponse { is_error: true, .. })
+        );
+    let hint = CardHint {
+        viewer: false,
+        expanded: false,
+    };
+    let name = clean(name, ctx);
+    card_header(card, &name, arguments, is_error, false, hint, ctx).len()
+}
+
 /// What the viewer adds to a card: that `Enter` shows what the policy cuts
 /// or hides, and whether it is showing it.
 #[derive(Debug, Clone, Copy)]
@@ -192,7 +220,10 @@ pub(super) fn card_header(
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let theme = ctx.theme;
+    let events = &ctx.conv.events;
+    let refused = card.call.response.map(|r| &events[r]).filter(|e| ext::refused(e));
     let (marker, style) = match (card.call.response.is_some(), is_error) {
+        _ if refused.is_some() => ("⊘", theme.styles.refused),
         (_, true) => ("✗", theme.styles.error),
         (true, false) => ("●", theme.styles.tool_header),
         // Stopped by the user: not a failure, and nothing is pending.
@@ -215,18 +246,24 @@ pub(super) fn card_header(
         Span::styled(format!("{marker} "), style),
         Span::styled(name.to_string(), theme.styles.tool_header),
     ];
-    if matches!(card.style.parameters, Parameters::FunctionCall) && !card.label_audience {
+    let function_call =
+        matches!(card.style.parameters, Parameters::FunctionCall) && !card.label_audience;
+    if function_call {
         spans.extend(function_call_spans(arguments, ctx));
     }
-    let status = if is_error {
-        // A call the user (or a policy) refused is not a tool failure.
-        let rejected = card
-            .call
-            .response
-            .and_then(|r| ext::outcome(&ctx.conv.events[r]))
-            == Some("rejected");
-        let word = if rejected { "rejected" } else { "failed" };
-        Some((word.to_string(), theme.styles.error))
+    let mut tail = Vec::new();
+    let status = if let Some(response) = refused {
+        // A call the user (or a rule of theirs) refused is not a tool failure.
+        let text = match ext::refusal_reason(response) {
+            Some(reason) => {
+                let reason = first_line(&clean(reason, ctx));
+                format!("refused: {}", truncate(&reason, (ctx.width / 2).max(8)))
+            }
+            None => "refused".to_string(),
+        };
+        Some((text, theme.styles.refused))
+    } else if is_error {
+        Some(("failed".to_string(), theme.styles.error))
     } else if card.aborted {
         Some(("aborted".to_string(), theme.styles.pending))
     } else if card.call.response.is_none() {
@@ -243,16 +280,16 @@ pub(super) fn card_header(
         None
     };
     if let Some((text, style)) = status {
-        spans.push(Span::styled(format!(" · {text}"), style));
+        tail.push(Span::styled(format!(" · {text}"), style));
     }
     if let Some(task) = &card.task {
-        spans.push(Span::styled(
+        tail.push(Span::styled(
             format!(" · {}", task_label(task)),
             theme.styles.pending,
         ));
     }
     if let Some(took) = call_duration(card, ctx) {
-        spans.push(Span::styled(
+        tail.push(Span::styled(
             format!(" · {}", duration::human(took)),
             theme.styles.turn_rule,
         ));
@@ -260,7 +297,7 @@ pub(super) fn card_header(
     if hidden > 0 {
         let lines = if hidden == 1 { "line" } else { "lines" };
         let enter = if hint.viewer { " (Enter shows)" } else { "" };
-        spans.push(Span::styled(
+        tail.push(Span::styled(
             format!(" · {hidden} {lines} hidden by policy{enter}"),
             theme.styles.turn_rule,
         ));
@@ -268,12 +305,33 @@ pub(super) fn card_header(
     if folded {
         let n = card_result_lines(card, ctx);
         let lines = if n == 1 { "line" } else { "lines" };
-        spans.push(Span::styled(
+        tail.push(Span::styled(
             format!(" · {n} {lines} folded"),
             theme.styles.turn_rule,
         ));
     }
+    // What the call did, cut to what the line leaves once the rest is said
+    // (and to a third of the width at least: the rest may wrap).
+    if !function_call && let Some(subject) = ext::subject(&events[card.call.request]) {
+        let subject = first_line(&clean(subject, ctx));
+        let used = spans_width(&spans) + spans_width(&tail) + 3;
+        let room = ctx.width.saturating_sub(used).max(ctx.width / 3).max(1);
+        spans.push(Span::styled(" · ", theme.styles.turn_rule));
+        spans.push(Span::styled(truncate(&subject, room), theme.styles.result_text));
+    }
+    spans.extend(tail);
     wrap_spans(&spans, ctx.width, &[], &[Span::raw("    ")])
+}
+
+/// The first line of `text` that holds anything, with `…` when more follow.
+fn first_line(text: &str) -> String {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("");
+    if lines.next().is_some() {
+        format!("{first} …")
+    } else {
+        first.to_string()
+    }
 }
 
 /// How long a call took, from its request's stored time to its response's,
@@ -368,6 +426,12 @@ pub(super) fn arguments_lines(
                     }
                 })
                 .collect()
+        }
+        Parameters::Custom(_) if request.metadata.get(ext::CALL_VIEW).is_some() => {
+            let subject = ext::subject(request);
+            call_view::of(request).map_or_else(Vec::new, |view| {
+                super::call_view::lines(&view, subject, ctx)
+            })
         }
         Parameters::Custom(_) => match request
             .metadata

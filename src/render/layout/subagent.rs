@@ -49,10 +49,11 @@ pub(super) fn summary_line(
     if let Some(took) = span(sub) {
         tail.push_str(&format!(" · {}", duration::human(took)));
     }
-    let failed = matches!(
-        card.call.response.map(|r| &ctx.conv.events[r].kind),
-        Some(EventKind::ToolCallResponse { is_error: true, .. })
-    );
+    let failed = card.call.response.is_some_and(|r| {
+        let event = &ctx.conv.events[r];
+        matches!(event.kind, EventKind::ToolCallResponse { is_error: true, .. })
+            && !crate::model::ext::refused(event)
+    });
     let state = if failed {
         Some((" · failed", styles.error))
     } else if card.call.response.is_none() && card.live {
