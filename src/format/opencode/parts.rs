@@ -5,7 +5,10 @@ use serde_json::Value;
 
 use super::super::transcript::{Sink, str_at};
 use super::{Role, State, rows};
-use crate::model::{ChatResponse, Content, EventKind};
+use serde_json::json;
+
+use super::super::agent_args;
+use crate::model::{ChatResponse, Content, Event, EventKind, call_view, ext};
 
 /// The events one part made, by kind.
 #[derive(Debug, Clone, Copy)]
@@ -168,6 +171,7 @@ impl State {
                 sink.update(request, |event| match &mut event.kind {
                     EventKind::ToolCallRequest { arguments, .. } if **arguments != input => {
                         **arguments = input.clone();
+                        describe(event, &name, &input);
                         true
                     }
                     _ => false,
@@ -176,15 +180,10 @@ impl State {
             }
             Some(other) => return Some(other),
             None => {
-                let rendered = rendered(&name, &input);
-                let request = sink.push_call(time.clone(), call.clone(), name.clone(), input);
-                if let Some(rendered) = rendered {
-                    sink.update(request, |event| {
-                        event
-                            .metadata
-                            .insert("rendered_arguments".into(), Value::from(rendered));
-                        true
-                    });
+                let request =
+                    sink.push_call(time.clone(), call.clone(), name.clone(), input.clone());
+                if let Some(event) = sink.events.get_mut(request) {
+                    describe(event, &name, &input);
                 }
                 (request, None)
             }
@@ -238,33 +237,46 @@ impl State {
     }
 }
 
-/// A call's arguments as the card shows them, for the tools whose
-/// arguments are those of a Claude Code tool under other names (a shell
-/// command, a file written or edited, a checklist).
-fn rendered(name: &str, input: &Value) -> Option<String> {
+/// A call's view and subject (its card's body and header), for the tools
+/// whose arguments are a Claude Code tool's under other names: a shell
+/// command, a file read, written or edited, a search, a checklist, a
+/// sub-agent.
+fn describe(event: &mut Event, name: &str, input: &Value) -> bool {
     let get = |key: &str| input.get(key).cloned().unwrap_or(Value::Null);
     let (as_name, arguments) = match name {
         "bash" => (
             "Bash",
-            serde_json::json!({"command": get("command"), "description": get("description")}),
+            json!({"command": get("command"), "description": get("description")}),
         ),
+        "read" => ("Read", json!({"file_path": get("filePath")})),
         "write" => (
             "Write",
-            serde_json::json!({"file_path": get("filePath"), "content": get("content")}),
+            json!({"file_path": get("filePath"), "content": get("content")}),
         ),
         "edit" => (
             "Edit",
-            serde_json::json!({"file_path": get("filePath"), "old_string": get("oldString"),
-                               "new_string": get("newString")}),
+            json!({"file_path": get("filePath"), "old_string": get("oldString"),
+                   "new_string": get("newString")}),
         ),
-        "todowrite" => ("TodoWrite", serde_json::json!({"todos": get("todos")})),
+        "glob" => ("Glob", json!({"pattern": get("pattern"), "path": get("path")})),
+        "grep" => ("Grep", json!({"pattern": get("pattern"), "path": get("path")})),
+        "webfetch" => ("WebFetch", json!({"url": get("url")})),
+        "task" => ("Task", json!({"description": get("description")})),
+        "todowrite" => ("TodoWrite", json!({"todos": get("todos")})),
         "apply_patch" | "patch" => (
             "apply_patch",
-            serde_json::json!({"input": input.get("patchText").or(input.get("patch")).cloned()}),
+            json!({"input": input.get("patchText").or(input.get("patch")).cloned()}),
         ),
-        _ => return None,
+        _ => return false,
     };
-    super::super::agent_args::rendered(as_name, &arguments)
+    let mut changed = false;
+    if let Some(view) = agent_args::view(as_name, &arguments) {
+        changed |= call_view::set(event, &view);
+    }
+    if let Some(subject) = agent_args::subject(as_name, &arguments, None) {
+        changed |= ext::set_subject(event, &subject);
+    }
+    changed
 }
 
 /// A speech or reasoning part: made once it has text, changed in place as
