@@ -29,6 +29,8 @@ pub enum AgentArg {
     Qwen,
     /// GitHub Copilot CLI sessions (`$COPILOT_HOME`, default `~/.copilot`).
     Copilot,
+    /// OpenCode sessions (`$XDG_DATA_HOME/opencode`, default `~/.local/share/opencode`).
+    Opencode,
 }
 
 /// No PATH, and `--agent` names a kind with no conversation of the folder.
@@ -91,6 +93,10 @@ pub fn latest_path(
             agent: "copilot",
             cwd: cwd.to_owned(),
         }),
+        (None, _, Some(AgentArg::Opencode)) => Err(NotFound::Nothing {
+            agent: "opencode",
+            cwd: cwd.to_owned(),
+        }),
         (None, _, _) => Ok(None),
     }
 }
@@ -108,5 +114,6 @@ pub fn agent_filter(agent: Option<AgentArg>) -> Agents {
         gemini: wants(AgentArg::Gemini),
         qwen: wants(AgentArg::Qwen),
         copilot: wants(AgentArg::Copilot),
+        opencode: wants(AgentArg::Opencode),
     }
 }

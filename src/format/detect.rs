@@ -85,6 +85,8 @@ pub enum LineFormat {
     Qwen,
     /// A GitHub Copilot CLI event log (`session-state/<id>/events.jsonl`).
     Copilot,
+    /// OpenCode row records, made of its store by `source::opencode`.
+    OpenCode,
 }
 
 impl LineFormat {
@@ -97,6 +99,7 @@ impl LineFormat {
             LineFormat::Gemini => "a Gemini CLI chat",
             LineFormat::Qwen => "a Qwen Code chat",
             LineFormat::Copilot => "a Copilot CLI event log",
+            LineFormat::OpenCode => "an OpenCode session",
         }
     }
 }
@@ -130,6 +133,10 @@ const CLAUDE_TYPES: [&str; 18] = [
 /// `parentId` is a Copilot CLI event, an eve event or v27 record is eve. `None`: the line says nothing (look at the next).
 pub fn line_format(value: &serde_json::Value) -> Option<LineFormat> {
     let has = |key: &str| value.get(key).is_some();
+    let opencode = value.get("opencode").and_then(serde_json::Value::as_str);
+    if matches!(opencode, Some("session" | "message" | "part")) {
+        return Some(LineFormat::OpenCode);
+    }
     let kind = value.get("type").and_then(serde_json::Value::as_str);
     // Gemini: a metadata line (`sessionId` and `projectHash`, no `type`),
     // a `$set` or a `$rewindTo` (spec agent-transcripts-2 §1.1).

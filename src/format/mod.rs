@@ -15,6 +15,7 @@ mod whole_file;
 pub mod eve;
 pub mod jp;
 pub mod ndjson;
+pub mod opencode;
 mod prefix_hash;
 pub mod session_head;
 mod reader;

@@ -21,6 +21,7 @@ use super::eve::EveReader;
 use super::zstd_frame::{Inflated, Inflating, ZstdError};
 use super::gemini::GeminiReader;
 use super::qwen::QwenReader;
+use super::opencode::OpenCodeReader;
 use super::reader::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original, StreamPiece};
@@ -70,6 +71,8 @@ pub enum NdjsonReader {
     Qwen(Box<QwenReader>),
     /// A Copilot CLI event log.
     Copilot(Box<CopilotReader>),
+    /// OpenCode row records.
+    OpenCode(Box<OpenCodeReader>),
 }
 
 impl Default for NdjsonReader {
@@ -88,6 +91,7 @@ macro_rules! each {
             NdjsonReader::Gemini($r) => $body,
             NdjsonReader::Qwen($r) => $body,
             NdjsonReader::Copilot($r) => $body,
+            NdjsonReader::OpenCode($r) => $body,
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => $none,
         }
     };
@@ -143,6 +147,7 @@ impl NdjsonReader {
                     LineFormat::Gemini => NdjsonReader::Gemini(Box::default()),
                     LineFormat::Qwen => NdjsonReader::Qwen(Box::default()),
                     LineFormat::Copilot => NdjsonReader::Copilot(Box::default()),
+                    LineFormat::OpenCode => NdjsonReader::OpenCode(Box::default()),
                 };
                 self.take(&held, end, events);
             }
@@ -202,6 +207,12 @@ impl NdjsonReader {
                     r.finish();
                 }
             }),
+            NdjsonReader::OpenCode(r) => r.with_events(events, |r| {
+                r.push(bytes);
+                if end {
+                    r.finish();
+                }
+            }),
         }
     }
 
@@ -214,6 +225,7 @@ impl NdjsonReader {
             NdjsonReader::Gemini(_) => Some(LineFormat::Gemini),
             NdjsonReader::Qwen(_) => Some(LineFormat::Qwen),
             NdjsonReader::Copilot(_) => Some(LineFormat::Copilot),
+            NdjsonReader::OpenCode(_) => Some(LineFormat::OpenCode),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => None,
         }
     }
@@ -282,6 +294,7 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Gemini(r) => r.finished(),
             NdjsonReader::Qwen(r) => r.finished(),
             NdjsonReader::Copilot(r) => r.finished(),
+            NdjsonReader::OpenCode(r) => r.finished(),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => false,
         }
     }
@@ -293,6 +306,7 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Gemini(r) => r.last_turn_settled(),
             NdjsonReader::Qwen(r) => r.last_turn_settled(),
             NdjsonReader::Copilot(r) => r.last_turn_settled(),
+            NdjsonReader::OpenCode(r) => r.last_turn_settled(),
             _ => return None,
         };
         Some(if settled {
@@ -317,6 +331,7 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Gemini(r) => r.title(),
             NdjsonReader::Qwen(r) => r.title(),
             NdjsonReader::Copilot(r) => r.title(),
+            NdjsonReader::OpenCode(r) => r.title(),
             _ => None,
         }
     }
@@ -343,6 +358,7 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Gemini(r) => r.take_subagents(),
             NdjsonReader::Qwen(r) => r.take_subagents(),
             NdjsonReader::Copilot(r) => r.take_subagents(),
+            NdjsonReader::OpenCode(r) => r.take_subagents(),
             _ => Vec::new(),
         }
     }

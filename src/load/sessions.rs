@@ -11,6 +11,7 @@ use std::time::SystemTime;
 use crate::format::session_head::{
     CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, claude_cwd, codex_cwd, copilot_cwd, first_prompt,
 };
+use crate::source::opencode::{self, SessionPath};
 use crate::source::sessions::{self, SessionFile};
 
 /// An agent that keeps its sessions where overhear can find them.
@@ -26,6 +27,8 @@ pub enum Agent {
     Qwen,
     /// GitHub Copilot CLI (`~/.copilot/session-state/`).
     Copilot,
+    /// OpenCode (`~/.local/share/opencode/opencode.db`, `XDG_DATA_HOME`).
+    OpenCode,
 }
 
 impl Agent {
@@ -37,6 +40,7 @@ impl Agent {
             Agent::Gemini => "gemini",
             Agent::Qwen => "qwen",
             Agent::Copilot => "copilot",
+            Agent::OpenCode => "opencode",
         }
     }
 }
@@ -54,6 +58,8 @@ pub struct Agents {
     pub qwen: bool,
     /// Copilot CLI sessions whose `session.start` context `cwd` is the folder.
     pub copilot: bool,
+    /// OpenCode sessions that ran in the folder or its project.
+    pub opencode: bool,
 }
 
 impl Agents {
@@ -64,6 +70,7 @@ impl Agents {
         gemini: true,
         qwen: true,
         copilot: true,
+        opencode: true,
     };
 }
 
@@ -88,6 +95,11 @@ impl FolderSession {
     /// Its first real prompt, one line, from at most [`PROMPT_HEAD`] bytes
     /// of its start (a first read of [`FIRST_READ`] bytes is enough for most).
     pub fn title(&self) -> Option<String> {
+        if let Some(session) = SessionPath::from_path(&self.file.path) {
+            let sessions = session.store.sessions().ok()?;
+            let found = sessions.into_iter().find(|s| s.id == session.session)?;
+            return found.title;
+        }
         let head = sessions::read_head(&self.file.path, FIRST_READ).ok()?;
         if let Some(title) = first_prompt(&head) {
             return Some(title);
@@ -108,7 +120,7 @@ impl FolderSession {
             Agent::ClaudeCode | Agent::Qwen => claude_cwd(&head),
             Agent::Codex => codex_cwd(&head),
             Agent::Copilot => copilot_cwd(&head),
-            Agent::Gemini => None,
+            Agent::Gemini | Agent::OpenCode => None,
         };
         cwd.map(std::path::PathBuf::from)
     }
@@ -160,6 +172,9 @@ pub fn sessions_of(
                     file,
                 }),
         );
+    }
+    if agents.opencode {
+        found.extend(opencode_sessions(cwd, env));
     }
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
     found
@@ -226,6 +241,32 @@ fn folder_agents(
     found
 }
 
+/// The OpenCode sessions of `cwd` (no sub-agent's) in every store of
+/// OpenCode's data folder, each named by its path (`<database>/<id>`).
+fn opencode_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<FolderSession> {
+    let mut found = Vec::new();
+    for store in opencode::stores(env) {
+        let Ok(sessions) = store.sessions() else {
+            continue;
+        };
+        for info in opencode::of_folder(&sessions, cwd) {
+            let session = SessionPath {
+                store: store.clone(),
+                session: info.id.clone(),
+            };
+            let millis = u64::try_from(info.updated).unwrap_or(0);
+            found.push(FolderSession {
+                agent: Agent::OpenCode,
+                file: SessionFile {
+                    path: session.path(),
+                    modified: SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(millis),
+                },
+            });
+        }
+    }
+    found
+}
+
 /// The newest session of `cwd` among `agents`: Codex files are tried newest
 /// first and the search stops at the first that ran in `cwd`.
 pub fn latest_session_of(
@@ -270,8 +311,13 @@ pub fn latest_session_of(
                 file,
             })
     });
+    let opencode = agents.opencode.then(|| {
+        opencode_sessions(cwd, env)
+            .into_iter()
+            .max_by_key(|session| session.file.modified)
+    });
     // A tie goes to Claude Code.
-    [claude, codex.flatten(), others, copilot.flatten()]
+    [claude, codex.flatten(), others, copilot.flatten(), opencode.flatten()]
         .into_iter()
         .flatten()
         .reduce(|a, b| {

@@ -56,6 +56,8 @@ mod library_corpus;
 mod no_clap_in_core;
 mod nothing_lost;
 mod nothing_lost_pty;
+mod opencode_live_pty;
+mod opencode_store;
 mod picker_sessions_pty;
 mod readonly;
 mod redact_matrix;

@@ -7,7 +7,8 @@
 //! Claude Code (each with a sub-agent and a title), Gemini CLI and Qwen
 //! Code (the same), JP (a title in
 //! `metadata.json`), eve (a reply streamed in two deltas, every secret cut
-//! between them), Copilot CLI (a `task` sub-agent in the same log, a title).
+//! between them), Copilot CLI (a `task` sub-agent in the same log, a title),
+//! OpenCode (a database with a sub-agent session and a title).
 
 use crate::common;
 
@@ -927,5 +928,86 @@ fn copilot_with_a_sub_agent_and_a_title_keeps_no_secret() {
     check_outputs(&path, tmp.path(), "copilot");
     assert_sub_agent_shown(&path);
     let md = std::fs::read_to_string(tmp.path().join("copilot.md")).unwrap();
+    assert!(md.starts_with("# Title [redacted"), "{md}");
+}
+
+/// An OpenCode database: a session (titled) whose prompt, reasoning, reply,
+/// tool call and result hold every secret, and a `task` call whose child
+/// session (the sub-agent) does too. Named `<db>/<session id>`.
+fn opencode(dir: &Path) -> PathBuf {
+    let db = dir.join("opencode.db");
+    let store = common::opencode::Store::create(&db);
+    store.session("ses_main", None, "/w", &title(), 1_000);
+    store.session(
+        "ses_child",
+        Some("ses_main"),
+        "/w",
+        "child (@general subagent)",
+        1_001,
+    );
+    let user = json!({"role": "user", "time": {"created": 1_000}});
+    store.message("msg_1", "ses_main", 1_000, user.clone());
+    store.part(
+        "prt_1",
+        "msg_1",
+        "ses_main",
+        1_000,
+        json!({"type": "text", "text": all("prompt")}),
+    );
+    store.message(
+        "msg_2",
+        "ses_main",
+        1_001,
+        json!({"role": "assistant", "parentID": "msg_1", "modelID": "m", "finish": "stop",
+               "time": {"created": 1_001, "completed": 1_009}}),
+    );
+    let parts = [
+        json!({"type": "reasoning", "text": all("reasoning")}),
+        json!({"type": "tool", "tool": "bash", "callID": "call_b",
+               "state": {"status": "completed", "input": {"command": all("arguments")},
+                         "output": all("result")}}),
+        json!({"type": "tool", "tool": "task", "callID": "call_t",
+               "state": {"status": "completed", "input": {"prompt": "look"},
+                         "output": "done", "metadata": {"sessionId": "ses_child"}}}),
+        json!({"type": "text", "text": all("reply")}),
+    ];
+    for (n, part) in parts.into_iter().enumerate() {
+        let id = format!("prt_2{n}");
+        store.part(&id, "msg_2", "ses_main", 1_002 + n as i64, part);
+    }
+    store.message("msg_8", "ses_child", 1_003, user);
+    store.part(
+        "prt_8",
+        "msg_8",
+        "ses_child",
+        1_003,
+        json!({"type": "text", "text": "look"}),
+    );
+    store.message(
+        "msg_9",
+        "ses_child",
+        1_004,
+        json!({"role": "assistant", "parentID": "msg_8", "finish": "stop",
+               "time": {"created": 1_004, "completed": 1_005}}),
+    );
+    let reply = format!("sub-agent reply\n{}", all("sub-agent"));
+    store.part(
+        "prt_9",
+        "msg_9",
+        "ses_child",
+        1_004,
+        json!({"type": "text", "text": reply}),
+    );
+    drop(store);
+    db.join("ses_main")
+}
+
+#[test]
+fn opencode_with_a_sub_agent_and_a_title_keeps_no_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = opencode(tmp.path());
+    check_outputs(&path, tmp.path(), "opencode");
+    assert_sub_agent_shown(&path);
+    let md = std::fs::read_to_string(tmp.path().join("opencode.md")).unwrap();
     assert!(md.starts_with("# Title [redacted"), "{md}");
 }
