@@ -316,7 +316,8 @@ mod tests {
     fn a_long_line_is_cut_around_its_matches() {
         let text = format!("{}needle{}\nnext", "a".repeat(500), "b".repeat(500));
         let start = text.find("needle").unwrap();
-        let (shown, ranges) = context(&text, line_around(&text, start), &[start..start + 6]);
+        let needle = start..start + 6;
+        let (shown, ranges) = context(&text, line_around(&text, start), std::slice::from_ref(&needle));
         assert!(shown.starts_with('…') && shown.ends_with('…'));
         assert_eq!(&shown[ranges[0].clone()], "needle");
         assert!(shown.len() < 2 * CONTEXT_BYTES + 20);
