@@ -22,7 +22,8 @@ pub use hits::{CONTEXT_BYTES, Hit, Place};
 pub use query::{Case, Query, QueryError};
 pub use scan::{Outcome, Stored, Target, scan};
 
-use crate::format::session_head::{claude_cwd, codex_cwd};
+use crate::format::detect::{LineFormat, line_format};
+use crate::format::session_head::{claude_cwd, codex_cwd, copilot_cwd};
 use crate::load::sessions::{Agent, Agents, FolderSession, every_session, sessions_of};
 use crate::source::sessions::read_head;
 use crate::source::workspace::Workspace;
@@ -160,12 +161,14 @@ fn named(path: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<Session> {
     let compressed = head.starts_with(&crate::format::detect::ZSTD_MAGIC);
     let (agent, project, stored) = if head.trim_ascii_start().starts_with(b"[") {
         ("jp", None, Stored::JsonWithBase64)
-    } else if let Some(cwd) = codex_cwd(&head) {
-        ("codex", Some(PathBuf::from(cwd)), Stored::Json)
-    } else if let Some(cwd) = claude_cwd(&head) {
-        ("claude", Some(PathBuf::from(cwd)), Stored::Json)
     } else {
-        ("eve", None, Stored::Json)
+        let agent = first_line_agent(&head);
+        let project = match agent {
+            "codex" => codex_cwd(&head),
+            "copilot" => copilot_cwd(&head),
+            _ => claude_cwd(&head),
+        };
+        (agent, project.map(PathBuf::from), Stored::Json)
     };
     vec![Session {
         agent,
@@ -178,6 +181,26 @@ fn named(path: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<Session> {
             stored: if compressed { Stored::Compressed } else { stored },
         },
     }]
+}
+
+/// Which agent wrote a transcript, by its first line (`eve` when no agent's
+/// format is told: an eve stream, or a line not read).
+fn first_line_agent(head: &[u8]) -> &'static str {
+    let first = head
+        .split(|&b| b == b'\n')
+        .find(|line| !line.trim_ascii().is_empty());
+    let format = first
+        .and_then(|line| serde_json::from_slice::<serde_json::Value>(line).ok())
+        .and_then(|value| line_format(&value));
+    match format {
+        Some(LineFormat::ClaudeCode) => "claude",
+        Some(LineFormat::Codex) => "codex",
+        Some(LineFormat::Gemini) => "gemini",
+        Some(LineFormat::Qwen) => "qwen",
+        Some(LineFormat::Copilot) => "copilot",
+        Some(LineFormat::OpenCode) => "opencode",
+        Some(LineFormat::Eve) | None => "eve",
+    }
 }
 
 /// A file's name without its extensions (`rollout-….jsonl.zst` → `rollout-…`).
