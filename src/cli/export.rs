@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::UsageError;
 use super::render::{StyleArgs, build_document, refuse_terminal_stdin, source_name};
-use crate::export::{ExportFormat, ExportOptions, export};
+use crate::export::{ExportFormat, ExportOptions, Results, export};
 use crate::files::read::identity;
 use crate::files::write::{WriteError, write_file};
 use crate::load::{Live, Origin};
@@ -26,6 +26,15 @@ pub enum ExportView {
     Terminal,
     /// Only what is addressed to the user, as a chat.
     User,
+}
+
+/// How much of each tool result an export holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportResults {
+    /// Everything, up to a cap per result that a note reports.
+    Whole,
+    /// Cut to the terminal's line budget, as `render` shows it.
+    Terminal,
 }
 
 /// Arguments of `overhear export`.
@@ -53,6 +62,11 @@ pub struct ExportArgs {
     /// Which view: the display policy, or only what the user is told.
     #[arg(long, value_enum, default_value = "terminal")]
     pub view: ExportView,
+    /// How much of each tool result and diff a card holds: all of it (up to
+    /// 5,000 lines or 1 MiB a result, past which a note says what was left
+    /// out), or as the terminal shows it, cut to its line budget.
+    #[arg(long, value_enum, default_value = "whole")]
+    pub results: ExportResults,
     /// `--config` and `--set`.
     #[command(flatten)]
     pub style: StyleArgs,
@@ -132,6 +146,10 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         format: args.format(),
         turns: args.turn,
         title: title(&loaded),
+        results: match args.results {
+            ExportResults::Whole => Results::Whole,
+            ExportResults::Terminal => Results::Terminal,
+        },
     };
     match output {
         Some(path) => {

@@ -21,7 +21,7 @@ use ratatui::text::Line;
 use crate::model::Conversation;
 use crate::render::code_wrap::wrap_long_line;
 use crate::render::document::{BlockKind, DocBlock, Document};
-use crate::render::layout::{LayoutContext, full_text, head_height, is_foldable, layout};
+use crate::render::layout::{Fold, LayoutContext, full_text, head_height, is_foldable, layout_as};
 use crate::render::lazy_highlight::Highlighting;
 use crate::render::print::TurnSpec;
 use crate::render::theme::Theme;
@@ -50,6 +50,22 @@ pub struct ExportOptions {
     pub turns: Option<TurnSpec>,
     /// The conversation's title, for the HTML `<title>` and the first heading.
     pub title: String,
+    /// How much of each tool result and diff a card's body holds.
+    pub results: Results,
+}
+
+/// How much of each tool result and diff an export's cards hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Results {
+    /// Everything: no terminal line budget, up to a cap per result
+    /// ([`crate::render::layout::WHOLE_RESULT_LINES`] lines or
+    /// [`crate::render::layout::WHOLE_RESULT_BYTES`] bytes) past which a
+    /// note says exactly what was left out.
+    #[default]
+    Whole,
+    /// As the terminal shows them: cut to the policy's line budget, diffs
+    /// to their first lines.
+    Terminal,
 }
 
 /// A block laid out for export, in both themes.
@@ -92,7 +108,7 @@ pub fn export(
     doc: &Document,
     options: &ExportOptions,
 ) -> io::Result<()> {
-    let parts = parts(conv, doc, options.turns);
+    let parts = parts(conv, doc, options);
     match options.format {
         ExportFormat::Md => markdown::write(out, &options.title, &parts),
         ExportFormat::Html => html::write(out, &options.title, &parts),
@@ -101,7 +117,12 @@ pub fn export(
 }
 
 /// The parts of the blocks of the chosen turns.
-fn parts(conv: &Conversation, doc: &Document, turns: Option<TurnSpec>) -> Vec<Part> {
+fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Part> {
+    let turns = options.turns;
+    let open = match options.results {
+        Results::Whole => Fold::Whole,
+        Results::Terminal => Fold::Policy,
+    };
     let dark_theme = Theme::dark();
     let light_theme = Theme::builtin("light").unwrap_or_else(Theme::dark);
     let context = |theme| LayoutContext {
@@ -113,9 +134,12 @@ fn parts(conv: &Conversation, doc: &Document, turns: Option<TurnSpec>) -> Vec<Pa
         highlighting: Highlighting::Whole,
     };
     let (dark, light) = (context(&dark_theme), context(&light_theme));
-    let lay = |block: &DocBlock, folded: bool| Laid {
-        dark: wrapped(layout(block, folded, &dark)),
-        light: wrapped(layout(block, folded, &light)),
+    let lay = |block: &DocBlock, folded: bool| {
+        let fold = if folded { Fold::Folded } else { open };
+        Laid {
+            dark: wrapped(layout_as(block, fold, &dark)),
+            light: wrapped(layout_as(block, fold, &light)),
+        }
     };
     let total = conv.turns.len();
     let mut parts = Vec::new();

@@ -37,6 +37,7 @@ mod eve_streams;
 mod eve_updates;
 mod eve_v27;
 mod export;
+mod export_content;
 mod fuzz_regressions;
 mod highlight_hostile;
 mod highlight_visible_pty;
