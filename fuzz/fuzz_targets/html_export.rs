@@ -43,6 +43,7 @@ fuzz_target!(|data: &[u8]| {
             turns: None,
             title: title.clone(),
             results: Results::default(),
+            home: None,
         };
         let mut out = Vec::new();
         export(&mut out, &conversation, &doc, &export_options).expect("writing to memory");

@@ -52,6 +52,9 @@ pub struct ExportOptions {
     pub title: String,
     /// How much of each tool result and diff a card's body holds.
     pub results: Results,
+    /// The user's home folder (`/home/ada`), written `~` wherever it
+    /// starts a path in the export: a shared page tells no local user name.
+    pub home: Option<String>,
 }
 
 /// How much of each tool result and diff an export's cards hold.
@@ -109,11 +112,42 @@ pub fn export(
     options: &ExportOptions,
 ) -> io::Result<()> {
     let parts = parts(conv, doc, options);
+    let mut page = Vec::new();
     match options.format {
-        ExportFormat::Md => markdown::write(out, &options.title, &parts),
-        ExportFormat::Html => html::write(out, &options.title, &parts),
+        ExportFormat::Md => markdown::write(&mut page, &options.title, &parts),
+        ExportFormat::Html => html::write(&mut page, &options.title, &parts),
+    }?;
+    drop(parts);
+    match options.home.as_deref() {
+        Some(home) => out.write_all(tilde(&String::from_utf8_lossy(&page), home).as_bytes()),
+        None => out.write_all(&page),
     }?;
     out.flush()
+}
+
+/// `page` with `home` written `~` wherever it is a whole path or starts
+/// one (`/home/ada/src` → `~/src`; `/home/adam` and `/x/home/ada` are other
+/// folders and kept).
+fn tilde(page: &str, home: &str) -> String {
+    if home.is_empty() {
+        return page.to_string();
+    }
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
+    let mut out = String::with_capacity(page.len());
+    let mut rest = page;
+    let mut before: Option<char> = None;
+    while let Some(at) = rest.find(home) {
+        let after = rest[at + home.len()..].chars().next();
+        let prev = rest[..at].chars().next_back().or(before);
+        let starts = !prev.is_some_and(part);
+        let ends = after.is_none_or(|c| c == '/' || !part(c));
+        out.push_str(&rest[..at]);
+        out.push_str(if starts && ends { "~" } else { home });
+        before = home.chars().next_back();
+        rest = &rest[at + home.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The parts of the blocks of the chosen turns.
@@ -265,3 +299,6 @@ fn rule_words(lines: &[Line<'_>]) -> String {
         .collect::<Vec<_>>()
         .join(" · ")
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,7 @@
 //! What an export holds, through the binary: every line of a tool result
 //! and of a diff (no terminal line budget), a note that says exactly what
-//! a result past the export's cap left out, and `--results terminal` for
-//! the terminal's cut form.
+//! a result past the export's cap left out, `--results terminal` for the
+//! terminal's cut form, and a title and paths that tell no local folder.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -167,4 +167,76 @@ fn past_the_cap_the_export_says_exactly_what_it_left_out() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+#[test]
+fn the_title_is_the_first_prompt_and_the_home_folder_is_a_tilde() {
+    let home = tempfile::tempdir().unwrap();
+    let home_path = home.path().to_str().unwrap().to_string();
+    let project = home.path().join("project");
+    std::fs::create_dir(&project).unwrap();
+    let command = format!("cat {home_path}/project/notes.txt");
+    let records = [
+        user(
+            "u1",
+            0,
+            false,
+            json!("\n  Summarise the notes, please.\nThey are long."),
+        ),
+        assistant(
+            "a1",
+            1,
+            false,
+            json!([{"type": "tool_use", "id": "toolu_cat", "name": "Bash",
+                    "input": {"command": command}}]),
+        ),
+        user(
+            "u2",
+            2,
+            false,
+            json!([{"type": "tool_result", "tool_use_id": "toolu_cat",
+                    "content": format!("{home_path}/project/notes.txt: 3 notes")}]),
+        ),
+        assistant(
+            "a2",
+            3,
+            false,
+            json!([{"type": "text", "text": "Three notes."}]),
+        ),
+    ];
+    let path = project.join("session.jsonl");
+    std::fs::write(&path, records.concat()).unwrap();
+    for format in ["md", "html"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+            .args(["export", path.to_str().unwrap(), "--format", format])
+            .env("HOME", home.path())
+            .output()
+            .expect("the binary runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let page = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            !page.contains(&home_path),
+            "{format}: a local path in\n{page}"
+        );
+        assert!(
+            page.contains("cat ~/project/notes.txt"),
+            "{format}: the command"
+        );
+        assert!(
+            page.contains("~/project/notes.txt: 3 notes"),
+            "{format}: the result"
+        );
+        let heading = match format {
+            "md" => "# Summarise the notes, please.\n".to_string(),
+            _ => "<h1>Summarise the notes, please.</h1>".to_string(),
+        };
+        assert!(page.contains(&heading), "{format}: the heading in\n{page}");
+        if format == "html" {
+            assert!(page.contains("<title>Summarise the notes, please.</title>"));
+        }
+    }
 }
