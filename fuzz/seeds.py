@@ -184,6 +184,26 @@ def agent_seeds():
     put("agent_readers", framed(3, codex("p", "c")))
 
 
+def gemini_qwen_seeds():
+    """gemini_reader and qwen_reader: byte 0 cuts the input in two; the rest
+    follows the format's first line (a Gemini legacy file, `{` alone on its
+    first line, stands alone). Seeds: the synthetic Gemini chats of
+    tests/fixtures/gemini and the real Qwen Code chats when they are there."""
+    for path in sorted((FIXTURES / "gemini").glob("**/*.json*")):
+        data = lines_up_to(path)
+        if data.startswith(b"{\n"):
+            put("gemini_reader", bytes([128]) + path.read_bytes()[:24 * 1024])
+        else:
+            put("gemini_reader", bytes([128]) + data.split(b"\n", 1)[-1])
+    shared = pathlib.Path(
+        os.environ.get("OVERHEAR_AGENT_FIXTURES", ROOT.parent / "shared" / "fixtures"))
+    for path in sorted((shared / "qwen").glob("**/*.jsonl")):
+        put("qwen_reader", bytes([100]) + lines_up_to(path))
+    glued = (b'{"uuid":"a","sessionId":"s","type":"assistant","message":{"parts":[{"text":"x"}]}}'
+             b'{"uuid":"b","sessionId":"s","type":"assistant","message":{"parts":[{"text":"y"}]}}\n')
+    put("qwen_reader", bytes([7]) + glued)
+
+
 if __name__ == "__main__":
     redactor_seeds()
     html_export_seeds()
@@ -194,3 +214,4 @@ if __name__ == "__main__":
     markdown_seeds()
     highlight_seeds()
     agent_seeds()
+    gemini_qwen_seeds()

@@ -49,9 +49,10 @@
 //!
 //! [`Conversation`], [`RenderOptions`] and [`render()`]; [`ToolResult`],
 //! [`CardOptions`], [`CardView`] and [`card()`]; [`Styles`], [`View`],
-//! [`Color`], [`Theme`], and [`Error`] with its [`ErrorKind`]. These are plain types; options are
-//! `#[non_exhaustive]` with `Default` and `with_*` setters, so options can be
-//! added without breaking callers. Everything else in the crate serves the
+//! [`Color`], [`Theme`], [`MAX_WIDTH`], and [`Error`] with its
+//! [`ErrorKind`]. These are plain types; options are `#[non_exhaustive]`
+//! with `Default` and `with_*` setters, so options can be added without
+//! breaking callers. Everything else in the crate serves the
 //! binary and may change in any release.
 //!
 //! # Inside
@@ -101,6 +102,8 @@ stages! {
     problem;
     redact;
     render;
+    #[cfg(feature = "cli")]
+    search;
     source;
     text;
     travel;
@@ -114,6 +117,6 @@ stages! {
 pub mod cli;
 
 pub use api::{
-    CardOptions, CardView, Color, Conversation, Error, ErrorKind, RenderOptions, Styles, Theme,
-    ToolResult, View, card, render,
+    CardOptions, CardView, Color, Conversation, Error, ErrorKind, MAX_WIDTH, RenderOptions, Styles,
+    Theme, ToolResult, View, card, render,
 };

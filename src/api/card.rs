@@ -51,7 +51,8 @@ pub enum CardView {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct CardOptions {
-    /// Columns of the terminal rendering; no line of it is wider (at least 1).
+    /// Columns of the terminal rendering; no line of it is wider. Taken
+    /// into 1..=[`MAX_WIDTH`](crate::MAX_WIDTH) when the card is drawn.
     pub width: usize,
     /// Colour of the terminal rendering.
     pub color: Color,
@@ -76,13 +77,18 @@ impl Default for CardOptions {
 }
 
 impl CardOptions {
-    /// With `width` columns.
+    /// With `width` columns, taken into 1..=[`MAX_WIDTH`](crate::MAX_WIDTH)
+    /// as `overhear card --width` takes them: 0 is 1, and more than
+    /// 10 000 is 10 000 (a line is laid out whole at its width).
     ///
     /// ```
-    /// assert_eq!(overhear::CardOptions::default().with_width(200).width, 200);
+    /// use overhear::{CardOptions, MAX_WIDTH};
+    /// assert_eq!(CardOptions::default().with_width(200).width, 200);
+    /// assert_eq!(CardOptions::default().with_width(0).width, 1);
+    /// assert_eq!(CardOptions::default().with_width(usize::MAX).width, MAX_WIDTH);
     /// ```
     pub fn with_width(mut self, width: usize) -> CardOptions {
-        self.width = width;
+        self.width = super::columns(width);
         self
     }
 
@@ -158,7 +164,7 @@ pub fn card(tool: &str, arguments: &Value, result: &ToolResult, options: &CardOp
         CardView::User => json(&conv, View::User),
         CardView::Provider => json(&conv, View::Provider),
         CardView::All => {
-            let width = options.width.max(1);
+            let width = super::columns(options.width);
             // The blank line that ends the card would double the one
             // between sections.
             let mut shown = terminal(&conv, options).trim_end_matches('\n').to_string();
@@ -218,7 +224,7 @@ fn terminal(conv: &Conversation, options: &CardOptions) -> String {
         )
     });
     let print = PrintOptions {
-        width: options.width.max(1),
+        width: super::columns(options.width),
         color: options.color != Color::Never,
         theme: options.theme.load(options.color),
         sanitize: SanitizeMode::Strip,

@@ -374,6 +374,18 @@ impl Styles {
     }
 }
 
+/// The widest output [`render()`] and [`card()`] lay out, in columns: a
+/// line is laid out in full at the width asked for, so a width of billions
+/// of columns would ask for gigabytes for one line. A wider `width` is
+/// taken as this, as `overhear render --width` and `overhear card --width`
+/// refuse more.
+pub const MAX_WIDTH: usize = 10_000;
+
+/// `width` taken into 1..=[`MAX_WIDTH`].
+fn columns(width: usize) -> usize {
+    width.clamp(1, MAX_WIDTH)
+}
+
 /// How [`render()`] draws a conversation: `overhear render`'s options, as
 /// plain values. The defaults are `render`'s when stdout is not a terminal:
 /// 80 columns, no colour, the terminal view, every turn, the dark theme, no
@@ -386,7 +398,8 @@ impl Styles {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RenderOptions {
-    /// Columns; no line is wider (at least 1).
+    /// Columns; no line is wider. Taken into 1..=[`MAX_WIDTH`] when the
+    /// conversation is rendered.
     pub width: usize,
     /// Colour.
     pub color: Color,
@@ -414,13 +427,18 @@ impl Default for RenderOptions {
 }
 
 impl RenderOptions {
-    /// With `width` columns.
+    /// With `width` columns, taken into 1..=[`MAX_WIDTH`] as
+    /// `overhear render --width` takes them: 0 is 1, and more than 10 000
+    /// is 10 000 (a line is laid out whole at its width).
     ///
     /// ```
-    /// assert_eq!(overhear::RenderOptions::default().with_width(120).width, 120);
+    /// use overhear::{MAX_WIDTH, RenderOptions};
+    /// assert_eq!(RenderOptions::default().with_width(120).width, 120);
+    /// assert_eq!(RenderOptions::default().with_width(0).width, 1);
+    /// assert_eq!(RenderOptions::default().with_width(usize::MAX).width, MAX_WIDTH);
     /// ```
     pub fn with_width(mut self, width: usize) -> RenderOptions {
-        self.width = width;
+        self.width = columns(width);
         self
     }
 
@@ -513,7 +531,7 @@ pub fn render(conversation: &Conversation, options: &RenderOptions) -> String {
         finished: conversation.finished,
     };
     let print = PrintOptions {
-        width: options.width.max(1),
+        width: columns(options.width),
         color: options.color != Color::Never,
         theme: options.theme.load(options.color),
         sanitize: SanitizeMode::Strip,

@@ -23,6 +23,10 @@ pub enum AgentArg {
     Jp,
     /// eve streams (they have no known folder: name the stream).
     Eve,
+    /// Gemini CLI chats (`$GEMINI_CLI_HOME/.gemini`, default `~/.gemini`).
+    Gemini,
+    /// Qwen Code chats (`$QWEN_RUNTIME_DIR`, `$QWEN_HOME`, default `~/.qwen`).
+    Qwen,
 }
 
 /// No PATH, and `--agent` names a kind with no conversation of the folder.
@@ -31,10 +35,10 @@ pub enum NotFound {
     /// eve keeps its streams nowhere known.
     #[error("--agent eve: eve streams are kept in no known folder; name the stream: overhear PATH")]
     Eve,
-    /// No Claude Code or Codex session of the folder.
+    /// No session of the folder by the agent named.
     #[error("--agent {agent}: no session of {} found", .cwd.display())]
     Nothing {
-        /// `claude` or `codex`.
+        /// `claude`, `codex`, `gemini` or `qwen`.
         agent: &'static str,
         /// The current folder.
         cwd: std::path::PathBuf,
@@ -73,6 +77,14 @@ pub fn latest_path(
             agent: "codex",
             cwd: cwd.to_owned(),
         }),
+        (None, _, Some(AgentArg::Gemini)) => Err(NotFound::Nothing {
+            agent: "gemini",
+            cwd: cwd.to_owned(),
+        }),
+        (None, _, Some(AgentArg::Qwen)) => Err(NotFound::Nothing {
+            agent: "qwen",
+            cwd: cwd.to_owned(),
+        }),
         (None, _, _) => Ok(None),
     }
 }
@@ -87,5 +99,7 @@ pub fn agent_filter(agent: Option<AgentArg>) -> Agents {
     Agents {
         claude_code: wants(AgentArg::Claude),
         codex: wants(AgentArg::Codex),
+        gemini: wants(AgentArg::Gemini),
+        qwen: wants(AgentArg::Qwen),
     }
 }

@@ -12,6 +12,7 @@ mod export;
 mod generated;
 mod render;
 mod replay;
+mod search;
 mod terminal;
 mod travel;
 mod usage;
@@ -76,6 +77,9 @@ pub(crate) enum Command {
     Export(export::ExportArgs),
     /// Print one tool result as the viewer shows it, and what the user and the model receive.
     Card(card::CardArgs),
+    /// Find a text in every session: prompts, replies, reasoning, tool
+    /// arguments and results, sub-agents (exit 0 found, 1 not, 2 an error).
+    Search(search::SearchArgs),
     /// Print a view of the conversation's events as JSON.
     Events {
         /// The conversation to read [default: the latest conversation of the current folder].
@@ -231,6 +235,7 @@ fn run(mut cli: Cli) -> anyhow::Result<i32> {
             events::run(path.as_deref(), view.into(), jsonl, at.at().as_ref())?;
             Ok(0)
         }
+        Some(Command::Search(args)) => search::run(&args, cli.agent),
         Some(Command::Card(args)) => {
             card::run(&args)?;
             Ok(0)

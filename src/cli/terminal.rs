@@ -12,11 +12,11 @@ use std::io::{self, IsTerminal};
 /// Columns printed output takes when nothing says otherwise.
 pub const DEFAULT_COLUMNS: usize = 80;
 
-/// The widest output overhear lays out. A line is laid out in full at the
-/// width asked for, so a width of billions of columns would ask for
-/// gigabytes of memory for one line (and `usize::MAX` overflowed); no
-/// terminal or reader needs more than this.
-pub const MAX_COLUMNS: usize = 10_000;
+/// The widest output overhear lays out, the library's [`crate::MAX_WIDTH`].
+/// A line is laid out in full at the width asked for, so a width of
+/// billions of columns would ask for gigabytes of memory for one line (and
+/// `usize::MAX` overflowed); no terminal or reader needs more than this.
+pub const MAX_COLUMNS: usize = crate::MAX_WIDTH;
 
 /// The width to print at: `--width`, else `COLUMNS` (a positive integer),
 /// else the width of the terminal stdout is (when it is one), else 80.

@@ -126,7 +126,7 @@ mod tests {
             ),
             (
                 &["overhear", "render", "x", "--agent", "nope"][..],
-                "--agent nope: expected one of claude, codex, jp, eve",
+                "--agent nope: expected one of claude, codex, jp, eve, gemini, qwen",
             ),
         ];
         for (args, expected) in cases {

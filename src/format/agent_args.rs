@@ -60,6 +60,10 @@ pub fn view(name: &str, arguments: &Value) -> Option<CallView> {
             text("explanation").map(str::to_string),
         )?,
         "AskUserQuestion" => questions(arguments.get("questions")?)?,
+        "run_shell_command" => return view("Bash", arguments),
+        "replace" | "edit" => diff(text("file_path")?, text("old_string")?, text("new_string")?),
+        "write_file" => diff(text("file_path")?, "", text("content")?),
+        "write_todos" => checklist(arguments.get("todos")?, "description", None)?,
         _ => return None,
     };
     Some(out)
@@ -102,6 +106,16 @@ pub fn subject(name: &str, arguments: &Value, cwd: Option<&str>) -> Option<Strin
         "WebSearch" => text("query")?.to_string(),
         "WebFetch" => text("url")?.to_string(),
         "Task" | "Agent" => text("description")?.to_string(),
+        "run_shell_command" => return subject("Bash", arguments, cwd),
+        "read_file" | "replace" | "write_file" | "edit" => path("file_path")
+            .or_else(|| path("absolute_path"))
+            .or_else(|| path("path"))?,
+        "list_directory" => path("path").or_else(|| path("directory"))?,
+        "glob" | "grep_search" | "search_file_content" => text("pattern")?.to_string(),
+        "invoke_agent" | "agent" | "task" => text("description")
+            .or_else(|| text("objective"))
+            .or_else(|| text("agent_name"))?
+            .to_string(),
         _ => return None,
     };
     let out = out.trim();

@@ -1,4 +1,5 @@
-//! Built-in display styles for the tools of Claude Code and Codex, by tool
+//! Built-in display styles for the tools of Claude Code, Codex, Gemini CLI
+//! and Qwen Code, by tool
 //! category (spec agent-transcripts §5), as the base configuration of their
 //! conversations.
 //!
@@ -13,7 +14,7 @@ use serde_json::{Value, json};
 use super::detect::LineFormat;
 
 /// Shell tools: the command as a one-line call, long output folded.
-const SHELL: [&str; 10] = [
+const SHELL: &[&str] = &[
     "Bash",
     "BashOutput",
     "KillShell",
@@ -24,6 +25,7 @@ const SHELL: [&str; 10] = [
     "write_stdin",
     "local_shell",
     "container.exec",
+    "run_shell_command",
 ];
 
 /// The `parameters` value that shows a call's view (`overhear.call_view`,
@@ -32,17 +34,44 @@ const SHELL: [&str; 10] = [
 pub const RENDERED: &str = "overhear";
 
 /// File edits: the change as a diff.
-const EDIT: [&str; 4] = ["Edit", "MultiEdit", "Write", "apply_patch"];
+const EDIT: &[&str] = &[
+    "Edit",
+    "MultiEdit",
+    "Write",
+    "apply_patch",
+    "replace",
+    "write_file",
+    "edit",
+];
 
 /// File reads: the file named in one line, its text folded to a few lines.
-const READ: [&str; 3] = ["Read", "NotebookRead", "view_image"];
+const READ: &[&str] = &[
+    "Read",
+    "NotebookRead",
+    "view_image",
+    "read_file",
+    "read_many_files",
+];
 
 /// Searches: one line of arguments, the first matches.
-const SEARCH: [&str; 5] = ["Glob", "Grep", "LS", "WebSearch", "WebFetch"];
+const SEARCH: &[&str] = &[
+    "Glob",
+    "Grep",
+    "LS",
+    "WebSearch",
+    "WebFetch",
+    "glob",
+    "grep_search",
+    "search_file_content",
+    "list_directory",
+    "web_fetch",
+    "google_web_search",
+    "web_search",
+];
 
 /// Plans and questions: shown whole (a checklist, a question is short and
 /// is what the user must read).
-const WHOLE: [&str; 8] = [
+const WHOLE: &[&str] = &[
     "TodoWrite",
     "TaskCreate",
     "TaskUpdate",
@@ -51,6 +80,10 @@ const WHOLE: [&str; 8] = [
     "AskUserQuestion",
     "Task",
     "Agent",
+    "write_todos",
+    "ask_user",
+    "ask_user_question",
+    "invoke_agent",
 ];
 
 /// The base configuration of a conversation in `format`: the built-in tool
@@ -66,21 +99,21 @@ pub fn default_config(format: LineFormat) -> Option<Value> {
         }
     };
     add(
-        &SHELL,
+        SHELL,
         json!({"parameters": RENDERED, "inline_results": 8,
                "error": {"inline_results": 20}}),
     );
     add(
-        &READ,
+        READ,
         json!({"parameters": "function_call", "inline_results": 3}),
     );
     add(
-        &SEARCH,
+        SEARCH,
         json!({"parameters": "function_call", "inline_results": 5}),
     );
-    add(&WHOLE, json!({"inline_results": "full"}));
-    add(&EDIT, json!({"parameters": RENDERED, "inline_results": 5}));
-    for name in ["TodoWrite", "update_plan", "AskUserQuestion"] {
+    add(WHOLE, json!({"inline_results": "full"}));
+    add(EDIT, json!({"parameters": RENDERED, "inline_results": 5}));
+    for name in ["TodoWrite", "update_plan", "AskUserQuestion", "write_todos"] {
         tools.insert(
             name.to_string(),
             json!({"style": {"parameters": RENDERED, "inline_results": "full"}}),

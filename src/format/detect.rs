@@ -79,6 +79,10 @@ pub enum LineFormat {
     ClaudeCode,
     /// A Codex rollout (envelope or legacy).
     Codex,
+    /// A Gemini CLI chat (JSON Lines, or a legacy whole-JSON file).
+    Gemini,
+    /// A Qwen Code chat.
+    Qwen,
 }
 
 impl LineFormat {
@@ -88,6 +92,8 @@ impl LineFormat {
             LineFormat::Eve => "an eve stream",
             LineFormat::ClaudeCode => "a Claude Code transcript",
             LineFormat::Codex => "a Codex rollout",
+            LineFormat::Gemini => "a Gemini CLI chat",
+            LineFormat::Qwen => "a Qwen Code chat",
         }
     }
 }
@@ -122,6 +128,18 @@ const CLAUDE_TYPES: [&str; 18] = [
 pub fn line_format(value: &serde_json::Value) -> Option<LineFormat> {
     let has = |key: &str| value.get(key).is_some();
     let kind = value.get("type").and_then(serde_json::Value::as_str);
+    // Gemini: a metadata line (`sessionId` and `projectHash`, no `type`),
+    // a `$set` or a `$rewindTo` (spec agent-transcripts-2 §1.1).
+    if (has("sessionId") && has("projectHash") && kind.is_none()) || has("$set") || has("$rewindTo")
+    {
+        return Some(LineFormat::Gemini);
+    }
+    // Qwen Code: Claude Code's envelope with Gemini's `message.parts`
+    // instead of `message.content`, a `systemPayload` or a `tool_result`.
+    let parts = value.get("message").is_some_and(|m| m.get("parts").is_some());
+    if has("uuid") && has("sessionId") && (parts || has("systemPayload") || kind == Some("tool_result")) {
+        return Some(LineFormat::Qwen);
+    }
     if kind.is_some() && has("payload") {
         return Some(LineFormat::Codex);
     }

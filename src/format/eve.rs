@@ -7,7 +7,7 @@
 //! records for the raw view, the diagnostics for lines it could not read, and
 //! the streaming text of the step in progress. The mapping is normative in
 //! eve-format §13; what JP's vocabulary cannot say goes into the metadata keys
-//! of [`crate::model::ext`] (see docs/eve-mapping.md).
+//! of [`crate::model::facts`] (see docs/eve-mapping.md).
 //!
 //! It works on bytes only: opening, tailing and watching files is `source`'s job.
 //!

@@ -14,6 +14,7 @@ use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::surrogates;
+use crate::model::facts::Facts;
 use crate::model::{Block, ChatResponse, Content, Event, EventKind};
 use crate::problem::json_kind;
 use entry::{Entry, Member, Slot};
@@ -333,21 +334,68 @@ pub fn decode_leaves(value: &mut Value) {
     }
 }
 
-type Malformed = (Value, String);
+/// What is wrong with a stored entry that is kept as an unknown event; the
+/// diagnostic that names the entry says it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum Malformed {
+    /// The entry is not a JSON object.
+    #[error("expected an object, found {0}")]
+    NotAnObject(&'static str),
+    /// An entry of a type JP stores lacks a key or holds one of another type.
+    #[error("{type_name}: {problem}")]
+    Entry {
+        /// The entry's `type`.
+        type_name: &'static str,
+        /// What is missing or mistyped.
+        problem: EntryProblem,
+    },
+}
+
+/// A key of an entry JP stores that is missing or holds the wrong type.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+enum EntryProblem {
+    /// A key the type requires is absent.
+    #[error("missing key `{0}`")]
+    Missing(&'static str),
+    /// A key holds a value of another JSON type.
+    #[error("key `{key}` must be {expected}, found {found}")]
+    Mistyped {
+        /// The key.
+        key: &'static str,
+        /// What it must hold (`a string`, `an object`, …).
+        expected: &'static str,
+        /// The JSON type it holds.
+        found: &'static str,
+    },
+    /// A `chat_response` with none of its three forms.
+    #[error("missing key `message`, `reasoning` or `data`")]
+    NoReply,
+}
+
+impl EntryProblem {
+    fn mistyped(key: &'static str, expected: &'static str, found: &Slot<'_>) -> EntryProblem {
+        EntryProblem::Mistyped {
+            key,
+            expected,
+            found: found.kind(),
+        }
+    }
+}
 
 /// The event of one stored entry; a malformed one is kept as unknown, and
 /// what is wrong with it comes beside.
 fn event_of(entry: Entry<'_>) -> (Event, Option<String>) {
     match decode_event(entry) {
         Ok(event) => (event, None),
-        Err((value, message)) => {
+        Err(malformed) => {
+            let (value, problem) = *malformed;
             let timestamp = value
                 .get("timestamp")
                 .and_then(Value::as_str)
                 .map(String::from);
             (
                 Event::new(timestamp, EventKind::Unknown(Box::new(value))),
-                Some(message),
+                Some(problem.to_string()),
             )
         }
     }
@@ -373,12 +421,12 @@ fn known_type(type_name: &str) -> Option<&'static str> {
 
 /// Builds an event from one stored entry; on a missing or mistyped key the
 /// entry is handed back whole, as stored, with the reason.
-fn decode_event(entry: Entry<'_>) -> Result<Event, Malformed> {
+fn decode_event(entry: Entry<'_>) -> Result<Event, Box<(Value, Malformed)>> {
     let mut members = match entry {
         Entry::Object(members) => members,
         Entry::Other(value) => {
             let what = json_kind(&value);
-            return Err((value, format!("expected an object, found {what}")));
+            return Err(Box::new((value, Malformed::NotAnObject(what))));
         }
     };
     let type_name = match entry::last(&members, "type") {
@@ -392,14 +440,14 @@ fn decode_event(entry: Entry<'_>) -> Result<Event, Malformed> {
     // touching it (it is then kept whole); only a sound entry is taken apart.
     let decoded = match decode_known(type_name, &mut Shapes(&members)) {
         Ok(_) => decode_known(type_name, &mut Members(&mut members)),
-        Err(message) => Err(message),
+        Err(problem) => Err(problem),
     };
     match decoded {
         Ok(event) => Ok(event),
-        Err(message) => Err((
+        Err(problem) => Err(Box::new((
             Value::Object(entry::object_of(members)),
-            format!("{type_name}: {message}"),
-        )),
+            Malformed::Entry { type_name, problem },
+        ))),
     }
 }
 
@@ -452,19 +500,22 @@ fn unknown(map: Map<String, Value>) -> Event {
     event
 }
 
-fn not_a_string(key: &str, found: &Slot<'_>) -> String {
-    format!("key `{key}` must be a string, found {}", found.kind())
+fn not_a_string(key: &'static str, found: &Slot<'_>) -> EntryProblem {
+    EntryProblem::mistyped(key, "a string", found)
 }
 
-fn take_string<'de>(map: &mut impl Fields<'de>, key: &str) -> Result<String, String> {
+fn take_string<'de>(map: &mut impl Fields<'de>, key: &'static str) -> Result<String, EntryProblem> {
     match map.take(key) {
         Some(Slot::Text(s)) => Ok(s.into_owned()),
         Some(other) => Err(not_a_string(key, &other)),
-        None => Err(format!("missing key `{key}`")),
+        None => Err(EntryProblem::Missing(key)),
     }
 }
 
-fn take_opt_string<'de>(map: &mut impl Fields<'de>, key: &str) -> Result<Option<String>, String> {
+fn take_opt_string<'de>(
+    map: &mut impl Fields<'de>,
+    key: &'static str,
+) -> Result<Option<String>, EntryProblem> {
     match map.take(key) {
         None | Some(Slot::Value(Value::Null)) => Ok(None),
         Some(Slot::Text(s)) => Ok(Some(s.into_owned())),
@@ -472,11 +523,17 @@ fn take_opt_string<'de>(map: &mut impl Fields<'de>, key: &str) -> Result<Option<
     }
 }
 
-fn take_required<'de>(map: &mut impl Fields<'de>, key: &str) -> Result<Slot<'de>, String> {
-    map.take(key).ok_or_else(|| format!("missing key `{key}`"))
+fn take_required<'de>(
+    map: &mut impl Fields<'de>,
+    key: &'static str,
+) -> Result<Slot<'de>, EntryProblem> {
+    map.take(key).ok_or(EntryProblem::Missing(key))
 }
 
-fn decode_known<'de>(type_name: &str, map: &mut impl Fields<'de>) -> Result<Event, String> {
+fn decode_known<'de>(
+    type_name: &str,
+    map: &mut impl Fields<'de>,
+) -> Result<Event, EntryProblem> {
     let timestamp = take_opt_string(map, "timestamp")?;
     let event_id = take_opt_string(map, "event_id")?;
     let request_id = take_opt_string(map, "request_id")?;
@@ -493,10 +550,7 @@ fn decode_known<'de>(type_name: &str, map: &mut impl Fields<'de>) -> Result<Even
             meta
         }
         Some(other) => {
-            return Err(format!(
-                "key `metadata` must be an object, found {}",
-                other.kind()
-            ));
+            return Err(EntryProblem::mistyped("metadata", "an object", &other));
         }
     };
     let kind = match type_name {
@@ -518,10 +572,7 @@ fn decode_known<'de>(type_name: &str, map: &mut impl Fields<'de>) -> Result<Even
                 None | Some(Slot::Value(Value::Null)) => Value::Object(Map::new()),
                 Some(Slot::Value(v @ Value::Object(_))) => v,
                 Some(other) => {
-                    return Err(format!(
-                        "key `arguments` must be an object, found {}",
-                        other.kind()
-                    ));
+                    return Err(EntryProblem::mistyped("arguments", "an object", &other));
                 }
             };
             decode_leaves(&mut arguments);
@@ -539,9 +590,10 @@ fn decode_known<'de>(type_name: &str, map: &mut impl Fields<'de>) -> Result<Even
                     Content::Blocks(items.into_iter().map(Block).collect())
                 }
                 other => {
-                    return Err(format!(
-                        "key `content` must be a string or an array of blocks, found {}",
-                        other.kind()
+                    return Err(EntryProblem::mistyped(
+                        "content",
+                        "a string or an array of blocks",
+                        &other,
                     ));
                 }
             };
@@ -550,10 +602,7 @@ fn decode_known<'de>(type_name: &str, map: &mut impl Fields<'de>) -> Result<Even
                 None | Some(Slot::Value(Value::Null)) => false,
                 Some(Slot::Value(Value::Bool(b))) => b,
                 Some(other) => {
-                    return Err(format!(
-                        "key `is_error` must be a boolean, found {}",
-                        other.kind()
-                    ));
+                    return Err(EntryProblem::mistyped("is_error", "a boolean", &other));
                 }
             };
             EventKind::ToolCallResponse {
@@ -586,13 +635,13 @@ fn decode_known<'de>(type_name: &str, map: &mut impl Fields<'de>) -> Result<Even
     Ok(Event {
         timestamp: timestamp.map(Into::into),
         kind,
-        metadata: metadata.into(),
+        facts: Facts::from_metadata(&metadata),
+        metadata: crate::model::Metadata::stored(metadata, request_id.map(Into::into)),
         event_id: event_id.map(Into::into),
-        request_id: request_id.map(|id| Box::new(id.into())),
     })
 }
 
-fn decode_chat_response<'de>(map: &mut impl Fields<'de>) -> Result<ChatResponse, String> {
+fn decode_chat_response<'de>(map: &mut impl Fields<'de>) -> Result<ChatResponse, EntryProblem> {
     if let Some(message) = map.take("message") {
         return match message {
             Slot::Text(s) => Ok(ChatResponse::Message(Some(s.into_owned()))),
@@ -612,7 +661,7 @@ fn decode_chat_response<'de>(map: &mut impl Fields<'de>) -> Result<ChatResponse,
     if let Some(data) = map.take("structured") {
         return Ok(ChatResponse::Data(Box::new(data.into_value())));
     }
-    Err("missing key `message`, `reasoning` or `data`".into())
+    Err(EntryProblem::NoReply)
 }
 
 #[cfg(test)]

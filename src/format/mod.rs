@@ -19,6 +19,10 @@ pub mod session_head;
 mod reader;
 pub mod surrogates;
 pub mod transcript;
+pub mod zstd_frame;
+pub mod gemini;
+pub mod gemini_parts;
+pub mod qwen;
 
 pub use whole_file::{
     Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, SyntaxError,

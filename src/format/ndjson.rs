@@ -2,13 +2,13 @@
 //! Claude Code transcript and a Codex rollout apart from their first
 //! readable line ([`super::detect::line_format`]) and hands the bytes to that
 //! format's reader. A zstd-compressed input (a Codex `.jsonl.zst`) is
-//! decompressed first; a compressed file is never live, so it is read when
-//! its frame is complete. What it inflates to is counted before it is kept:
-//! past the size limit the reader is given ([`NdjsonReader::within`]) the
-//! input is refused ([`StreamReader::inflated_past`]), so a small file that
-//! inflates to gigabytes costs neither the gigabytes nor their time.
+//! inflated block by block as its bytes arrive ([`super::zstd_frame`]) and
+//! read when its frame is complete (a compressed file is never live). What
+//! it inflates to is counted as it comes: past the size limit the reader is
+//! given ([`NdjsonReader::within`]) the input is refused
+//! ([`StreamReader::inflated_past`]), so a small file that inflates to
+//! gigabytes costs neither the gigabytes nor their time.
 
-use std::io::Read as _;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -17,6 +17,9 @@ use super::claude_code::ClaudeCodeReader;
 use super::codex::CodexReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
+use super::zstd_frame::{Inflated, Inflating, ZstdError};
+use super::gemini::GeminiReader;
+use super::qwen::QwenReader;
 use super::reader::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original, StreamPiece};
@@ -42,11 +45,12 @@ pub enum NdjsonReader {
     /// No line has told the format yet: the bytes so far, and the most a
     /// compressed input may inflate to.
     Undecided(Vec<u8>, u64),
-    /// A zstd frame, held until it is complete.
+    /// A zstd frame, inflated as its blocks arrive and read when it is
+    /// complete.
     Compressed {
-        /// The compressed bytes so far.
-        bytes: Vec<u8>,
-        /// Why the frame could not be read, once the input ended.
+        /// The frame so far.
+        inflating: Box<Inflating>,
+        /// Why the frame could not be read.
         problem: Vec<SkippedLine>,
         /// The most it may inflate to.
         limit: u64,
@@ -59,6 +63,10 @@ pub enum NdjsonReader {
     ClaudeCode(Box<ClaudeCodeReader>),
     /// A Codex rollout.
     Codex(Box<CodexReader>),
+    /// A Gemini CLI chat.
+    Gemini(Box<GeminiReader>),
+    /// A Qwen Code chat.
+    Qwen(Box<QwenReader>),
 }
 
 impl Default for NdjsonReader {
@@ -74,6 +82,8 @@ macro_rules! each {
             NdjsonReader::Eve($r) => $body,
             NdjsonReader::ClaudeCode($r) => $body,
             NdjsonReader::Codex($r) => $body,
+            NdjsonReader::Gemini($r) => $body,
+            NdjsonReader::Qwen($r) => $body,
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => $none,
         }
     };
@@ -106,12 +116,12 @@ impl NdjsonReader {
                 if held.starts_with(&ZSTD_MAGIC) {
                     let bytes = std::mem::take(held);
                     *self = NdjsonReader::Compressed {
-                        bytes,
+                        inflating: Box::new(Inflating::new(*limit)),
                         problem: Vec::new(),
                         limit: *limit,
                         refused: false,
                     };
-                    return self.take(&[], end, events);
+                    return self.take(&bytes, end, events);
                 }
                 // Only a completed line can tell: a long first line arriving
                 // in pieces is not scanned again for every piece.
@@ -126,11 +136,13 @@ impl NdjsonReader {
                     LineFormat::Eve => NdjsonReader::Eve(Box::default()),
                     LineFormat::ClaudeCode => NdjsonReader::ClaudeCode(Box::default()),
                     LineFormat::Codex => NdjsonReader::Codex(Box::default()),
+                    LineFormat::Gemini => NdjsonReader::Gemini(Box::default()),
+                    LineFormat::Qwen => NdjsonReader::Qwen(Box::default()),
                 };
                 self.take(&held, end, events);
             }
             NdjsonReader::Compressed {
-                bytes: held,
+                inflating,
                 problem,
                 limit,
                 refused,
@@ -138,21 +150,20 @@ impl NdjsonReader {
                 if *refused || !problem.is_empty() {
                     return;
                 }
-                held.extend_from_slice(bytes);
-                match decompress(held, *limit) {
-                    Ok(plain) => {
+                match inflating.feed(bytes, end) {
+                    Ok(Inflated::More) => {}
+                    Ok(Inflated::Whole(plain)) => {
                         *self = NdjsonReader::Undecided(Vec::new(), *limit);
                         self.take(&plain, true, events);
                     }
                     Err(ZstdError::TooLarge) => {
                         *refused = true;
-                        *held = Vec::new();
+                        **inflating = Inflating::new(0);
                     }
-                    Err(reason) if end => problem.push(SkippedLine {
+                    Err(reason) => problem.push(SkippedLine {
                         line: 1,
                         reason: reason.to_string(),
                     }),
-                    Err(_) => {}
                 }
             }
             NdjsonReader::Eve(r) => {
@@ -173,6 +184,13 @@ impl NdjsonReader {
                     r.finish();
                 }
             }),
+            NdjsonReader::Gemini(r) => r.take(bytes, end, events),
+            NdjsonReader::Qwen(r) => r.with_events(events, |r| {
+                r.push(bytes);
+                if end {
+                    r.finish();
+                }
+            }),
         }
     }
 
@@ -182,6 +200,8 @@ impl NdjsonReader {
             NdjsonReader::Eve(_) => Some(LineFormat::Eve),
             NdjsonReader::ClaudeCode(_) => Some(LineFormat::ClaudeCode),
             NdjsonReader::Codex(_) => Some(LineFormat::Codex),
+            NdjsonReader::Gemini(_) => Some(LineFormat::Gemini),
+            NdjsonReader::Qwen(_) => Some(LineFormat::Qwen),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => None,
         }
     }
@@ -247,6 +267,8 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Eve(r) => r.finished(),
             NdjsonReader::ClaudeCode(r) => r.finished(),
             NdjsonReader::Codex(r) => r.finished(),
+            NdjsonReader::Gemini(r) => r.finished(),
+            NdjsonReader::Qwen(r) => r.finished(),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => false,
         }
     }
@@ -255,6 +277,8 @@ impl StreamReader for NdjsonReader {
         let settled = match self {
             NdjsonReader::ClaudeCode(r) => r.last_turn_settled(),
             NdjsonReader::Codex(r) => r.last_turn_settled(),
+            NdjsonReader::Gemini(r) => r.last_turn_settled(),
+            NdjsonReader::Qwen(r) => r.last_turn_settled(),
             _ => return None,
         };
         Some(if settled {
@@ -276,6 +300,8 @@ impl StreamReader for NdjsonReader {
         match self {
             NdjsonReader::ClaudeCode(r) => r.title(),
             NdjsonReader::Codex(r) => r.title(),
+            NdjsonReader::Gemini(r) => r.title(),
+            NdjsonReader::Qwen(r) => r.title(),
             _ => None,
         }
     }
@@ -296,6 +322,8 @@ impl StreamReader for NdjsonReader {
         match self {
             NdjsonReader::ClaudeCode(r) => r.take_subagents(),
             NdjsonReader::Codex(r) => r.take_subagents(),
+            NdjsonReader::Gemini(r) => r.take_subagents(),
+            NdjsonReader::Qwen(r) => r.take_subagents(),
             _ => Vec::new(),
         }
     }
@@ -305,6 +333,10 @@ impl StreamReader for NdjsonReader {
 /// lines must arrive. After [`LOOK_AHEAD`] lines that tell nothing (or at the
 /// end), an eve stream.
 fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
+    // A legacy Gemini file is one pretty-printed object: no line of it reads.
+    if super::gemini::legacy_head(held, end)? {
+        return Some(LineFormat::Gemini);
+    }
     let mut lines: Vec<&[u8]> = held.split(|&b| b == b'\n').collect();
     // The last piece has no newline yet: it counts only at the end.
     let last = lines.pop().filter(|_| end);
@@ -315,7 +347,12 @@ fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
             continue;
         }
         looked += 1;
-        if let Ok(value) = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0)
+        let repaired = super::surrogates::repaired(line).0;
+        // A first line holding glued records (Qwen Code) tells by its first.
+        let value = serde_json::from_slice::<Value>(&repaired)
+            .ok()
+            .or_else(|| super::transcript::split_glued(&repaired).into_iter().next());
+        if let Some(value) = value
             && let Some(format) = line_format(&value)
         {
             return Some(format);
@@ -325,42 +362,6 @@ fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
         }
     }
     end.then_some(LineFormat::Eve)
-}
-
-/// Why a zstd input is not decompressed (yet: a frame still being
-/// written is cut short until its end arrives).
-#[derive(Debug, thiserror::Error)]
-enum ZstdError {
-    /// The first bytes are not a frame header ruzstd reads.
-    #[error("not a readable zstd frame: {0}")]
-    Frame(ruzstd::decoding::errors::FrameDecoderError),
-    /// The frame ends early or its blocks do not decode.
-    #[error("the zstd frame is cut short or damaged: {0}")]
-    Damaged(std::io::Error),
-    /// It inflates to more than the size limit.
-    #[error("it inflates to more than the size limit")]
-    TooLarge,
-}
-
-/// A whole zstd input decompressed, or why it cannot be (yet). What it
-/// inflates to is counted first without being kept (a bomb costs the
-/// decoder's window, not what it inflates to), then decompressed for real
-/// when it is within `limit`.
-fn decompress(bytes: &[u8], limit: u64) -> Result<Vec<u8>, ZstdError> {
-    let decoder = || ruzstd::decoding::StreamingDecoder::new(bytes).map_err(ZstdError::Frame);
-    let size = std::io::copy(
-        &mut decoder()?.take(limit.saturating_add(1)),
-        &mut std::io::sink(),
-    )
-    .map_err(ZstdError::Damaged)?;
-    if size > limit {
-        return Err(ZstdError::TooLarge);
-    }
-    let mut plain = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-    decoder()?
-        .read_to_end(&mut plain)
-        .map_err(ZstdError::Damaged)?;
-    Ok(plain)
 }
 
 #[cfg(test)]

@@ -70,6 +70,21 @@ pub fn codex_cwd(head: &[u8]) -> Option<String> {
     cut_line_cwd(line)
 }
 
+/// The folder a Claude Code session ran in: the `cwd` of the first
+/// record in the file's first bytes that has one (every user and assistant
+/// record does). A last line cut by the head's end is not read.
+pub fn claude_cwd(head: &[u8]) -> Option<String> {
+    let complete = match head.iter().rposition(|&b| b == b'\n') {
+        Some(end) => &head[..end],
+        None => return None,
+    };
+    complete.split(|&b| b == b'\n').find_map(|line| {
+        find(line, b"\"cwd\"")?;
+        let record: Value = serde_json::from_slice(&super::surrogates::repaired(line).0).ok()?;
+        record.get("cwd").and_then(Value::as_str).map(str::to_owned)
+    })
+}
+
 /// The first real prompt of a Claude Code transcript or Codex rollout, from
 /// the file's first bytes (plain or the start of a zstd frame): the first
 /// prompt the format's own reader finds (so meta lines, command output,
@@ -174,6 +189,15 @@ mod tests {
         );
         let title = first_prompt(format!("{long}\n").as_bytes()).unwrap_or_default();
         assert_eq!(title.chars().count(), TITLE_CHARS);
+    }
+
+    #[test]
+    fn a_claude_sessions_folder_is_its_first_records_cwd() {
+        let head = b"{\"type\":\"summary\",\"summary\":\"x\"}\n\
+                     {\"type\":\"user\",\"cwd\":\"/home/me/app\",\"message\":{}}\n\
+                     {\"type\":\"user\",\"cwd\":\"/cut";
+        assert_eq!(claude_cwd(head).as_deref(), Some("/home/me/app"));
+        assert_eq!(claude_cwd(b"{\"cwd\":\"/only-a-cut-line\""), None);
     }
 
     #[test]

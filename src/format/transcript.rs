@@ -40,6 +40,10 @@ pub struct Sink {
     record_time: Option<String>,
     /// Lone surrogate escapes read as U+FFFD, the first one warned of.
     surrogates: LineRepair,
+    /// Whether a line holding records glued together (`…}{…`, an
+    /// interrupted append) is split into them (Qwen Code, spec
+    /// agent-transcripts-2 §1 rule 2).
+    glued: bool,
     /// The folder the agent runs in, as its records state it.
     cwd: Option<String>,
 }
@@ -47,6 +51,10 @@ pub struct Sink {
 /// What one transcript format makes of its records; the reader around it
 /// ([`TranscriptReader`]: feeding, the events, the stored lines) is shared.
 pub trait Records: Default + std::fmt::Debug {
+    /// Whether the format's writer can leave records glued on one line,
+    /// which are then split ([`split_glued`]).
+    const GLUED: bool = false;
+
     /// Reads one record (a line's JSON object) into `sink`.
     fn record(&mut self, sink: &mut Sink, value: &Value);
 
@@ -89,6 +97,7 @@ impl<R: Records> TranscriptReader<R> {
 
     /// Feeds bytes as they arrive; a partial last line is held back.
     pub fn push(&mut self, bytes: &[u8]) {
+        self.sink.glued = R::GLUED;
         let records = &mut self.records;
         self.sink
             .feed(bytes, false, |sink, _, value| records.record(sink, &value));
@@ -99,6 +108,7 @@ impl<R: Records> TranscriptReader<R> {
     /// transcript is read whole, and neither agent always writes that a
     /// turn ended (docs/agents.md, "When a transcript is finished").
     pub fn finish(&mut self) {
+        self.sink.glued = R::GLUED;
         let records = &mut self.records;
         self.sink
             .feed(&[], true, |sink, _, value| records.record(sink, &value));
@@ -106,6 +116,14 @@ impl<R: Records> TranscriptReader<R> {
         if self.records.settled() {
             self.records.end_settled_turn(&mut self.sink);
         }
+    }
+
+    /// Reads `bytes` as one record (a whole-file format's one JSON object,
+    /// line 1 for the raw view and for a problem).
+    pub(crate) fn read_whole(&mut self, bytes: &[u8]) {
+        let records = &mut self.records;
+        self.sink
+            .whole(bytes, |sink, value| records.record(sink, &value));
     }
 
     /// Whether the transcript is over: read to its end with its last turn
@@ -199,7 +217,7 @@ impl Sink {
         }
         for (number, raw) in lines {
             self.line = number;
-            if let Some(value) = self.parse(number, &raw) {
+            for value in self.parse(number, &raw) {
                 if let Some(time) = timestamp(&value) {
                     self.record_time = Some(time);
                 }
@@ -208,12 +226,46 @@ impl Sink {
         }
     }
 
+    /// Reads `bytes` as one JSON object (a whole file), stored as line 1;
+    /// what is not one is a skipped line 1 with its place.
+    pub(crate) fn whole<F>(&mut self, bytes: &[u8], each: F)
+    where
+        F: FnOnce(&mut Sink, Value),
+    {
+        self.line = 1;
+        let trimmed = bytes.trim_ascii();
+        let reason = match serde_json::from_slice::<Value>(trimmed) {
+            Ok(value) if value.is_object() => {
+                self.originals
+                    .push(Original::new(1, trimmed, true, None, None));
+                if let Some(time) = str_at(&value, "lastUpdated") {
+                    self.record_time = Some(time.to_string());
+                }
+                each(self, value);
+                return;
+            }
+            Ok(_) => "not a JSON object".to_string(),
+            Err(error) => format!(
+                "line {}, column {}: not JSON: {}",
+                error.line(),
+                error.column(),
+                crate::problem::json_problem(&error, "the file")
+            ),
+        };
+        self.diagnostics.push(SkippedLine {
+            line: 1,
+            reason: reason.clone(),
+        });
+        self.originals
+            .push(Original::new(1, trimmed, false, None, Some(reason)));
+    }
+
     /// Parses one line, storing it for the raw view; a line that is not a
     /// JSON object is counted as skipped.
-    fn parse(&mut self, number: usize, raw: &[u8]) -> Option<Value> {
+    fn parse(&mut self, number: usize, raw: &[u8]) -> Vec<Value> {
         let trimmed = raw.trim_ascii();
         if trimmed.is_empty() {
-            return None;
+            return Vec::new();
         }
         let lead = raw.len() - raw.trim_ascii_start().len();
         let (repaired, warning) = self.surrogates.line(number, lead, trimmed);
@@ -223,9 +275,15 @@ impl Sink {
             Ok(value) if value.is_object() => {
                 self.originals
                     .push(Original::new(number, trimmed, true, None, None));
-                return Some(value);
+                return vec![value];
             }
             Ok(_) => "not a JSON object".to_string(),
+            Err(_) if self.glued && !split_glued(trimmed).is_empty() => {
+                // Repaired, not bad: every record that parses is read.
+                self.originals
+                    .push(Original::new(number, trimmed, true, None, None));
+                return split_glued(trimmed);
+            }
             Err(error) => {
                 let problem = crate::problem::json_problem(&error, "the line");
                 format!(
@@ -240,7 +298,7 @@ impl Sink {
         });
         self.originals
             .push(Original::new(number, trimmed, false, None, Some(reason)));
-        None
+        Vec::new()
     }
 
     /// Appends an event; returns its index.
@@ -488,6 +546,45 @@ impl TurnProgress {
     pub(crate) fn settled(&self) -> bool {
         self.ended || (self.pending.is_empty() && self.answered)
     }
+}
+
+/// The JSON objects of a line holding several glued together (`…}{…`):
+/// split on balanced top-level braces outside strings, each piece that
+/// parses as an object kept (Qwen Code's own `recoverObjectsFromLine`).
+pub(crate) fn split_glued(line: &[u8]) -> Vec<Value> {
+    let mut found = Vec::new();
+    let (mut depth, mut start, mut in_string, mut escaped) = (0usize, None, false, false);
+    for (at, &byte) in line.iter().enumerate() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' => {
+                if depth == 0 {
+                    start = Some(at);
+                }
+                depth += 1;
+            }
+            b'}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0
+                    && let Some(from) = start.take()
+                    && let Ok(value) = serde_json::from_slice::<Value>(&line[from..=at])
+                {
+                    found.push(value);
+                }
+            }
+            _ => {}
+        }
+    }
+    found
 }
 
 /// The string at `key` of `value`, if it is one.

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{Live, OpenError, Origin, Reader, Refresh};
 use crate::format::detect::{Detected, detect};
 use crate::format::{DocumentFormat, StreamFormat, StreamReader};
-use crate::model::Conversation;
+use crate::model::{Conversation, Event};
 use crate::source::LocateError;
 use crate::source::conversation::named;
 use crate::source::limit;
@@ -96,7 +96,7 @@ impl Live {
                     return Err(error);
                 }
                 if let Some(problem) =
-                    unreadable_rewrite(&bytes, *format, fresh.as_ref(), reader.as_ref())
+                    unreadable_rewrite(&bytes, fresh.as_mut(), &mut events, reader.as_ref())
                 {
                     // The last version read stays on screen; the next change
                     // is read whole again, and replaces it once it reads.
@@ -335,14 +335,14 @@ impl Live {
     }
 }
 
-/// Why a stream file rewritten as `bytes` (read by `fresh`) cannot replace
-/// what `before` read from it: it is empty now, holds no line that reads,
-/// or is another format. `None` when it can. What could be read before is
-/// then kept on screen (docs/errors.md).
+/// Why a stream file rewritten as `bytes` (fed to `fresh`, which wrote
+/// `events`) cannot replace what `before` read from it: it is empty now,
+/// holds no line that reads, or is another format. `None` when it can.
+/// What could be read before is then kept on screen (docs/errors.md).
 fn unreadable_rewrite(
     bytes: &[u8],
-    format: StreamFormat,
-    fresh: &dyn StreamReader,
+    fresh: &mut dyn StreamReader,
+    events: &mut Vec<Event>,
     before: &dyn StreamReader,
 ) -> Option<String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -360,14 +360,11 @@ fn unreadable_rewrite(
     if fresh.originals_read() > fresh.problems().len() {
         return None;
     }
-    // Read to its end by a reader of its own (the one kept follows the
-    // file, and may wait for more lines to tell its format), to name the
-    // first line that does not read.
-    let mut whole = format.reader(limit::limit());
-    let mut events = Vec::new();
-    whole.feed(bytes, &mut events);
-    whole.finish(&mut events);
-    let first = whole
+    // Refused: `fresh` is not kept, so it is read to its end (it may have
+    // waited for more lines to tell its format), to name the first line
+    // that does not read.
+    fresh.finish(events);
+    let first = fresh
         .problems()
         .first()
         .map(|problem| format!("{problem}; "))

@@ -8,7 +8,9 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use crate::format::session_head::{CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, codex_cwd, first_prompt};
+use crate::format::session_head::{
+    CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, claude_cwd, codex_cwd, first_prompt,
+};
 use crate::source::sessions::{self, SessionFile};
 
 /// An agent that keeps its sessions where overhear can find them.
@@ -18,6 +20,10 @@ pub enum Agent {
     ClaudeCode,
     /// Codex (`~/.codex/sessions/`, `archived_sessions/`).
     Codex,
+    /// Gemini CLI (`~/.gemini/tmp/<project>/chats/`).
+    Gemini,
+    /// Qwen Code (`~/.qwen/projects/<slug>/chats/`).
+    Qwen,
 }
 
 impl Agent {
@@ -26,6 +32,8 @@ impl Agent {
         match self {
             Agent::ClaudeCode => "claude",
             Agent::Codex => "codex",
+            Agent::Gemini => "gemini",
+            Agent::Qwen => "qwen",
         }
     }
 }
@@ -37,13 +45,19 @@ pub struct Agents {
     pub claude_code: bool,
     /// Codex sessions whose `session_meta.cwd` is the folder.
     pub codex: bool,
+    /// Gemini CLI's project folder for the folder.
+    pub gemini: bool,
+    /// Qwen Code's project folder for the folder.
+    pub qwen: bool,
 }
 
 impl Agents {
-    /// Both.
+    /// All of them.
     pub const ALL: Agents = Agents {
         claude_code: true,
         codex: true,
+        gemini: true,
+        qwen: true,
     };
 }
 
@@ -76,6 +90,19 @@ impl FolderSession {
             return None;
         }
         first_prompt(&sessions::read_head(&self.file.path, PROMPT_HEAD).ok()?)
+    }
+
+    /// The folder the session ran in, from its head: a Claude Code or Qwen
+    /// Code record's `cwd`, a Codex rollout's `session_meta.cwd`; `None` for
+    /// a Gemini CLI chat, whose records do not name it.
+    pub fn project(&self) -> Option<std::path::PathBuf> {
+        let head = sessions::read_head(&self.file.path, CWD_HEAD).ok()?;
+        let cwd = match self.agent {
+            Agent::ClaudeCode | Agent::Qwen => claude_cwd(&head),
+            Agent::Codex => codex_cwd(&head),
+            Agent::Gemini => None,
+        };
+        cwd.map(std::path::PathBuf::from)
     }
 }
 
@@ -114,7 +141,59 @@ pub fn sessions_of(
                 }),
         );
     }
+    found.extend(folder_agents(cwd, env, agents));
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
+    found
+}
+
+/// Every session of every folder among `agents`, newest first (for
+/// `overhear search --all-projects`).
+pub fn every_session(env: &dyn Fn(&str) -> Option<String>, agents: Agents) -> Vec<FolderSession> {
+    let mut found = Vec::new();
+    if agents.claude_code {
+        found.extend(
+            sessions::claude_all_sessions(env)
+                .into_iter()
+                .map(|file| FolderSession {
+                    agent: Agent::ClaudeCode,
+                    file,
+                }),
+        );
+    }
+    if agents.codex {
+        found.extend(
+            sessions::codex_sessions(env)
+                .into_iter()
+                .map(|file| FolderSession {
+                    agent: Agent::Codex,
+                    file,
+                }),
+        );
+    }
+    found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
+    found
+}
+
+/// Lists an agent's session files of a folder.
+type ListSessions = fn(&Path, &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile>;
+
+/// The sessions of the agents that keep a folder per project (Gemini CLI,
+/// Qwen Code): only that folder is listed.
+fn folder_agents(
+    cwd: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+    agents: Agents,
+) -> Vec<FolderSession> {
+    let mut found = Vec::new();
+    let lists: [(bool, Agent, ListSessions); 2] = [
+        (agents.gemini, Agent::Gemini, sessions::gemini_sessions),
+        (agents.qwen, Agent::Qwen, sessions::qwen_sessions),
+    ];
+    for (wanted, agent, list) in lists {
+        if wanted {
+            found.extend(list(cwd, env).into_iter().map(|file| FolderSession { agent, file }));
+        }
+    }
     found
 }
 
@@ -148,8 +227,11 @@ pub fn latest_session_of(
                 file,
             })
     });
+    let others = folder_agents(cwd, env, agents)
+        .into_iter()
+        .max_by_key(|session| session.file.modified);
     // A tie goes to Claude Code.
-    [claude, codex.flatten()]
+    [claude, codex.flatten(), others]
         .into_iter()
         .flatten()
         .reduce(|a, b| {

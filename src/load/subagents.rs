@@ -25,7 +25,7 @@ use serde_json::{Map, Value};
 
 use super::{Live, Origin, Reader};
 use crate::format::{SubAgentLink, SubAgentSource};
-use crate::model::ext::NOTICE;
+use crate::model::facts::NOTICE;
 use crate::model::{Conversation, Event, EventKind};
 
 /// How many levels of sub-agents are read under a conversation: one nested
@@ -99,7 +99,8 @@ struct Child {
     /// Whether its records come from the parent's own input.
     inline: bool,
     /// Not read, and a notice says why: its file is one above it (a
-    /// cycle), or it is nested deeper than [`MAX_DEPTH`].
+    /// cycle), it is nested deeper than [`MAX_DEPTH`], or it is larger
+    /// than the size limit (or inflates past it).
     cut: bool,
 }
 
@@ -199,12 +200,22 @@ impl Children {
             if child.cut || (!child.inline && child.path.is_none()) {
                 continue;
             }
+            let mut refused = None;
             changed |= with_conversation(conv, call, &mut child.live, |live| {
                 let mut changed = false;
                 if !child.inline {
-                    changed |= live
-                        .refresh_stream()
-                        .is_ok_and(|r| r != super::Refresh::Unchanged);
+                    match live.refresh_stream() {
+                        Ok(refresh) => changed |= refresh != super::Refresh::Unchanged,
+                        // Over the size limit, or inflating past it: the
+                        // error the file would get on its own, as a notice.
+                        Err(super::OpenError::Io(error))
+                            if error.kind() == std::io::ErrorKind::FileTooLarge =>
+                        {
+                            refused = Some(format!("sub-agent {error}"));
+                            return true;
+                        }
+                        Err(_) => {}
+                    }
                 }
                 if end {
                     let before = live.conversation.events.len();
@@ -213,6 +224,10 @@ impl Children {
                 }
                 changed
             });
+            if let Some(note) = refused {
+                child.cut = true;
+                conv.insert(call.clone(), notice_only(note));
+            }
         }
         changed
     }

@@ -1,5 +1,5 @@
 //! What a well-known agent tool's call says, as facts a reader hands over
-//! (`overhear.call_view` on a `tool_call_request`): a shell command with
+//! (`facts::CALL_VIEW` on a `tool_call_request`): a shell command with
 //! its description, a diff, a checklist, questions with their options. The
 //! render stage decides how each reads (colours from the theme, prose
 //! wrapped at words, code and diffs never); a reader never styles text.
@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::event::Event;
-use super::ext;
+use super::facts;
 
 /// The most lines of a diff a reader keeps in a [`CallView::Diff`]: the
 /// terminal shows the first few dozen, an export all of these.
@@ -111,11 +111,10 @@ pub struct Question {
 
 /// The view a reader stored on a call, when it stored one.
 pub fn of(event: &Event) -> Option<CallView> {
-    let value = event.metadata.get(ext::CALL_VIEW)?;
-    serde_json::from_value(value.clone()).ok()
+    facts::call_view(event).cloned()
 }
 
 /// Stores `view` on a call; returns whether it changed.
 pub fn set(event: &mut Event, view: &CallView) -> bool {
-    ext::set_value(event, ext::CALL_VIEW, view)
+    facts::set_value(event, facts::CALL_VIEW, view)
 }

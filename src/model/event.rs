@@ -8,6 +8,8 @@
 use compact_str::CompactString;
 use serde_json::{Map, Value};
 
+use super::facts::Facts;
+
 /// One entry of a conversation stream, decoded.
 ///
 /// The timestamp and the ids are [`CompactString`]s: as large as a `String`,
@@ -21,66 +23,91 @@ pub struct Event {
     pub timestamp: Option<CompactString>,
     /// What happened.
     pub kind: EventKind,
-    /// The event's `metadata` map (string leaves base64-decoded), empty when absent.
+    /// The event's `metadata` map (string leaves base64-decoded), empty when
+    /// absent, and its RFD 098 `request_id` ([`Event::request_id`]).
     pub metadata: Metadata,
     /// RFD 097 stable identity, when the writer stored one.
     pub event_id: Option<CompactString>,
-    /// RFD 098 link to the originating `chat_request`, when stored (boxed:
-    /// rare, and one pointer instead of three words in every event).
-    pub request_id: Option<Box<CompactString>>,
+    /// What the reader learned beyond JP's fields (final reply, attempts,
+    /// task, turn facts, …), read and set through [`super::facts`]; boxed,
+    /// and `None` for most events.
+    pub facts: Option<Box<Facts>>,
 }
 
-/// An event's `metadata` map. Most events have none: empty, it is one null
+/// What JP stores beside an event's kind and rarely: its `metadata` map and
+/// its RFD 098 `request_id`. Most events have neither: then it is one null
 /// pointer (a `serde_json::Map` is 72 bytes even when empty, and a followed
 /// stream holds every event).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Metadata(Option<Box<Map<String, Value>>>);
+pub struct Metadata(Option<Box<Stored>>);
+
+/// The parts behind [`Metadata`]'s pointer.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Stored {
+    map: Map<String, Value>,
+    request_id: Option<CompactString>,
+}
 
 impl Metadata {
+    /// The `metadata` map and the `request_id` an entry stored.
+    pub fn stored(map: Map<String, Value>, request_id: Option<CompactString>) -> Metadata {
+        let empty = map.is_empty() && request_id.is_none();
+        Metadata((!empty).then(|| Box::new(Stored { map, request_id })))
+    }
+
     /// The value under `key`, if any.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.0.as_deref()?.get(key)
+        self.0.as_deref()?.map.get(key)
     }
 
     /// Sets `key` to `value`; returns the value it had.
     pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
-        self.0.get_or_insert_default().insert(key, value)
+        self.0.get_or_insert_default().map.insert(key, value)
     }
 
-    /// Removes `key`; returns the value it had. The map is dropped once empty.
+    /// Removes `key`; returns the value it had. The box is dropped once
+    /// nothing is left in it.
     pub fn remove(&mut self, key: &str) -> Option<Value> {
-        let map = self.0.as_deref_mut()?;
-        let old = map.remove(key);
-        if map.is_empty() {
+        let stored = self.0.as_deref_mut()?;
+        let old = stored.map.remove(key);
+        if stored.map.is_empty() && stored.request_id.is_none() {
             self.0 = None;
         }
         old
     }
 
-    /// Whether there are no keys.
+    /// Whether the map has no keys.
     pub fn is_empty(&self) -> bool {
-        self.0.as_ref().is_none_or(|map| map.is_empty())
+        self.0.as_ref().is_none_or(|stored| stored.map.is_empty())
     }
 
     /// The values, to change them in place (redaction).
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Value> {
-        self.0.iter_mut().flat_map(|map| map.values_mut())
+        self.0.iter_mut().flat_map(|stored| stored.map.values_mut())
     }
 
     /// The keys and values, in stored order.
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
-        self.0.iter().flat_map(|map| map.iter())
+        self.0.iter().flat_map(|stored| stored.map.iter())
     }
 
-    /// A copy as a JSON object's map.
+    /// A copy of the map.
     pub fn to_map(&self) -> Map<String, Value> {
-        self.0.as_deref().cloned().unwrap_or_default()
+        self.0
+            .as_deref()
+            .map(|stored| stored.map.clone())
+            .unwrap_or_default()
+    }
+
+    /// The RFD 098 link to the originating `chat_request`, when stored.
+    pub fn request_id(&self) -> Option<&str> {
+        self.0.as_deref()?.request_id.as_deref()
     }
 }
 
 impl From<Map<String, Value>> for Metadata {
     fn from(map: Map<String, Value>) -> Self {
-        Metadata((!map.is_empty()).then(|| Box::new(map)))
+        Metadata::stored(map, None)
     }
 }
 
@@ -348,15 +375,20 @@ impl Content {
 }
 
 impl Event {
-    /// An event with no metadata or identity, for readers and tests.
+    /// An event with no metadata, facts or identity, for readers and tests.
     pub fn new(timestamp: Option<String>, kind: EventKind) -> Self {
         Event {
             timestamp: timestamp.map(CompactString::from),
             kind,
             metadata: Metadata::default(),
             event_id: None,
-            request_id: None,
+            facts: None,
         }
+    }
+
+    /// RFD 098 link to the originating `chat_request`, when stored.
+    pub fn request_id(&self) -> Option<&str> {
+        self.metadata.request_id()
     }
 
     /// The `type` tag this event is stored under.
@@ -375,7 +407,9 @@ impl Event {
         }
     }
 
-    /// The event in JP's stored shape (keys as JP writes them, text decoded).
+    /// The event in JP's stored shape (keys as JP writes them, text decoded),
+    /// its facts under their `overhear.*` names in `metadata` after what
+    /// the entry stored there (which is kept as it is).
     pub fn to_json(&self) -> Value {
         let mut map = Map::new();
         if let EventKind::Unknown(value) = &self.kind {
@@ -397,8 +431,8 @@ impl Event {
         if !config_like {
             map.insert("type".into(), Value::from(self.type_name()));
         }
-        if let Some(id) = &self.request_id {
-            map.insert("request_id".into(), Value::from(id.as_str()));
+        if let Some(id) = self.request_id() {
+            map.insert("request_id".into(), Value::from(id));
         }
         match &self.kind {
             EventKind::TurnStart | EventKind::Unknown(_) => {}
@@ -471,8 +505,12 @@ impl Event {
                 }
             }
         }
-        if !self.metadata.is_empty() {
-            map.insert("metadata".into(), Value::Object(self.metadata.to_map()));
+        if !self.metadata.is_empty() || self.facts.is_some() {
+            let mut metadata = self.metadata.to_map();
+            if let Some(facts) = &self.facts {
+                facts.write_into(&mut metadata);
+            }
+            map.insert("metadata".into(), Value::Object(metadata));
         }
         Value::Object(map)
     }
@@ -484,7 +522,8 @@ mod tests {
 
     /// A followed stream holds every event: an `Event` is sized by its
     /// largest kind, so the rare large payloads are boxed (it was 312
-    /// bytes, then 144 with `request_id` unboxed).
+    /// bytes, then 144 with `request_id` unboxed; `request_id` shares the
+    /// metadata's box since the facts have one of their own).
     #[test]
     fn an_event_stays_small() {
         assert!(

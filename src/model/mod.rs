@@ -6,7 +6,7 @@
 
 pub mod call_view;
 mod event;
-pub mod ext;
+pub mod facts;
 mod in_progress;
 pub mod message_tools;
 mod original;
@@ -23,6 +23,8 @@ use serde_json::Value;
 use self::pairing::{Pairing, Side, Touched};
 
 pub use event::{Audience, Block, BlockView, ChatResponse, Content, Event, EventKind, Metadata};
+/// The name [`facts`] had, kept for the readers that still use it.
+pub(crate) use facts as ext;
 pub use in_progress::{InProgress, InProgressKind};
 pub use original::{Original, StreamPiece};
 pub use originals::Originals;
@@ -363,6 +365,9 @@ fn turn_ranges(events: &[Event], start: usize) -> Vec<Range<usize>> {
     let mut holds_event = false;
     for (i, event) in events.iter().enumerate().skip(start) {
         match &event.kind {
+            // Superseded (a replaced or rewound message, a retried step):
+            // it neither opens a turn nor holds one open.
+            _ if ext::superseded(event) => {}
             EventKind::TurnStart => {
                 if holds_event {
                     let boundary = first_trailing_config(events, start, i);
@@ -421,11 +426,12 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
     let mut whole_messages = None;
     let mut records_turn_facts = || {
         *whole_messages
-            .get_or_insert_with(|| range.clone().any(|i| ext::turn_info(&events[i]).is_some()))
+            .get_or_insert_with(|| range.clone().any(|i| facts::turn_info(&events[i]).is_some()))
     };
     for i in range.clone() {
         let event = &events[i];
         match &event.kind {
+            EventKind::TurnStart if ext::superseded(event) => {}
             EventKind::TurnStart => out.push(Item::TurnStart(i)),
             EventKind::ChatRequest { .. } => out.push(Item::UserMessage(i)),
             EventKind::ChatResponse(ChatResponse::Message(_)) => match out.last_mut() {
@@ -460,7 +466,7 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
                 // JP names the call in the id (`<call id>.<question>`); eve
                 // says which call it is about.
                 let calls = calls_by_id.get_or_insert_with(|| calls_so_far(events, &out));
-                let call = ext::call_id(event)
+                let call = facts::call_id(event)
                     .or_else(|| id.split('.').next())
                     .and_then(|call_id| calls.get(call_id));
                 match call.and_then(|&slot| out.get_mut(slot)) {

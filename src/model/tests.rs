@@ -154,21 +154,22 @@ fn inquiries_attach_to_their_call() {
 /// turn its facts are.
 #[test]
 fn adjacent_messages_stay_apart_in_a_turn_with_turn_facts() {
-    let mut facts = ev(EventKind::TurnStart);
-    facts
-        .metadata
-        .insert(ext::TURN.into(), json!({"model": "m"}));
+    let info = facts::TurnInfo {
+        model: Some("m".into()),
+        ..facts::TurnInfo::default()
+    };
+    let mut start = ev(EventKind::TurnStart);
+    facts::set_value(&mut start, facts::TURN, &info);
     let plain = vec![ev(EventKind::TurnStart), message("a"), message("b")];
     let conv = Conversation::new(plain, None, None);
     assert_eq!(conv.turns[0].items[1..], [Item::Speech(1..3)]);
     let apart = [Item::Speech(1..2), Item::Speech(2..3)];
-    let whole = vec![facts, message("a"), message("b")];
+    let whole = vec![start, message("a"), message("b")];
     let conv = Conversation::new(whole, None, None);
     assert_eq!(conv.turns[0].items[1..], apart);
     // The facts on the last message of the turn.
     let mut last = message("b");
-    last.metadata
-        .insert(ext::TURN.into(), json!({"model": "m"}));
+    facts::set_value(&mut last, facts::TURN, &info);
     let whole = vec![ev(EventKind::TurnStart), message("a"), last];
     let conv = Conversation::new(whole, None, None);
     assert_eq!(conv.turns[0].items[1..], apart);
@@ -211,9 +212,7 @@ fn inquiries_naming_their_call_attach_to_it() {
         source: Box::new(json!({"source": "tool", "name": "deploy"})),
         question: Box::new(json!({"text": "Approve tool call: deploy"})),
     });
-    question
-        .metadata
-        .insert(ext::CALL_ID.into(), json!("deploy-call"));
+    facts::set_value(&mut question, facts::CALL_ID, "deploy-call");
     let events = vec![
         request("other-call"),
         request("deploy-call"),
@@ -406,15 +405,15 @@ fn an_item_stays_small() {
 #[test]
 fn a_turn_id_read_in_place_is_the_one_of_the_facts() {
     let mut start = Event::new(None, EventKind::TurnStart);
-    assert_eq!(ext::turn_id(&start), None);
-    let info = ext::TurnInfo {
+    assert_eq!(facts::turn_id(&start), None);
+    let info = facts::TurnInfo {
         turn_id: Some("turn_7".into()),
-        ..ext::TurnInfo::default()
+        ..facts::TurnInfo::default()
     };
-    ext::set_value(&mut start, ext::TURN, &info);
-    assert_eq!(ext::turn_id(&start), Some("turn_7"));
+    facts::set_value(&mut start, facts::TURN, &info);
+    assert_eq!(facts::turn_id(&start), Some("turn_7"));
     assert_eq!(
-        ext::turn_info(&start).and_then(|t| t.turn_id).as_deref(),
+        facts::turn_info(&start).and_then(|t| t.turn_id).as_deref(),
         Some("turn_7")
     );
 }

@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::model::{Block, ChatResponse, Content, Event, EventKind, ext};
+use crate::model::{Block, ChatResponse, Content, Event, EventKind, facts};
 
 /// Which projection of a conversation to take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +36,7 @@ pub fn apply(view: View, events: &[Event]) -> Cow<'_, [Event]> {
 /// Events a retry did not replace: a superseded attempt (eve's retried step)
 /// was neither shown to the user nor sent to the model.
 fn current(events: &[Event]) -> impl Iterator<Item = &Event> {
-    events.iter().filter(|e| !ext::superseded(e))
+    events.iter().filter(|e| !facts::superseded(e))
 }
 
 fn user_view(event: &Event) -> Option<Event> {

@@ -1,6 +1,7 @@
 //! Redaction applied to the model's events: every text a user can be shown
 //! (messages, reasoning, tool arguments and results, questions and answers,
-//! configuration, unknown entries) passes through [`Redactor::redact`].
+//! configuration, unknown entries, the facts a reader learned) passes
+//! through [`Redactor::redact`].
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -42,6 +43,11 @@ pub fn redact_value(redactor: &Redactor, value: &mut Value) {
 pub fn redact_event(redactor: &Redactor, event: &mut Event) {
     for value in event.metadata.values_mut() {
         redact_value(redactor, value);
+    }
+    if let Some(facts) = &mut event.facts {
+        facts.texts_mut(&mut |text| redact_string(redactor, text), &mut |value| {
+            redact_value(redactor, value)
+        });
     }
     match &mut event.kind {
         EventKind::TurnStart => {}

@@ -118,10 +118,31 @@ impl Redactor {
 
     /// `text` with every secret replaced by `[redacted RULE]`; borrowed
     /// unchanged when it holds none.
+    ///
+    /// Redacting twice is redacting once: a mark can make a secret of what
+    /// was glued to the one it replaced (`ghp_…CCCSERVICE_TOKEN=…`: once the
+    /// token is a mark, `CCCSERVICE_TOKEN=` starts a word, and a name rule
+    /// matches), so the text is redacted again until nothing more is found,
+    /// at most [`MAX_PASSES`] times. A text with no secret is read once; one
+    /// with secrets, twice in nearly every case.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
+        let Some(mut out) = self.redact_once(text) else {
+            return Cow::Borrowed(text);
+        };
+        for _ in 1..MAX_PASSES {
+            match self.redact_once(&out) {
+                Some(again) => out = again,
+                None => break,
+            }
+        }
+        Cow::Owned(out)
+    }
+
+    /// One pass of [`Redactor::redact`]: `None` when `text` holds no secret.
+    fn redact_once(&self, text: &str) -> Option<String> {
         let found = self.secrets(text);
         if found.is_empty() {
-            return Cow::Borrowed(text);
+            return None;
         }
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
@@ -131,7 +152,7 @@ impl Redactor {
             at = secret.end;
         }
         out.push_str(&text[at..]);
-        Cow::Owned(out)
+        Some(out)
     }
 
     /// The redaction of the string `value` stored under the name `key` (a
@@ -211,6 +232,12 @@ impl Redactor {
         &self.rules[secret.rule].mark
     }
 }
+
+/// How many times [`Redactor::redact`] goes over a text at most. Each pass
+/// after the first finds only what a mark made a secret of; none of the
+/// rules lets one mark make another past the second pass, and the cap keeps
+/// a rule set that would from running on.
+const MAX_PASSES: usize = 4;
 
 /// One secret found in a text: its byte range and the rule that found it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -295,3 +295,19 @@ fn a_url_password_is_redacted_whatever_stands_before_its_scheme() {
     assert!(!once.contains("hunter2fake"), "{once}");
     assert_eq!(redact(&once), once);
 }
+
+/// Fuzz finding 14 (`redactor`): redacting twice was not redacting once.
+/// A name rule's `NAME=` glued to a token (`ghp_…CCCCSERVICE_API_TOKEN=…`)
+/// is no name while the token stands before it, but starts a word once the
+/// token is a mark: the second pass found a secret the first had left.
+#[test]
+fn a_secret_a_mark_uncovers_is_redacted_in_the_same_call() {
+    let glued = "ghp_aBcDeFgHiJaBcDeFgHiJCCCCCCCCCCCCCCCCCCCCCCCCCCCCRVICE_API_TOKEN=fake-service-token-value-123";
+    let once = redact(glued);
+    assert!(!once.contains("fake-service-token-value-123"), "{once}");
+    assert_eq!(redact(&once), once);
+    let input = include_bytes!("../../tests/fixtures/fuzz/redactor-boundary-after-a-mark.bin");
+    let text = String::from_utf8_lossy(&input[3..]);
+    let once = redact(&text);
+    assert_eq!(redact(&once), once);
+}

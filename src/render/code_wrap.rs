@@ -181,10 +181,15 @@ impl Rest<'_, '_> {
 fn continuation_prefix<'a>(line: &'a Line<'_>, width: usize) -> Vec<Cell<'a>> {
     let budget = width / 2;
     let mut indent: Vec<Cell<'a>> = Vec::new();
+    // One cell past the budget is enough to know whether the indent ends
+    // in a space; what lies beyond would be dropped (a line of 20,000 tabs
+    // once dropped its 80,000 cells one by one, each time summing the rest).
+    let mut taken = 0;
     for span in &line.spans {
         let whole = grapheme_cells(&span.content, span.style, |cell| {
-            let indents = cell.text == " " || cell.text == "│";
+            let indents = (cell.text == " " || cell.text == "│") && taken <= budget;
             if indents {
+                taken += cell.width;
                 indent.push(cell);
             }
             indents
@@ -193,11 +198,14 @@ fn continuation_prefix<'a>(line: &'a Line<'_>, width: usize) -> Vec<Cell<'a>> {
             break;
         }
     }
-    if indent.last().is_some_and(|c| c.text == " ") {
+    let mut indent_width = cells_width(&indent);
+    if indent.last().is_some_and(|c| c.text == " ") && indent_width <= budget {
         indent.pop();
+        indent_width -= 1;
     }
-    while cells_width(&indent) + 1 > budget && !indent.is_empty() {
-        indent.pop();
+    while indent_width + 1 > budget {
+        let Some(cell) = indent.pop() else { break };
+        indent_width -= cell.width;
     }
     indent.push(Cell {
         text: CONTINUATION_MARK,

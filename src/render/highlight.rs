@@ -57,6 +57,14 @@ const PINNED_GRAMMARS: &[(&str, &str)] = &[("JavaScript (Babel)", "JavaScript")]
 /// Above this many lines code is shown plain.
 pub const MAX_HIGHLIGHT_LINES: usize = 10_000;
 
+/// A line of code longer than this many bytes is shown plain, and the
+/// parser goes on after it from the state the line before left. A grammar's
+/// regexes may search the rest of the line from every place in it, so one
+/// line costs up to its length squared: 20 KB of `<a ` as `vim` took 2 s.
+/// Capped, highlighting costs at most this many times the code's length
+/// (docs/hardening.md, "Bounded work").
+pub const MAX_HIGHLIGHT_LINE_BYTES: usize = 4 * 1024;
+
 /// two-face's grammars (bat's set, for lines with their endings), read once per process on
 /// the first use; each grammar's regexes compile on its first use.
 static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(two_face::syntax::extra_newlines);
@@ -243,6 +251,17 @@ impl Progress {
     /// the state the lines before left. After a grammar error the rest of
     /// the code is shown plain.
     fn next_line(&mut self, source: &str, theme: &Theme) -> Line<'static> {
+        let plain = |source: &str| {
+            let text = source.strip_suffix('\n').unwrap_or(source);
+            let text = text.strip_suffix('\r').unwrap_or(text);
+            Line::from(Span::styled(
+                expand_tabs(text).into_owned(),
+                theme.styles.code_block,
+            ))
+        };
+        if source.len() > MAX_HIGHLIGHT_LINE_BYTES {
+            return plain(source);
+        }
         let spans = if self.failed {
             None
         } else {
@@ -253,12 +272,7 @@ impl Progress {
             None => {
                 // A grammar error: the rest of the code is shown plain.
                 self.failed = true;
-                let text = source.strip_suffix('\n').unwrap_or(source);
-                let text = text.strip_suffix('\r').unwrap_or(text);
-                Line::from(Span::styled(
-                    expand_tabs(text).into_owned(),
-                    theme.styles.code_block,
-                ))
+                plain(source)
             }
         }
     }
@@ -521,6 +535,17 @@ mod tests {
         assert!(Resumable::new("x", None, &theme).is_none());
         let big = "let x = 1;\n".repeat(MAX_HIGHLIGHT_BYTES / 10);
         assert!(Resumable::new(&big, Some("rs"), &theme).is_none());
+    }
+
+    #[test]
+    fn a_line_past_the_cap_is_plain_and_the_next_goes_on_as_before() {
+        let theme = Theme::dark();
+        let long = format!("let s = \"{}\";", "a".repeat(MAX_HIGHLIGHT_LINE_BYTES));
+        let lines = highlight(&format!("let x = 1;\n{long}\nlet y = 2;\n"), Some("rs"), &theme);
+        let alone = highlight("let x = 1;\nlet y = 2;\n", Some("rs"), &theme);
+        assert_eq!(line_text(&lines[1]), long);
+        assert!(lines[1].spans.iter().all(|s| s.style == theme.styles.code_block));
+        assert_eq!([&lines[0], &lines[2]], [&alone[0], &alone[1]]);
     }
 
     #[test]

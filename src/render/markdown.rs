@@ -26,6 +26,8 @@ use crate::text::truncate::cut_to_width;
 use crate::text::width::display_width;
 use crate::text::wrap::{child_width, prefix_lines, spaces, wrap_spans};
 
+mod as_written;
+mod nesting;
 mod table;
 
 /// Blocks nested deeper than this are shown as their plain text (keeps recursion bounded).
@@ -82,6 +84,7 @@ pub fn markdown_to_lines_highlighting(
     let code_slack = code_width.saturating_sub(width);
     let text = sanitize(text, SanitizeMode::Strip);
     let text = table::oversized_tables_as_written(&text);
+    let text = nesting::deep_lines_as_written(&text);
     let arena = Arena::new();
     let root = parse_document(&arena, &text, &options());
     let mut renderer = Renderer {

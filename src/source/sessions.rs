@@ -1,4 +1,4 @@
-//! Where Claude Code and Codex keep their sessions (docs/agents.md "Finding
+//! Where Claude Code, Codex, Gemini CLI and Qwen Code keep their sessions (docs/agents.md "Finding
 //! sessions"): the files that may be a conversation of a folder, with their
 //! time and size. Knows no JSON: which Codex session belongs to which folder
 //! is read from its head by `format::session_head`.
@@ -51,6 +51,37 @@ pub fn claude_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<
     found
 }
 
+/// The main transcripts of every Claude Code project folder
+/// (`$CLAUDE_CONFIG_DIR/projects/*/`), sub-agents' left out.
+pub fn claude_all_sessions(env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
+    let Some(base) = non_empty(env("CLAUDE_CONFIG_DIR"))
+        .map(PathBuf::from)
+        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".claude")))
+    else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let Ok(projects) = fs::read_dir(base.join("projects")) else {
+        return found;
+    };
+    for project in projects.flatten() {
+        if !project.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(entries) = fs::read_dir(project.path()) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.ends_with(".jsonl") && !name.starts_with("agent-") {
+                push_file(&mut found, entry.path());
+            }
+        }
+    }
+    found
+}
+
 /// Every Codex session file: `*.jsonl` and `*.jsonl.zst` under
 /// `$CODEX_HOME` (default `~/.codex`) `sessions/` and `archived_sessions/`,
 /// at any depth (`sessions/YYYY/MM/DD/rollout-….jsonl`).
@@ -95,6 +126,73 @@ fn push_file(found: &mut Vec<SessionFile>, path: PathBuf) {
     if let Ok(modified) = fs::metadata(&path).and_then(|meta| meta.modified()) {
         found.push(SessionFile { path, modified });
     }
+}
+
+/// Gemini CLI's chats of `cwd`: `session-*.jsonl` (and a legacy
+/// `session-*.json` with no `.jsonl` beside it) in `chats/` of every
+/// `$GEMINI_CLI_HOME/.gemini/tmp/<project>/` (default `~/.gemini`) whose
+/// `.project_root` names `cwd` (spec agent-transcripts-2 §2.1).
+pub fn gemini_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
+    let Some(root) = non_empty(env("GEMINI_CLI_HOME")).or_else(|| non_empty(env("HOME"))) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let Ok(projects) = fs::read_dir(Path::new(&root).join(".gemini/tmp")) else {
+        return found;
+    };
+    for project in projects.flatten() {
+        let Ok(named) = read_head(&project.path().join(".project_root"), 4096) else {
+            continue;
+        };
+        if Path::new(String::from_utf8_lossy(&named).trim()) != cwd {
+            continue;
+        }
+        let Ok(chats) = fs::read_dir(project.path().join("chats")) else {
+            continue;
+        };
+        let names: Vec<String> = chats
+            .flatten()
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.starts_with("session-"))
+            .collect();
+        for name in &names {
+            let lines = name.ends_with(".jsonl");
+            let legacy = name.ends_with(".json") && !names.contains(&format!("{name}l"));
+            if lines || legacy {
+                push_file(&mut found, project.path().join("chats").join(name));
+            }
+        }
+    }
+    found
+}
+
+/// Qwen Code's chats of `cwd`: `projects/<slug>/chats/*.jsonl` under
+/// `$QWEN_RUNTIME_DIR`, else `$QWEN_HOME`, else `~/.qwen`, the slug being
+/// the folder's path with every character but ASCII letters and digits
+/// written `-` (spec agent-transcripts-2 §4.1).
+pub fn qwen_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
+    let Some(root) = non_empty(env("QWEN_RUNTIME_DIR"))
+        .or_else(|| non_empty(env("QWEN_HOME")))
+        .map(PathBuf::from)
+        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".qwen")))
+    else {
+        return Vec::new();
+    };
+    let slug: String = cwd
+        .to_string_lossy()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    let mut found = Vec::new();
+    let Ok(entries) = fs::read_dir(root.join("projects").join(slug).join("chats")) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().ends_with(".jsonl") {
+            push_file(&mut found, entry.path());
+        }
+    }
+    found
 }
 
 /// At most the first `limit` bytes of `path` (opened read-only).

@@ -27,7 +27,7 @@ fn write<W: Write, T: Serialize + ?Sized, F: Formatter>(
     formatter: TerminalSafe<F>,
 ) -> io::Result<()> {
     let mut serializer = serde_json::Serializer::with_formatter(out, formatter);
-    value.serialize(&mut serializer).map_err(io::Error::other)
+    value.serialize(&mut serializer).map_err(io::Error::from)
 }
 
 /// Whether a character that JSON allows raw must be escaped for a terminal.

@@ -4,9 +4,9 @@
 //! They are kept turn by turn, each turn's entry summing the turns up to it,
 //! so that an update recomputes only the turns it touched: appending a line
 //! to a long stream costs what the line costs, not a pass over every turn
-//! (reading each turn's facts back is a deserialization).
+//! (reading each turn's facts back is a copy of them).
 
-use crate::model::{Conversation, EventKind, ext};
+use crate::model::{Conversation, EventKind, facts};
 
 /// The totals up to and including one turn.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -36,7 +36,7 @@ impl TurnTally {
                 let event = &conv.events[i];
                 match event.kind {
                     EventKind::TurnStart => {
-                        if let Some(info) = ext::turn_info(event)
+                        if let Some(info) = facts::turn_info(event)
                             && (info.input_tokens.is_some() || info.output_tokens.is_some())
                         {
                             let (input, output) = upto.tokens.get_or_insert((0, 0));
@@ -98,16 +98,19 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::model::{Event, Metadata};
+    use crate::model::Event;
 
     /// A turn that used `tokens` input and output tokens and asked `asks`
     /// questions.
     fn turn(tokens: Option<u64>, asks: &[&str]) -> Vec<Event> {
         let mut start = Event::new(None, EventKind::TurnStart);
         if let Some(n) = tokens {
-            let facts = json!({"input_tokens": n, "output_tokens": n / 10});
-            start.metadata =
-                Metadata::from(json!({ ext::TURN: facts }).as_object().unwrap().clone());
+            let info = facts::TurnInfo {
+                input_tokens: Some(n),
+                output_tokens: Some(n / 10),
+                ..facts::TurnInfo::default()
+            };
+            facts::set_value(&mut start, facts::TURN, &info);
         }
         let mut events = vec![start];
         for (k, text) in asks.iter().enumerate() {

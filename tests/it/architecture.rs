@@ -49,6 +49,14 @@ const LAYERS: &[(&str, &[&str])] = &[
             "model", "problem", "files", "text", "source", "format", "policy", "redact", "load",
         ],
     ),
+    // Finding a text in every session: which sessions, a prefilter over
+    // their bytes, their readers for the ones that may match.
+    (
+        "search",
+        &[
+            "model", "problem", "files", "text", "source", "format", "load",
+        ],
+    ),
     // The document stage: the blocks to show, each with its decision. It
     // reads the few helpers that say how a text would be cut, never layout.
     (
@@ -95,7 +103,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "cli",
         &[
             "model", "problem", "files", "text", "source", "format", "policy", "render", "redact",
-            "load", "travel", "export", "tui", "demo", "api",
+            "load", "travel", "export", "tui", "demo", "api", "search",
         ],
     ),
 ];

@@ -5,7 +5,7 @@
 //! must end with the behaviour stated (a notice where work was cut) in
 //! memory ≤ 4× the input + 64 MiB and within seconds.
 
-use crate::common::support::{Run, overhear, overhear_with};
+use crate::common::support::{Run, overhear, overhear_fed, overhear_with};
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -460,4 +460,186 @@ fn running_sub_agents_found_by_each_others_prompt_are_read_once() {
     render.expect_code(0);
     check_bounds("render", size, &render);
     assert!(text(&render).contains("from p"), "{}", text(&render));
+}
+
+/// A Claude Code transcript whose assistant replies `text`.
+fn with_reply(path: &Path, text: &str) -> u64 {
+    write_lines(
+        path,
+        &[
+            claude_line("u1", None, "user", json!({"role": "user", "content": "hi"})),
+            claude_line(
+                "a1",
+                Some("u1"),
+                "assistant",
+                json!({"role": "assistant", "id": "m1", "content": [{"type": "text", "text": text}]}),
+            ),
+        ],
+    )
+}
+
+#[test]
+fn markdown_nested_a_hundred_thousand_deep_on_one_line_is_shown_as_written() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (name, marker) in [("list", "- "), ("quote", "> "), ("ordered", "1. ")] {
+        let depth = 100_000;
+        let transcript = dir.path().join(format!("{name}.jsonl"));
+        let size = with_reply(&transcript, &format!("{}x", marker.repeat(depth)));
+        let render = overhear([
+            "render",
+            "--color",
+            "never",
+            "--width",
+            "80",
+            arg(&transcript),
+        ]);
+        render.expect_code(0);
+        check_bounds(&format!("render {name}"), size, &render);
+        let screen = text(&render);
+        assert!(
+            screen.contains(&format!(
+                "(markdown nested {depth} levels deep on one line, shown as written:"
+            )),
+            "{name}: {}",
+            &screen[..screen.len().min(2000)]
+        );
+        // As written, wrapped like any code line.
+        assert!(screen.contains(&marker.repeat(10)), "{name}");
+
+        let target = dir.path().join(format!("{name}.html"));
+        let export = overhear(["export", arg(&transcript), "-o", arg(&target)]);
+        export.expect_code(0);
+        check_bounds(&format!("export {name}"), size, &export);
+    }
+}
+
+#[test]
+fn a_code_line_of_tabs_or_of_vim_tags_costs_time_linear_in_it() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (name, block) in [
+        ("tabs", format!("```text\n{}x\n```\n", "\t".repeat(40_000))),
+        ("vim", format!("```vim\n{}\n```\n", "<a ".repeat(13_334))),
+    ] {
+        let transcript = dir.path().join(format!("{name}.jsonl"));
+        let size = with_reply(&transcript, &block);
+        for width in ["100", "10000"] {
+            let render = overhear([
+                "render",
+                "--color",
+                "always",
+                "--width",
+                width,
+                arg(&transcript),
+            ]);
+            render.expect_code(0);
+            check_bounds(&format!("render {name} at {width}"), size, &render);
+        }
+    }
+}
+
+/// A Codex rollout of `lines` user prompts of text that hardly compresses,
+/// compressed as a `.jsonl.zst`.
+fn compressed_rollout(lines: usize) -> Vec<u8> {
+    let line = |kind: &str, payload: Value| {
+        json!({"timestamp": "2026-01-22T10:15:23.000Z", "type": kind, "payload": payload})
+            .to_string()
+            + "\n"
+    };
+    let mut text = line(
+        "session_meta",
+        json!({"id": "0199aaaa-0000-7000-8000-000000000001", "cwd": "/work/app", "source": "cli"}),
+    );
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..lines {
+        let words: String = (0..40)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                format!("{:x} ", seed)
+            })
+            .collect();
+        text.push_str(&line(
+            "event_msg",
+            json!({"type": "user_message", "message": words}),
+        ));
+    }
+    ruzstd::encoding::compress_to_vec(text.as_bytes(), ruzstd::encoding::CompressionLevel::Fastest)
+}
+
+/// A `.jsonl.zst` piped to standard input arrives in 64 KiB pieces: each
+/// must cost what it holds (the frame was once inflated again, whole, for
+/// every piece: four times the input took eight and a half times as long).
+#[test]
+fn a_compressed_rollout_piped_in_costs_time_linear_in_its_size() {
+    let small = compressed_rollout(2_500);
+    let large = compressed_rollout(15_000);
+    let ratio = large.len() as f64 / small.len() as f64;
+    let run = |bytes: &[u8]| {
+        let run = overhear_fed(["events", "-"], &[], Some(bytes.to_vec()));
+        run.expect_code(0);
+        check_bounds("events - (a piped .jsonl.zst)", bytes.len() as u64, &run);
+        assert!(
+            text(&run).matches("\"chat_request\"").count() >= 2_500,
+            "{}",
+            &text(&run)[..text(&run).len().min(2000)]
+        );
+        run.elapsed
+    };
+    // The best of two runs each: a shared machine slows one now and then.
+    let small_time = run(&small).min(run(&small));
+    let large_time = run(&large).min(run(&large));
+    let grew = large_time.as_secs_f64() / small_time.as_secs_f64();
+    eprintln!(
+        "piped .jsonl.zst: {} KiB in {small_time:.2?}, {} KiB in {large_time:.2?} (× {grew:.1} for × {ratio:.1})",
+        small.len() / 1024,
+        large.len() / 1024
+    );
+    assert!(
+        grew < 2.0 * ratio,
+        "{} KiB took {small_time:?}, {} KiB took {large_time:?}: × {grew:.1} for × {ratio:.1} the input",
+        small.len() / 1024,
+        large.len() / 1024
+    );
+}
+
+/// A sub-agent's file over the size limit is not read, and its call says
+/// why, in the words the file would get on its own (it was once shown as
+/// a sub-agent not found).
+#[test]
+fn a_sub_agent_file_over_the_limit_is_refused_with_the_limits_words() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    agent_file(dir.path(), "a", "b");
+    let big = dir.path().join("agent-b.jsonl");
+    write_lines(
+        &big,
+        &[claude_line(
+            "u1",
+            None,
+            "user",
+            json!({"role": "user", "content": "y".repeat(100_000)}),
+        )],
+    );
+    let path = dir.path().join("agent-a.jsonl");
+    // The export wraps the notice at 100 columns, after "reads;".
+    let refusal = format!(
+        "sub-agent {}: 97.8 KiB is more than the 64 KiB overhear reads;",
+        big.display()
+    );
+    let out = dir.path().join("a.md");
+    for args in [
+        vec!["render", "--color", "never", "--width", "400", arg(&path)],
+        vec!["events", arg(&path)],
+        vec!["export", arg(&path), "-o", arg(&out)],
+    ] {
+        let run = overhear_with(&args, &[("OVERHEAR_MAX_BYTES", "64K")]);
+        run.expect_code(0);
+        let shown = if args[0] == "export" {
+            std::fs::read_to_string(&out).expect("the export is written")
+        } else {
+            text(&run)
+        };
+        assert!(shown.contains(&refusal), "{args:?}:\n{shown}");
+        assert!(!shown.contains("yyyy"), "{args:?}");
+    }
 }

@@ -133,3 +133,47 @@ fn usage_errors_exit_2() {
         Some(2)
     );
 }
+
+/// An eve stream's events carry overhear's facts (the final reply, a
+/// call's outcome, the turn's tokens) under their `overhear.*` names, and
+/// that output saved as a JP `events.json` reads back as the same facts:
+/// it renders as the stream does and prints the same events.
+#[test]
+fn eve_facts_printed_and_saved_as_jp_read_back_the_same() {
+    let stream =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/eve/update-then-final.ndjson");
+    let stream = stream.to_str().unwrap();
+    let out = overhear(&["events", stream]);
+    assert!(out.status.success());
+    let events = stdout_json(&out);
+    let metadata = |type_name: &str| {
+        events
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["type"] == type_name)
+            .map(|e| e["metadata"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        metadata("turn_start")[0]["overhear.turn"]["input_tokens"],
+        200
+    );
+    assert_eq!(
+        metadata("tool_call_response")[0]["overhear.outcome"],
+        "completed"
+    );
+    assert!(
+        metadata("chat_response")
+            .iter()
+            .any(|m| m["overhear.final_reply"] == true)
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let saved = dir.path().join("events.json");
+    std::fs::write(&saved, &out.stdout).unwrap();
+    let saved = saved.to_str().unwrap();
+    assert_eq!(stdout_json(&overhear(&["events", saved])), events);
+    let render = |path: &str| overhear(&["render", path, "--width", "80"]).stdout;
+    assert_eq!(render(saved), render(stream));
+}

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use overhear::format::eve::EveReader;
-use overhear::model::ext::{self, TaskState, TaskStatus};
+use overhear::model::facts::{self, TaskState, TaskStatus};
 use overhear::model::{ChatResponse, EventKind};
 use serde_json::Value;
 
@@ -26,7 +26,7 @@ fn originals_of<'a>(r: &'a EveReader, kind: &'a str) -> impl Iterator<Item = Val
 fn task_of(r: &EveReader, task_id: &str) -> TaskStatus {
     r.events()
         .iter()
-        .filter_map(ext::task)
+        .filter_map(facts::task)
         .find(|t| t.task_id.as_deref() == Some(task_id))
         .unwrap_or_else(|| panic!("no call carries task {task_id}"))
 }
@@ -109,7 +109,7 @@ fn every_corpus_stream_reads_completely() {
         );
         // Each turn's last message is its final reply.
         assert_eq!(
-            r.events().iter().filter(|e| ext::final_reply(e)).count(),
+            r.events().iter().filter(|e| facts::final_reply(e)).count(),
             turns.len(),
             "{name}: one final reply per turn"
         );

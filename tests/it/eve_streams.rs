@@ -6,7 +6,7 @@ use crate::common::eve_support;
 
 use eve_support::{describe_all, find_call, fixture, read, turns};
 use overhear::format::eve::EveReader;
-use overhear::model::ext::{self, SessionOutcome, TaskState, TurnEnd};
+use overhear::model::facts::{self, SessionOutcome, TaskState, TurnEnd};
 use overhear::model::{ChatResponse, EventKind, InProgressKind};
 
 #[test]
@@ -50,12 +50,12 @@ fn held_turn_continues_and_text_before_the_hold_is_not_the_reply() {
         })
         .unwrap();
     assert!(
-        ext::final_reply(&r.events()[message]),
+        facts::final_reply(&r.events()[message]),
         "looks final until the hold"
     );
     let before = r.revision();
     r.push(&bytes[cut - 200..cut]);
-    assert!(!ext::final_reply(&r.events()[message]), "held: narration");
+    assert!(!facts::final_reply(&r.events()[message]), "held: narration");
     assert!(turns(&r)[0].held, "the turn is shown as continuing");
     assert!(r.revision() > before);
 
@@ -76,13 +76,13 @@ fn held_turn_continues_and_text_before_the_hold_is_not_the_reply() {
     let info = &turns(&r)[0];
     assert!(!info.held);
     assert_eq!(info.ended, Some(TurnEnd::Completed));
-    let task = ext::task(find_call(&r, "tool_call_request", "deploy-call")).unwrap();
+    let task = facts::task(find_call(&r, "tool_call_request", "deploy-call")).unwrap();
     assert_eq!(task.status, Some(TaskState::Completed));
     assert_eq!(task.output, Some(serde_json::json!("v3 is live.")));
     assert!(task.delivered && task.ended);
     assert_eq!(task.result_message.as_deref(), Some("v3 is live."));
     assert!(r.finished());
-    let session = ext::session_end(&r.events()[0]).unwrap();
+    let session = facts::session_end(&r.events()[0]).unwrap();
     assert_eq!(session.outcome, SessionOutcome::Completed);
 }
 
@@ -235,7 +235,7 @@ fn failures_are_errors_of_the_turn_and_the_session() {
     let error = info.error.as_ref().unwrap();
     assert_eq!(error.code, "MODEL_CALL_FAILED");
     assert_eq!(error.message, "The model stopped: content-filter");
-    let session = ext::session_end(&r.events()[0]).unwrap();
+    let session = facts::session_end(&r.events()[0]).unwrap();
     assert_eq!(session.outcome, SessionOutcome::Failed);
     assert_eq!(session.error.unwrap().code, "MODEL_CALL_FAILED");
     assert!(r.finished());
@@ -246,7 +246,7 @@ fn session_failing_before_any_turn_gets_a_turn_to_carry_it() {
     let line = br#"{"type":"session.failed","data":{"code":"BOOT","message":"no model"},"meta":{"id":"x","at":"t"}}"#;
     let r = EveReader::read_all(line);
     assert_eq!(describe_all(&r), ["turn_start"]);
-    let session = ext::session_end(&r.events()[0]).unwrap();
+    let session = facts::session_end(&r.events()[0]).unwrap();
     assert_eq!(session.outcome, SessionOutcome::Failed);
     assert_eq!(turns(&r)[0].error.as_ref().unwrap().message, "no model");
 }
@@ -279,8 +279,8 @@ fn questions_become_inquiries_answered_by_option() {
             {"value": "eu", "description": "Europe"},
             {"value": "us", "description": "United States"}]})
     );
-    assert_eq!(ext::call_id(&r.events()[3]), Some("ask-1"));
-    assert_eq!(ext::outcome(&r.events()[4]), Some("answered"));
+    assert_eq!(facts::call_id(&r.events()[3]), Some("ask-1"));
+    assert_eq!(facts::outcome(&r.events()[4]), Some("answered"));
 }
 
 #[test]

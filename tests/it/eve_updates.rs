@@ -5,7 +5,7 @@
 use crate::common::eve_support;
 
 use eve_support::{describe_all, find_call, read};
-use overhear::model::{Audience, ChatResponse, Content, EventKind, ext};
+use overhear::model::{Audience, ChatResponse, Content, EventKind, facts};
 
 const DELIVERED: &str = "Update delivered. Continue working; your final response will still be delivered automatically.";
 
@@ -25,7 +25,7 @@ fn delivered_update_then_final_reply() {
         ]
     );
     let response = find_call(&r, "tool_call_response", "upd-1");
-    assert_eq!(ext::outcome(response), Some("completed"));
+    assert_eq!(facts::outcome(response), Some("completed"));
     // Exactly the stored RFD 094 shape.
     assert_eq!(
         response.to_json()["content"],
@@ -77,7 +77,11 @@ fn user_view_is_the_updates_and_the_final_reply() {
             "Done — the wiki links the export."
         ]
     );
-    let finals: Vec<_> = r.events().iter().filter(|e| ext::final_reply(e)).collect();
+    let finals: Vec<_> = r
+        .events()
+        .iter()
+        .filter(|e| facts::final_reply(e))
+        .collect();
     assert_eq!(finals.len(), 1);
 }
 
@@ -89,9 +93,9 @@ fn failed_update_is_an_error_with_the_message_kept() {
         eve_support::describe(response),
         "result upd-f error [user text/markdown: \"Status: all green ✅\"] [assistant: \"CHANNEL_UNAVAILABLE: Slack returned 503\"]"
     );
-    assert_eq!(ext::outcome(response), Some("failed"));
+    assert_eq!(facts::outcome(response), Some("failed"));
     let last = r.events().last().unwrap();
-    assert!(ext::final_reply(last));
+    assert!(facts::final_reply(last));
 }
 
 #[test]
@@ -126,7 +130,11 @@ fn three_attempts_of_one_call_id_are_one_update() {
         ]
     );
     let request = find_call(&r, "tool_call_request", "upd-r");
-    assert_eq!(request.metadata[ext::ATTEMPTS], serde_json::json!(3));
+    assert_eq!(facts::attempts(request), 3);
+    assert_eq!(
+        request.to_json()["metadata"]["overhear.attempts"],
+        serde_json::json!(3)
+    );
 }
 
 #[test]
@@ -141,7 +149,7 @@ fn updates_without_a_final_reply_leave_the_turn_unmarked() {
         .map(|(i, _)| i)
         .unwrap();
     assert!(
-        events[..second_turn].iter().all(|e| !ext::final_reply(e)),
+        events[..second_turn].iter().all(|e| !facts::final_reply(e)),
         "turn_0 has updates but no final reply"
     );
     let updates: Vec<_> = events[..second_turn]
@@ -160,9 +168,9 @@ fn updates_without_a_final_reply_leave_the_turn_unmarked() {
     );
     // The narration before the last tool call is speech, not the reply.
     assert!(describe_all(&r).contains(&"message \"Moving the rest.\"".to_string()));
-    assert!(ext::final_reply(events.last().unwrap()));
+    assert!(facts::final_reply(events.last().unwrap()));
     assert_eq!(
         eve_support::turns(&r)[0].ended,
-        Some(ext::TurnEnd::Completed)
+        Some(facts::TurnEnd::Completed)
     );
 }

@@ -6,7 +6,7 @@ use crate::common::eve_support;
 use eve_support::{describe_all, find_call, fixture, read, turns};
 use overhear::format::eve::EveReader;
 use overhear::model::InProgressKind;
-use overhear::model::ext::{self, SessionOutcome, TurnEnd};
+use overhear::model::facts::{self, SessionOutcome, TurnEnd};
 
 const DELIVERED: &str = "Update delivered. Continue working; your final response will still be delivered automatically.";
 
@@ -37,7 +37,7 @@ fn v27_update_narration_and_reply() {
     assert_eq!(info.ended, Some(TurnEnd::Completed));
     assert!(r.finished());
     assert_eq!(
-        ext::session_end(&r.events()[0]).unwrap().outcome,
+        facts::session_end(&r.events()[0]).unwrap().outcome,
         SessionOutcome::Completed
     );
     // Identity is position: the commit on stored line 1 (0-based), fact 1.
@@ -83,7 +83,7 @@ fn v27_abandoned_run_is_replaced_and_the_update_counts_attempts() {
         "one narration, one update; a late duplicate settle does not override the first terminal"
     );
     let response = find_call(&r, "tool_call_response", "u1");
-    assert_eq!(ext::outcome(response), Some("completed"));
+    assert_eq!(facts::outcome(response), Some("completed"));
     assert!(
         r.in_progress().is_none(),
         "an abandoned run's progress is dropped"

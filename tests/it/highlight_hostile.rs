@@ -18,8 +18,9 @@ use crate::common::support::Conversation;
 const DEADLINE: Duration = Duration::from_secs(120);
 
 /// Bytes of each hostile line: a block holds it and half of it again, under
-/// the 64 KiB above which code is not highlighted at all.
-const LINE: usize = 8_000;
+/// the 64 KiB above which code is not highlighted at all, and each line
+/// under the 4 KiB above which a line is shown plain.
+const LINE: usize = 4_000;
 
 /// (fence token, hostile line) pairs: shapes that took longest per byte in a
 /// sweep of 20 shapes over 50 languages.

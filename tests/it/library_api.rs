@@ -175,6 +175,53 @@ fn render_prints_what_the_render_command_prints() {
     }
 }
 
+/// A width outside 1..=10 000 is taken into it, as the commands take
+/// theirs: set through `with_width` or on the field, the widest a caller
+/// can ask renders as 10 000 columns (not a line of `usize::MAX` columns,
+/// which no memory holds), and 0 as 1 column, what `render --width 1` prints.
+#[test]
+fn a_width_outside_what_the_commands_accept_is_taken_into_it() {
+    let conversation = overhear::Conversation::open(fixture("blocks")).unwrap();
+    let options = |width| overhear::RenderOptions::default().with_width(width);
+    let widest = overhear::render(&conversation, &options(overhear::MAX_WIDTH));
+    assert_eq!(
+        overhear::render(&conversation, &options(usize::MAX)),
+        widest
+    );
+    let mut set_on_the_field = overhear::RenderOptions::default();
+    set_on_the_field.width = usize::MAX;
+    assert_eq!(overhear::render(&conversation, &set_on_the_field), widest);
+    assert!(
+        widest
+            .lines()
+            .any(|line| line.chars().count() == overhear::MAX_WIDTH)
+    );
+
+    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+        .arg("render")
+        .arg(fixture("blocks"))
+        .args(["--width", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let narrowest = overhear::render(&conversation, &options(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), narrowest);
+
+    let card = |options: &overhear::CardOptions| {
+        overhear::card("deploy", &deploy_args(), &deploy_result(), options)
+    };
+    let mut card_options = overhear::CardOptions::default();
+    card_options.width = usize::MAX;
+    assert_eq!(
+        card(&card_options),
+        card(&overhear::CardOptions::default().with_width(overhear::MAX_WIDTH))
+    );
+    assert_eq!(
+        card(&overhear::CardOptions::default().with_width(0)),
+        card(&overhear::CardOptions::default().with_width(1))
+    );
+}
+
 #[test]
 fn colour_and_styles_change_the_rendering() {
     let conversation = overhear::Conversation::open(fixture("blocks")).unwrap();

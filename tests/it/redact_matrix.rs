@@ -4,7 +4,8 @@
 //! per format holds every secret in every place it has (prompt, reply,
 //! reasoning, tool arguments, tool result, sub-agent, title), so a format
 //! costs one process per output, not one per cell. The formats: Codex and
-//! Claude Code (each with a sub-agent and a title), JP (a title in
+//! Claude Code (each with a sub-agent and a title), Gemini CLI and Qwen
+//! Code (the same), JP (a title in
 //! `metadata.json`), eve (a reply streamed in two deltas, every secret cut
 //! between them).
 
@@ -401,6 +402,122 @@ fn eve(dir: &Path) -> PathBuf {
     path
 }
 
+/// A Gemini CLI chat with every secret in the prompt, the reasoning, the
+/// reply, a call's arguments and result, a sub-agent's own file and the
+/// title (`$set.summary`).
+fn gemini(dir: &Path) -> PathBuf {
+    let line = |value: Value| value.to_string() + "\n";
+    let at = |s: u32| format!("2026-01-22T10:00:{s:02}.000Z");
+    let result = |id: &str, text: String| json!([{"functionResponse": {"id": id, "name": "tool", "response": {"output": text}}}]);
+    let parent = [
+        line(json!({"sessionId": "main-1", "projectHash": "h", "startTime": at(0)})),
+        line(json!({"id": "u1", "timestamp": at(1), "type": "user", "content": all("prompt")})),
+        line(
+            json!({"id": "g1", "timestamp": at(2), "type": "gemini", "content": all("reply"),
+            "thoughts": [{"subject": "Plan", "description": all("reasoning")}],
+            "toolCalls": [
+                {"id": "c1", "name": "run_shell_command", "args": {"command": all("tool arguments")},
+                 "status": "success", "result": result("c1", all("tool result"))},
+                {"id": "c2", "name": "invoke_agent", "args": {"objective": "Look around."},
+                 "status": "success", "agentId": "sub-1", "result": result("c2", "done".into())}]}),
+        ),
+        line(json!({"$set": {"summary": title()}})),
+    ];
+    let agent = [
+        line(json!({"sessionId": "sub-1", "projectHash": "h", "kind": "subagent"})),
+        line(json!({"id": "s1", "timestamp": at(3), "type": "user", "content": "Look around."})),
+        line(
+            json!({"id": "s2", "timestamp": at(4), "type": "gemini", "content": all("sub-agent reply"),
+            "toolCalls": [{"id": "s3", "name": "grep_search", "args": {"pattern": all("sub-agent tool arguments")},
+                "status": "success", "result": result("s3", all("sub-agent result"))}]}),
+        ),
+    ];
+    let chats = dir.join("chats");
+    std::fs::create_dir_all(chats.join("main-1")).unwrap();
+    std::fs::write(chats.join("main-1/sub-1.jsonl"), agent.concat()).unwrap();
+    let path = chats.join("session-2026-01-22T10-00-main-1.jsonl");
+    std::fs::write(&path, parent.concat()).unwrap();
+    path
+}
+
+/// A Qwen Code chat with every secret in the prompt, the reasoning, the
+/// reply, a call's arguments and result, an inline sub-agent and the title
+/// (`custom_title`).
+fn qwen(dir: &Path) -> PathBuf {
+    let record = |uuid: &str, kind: &str, extra: Value| {
+        let mut value = json!({"uuid": uuid, "sessionId": "q1", "type": kind,
+            "timestamp": "2026-01-22T10:00:00.000Z", "cwd": "/work", "version": "0.21.6"});
+        if let (Value::Object(map), Value::Object(more)) = (&mut value, extra) {
+            map.extend(more);
+        }
+        value.to_string() + "\n"
+    };
+    let parts = |parts: Value| json!({"message": {"role": "model", "parts": parts}});
+    let call = |id: &str, name: &str, args: Value| json!({"functionCall": {"id": id, "name": name, "args": args}});
+    let result = |id: &str, text: String| {
+        json!({"message": {"role": "user", "parts": [{"functionResponse": {"id": id, "name": "tool",
+            "response": {"output": text}}}]}, "toolCallResult": {"callId": id, "status": "success"}})
+    };
+    let sub = |uuid: &str, kind: &str, mut extra: Value| {
+        extra["isSidechain"] = json!(true);
+        extra["agentId"] = json!("explore-1");
+        record(uuid, kind, extra)
+    };
+    let lines = [
+        record(
+            "t",
+            "system",
+            json!({"subtype": "custom_title", "systemPayload": {"customTitle": title()}}),
+        ),
+        record(
+            "u1",
+            "user",
+            json!({"message": {"role": "user", "parts": [{"text": all("prompt")}]}}),
+        ),
+        record(
+            "a1",
+            "assistant",
+            parts(json!([{"text": all("reasoning"), "thought": true},
+            call("c1", "run_shell_command", json!({"command": all("tool arguments")}))])),
+        ),
+        record("r1", "tool_result", result("c1", all("tool result"))),
+        record(
+            "a2",
+            "assistant",
+            parts(json!([call(
+                "c2",
+                "agent",
+                json!({"prompt": "Look around."})
+            )])),
+        ),
+        sub(
+            "s1",
+            "user",
+            json!({"message": {"role": "user", "parts": [{"text": "Look around."}]}}),
+        ),
+        sub(
+            "s2",
+            "assistant",
+            parts(json!([call(
+                "s3",
+                "grep_search",
+                json!({"pattern": all("sub-agent tool arguments")})
+            )])),
+        ),
+        sub("s4", "tool_result", result("s3", all("sub-agent result"))),
+        sub(
+            "s5",
+            "assistant",
+            parts(json!([{"text": all("sub-agent reply")}])),
+        ),
+        record("r2", "tool_result", result("c2", "done".into())),
+        record("a3", "assistant", parts(json!([{"text": all("reply")}]))),
+    ];
+    let path = dir.join("q1.jsonl");
+    std::fs::write(&path, lines.concat()).unwrap();
+    path
+}
+
 /// `render --redact`, `export` to .md and to .html: no planted secret in any.
 fn check_outputs(path: &Path, out_dir: &Path, format: &str) {
     let shown = path.to_str().unwrap();
@@ -453,6 +570,26 @@ fn claude_code_with_a_sub_agent_and_a_title_keeps_no_secret() {
     check_outputs(&path, tmp.path(), "claude-code");
     assert_sub_agent_shown(&path);
     let md = std::fs::read_to_string(tmp.path().join("claude-code.md")).unwrap();
+    assert!(md.starts_with("# Title [redacted"), "{md}");
+}
+
+#[test]
+fn gemini_with_a_sub_agent_and_a_title_keeps_no_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = gemini(tmp.path());
+    check_outputs(&path, tmp.path(), "gemini");
+    assert_sub_agent_shown(&path);
+    let md = std::fs::read_to_string(tmp.path().join("gemini.md")).unwrap();
+    assert!(md.starts_with("# Title [redacted"), "{md}");
+}
+
+#[test]
+fn qwen_with_a_sub_agent_and_a_title_keeps_no_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = qwen(tmp.path());
+    check_outputs(&path, tmp.path(), "qwen");
+    assert_sub_agent_shown(&path);
+    let md = std::fs::read_to_string(tmp.path().join("qwen.md")).unwrap();
     assert!(md.starts_with("# Title [redacted"), "{md}");
 }
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::{Audience, ext};
+use crate::model::{Audience, facts};
 use serde_json::{Value, json};
 
 fn ev(kind: EventKind) -> Event {
@@ -198,7 +198,7 @@ fn superseded_attempts_are_in_raw_only() {
     let mut old = ev(EventKind::ChatResponse(ChatResponse::Message(Some(
         "first try".into(),
     ))));
-    ext::set_flag(&mut old, ext::SUPERSEDED, true);
+    facts::set_flag(&mut old, facts::SUPERSEDED, true);
     let new = ev(EventKind::ChatResponse(ChatResponse::Message(Some(
         "retry".into(),
     ))));

@@ -20,7 +20,7 @@ use super::{
 use crate::model::InProgressKind;
 use crate::model::message_tools::is_message_tool;
 use crate::model::{Conversation, Item, ToolCall, Turn};
-use crate::model::{EventKind, ext};
+use crate::model::{EventKind, facts};
 use crate::policy::{
     BlockDisplay, PolicyChange, PolicyTimeline, ReasoningDisplay, ToolStyle, TurnPolicy,
 };
@@ -166,7 +166,7 @@ impl Builder<'_> {
         for turn in &conv.turns {
             for item in &turn.items {
                 if let Item::TurnStart(i) = item
-                    && let Some(id) = ext::turn_id(&conv.events[*i])
+                    && let Some(id) = facts::turn_id(&conv.events[*i])
                 {
                     numbers.entry(id).or_insert(turn.number);
                 }
@@ -287,7 +287,7 @@ impl Builder<'_> {
         let info = conv
             .events
             .get(rule_event)
-            .and_then(ext::turn_info)
+            .and_then(facts::turn_info)
             .map(Box::new);
         // A turn has ended when the format says so, when another follows it,
         // or when no one writes the conversation any more; its duration runs
@@ -338,6 +338,9 @@ impl Builder<'_> {
         let final_reply = final_reply_item(conv, &turn.items);
         let mut updates = 0usize;
         for item in &turn.items {
+            if view != DocView::Raw && replaced(conv, item) {
+                continue;
+            }
             match item {
                 Item::TurnStart(_) => {}
                 Item::UserMessage(i) => {
@@ -345,7 +348,7 @@ impl Builder<'_> {
                 }
                 Item::Speech(events)
                     if view != DocView::Raw
-                        && events.clone().all(|i| ext::superseded(&conv.events[i])) => {}
+                        && events.clone().all(|i| facts::superseded(&conv.events[i])) => {}
                 Item::Speech(events) => {
                     let is_final = final_reply == Some(events.start);
                     self.push(
@@ -473,7 +476,7 @@ impl Builder<'_> {
             return 0;
         };
         let style = policy.tool_style(name);
-        if view != DocView::Raw && ext::superseded(&conv.events[call.request]) {
+        if view != DocView::Raw && facts::superseded(&conv.events[call.request]) {
             return 0;
         }
         let response = call.response.map(|i| &conv.events[i]);
@@ -484,7 +487,7 @@ impl Builder<'_> {
             _ => (Vec::new(), false),
         };
         let attempts =
-            ext::attempts(&conv.events[call.request]).max(response.map(ext::attempts).unwrap_or(1));
+            facts::attempts(&conv.events[call.request]).max(response.map(facts::attempts).unwrap_or(1));
 
         if view == DocView::Raw {
             let results = (0..blocks.len()).map(|b| (b, BlockDisplay::Full)).collect();
@@ -584,8 +587,8 @@ impl Builder<'_> {
         live: bool,
         label_audience: bool,
     ) {
-        let task = ext::task(&self.conv.events[call.request])
-            .or_else(|| call.response.and_then(|r| ext::task(&self.conv.events[r])))
+        let task = facts::task(&self.conv.events[call.request])
+            .or_else(|| call.response.and_then(|r| facts::task(&self.conv.events[r])))
             .map(Box::new);
         let subagent = match &self.conv.events[call.request].kind {
             EventKind::ToolCallRequest { id, .. } => self.conv.subagents.get(id).map(|sub| {
@@ -618,6 +621,20 @@ impl Builder<'_> {
                 subagent,
             })),
         );
+    }
+}
+
+/// Whether `item` was replaced or taken back by the format (every event
+/// of it superseded: a Gemini message written again or rewound): shown in
+/// the raw view only. Speech and tool calls say it themselves.
+fn replaced(conv: &Conversation, item: &Item) -> bool {
+    let superseded = |i: &usize| facts::superseded(&conv.events[*i]);
+    match item {
+        Item::UserMessage(i) | Item::Data(i) | Item::OrphanResponse(i) | Item::Unknown(i) => {
+            superseded(i)
+        }
+        Item::Reasoning(events) => events.clone().all(|i| superseded(&i)),
+        _ => false,
     }
 }
 

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use super::split::SplitLimits;
 use crate::model::InProgressKind;
 use crate::model::{Conversation, InquiryPair, ToolCall};
-use crate::model::{EventKind, ext};
+use crate::model::{EventKind, facts};
 use crate::policy::{BlockDisplay, Overlay, ReasoningDisplay, ToolStyle};
 use crate::problem::StyleWarning;
 
@@ -145,7 +145,7 @@ pub enum BlockKind {
         timestamp: Option<Box<str>>,
         /// Model, tokens, cost and outcome, when the format records them
         /// (boxed: every block is as large as the largest kind).
-        info: Option<Box<ext::TurnInfo>>,
+        info: Option<Box<facts::TurnInfo>>,
         /// How long the turn took (milliseconds), once it has ended.
         duration: Option<u64>,
     },
@@ -235,7 +235,7 @@ impl DocBlock {
                 matches!(
                     event.kind,
                     EventKind::ToolCallResponse { is_error: true, .. }
-                ) && !ext::refused(event)
+                ) && !facts::refused(event)
             })
         };
         match (&self.kind, landmark) {
@@ -291,7 +291,7 @@ pub struct ToolCard {
     /// The background task's status, when the format records one (boxed:
     /// rare, and a card of a 1 GB conversation's 280,000 would hold 290
     /// bytes for it).
-    pub task: Option<Box<ext::TaskStatus>>,
+    pub task: Option<Box<facts::TaskStatus>>,
     /// Whether every result block is labelled with its audience (raw view).
     pub label_audience: bool,
     /// The conversation of the sub-agent the call started, when it has one

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::{BlockKind, DocBlock, ToolCard, ToolSpeech};
-use crate::model::{Audience, ChatResponse, Content, Event, EventKind, ext};
+use crate::model::{Audience, ChatResponse, Content, Event, EventKind, facts};
 use crate::model::{Conversation, Item, Turn};
 use crate::policy::BlockDisplay;
 use crate::render::result::{Presentation, classify_result};
@@ -18,7 +18,7 @@ use crate::text::sanitize::is_clean;
 pub(super) fn turn_ended(conv: &Conversation, turn: &Turn) -> bool {
     turn.items.iter().any(|item| {
         matches!(item, Item::TurnStart(i)
-            if ext::turn_info(&conv.events[*i]).is_some_and(|t| t.ended.is_some()))
+            if facts::turn_info(&conv.events[*i]).is_some_and(|t| t.ended.is_some()))
     })
 }
 
@@ -27,7 +27,7 @@ pub(super) fn turn_ended(conv: &Conversation, turn: &Turn) -> bool {
 pub(super) fn turn_cancelled(conv: &Conversation, turn: &Turn) -> bool {
     turn.items.iter().any(|item| {
         matches!(item, Item::TurnStart(i)
-            if ext::turn_info(&conv.events[*i]).is_some_and(|t| t.ended == Some(ext::TurnEnd::Cancelled)))
+            if facts::turn_info(&conv.events[*i]).is_some_and(|t| t.ended == Some(facts::TurnEnd::Cancelled)))
     })
 }
 
@@ -127,12 +127,12 @@ pub(super) fn final_reply_item(conv: &Conversation, items: &[Item]) -> Option<us
     });
     // A format that marks final replies (eve) is taken at its word.
     let marks_final = items.iter().any(
-        |item| matches!(item, Item::TurnStart(i) if ext::turn_info(&conv.events[*i]).is_some()),
+        |item| matches!(item, Item::TurnStart(i) if facts::turn_info(&conv.events[*i]).is_some()),
     );
     if marks_final {
         return speeches
             .clone()
-            .find(|&events| events.clone().any(|i| ext::final_reply(&conv.events[i])))
+            .find(|&events| events.clone().any(|i| facts::final_reply(&conv.events[i])))
             .map(|events| events.start);
     }
     let last_call = items.iter().rposition(|i| matches!(i, Item::ToolCall(_)));
@@ -163,19 +163,19 @@ pub(super) fn turn_has_ended(conv: &Conversation, turn: &Turn) -> bool {
             .items
             .iter()
             .find_map(|item| match item {
-                Item::TurnStart(i) => ext::turn_info(&conv.events[*i]),
+                Item::TurnStart(i) => facts::turn_info(&conv.events[*i]),
                 _ => None,
             })
             .is_some_and(|info| info.ended.is_some())
 }
 
 /// The text of a source's notice (an interruption, an API error, a
-/// compaction: an unknown event of type [`ext::NOTICE`]), shown as a one-line notice.
+/// compaction: an unknown event of type [`facts::NOTICE`]), shown as a one-line notice.
 pub(super) fn notice_text(event: &Event) -> Option<(&str, bool)> {
     match &event.kind {
-        EventKind::Unknown(value) if event.type_name() == ext::NOTICE => {
+        EventKind::Unknown(value) if event.type_name() == facts::NOTICE => {
             let text = value.get("text").and_then(serde_json::Value::as_str)?;
-            let note = value.get("level").and_then(serde_json::Value::as_str) == Some(ext::NOTE);
+            let note = value.get("level").and_then(serde_json::Value::as_str) == Some(facts::NOTE);
             Some((text, note))
         }
         _ => None,

@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use crate::model::{EventKind, call_view, ext};
+use crate::model::{EventKind, call_view, facts};
 use crate::policy::{BlockDisplay, Parameters};
 use crate::render::document::{Piece, ToolCard, audience_label, shown_result};
 use crate::render::duration;
@@ -48,7 +48,7 @@ pub(super) fn tool_card(
     };
     let response = card.call.response.map(|r| &conv.events[r].kind);
     // A call the user refused is not a failure: no error colours.
-    let refused = card.call.response.is_some_and(|r| ext::refused(&conv.events[r]));
+    let refused = card.call.response.is_some_and(|r| facts::refused(&conv.events[r]));
     let is_error = !refused
         && matches!(
             response,
@@ -195,7 +195,7 @@ pub(super) fn head_height(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
     if !(card.style.header || card.label_audience) {
         return 0;
     }
-    let refused = card.call.response.is_some_and(|r| ext::refused(&conv.events[r]));
+    let refused = card.call.response.is_some_and(|r| facts::refused(&conv.events[r]));
     let is_error = !refused
         && matches!(
             card.call.response.map(|r| &conv.events[r].kind),
@@ -230,7 +230,7 @@ pub(super) fn card_header(
 ) -> Vec<Line<'static>> {
     let theme = ctx.theme;
     let events = &ctx.conv.events;
-    let refused = card.call.response.map(|r| &events[r]).filter(|e| ext::refused(e));
+    let refused = card.call.response.map(|r| &events[r]).filter(|e| facts::refused(e));
     let (marker, style) = match (card.call.response.is_some(), is_error) {
         _ if refused.is_some() => ("⊘", theme.styles.refused),
         (_, true) => ("✗", theme.styles.error),
@@ -263,7 +263,7 @@ pub(super) fn card_header(
     let mut tail = Vec::new();
     let status = if let Some(response) = refused {
         // A call the user (or a rule of theirs) refused is not a tool failure.
-        let text = match ext::refusal_reason(response) {
+        let text = match facts::refusal_reason(response) {
             Some(reason) => {
                 let reason = first_line(&clean(reason, ctx));
                 format!("refused: {}", truncate(&reason, (ctx.width / 2).max(8)))
@@ -321,7 +321,7 @@ pub(super) fn card_header(
     }
     // What the call did, cut to what the line leaves once the rest is said
     // (and to a third of the width at least: the rest may wrap).
-    if !function_call && let Some(subject) = ext::subject(&events[card.call.request]) {
+    if !function_call && let Some(subject) = facts::subject(&events[card.call.request]) {
         let subject = first_line(&clean(subject, ctx));
         let used = spans_width(&spans) + spans_width(&tail) + 3;
         let room = ctx.width.saturating_sub(used).max(ctx.width / 3).max(1);
@@ -437,8 +437,8 @@ pub(super) fn arguments_lines(
                 })
                 .collect()
         }
-        Parameters::Custom(_) if request.metadata.get(ext::CALL_VIEW).is_some() => {
-            let subject = ext::subject(request);
+        Parameters::Custom(_) if facts::call_view(request).is_some() => {
+            let subject = facts::subject(request);
             call_view::of(request).map_or_else(Vec::new, |view| {
                 super::call_view::lines(&view, subject, whole, ctx)
             })

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::model::InquiryPair;
 use crate::model::message_tools::SEND_CHANNEL_UPDATE;
-use crate::model::{ChatResponse, Content, EventKind, ext};
+use crate::model::{ChatResponse, Content, EventKind, facts};
 use crate::render::document::{Piece, ToolSpeech, message_parts, speech_text};
 use crate::render::split::slice_of_parts;
 use crate::text::wrap::wrap_spans;
@@ -33,7 +33,7 @@ pub(super) fn user_message(
         .map_or(Cow::Borrowed("user"), |a| clean(a, ctx))
         .into_owned();
     let mut label = vec![Span::styled(name, ctx.theme.styles.user_label)];
-    if ext::steering(e) {
+    if facts::steering(e) {
         label.push(Span::styled(
             " · steering (sent mid-turn)",
             ctx.theme.styles.turn_rule,
@@ -181,7 +181,7 @@ pub(super) fn inquiry_lines(
                     _ => None,
                 };
                 clean(
-                    &answer_text(answer, ext::outcome(response), options.unwrap_or(&[])),
+                    &answer_text(answer, facts::outcome(response), options.unwrap_or(&[])),
                     ctx,
                 )
                 .into_owned()

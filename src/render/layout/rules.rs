@@ -4,7 +4,7 @@
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
-use crate::model::ext;
+use crate::model::facts;
 use crate::text::truncate::cut_to_width;
 use crate::text::width::{display_width, line_width};
 use crate::text::wrap::wrap_spans;
@@ -44,7 +44,7 @@ pub(super) fn rule(
 pub(super) fn turn_rule(
     number: usize,
     timestamp: Option<&str>,
-    info: Option<&ext::TurnInfo>,
+    info: Option<&facts::TurnInfo>,
     took: Option<String>,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
@@ -100,7 +100,7 @@ pub(super) fn turn_rule(
 }
 
 /// Model, tokens, cost and state of a turn, as one line of the turn rule.
-pub(super) fn turn_summary(info: &ext::TurnInfo) -> String {
+pub(super) fn turn_summary(info: &facts::TurnInfo) -> String {
     let mut parts = Vec::new();
     if let Some(model) = &info.model {
         parts.push(model.clone());
@@ -123,14 +123,14 @@ pub(super) fn turn_summary(info: &ext::TurnInfo) -> String {
         parts.push("held — continues later".into());
     }
     match info.ended {
-        Some(ext::TurnEnd::Failed) => parts.push("failed".into()),
-        Some(ext::TurnEnd::Cancelled) => parts.push("cancelled".into()),
+        Some(facts::TurnEnd::Failed) => parts.push("failed".into()),
+        Some(facts::TurnEnd::Cancelled) => parts.push("cancelled".into()),
         _ => {}
     }
     parts.join(" · ")
 }
 
-pub(super) fn error_text(error: &ext::ErrorInfo) -> String {
+pub(super) fn error_text(error: &facts::ErrorInfo) -> String {
     match (error.code.is_empty(), error.message.is_empty()) {
         (false, false) => format!("{}: {}", error.code, error.message),
         (false, true) => error.code.clone(),
@@ -139,18 +139,18 @@ pub(super) fn error_text(error: &ext::ErrorInfo) -> String {
 }
 
 /// The state of a background task, as shown on its call's header.
-pub(super) fn task_label(task: &ext::TaskStatus) -> String {
+pub(super) fn task_label(task: &facts::TaskStatus) -> String {
     let state = match task.status {
-        Some(ext::TaskState::Working) | None => "working…",
-        Some(ext::TaskState::Completed) => "completed",
-        Some(ext::TaskState::Failed) => "failed",
-        Some(ext::TaskState::Cancelled) => "cancelled",
-        Some(ext::TaskState::Detached) => "detached, still working",
+        Some(facts::TaskState::Working) | None => "working…",
+        Some(facts::TaskState::Completed) => "completed",
+        Some(facts::TaskState::Failed) => "failed",
+        Some(facts::TaskState::Cancelled) => "cancelled",
+        Some(facts::TaskState::Detached) => "detached, still working",
     };
     let mut label = format!("task {state}");
     let explains = matches!(
         task.status,
-        Some(ext::TaskState::Detached | ext::TaskState::Cancelled)
+        Some(facts::TaskState::Detached | facts::TaskState::Cancelled)
     );
     if let Some(reason) = task.reason.as_ref().filter(|_| explains) {
         label.push_str(&format!(" ({reason})"));
@@ -159,14 +159,14 @@ pub(super) fn task_label(task: &ext::TaskStatus) -> String {
 }
 
 /// What a settled task produced: its output, or its error.
-pub(super) fn task_detail(task: &ext::TaskStatus) -> Option<String> {
+pub(super) fn task_detail(task: &facts::TaskStatus) -> Option<String> {
     match task.status {
-        Some(ext::TaskState::Failed) => {
+        Some(facts::TaskState::Failed) => {
             let code = task.code.clone().unwrap_or_default();
             let message = task.message.clone().unwrap_or_default();
-            Some(error_text(&ext::ErrorInfo { code, message }))
+            Some(error_text(&facts::ErrorInfo { code, message }))
         }
-        Some(ext::TaskState::Completed) => {
+        Some(facts::TaskState::Completed) => {
             let output = task.output.as_ref().map(|o| match o {
                 Value::String(s) => s.clone(),
                 other => pretty(other),

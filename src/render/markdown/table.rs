@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use comrak::nodes::{AstNode, NodeValue, TableAlignment};
 use ratatui::text::{Line, Span};
 
+use super::as_written::{AsWritten, fenced, prose_lines};
 use super::{Ctx, Renderer};
 use crate::text::truncate::cut_to_width;
 use crate::text::width::{display_width, line_width};
@@ -262,76 +263,33 @@ pub(super) const MAX_TABLE_CELLS: usize = 10_000;
 /// code block behind a note, so the parser never builds the table: one
 /// pass, linear in the text. Borrowed when no run is that large.
 pub(super) fn oversized_tables_as_written(text: &str) -> Cow<'_, str> {
-    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    let mut runs = Vec::new();
     // (start, pipes, lines) of the run of lines with `|` going on.
     let mut run: Option<(usize, usize, usize)> = None;
-    let mut fence: Option<(u8, usize)> = None;
-    let mut at = 0;
-    let close = |run: &mut Option<(usize, usize, usize)>, end: usize, runs: &mut Vec<_>| {
+    let mut close = |run: &mut Option<(usize, usize, usize)>, end: usize| {
         if let Some((start, pipes, lines)) = run.take()
             && pipes > MAX_TABLE_CELLS
         {
-            runs.push((start, end, lines));
+            runs.push(AsWritten {
+                start,
+                end,
+                note: format!(
+                    "(a table of {lines} lines, shown as written: tables of more than \
+                     {MAX_TABLE_CELLS} cells are not laid out)"
+                ),
+            });
         }
     };
-    for line in text.split_inclusive('\n') {
-        let start = at;
-        at += line.len();
-        let trimmed = line.trim_start_matches(' ');
-        let marker = trimmed.bytes().next().filter(|b| *b == b'`' || *b == b'~');
-        let marker_run = marker.map_or(0, |m| trimmed.bytes().take_while(|b| *b == m).count());
-        match (fence, marker) {
-            (Some((open, length)), Some(m))
-                if m == open && marker_run >= length && trimmed[marker_run..].trim().is_empty() =>
-            {
-                fence = None;
-                continue;
-            }
-            (Some(_), _) => continue,
-            (None, Some(m)) if marker_run >= 3 && line.len() - trimmed.len() < 4 => {
-                close(&mut run, start, &mut runs);
-                fence = Some((m, marker_run));
-                continue;
-            }
-            _ => {}
-        }
-        let pipes = line.bytes().filter(|b| *b == b'|').count();
+    prose_lines(text, |start, line| {
+        let pipes = line.map_or(0, |line| line.bytes().filter(|b| *b == b'|').count());
         if pipes == 0 {
-            close(&mut run, start, &mut runs);
-            continue;
+            close(&mut run, start);
+            return;
         }
         let (_, total, lines) = run.get_or_insert((start, 0, 0));
         *total += pipes;
         *lines += 1;
-    }
-    close(&mut run, text.len(), &mut runs);
-    if runs.is_empty() {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + runs.len() * 160);
-    let mut copied = 0;
-    for (start, end, lines) in runs {
-        let body = &text[start..end];
-        let mut longest = 0;
-        let mut current = 0;
-        for b in body.bytes() {
-            current = if b == b'`' { current + 1 } else { 0 };
-            longest = longest.max(current);
-        }
-        let fence = "`".repeat((longest + 1).max(3));
-        out.push_str(&text[copied..start]);
-        out.push_str(&format!(
-            "\n*(a table of {lines} lines, shown as written: tables of more than \
-             {MAX_TABLE_CELLS} cells are not laid out)*\n\n{fence}\n"
-        ));
-        out.push_str(body);
-        if !body.ends_with('\n') {
-            out.push('\n');
-        }
-        out.push_str(&fence);
-        out.push_str("\n\n");
-        copied = end;
-    }
-    out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    });
+    close(&mut run, text.len());
+    fenced(text, &runs)
 }

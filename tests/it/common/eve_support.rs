@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use overhear::format::eve::EveReader;
-use overhear::model::{ChatResponse, Content, Event, EventKind, ext};
+use overhear::model::{ChatResponse, Content, Event, EventKind, facts};
 
 /// The folder of the hand-written eve streams.
 pub fn fixtures_dir() -> PathBuf {
@@ -72,20 +72,20 @@ pub fn describe(event: &Event) -> String {
         EventKind::InquiryResponse { id, answer } => format!("answer {id} {answer}"),
         other => format!("{other:?}"),
     };
-    if ext::final_reply(event) {
+    if facts::final_reply(event) {
         s.push_str(" [final]");
     }
-    if ext::steering(event) {
+    if facts::steering(event) {
         s.push_str(" [steering]");
     }
-    if ext::superseded(event) {
+    if facts::superseded(event) {
         s.push_str(" [superseded]");
     }
-    if ext::interrupted(event) {
+    if facts::interrupted(event) {
         s.push_str(" [interrupted]");
     }
-    if ext::attempts(event) > 1 {
-        s.push_str(&format!(" [attempts {}]", ext::attempts(event)));
+    if facts::attempts(event) > 1 {
+        s.push_str(&format!(" [attempts {}]", facts::attempts(event)));
     }
     s
 }
@@ -112,11 +112,11 @@ pub fn find_call<'a>(reader: &'a EveReader, type_name: &str, call: &str) -> &'a 
 }
 
 /// The `overhear.turn` facts of every `turn_start`, in order.
-pub fn turns(reader: &EveReader) -> Vec<ext::TurnInfo> {
+pub fn turns(reader: &EveReader) -> Vec<facts::TurnInfo> {
     reader
         .events()
         .iter()
         .filter(|e| matches!(e.kind, EventKind::TurnStart))
-        .map(|e| ext::turn_info(e).expect("turn_start carries overhear.turn"))
+        .map(|e| facts::turn_info(e).expect("turn_start carries overhear.turn"))
         .collect()
 }

@@ -65,8 +65,18 @@ where
 }
 
 /// [`overhear`] with more environment variables.
-#[allow(clippy::zombie_processes)]
 pub fn overhear_with<I, S>(args: I, env: &[(&str, &str)]) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    overhear_fed(args, env, None)
+}
+
+/// [`overhear_with`], `stdin` written to its standard input through a pipe
+/// (in the pieces a pipe hands over) when given, else none.
+#[allow(clippy::zombie_processes)]
+pub fn overhear_fed<I, S>(args: I, env: &[(&str, &str)], stdin: Option<Vec<u8>>) -> Run
 where
     I: IntoIterator<Item = S>,
     S: AsRef<OsStr>,
@@ -77,11 +87,23 @@ where
         .env_remove("OVERHEAR_CONFIG")
         .env_remove("OVERHEAR_MAX_BYTES")
         .envs(env.iter().copied())
-        .stdin(Stdio::null())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary starts");
+    let feeder = stdin.map(|bytes| {
+        let mut pipe = child.stdin.take().expect("stdin is piped");
+        std::thread::spawn(move || {
+            use std::io::Write as _;
+            // The reader may stop early (an error): a broken pipe is its answer.
+            let _ = pipe.write_all(&bytes);
+        })
+    });
     let mut out = child.stdout.take().expect("stdout is piped");
     let mut err = child.stderr.take().expect("stderr is piped");
     let stdout = std::thread::spawn(move || {
@@ -142,6 +164,9 @@ where
     );
     exited.store(true, Ordering::Release);
     let peak_kib = poller.join().expect("memory poller");
+    if let Some(feeder) = feeder {
+        feeder.join().expect("stdin feeder");
+    }
     let mut raw_status = 0;
     // SAFETY: reaps our own exited child; the pointer is valid for the call.
     let reaped = unsafe { libc::waitpid(pid, &mut raw_status, 0) };

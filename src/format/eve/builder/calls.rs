@@ -156,12 +156,7 @@ impl Builder {
                 *c = content.clone();
                 *err = result.is_error;
             }
-            let outcome = Value::from(result.outcome.as_str());
-            if e.metadata.get(ext::OUTCOME) != Some(&outcome) {
-                e.metadata.insert(ext::OUTCOME.into(), outcome);
-                changed = true;
-            }
-            changed
+            ext::set_value(e, ext::OUTCOME, result.outcome.as_str()) || changed
         };
         if let Some(index) = existing {
             self.modify(Some(index), apply);
@@ -232,10 +227,7 @@ impl Builder {
         }
         let targets = [call.request, call.response];
         for index in targets {
-            self.modify(index, |e| {
-                let v = Value::from(n);
-                e.metadata.insert(ext::ATTEMPTS.into(), v.clone()) != Some(v)
-            });
+            self.modify(index, |e| ext::set_value(e, ext::ATTEMPTS, &n));
         }
     }
 
@@ -340,9 +332,7 @@ impl Builder {
             },
         );
         if let Some(call) = call_id {
-            event
-                .metadata
-                .insert(ext::CALL_ID.into(), Value::from(call));
+            ext::set_value(&mut event, ext::CALL_ID, &call);
         }
         self.push(event);
     }
@@ -379,9 +369,7 @@ impl Builder {
                 answer: Box::new(answer),
             },
         );
-        event
-            .metadata
-            .insert(ext::OUTCOME.into(), Value::from(outcome));
+        ext::set_value(&mut event, ext::OUTCOME, outcome);
         self.push(event);
     }
 }

@@ -1,0 +1,193 @@
+//! `overhear search`: finding a text in every conversation overhear can
+//! find, decoded — prompts, replies, reasoning, tool arguments and results,
+//! sub-agents, JP's base64-stored results — with the session, turn and
+//! kind of block of each hit (docs/search.md).
+//!
+//! Which sessions ([`sessions`]): the agents' own stores for a folder or for
+//! every folder (`load::sessions`), the JP workspace around the folder, and
+//! any path named. How fast ([`scan`]): every file's bytes pass a prefilter
+//! on every core, and only a file that may hold a match is decoded by its
+//! format's reader. What matches ([`Query`], [`hits`]): the pattern against
+//! the decoded text, never against JSON.
+
+mod forms;
+mod hits;
+mod query;
+mod scan;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+pub use hits::{CONTEXT_BYTES, Hit, Place};
+pub use query::{Case, Query, QueryError};
+pub use scan::{Outcome, Stored, Target, scan};
+
+use crate::format::session_head::{claude_cwd, codex_cwd};
+use crate::load::sessions::{Agents, FolderSession, every_session, sessions_of};
+use crate::source::sessions::read_head;
+use crate::source::workspace::Workspace;
+
+/// A session to search, with what a hit's heading says of it.
+#[derive(Debug, Clone)]
+pub struct Session {
+    /// The agent that wrote it: `claude`, `codex`, `jp`, `eve`.
+    pub agent: &'static str,
+    /// Its id: a transcript's file name without extension, a JP
+    /// conversation's id (`jp-c…`).
+    pub id: String,
+    /// The folder it ran in, when known.
+    pub project: Option<PathBuf>,
+    /// When it was last written, when known (for `--since`).
+    pub modified: Option<SystemTime>,
+    /// What is read.
+    pub target: Target,
+}
+
+/// Which folders' sessions to search.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// The sessions that ran in this folder (and its JP workspace).
+    Folder(PathBuf),
+    /// Every session of every folder (and the JP workspace around this one).
+    AllProjects(PathBuf),
+}
+
+/// Which kinds of conversation to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kinds {
+    /// The agents with stores of their own.
+    pub agents: Agents,
+    /// The JP workspace.
+    pub jp: bool,
+}
+
+/// The sessions `scope` holds among `kinds`, newest first, then `paths`
+/// (each a transcript, an eve stream, or a JP conversation or workspace) in
+/// the order given.
+pub fn sessions(
+    scope: &Scope,
+    kinds: Kinds,
+    paths: &[PathBuf],
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Vec<Session> {
+    let (folder, stored) = match scope {
+        Scope::Folder(folder) => (folder, sessions_of(folder, env, kinds.agents)),
+        Scope::AllProjects(folder) => (folder, every_session(env, kinds.agents)),
+    };
+    let mut found: Vec<Session> = stored.into_iter().map(agent_session).collect();
+    if kinds.jp
+        && let Some(workspace) = Workspace::discover(folder, env)
+    {
+        found.extend(jp_sessions(&workspace));
+    }
+    for path in paths {
+        found.extend(named(path, env));
+    }
+    found
+}
+
+fn agent_session(session: FolderSession) -> Session {
+    let project = session.project();
+    let modified = Some(session.file.modified);
+    let path = session.file.path;
+    let compressed = path.extension().is_some_and(|e| e == "zst");
+    Session {
+        agent: session.agent.name(),
+        id: file_id(&path),
+        project,
+        modified,
+        target: Target {
+            open: path.clone(),
+            bytes: path,
+            stored: if compressed {
+                Stored::Compressed
+            } else {
+                Stored::Json
+            },
+        },
+    }
+}
+
+fn jp_sessions(workspace: &Workspace) -> Vec<Session> {
+    let mut entries = workspace.conversations();
+    entries.sort_by_key(|entry| std::cmp::Reverse(entry.active_at));
+    entries
+        .into_iter()
+        .map(|entry| Session {
+            agent: "jp",
+            id: entry.display_id(),
+            project: Some(workspace.root.clone()),
+            modified: u64::try_from(entry.active_at)
+                .ok()
+                .map(|nanos| UNIX_EPOCH + Duration::from_nanos(nanos)),
+            target: Target {
+                bytes: entry.dir.join("events.json"),
+                open: entry.dir,
+                stored: Stored::JsonWithBase64,
+            },
+        })
+        .collect()
+}
+
+/// A path named on the command line: a JP workspace's conversations, a
+/// conversation folder, or a file (told apart by its first bytes).
+fn named(path: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<Session> {
+    if path.is_dir() {
+        if path.join("events.json").is_file() {
+            let id = file_id(path);
+            return vec![Session {
+                agent: "jp",
+                id,
+                project: None,
+                modified: modified(&path.join("events.json")),
+                target: Target {
+                    open: path.to_path_buf(),
+                    bytes: path.join("events.json"),
+                    stored: Stored::JsonWithBase64,
+                },
+            }];
+        }
+        let workspace = Workspace::plain_folder(path)
+            .or_else(|| Some(Workspace::open(path, env)))
+            .filter(Workspace::has_conversations);
+        return workspace.map(|ws| jp_sessions(&ws)).unwrap_or_default();
+    }
+    let head = read_head(path, 8 * 1024).unwrap_or_default();
+    let compressed = head.starts_with(&crate::format::detect::ZSTD_MAGIC);
+    let (agent, project, stored) = if head.trim_ascii_start().starts_with(b"[") {
+        ("jp", None, Stored::JsonWithBase64)
+    } else if let Some(cwd) = codex_cwd(&head) {
+        ("codex", Some(PathBuf::from(cwd)), Stored::Json)
+    } else if let Some(cwd) = claude_cwd(&head) {
+        ("claude", Some(PathBuf::from(cwd)), Stored::Json)
+    } else {
+        ("eve", None, Stored::Json)
+    };
+    vec![Session {
+        agent,
+        id: file_id(path),
+        project,
+        modified: modified(path),
+        target: Target {
+            open: path.to_path_buf(),
+            bytes: path.to_path_buf(),
+            stored: if compressed { Stored::Compressed } else { stored },
+        },
+    }]
+}
+
+/// A file's name without its extensions (`rollout-….jsonl.zst` → `rollout-…`).
+fn file_id(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match name.split_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem.to_owned(),
+        _ => name,
+    }
+}
+
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
