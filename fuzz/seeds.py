@@ -202,6 +202,13 @@ def gemini_qwen_seeds():
     glued = (b'{"uuid":"a","sessionId":"s","type":"assistant","message":{"parts":[{"text":"x"}]}}'
              b'{"uuid":"b","sessionId":"s","type":"assistant","message":{"parts":[{"text":"y"}]}}\n')
     put("qwen_reader", bytes([7]) + glued)
+def copilot_seeds():
+    """copilot_reader: two bytes of split point, then a log — each fixture log
+    whole and split mid-line."""
+    for path in sorted(FIXTURES.glob("copilot/session-state/*/events.jsonl")):
+        log = path.read_bytes()
+        for split in (0, len(log) // 3, len(log) // 2 + 7):
+            put("copilot_reader", struct.pack("<H", split % 65536) + log)
 
 
 if __name__ == "__main__":
@@ -215,3 +222,4 @@ if __name__ == "__main__":
     highlight_seeds()
     agent_seeds()
     gemini_qwen_seeds()
+    copilot_seeds()

@@ -25,6 +25,7 @@ use crate::redact::{Joiner, Redactor, redact_conversation, redact_event};
 use crate::source::LocateError;
 use crate::source::conversation::named;
 use crate::source::limit;
+use crate::source::opencode::read_whole;
 use crate::source::recency::parse_nanos;
 
 /// Where to cut a conversation.
@@ -177,7 +178,7 @@ impl Recording {
         let mut live = Live::open(arg)?;
         let steps = match live.origin.clone() {
             Origin::Jp(_) => jp_steps(&mut live),
-            Origin::Eve(path) => eve_steps(limit::read_file(&path).map_err(|e| named(&path, &e))?),
+            Origin::Eve(path) => eve_steps(read_whole(&path).map_err(|e| named(&path, &e))?),
             Origin::Stream(path) => {
                 let bytes = read_stream(&path)?;
                 live.push_stream(&bytes, true)?;

@@ -27,6 +27,10 @@ pub enum AgentArg {
     Gemini,
     /// Qwen Code chats (`$QWEN_RUNTIME_DIR`, `$QWEN_HOME`, default `~/.qwen`).
     Qwen,
+    /// GitHub Copilot CLI sessions (`$COPILOT_HOME`, default `~/.copilot`).
+    Copilot,
+    /// OpenCode sessions (`$XDG_DATA_HOME/opencode`, default `~/.local/share/opencode`).
+    Opencode,
 }
 
 /// No PATH, and `--agent` names a kind with no conversation of the folder.
@@ -85,6 +89,14 @@ pub fn latest_path(
             agent: "qwen",
             cwd: cwd.to_owned(),
         }),
+        (None, _, Some(AgentArg::Copilot)) => Err(NotFound::Nothing {
+            agent: "copilot",
+            cwd: cwd.to_owned(),
+        }),
+        (None, _, Some(AgentArg::Opencode)) => Err(NotFound::Nothing {
+            agent: "opencode",
+            cwd: cwd.to_owned(),
+        }),
         (None, _, _) => Ok(None),
     }
 }
@@ -101,5 +113,7 @@ pub fn agent_filter(agent: Option<AgentArg>) -> Agents {
         codex: wants(AgentArg::Codex),
         gemini: wants(AgentArg::Gemini),
         qwen: wants(AgentArg::Qwen),
+        copilot: wants(AgentArg::Copilot),
+        opencode: wants(AgentArg::Opencode),
     }
 }

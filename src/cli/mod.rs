@@ -35,6 +35,10 @@ pub(crate) struct Cli {
     /// With no PATH, look only for this kind of conversation.
     #[arg(long, value_enum, global = true)]
     pub agent: Option<discover::AgentArg>,
+    /// With an OpenCode store (`opencode.db`, its data folder, a legacy
+    /// `storage/`): open this session (`ses_…`) instead of the newest.
+    #[arg(long, value_name = "ID", global = true)]
+    pub session: Option<String>,
     /// How to display it.
     #[command(flatten, next_help_heading = "Display")]
     pub display: render::DisplayArgs,
@@ -225,6 +229,9 @@ fn run(mut cli: Cli) -> anyhow::Result<i32> {
             Some(_) => {}
         }
     }
+    if let Some(id) = cli.session.clone() {
+        session_chosen(&mut cli, &id)?;
+    }
     match cli.command {
         Some(Command::Events {
             path,
@@ -300,6 +307,40 @@ fn discovered(cli: &Cli) -> Result<Option<String>, UsageError> {
     };
     let env = |name: &str| std::env::var(name).ok();
     Ok(discover::latest_path(&cwd, cli.agent, &env)?)
+}
+
+/// `--session ID`: the PATH of each command that reads a conversation
+/// becomes that session of the OpenCode store it names (`None`: the store
+/// of the latest session found, `discovered`).
+fn session_chosen(cli: &mut Cli, id: &str) -> Result<(), UsageError> {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let choose = |path: &mut Option<String>| -> Result<(), UsageError> {
+        let named = path.as_deref().unwrap_or(".");
+        let chosen = crate::source::opencode::with_session(&cwd.join(named), id)
+            .map_err(|problem| UsageError::Option(format!("--session {id}: {problem}")))?;
+        *path = Some(chosen.display().to_string());
+        Ok(())
+    };
+    match &mut cli.command {
+        None => choose(&mut cli.path),
+        Some(Command::Render(args)) => choose(&mut args.path),
+        Some(Command::Events { path, .. }) => choose(path),
+        Some(Command::Export(args)) => {
+            let mut path = Some(args.path.clone());
+            choose(&mut path)?;
+            args.path = path.unwrap_or_default();
+            Ok(())
+        }
+        Some(Command::Replay(args)) => {
+            let mut path = Some(args.path.clone());
+            choose(&mut path)?;
+            args.path = path.unwrap_or_default();
+            Ok(())
+        }
+        Some(_) => Err(UsageError::Option(format!(
+            "--session {id}: this command reads no conversation"
+        ))),
+    }
 }
 
 /// 2 for a mistake in the command line, 1 for input that cannot be read.

@@ -12,6 +12,7 @@
 //! every layer that opens a file uses it.
 
 pub mod read;
+pub mod sqlite;
 pub mod write;
 
 pub use read::{open, read, read_setting};

@@ -113,7 +113,26 @@ pub fn default_config(format: LineFormat) -> Option<Value> {
     );
     add(WHOLE, json!({"inline_results": "full"}));
     add(EDIT, json!({"parameters": RENDERED, "inline_results": 5}));
-    for name in ["TodoWrite", "update_plan", "AskUserQuestion", "write_todos"] {
+    // OpenCode's tools (spec agent-transcripts-2 §8), by the same categories.
+    add(
+        &["bash"],
+        json!({"parameters": RENDERED, "inline_results": 8,
+               "error": {"inline_results": 20}}),
+    );
+    add(&["read"], json!({"parameters": "function_call", "inline_results": 3}));
+    add(
+        &["glob", "grep", "list", "codesearch", "webfetch", "websearch"],
+        json!({"parameters": "function_call", "inline_results": 5}),
+    );
+    add(
+        &["task", "todoread", "question"],
+        json!({"inline_results": "full"}),
+    );
+    add(
+        &["edit", "write", "multiedit", "patch"],
+        json!({"parameters": RENDERED, "inline_results": 5}),
+    );
+    for name in ["TodoWrite", "update_plan", "AskUserQuestion", "write_todos", "todowrite"] {
         tools.insert(
             name.to_string(),
             json!({"style": {"parameters": RENDERED, "inline_results": "full"}}),

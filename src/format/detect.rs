@@ -83,6 +83,10 @@ pub enum LineFormat {
     Gemini,
     /// A Qwen Code chat.
     Qwen,
+    /// A GitHub Copilot CLI event log (`session-state/<id>/events.jsonl`).
+    Copilot,
+    /// OpenCode row records, made of its store by `source::opencode`.
+    OpenCode,
 }
 
 impl LineFormat {
@@ -94,6 +98,8 @@ impl LineFormat {
             LineFormat::Codex => "a Codex rollout",
             LineFormat::Gemini => "a Gemini CLI chat",
             LineFormat::Qwen => "a Qwen Code chat",
+            LineFormat::Copilot => "a Copilot CLI event log",
+            LineFormat::OpenCode => "an OpenCode session",
         }
     }
 }
@@ -123,10 +129,14 @@ const CLAUDE_TYPES: [&str; 18] = [
 /// The format one parsed line belongs to, when it tells (spec §1.1): a
 /// `{type, payload}` envelope is Codex, a `{id, timestamp}` head without
 /// either is a legacy Codex rollout, a Claude Code record type or
-/// `sessionId`/`parentUuid` is Claude Code, an eve event or v27 record is
-/// eve. `None`: the line says nothing (look at the next).
+/// `sessionId`/`parentUuid` is Claude Code, a dotted `type` with `data` and
+/// `parentId` is a Copilot CLI event, an eve event or v27 record is eve. `None`: the line says nothing (look at the next).
 pub fn line_format(value: &serde_json::Value) -> Option<LineFormat> {
     let has = |key: &str| value.get(key).is_some();
+    let opencode = value.get("opencode").and_then(serde_json::Value::as_str);
+    if matches!(opencode, Some("session" | "message" | "part")) {
+        return Some(LineFormat::OpenCode);
+    }
     let kind = value.get("type").and_then(serde_json::Value::as_str);
     // Gemini: a metadata line (`sessionId` and `projectHash`, no `type`),
     // a `$set` or a `$rewindTo` (spec agent-transcripts-2 §1.1).
@@ -148,6 +158,9 @@ pub fn line_format(value: &serde_json::Value) -> Option<LineFormat> {
     }
     if kind.is_none() && !has("payload") && has("id") && has("timestamp") {
         return Some(LineFormat::Codex);
+    }
+    if kind.is_some_and(|k| k.contains('.')) && has("data") && has("parentId") && !has("meta") {
+        return Some(LineFormat::Copilot); // spec agent-transcripts-2 §1.1
     }
     if kind.is_some() || has("facts") || has("progress") || has("meta") {
         return Some(LineFormat::Eve);
@@ -184,6 +197,8 @@ mod tests {
         let eve = json!({"type": "turn.started", "data": {}, "meta": {}});
         assert_eq!(line_format(&eve), Some(LineFormat::Eve));
         assert_eq!(line_format(&json!({"x": 1})), None);
+        let copilot = json!({"type": "session.start", "data": {}, "id": "e", "parentId": null});
+        assert_eq!(line_format(&copilot), Some(LineFormat::Copilot));
         assert_eq!(detect(&[0x28, 0xB5, 0x2F, 0xFD, 0]), Detected::Eve);
     }
 

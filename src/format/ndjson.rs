@@ -15,11 +15,13 @@ use serde_json::Value;
 
 use super::claude_code::ClaudeCodeReader;
 use super::codex::CodexReader;
+use super::copilot::CopilotReader;
 use super::detect::{LineFormat, ZSTD_MAGIC, line_format};
 use super::eve::EveReader;
 use super::zstd_frame::{Inflated, Inflating, ZstdError};
 use super::gemini::GeminiReader;
 use super::qwen::QwenReader;
+use super::opencode::OpenCodeReader;
 use super::reader::{StreamReader, SubAgentLink};
 use crate::model::Event;
 use crate::model::{InProgress, Original, StreamPiece};
@@ -67,6 +69,10 @@ pub enum NdjsonReader {
     Gemini(Box<GeminiReader>),
     /// A Qwen Code chat.
     Qwen(Box<QwenReader>),
+    /// A Copilot CLI event log.
+    Copilot(Box<CopilotReader>),
+    /// OpenCode row records.
+    OpenCode(Box<OpenCodeReader>),
 }
 
 impl Default for NdjsonReader {
@@ -84,6 +90,8 @@ macro_rules! each {
             NdjsonReader::Codex($r) => $body,
             NdjsonReader::Gemini($r) => $body,
             NdjsonReader::Qwen($r) => $body,
+            NdjsonReader::Copilot($r) => $body,
+            NdjsonReader::OpenCode($r) => $body,
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => $none,
         }
     };
@@ -138,6 +146,8 @@ impl NdjsonReader {
                     LineFormat::Codex => NdjsonReader::Codex(Box::default()),
                     LineFormat::Gemini => NdjsonReader::Gemini(Box::default()),
                     LineFormat::Qwen => NdjsonReader::Qwen(Box::default()),
+                    LineFormat::Copilot => NdjsonReader::Copilot(Box::default()),
+                    LineFormat::OpenCode => NdjsonReader::OpenCode(Box::default()),
                 };
                 self.take(&held, end, events);
             }
@@ -191,6 +201,18 @@ impl NdjsonReader {
                     r.finish();
                 }
             }),
+            NdjsonReader::Copilot(r) => r.with_events(events, |r| {
+                r.push(bytes);
+                if end {
+                    r.finish();
+                }
+            }),
+            NdjsonReader::OpenCode(r) => r.with_events(events, |r| {
+                r.push(bytes);
+                if end {
+                    r.finish();
+                }
+            }),
         }
     }
 
@@ -202,6 +224,8 @@ impl NdjsonReader {
             NdjsonReader::Codex(_) => Some(LineFormat::Codex),
             NdjsonReader::Gemini(_) => Some(LineFormat::Gemini),
             NdjsonReader::Qwen(_) => Some(LineFormat::Qwen),
+            NdjsonReader::Copilot(_) => Some(LineFormat::Copilot),
+            NdjsonReader::OpenCode(_) => Some(LineFormat::OpenCode),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => None,
         }
     }
@@ -269,6 +293,8 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Codex(r) => r.finished(),
             NdjsonReader::Gemini(r) => r.finished(),
             NdjsonReader::Qwen(r) => r.finished(),
+            NdjsonReader::Copilot(r) => r.finished(),
+            NdjsonReader::OpenCode(r) => r.finished(),
             NdjsonReader::Undecided(..) | NdjsonReader::Compressed { .. } => false,
         }
     }
@@ -279,6 +305,8 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Codex(r) => r.last_turn_settled(),
             NdjsonReader::Gemini(r) => r.last_turn_settled(),
             NdjsonReader::Qwen(r) => r.last_turn_settled(),
+            NdjsonReader::Copilot(r) => r.last_turn_settled(),
+            NdjsonReader::OpenCode(r) => r.last_turn_settled(),
             _ => return None,
         };
         Some(if settled {
@@ -302,11 +330,16 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Codex(r) => r.title(),
             NdjsonReader::Gemini(r) => r.title(),
             NdjsonReader::Qwen(r) => r.title(),
+            NdjsonReader::Copilot(r) => r.title(),
+            NdjsonReader::OpenCode(r) => r.title(),
             _ => None,
         }
     }
 
     fn default_config(&self) -> Option<Value> {
+        if let NdjsonReader::Copilot(_) = self {
+            return Some(super::copilot::tools::default_config());
+        }
         self.format().and_then(super::agent_tools::default_config)
     }
 
@@ -324,6 +357,8 @@ impl StreamReader for NdjsonReader {
             NdjsonReader::Codex(r) => r.take_subagents(),
             NdjsonReader::Gemini(r) => r.take_subagents(),
             NdjsonReader::Qwen(r) => r.take_subagents(),
+            NdjsonReader::Copilot(r) => r.take_subagents(),
+            NdjsonReader::OpenCode(r) => r.take_subagents(),
             _ => Vec::new(),
         }
     }

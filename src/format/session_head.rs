@@ -17,6 +17,8 @@ use crate::model::EventKind;
 /// before the long instructions, and is read from a cut line too.
 pub const CWD_HEAD: u64 = 8 * 1024;
 
+pub use super::copilot::head::session_cwd as copilot_cwd;
+
 /// How much of a session's start is read, at most, for its first prompt: a
 /// Codex rollout's first prompt follows its instructions and injected
 /// context (120 kB into a real v0.40 rollout).

@@ -301,6 +301,15 @@ impl Sink {
         Vec::new()
     }
 
+    /// Counts the line being read as skipped, for `reason` (a record whose
+    /// envelope parsed but whose content could not be read).
+    pub(crate) fn skipped(&mut self, reason: String) {
+        self.diagnostics.push(SkippedLine {
+            line: self.line,
+            reason,
+        });
+    }
+
     /// Appends an event; returns its index.
     pub(crate) fn push(&mut self, event: Event) -> usize {
         self.events.push(event);

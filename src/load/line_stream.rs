@@ -12,7 +12,7 @@ use crate::model::{Conversation, Event};
 use crate::source::LocateError;
 use crate::source::conversation::named;
 use crate::source::limit;
-use crate::source::tail::{AppendTail, TailRead};
+use crate::source::tail::{Tail, TailRead};
 
 impl Live {
     /// Opens an eve stream file, read to its last complete line.
@@ -42,7 +42,7 @@ impl Live {
             reader: Reader::Stream {
                 format: StreamFormat::Lines,
                 reader: StreamFormat::Lines.reader(limit::limit()),
-                tail: AppendTail::new(&path),
+                tail: Tail::new(&path),
             },
             origin: Origin::Eve(path),
             workspace: None,
@@ -264,7 +264,7 @@ impl Live {
                     self.reader = Reader::Stream {
                         format,
                         reader: format.reader(limit::limit()),
-                        tail: AppendTail::new(&name),
+                        tail: Tail::new(&name),
                     };
                     return self.take_stream(&held, end);
                 }

@@ -16,7 +16,7 @@ use crate::format::{DocumentFormat, DocumentReader, LoadError, StreamFormat, Str
 use crate::model::Conversation;
 use crate::problem::StyleWarning;
 use crate::source::conversation::BASE_CONFIG;
-use crate::source::tail::AppendTail;
+use crate::source::tail::Tail;
 use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 
 mod earlier;
@@ -101,7 +101,7 @@ enum Reader {
     Stream {
         format: StreamFormat,
         reader: Box<dyn StreamReader>,
-        tail: AppendTail,
+        tail: Tail,
     },
     /// A stream's bytes while its first ones have not told its format yet,
     /// or all of a JP array on a stream (one JSON value: read at its end).

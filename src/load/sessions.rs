@@ -1,4 +1,4 @@
-//! The Claude Code and Codex sessions of a folder (docs/agents.md "Finding
+//! The Claude Code, Codex and Copilot CLI sessions of a folder (docs/agents.md "Finding
 //! sessions"): where they are kept (`source::sessions`), which Codex session
 //! ran in the folder and what each one's first prompt is
 //! (`format::session_head`), read from heads only. The one place both the
@@ -9,8 +9,9 @@ use std::path::Path;
 use std::time::SystemTime;
 
 use crate::format::session_head::{
-    CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, claude_cwd, codex_cwd, first_prompt,
+    CWD_HEAD, LIVE_WITHIN, PROMPT_HEAD, claude_cwd, codex_cwd, copilot_cwd, first_prompt,
 };
+use crate::source::opencode::{self, SessionPath};
 use crate::source::sessions::{self, SessionFile};
 
 /// An agent that keeps its sessions where overhear can find them.
@@ -24,6 +25,10 @@ pub enum Agent {
     Gemini,
     /// Qwen Code (`~/.qwen/projects/<slug>/chats/`).
     Qwen,
+    /// GitHub Copilot CLI (`~/.copilot/session-state/`).
+    Copilot,
+    /// OpenCode (`~/.local/share/opencode/opencode.db`, `XDG_DATA_HOME`).
+    OpenCode,
 }
 
 impl Agent {
@@ -34,6 +39,8 @@ impl Agent {
             Agent::Codex => "codex",
             Agent::Gemini => "gemini",
             Agent::Qwen => "qwen",
+            Agent::Copilot => "copilot",
+            Agent::OpenCode => "opencode",
         }
     }
 }
@@ -49,6 +56,10 @@ pub struct Agents {
     pub gemini: bool,
     /// Qwen Code's project folder for the folder.
     pub qwen: bool,
+    /// Copilot CLI sessions whose `session.start` context `cwd` is the folder.
+    pub copilot: bool,
+    /// OpenCode sessions that ran in the folder or its project.
+    pub opencode: bool,
 }
 
 impl Agents {
@@ -58,6 +69,8 @@ impl Agents {
         codex: true,
         gemini: true,
         qwen: true,
+        copilot: true,
+        opencode: true,
     };
 }
 
@@ -82,6 +95,11 @@ impl FolderSession {
     /// Its first real prompt, one line, from at most [`PROMPT_HEAD`] bytes
     /// of its start (a first read of [`FIRST_READ`] bytes is enough for most).
     pub fn title(&self) -> Option<String> {
+        if let Some(session) = SessionPath::from_path(&self.file.path) {
+            let sessions = session.store.sessions().ok()?;
+            let found = sessions.into_iter().find(|s| s.id == session.session)?;
+            return found.title;
+        }
         let head = sessions::read_head(&self.file.path, FIRST_READ).ok()?;
         if let Some(title) = first_prompt(&head) {
             return Some(title);
@@ -93,14 +111,16 @@ impl FolderSession {
     }
 
     /// The folder the session ran in, from its head: a Claude Code or Qwen
-    /// Code record's `cwd`, a Codex rollout's `session_meta.cwd`; `None` for
+    /// Code record's `cwd`, a Codex rollout's `session_meta.cwd`, a Copilot
+    /// CLI log's `session.start` context; `None` for
     /// a Gemini CLI chat, whose records do not name it.
     pub fn project(&self) -> Option<std::path::PathBuf> {
         let head = sessions::read_head(&self.file.path, CWD_HEAD).ok()?;
         let cwd = match self.agent {
             Agent::ClaudeCode | Agent::Qwen => claude_cwd(&head),
             Agent::Codex => codex_cwd(&head),
-            Agent::Gemini => None,
+            Agent::Copilot => copilot_cwd(&head),
+            Agent::Gemini | Agent::OpenCode => None,
         };
         cwd.map(std::path::PathBuf::from)
     }
@@ -142,6 +162,20 @@ pub fn sessions_of(
         );
     }
     found.extend(folder_agents(cwd, env, agents));
+    if agents.copilot {
+        found.extend(
+            sessions::copilot_sessions(env)
+                .into_iter()
+                .filter(|file| copilot_ran_in(file, cwd))
+                .map(|file| FolderSession {
+                    agent: Agent::Copilot,
+                    file,
+                }),
+        );
+    }
+    if agents.opencode {
+        found.extend(opencode_sessions(cwd, env));
+    }
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
     found
 }
@@ -170,6 +204,16 @@ pub fn every_session(env: &dyn Fn(&str) -> Option<String>, agents: Agents) -> Ve
                 }),
         );
     }
+    if agents.copilot {
+        found.extend(
+            sessions::copilot_sessions(env)
+                .into_iter()
+                .map(|file| FolderSession {
+                    agent: Agent::Copilot,
+                    file,
+                }),
+        );
+    }
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
     found
 }
@@ -192,6 +236,32 @@ fn folder_agents(
     for (wanted, agent, list) in lists {
         if wanted {
             found.extend(list(cwd, env).into_iter().map(|file| FolderSession { agent, file }));
+        }
+    }
+    found
+}
+
+/// The OpenCode sessions of `cwd` (no sub-agent's) in every store of
+/// OpenCode's data folder, each named by its path (`<database>/<id>`).
+fn opencode_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<FolderSession> {
+    let mut found = Vec::new();
+    for store in opencode::stores(env) {
+        let Ok(sessions) = store.sessions() else {
+            continue;
+        };
+        for info in opencode::of_folder(&sessions, cwd) {
+            let session = SessionPath {
+                store: store.clone(),
+                session: info.id.clone(),
+            };
+            let millis = u64::try_from(info.updated).unwrap_or(0);
+            found.push(FolderSession {
+                agent: Agent::OpenCode,
+                file: SessionFile {
+                    path: session.path(),
+                    modified: SystemTime::UNIX_EPOCH + std::time::Duration::from_millis(millis),
+                },
+            });
         }
     }
     found
@@ -230,8 +300,24 @@ pub fn latest_session_of(
     let others = folder_agents(cwd, env, agents)
         .into_iter()
         .max_by_key(|session| session.file.modified);
+    let copilot = agents.copilot.then(|| {
+        let mut files = sessions::copilot_sessions(env);
+        files.sort_by_key(|file| std::cmp::Reverse(file.modified));
+        files
+            .into_iter()
+            .find(|file| copilot_ran_in(file, cwd))
+            .map(|file| FolderSession {
+                agent: Agent::Copilot,
+                file,
+            })
+    });
+    let opencode = agents.opencode.then(|| {
+        opencode_sessions(cwd, env)
+            .into_iter()
+            .max_by_key(|session| session.file.modified)
+    });
     // A tie goes to Claude Code.
-    [claude, codex.flatten(), others]
+    [claude, codex.flatten(), others, copilot.flatten(), opencode.flatten()]
         .into_iter()
         .flatten()
         .reduce(|a, b| {
@@ -241,6 +327,15 @@ pub fn latest_session_of(
                 a
             }
         })
+}
+
+/// Whether the Copilot CLI session `file` ran in `cwd`, by its first
+/// line's `session.start` context.
+fn copilot_ran_in(file: &SessionFile, cwd: &Path) -> bool {
+    sessions::read_head(&file.path, CWD_HEAD)
+        .ok()
+        .and_then(|head| copilot_cwd(&head))
+        .is_some_and(|dir| Path::new(&dir) == cwd)
 }
 
 /// Whether the Codex session `file` ran in `cwd`, by its head's `session_meta.cwd`.

@@ -23,14 +23,15 @@ pub use query::{Case, Query, QueryError};
 pub use scan::{Outcome, Stored, Target, scan};
 
 use crate::format::session_head::{claude_cwd, codex_cwd};
-use crate::load::sessions::{Agents, FolderSession, every_session, sessions_of};
+use crate::load::sessions::{Agent, Agents, FolderSession, every_session, sessions_of};
 use crate::source::sessions::read_head;
 use crate::source::workspace::Workspace;
 
 /// A session to search, with what a hit's heading says of it.
 #[derive(Debug, Clone)]
 pub struct Session {
-    /// The agent that wrote it: `claude`, `codex`, `jp`, `eve`.
+    /// The agent that wrote it: `claude`, `codex`, `gemini`, `qwen`,
+    /// `copilot`, `opencode`, `jp`, `eve`.
     pub agent: &'static str,
     /// Its id: a transcript's file name without extension, a JP
     /// conversation's id (`jp-c…`).
@@ -89,6 +90,7 @@ pub fn sessions(
 fn agent_session(session: FolderSession) -> Session {
     let project = session.project();
     let modified = Some(session.file.modified);
+    let database = session.agent == Agent::OpenCode;
     let path = session.file.path;
     let compressed = path.extension().is_some_and(|e| e == "zst");
     Session {
@@ -99,7 +101,9 @@ fn agent_session(session: FolderSession) -> Session {
         target: Target {
             open: path.clone(),
             bytes: path,
-            stored: if compressed {
+            stored: if database {
+                Stored::Database
+            } else if compressed {
                 Stored::Compressed
             } else {
                 Stored::Json

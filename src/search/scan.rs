@@ -27,6 +27,9 @@ pub enum Stored {
     /// Compressed (`.jsonl.zst`): the bytes say nothing until inflated, so
     /// the file is always decoded.
     Compressed,
+    /// A session of a database (OpenCode's): its rows are read through
+    /// SQLite, always decoded.
+    Database,
 }
 
 /// A session to search.
@@ -119,7 +122,7 @@ fn search_one(
     legacy: &Mutex<HashMap<PathBuf, bool>>,
 ) -> Outcome {
     if let Some(forms) = query.forms() {
-        let must_decode = target.stored == Stored::Compressed
+        let must_decode = matches!(target.stored, Stored::Compressed | Stored::Database)
             || (target.stored == Stored::JsonWithBase64 && !forms.covers_base64());
         if !must_decode {
             let mut files = vec![target.bytes.clone()];

@@ -10,6 +10,7 @@ use crate::format::detect::{Detected, HEAD, detect};
 use thiserror::Error;
 
 use super::conversation::{BASE_CONFIG, ConversationDir, EVENTS, METADATA, is_id};
+use super::opencode::{self, SessionPath};
 use super::workspace::Workspace;
 
 /// What the viewer was asked to open.
@@ -17,7 +18,10 @@ use super::workspace::Workspace;
 pub enum Target {
     /// A JP conversation folder (or a lone events file).
     JpConversation(ConversationDir),
-    /// An eve session stream: NDJSON, one object per line, appended to.
+    /// An eve session stream: NDJSON, one object per line, appended to (a
+    /// Claude Code or Codex transcript too), or one session of an OpenCode
+    /// store, named by its path ([`opencode::SessionPath`]) and read as row
+    /// records.
     EveStream(PathBuf),
     /// A stream on standard input (`-`).
     Stdin,
@@ -83,6 +87,9 @@ pub enum LocateError {
         /// The workspace searched.
         root: PathBuf,
     },
+    /// An OpenCode store that could not be read, or holds no such session.
+    #[error(transparent)]
+    Store(#[from] super::opencode::StoreError),
     /// Reading the path failed.
     #[error("{}: {}", .path.display(), crate::problem::io_problem(.source))]
     Io {
@@ -126,11 +133,13 @@ pub fn locate(
     // `.` and `a/./b` are named without their `.` in messages.
     let path: PathBuf = cwd.join(arg).components().collect();
     match fs::metadata(&path) {
-        Ok(meta) if meta.is_dir() => locate_folder(&path, env),
-        Ok(meta) if meta.is_file() => locate_file(&path),
+        Ok(meta) if meta.is_dir() => locate_folder(&path, cwd, env),
+        Ok(meta) if meta.is_file() => locate_file(&path, cwd),
         // Opening it, let alone reading it twice, could consume what a
         // writer sends: it is read once, later, by whoever follows it.
         Ok(_) => Ok(Target::Stream(path)),
+        // `opencode.db/<session id>`: one session of an OpenCode database.
+        Err(_) if SessionPath::from_path(&path).is_some() => Ok(Target::EveStream(path)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => match as_conversation_id(arg) {
             Some(id) => locate_id(id, cwd, env),
             None => Err(LocateError::NotFound(path)),
@@ -159,7 +168,11 @@ fn locate_id(
     Ok(Target::JpConversation(entry.conversation()))
 }
 
-fn locate_folder(dir: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Target, LocateError> {
+fn locate_folder(
+    dir: &Path,
+    cwd: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Target, LocateError> {
     let events = dir.join(EVENTS);
     match fs::metadata(&events) {
         Ok(meta) if meta.is_file() => {
@@ -177,6 +190,9 @@ fn locate_folder(dir: &Path, env: &dyn Fn(&str) -> Option<String>) -> Result<Tar
     }
     if let Some(workspace) = Workspace::discover(dir, env) {
         return with_conversations(workspace);
+    }
+    if let Some(store) = opencode::store_in(dir) {
+        return Ok(Target::EveStream(store.choose(cwd)?.path()));
     }
     if let Some(folder) = Workspace::plain_folder(dir) {
         return Ok(Target::Workspace(folder));
@@ -200,8 +216,15 @@ fn with_conversations(workspace: Workspace) -> Result<Target, LocateError> {
     }
 }
 
-fn locate_file(file: &Path) -> Result<Target, LocateError> {
+fn locate_file(file: &Path, cwd: &Path) -> Result<Target, LocateError> {
     let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if opencode::is_database(file) {
+        let store = opencode::Store::Database(file.to_path_buf());
+        return Ok(Target::EveStream(store.choose(cwd)?.path()));
+    }
+    if SessionPath::from_path(file).is_some() {
+        return Ok(Target::EveStream(file.to_path_buf()));
+    }
     let dir = file.parent().unwrap_or(Path::new("."));
     if name == EVENTS {
         return Ok(Target::JpConversation(ConversationDir::new(dir)));

@@ -20,6 +20,7 @@ pub mod conversation;
 pub mod limit;
 pub mod locate;
 pub mod lock;
+pub mod opencode;
 pub mod sessions;
 pub mod stdin;
 pub mod tail;

@@ -1,4 +1,4 @@
-//! Where Claude Code, Codex, Gemini CLI and Qwen Code keep their sessions (docs/agents.md "Finding
+//! Where Claude Code, Codex, Gemini CLI, Qwen Code and Copilot CLI keep their sessions (docs/agents.md "Finding
 //! sessions"): the files that may be a conversation of a folder, with their
 //! time and size. Knows no JSON: which Codex session belongs to which folder
 //! is read from its head by `format::session_head`.
@@ -95,6 +95,37 @@ pub fn codex_sessions(env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> 
     let mut found = Vec::new();
     for folder in ["sessions", "archived_sessions"] {
         walk(&home.join(folder), 0, &mut found);
+    }
+    found
+}
+
+/// Every Copilot CLI session log: `session-state/<id>/events.jsonl` under
+/// `$COPILOT_HOME` (default `~/.copilot`), and the bare
+/// `session-state/<id>.jsonl` older builds wrote.
+pub fn copilot_sessions(env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
+    let Some(home) = non_empty(env("COPILOT_HOME"))
+        .map(PathBuf::from)
+        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".copilot")))
+    else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    let Ok(entries) = fs::read_dir(home.join("session-state")) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() => {
+                let log = entry.path().join("events.jsonl");
+                if log.is_file() {
+                    push_file(&mut found, log);
+                }
+            }
+            Ok(kind) if kind.is_file() && entry.file_name().to_string_lossy().ends_with(".jsonl") => {
+                push_file(&mut found, entry.path());
+            }
+            _ => {}
+        }
     }
     found
 }

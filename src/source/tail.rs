@@ -195,6 +195,53 @@ fn identity(_meta: &fs::Metadata) -> (u64, u64) {
     (0, 0)
 }
 
+/// What a followed stream is read from: a file that grows, or one
+/// session of an OpenCode store, whose rows changed since the last poll
+/// arrive as row records ([`super::opencode::StoreTail`]).
+#[derive(Debug)]
+pub enum Tail {
+    /// An append-only file.
+    File(AppendTail),
+    /// An OpenCode session.
+    Store(Box<super::opencode::StoreTail>),
+}
+
+impl Tail {
+    /// A tail of what `path` names: an OpenCode session's path
+    /// ([`super::opencode::SessionPath`]) or a file.
+    pub fn new(path: impl Into<PathBuf>) -> Tail {
+        let path = path.into();
+        match super::opencode::SessionPath::from_path(&path) {
+            Some(session) => Tail::Store(Box::new(super::opencode::StoreTail::new(session))),
+            None => Tail::File(AppendTail::new(path)),
+        }
+    }
+
+    /// The path followed.
+    pub fn path(&self) -> &Path {
+        match self {
+            Tail::File(tail) => tail.path(),
+            Tail::Store(tail) => tail.path(),
+        }
+    }
+
+    /// What changed since the last poll.
+    pub fn poll(&mut self) -> io::Result<TailRead> {
+        match self {
+            Tail::File(tail) => tail.poll(),
+            Tail::Store(tail) => tail.poll(),
+        }
+    }
+
+    /// Forgets what was read: the next poll reads everything again.
+    pub fn forget(&mut self) {
+        match self {
+            Tail::File(tail) => tail.forget(),
+            Tail::Store(tail) => tail.forget(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::io::Write;

@@ -167,6 +167,9 @@ pub fn file_with(
     path: &Path,
     on_change: impl FnMut(Change) + Send + 'static,
 ) -> Result<Watch, WatchError> {
+    if let Some(session) = super::opencode::SessionPath::from_path(path) {
+        return store_with(session, Box::new(on_change));
+    }
     let folder = parent_folder(path);
     if !folder.is_dir() {
         return Err(WatchError::Missing(folder));
@@ -180,6 +183,62 @@ pub fn file_with(
         seen: None,
     };
     spawn(follower, Box::new(on_change))
+}
+
+/// How often an OpenCode store's files are looked at.
+pub const STORE_POLL: Duration = Duration::from_millis(25);
+
+/// How many looks after a change report a change again (the reader then
+/// asks the database, `PRAGMA data_version`, which is cheap).
+const STORE_AGAIN: u8 = 4;
+
+/// Follows one session of an OpenCode store by polling: every
+/// [`STORE_POLL`], the size and time of each file it is made of (the
+/// database and its `-wal`, or a legacy session's files) are compared with
+/// the last look, and a difference is a [`Change::Events`]. SQLite's
+/// writer changes the `-wal` in place (no event tells a write from our own
+/// reads of it), so a look at a few `stat`s is both simpler and cheaper
+/// than filtering a stream of events; the reader then asks the database
+/// itself what changed (`PRAGMA data_version`, spec agent-transcripts-2 §6.2).
+fn store_with(session: super::opencode::SessionPath, mut sink: Sink) -> Result<Watch, WatchError> {
+    let (tx, rx) = mpsc::channel();
+    let look = move || {
+        session
+            .files()
+            .iter()
+            .map(|path| {
+                fs::metadata(path)
+                    .map(|m| (m.len(), m.modified().ok()))
+                    .ok()
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut seen = look();
+    // Looks after a change still report one: the `-wal` grows before the
+    // commit is visible (the writer updates its index in the `-shm` last,
+    // through a mapping whose time the file system may not update).
+    let mut again = 0;
+    thread::Builder::new()
+        .name("overhear-store".into())
+        .spawn(move || {
+            loop {
+                match rx.recv_timeout(STORE_POLL) {
+                    Ok(Msg::Stop) | Err(RecvTimeoutError::Disconnected) => return,
+                    Ok(Msg::Fs(_)) | Err(RecvTimeoutError::Timeout) => {}
+                }
+                let now = look();
+                if now != seen {
+                    seen = now;
+                    again = STORE_AGAIN;
+                    sink(Change::Events);
+                } else if again > 0 {
+                    again -= 1;
+                    sink(Change::Events);
+                }
+            }
+        })
+        .map_err(WatchError::Thread)?;
+    Ok(Watch { stop: tx })
 }
 
 /// The folder holding `path` (`.` for a bare file name).

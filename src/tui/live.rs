@@ -633,7 +633,7 @@ impl Follow for LiveDocument {
         let path = match &self.live.origin {
             Origin::Jp(dir) => dir.events_path(),
             Origin::Stream(_) => return None,
-            Origin::Eve(path) => path.clone(),
+            Origin::Eve(path) => return crate::source::opencode::modified(path),
         };
         std::fs::metadata(path).and_then(|m| m.modified()).ok()
     }

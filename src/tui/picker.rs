@@ -210,7 +210,7 @@ const DATE: usize = 10;
 /// The title keeps at least this many columns (or its natural width) while
 /// other columns can make room.
 const TITLE_MIN: usize = 24;
-/// Width of the agent column (`claude`, `codex`, `jp`).
+/// Width of the agent column (`claude`, `codex`, `jp`); a longer name widens it.
 const AGENT: usize = 6;
 /// Width of the marker in front of each row (` ● ` for a live conversation).
 const MARKER: usize = 3;
@@ -233,8 +233,8 @@ impl Columns {
             flags: 0,
         };
         for row in rows {
-            if row.agent.is_some() {
-                natural.agent = AGENT;
+            if let Some(agent) = row.agent {
+                natural.agent = natural.agent.max(AGENT).max(display_width(agent));
             }
             natural.title = natural.title.max(display_width(&clean(title_of(row))));
             natural.id = natural.id.max(display_width(&clean(shown_id(row))));
@@ -492,6 +492,19 @@ pub(crate) mod tests {
         ];
         all.extend(rows());
         all
+    }
+
+    #[test]
+    fn an_agent_name_longer_than_the_column_widens_it_for_every_row() {
+        let mut rows = with_sessions();
+        rows[1].agent = Some("copilot");
+        let lines = drawn_rows(rows, 120);
+        let column = |line: &str, text: &str| line.find(text).map(|at| line[..at].chars().count());
+        assert_eq!(
+            column(&lines[3], "rollout-1"),
+            column(&lines[2], "Fix the parser")
+        );
+        assert!(lines[3].starts_with("   copilot  rollout-1"), "{lines:?}");
     }
 
     fn drawn_rows(rows: Vec<ConversationRow>, width: u16) -> Vec<String> {

@@ -7,7 +7,8 @@
 //! Claude Code (each with a sub-agent and a title), Gemini CLI and Qwen
 //! Code (the same), JP (a title in
 //! `metadata.json`), eve (a reply streamed in two deltas, every secret cut
-//! between them).
+//! between them), Copilot CLI (a `task` sub-agent in the same log, a title),
+//! OpenCode (a database with a sub-agent session and a title).
 
 use crate::common;
 
@@ -819,4 +820,194 @@ fn viewer_redact_keeps_secrets_out_of_the_picker() {
         !s.contents().contains("Conversations (")
     });
     viewer.quit();
+}
+
+/// One Copilot CLI event (`agent`: a sub-agent's) as a line.
+fn copilot_line(n: u32, kind: &str, data: Value, agent: Option<&str>) -> String {
+    let mut line = json!({"type": kind, "data": data, "id": format!("e{n}"),
+        "timestamp": format!("2026-01-22T10:00:{n:02}.000Z"),
+        "parentId": if n == 0 { Value::Null } else { json!(format!("e{}", n - 1)) }});
+    if let Some(agent) = agent {
+        line["agentId"] = json!(agent);
+    }
+    line.to_string() + "\n"
+}
+
+/// A Copilot CLI session log: every secret in the prompt, the reasoning,
+/// the reply, a tool call's arguments and result, a `task` sub-agent's
+/// prompt, call, result and reply, and the title.
+fn copilot(dir: &Path) -> PathBuf {
+    let sub = Some("agent-1");
+    let lines = [
+        copilot_line(
+            0,
+            "session.start",
+            json!({"sessionId": "s", "version": 1, "context": {"cwd": "/w"}}),
+            None,
+        ),
+        copilot_line(1, "session.title_changed", json!({"title": title()}), None),
+        copilot_line(2, "user.message", json!({"content": all("prompt")}), None),
+        copilot_line(
+            3,
+            "assistant.message",
+            json!({"messageId": "m1", "content": "",
+            "reasoningText": all("reasoning"),
+            "toolRequests": [{"toolCallId": "c1", "name": "bash",
+                "arguments": {"command": all("tool arguments")}}]}),
+            None,
+        ),
+        copilot_line(
+            4,
+            "tool.execution_complete",
+            json!({"toolCallId": "c1", "success": true,
+            "result": {"content": all("tool result")}}),
+            None,
+        ),
+        copilot_line(
+            5,
+            "assistant.message",
+            json!({"messageId": "m2", "content": "",
+            "toolRequests": [{"toolCallId": "t1", "name": "task",
+                "arguments": {"description": "Explore", "prompt": "Look around."}}]}),
+            None,
+        ),
+        copilot_line(
+            6,
+            "subagent.started",
+            json!({"toolCallId": "t1", "agentName": "explore"}),
+            None,
+        ),
+        copilot_line(7, "user.message", json!({"content": "Look around."}), sub),
+        copilot_line(
+            8,
+            "assistant.message",
+            json!({"messageId": "s1", "content": "",
+            "toolRequests": [{"toolCallId": "g1", "name": "grep",
+                "arguments": {"pattern": all("sub-agent tool arguments")}}]}),
+            sub,
+        ),
+        copilot_line(
+            9,
+            "tool.execution_complete",
+            json!({"toolCallId": "g1", "success": true,
+            "result": {"content": all("sub-agent result")}}),
+            sub,
+        ),
+        copilot_line(
+            10,
+            "assistant.message",
+            json!({"messageId": "s2",
+            "content": all("sub-agent reply")}),
+            sub,
+        ),
+        copilot_line(
+            11,
+            "tool.execution_complete",
+            json!({"toolCallId": "t1", "success": true,
+            "result": {"content": "done"}}),
+            None,
+        ),
+        copilot_line(
+            12,
+            "assistant.message",
+            json!({"messageId": "m3", "content": all("reply")}),
+            None,
+        ),
+    ];
+    let folder = dir.join("session-state/5e55a0e1");
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("events.jsonl");
+    std::fs::write(&path, lines.concat()).unwrap();
+    path
+}
+
+#[test]
+fn copilot_with_a_sub_agent_and_a_title_keeps_no_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = copilot(tmp.path());
+    check_outputs(&path, tmp.path(), "copilot");
+    assert_sub_agent_shown(&path);
+    let md = std::fs::read_to_string(tmp.path().join("copilot.md")).unwrap();
+    assert!(md.starts_with("# Title [redacted"), "{md}");
+}
+
+/// An OpenCode database: a session (titled) whose prompt, reasoning, reply,
+/// tool call and result hold every secret, and a `task` call whose child
+/// session (the sub-agent) does too. Named `<db>/<session id>`.
+fn opencode(dir: &Path) -> PathBuf {
+    let db = dir.join("opencode.db");
+    let store = common::opencode::Store::create(&db);
+    store.session("ses_main", None, "/w", &title(), 1_000);
+    store.session(
+        "ses_child",
+        Some("ses_main"),
+        "/w",
+        "child (@general subagent)",
+        1_001,
+    );
+    let user = json!({"role": "user", "time": {"created": 1_000}});
+    store.message("msg_1", "ses_main", 1_000, user.clone());
+    store.part(
+        "prt_1",
+        "msg_1",
+        "ses_main",
+        1_000,
+        json!({"type": "text", "text": all("prompt")}),
+    );
+    store.message(
+        "msg_2",
+        "ses_main",
+        1_001,
+        json!({"role": "assistant", "parentID": "msg_1", "modelID": "m", "finish": "stop",
+               "time": {"created": 1_001, "completed": 1_009}}),
+    );
+    let parts = [
+        json!({"type": "reasoning", "text": all("reasoning")}),
+        json!({"type": "tool", "tool": "bash", "callID": "call_b",
+               "state": {"status": "completed", "input": {"command": all("arguments")},
+                         "output": all("result")}}),
+        json!({"type": "tool", "tool": "task", "callID": "call_t",
+               "state": {"status": "completed", "input": {"prompt": "look"},
+                         "output": "done", "metadata": {"sessionId": "ses_child"}}}),
+        json!({"type": "text", "text": all("reply")}),
+    ];
+    for (n, part) in parts.into_iter().enumerate() {
+        let id = format!("prt_2{n}");
+        store.part(&id, "msg_2", "ses_main", 1_002 + n as i64, part);
+    }
+    store.message("msg_8", "ses_child", 1_003, user);
+    store.part(
+        "prt_8",
+        "msg_8",
+        "ses_child",
+        1_003,
+        json!({"type": "text", "text": "look"}),
+    );
+    store.message(
+        "msg_9",
+        "ses_child",
+        1_004,
+        json!({"role": "assistant", "parentID": "msg_8", "finish": "stop",
+               "time": {"created": 1_004, "completed": 1_005}}),
+    );
+    let reply = format!("sub-agent reply\n{}", all("sub-agent"));
+    store.part(
+        "prt_9",
+        "msg_9",
+        "ses_child",
+        1_004,
+        json!({"type": "text", "text": reply}),
+    );
+    drop(store);
+    db.join("ses_main")
+}
+
+#[test]
+fn opencode_with_a_sub_agent_and_a_title_keeps_no_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = opencode(tmp.path());
+    check_outputs(&path, tmp.path(), "opencode");
+    assert_sub_agent_shown(&path);
+    let md = std::fs::read_to_string(tmp.path().join("opencode.md")).unwrap();
+    assert!(md.starts_with("# Title [redacted"), "{md}");
 }

@@ -14,6 +14,7 @@ pub mod frames;
 #[path = "../../../benches/common/mod.rs"]
 pub mod generate;
 pub mod inputs;
+pub mod opencode;
 pub mod pty;
 pub mod sgr;
 pub mod snapshot;

@@ -1,0 +1,81 @@
+use super::*;
+use crate::source::tail::TailRead;
+
+/// A database in WAL mode as OpenCode keeps it, its writer's connection open.
+fn store(dir: &Path) -> (PathBuf, rusqlite::Connection) {
+    let path = dir.join("opencode.db");
+    let writer = rusqlite::Connection::open(&path).unwrap();
+    writer.pragma_update(None, "journal_mode", "wal").unwrap();
+    writer
+        .execute_batch(
+            "create table project (id text, worktree text);
+             create table session (id text, project_id text, parent_id text, title text,
+               directory text, version text, time_created integer, time_updated integer);
+             create table message (id text, session_id text, time_created integer,
+               time_updated integer, data text);
+             create table part (id text, message_id text, session_id text,
+               time_created integer, time_updated integer, data text);
+             insert into project values ('p', '/w');
+             insert into session values ('ses_a', 'p', null, 'A', '/w/app', '1', 1, 5);
+             insert into session values ('ses_b', 'p', 'ses_a', 'B', '/w/app', '1', 2, 6);
+             insert into project values ('q', '/else');
+             insert into session values ('ses_c', 'q', null, 'C', '/else', '1', 3, 9);
+             insert into message values ('msg_1', 'ses_a', 1, 1, '{\"role\":\"user\"}');
+             insert into part values ('prt_1', 'msg_1', 'ses_a', 1, 1, '{\"type\":\"text\",\"text\":\"hi\"}');
+             insert into message values ('msg_9', 'ses_b', 2, 2, '{\"role\":\"user\"}');",
+        )
+        .unwrap();
+    (path, writer)
+}
+
+fn text(read: TailRead) -> String {
+    match read {
+        TailRead::Appended(bytes) | TailRead::Reset(bytes) => String::from_utf8(bytes).unwrap(),
+        TailRead::Unchanged => String::new(),
+    }
+}
+
+#[test]
+fn a_poll_sends_the_rows_added_or_changed_since_the_last() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, writer) = store(dir.path());
+    let mut tail = StoreTail::new(SessionPath {
+        store: Store::Database(path),
+        session: "ses_a".into(),
+    });
+    let first = text(tail.poll().unwrap());
+    let tables: Vec<&str> = first
+        .lines()
+        .map(|l| l.split('"').nth(3).unwrap_or(""))
+        .collect();
+    assert_eq!(tables, ["session", "session", "message", "part", "message"]);
+    assert!(first.lines().next().unwrap().contains("\"id\":\"ses_a\""));
+    assert_eq!(tail.poll().unwrap(), TailRead::Unchanged);
+    writer
+        .execute(
+            "insert into part values ('prt_2', 'msg_1', 'ses_a', 7, 7, '{\"type\":\"text\",\"text\":\"more\"}')",
+            [],
+        )
+        .unwrap();
+    let next = text(tail.poll().unwrap());
+    assert_eq!(next.lines().count(), 1, "{next}");
+    assert!(next.contains("prt_2"));
+    writer
+        .execute("update part set data = '{\"type\":\"text\",\"text\":\"hello\"}', time_updated = 7 where id = 'prt_1'", [])
+        .unwrap();
+    let next = text(tail.poll().unwrap());
+    assert!(next.contains("hello") && !next.contains("prt_2"), "{next}");
+}
+
+#[test]
+fn the_session_of_a_folder_is_its_newest_not_a_sub_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, _writer) = store(dir.path());
+    let store = Store::Database(path.clone());
+    assert_eq!(store.choose(Path::new("/w/app")).unwrap().session, "ses_a");
+    assert_eq!(store.choose(Path::new("/w/other")).unwrap().session, "ses_a");
+    assert_eq!(store.choose(Path::new("/nowhere")).unwrap().session, "ses_c");
+    let named = SessionPath::from_path(&path.join("ses_b")).unwrap();
+    assert_eq!(named.session, "ses_b");
+    assert!(store.session("ses_x").is_err());
+}
