@@ -10,7 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use overhear::export::{ExportFormat, ExportOptions, export, foreign_tag};
+use overhear::export::{ExportFormat, ExportOptions, Results, export, foreign_tag};
 use overhear::format::eve::EveReader;
 use overhear::format::jp;
 use overhear::model::Conversation;
@@ -42,6 +42,8 @@ fuzz_target!(|data: &[u8]| {
             format: ExportFormat::Html,
             turns: None,
             title: title.clone(),
+            results: Results::default(),
+            home: None,
         };
         let mut out = Vec::new();
         export(&mut out, &conversation, &doc, &export_options).expect("writing to memory");

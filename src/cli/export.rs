@@ -10,14 +10,16 @@ use clap::{Args, ValueEnum};
 
 use super::UsageError;
 use super::render::{StyleArgs, build_document, refuse_terminal_stdin, source_name};
-use crate::export::{ExportFormat, ExportOptions, export};
+use crate::export::{ExportFormat, ExportOptions, Results, export};
 use crate::files::read::identity;
 use crate::files::write::{WriteError, write_file};
 use crate::load::{Live, Origin};
+use crate::model::EventKind;
 use crate::redact::Redactor;
 use crate::render::document::{DocOptions, DocView};
 use crate::render::print::TurnSpec;
 use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::text::truncate::truncate;
 
 /// Which rendering to export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -26,6 +28,15 @@ pub enum ExportView {
     Terminal,
     /// Only what is addressed to the user, as a chat.
     User,
+}
+
+/// How much of each tool result an export holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportResults {
+    /// Everything, up to a cap per result that a note reports.
+    Whole,
+    /// Cut to the terminal's line budget, as `render` shows it.
+    Terminal,
 }
 
 /// Arguments of `overhear export`.
@@ -53,6 +64,11 @@ pub struct ExportArgs {
     /// Which view: the display policy, or only what the user is told.
     #[arg(long, value_enum, default_value = "terminal")]
     pub view: ExportView,
+    /// How much of each tool result and diff a card holds: all of it (up to
+    /// 5,000 lines or 1 MiB a result, past which a note says what was left
+    /// out), or as the terminal shows it, cut to its line budget.
+    #[arg(long, value_enum, default_value = "whole")]
+    pub results: ExportResults,
     /// `--config` and `--set`.
     #[command(flatten)]
     pub style: StyleArgs,
@@ -132,6 +148,11 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         format: args.format(),
         turns: args.turn,
         title: title(&loaded),
+        home: home(),
+        results: match args.results {
+            ExportResults::Whole => Results::Whole,
+            ExportResults::Terminal => Results::Terminal,
+        },
     };
     match output {
         Some(path) => {
@@ -163,14 +184,52 @@ fn shown(path: &Path) -> String {
     sanitize(&path.display().to_string(), SanitizeMode::Visualize).into_owned()
 }
 
-/// The title of the export: the conversation's title, else its file's name.
+/// The title of the export: the conversation's title, else the first line
+/// of its first prompt, else its file's name — never a local path.
 fn title(loaded: &Live) -> String {
-    let title = loaded
-        .conversation
+    let conv = &loaded.conversation;
+    let prompt = || {
+        conv.events.iter().find_map(|event| match &event.kind {
+            EventKind::ChatRequest { content, .. } => content
+                .lines()
+                .map(str::trim)
+                .find(|line| !line.is_empty())
+                .map(|line| truncate(line, TITLE_WIDTH)),
+            _ => None,
+        })
+    };
+    let title = conv
         .title
         .clone()
-        .unwrap_or_else(|| source_name(&loaded.origin));
+        .filter(|t| !t.trim().is_empty())
+        .or_else(prompt)
+        .unwrap_or_else(|| file_name(&loaded.origin));
     sanitize(&title, SanitizeMode::Strip).into_owned()
+}
+
+/// The widest a title made from a prompt is.
+const TITLE_WIDTH: usize = 80;
+
+/// The name of the conversation's file (a JP conversation's folder), not
+/// its path.
+fn file_name(origin: &Origin) -> String {
+    let path = match origin {
+        Origin::Jp(dir) => dir.dir.as_path(),
+        Origin::Eve(path) | Origin::Stream(path) => path.as_path(),
+    };
+    path.file_name().map_or_else(
+        || "conversation".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+/// The user's home folder, which the export writes as `~`; `None` when
+/// it is unset, relative or the root.
+fn home() -> Option<String> {
+    let home = std::env::var_os("HOME")?;
+    let home = Path::new(&home);
+    (home.is_absolute() && home.parent().is_some())
+        .then(|| home.to_string_lossy().trim_end_matches('/').to_string())
 }
 
 /// Refuses a new file in a JP conversation's folder: the folder is JP's

@@ -21,7 +21,7 @@ use ratatui::text::Line;
 use crate::model::Conversation;
 use crate::render::code_wrap::wrap_long_line;
 use crate::render::document::{BlockKind, DocBlock, Document};
-use crate::render::layout::{LayoutContext, full_text, head_height, is_foldable, layout};
+use crate::render::layout::{Fold, LayoutContext, full_text, head_height, is_foldable, layout_as};
 use crate::render::lazy_highlight::Highlighting;
 use crate::render::print::TurnSpec;
 use crate::render::theme::Theme;
@@ -50,6 +50,25 @@ pub struct ExportOptions {
     pub turns: Option<TurnSpec>,
     /// The conversation's title, for the HTML `<title>` and the first heading.
     pub title: String,
+    /// How much of each tool result and diff a card's body holds.
+    pub results: Results,
+    /// The user's home folder (`/home/ada`), written `~` wherever it
+    /// starts a path in the export: a shared page tells no local user name.
+    pub home: Option<String>,
+}
+
+/// How much of each tool result and diff an export's cards hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Results {
+    /// Everything: no terminal line budget, up to a cap per result
+    /// ([`crate::render::layout::WHOLE_RESULT_LINES`] lines or
+    /// [`crate::render::layout::WHOLE_RESULT_BYTES`] bytes) past which a
+    /// note says exactly what was left out.
+    #[default]
+    Whole,
+    /// As the terminal shows them: cut to the policy's line budget, diffs
+    /// to their first lines.
+    Terminal,
 }
 
 /// A block laid out for export, in both themes.
@@ -92,16 +111,52 @@ pub fn export(
     doc: &Document,
     options: &ExportOptions,
 ) -> io::Result<()> {
-    let parts = parts(conv, doc, options.turns);
+    let parts = parts(conv, doc, options);
+    let mut page = Vec::new();
     match options.format {
-        ExportFormat::Md => markdown::write(out, &options.title, &parts),
-        ExportFormat::Html => html::write(out, &options.title, &parts),
+        ExportFormat::Md => markdown::write(&mut page, &options.title, &parts),
+        ExportFormat::Html => html::write(&mut page, &options.title, &parts),
+    }?;
+    drop(parts);
+    match options.home.as_deref() {
+        Some(home) => out.write_all(tilde(&String::from_utf8_lossy(&page), home).as_bytes()),
+        None => out.write_all(&page),
     }?;
     out.flush()
 }
 
+/// `page` with `home` written `~` wherever it is a whole path or starts
+/// one (`/home/ada/src` → `~/src`; `/home/adam` and `/x/home/ada` are other
+/// folders and kept).
+fn tilde(page: &str, home: &str) -> String {
+    if home.is_empty() {
+        return page.to_string();
+    }
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
+    let mut out = String::with_capacity(page.len());
+    let mut rest = page;
+    let mut before: Option<char> = None;
+    while let Some(at) = rest.find(home) {
+        let after = rest[at + home.len()..].chars().next();
+        let prev = rest[..at].chars().next_back().or(before);
+        let starts = !prev.is_some_and(part);
+        let ends = after.is_none_or(|c| c == '/' || !part(c));
+        out.push_str(&rest[..at]);
+        out.push_str(if starts && ends { "~" } else { home });
+        before = home.chars().next_back();
+        rest = &rest[at + home.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The parts of the blocks of the chosen turns.
-fn parts(conv: &Conversation, doc: &Document, turns: Option<TurnSpec>) -> Vec<Part> {
+fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Part> {
+    let turns = options.turns;
+    let open = match options.results {
+        Results::Whole => Fold::Whole,
+        Results::Terminal => Fold::Policy,
+    };
     let dark_theme = Theme::dark();
     let light_theme = Theme::builtin("light").unwrap_or_else(Theme::dark);
     let context = |theme| LayoutContext {
@@ -113,9 +168,12 @@ fn parts(conv: &Conversation, doc: &Document, turns: Option<TurnSpec>) -> Vec<Pa
         highlighting: Highlighting::Whole,
     };
     let (dark, light) = (context(&dark_theme), context(&light_theme));
-    let lay = |block: &DocBlock, folded: bool| Laid {
-        dark: wrapped(layout(block, folded, &dark)),
-        light: wrapped(layout(block, folded, &light)),
+    let lay = |block: &DocBlock, folded: bool| {
+        let fold = if folded { Fold::Folded } else { open };
+        Laid {
+            dark: wrapped(layout_as(block, fold, &dark)),
+            light: wrapped(layout_as(block, fold, &light)),
+        }
     };
     let total = conv.turns.len();
     let mut parts = Vec::new();
@@ -241,3 +299,6 @@ fn rule_words(lines: &[Line<'_>]) -> String {
         .collect::<Vec<_>>()
         .join(" · ")
 }
+
+#[cfg(test)]
+mod tests;

@@ -18,11 +18,9 @@ use serde_json::Value;
 use similar::TextDiff;
 
 use crate::model::call_view::{
-    CallView, ChecklistItem, DiffLine, DiffLineKind, ItemStatus, Question,
+    CallView, ChecklistItem, DIFF_KEPT_LINES, DiffLine, DiffLineKind, ItemStatus,
+    Question,
 };
-
-/// The most lines of a diff or a written file shown in the arguments.
-const MAX_LINES: usize = 60;
 
 /// The view of a call of tool `name` with `arguments`, when the tool is one
 /// this module knows.
@@ -316,10 +314,10 @@ fn patch(body: &str) -> CallView {
     capped(lines)
 }
 
-/// At most [`MAX_LINES`] lines, and how many more there are.
+/// At most [`DIFF_KEPT_LINES`] lines, and how many more there are.
 fn capped(mut lines: Vec<DiffLine>) -> CallView {
-    let more = lines.len().saturating_sub(MAX_LINES);
-    lines.truncate(MAX_LINES);
+    let more = lines.len().saturating_sub(DIFF_KEPT_LINES);
+    lines.truncate(DIFF_KEPT_LINES);
     CallView::Diff { lines, more }
 }
 
@@ -498,11 +496,11 @@ mod tests {
 
     #[test]
     fn long_writes_are_capped_with_a_count() {
-        let content: String = (0..100).map(|n| format!("line {n}\n")).collect();
+        let content: String = (0..5_100).map(|n| format!("line {n}\n")).collect();
         let args = json!({"file_path": "big.txt", "content": content});
         let shown = text(&view("Write", &args).unwrap());
         assert!(shown.starts_with("--- /dev/null\n+++ big.txt\n@@\n+line 0\n"));
-        assert!(shown.ends_with("(43 more)"), "{shown}");
+        assert!(shown.ends_with("\n+line 4996\n(103 more)"), "{shown}");
     }
 
     #[test]

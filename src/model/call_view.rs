@@ -9,6 +9,10 @@ use serde::{Deserialize, Serialize};
 use super::event::Event;
 use super::facts;
 
+/// The most lines of a diff a reader keeps in a [`CallView::Diff`]: the
+/// terminal shows the first few dozen, an export all of these.
+pub const DIFF_KEPT_LINES: usize = 5_000;
+
 /// How a call's arguments read, by what the call does.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

@@ -97,6 +97,24 @@ pub enum Fold {
     /// A tool card with every result in full, those the policy cuts or
     /// hides included (the viewer's `Enter` on such a card).
     Expanded,
+    /// What the policy shows, with nothing cut to a terminal's line budget:
+    /// results the policy cuts to lines and diffs are whole, up to
+    /// [`WHOLE_RESULT_LINES`] lines or [`WHOLE_RESULT_BYTES`] bytes each,
+    /// past which a note says exactly what was left out (the exports).
+    Whole,
+}
+
+/// The most lines of one result (or of one diff) that [`Fold::Whole`] lays
+/// out: a page holds a 2,000-line build log, not a million-line dump.
+pub const WHOLE_RESULT_LINES: usize = crate::model::call_view::DIFF_KEPT_LINES;
+
+/// The most bytes of one result that [`Fold::Whole`] lays out.
+pub const WHOLE_RESULT_BYTES: usize = 1 << 20;
+
+/// [`layout`] with any [`Fold`], for a reader of the whole document rather
+/// than a terminal (the exports lay blocks out with [`Fold::Whole`]).
+pub fn layout_as(block: &DocBlock, fold: Fold, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    layout_with(block, fold, false, ctx)
 }
 
 /// [`layout`] for the viewer: `fold` may be [`Fold::Expanded`], and what the

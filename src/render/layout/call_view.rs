@@ -15,12 +15,18 @@ use super::lines::{clean, indent_code};
 /// The indent of a call's view under its card's header.
 const INDENT: &str = "    ";
 
+/// The lines of a diff a terminal shows; an export shows every line the
+/// reader kept.
+const TERMINAL_DIFF_LINES: usize = 60;
+
 /// `view` laid out at the context's width, behind the card's indent; a
 /// command's description is left out when it is the card's `subject` (the
-/// header says it already).
+/// header says it already). `whole`: a diff is not cut to the terminal's
+/// [`TERMINAL_DIFF_LINES`].
 pub(super) fn lines(
     view: &CallView,
     subject: Option<&str>,
+    whole: bool,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let styles = &ctx.theme.styles;
@@ -51,7 +57,13 @@ pub(super) fn lines(
             out
         }
         CallView::Diff { lines, more } => {
-            let code: Vec<Line<'static>> = lines
+            let shown = if whole {
+                lines.len()
+            } else {
+                lines.len().min(TERMINAL_DIFF_LINES)
+            };
+            let more = more + (lines.len() - shown);
+            let code: Vec<Line<'static>> = lines[..shown]
                 .iter()
                 .map(|line| {
                     let style = match line.kind {
@@ -65,8 +77,16 @@ pub(super) fn lines(
                 })
                 .collect();
             let mut out = indent_code(code, INDENT, ctx);
-            if *more > 0 {
-                let note = format!("… {more} more line{}", if *more == 1 { "" } else { "s" });
+            if more > 0 {
+                let plural = if more == 1 { "" } else { "s" };
+                let note = if whole {
+                    format!(
+                        "… {more} more line{plural} left out (an export keeps {} lines of a diff)",
+                        super::WHOLE_RESULT_LINES
+                    )
+                } else {
+                    format!("… {more} more line{plural}")
+                };
                 out.extend(prose(&[Span::styled(note, styles.truncation_note)], "", ctx));
             }
             out

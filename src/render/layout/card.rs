@@ -20,7 +20,10 @@ use crate::text::wrap::{prefix_lines, wrap_spans};
 use super::lines::{clean, code_lines, dim_line, indent_code, inner_width, line_count, pretty};
 use super::message::inquiry_lines;
 use super::rules::{task_detail, task_label};
-use super::{BODY_INDENT, Fold, LayoutContext, RESULT_GUTTER, subagent};
+use super::{
+    BODY_INDENT, Fold, LayoutContext, RESULT_GUTTER, WHOLE_RESULT_BYTES, WHOLE_RESULT_LINES,
+    subagent,
+};
 
 pub(super) fn tool_card(
     card: &ToolCard,
@@ -30,6 +33,7 @@ pub(super) fn tool_card(
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let folded = fold == Fold::Folded;
+    let whole = fold == Fold::Whole;
     let hint = CardHint {
         viewer,
         expanded: fold == Fold::Expanded,
@@ -80,7 +84,7 @@ pub(super) fn tool_card(
         }
         let asked = sub.is_some_and(|(_, conv)| subagent::was_asked(conv));
         if (show_header || card.label_audience) && !asked {
-            lines.extend(arguments_lines(card, request, arguments, ctx));
+            lines.extend(arguments_lines(card, request, arguments, whole, ctx));
         }
         if let Some((sub, sub_conv)) = sub {
             lines.push(subagent::summary_line(
@@ -139,6 +143,11 @@ pub(super) fn tool_card(
                     Cow::Owned(rest)
                 }
                 _ => text,
+            };
+            let display = match display {
+                BlockDisplay::Lines(_) | BlockDisplay::Full if whole => Budget::Whole,
+                BlockDisplay::Lines(n) => Budget::Lines(n),
+                _ => Budget::Full,
             };
             lines.extend(result_lines(
                 &text,
@@ -396,6 +405,7 @@ pub(super) fn arguments_lines(
     card: &ToolCard,
     request: &crate::model::Event,
     arguments: &Value,
+    whole: bool,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let empty = match arguments {
@@ -430,7 +440,7 @@ pub(super) fn arguments_lines(
         Parameters::Custom(_) if facts::call_view(request).is_some() => {
             let subject = facts::subject(request);
             call_view::of(request).map_or_else(Vec::new, |view| {
-                super::call_view::lines(&view, subject, ctx)
+                super::call_view::lines(&view, subject, whole, ctx)
             })
         }
         Parameters::Custom(_) => match request
@@ -449,20 +459,28 @@ pub(super) fn arguments_lines(
     }
 }
 
-/// One result block: sanitized, presented by its mime type, cut to its line
-/// budget with a visible note.
+/// How much of one result block is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Budget {
+    /// The first N lines (the policy's cut for a terminal).
+    Lines(usize),
+    /// Everything.
+    Full,
+    /// Everything up to [`WHOLE_RESULT_LINES`] lines or
+    /// [`WHOLE_RESULT_BYTES`] bytes (an export).
+    Whole,
+}
+
+/// One result block: sanitized, presented by its mime type, cut to its
+/// budget with a visible note of what was cut.
 pub(super) fn result_lines(
     text: &str,
     mime: Option<&str>,
-    display: BlockDisplay,
+    display: Budget,
     is_error: bool,
     viewer: bool,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
-    let limit = match display {
-        BlockDisplay::Lines(n) => Some(n),
-        _ => None,
-    };
     // Colour in plain tool output becomes styles (never raw escapes).
     let text = if mime.is_none() && text.contains('\u{1b}') {
         sanitize_keep_sgr(text, ctx.sanitize)
@@ -471,22 +489,36 @@ pub(super) fn result_lines(
     };
     let (presentation, normalized) = classify_result(&text, mime);
     let total = line_count(&normalized);
+    let limit = match display {
+        Budget::Lines(n) => Some(n),
+        Budget::Full => None,
+        Budget::Whole => Some(whole_lines(&normalized)),
+    };
     let shown: Cow<'_, str> = match limit {
         Some(n) if total > n => {
             Cow::Owned(normalized.lines().take(n).collect::<Vec<_>>().join("\n"))
         }
-        _ => normalized,
+        _ => Cow::Borrowed(normalized.as_ref()),
     };
     let mut lines = presented(&presentation, &shown, is_error, ctx);
     if let Some(n) = limit
         && total > n
     {
         let cut = total - n;
-        let note = format!(
-            "… {cut} more line{} not shown{}",
-            if cut == 1 { "" } else { "s" },
-            if viewer { " (Enter shows)" } else { "" }
-        );
+        let plural = if cut == 1 { "" } else { "s" };
+        let note = if display == Budget::Whole {
+            let bytes = normalized.len().saturating_sub(shown.len());
+            format!(
+                "… {cut} more line{plural} ({}) left out: an export keeps {WHOLE_RESULT_LINES} lines or {} of a result",
+                size(bytes),
+                size(WHOLE_RESULT_BYTES)
+            )
+        } else {
+            format!(
+                "… {cut} more line{plural} not shown{}",
+                if viewer { " (Enter shows)" } else { "" }
+            )
+        };
         let gutter = [Span::styled(RESULT_GUTTER, gutter_style(is_error, ctx))];
         lines.extend(wrap_spans(
             &[Span::styled(note, ctx.theme.styles.truncation_note)],
@@ -496,6 +528,39 @@ pub(super) fn result_lines(
         ));
     }
     lines
+}
+
+/// How many of the first lines of `text` fit in an export's cap of
+/// [`WHOLE_RESULT_LINES`] lines and [`WHOLE_RESULT_BYTES`] bytes (one line
+/// at least, however long: a line is cut only by the cap on lines).
+fn whole_lines(text: &str) -> usize {
+    let mut bytes = 0;
+    let mut count = 0;
+    for line in text.lines().take(WHOLE_RESULT_LINES) {
+        bytes += line.len() + 1;
+        if bytes > WHOLE_RESULT_BYTES && count > 0 {
+            break;
+        }
+        count += 1;
+    }
+    count
+}
+
+/// A size as a person reads it: `512 bytes`, `1.5 KiB`, `1 MiB`.
+fn size(bytes: usize) -> String {
+    const UNITS: [(&str, u32); 2] = [("MiB", 20), ("KiB", 10)];
+    for (unit, shift) in UNITS {
+        let one = 1usize << shift;
+        if bytes >= one {
+            return if bytes.is_multiple_of(one) {
+                format!("{} {unit}", bytes / one)
+            } else {
+                format!("{:.1} {unit}", bytes as f64 / one as f64)
+            };
+        }
+    }
+    let plural = if bytes == 1 { "" } else { "s" };
+    format!("{bytes} byte{plural}")
 }
 
 /// Result text laid out as `presentation` behind the result gutter, line by
