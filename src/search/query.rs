@@ -61,10 +61,14 @@ impl Query {
             .map_err(|err| QueryError::Regex(err.to_string()))?;
         // Only a literal has fixed bytes to look for; ignoring case, only one
         // whose letters ASCII's case folding covers.
-        let forms = if regex || (ignore && !pattern.is_ascii()) {
-            None
-        } else {
-            Forms::new(pattern, ignore)
+        // A reader may compose what it shows of pieces stored apart (a slash
+        // command's name and arguments, a result's blocks), joined by a space
+        // or a line break: a file may hold the shown text without holding the
+        // whole pattern. Its longest word is stored whole, in some form.
+        let word = pattern.split_whitespace().max_by_key(|word| word.len());
+        let forms = match word {
+            Some(word) if !regex && !(ignore && !word.is_ascii()) => Forms::new(word, ignore),
+            _ => None,
         };
         Ok(Query { matcher, forms })
     }
@@ -78,8 +82,9 @@ impl Query {
             .collect()
     }
 
-    /// The prefilter: `None` when every file must be decoded (a regular
-    /// expression, or a non-ASCII literal with case ignored).
+    /// The prefilter, made of the pattern's longest word: `None` when every
+    /// file must be decoded (a regular expression, a non-ASCII word with case
+    /// ignored, or a pattern of spaces only).
     pub(crate) fn forms(&self) -> Option<&Forms> {
         self.forms.as_ref()
     }
