@@ -67,7 +67,7 @@ impl Query {
         // whole pattern. Its longest word is stored whole, in some form.
         let word = pattern.split_whitespace().max_by_key(|word| word.len());
         let forms = match word {
-            Some(word) if !regex && !(ignore && !word.is_ascii()) => Forms::new(word, ignore),
+            Some(word) if !regex && (!ignore || word.is_ascii()) => Forms::new(word, ignore),
             _ => None,
         };
         Ok(Query { matcher, forms })
