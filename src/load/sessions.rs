@@ -180,39 +180,22 @@ pub fn sessions_of(
     found
 }
 
+/// Lists every session file an agent keeps, of every folder.
+type ListEverySession = fn(&dyn Fn(&str) -> Option<String>) -> Vec<SessionFile>;
+
 /// Every session of every folder among `agents`, newest first (for
 /// `overhear search --all-projects`).
 pub fn every_session(env: &dyn Fn(&str) -> Option<String>, agents: Agents) -> Vec<FolderSession> {
+    let lists: [(bool, Agent, ListEverySession); 3] = [
+        (agents.claude_code, Agent::ClaudeCode, sessions::claude_all_sessions),
+        (agents.codex, Agent::Codex, sessions::codex_sessions),
+        (agents.copilot, Agent::Copilot, sessions::copilot_sessions),
+    ];
     let mut found = Vec::new();
-    if agents.claude_code {
-        found.extend(
-            sessions::claude_all_sessions(env)
-                .into_iter()
-                .map(|file| FolderSession {
-                    agent: Agent::ClaudeCode,
-                    file,
-                }),
-        );
-    }
-    if agents.codex {
-        found.extend(
-            sessions::codex_sessions(env)
-                .into_iter()
-                .map(|file| FolderSession {
-                    agent: Agent::Codex,
-                    file,
-                }),
-        );
-    }
-    if agents.copilot {
-        found.extend(
-            sessions::copilot_sessions(env)
-                .into_iter()
-                .map(|file| FolderSession {
-                    agent: Agent::Copilot,
-                    file,
-                }),
-        );
+    for (wanted, agent, list) in lists {
+        if wanted {
+            found.extend(list(env).into_iter().map(|file| FolderSession { agent, file }));
+        }
     }
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
     found

@@ -20,33 +20,29 @@ pub struct SessionFile {
 /// `$CLAUDE_CONFIG_DIR/projects/<slug>` (default `~/.claude`), the slug
 /// being the folder's path with every `/` and `.` written `-`.
 pub fn claude_project_dir(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let base = non_empty(env("CLAUDE_CONFIG_DIR"))
-        .map(PathBuf::from)
-        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".claude")))?;
     let slug: String = cwd
         .to_string_lossy()
         .chars()
         .map(|c| if c == '/' || c == '.' { '-' } else { c })
         .collect();
-    Some(base.join("projects").join(slug))
+    Some(claude_projects(env)?.join(slug))
+}
+
+/// Claude Code's folder of project folders: `$CLAUDE_CONFIG_DIR/projects`
+/// (default `~/.claude/projects`).
+fn claude_projects(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let base = non_empty(env("CLAUDE_CONFIG_DIR"))
+        .map(PathBuf::from)
+        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".claude")))?;
+    Some(base.join("projects"))
 }
 
 /// The main transcripts of Claude Code's project folder for `cwd`: its
 /// `*.jsonl` files, sub-agents' `agent-*.jsonl` left out.
 pub fn claude_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
-    let Some(dir) = claude_project_dir(cwd, env) else {
-        return Vec::new();
-    };
     let mut found = Vec::new();
-    let Ok(entries) = fs::read_dir(&dir) else {
-        return found;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.ends_with(".jsonl") && !name.starts_with("agent-") {
-            push_file(&mut found, entry.path());
-        }
+    if let Some(dir) = claude_project_dir(cwd, env) {
+        push_transcripts(&dir, &mut found);
     }
     found
 }
@@ -54,32 +50,31 @@ pub fn claude_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<
 /// The main transcripts of every Claude Code project folder
 /// (`$CLAUDE_CONFIG_DIR/projects/*/`), sub-agents' left out.
 pub fn claude_all_sessions(env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
-    let Some(base) = non_empty(env("CLAUDE_CONFIG_DIR"))
-        .map(PathBuf::from)
-        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".claude")))
-    else {
-        return Vec::new();
-    };
     let mut found = Vec::new();
-    let Ok(projects) = fs::read_dir(base.join("projects")) else {
+    let Some(Ok(projects)) = claude_projects(env).map(fs::read_dir) else {
         return found;
     };
     for project in projects.flatten() {
-        if !project.file_type().is_ok_and(|t| t.is_dir()) {
-            continue;
-        }
-        let Ok(entries) = fs::read_dir(project.path()) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.ends_with(".jsonl") && !name.starts_with("agent-") {
-                push_file(&mut found, entry.path());
-            }
+        if project.file_type().is_ok_and(|t| t.is_dir()) {
+            push_transcripts(&project.path(), &mut found);
         }
     }
     found
+}
+
+/// The `*.jsonl` of one Claude Code project folder, sub-agents'
+/// `agent-*.jsonl` left out.
+fn push_transcripts(dir: &Path, found: &mut Vec<SessionFile>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.ends_with(".jsonl") && !name.starts_with("agent-") {
+            push_file(found, entry.path());
+        }
+    }
 }
 
 /// Every Codex session file: `*.jsonl` and `*.jsonl.zst` under
