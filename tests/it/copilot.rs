@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use common::agents::stated_ago;
+use common::agents::{Counts, counts_of_events, stated_ago};
 use common::pty::Viewer;
 use common::snapshot::snapshot;
 use common::support::overhear;
@@ -47,15 +47,6 @@ fn fixture(id: &str) -> PathBuf {
         .join("tests/fixtures/copilot/session-state")
         .join(id)
         .join("events.jsonl")
-}
-
-/// Turns, calls by name, errors, replies.
-#[derive(Debug, Default, PartialEq)]
-struct Counts {
-    turns: usize,
-    calls: BTreeMap<String, usize>,
-    errors: usize,
-    replies: usize,
 }
 
 /// §9 over the log's JSON lines, for the events of agent `agent` (`None`:
@@ -116,28 +107,7 @@ fn counted(path: &Path, agent: Option<&str>) -> Counts {
 fn read_by_overhear(path: &Path) -> (Counts, BTreeMap<String, Counts>) {
     let run = overhear(["events", "--view", "raw", "--jsonl", path.to_str().unwrap()]);
     run.expect_code(0);
-    let mut parent = Counts::default();
-    let mut subagents: BTreeMap<String, Counts> = BTreeMap::new();
-    for line in run.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        let event: Value = serde_json::from_slice(line).expect("JSON lines");
-        let counts = match event["overhear.subagent"].as_str() {
-            Some(call) => subagents.entry(call.to_string()).or_default(),
-            None => &mut parent,
-        };
-        match event["type"].as_str() {
-            Some("chat_request") => counts.turns += 1,
-            Some("tool_call_request") => {
-                let name = event["name"].as_str().unwrap_or("").to_string();
-                *counts.calls.entry(name).or_default() += 1;
-            }
-            Some("tool_call_response") if event["is_error"] == Value::Bool(true) => {
-                counts.errors += 1
-            }
-            Some("chat_response") if event["message"].is_string() => counts.replies += 1,
-            _ => {}
-        }
-    }
-    (parent, subagents)
+    counts_of_events(&run.stdout)
 }
 
 fn render(path: &Path, width: usize) -> String {

@@ -15,14 +15,7 @@ use std::process::{Command, Output};
 use overhear::text::width::display_width;
 use serde_json::Value;
 
-/// Turns, tool calls by name, failed calls, replies (speech).
-#[derive(Debug, Default, PartialEq)]
-struct Counts {
-    turns: usize,
-    calls: BTreeMap<String, usize>,
-    errors: usize,
-    replies: usize,
-}
+use crate::common::agents::{Counts, counts_of_events};
 
 fn gemini_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gemini/chats")
@@ -80,28 +73,7 @@ fn overhear(args: &[&str], path: &Path) -> Output {
 /// parent's events apart from each sub-agent's.
 fn read_by_overhear(path: &Path) -> (Counts, BTreeMap<String, Counts>) {
     let out = overhear(&["events", "--view", "provider", "--jsonl"], path);
-    let mut parent = Counts::default();
-    let mut subagents: BTreeMap<String, Counts> = BTreeMap::new();
-    for line in out.stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-        let event: Value = serde_json::from_slice(line).expect("events prints JSON lines");
-        let counts = match event["overhear.subagent"].as_str() {
-            Some(call) => subagents.entry(call.to_string()).or_default(),
-            None => &mut parent,
-        };
-        match event["type"].as_str() {
-            Some("chat_request") => counts.turns += 1,
-            Some("tool_call_request") => {
-                let name = event["name"].as_str().unwrap_or("").to_string();
-                *counts.calls.entry(name).or_default() += 1;
-            }
-            Some("tool_call_response") if event["is_error"] == Value::Bool(true) => {
-                counts.errors += 1
-            }
-            Some("chat_response") if event["message"].is_string() => counts.replies += 1,
-            _ => {}
-        }
-    }
-    (parent, subagents)
+    counts_of_events(&out.stdout)
 }
 
 fn records(path: &Path) -> Vec<Value> {

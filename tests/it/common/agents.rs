@@ -116,3 +116,41 @@ pub mod claude {
         record("assistant", uuid, second, sidechain, message)
     }
 }
+
+/// Turns (prompts), tool calls by name, failed calls and replies: what the
+/// spec's counting rules count, for comparing a reader with the file.
+#[derive(Debug, Default, PartialEq)]
+pub struct Counts {
+    pub turns: usize,
+    pub calls: std::collections::BTreeMap<String, usize>,
+    pub errors: usize,
+    pub replies: usize,
+}
+
+/// The [`Counts`] of `overhear events --jsonl` output: the parent's, and each
+/// sub-agent's by the id of the call that started it.
+pub fn counts_of_events(stdout: &[u8]) -> (Counts, std::collections::BTreeMap<String, Counts>) {
+    use serde_json::Value;
+    let mut parent = Counts::default();
+    let mut subagents: std::collections::BTreeMap<String, Counts> = Default::default();
+    for line in stdout.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        let event: Value = serde_json::from_slice(line).expect("events prints JSON lines");
+        let counts = match event["overhear.subagent"].as_str() {
+            Some(call) => subagents.entry(call.to_string()).or_default(),
+            None => &mut parent,
+        };
+        match event["type"].as_str() {
+            Some("chat_request") => counts.turns += 1,
+            Some("tool_call_request") => {
+                let name = event["name"].as_str().unwrap_or("").to_string();
+                *counts.calls.entry(name).or_default() += 1;
+            }
+            Some("tool_call_response") if event["is_error"] == Value::Bool(true) => {
+                counts.errors += 1
+            }
+            Some("chat_response") if event["message"].is_string() => counts.replies += 1,
+            _ => {}
+        }
+    }
+    (parent, subagents)
+}
