@@ -19,9 +19,9 @@ mod scan;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub use hits::{CONTEXT_BYTES, Hit, Place};
+pub use hits::Hit;
 pub use listing::{Listed, list};
-pub use query::{Case, Query, QueryError};
+pub use query::{Case, Query};
 pub use scan::{Outcome, Stored, Target, scan};
 
 use crate::format::detect::{LineFormat, line_format};

@@ -60,7 +60,8 @@ fn dollars(price: &Price, input: u64, output: u64, info: &facts::TurnInfo) -> f6
 }
 
 /// What a session cost: the sum of its turns' costs, and how many of its
-/// turns could not be priced.
+/// turns could not be priced (for the program's status bar and listing).
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SessionCost {
     /// US dollars over the turns with a cost, recorded or priced.
@@ -73,6 +74,7 @@ pub struct SessionCost {
     pub not_priced: usize,
 }
 
+#[cfg(feature = "cli")]
 impl SessionCost {
     /// Counts one more turn's cost.
     pub fn add(&mut self, cost: Cost) {
@@ -159,6 +161,7 @@ mod tests {
         assert_eq!(Cost::of(&unnamed, &prices), Some(Cost::NotPriced));
     }
 
+    #[cfg(feature = "cli")]
     #[test]
     fn a_session_sum_says_what_it_leaves_out() {
         let mut total = SessionCost::default();

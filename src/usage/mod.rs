@@ -14,26 +14,33 @@
 
 mod cost;
 mod prices;
+// The figures of a listing: only the program lists sessions.
+#[cfg(feature = "cli")]
 mod summary;
 
 use std::sync::OnceLock;
 
-pub use cost::{Cost, SessionCost};
-pub use prices::{Price, PriceError, Prices};
+pub use cost::Cost;
+#[cfg(feature = "cli")]
+pub use cost::SessionCost;
+#[cfg(feature = "cli")]
+pub use prices::{PriceError, Prices};
+#[cfg(feature = "cli")]
 pub use summary::Summary;
 
 /// The price table of this run, once set or first read.
-static IN_FORCE: OnceLock<Prices> = OnceLock::new();
+static IN_FORCE: OnceLock<prices::Prices> = OnceLock::new();
 
 /// The price table in force: the one [`use_prices`] set, else the built-in
 /// table.
-pub fn prices() -> &'static Prices {
-    IN_FORCE.get_or_init(Prices::builtin)
+pub fn prices() -> &'static prices::Prices {
+    IN_FORCE.get_or_init(prices::Prices::builtin)
 }
 
 /// Makes `table` the price table of this run. Only the first call counts,
 /// and only before any cost was shown: the command line calls it once, as it
 /// reads the user configuration, before anything is rendered.
+#[cfg(feature = "cli")]
 pub fn use_prices(table: Prices) {
     let _ = IN_FORCE.set(table);
 }

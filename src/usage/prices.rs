@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use serde::Deserialize;
+#[cfg(feature = "cli")]
 use serde_json::Value;
 
 /// The built-in table, with its source, date and licence in its comments.
@@ -39,6 +40,7 @@ pub struct Prices {
 
 /// A `[prices]` table of the user configuration that cannot be used: the
 /// message names the file and the key.
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}: {key}: {problem}")]
 pub struct PriceError {
@@ -98,6 +100,7 @@ impl Prices {
     /// `cache_read`, `cache_write` (dollars per million tokens, not
     /// negative). A model the table prices keeps the keys not given; a new
     /// model needs `input` and `output`.
+    #[cfg(feature = "cli")]
     pub fn with_overrides(mut self, table: &Value, file: &str) -> Result<Prices, PriceError> {
         let error = |key: String, problem: String| PriceError {
             file: file.to_owned(),
@@ -166,6 +169,7 @@ impl Prices {
 }
 
 /// A model id as a TOML key: bare when it can be, else quoted.
+#[cfg(feature = "cli")]
 fn quoted(model: &str) -> String {
     let bare = !model.is_empty()
         && model
@@ -201,8 +205,6 @@ fn without_date(id: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
-
     use super::*;
 
     #[test]
@@ -239,8 +241,10 @@ mod tests {
         assert_eq!(prices.of("gpt-4.1").map(|p| p.input), Some(2.0));
     }
 
+    #[cfg(feature = "cli")]
     #[test]
     fn overrides_change_a_price_and_add_a_model() {
+        use serde_json::json;
         let table = json!({
             "claude-sonnet-4-5": {"input": 1.0},
             "qwen3:0.6b": {"input": 0.1, "output": 0.2},
@@ -251,8 +255,10 @@ mod tests {
         assert_eq!(prices.of("qwen3:0.6b").map(|p| p.output), Some(0.2));
     }
 
+    #[cfg(feature = "cli")]
     #[test]
     fn a_bad_override_names_the_file_and_the_key() {
+        use serde_json::json;
         let bad = |table: Value| {
             Prices::builtin()
                 .with_overrides(&table, "/c/config.toml")
