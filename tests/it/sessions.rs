@@ -260,7 +260,7 @@ fn the_table_fits_the_width_and_shows_nothing_raw() {
         let text = String::from_utf8(run.stdout.clone()).unwrap();
         let width: usize = columns.parse().unwrap();
         for line in text.lines() {
-            let shown = unicode_width::UnicodeWidthStr::width(line);
+            let shown = overhear::text::width::display_width(line);
             assert!(shown <= width, "{columns}: {line:?}");
         }
         assert_eq!(text.lines().count(), 9, "a heading and 8 sessions:\n{text}");
