@@ -286,7 +286,7 @@ pub fn with_session(path: &Path, id: &str) -> Result<PathBuf, String> {
 pub fn modified(path: &Path) -> Option<std::time::SystemTime> {
     match SessionPath::from_path(path) {
         Some(session) => session.modified(),
-        None => std::fs::metadata(path).and_then(|m| m.modified()).ok(),
+        None => super::recency::modified(path),
     }
 }
 
