@@ -104,6 +104,7 @@ stages! {
     travel;
     #[cfg(feature = "cli")]
     tui;
+    usage;
 }
 
 /// The program, with the `cli` feature: [`cli::main`] runs the command line

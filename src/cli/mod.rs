@@ -13,6 +13,7 @@ mod generated;
 mod render;
 mod replay;
 mod search;
+mod sessions;
 mod terminal;
 mod travel;
 mod usage;
@@ -84,6 +85,10 @@ pub(crate) enum Command {
     /// Find a text in every session: prompts, replies, reasoning, tool
     /// arguments and results, sub-agents (exit 0 found, 1 not, 2 an error).
     Search(search::SearchArgs),
+    /// List every session: agent, project, title, start, last activity,
+    /// duration, turns, tool calls, failures, tokens, cost (exit 0 listed,
+    /// 1 none, 2 an error).
+    Sessions(sessions::SessionsArgs),
     /// Print a view of the conversation's events as JSON.
     Events {
         /// The conversation to read [default: the latest conversation of the current folder].
@@ -243,6 +248,7 @@ fn run(mut cli: Cli) -> anyhow::Result<i32> {
             Ok(0)
         }
         Some(Command::Search(args)) => search::run(&args, cli.agent),
+        Some(Command::Sessions(args)) => sessions::run(&args, cli.agent),
         Some(Command::Card(args)) => {
             card::run(&args)?;
             Ok(0)

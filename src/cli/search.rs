@@ -65,24 +65,14 @@ pub fn run(args: &SearchArgs, agent: Option<AgentArg>) -> anyhow::Result<i32> {
     };
     let query = Query::new(&args.pattern, args.regex, case)
         .map_err(|err| super::UsageError::Option(format!("search: {err}")))?;
-    let cwd = std::env::current_dir().map_err(|err| {
-        anyhow::anyhow!("the current folder: {}", crate::problem::io_problem(&err))
-    })?;
+    let sessions = selected(
+        args.project.as_deref(),
+        args.all_projects,
+        args.since,
+        agent,
+        &args.paths,
+    )?;
     let env = |name: &str| std::env::var(name).ok();
-    let folder = args.project.clone().unwrap_or_else(|| cwd.clone());
-    let scope = if args.all_projects {
-        Scope::AllProjects(folder)
-    } else {
-        Scope::Folder(folder)
-    };
-    let kinds = Kinds {
-        agents: agent_filter(agent),
-        jp: agent.is_none_or(|a| a == AgentArg::Jp),
-    };
-    let mut sessions = search::sessions(&scope, kinds, &args.paths, &env);
-    if let Some(since) = args.since {
-        sessions.retain(|session| session.modified.is_none_or(|at| at >= since));
-    }
     let targets: Vec<search::Target> = sessions.iter().map(|s| s.target.clone()).collect();
     let threads = std::thread::available_parallelism().map_or(2, usize::from);
     let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
@@ -126,6 +116,37 @@ pub fn run(args: &SearchArgs, agent: Option<AgentArg>) -> anyhow::Result<i32> {
     } else {
         1
     })
+}
+
+/// The sessions `search` and `sessions` cover: those of `project` (else
+/// the current folder) or of every folder, of `agent` (else every agent and
+/// the JP workspace), written since `since`, then `paths`.
+pub(super) fn selected(
+    project: Option<&Path>,
+    all_projects: bool,
+    since: Option<SystemTime>,
+    agent: Option<AgentArg>,
+    paths: &[PathBuf],
+) -> anyhow::Result<Vec<Session>> {
+    let cwd = std::env::current_dir().map_err(|err| {
+        anyhow::anyhow!("the current folder: {}", crate::problem::io_problem(&err))
+    })?;
+    let env = |name: &str| std::env::var(name).ok();
+    let folder = project.map_or(cwd, Path::to_path_buf);
+    let scope = if all_projects {
+        Scope::AllProjects(folder)
+    } else {
+        Scope::Folder(folder)
+    };
+    let kinds = Kinds {
+        agents: agent_filter(agent),
+        jp: agent.is_none_or(|a| a == AgentArg::Jp),
+    };
+    let mut sessions = search::sessions(&scope, kinds, paths, &env);
+    if let Some(since) = since {
+        sessions.retain(|session| session.modified.is_none_or(|at| at >= since));
+    }
+    Ok(sessions)
 }
 
 /// How hits are written.
@@ -263,7 +284,7 @@ fn json_line(session: &Session, title: Option<&str>, hit: &Hit) -> Value {
 
 /// `--since`: a date (`2026-11-30`, midnight UTC), an RFC 3339 time, or an
 /// age (`36h`, `7d`, `2w`) before now.
-fn since(text: &str) -> Result<SystemTime, NotADate> {
+pub(super) fn since(text: &str) -> Result<SystemTime, NotADate> {
     let text = text.trim();
     if let Some(age) = age(text) {
         return SystemTime::now().checked_sub(age).ok_or(NotADate);

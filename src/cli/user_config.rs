@@ -12,15 +12,28 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::policy::{Overlay, OverlayError};
+use crate::usage::{PriceError, Prices};
 
 /// What the user's configuration file says.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct UserConfig {
     /// The style keys, as the layer under `--config` and `--set`.
     pub styles: Overlay,
     /// `theme`: a theme name, or a theme file (a relative path is read from
     /// the configuration file's folder).
     pub theme: Option<String>,
+    /// The price table: the built-in one with `[prices]` over it.
+    pub prices: Prices,
+}
+
+impl Default for UserConfig {
+    fn default() -> UserConfig {
+        UserConfig {
+            styles: Overlay::default(),
+            theme: None,
+            prices: Prices::builtin(),
+        }
+    }
 }
 
 /// A user configuration file that cannot be used; the message names the file
@@ -40,6 +53,9 @@ pub enum UserConfigError {
         /// The value as written, in JSON.
         value: String,
     },
+    /// A `[prices]` entry that is not a price.
+    #[error(transparent)]
+    Prices(#[from] PriceError),
 }
 
 /// The path of the user's configuration file: `$XDG_CONFIG_HOME` when it is
@@ -59,11 +75,15 @@ pub fn path() -> Option<PathBuf> {
 }
 
 /// Reads the user's configuration file; no file is an empty configuration.
+/// Its price table becomes this run's (`usage::use_prices`): every cost
+/// shown after this uses it.
 pub fn load() -> Result<UserConfig, UserConfigError> {
-    match path() {
-        Some(file) if file.exists() => read(&file),
-        _ => Ok(UserConfig::default()),
-    }
+    let config = match path() {
+        Some(file) if file.exists() => read(&file)?,
+        _ => UserConfig::default(),
+    };
+    crate::usage::use_prices(config.prices.clone());
+    Ok(config)
 }
 
 /// Reads the configuration file at `file`.
@@ -90,8 +110,16 @@ fn parse(text: &str, file: &Path) -> Result<UserConfig, UserConfigError> {
             });
         }
     };
+    let prices = match doc.remove("prices") {
+        None => Prices::builtin(),
+        Some(table) => Prices::builtin().with_overrides(&table, &name)?,
+    };
     let styles = Overlay::from_table(doc, &name)?;
-    Ok(UserConfig { styles, theme })
+    Ok(UserConfig {
+        styles,
+        theme,
+        prices,
+    })
 }
 
 /// A theme value as `--theme` takes it: a name stays a name; a path relative
@@ -154,5 +182,21 @@ mod tests {
             .expect_err("unknown key")
             .to_string();
         assert!(err.contains("colour"), "{err}");
+        let err = parse_at("[prices.\"gpt-5\"]\ninput = \"free\"\n")
+            .expect_err("a bad price")
+            .to_string();
+        assert!(
+            err.starts_with("/home/u/.config/overhear/config.toml: prices.gpt-5.input: \"free\""),
+            "{err}"
+        );
+    }
+
+    /// `[prices]` changes the table: a model's price, or a model added.
+    #[test]
+    fn prices_are_read_over_the_builtin_table() {
+        let config =
+            parse_at("[prices.\"qwen3:0.6b\"]\ninput = 0.5\noutput = 1\n").expect("a valid file");
+        assert_eq!(config.prices.of("qwen3:0.6b").map(|p| p.input), Some(0.5));
+        assert!(config.prices.of("claude-sonnet-4-5").is_some());
     }
 }

@@ -113,9 +113,13 @@ impl FolderSession {
 
     /// The folder the session ran in, from its head: a Claude Code or Qwen
     /// Code record's `cwd`, a Codex rollout's `session_meta.cwd`, a Copilot
-    /// CLI log's `session.start` context; `None` for
-    /// a Gemini CLI chat, whose records do not name it.
+    /// CLI log's `session.start` context; for a Gemini CLI chat, whose
+    /// records do not name it, its project folder's `.project_root`; `None`
+    /// for an OpenCode session.
     pub fn project(&self) -> Option<std::path::PathBuf> {
+        if self.agent == Agent::Gemini {
+            return sessions::gemini_project(&self.file.path);
+        }
         let head = sessions::read_head(&self.file.path, CWD_HEAD).ok()?;
         let cwd = match self.agent {
             Agent::ClaudeCode | Agent::Qwen => claude_cwd(&head),
@@ -175,7 +179,7 @@ pub fn sessions_of(
         );
     }
     if agents.opencode {
-        found.extend(opencode_sessions(cwd, env));
+        found.extend(opencode_sessions(Some(cwd), env));
     }
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
     found
@@ -185,11 +189,15 @@ pub fn sessions_of(
 type ListEverySession = fn(&dyn Fn(&str) -> Option<String>) -> Vec<SessionFile>;
 
 /// Every session of every folder among `agents`, newest first (for
-/// `overhear search --all-projects`).
+/// `overhear search --all-projects` and `overhear sessions --all-projects`):
+/// every project folder of Claude Code, Gemini CLI and Qwen Code, every
+/// Codex and Copilot CLI session, every OpenCode session but sub-agents'.
 pub fn every_session(env: &dyn Fn(&str) -> Option<String>, agents: Agents) -> Vec<FolderSession> {
-    let lists: [(bool, Agent, ListEverySession); 3] = [
+    let lists: [(bool, Agent, ListEverySession); 5] = [
         (agents.claude_code, Agent::ClaudeCode, sessions::claude_all_sessions),
         (agents.codex, Agent::Codex, sessions::codex_sessions),
+        (agents.gemini, Agent::Gemini, sessions::gemini_all_sessions),
+        (agents.qwen, Agent::Qwen, sessions::qwen_all_sessions),
         (agents.copilot, Agent::Copilot, sessions::copilot_sessions),
     ];
     let mut found = Vec::new();
@@ -197,6 +205,9 @@ pub fn every_session(env: &dyn Fn(&str) -> Option<String>, agents: Agents) -> Ve
         if wanted {
             found.extend(list(env).into_iter().map(|file| FolderSession { agent, file }));
         }
+    }
+    if agents.opencode {
+        found.extend(opencode_sessions(None, env));
     }
     found.sort_by_key(|session| std::cmp::Reverse(session.file.modified));
     found
@@ -225,15 +236,23 @@ fn folder_agents(
     found
 }
 
-/// The OpenCode sessions of `cwd` (no sub-agent's) in every store of
-/// OpenCode's data folder, each named by its path (`<database>/<id>`).
-fn opencode_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<FolderSession> {
+/// The OpenCode sessions of `cwd`, or of every folder (no sub-agent's), in
+/// every store of OpenCode's data folder, each named by its path
+/// (`<database>/<id>`).
+fn opencode_sessions(
+    cwd: Option<&Path>,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Vec<FolderSession> {
     let mut found = Vec::new();
     for store in opencode::stores(env) {
         let Ok(sessions) = store.sessions() else {
             continue;
         };
-        for info in opencode::of_folder(&sessions, cwd) {
+        let chosen = match cwd {
+            Some(cwd) => opencode::of_folder(&sessions, cwd),
+            None => sessions.iter().filter(|s| s.parent.is_none()).collect(),
+        };
+        for info in chosen {
             let session = SessionPath {
                 store: store.clone(),
                 session: info.id.clone(),
@@ -296,7 +315,7 @@ pub fn latest_session_of(
             })
     });
     let opencode = agents.opencode.then(|| {
-        opencode_sessions(cwd, env)
+        opencode_sessions(Some(cwd), env)
             .into_iter()
             .max_by_key(|session| session.file.modified)
     });

@@ -12,6 +12,7 @@
 
 mod forms;
 mod hits;
+mod listing;
 mod query;
 mod scan;
 
@@ -19,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use hits::Hit;
+pub use listing::{Listed, list};
 pub use query::{Case, Query};
 pub use scan::{Outcome, Stored, Target, scan};
 

@@ -174,7 +174,7 @@ fn decode(target: &Target, query: &Query) -> Outcome {
 }
 
 /// The first line of the first prompt.
-fn first_prompt_line(conv: &crate::model::Conversation) -> Option<String> {
+pub(super) fn first_prompt_line(conv: &crate::model::Conversation) -> Option<String> {
     conv.events.iter().find_map(|event| match &event.kind {
         crate::model::EventKind::ChatRequest { content, .. } => content
             .lines()

@@ -159,6 +159,25 @@ fn push_file(found: &mut Vec<SessionFile>, path: PathBuf) {
 /// `$GEMINI_CLI_HOME/.gemini/tmp/<project>/` (default `~/.gemini`) whose
 /// `.project_root` names `cwd` (spec agent-transcripts-2 §2.1).
 pub fn gemini_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
+    gemini_chats(Some(cwd), env)
+}
+
+/// Gemini CLI's chats of every project folder under `.gemini/tmp/`.
+pub fn gemini_all_sessions(env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
+    gemini_chats(None, env)
+}
+
+/// The folder a Gemini CLI chat ran in: what `.project_root` beside its
+/// `chats/` folder names.
+pub fn gemini_project(chat: &Path) -> Option<PathBuf> {
+    let named = read_head(&chat.parent()?.parent()?.join(".project_root"), 4096).ok()?;
+    let named = String::from_utf8_lossy(&named).trim().to_owned();
+    (!named.is_empty()).then(|| PathBuf::from(named))
+}
+
+/// Gemini CLI's chats of the project folders whose `.project_root` names
+/// `cwd`, or of every one.
+fn gemini_chats(cwd: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
     let Some(root) = non_empty(env("GEMINI_CLI_HOME")).or_else(|| non_empty(env("HOME"))) else {
         return Vec::new();
     };
@@ -167,11 +186,13 @@ pub fn gemini_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<
         return found;
     };
     for project in projects.flatten() {
-        let Ok(named) = read_head(&project.path().join(".project_root"), 4096) else {
-            continue;
-        };
-        if Path::new(String::from_utf8_lossy(&named).trim()) != cwd {
-            continue;
+        if let Some(cwd) = cwd {
+            let Ok(named) = read_head(&project.path().join(".project_root"), 4096) else {
+                continue;
+            };
+            if Path::new(String::from_utf8_lossy(&named).trim()) != cwd {
+                continue;
+            }
         }
         let Ok(chats) = fs::read_dir(project.path().join("chats")) else {
             continue;
@@ -197,11 +218,7 @@ pub fn gemini_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<
 /// the folder's path with every character but ASCII letters and digits
 /// written `-` (spec agent-transcripts-2 §4.1).
 pub fn qwen_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
-    let Some(root) = non_empty(env("QWEN_RUNTIME_DIR"))
-        .or_else(|| non_empty(env("QWEN_HOME")))
-        .map(PathBuf::from)
-        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".qwen")))
-    else {
+    let Some(root) = qwen_root(env) else {
         return Vec::new();
     };
     let slug: String = cwd
@@ -210,15 +227,42 @@ pub fn qwen_sessions(cwd: &Path, env: &dyn Fn(&str) -> Option<String>) -> Vec<Se
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
     let mut found = Vec::new();
-    let Ok(entries) = fs::read_dir(root.join("projects").join(slug).join("chats")) else {
+    push_qwen_chats(&root.join("projects").join(slug), &mut found);
+    found
+}
+
+/// Qwen Code's chats of every project folder (`projects/*/chats/*.jsonl`).
+pub fn qwen_all_sessions(env: &dyn Fn(&str) -> Option<String>) -> Vec<SessionFile> {
+    let mut found = Vec::new();
+    let Some(Ok(projects)) = qwen_root(env).map(|root| fs::read_dir(root.join("projects"))) else {
         return found;
     };
-    for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().ends_with(".jsonl") {
-            push_file(&mut found, entry.path());
+    for project in projects.flatten() {
+        if project.file_type().is_ok_and(|t| t.is_dir()) {
+            push_qwen_chats(&project.path(), &mut found);
         }
     }
     found
+}
+
+/// Qwen Code's folder: `$QWEN_RUNTIME_DIR`, else `$QWEN_HOME`, else `~/.qwen`.
+fn qwen_root(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    non_empty(env("QWEN_RUNTIME_DIR"))
+        .or_else(|| non_empty(env("QWEN_HOME")))
+        .map(PathBuf::from)
+        .or_else(|| non_empty(env("HOME")).map(|home| Path::new(&home).join(".qwen")))
+}
+
+/// The `chats/*.jsonl` of one Qwen Code project folder.
+fn push_qwen_chats(project: &Path, found: &mut Vec<SessionFile>) {
+    let Ok(entries) = fs::read_dir(project.join("chats")) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().ends_with(".jsonl") {
+            push_file(found, entry.path());
+        }
+    }
 }
 
 /// At most the first `limit` bytes of `path` (opened read-only).

@@ -209,6 +209,11 @@ pub trait Blocks {
     fn usage(&self) -> Option<String> {
         None
     }
+    /// What the conversation's turns cost so far (`~$0.0421`, `not
+    /// priced`), when any turn states its cost or its tokens.
+    fn cost(&self) -> Option<String> {
+        None
+    }
     /// The name of the current view (`terminal`, `user`, `raw`).
     fn view_name(&self) -> &'static str;
     /// Switches to the next view (the `v` key).

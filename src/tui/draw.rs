@@ -139,7 +139,7 @@ impl<D: Viewable> App<D> {
         }
         // Drop the least useful parts first until the rest fits.
         for drop in [
-            "events", "tokens", "view", "speed", "time", "cols", "match", "turn", "step",
+            "events", "cost", "tokens", "view", "speed", "time", "cols", "match", "turn", "step",
         ] {
             if right_width(&right) + wanted_left <= width {
                 break;
@@ -206,6 +206,9 @@ impl<D: Viewable> App<D> {
         ));
         if let Some(usage) = self.doc.usage() {
             parts.push(("tokens", Span::styled(usage, bar)));
+        }
+        if let Some(cost) = self.doc.cost() {
+            parts.push(("cost", Span::styled(cost, bar)));
         }
         self.view_parts(&mut parts);
         parts.push(("live", self.live_indicator()));

@@ -540,6 +540,10 @@ impl Blocks for LiveDocument {
         self.tally.usage()
     }
 
+    fn cost(&self) -> Option<String> {
+        self.tally.cost()
+    }
+
     fn view_name(&self) -> &'static str {
         self.options.view.name()
     }

@@ -7,12 +7,15 @@
 //! (reading each turn's facts back is a copy of them).
 
 use crate::model::{Conversation, EventKind, facts};
+use crate::usage::{self, Cost, SessionCost};
 
 /// The totals up to and including one turn.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct Upto {
     /// Input and output tokens, when any turn so far stated some.
     tokens: Option<(u64, u64)>,
+    /// What the turns so far cost (recorded, or priced from their tokens).
+    cost: SessionCost,
     /// How many questions (`inquiry_request`s) were asked.
     questions: usize,
     /// The event index of the latest question.
@@ -36,12 +39,16 @@ impl TurnTally {
                 let event = &conv.events[i];
                 match event.kind {
                     EventKind::TurnStart => {
-                        if let Some(info) = facts::turn_info(event)
-                            && (info.input_tokens.is_some() || info.output_tokens.is_some())
-                        {
+                        let Some(info) = facts::turn_info(event) else {
+                            continue;
+                        };
+                        if info.input_tokens.is_some() || info.output_tokens.is_some() {
                             let (input, output) = upto.tokens.get_or_insert((0, 0));
                             *input += info.input_tokens.unwrap_or(0);
                             *output += info.output_tokens.unwrap_or(0);
+                        }
+                        if let Some(cost) = Cost::of(&info, usage::prices()) {
+                            upto.cost.add(cost);
                         }
                     }
                     EventKind::InquiryRequest { .. } => {
@@ -64,6 +71,12 @@ impl TurnTally {
             short(input),
             short(output)
         ))
+    }
+
+    /// What the turns cost so far, for the status bar (`~$0.0421`, `$1.20 +
+    /// not priced`, `not priced`), when any turn stated its cost or tokens.
+    pub(super) fn cost(&self) -> Option<String> {
+        self.upto.last()?.cost.label()
     }
 
     /// How many questions were asked, and the text of the latest.
@@ -157,5 +170,38 @@ mod tests {
             Some("Σ 1.0M in / 100.1k out tokens")
         );
         assert_eq!(tally.questions(&conv), (3, "third?".to_string()));
+    }
+
+    /// The status bar sums what the turns cost: recorded, else priced at
+    /// the table's prices (`~$`), saying when some turn is not priced.
+    #[test]
+    fn the_totals_carry_the_cost() {
+        let priced = |model: &str, cost: Option<f64>| {
+            let mut start = Event::new(None, EventKind::TurnStart);
+            let info = facts::TurnInfo {
+                model: Some(model.to_owned()),
+                input_tokens: Some(1_000_000),
+                output_tokens: Some(100_000),
+                cost,
+                ..facts::TurnInfo::default()
+            };
+            facts::set_value(&mut start, facts::TURN, &info);
+            vec![start]
+        };
+        // claude-sonnet-4-5: $3 per million in, $15 out: 3 + 1.5.
+        let mut conv = Conversation::new(priced("claude-sonnet-4-5", None), None, None);
+        let mut tally = TurnTally::default();
+        tally.update(&conv, 0);
+        assert_eq!(tally.cost().as_deref(), Some("~$4.50"));
+        let untouched = conv.extend(priced("qwen3:0.6b", Some(0.5)));
+        tally.update(&conv, untouched);
+        assert_eq!(tally.cost().as_deref(), Some("~$5.00"));
+        let untouched = conv.extend(priced("qwen3:0.6b", None));
+        tally.update(&conv, untouched);
+        assert_eq!(tally.cost().as_deref(), Some("~$5.00 + not priced"));
+        assert_eq!(
+            tally.usage().as_deref(),
+            Some("Σ 3.0M in / 300.0k out tokens")
+        );
     }
 }

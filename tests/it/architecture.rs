@@ -21,6 +21,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("files", &["problem"]),
     // Sanitizing, measuring, wrapping: every byte bound for a terminal.
     ("text", &["model", "problem"]),
+    // What a turn or a session cost: the price table and the sums.
+    ("usage", &["model", "problem"]),
     // Telling a format from an input's first bytes: a pure function of
     // those bytes, which `source` asks to know what a path holds.
     ("format::detect", &["model", "problem"]),
@@ -54,7 +56,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "search",
         &[
-            "model", "problem", "files", "text", "source", "format", "load",
+            "model", "problem", "files", "text", "source", "format", "load", "usage",
         ],
     ),
     // The document stage: the blocks to show, each with its decision. It
@@ -72,7 +74,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     // Layout and output: styled lines at a width, from the document.
-    ("render", &["model", "problem", "files", "text", "policy"]),
+    (
+        "render",
+        &["model", "problem", "files", "text", "policy", "usage"],
+    ),
     // On top: the bundled demo, the library's API for tool authors, export,
     // the viewer and the command line.
     (
@@ -89,21 +94,21 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "export",
         &[
-            "model", "problem", "text", "policy", "render", "redact", "load",
+            "model", "problem", "text", "policy", "render", "redact", "load", "usage",
         ],
     ),
     (
         "tui",
         &[
             "model", "problem", "files", "text", "source", "format", "policy", "render", "redact",
-            "load", "travel", "export",
+            "load", "travel", "export", "usage",
         ],
     ),
     (
         "cli",
         &[
             "model", "problem", "files", "text", "source", "format", "policy", "render", "redact",
-            "load", "travel", "export", "tui", "demo", "api", "search",
+            "load", "travel", "export", "tui", "demo", "api", "search", "usage",
         ],
     ),
 ];

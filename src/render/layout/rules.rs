@@ -116,8 +116,9 @@ pub(super) fn turn_summary(info: &facts::TurnInfo) -> String {
         (None, Some(o)) => parts.push(format!("{o} out tokens")),
         (None, None) => {}
     }
-    if let Some(cost) = info.cost {
-        parts.push(format!("${cost:.4}"));
+    // Recorded, else priced from the tokens (`~$`), else "not priced".
+    if let Some(cost) = crate::usage::Cost::of(info, crate::usage::prices()) {
+        parts.push(cost.label());
     }
     if info.held {
         parts.push("held — continues later".into());
