@@ -31,6 +31,7 @@ use super::color_depth::ColorDepth;
 use super::theme::Theme;
 use styles::StyleStack;
 
+pub mod classed;
 mod parse_memo;
 mod styles;
 use crate::text::sanitize::{SanitizeMode, sanitize};

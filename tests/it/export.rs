@@ -141,7 +141,6 @@ fn html_export_escapes_content_and_is_self_contained() {
         "<img",
         "onerror=alert(2)>",
         "<b>bold",
-        "href=",
         "@import",
         "url(",
     ] {
@@ -151,12 +150,25 @@ fn html_export_escapes_content_and_is_self_contained() {
     assert!(html.contains("&quot;&gt;&lt;img src=x onerror=alert(2)&gt;"));
     assert!(html.contains("Content-Security-Policy"));
     assert!(html.contains("prefers-color-scheme: dark"));
-    // Tool cards and reasoning fold; nothing of the content closes them early.
+    // Links only within the page (anchors) or to the web and mail.
+    for (at, _) in html.match_indices("href=\"") {
+        let target = &html[at + 6..];
+        assert!(
+            ["#", "https://", "http://", "mailto:"]
+                .iter()
+                .any(|start| target.starts_with(start)),
+            "a link to {}",
+            &target[..target.find('"').unwrap_or(target.len())]
+        );
+    }
+    // Tool cards and reasoning fold (and the table of contents);
+    // nothing of the content closes them early.
     assert_eq!(
         html.matches("<details").count(),
         html.matches("</details>").count()
     );
-    assert_eq!(html.matches("<details").count(), 2);
+    assert_eq!(html.matches("<details class=\"card").count(), 1);
+    assert_eq!(html.matches("<details class=\"reasoning").count(), 1);
     assert!(
         !html.bytes().any(|b| b == 0x1b),
         "an escape byte reached the HTML"

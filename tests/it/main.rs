@@ -39,6 +39,7 @@ mod eve_updates;
 mod eve_v27;
 mod export;
 mod export_content;
+mod export_page;
 mod fuzz_regressions;
 mod gemini_live_pty;
 mod gemini_qwen;
