@@ -214,8 +214,10 @@ pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions
                     speech(block, conv, &layouts, &mut classes, section, &mut unit);
                 }
             }
-            BlockKind::Reasoning { display, .. }
-                if matches!(display, ReasoningDisplay::Full | ReasoningDisplay::Summary) =>
+            BlockKind::Reasoning {
+                display: ReasoningDisplay::Full | ReasoningDisplay::Summary,
+                ..
+            } =>
             {
                 if first {
                     reasoning(block, conv, &layouts, &mut classes, &mut unit);

@@ -88,7 +88,7 @@ pub(crate) struct Laid {
 /// One part of an export, in reading order.
 pub(crate) enum Part {
     /// A turn opens: its rule's words (`turn 3 · 2026-04-10 17:04:00 UTC`).
-    Turn { number: usize, title: String },
+    Turn { title: String },
     /// Speech (user, assistant, a tool's speech): the label of its pane,
     /// its Markdown source (sanitized; `None` for a continuation piece) and
     /// its laid-out pane.
@@ -297,8 +297,7 @@ fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Pa
         let first = block.piece.as_ref().is_none_or(|p| p.is_first());
         let last = block.piece.as_ref().is_none_or(|p| p.last);
         let part = match &block.kind {
-            BlockKind::TurnRule { number, .. } => Part::Turn {
-                number: *number,
+            BlockKind::TurnRule { .. } => Part::Turn {
                 title: rule_words(&lay(block, false).dark),
             },
             BlockKind::UserMessage { .. }

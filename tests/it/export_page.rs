@@ -348,3 +348,13 @@ fn a_large_session_is_cut_into_linked_pages_under_the_limit() {
     ]);
     assert!(!dir.path().join("single-2.html").exists());
 }
+
+#[test]
+fn the_page_structure_is_pinned() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&session(dir.path()));
+    // The body (the stylesheet and the version are not structure); one
+    // line per element that starts a line, as written.
+    let body = &html[html.find("<body>").expect("a body")..];
+    crate::common::snapshot::snapshot("export-html-page", body);
+}

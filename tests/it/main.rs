@@ -38,6 +38,7 @@ mod eve_streams;
 mod eve_updates;
 mod eve_v27;
 mod export;
+mod export_browser;
 mod export_content;
 mod export_page;
 mod fuzz_regressions;
