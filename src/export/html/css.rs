@@ -69,6 +69,8 @@ h1{font-size:1.5rem;line-height:1.3;margin:.5rem 0 .75rem}
 .controls label{border:1px solid var(--line);border-radius:1rem;padding:.1rem .7rem;cursor:pointer;user-select:none}
 .toggle{position:absolute;opacity:0;pointer-events:none}
 #show-tools:checked~main label[for=show-tools],#show-reasoning:checked~main label[for=show-reasoning]{background:var(--box);border-color:var(--muted)}
+.controls label::before{content:'\\2610  '}
+#show-tools:checked~main label[for=show-tools]::before,#show-reasoning:checked~main label[for=show-reasoning]::before{content:'\\2611  '}
 #show-tools:not(:checked)~main .tool{display:none}
 #show-reasoning:not(:checked)~main .reasoning{display:none}
 nav.toc{font-size:.9rem;margin:0 0 1rem}
