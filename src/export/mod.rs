@@ -12,7 +12,9 @@
 mod html;
 mod markdown;
 
-pub use html::{PAGE_LIMIT, TAGS as HTML_TAGS, foreign_tag, page_name};
+pub use html::{PAGE_LIMIT, page_name};
+#[cfg(any(test, feature = "internals"))]
+pub use html::{TAGS as HTML_TAGS, foreign_tag};
 
 use std::io::{self, Write};
 

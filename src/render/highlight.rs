@@ -31,6 +31,7 @@ use super::color_depth::ColorDepth;
 use super::theme::Theme;
 use styles::StyleStack;
 
+#[cfg(feature = "cli")]
 pub mod classed;
 mod parse_memo;
 mod styles;
@@ -134,6 +135,7 @@ fn by_token(token: &str) -> (&'static SyntaxSet, &'static SyntaxReference) {
 }
 
 /// True when `lang` names a language the highlighter knows.
+#[cfg(any(test, feature = "internals"))]
 pub fn is_known_language(lang: &str) -> bool {
     find_syntax(lang).is_some()
 }
@@ -374,6 +376,7 @@ impl Resumable {
     }
 
     /// Whether the code has no lines.
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
