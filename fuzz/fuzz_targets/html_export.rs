@@ -44,6 +44,8 @@ fuzz_target!(|data: &[u8]| {
             title: title.clone(),
             results: Results::default(),
             home: None,
+            agent: None,
+            project: None,
         };
         let mut out = Vec::new();
         export(&mut out, &conversation, &doc, &export_options).expect("writing to memory");

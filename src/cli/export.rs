@@ -10,14 +10,17 @@ use clap::{Args, ValueEnum};
 
 use super::UsageError;
 use super::render::{StyleArgs, build_document, refuse_terminal_stdin, source_name};
-use crate::export::{ExportFormat, ExportOptions, Results, export};
+use crate::export::{ExportFormat, ExportOptions, PAGE_LIMIT, Results, export, export_files};
 use crate::files::read::identity;
 use crate::files::write::{WriteError, write_file};
+use crate::format::detect::{LineFormat, line_format};
+use crate::format::session_head::{CWD_HEAD, claude_cwd, codex_cwd, copilot_cwd};
 use crate::load::{Live, Origin};
 use crate::model::EventKind;
 use crate::redact::Redactor;
 use crate::render::document::{DocOptions, DocView};
 use crate::render::print::TurnSpec;
+use crate::source::sessions::read_head;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::text::truncate::truncate;
 
@@ -78,6 +81,10 @@ pub struct ExportArgs {
     /// Redact secrets (the default; stated for scripts).
     #[arg(long, overrides_with = "no_redact")]
     pub redact: bool,
+    /// The largest HTML file written (bytes): a larger page is cut into
+    /// linked pages `NAME-2.html`, …. Internal (tests set it small).
+    #[arg(long, hide = true, value_name = "BYTES", default_value_t = PAGE_LIMIT)]
+    pub page_limit: usize,
     /// `--at-event N`, `--at TIME`: as it was then.
     #[command(flatten, next_help_heading = "Time travel")]
     pub at: super::travel::AtArgs,
@@ -144,11 +151,14 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         finished: moment.map_or_else(|| loaded.finished(), |m| m.finished),
     };
     let doc = build_document(&loaded, &doc_options);
+    let (agent, project) = session_facts(&loaded.origin);
     let options = ExportOptions {
         format: args.format(),
         turns: args.turn,
         title: title(&loaded),
         home: home(),
+        agent,
+        project,
         results: match args.results {
             ExportResults::Whole => Results::Whole,
             ExportResults::Terminal => Results::Terminal,
@@ -156,16 +166,25 @@ pub fn run(args: &ExportArgs) -> Result<()> {
     };
     match output {
         Some(path) => {
-            write_file(path, |mut out| {
-                export(&mut out, &loaded.conversation, &doc, &options)
-            })
-            .map_err(|err| match err {
-                WriteError::ReadThisRun(_) => UsageError::OutputIsInput(shown(path)).into(),
-                WriteError::Folder(_) | WriteError::DanglingLink(_) => {
-                    anyhow::Error::from(UsageError::Output(err.to_string()))
-                }
-                WriteError::Io { .. } => anyhow!("{err}"),
-            })?;
+            let name = path.file_name().map_or_else(
+                || "export.html".into(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let files = export_files(&loaded.conversation, &doc, &options, &name, args.page_limit)
+                .map_err(|err| anyhow!("{}: {err}", shown(path)))?;
+            for file in files {
+                let target = path.with_file_name(&file.name);
+                write_file(&target, |out| {
+                    out.write_all(&file.bytes).and_then(|()| out.flush())
+                })
+                .map_err(|err| match err {
+                    WriteError::ReadThisRun(_) => UsageError::OutputIsInput(shown(&target)).into(),
+                    WriteError::Folder(_) | WriteError::DanglingLink(_) => {
+                        anyhow::Error::from(UsageError::Output(err.to_string()))
+                    }
+                    WriteError::Io { .. } => anyhow!("{err}"),
+                })?;
+            }
         }
         None => {
             let stdout = io::stdout();
@@ -221,6 +240,45 @@ fn file_name(origin: &Origin) -> String {
         || "conversation".to_string(),
         |n| n.to_string_lossy().into_owned(),
     )
+}
+
+/// The agent that wrote the conversation and the folder it ran in, for the
+/// HTML page's header: JP for a conversation folder; for a transcript,
+/// what its first lines say (a Claude Code, Qwen Code, Codex or Copilot
+/// CLI session names its folder). `None` where the input does not tell.
+fn session_facts(origin: &Origin) -> (Option<String>, Option<String>) {
+    let path = match origin {
+        Origin::Jp(_) => return (Some("JP".into()), None),
+        Origin::Stream(_) => return (None, None),
+        Origin::Eve(path) => path,
+    };
+    let Ok(head) = read_head(path, CWD_HEAD) else {
+        return (None, None);
+    };
+    let format = head.split(|&b| b == b'\n').find_map(|line| {
+        serde_json::from_slice::<serde_json::Value>(line)
+            .ok()
+            .and_then(|value| line_format(&value))
+    });
+    let project = match format {
+        Some(LineFormat::ClaudeCode | LineFormat::Qwen) => claude_cwd(&head),
+        Some(LineFormat::Copilot) => copilot_cwd(&head),
+        Some(LineFormat::Codex) | None => codex_cwd(&head),
+        Some(_) => None,
+    };
+    let agent = match format {
+        Some(LineFormat::Eve) => Some("eve"),
+        Some(LineFormat::ClaudeCode) => Some("Claude Code"),
+        Some(LineFormat::Codex) => Some("Codex"),
+        Some(LineFormat::Gemini) => Some("Gemini CLI"),
+        Some(LineFormat::Qwen) => Some("Qwen Code"),
+        Some(LineFormat::Copilot) => Some("Copilot CLI"),
+        Some(LineFormat::OpenCode) => Some("OpenCode"),
+        // A compressed Codex rollout tells through its `session_meta`.
+        None => project.as_ref().map(|_| "Codex"),
+    };
+    let clean = |text: String| sanitize(&text, SanitizeMode::Strip).into_owned();
+    (agent.map(str::to_string), project.map(clean))
 }
 
 /// The user's home folder, which the export writes as `~`; `None` when

@@ -1,25 +1,89 @@
-//! The HTML export: one self-contained file. Inline CSS only (no script, no
-//! external request: a Content-Security-Policy forbids any), the laid-out
-//! lines as styled spans whose classes carry the dark theme's colours under
-//! `prefers-color-scheme: dark` and the light theme's otherwise; tool cards
-//! and reasoning fold with `<details>`. Every byte of content is escaped.
+//! The HTML export: a web page made for reading, in one or more
+//! self-contained files. Inline CSS only (no script, no external request: a
+//! Content-Security-Policy forbids any); prompts and replies as Markdown
+//! rendered to HTML ([`prose`]); tool cards and reasoning in `<details>`
+//! with a summary that says what happened ([`card`]); the session's figures
+//! and each turn's ([`header`]); anchors and a table of contents; tool cards
+//! and reasoning shown or hidden by CSS alone; dark and light; a print
+//! stylesheet ([`css`]); images embedded ([`images`]); large sessions split
+//! into linked pages ([`pages`]). Every byte of content is escaped.
 
-use std::collections::HashMap;
+mod card;
+mod css;
+mod header;
+mod images;
+mod lines;
+mod pages;
+mod prose;
+
 use std::fmt::Write as _;
-use std::io::{self, Write};
 
-use ratatui::style::{Color, Modifier, Style};
-use ratatui::text::Line;
+use self::card::Outcome;
+use self::css::Classes;
+use self::header::Figures;
+use self::lines::pre;
+use super::{ExportOptions, Laid, Layouts, Themes, plain, strip_marker};
+use crate::model::{Conversation, facts};
+use crate::policy::ReasoningDisplay;
+use crate::render::document::{BlockKind, DocBlock, Document};
+use crate::render::layout::{full_text, head_height};
+use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::text::truncate::truncate;
 
-use super::{Laid, Part};
+pub use self::pages::{PAGE_LIMIT, page_name};
+pub(super) use self::pages::write_pages;
 
 /// Every element the HTML export writes: any other tag in an export would
 /// be content that escaped escaping (the HTML-export fuzz target checks
 /// that none does, on arbitrary conversations and titles).
 #[cfg(any(test, feature = "internals"))]
 pub const TAGS: &[&str] = &[
-    "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "section", "details",
-    "summary", "pre", "span",
+    "html",
+    "head",
+    "meta",
+    "title",
+    "style",
+    "body",
+    "input",
+    "main",
+    "header",
+    "nav",
+    "label",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "section",
+    "div",
+    "p",
+    "dl",
+    "dt",
+    "dd",
+    "details",
+    "summary",
+    "pre",
+    "code",
+    "span",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "em",
+    "strong",
+    "del",
+    "blockquote",
+    "hr",
+    "br",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "sup",
+    "img",
 ];
 
 /// The first tag in `html` that is not one of [`TAGS`] (its name as
@@ -54,347 +118,321 @@ pub(crate) fn escape(text: &str) -> String {
     out
 }
 
-/// The styles met so far, each pair (dark, light) a class `sN`.
-#[derive(Default)]
-struct Classes {
-    index: HashMap<(Style, Style), usize>,
-    order: Vec<(Style, Style)>,
+/// One turn of the page (or what comes before the first turn: number 0).
+pub(super) struct Section {
+    /// The turn's number; 0 for blocks before any turn.
+    number: usize,
+    /// Its figures.
+    figures: Figures,
+    /// The first line of its first prompt, for the table of contents.
+    prompt: Option<String>,
+    /// Its blocks as HTML, each a whole element: a page may end between
+    /// two of them.
+    units: Vec<String>,
 }
 
-impl Classes {
-    fn of(&mut self, pair: (Style, Style)) -> usize {
-        let next = self.order.len();
-        *self.index.entry(pair).or_insert_with(|| {
-            self.order.push(pair);
-            next
-        })
-    }
-
-    /// The stylesheet: page, parts, then the classes for each scheme.
-    fn css(&self) -> String {
-        let mut css = String::from(BASE_CSS);
-        for (n, (_, light)) in self.order.iter().enumerate() {
-            let _ = writeln!(css, ".s{n}{{{}}}", declarations(*light));
+impl Section {
+    /// The heading of the turn (with its anchor) and the line of its
+    /// figures; `continued` for the rest of a turn a page break cut.
+    fn heading(&self, continued: bool) -> String {
+        let n = self.number;
+        if n == 0 {
+            return String::new();
         }
-        css.push_str("@media (prefers-color-scheme: dark){\n");
-        css.push_str(DARK_CSS);
-        for (n, (dark, _)) in self.order.iter().enumerate() {
-            let _ = writeln!(css, ".s{n}{{{}}}", declarations(*dark));
-        }
-        css.push_str("}\n");
-        css
-    }
-}
-
-const BASE_CSS: &str = "\
-:root{color-scheme:light dark}
-body{margin:0;background:#ffffff;color:#1f2328;font:15px/1.45 system-ui,sans-serif}
-main{max-width:62rem;margin:0 auto;padding:1rem 1.5rem 3rem}
-h1{font-size:1.3rem;margin:.5rem 0 1rem}
-h2{font-size:1rem;font-weight:600;margin:1.8rem 0 .6rem;padding-bottom:.2rem;border-bottom:1px solid #d0d7de;opacity:.85}
-pre,summary{font:13px/1.35 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;white-space:pre}
-pre{margin:0 0 .2rem;overflow-x:auto}
-details{margin:0 0 .2rem}
-summary{cursor:pointer;list-style-position:outside;margin-left:1.1rem}
-summary span{white-space:pre}
-";
-
-const DARK_CSS: &str = "\
-body{background:#0d1117;color:#e6edf3}
-h2{border-bottom-color:#30363d}
-";
-
-/// CSS declarations of a terminal style (colour, bold, italic, underline, dim).
-fn declarations(style: Style) -> String {
-    let reversed = style.add_modifier.contains(Modifier::REVERSED);
-    let (fg, bg) = if reversed {
-        (style.bg, style.fg)
-    } else {
-        (style.fg, style.bg)
-    };
-    let mut out = String::new();
-    if let Some(css) = fg.and_then(css_color) {
-        let _ = write!(out, "color:{css};");
-    }
-    if let Some(css) = bg.and_then(css_color) {
-        let _ = write!(out, "background:{css};");
-    }
-    let m = style.add_modifier;
-    if m.contains(Modifier::BOLD) {
-        out.push_str("font-weight:bold;");
-    }
-    if m.contains(Modifier::ITALIC) {
-        out.push_str("font-style:italic;");
-    }
-    if m.contains(Modifier::UNDERLINED) {
-        out.push_str("text-decoration:underline;");
-    }
-    if m.contains(Modifier::CROSSED_OUT) {
-        out.push_str("text-decoration:line-through;");
-    }
-    if m.contains(Modifier::DIM) {
-        out.push_str("opacity:.7;");
-    }
-    out
-}
-
-/// A terminal colour as CSS (`None`: the page's own).
-fn css_color(color: Color) -> Option<String> {
-    let (r, g, b) = match color {
-        Color::Reset => return None,
-        Color::Rgb(r, g, b) => (r, g, b),
-        Color::Indexed(n) => xterm(n),
-        Color::Black => xterm(0),
-        Color::Red => xterm(1),
-        Color::Green => xterm(2),
-        Color::Yellow => xterm(3),
-        Color::Blue => xterm(4),
-        Color::Magenta => xterm(5),
-        Color::Cyan => xterm(6),
-        Color::Gray => xterm(7),
-        Color::DarkGray => xterm(8),
-        Color::LightRed => xterm(9),
-        Color::LightGreen => xterm(10),
-        Color::LightYellow => xterm(11),
-        Color::LightBlue => xterm(12),
-        Color::LightMagenta => xterm(13),
-        Color::LightCyan => xterm(14),
-        Color::White => xterm(15),
-    };
-    Some(format!("#{r:02x}{g:02x}{b:02x}"))
-}
-
-/// The xterm 256-colour palette.
-fn xterm(n: u8) -> (u8, u8, u8) {
-    const BASIC: [(u8, u8, u8); 16] = [
-        (0, 0, 0),
-        (205, 0, 0),
-        (0, 205, 0),
-        (205, 205, 0),
-        (0, 0, 238),
-        (205, 0, 205),
-        (0, 205, 205),
-        (229, 229, 229),
-        (127, 127, 127),
-        (255, 0, 0),
-        (0, 255, 0),
-        (255, 255, 0),
-        (92, 92, 255),
-        (255, 0, 255),
-        (0, 255, 255),
-        (255, 255, 255),
-    ];
-    match n {
-        0..=15 => BASIC[usize::from(n)],
-        16..=231 => {
-            let n = n - 16;
-            let level = |v: u8| if v == 0 { 0 } else { 55 + v * 40 };
-            (level(n / 36), level((n / 6) % 6), level(n % 6))
-        }
-        _ => {
-            let v = 8 + (n - 232) * 10;
-            (v, v, v)
-        }
-    }
-}
-
-/// Writes `parts` as an HTML page titled `title`.
-pub(super) fn write(out: &mut impl Write, title: &str, parts: &[Part]) -> io::Result<()> {
-    let mut classes = Classes::default();
-    let mut body = String::new();
-    let mut in_turn = false;
-    for part in parts {
-        match part {
-            Part::Turn { number, title } => {
-                if in_turn {
-                    body.push_str("</section>\n");
-                }
-                in_turn = true;
-                let _ = writeln!(
-                    body,
-                    "<section class=\"turn\" id=\"turn-{number}\">\n<h2>{}</h2>",
-                    escape(title)
-                );
-            }
-            Part::Speech { laid, .. } => pre("speech", laid, &mut classes, &mut body),
-            Part::Fold {
-                summary,
-                body: inside,
-                open,
-                close,
-            } => {
-                if *open {
-                    body.push_str("<details class=\"fold\"><summary>");
-                    let lines = zip(summary);
-                    for (i, line) in lines.iter().enumerate() {
-                        if i > 0 && !line.is_empty() {
-                            body.push('\n');
-                        }
-                        spans(line, &mut classes, &mut body);
-                    }
-                    body.push_str("</summary>\n");
-                }
-                pre("body", inside, &mut classes, &mut body);
-                if *close {
-                    body.push_str("</details>\n");
-                }
-            }
-            Part::Lines(laid) => pre("lines", laid, &mut classes, &mut body),
-        }
-    }
-    if in_turn {
-        body.push_str("</section>\n");
-    }
-    let title = escape(title);
-    write!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"generator\" content=\"overhear {}\">\n\
-         <title>{title}</title>\n<style>\n{}</style>\n</head>\n<body>\n<main>\n<h1>{title}</h1>\n{body}</main>\n</body>\n</html>\n",
-        env!("CARGO_PKG_VERSION"),
-        classes.css(),
-    )
-}
-
-/// A segment of a line: its text and its (dark, light) style.
-type Segment = (String, (Style, Style));
-
-/// Laid-out lines as a `<pre>` of class `kind`; nothing when all blank.
-fn pre(kind: &str, laid: &Laid, classes: &mut Classes, body: &mut String) {
-    let mut lines = zip(laid);
-    while lines
-        .last()
-        .is_some_and(|l| l.iter().all(|(t, _)| t.trim().is_empty()))
-    {
-        lines.pop();
-    }
-    if lines.is_empty() {
-        return;
-    }
-    let _ = write!(body, "<pre class=\"{kind}\">");
-    for (i, line) in lines.iter().enumerate() {
-        if i > 0 {
-            body.push('\n');
-        }
-        spans(line, classes, body);
-    }
-    body.push_str("</pre>\n");
-}
-
-/// One line's segments as spans.
-fn spans(line: &[Segment], classes: &mut Classes, body: &mut String) {
-    for (text, pair) in line {
-        let trimmed = text.as_str();
-        if *pair == (Style::default(), Style::default()) {
-            body.push_str(&escape(trimmed));
+        let mut out = if continued {
+            format!("<h2>turn {n} (continued)</h2>\n")
         } else {
-            let n = classes.of(*pair);
-            let _ = write!(body, "<span class=\"s{n}\">{}</span>", escape(trimmed));
+            format!("<h2 id=\"turn-{n}\"><a href=\"#turn-{n}\">turn {n}</a></h2>\n")
+        };
+        let line = self.figures.turn_line();
+        if !line.is_empty() {
+            let _ = writeln!(out, "<p class=\"turn-meta\">{line}</p>");
         }
+        if let Some(error) = &self.figures.error {
+            let _ = writeln!(out, "<p class=\"turn-error\">✗ {}</p>", escape(error));
+        }
+        out
     }
 }
 
-/// The dark and the light lines as segments of constant (dark, light) style.
-/// Both layouts have the same text; a line where they differ (never
-/// expected) keeps the dark one's styles for both.
-fn zip(laid: &Laid) -> Vec<Vec<Segment>> {
-    laid.dark
+/// The page's content before it is cut into files.
+pub(super) struct Built {
+    /// The turns.
+    sections: Vec<Section>,
+    /// The session's figures.
+    figures: Figures,
+    /// The classes of the laid-out lines met.
+    classes: Classes,
+}
+
+/// Builds the turns of `doc` chosen by `options` as HTML.
+pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Built {
+    let themes = Themes::new();
+    let layouts = Layouts::new(conv, &themes, options.results);
+    let mut classes = Classes::default();
+    let mut sections: Vec<Section> = Vec::new();
+    let total = conv.turns.len();
+    let blocks = doc
+        .blocks
         .iter()
-        .enumerate()
-        .map(|(i, dark)| match laid.light.get(i) {
-            Some(light) if super::plain(Some(dark)) == super::plain(Some(light)) => {
-                merge(dark, light)
+        .filter(|b| options.turns.is_none_or(|spec| spec.contains(b.turn, total)));
+    // A card cut into pieces is one unit: its `<details>` stays whole.
+    let mut open_unit: Option<String> = None;
+    for block in blocks {
+        if let BlockKind::TurnRule {
+            number,
+            timestamp,
+            info,
+            duration,
+        } = &block.kind
+        {
+            sections.push(Section {
+                number: *number,
+                figures: Figures::of_turn(timestamp.as_deref(), *duration, info.as_deref()),
+                prompt: None,
+                units: Vec::new(),
+            });
+            continue;
+        }
+        if sections.is_empty() {
+            sections.push(Section {
+                number: 0,
+                figures: Figures::default(),
+                prompt: None,
+                units: Vec::new(),
+            });
+        }
+        let Some(section) = sections.last_mut() else {
+            continue;
+        };
+        let first = block.piece.as_ref().is_none_or(|p| p.is_first());
+        let last = block.piece.as_ref().is_none_or(|p| p.last);
+        let mut unit = open_unit.take().unwrap_or_default();
+        match &block.kind {
+            BlockKind::UserMessage { .. }
+            | BlockKind::AssistantMessage { .. }
+            | BlockKind::ToolSpeech(_) => {
+                if first {
+                    speech(block, conv, &layouts, &mut classes, section, &mut unit);
+                }
             }
-            _ => dark
-                .spans
-                .iter()
-                .map(|s| {
-                    (
-                        s.content.to_string(),
-                        (dark.style.patch(s.style), dark.style.patch(s.style)),
-                    )
-                })
-                .collect(),
-        })
-        .collect()
-}
-
-/// Per character styles of a line.
-fn char_styles(line: &Line<'_>) -> Vec<(char, Style)> {
-    line.spans
-        .iter()
-        .flat_map(|s| {
-            let style = line.style.patch(s.style);
-            s.content.chars().map(move |c| (c, style))
-        })
-        .collect()
-}
-
-fn merge(dark: &Line<'_>, light: &Line<'_>) -> Vec<Segment> {
-    let mut out: Vec<Segment> = Vec::new();
-    for ((c, d), (_, l)) in char_styles(dark).into_iter().zip(char_styles(light)) {
-        match out.last_mut() {
-            Some((text, pair)) if *pair == (d, l) => text.push(c),
-            _ => out.push((c.to_string(), (d, l))),
+            BlockKind::Reasoning {
+                display: ReasoningDisplay::Full | ReasoningDisplay::Summary,
+                ..
+            } =>
+            {
+                if first {
+                    reasoning(block, conv, &layouts, &mut classes, &mut unit);
+                }
+            }
+            BlockKind::ToolCard(tool) => {
+                if first {
+                    section.figures.calls += 1;
+                    match Outcome::of(tool, conv) {
+                        Outcome::Failed => section.figures.failures += 1,
+                        Outcome::Refused => section.figures.refused += 1,
+                        _ => {}
+                    }
+                }
+                tool_card(block, tool, conv, &layouts, &mut classes, first, &mut unit);
+            }
+            BlockKind::Reasoning { .. } => fold(block, &layouts, &mut classes, first, last, &mut unit),
+            _ => pre("lines", &layouts.lay(block, false), &mut classes, &mut unit),
+        }
+        if !last {
+            open_unit = Some(unit);
+        } else if !unit.is_empty() {
+            section.units.push(unit);
         }
     }
-    out
+    if let (Some(unit), Some(section)) = (open_unit, sections.last_mut()) {
+        section.units.push(unit);
+    }
+    let mut figures = Figures::default();
+    for section in &sections {
+        figures.add(&section.figures);
+    }
+    let shown: Vec<usize> = sections.iter().map(|s| s.number).filter(|&n| n > 0).collect();
+    let stamp = |turn: Option<&usize>, from_end: bool| {
+        let turn = conv.turns.get(turn?.checked_sub(1)?)?;
+        let mut events = conv.events[turn.events.clone()].iter();
+        let mut find = |e: &crate::model::Event| e.timestamp.clone();
+        if from_end {
+            events.rev().find_map(&mut find)
+        } else {
+            events.find_map(&mut find)
+        }
+    };
+    let (first, last) = (stamp(shown.first(), false), stamp(shown.last(), true));
+    figures.span(first.as_deref(), last.as_deref());
+    Built {
+        sections,
+        figures,
+        classes,
+    }
+}
+
+/// A prompt or a reply: its label and its Markdown as HTML (the laid-out
+/// pane when it has no text), its images after it.
+fn speech(
+    block: &DocBlock,
+    conv: &Conversation,
+    layouts: &Layouts<'_>,
+    classes: &mut Classes,
+    section: &mut Section,
+    out: &mut String,
+) {
+    let (class, label) = match &block.kind {
+        BlockKind::UserMessage { .. } => ("user", "you".to_string()),
+        BlockKind::AssistantMessage {
+            final_reply: true, ..
+        } => ("assistant final", "final reply".to_string()),
+        BlockKind::AssistantMessage { events, .. }
+            if events.iter().any(|&e| facts::final_reply(&conv.events[e])) =>
+        {
+            ("assistant final", "final reply".to_string())
+        }
+        BlockKind::ToolSpeech(tool) => ("assistant tool-speech", tool.tool.clone()),
+        _ => ("assistant", "assistant".to_string()),
+    };
+    let text = full_text(block, conv)
+        .map(|text| sanitize(&text, SanitizeMode::Strip).into_owned())
+        .filter(|text| !text.trim().is_empty());
+    if class == "user" && section.prompt.is_none() {
+        section.prompt = text.as_deref().and_then(|t| {
+            t.lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .map(|l| truncate(l, 80))
+        });
+    }
+    let _ = write!(
+        out,
+        "<div class=\"speech {class}\"><div class=\"label\">{}</div>",
+        escape(&sanitize(&label, SanitizeMode::Strip))
+    );
+    match text {
+        Some(text) => {
+            let _ = write!(
+                out,
+                "<div class=\"prose\">{}</div>",
+                prose::markdown_html(&text)
+            );
+        }
+        None => pre("lines", &layouts.lay(block, false), classes, out),
+    }
+    out.push_str("</div>\n");
+}
+
+/// Reasoning shown whole: folded, its summary the folded line, its text as
+/// Markdown.
+fn reasoning(
+    block: &DocBlock,
+    conv: &Conversation,
+    layouts: &Layouts<'_>,
+    classes: &mut Classes,
+    out: &mut String,
+) {
+    let summary = summary_text(&layouts.lay(block, true));
+    match full_text(block, conv)
+        .map(|text| sanitize(&text, SanitizeMode::Strip).into_owned())
+        .filter(|text| !text.trim().is_empty())
+    {
+        Some(text) => {
+            let _ = writeln!(
+                out,
+                "<details class=\"reasoning\"><summary>{}</summary><div class=\"prose\">{}</div></details>",
+                escape(&summary),
+                prose::markdown_html(&text)
+            );
+        }
+        None => pre("lines", &layouts.lay(block, false), classes, out),
+    }
+}
+
+/// A folded block shown as the terminal lays it out (reasoning cut by its
+/// style): the folded line, then the open block's lines.
+fn fold(
+    block: &DocBlock,
+    layouts: &Layouts<'_>,
+    classes: &mut Classes,
+    first: bool,
+    last: bool,
+    out: &mut String,
+) {
+    if first {
+        let summary = summary_text(&layouts.lay(block, true));
+        let _ = write!(
+            out,
+            "<details class=\"reasoning\"><summary>{}</summary>",
+            escape(&summary)
+        );
+    }
+    let mut body = layouts.lay(block, false);
+    if first {
+        drop_head(&mut body, 1);
+    }
+    pre("body", &body, classes, out);
+    if last {
+        out.push_str("</details>\n");
+    }
+}
+
+/// A tool card: the summary of what happened, the card's lines (results
+/// and diffs) inside. A card with nothing under its header does not fold.
+fn tool_card(
+    block: &DocBlock,
+    tool: &crate::render::document::ToolCard,
+    conv: &Conversation,
+    layouts: &Layouts<'_>,
+    classes: &mut Classes,
+    first: bool,
+    out: &mut String,
+) {
+    let last = block.piece.as_ref().is_none_or(|p| p.last);
+    let mut body = layouts.lay(block, false);
+    if first {
+        let height = head_height(block, &layouts.dark);
+        drop_head(&mut body, height);
+        let class = match Outcome::of(tool, conv).word() {
+            Some(word) => format!("card tool {word}"),
+            None => "card tool".to_string(),
+        };
+        let summary = card::summary(tool, conv);
+        if last && body.dark.iter().all(|l| plain(Some(l)).trim().is_empty()) {
+            let _ = writeln!(out, "<div class=\"{class}\">{summary}</div>");
+            return;
+        }
+        let _ = write!(
+            out,
+            "<details class=\"{class}\"><summary>{summary}</summary>"
+        );
+    }
+    pre("body", &body, classes, out);
+    if last {
+        images::write(&images::of_card(tool, conv), out);
+        out.push_str("</details>\n");
+    }
+}
+
+/// Removes the first `height` lines (a block's head) of both layouts.
+fn drop_head(laid: &mut Laid, height: usize) {
+    let height = height.min(laid.dark.len()).min(laid.light.len());
+    laid.dark.drain(..height);
+    laid.light.drain(..height);
+}
+
+/// The text of a folded line (its fold marker removed).
+fn summary_text(folded: &Laid) -> String {
+    let mut lines = folded.dark.clone();
+    lines.iter_mut().take(1).for_each(strip_marker);
+    lines
+        .iter()
+        .map(|l| plain(Some(l)).trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 #[cfg(test)]
-mod tests {
-    use ratatui::style::{Color, Style};
-    use ratatui::text::{Line, Span};
-
-    use super::{Laid, escape, foreign_tag, write};
-    use crate::export::Part;
-
-    #[test]
-    fn markup_in_the_title_and_the_text_comes_out_as_text() {
-        let hostile = "<script>alert(1)</script><img src=x onerror=y></pre><a href=z>";
-        let line = || Line::from(vec![Span::raw(hostile)]);
-        let parts = [Part::Lines(Laid {
-            dark: vec![line()],
-            light: vec![line()],
-        })];
-        let mut out = Vec::new();
-        write(&mut out, hostile, &parts).unwrap();
-        let html = String::from_utf8(out).unwrap();
-        assert_eq!(foreign_tag(&html), None, "{html}");
-        assert_eq!(foreign_tag(&format!("{html}<script>")), Some("script"));
-    }
-
-    #[test]
-    fn every_special_character_is_escaped() {
-        assert_eq!(
-            escape(r#"<a href="x">'&'</a>"#),
-            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
-        );
-    }
-
-    #[test]
-    fn a_span_gets_the_dark_colour_under_dark_and_the_light_one_otherwise() {
-        let dark = Line::from(vec![
-            Span::raw("a "),
-            Span::styled("b", Style::new().fg(Color::Rgb(1, 2, 3))),
-        ]);
-        let light = Line::from(vec![
-            Span::raw("a "),
-            Span::styled("b", Style::new().fg(Color::Rgb(4, 5, 6))),
-        ]);
-        let parts = [Part::Lines(Laid {
-            dark: vec![dark],
-            light: vec![light],
-        })];
-        let mut out = Vec::new();
-        write(&mut out, "t<", &parts).unwrap();
-        let html = String::from_utf8(out).unwrap();
-        assert!(html.contains("<title>t&lt;</title>"));
-        assert!(html.contains("<pre class=\"lines\">a <span class=\"s0\">b</span></pre>"));
-        let (light_css, dark_css) = html.split_once("prefers-color-scheme: dark").unwrap();
-        assert!(light_css.contains(".s0{color:#040506;}"));
-        assert!(dark_css.contains(".s0{color:#010203;}"));
-    }
-}
+mod tests;

@@ -12,6 +12,7 @@
 mod html;
 mod markdown;
 
+pub use html::{PAGE_LIMIT, page_name};
 #[cfg(any(test, feature = "internals"))]
 pub use html::{TAGS as HTML_TAGS, foreign_tag};
 
@@ -56,6 +57,12 @@ pub struct ExportOptions {
     /// The user's home folder (`/home/ada`), written `~` wherever it
     /// starts a path in the export: a shared page tells no local user name.
     pub home: Option<String>,
+    /// The agent that wrote the conversation (`Claude Code`), for the HTML
+    /// page's header.
+    pub agent: Option<String>,
+    /// The folder the session ran in, for the HTML page's header (written
+    /// `~/…` like every path under [`ExportOptions::home`]).
+    pub project: Option<String>,
 }
 
 /// How much of each tool result and diff an export's cards hold.
@@ -83,7 +90,7 @@ pub(crate) struct Laid {
 /// One part of an export, in reading order.
 pub(crate) enum Part {
     /// A turn opens: its rule's words (`turn 3 · 2026-04-10 17:04:00 UTC`).
-    Turn { number: usize, title: String },
+    Turn { title: String },
     /// Speech (user, assistant, a tool's speech): the label of its pane,
     /// its Markdown source (sanitized; `None` for a continuation piece) and
     /// its laid-out pane.
@@ -105,25 +112,93 @@ pub(crate) enum Part {
 }
 
 /// Writes the export of `doc` (built from `conv`, already redacted when
-/// asked) to `out`.
+/// asked) to `out`, as one file (an HTML page is not cut into pages:
+/// [`export_files`] does that).
 pub fn export(
     out: &mut impl Write,
     conv: &Conversation,
     doc: &Document,
     options: &ExportOptions,
 ) -> io::Result<()> {
-    let parts = parts(conv, doc, options);
-    let mut page = Vec::new();
-    match options.format {
-        ExportFormat::Md => markdown::write(&mut page, &options.title, &parts),
-        ExportFormat::Html => html::write(&mut page, &options.title, &parts),
-    }?;
-    drop(parts);
+    let page = match options.format {
+        ExportFormat::Md => {
+            let parts = parts(conv, doc, options);
+            let mut page = Vec::new();
+            markdown::write(&mut page, &options.title, &parts)?;
+            String::from_utf8_lossy(&page).into_owned()
+        }
+        ExportFormat::Html => html_pages(conv, doc, options, "export.html", None)
+            .into_iter()
+            .collect(),
+    };
     match options.home.as_deref() {
-        Some(home) => out.write_all(tilde(&String::from_utf8_lossy(&page), home).as_bytes()),
-        None => out.write_all(&page),
+        Some(home) => out.write_all(tilde(&page, home).as_bytes()),
+        None => out.write_all(page.as_bytes()),
     }?;
     out.flush()
+}
+
+/// One file of an export.
+pub struct ExportFile {
+    /// Its name: the output's, or `NAME-2.html`, `NAME-3.html`, … for the
+    /// further pages of a large HTML export ([`page_name`]).
+    pub name: String,
+    /// Its content.
+    pub bytes: Vec<u8>,
+}
+
+/// The export of `doc` as the files to write for an output named `name`:
+/// one Markdown file, or HTML pages of at most `limit` bytes each (cut
+/// between turns or blocks; [`PAGE_LIMIT`] for `overhear export`) that
+/// link to one another.
+pub fn export_files(
+    conv: &Conversation,
+    doc: &Document,
+    options: &ExportOptions,
+    name: &str,
+    limit: usize,
+) -> io::Result<Vec<ExportFile>> {
+    let pages = match options.format {
+        ExportFormat::Md => {
+            let mut page = Vec::new();
+            export(&mut page, conv, doc, options)?;
+            return Ok(vec![ExportFile {
+                name: name.to_string(),
+                bytes: page,
+            }]);
+        }
+        ExportFormat::Html => html_pages(conv, doc, options, name, Some(limit)),
+    };
+    Ok(pages
+        .into_iter()
+        .enumerate()
+        .map(|(index, page)| ExportFile {
+            name: page_name(name, index),
+            bytes: match options.home.as_deref() {
+                Some(home) => tilde(&page, home).into_bytes(),
+                None => page.into_bytes(),
+            },
+        })
+        .collect())
+}
+
+/// The HTML pages of the export.
+fn html_pages(
+    conv: &Conversation,
+    doc: &Document,
+    options: &ExportOptions,
+    name: &str,
+    limit: Option<usize>,
+) -> Vec<String> {
+    let built = html::build(conv, doc, options);
+    html::write_pages(
+        &built,
+        &options.title,
+        options.agent.as_deref(),
+        options.project.as_deref(),
+        name,
+        limit,
+    )
 }
 
 /// `page` with `home` written `~` wherever it is a whole path or starts
@@ -151,31 +226,70 @@ fn tilde(page: &str, home: &str) -> String {
     out
 }
 
+/// The dark and the light theme an export lays blocks out with.
+pub(crate) struct Themes {
+    dark: Theme,
+    light: Theme,
+}
+
+impl Themes {
+    /// The built-in dark and light themes.
+    pub(crate) fn new() -> Themes {
+        Themes {
+            dark: Theme::dark(),
+            light: Theme::builtin("light").unwrap_or_else(Theme::dark),
+        }
+    }
+}
+
+/// How an export lays out a block: at [`EXPORT_WIDTH`], in both themes,
+/// open blocks as `results` says.
+pub(crate) struct Layouts<'a> {
+    /// The dark theme's layout.
+    pub dark: LayoutContext<'a>,
+    /// The light theme's layout.
+    pub light: LayoutContext<'a>,
+    open: Fold,
+}
+
+impl<'a> Layouts<'a> {
+    /// The layouts of `conv`'s blocks with `themes`.
+    pub(crate) fn new(conv: &'a Conversation, themes: &'a Themes, results: Results) -> Self {
+        let context = |theme| LayoutContext {
+            conv,
+            theme,
+            width: EXPORT_WIDTH,
+            code_width: Some(usize::MAX / 4),
+            sanitize: SanitizeMode::Strip,
+            highlighting: Highlighting::Whole,
+        };
+        Layouts {
+            dark: context(&themes.dark),
+            light: context(&themes.light),
+            open: match results {
+                Results::Whole => Fold::Whole,
+                Results::Terminal => Fold::Policy,
+            },
+        }
+    }
+
+    /// `block` laid out folded (its one summary line) or open.
+    pub(crate) fn lay(&self, block: &DocBlock, folded: bool) -> Laid {
+        let fold = if folded { Fold::Folded } else { self.open };
+        Laid {
+            dark: wrapped(layout_as(block, fold, &self.dark)),
+            light: wrapped(layout_as(block, fold, &self.light)),
+        }
+    }
+}
+
 /// The parts of the blocks of the chosen turns.
 fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Part> {
     let turns = options.turns;
-    let open = match options.results {
-        Results::Whole => Fold::Whole,
-        Results::Terminal => Fold::Policy,
-    };
-    let dark_theme = Theme::dark();
-    let light_theme = Theme::builtin("light").unwrap_or_else(Theme::dark);
-    let context = |theme| LayoutContext {
-        conv,
-        theme,
-        width: EXPORT_WIDTH,
-        code_width: Some(usize::MAX / 4),
-        sanitize: SanitizeMode::Strip,
-        highlighting: Highlighting::Whole,
-    };
-    let (dark, light) = (context(&dark_theme), context(&light_theme));
-    let lay = |block: &DocBlock, folded: bool| {
-        let fold = if folded { Fold::Folded } else { open };
-        Laid {
-            dark: wrapped(layout_as(block, fold, &dark)),
-            light: wrapped(layout_as(block, fold, &light)),
-        }
-    };
+    let themes = Themes::new();
+    let layouts = Layouts::new(conv, &themes, options.results);
+    let lay = |block: &DocBlock, folded: bool| layouts.lay(block, folded);
+    let dark = &layouts.dark;
     let total = conv.turns.len();
     let mut parts = Vec::new();
     for block in &doc.blocks {
@@ -185,8 +299,7 @@ fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Pa
         let first = block.piece.as_ref().is_none_or(|p| p.is_first());
         let last = block.piece.as_ref().is_none_or(|p| p.last);
         let part = match &block.kind {
-            BlockKind::TurnRule { number, .. } => Part::Turn {
-                number: *number,
+            BlockKind::TurnRule { .. } => Part::Turn {
                 title: rule_words(&lay(block, false).dark),
             },
             BlockKind::UserMessage { .. }
@@ -223,7 +336,7 @@ fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Pa
                 // inside, however many lines the head wraps to.
                 let card = matches!(block.kind, BlockKind::ToolCard(_));
                 if first && (card || repeats_head(summary.dark.first(), body.dark.first())) {
-                    let height = head_height(block, &dark).clamp(1, body.dark.len().max(1));
+                    let height = head_height(block, dark).clamp(1, body.dark.len().max(1));
                     let height = height.min(body.dark.len()).min(body.light.len());
                     let head: (Vec<_>, Vec<_>) = (
                         body.dark.drain(..height).collect(),
@@ -252,7 +365,7 @@ fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Pa
 }
 
 /// Removes the fold marker `▸ ` that starts a folded line.
-fn strip_marker(line: &mut Line<'static>) {
+pub(crate) fn strip_marker(line: &mut Line<'static>) {
     if let Some(span) = line.spans.first_mut()
         && let Some(rest) = span.content.strip_prefix(FOLD_MARKER)
     {

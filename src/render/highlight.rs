@@ -31,6 +31,8 @@ use super::color_depth::ColorDepth;
 use super::theme::Theme;
 use styles::StyleStack;
 
+#[cfg(feature = "cli")]
+pub mod classed;
 mod parse_memo;
 mod styles;
 use crate::text::sanitize::{SanitizeMode, sanitize};

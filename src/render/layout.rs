@@ -47,7 +47,8 @@ use self::card::tool_card;
 use self::lines::{clean, code_lines, fit, indent, inner_width, pane, pretty, raw_json_block};
 use self::message::{assistant_message, data, inquiry_lines, tool_speech, user_message};
 use self::reasoning::reasoning;
-use self::rules::{display_timestamp, turn_rule};
+pub use self::rules::display_timestamp;
+use self::rules::turn_rule;
 
 /// Everything a block needs to be laid out.
 #[derive(Clone, Copy)]

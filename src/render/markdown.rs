@@ -111,8 +111,9 @@ pub fn markdown_to_lines_highlighting(
     )
 }
 
-/// The parser options: CommonMark plus the GFM extensions.
-fn options() -> Options<'static> {
+/// The parser options: CommonMark plus the GFM extensions (the HTML
+/// export parses with the same ones).
+pub(crate) fn options() -> Options<'static> {
     let mut options = Options::default();
     options.extension.strikethrough = true;
     options.extension.table = true;

@@ -1,0 +1,287 @@
+//! The figures of a session and of each turn — model, time, duration, tool
+//! calls, failures, tokens, cost — and how the page says them: the
+//! session's header (a list of facts under the title) and the line under
+//! each turn's heading.
+
+use std::fmt::Write as _;
+
+use super::escape;
+use crate::model::facts::{TurnEnd, TurnInfo};
+use crate::render::duration;
+use crate::render::layout::display_timestamp;
+use crate::text::sanitize::{SanitizeMode, sanitize};
+
+/// What a turn, or the whole session, amounts to.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct Figures {
+    /// Turns counted (1 for a turn).
+    pub turns: usize,
+    /// When it started, as the turn rule shows it (`2026-04-10 17:04:00 UTC`).
+    pub start: Option<String>,
+    /// How long it took (milliseconds).
+    pub took: Option<u64>,
+    /// The models, in order of first use.
+    pub models: Vec<String>,
+    /// Tool calls.
+    pub calls: usize,
+    /// Tool calls that failed (refused ones are not failures).
+    pub failures: usize,
+    /// Tool calls the user refused.
+    pub refused: usize,
+    /// Input tokens, when any turn recorded them.
+    pub input: Option<u64>,
+    /// Output tokens.
+    pub output: Option<u64>,
+    /// Input tokens read from the prompt cache.
+    pub cache_read: Option<u64>,
+    /// Input tokens written to the prompt cache.
+    pub cache_write: Option<u64>,
+    /// Cost in USD of the turns that have one.
+    pub cost: Option<f64>,
+    /// Turns that used a model but have no cost: their model has no price.
+    pub unpriced: usize,
+    /// How the turn ended, when not normally.
+    pub ended: Option<TurnEnd>,
+    /// The turn's error (`code: message`).
+    pub error: Option<String>,
+}
+
+/// `a + b` of two optional counts, `None` only when both are.
+fn sum<T: std::ops::Add<Output = T>>(a: Option<T>, b: Option<T>) -> Option<T> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a + b),
+        (a, b) => a.or(b),
+    }
+}
+
+impl Figures {
+    /// A turn's figures from its rule: `timestamp` its first event's,
+    /// `took` its duration, `info` what its format recorded.
+    pub fn of_turn(timestamp: Option<&str>, took: Option<u64>, info: Option<&TurnInfo>) -> Self {
+        let clean = |text: &str| sanitize(text, SanitizeMode::Strip).into_owned();
+        let mut figures = Figures {
+            turns: 1,
+            start: timestamp.map(|t| display_timestamp(&clean(t))),
+            took,
+            ..Figures::default()
+        };
+        if let Some(info) = info {
+            figures.models.extend(info.model.as_deref().map(clean));
+            figures.input = info.input_tokens;
+            figures.output = info.output_tokens;
+            figures.cache_read = info.cache_read_tokens;
+            figures.cache_write = info.cache_write_tokens;
+            figures.cost = info.cost;
+            let used_model = info.model.is_some() || info.input_tokens.is_some();
+            figures.unpriced = usize::from(info.cost.is_none() && used_model);
+            figures.ended = info.ended.filter(|e| *e != TurnEnd::Completed);
+            figures.error = info.error.as_ref().map(|e| {
+                let text = match (e.code.is_empty(), e.message.is_empty()) {
+                    (false, false) => format!("{}: {}", e.code, e.message),
+                    (true, _) => e.message.clone(),
+                    (false, true) => e.code.clone(),
+                };
+                clean(&text)
+            });
+        }
+        figures
+    }
+
+    /// Adds a turn's figures to the session's (its start and duration are
+    /// the session's own: [`Figures::span`]).
+    pub fn add(&mut self, turn: &Figures) {
+        self.turns += turn.turns;
+        for model in &turn.models {
+            if !self.models.contains(model) {
+                self.models.push(model.clone());
+            }
+        }
+        self.calls += turn.calls;
+        self.failures += turn.failures;
+        self.refused += turn.refused;
+        self.input = sum(self.input, turn.input);
+        self.output = sum(self.output, turn.output);
+        self.cache_read = sum(self.cache_read, turn.cache_read);
+        self.cache_write = sum(self.cache_write, turn.cache_write);
+        self.cost = sum(self.cost, turn.cost);
+        self.unpriced += turn.unpriced;
+    }
+
+    /// Sets the start and duration from the first and the last stored
+    /// timestamps of the session.
+    pub fn span(&mut self, first: Option<&str>, last: Option<&str>) {
+        let clean = |text: &str| sanitize(text, SanitizeMode::Strip).into_owned();
+        self.start = first.map(|t| display_timestamp(&clean(t)));
+        self.took = first
+            .zip(last)
+            .and_then(|(first, last)| duration::between(first, last));
+    }
+
+    /// The calls: `3 tool calls`, with failures and refusals.
+    fn calls_text(&self) -> String {
+        let mut text = count(self.calls, "tool call", "tool calls");
+        if self.failures > 0 {
+            let _ = write!(text, ", {} failed", self.failures);
+        }
+        if self.refused > 0 {
+            let _ = write!(text, ", {} refused", self.refused);
+        }
+        text
+    }
+
+    /// The tokens: `12,345 in / 678 out`, `None` when none were recorded.
+    fn tokens_text(&self) -> Option<String> {
+        let mut text = match (self.input, self.output) {
+            (None, None) => return None,
+            (input, output) => format!(
+                "{} in / {} out",
+                input.map_or("?".into(), thousands),
+                output.map_or("?".into(), thousands)
+            ),
+        };
+        let cache: Vec<String> = [(self.cache_read, "read"), (self.cache_write, "written")]
+            .into_iter()
+            .filter_map(|(n, what)| n.filter(|n| *n > 0).map(|n| format!("{} {what}", thousands(n))))
+            .collect();
+        if !cache.is_empty() {
+            let _ = write!(text, " (cache {})", cache.join(", "));
+        }
+        Some(text)
+    }
+
+    /// The cost: `$0.0123`, `not priced`, `$0.0123 (2 turns not priced)`;
+    /// `None` when no turn used a model the export knows of.
+    fn cost_text(&self) -> Option<String> {
+        match (self.cost, self.unpriced) {
+            (Some(cost), 0) => Some(format!("${cost:.4}")),
+            (Some(cost), n) => Some(format!(
+                "${cost:.4} ({} not priced)",
+                count(n, "turn", "turns")
+            )),
+            (None, 0) => None,
+            (None, _) => Some("not priced".into()),
+        }
+    }
+
+    /// The line under a turn's heading, escaped: time · duration · model ·
+    /// calls · tokens · cost · how it ended.
+    pub fn turn_line(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        parts.extend(self.start.clone());
+        parts.extend(self.took.map(duration::human));
+        parts.extend(self.models.iter().cloned());
+        if self.calls > 0 {
+            parts.push(self.calls_text());
+        }
+        parts.extend(self.tokens_text().map(|t| format!("{t} tokens")));
+        parts.extend(self.cost_text());
+        match self.ended {
+            Some(TurnEnd::Failed) => parts.push("failed".into()),
+            Some(TurnEnd::Cancelled) => parts.push("cancelled".into()),
+            _ => {}
+        }
+        escape(&parts.join(" · "))
+    }
+
+    /// The session's facts as `<dt>`/`<dd>` pairs, escaped.
+    pub fn session_list(&self, agent: Option<&str>, project: Option<&str>) -> String {
+        let mut rows: Vec<(&str, String)> = Vec::new();
+        rows.extend(agent.map(|a| ("agent", a.to_string())));
+        if !self.models.is_empty() {
+            let name = if self.models.len() == 1 {
+                "model"
+            } else {
+                "models"
+            };
+            rows.push((name, self.models.join(", ")));
+        }
+        rows.extend(project.map(|p| ("project", p.to_string())));
+        rows.extend(self.start.clone().map(|s| ("started", s)));
+        rows.extend(self.took.map(|t| ("duration", duration::human(t))));
+        rows.push(("turns", thousands(self.turns as u64)));
+        rows.push(("tool calls", {
+            let mut text = thousands(self.calls as u64);
+            if self.failures > 0 || self.refused > 0 {
+                let _ = write!(
+                    text,
+                    " ({} failed, {} refused)",
+                    self.failures, self.refused
+                );
+            }
+            text
+        }));
+        rows.extend(self.tokens_text().map(|t| ("tokens", t)));
+        rows.extend(self.cost_text().map(|c| ("cost", c)));
+        let mut out = String::from("<dl>");
+        for (name, value) in rows {
+            let _ = write!(out, "<dt>{name}</dt><dd>{}</dd>", escape(&value));
+        }
+        out.push_str("</dl>\n");
+        out
+    }
+}
+
+/// `1 turn`, `3 turns`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{} {}", thousands(n as u64), if n == 1 { one } else { many })
+}
+
+/// `12345` as `12,345`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Figures, thousands};
+    use crate::model::facts::TurnInfo;
+
+    #[test]
+    fn numbers_get_thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn a_turn_says_its_model_tokens_and_cost_or_that_it_is_not_priced() {
+        let info = TurnInfo {
+            model: Some("claude-x".into()),
+            input_tokens: Some(12_345),
+            output_tokens: Some(678),
+            cache_read_tokens: Some(1_000),
+            cost: Some(0.0123),
+            ..TurnInfo::default()
+        };
+        let turn = Figures::of_turn(Some("2026-04-10T17:04:00Z"), Some(12_000), Some(&info));
+        let line = turn.turn_line();
+        assert!(line.starts_with("2026-04-10 17:04:00 UTC · 12s · claude-x"), "{line}");
+        assert!(line.contains("12,345 in / 678 out (cache 1,000 read) tokens"), "{line}");
+        assert!(line.ends_with("$0.0123"), "{line}");
+        let unpriced = Figures::of_turn(
+            None,
+            None,
+            Some(&TurnInfo {
+                cost: None,
+                ..info.clone()
+            }),
+        );
+        assert!(unpriced.turn_line().ends_with("not priced"));
+        let mut session = Figures::default();
+        session.add(&turn);
+        session.add(&unpriced);
+        let list = session.session_list(Some("Claude Code"), Some("~/src/app"));
+        assert!(list.contains("<dt>cost</dt><dd>$0.0123 (1 turn not priced)</dd>"), "{list}");
+        assert!(list.contains("<dt>model</dt><dd>claude-x</dd>"), "{list}");
+        assert!(list.contains("<dt>turns</dt><dd>2</dd>"), "{list}");
+    }
+}

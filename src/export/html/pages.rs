@@ -1,0 +1,261 @@
+//! The page, or the pages: the skeleton (head, stylesheet, the session's
+//! header, the show/hide controls, the table of contents) around the turns,
+//! cut into files of at most a limit each when the session is large.
+//!
+//! Files are cut between turns, or between two blocks of a turn larger than
+//! a page (the rest of it continues on the next page under `turn N
+//! (continued)`); a single block larger than the limit is a page of its own.
+//! Every page has the table of contents (linking each turn on the page that
+//! holds it) and links to the previous and the next page. Pages are named
+//! after the output: `run.html`, `run-2.html`, `run-3.html`, ….
+
+use std::fmt::Write as _;
+
+use super::header::Figures;
+use super::{Built, Section, escape};
+
+/// The largest HTML file an export writes (bytes), as `overhear export`
+/// uses it: a browser opens a page this large in a few seconds.
+pub const PAGE_LIMIT: usize = 16 * 1024 * 1024;
+
+/// The file name of page `index` (0-based) of an export written to
+/// `name`: the name itself, then `NAME-2.EXT`, `NAME-3.EXT`, ….
+pub fn page_name(name: &str, index: usize) -> String {
+    if index == 0 {
+        return name.to_string();
+    }
+    match name.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() => format!("{stem}-{}.{ext}", index + 1),
+        _ => format!("{name}-{}", index + 1),
+    }
+}
+
+/// Which units of which sections a page holds.
+struct Cut {
+    /// (section index, first unit, end unit).
+    spans: Vec<(usize, usize, usize)>,
+}
+
+/// Writes `built` as pages of at most `limit` bytes each (a single block
+/// past it excepted), for an export written to a file named `name`; one
+/// page whatever its size when `limit` is `None`. Returns each page's HTML.
+pub(in crate::export) fn write_pages(
+    built: &Built,
+    title: &str,
+    agent: Option<&str>,
+    project: Option<&str>,
+    name: &str,
+    limit: Option<usize>,
+) -> Vec<String> {
+    let css = built.classes.css();
+    let header = header(&built.figures, agent, project);
+    // The room the skeleton takes on any page, the table of contents with
+    // the longest links it can have included.
+    let longest = page_name(name, built.sections.len() + 1);
+    let skeleton = head(title, &css).len()
+        + header.len()
+        + toc(&built.sections, &|_| Some(longest.clone())).len()
+        + 4 * (longest.len() + 200)
+        + FOOT.len();
+    let cuts = match limit {
+        Some(limit) => cut(&built.sections, limit.saturating_sub(skeleton)),
+        None => vec![Cut {
+            spans: built
+                .sections
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (i, 0, s.units.len()))
+                .collect(),
+        }],
+    };
+    // Where each turn's anchor is: the page that holds its heading.
+    let mut home = vec![0; built.sections.len()];
+    for (page, cut) in cuts.iter().enumerate() {
+        for &(section, start, _) in &cut.spans {
+            if start == 0 {
+                home[section] = page;
+            }
+        }
+    }
+    let pages = cuts.len();
+    cuts.iter()
+        .enumerate()
+        .map(|(page, cut)| {
+            let mut out = head(title, &css);
+            out.push_str(&header);
+            let link = |section: usize| {
+                (home[section] != page).then(|| page_name(name, home[section]))
+            };
+            out.push_str(&toc(&built.sections, &link));
+            out.push_str("</header>\n");
+            let nav = navigation(name, page, pages);
+            out.push_str(&nav);
+            for &(index, start, end) in &cut.spans {
+                let section = &built.sections[index];
+                let _ = write!(out, "<section class=\"turn\">\n{}", section.heading(start > 0));
+                for unit in &section.units[start..end] {
+                    out.push_str(unit);
+                }
+                out.push_str("</section>\n");
+            }
+            out.push_str(&nav);
+            out.push_str(FOOT);
+            out
+        })
+        .collect()
+}
+
+/// Cuts the sections into pages whose content is at most `room` bytes
+/// (each page holds one unit at least).
+fn cut(sections: &[Section], room: usize) -> Vec<Cut> {
+    let mut cuts = vec![Cut { spans: Vec::new() }];
+    let mut used = 0;
+    for (index, section) in sections.iter().enumerate() {
+        let heading = section.heading(false).len() + 64;
+        let mut start = 0;
+        // A turn that fits whole goes whole; one that does not fit the
+        // rest of this page starts on the next, and is cut only when it
+        // is larger than a page.
+        let size: usize = heading + section.units.iter().map(String::len).sum::<usize>();
+        if used > 0 && used + size > room {
+            cuts.push(Cut { spans: Vec::new() });
+            used = 0;
+        }
+        used += heading;
+        for (at, unit) in section.units.iter().enumerate() {
+            if used + unit.len() > room && used > heading {
+                if let Some(current) = cuts.last_mut() {
+                    current.spans.push((index, start, at));
+                }
+                cuts.push(Cut { spans: Vec::new() });
+                start = at;
+                used = heading;
+            }
+            used += unit.len();
+        }
+        if let Some(current) = cuts.last_mut() {
+            current.spans.push((index, start, section.units.len()));
+        }
+    }
+    cuts
+}
+
+/// The start of a page: the document's head with the stylesheet, the
+/// show/hide switches, the title.
+fn head(title: &str, css: &str) -> String {
+    let title = escape(title);
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"generator\" content=\"overhear {}\">\n\
+         <title>{title}</title>\n<style>\n{css}</style>\n</head>\n<body>\n\
+         <input type=\"checkbox\" class=\"toggle\" id=\"show-tools\" checked>\
+         <input type=\"checkbox\" class=\"toggle\" id=\"show-reasoning\" checked>\n\
+         <main>\n<header class=\"session\">\n<h1>{title}</h1>\n",
+        env!("CARGO_PKG_VERSION"),
+    )
+}
+
+/// The session's facts and the controls.
+fn header(figures: &Figures, agent: Option<&str>, project: Option<&str>) -> String {
+    let mut out = figures.session_list(agent, project);
+    out.push_str(
+        "<div class=\"controls\"><label for=\"show-tools\">tool cards</label>\
+         <label for=\"show-reasoning\">reasoning</label></div>\n",
+    );
+    out
+}
+
+/// The end of a page.
+const FOOT: &str = "</main>\n</body>\n</html>\n";
+
+/// The table of contents: each turn, its first prompt and its figures,
+/// linked to its anchor (`link` names the other page that holds it).
+fn toc(sections: &[Section], link: &dyn Fn(usize) -> Option<String>) -> String {
+    let turns: Vec<(usize, &Section)> = sections
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.number > 0)
+        .collect();
+    if turns.is_empty() {
+        return String::new();
+    }
+    let open = if turns.len() <= 20 { " open" } else { "" };
+    let mut out = format!(
+        "<nav class=\"toc\"><details{open}><summary>{} turn{}</summary><ol>\n",
+        turns.len(),
+        if turns.len() == 1 { "" } else { "s" }
+    );
+    for (index, section) in turns {
+        let n = section.number;
+        let page = link(index).map(|p| escape(&p)).unwrap_or_default();
+        let label = section
+            .prompt
+            .as_deref()
+            .map_or_else(|| format!("turn {n}"), escape);
+        let _ = write!(
+            out,
+            "<li value=\"{n}\"><a href=\"{page}#turn-{n}\">{label}</a>"
+        );
+        let figures = &section.figures;
+        if figures.calls > 0 {
+            let _ = write!(
+                out,
+                " <span class=\"meta\">· {} tool call{}",
+                figures.calls,
+                if figures.calls == 1 { "" } else { "s" }
+            );
+            if figures.failures > 0 {
+                let _ = write!(out, ", {} failed", figures.failures);
+            }
+            out.push_str("</span>");
+        }
+        out.push_str("</li>\n");
+    }
+    out.push_str("</ol></details></nav>\n");
+    out
+}
+
+/// Links to the previous and the next page; nothing for a single page.
+fn navigation(name: &str, page: usize, pages: usize) -> String {
+    if pages < 2 {
+        return String::new();
+    }
+    let mut out = String::from("<nav class=\"pages\">");
+    match page.checked_sub(1) {
+        Some(previous) => {
+            let _ = write!(
+                out,
+                "<a rel=\"prev\" href=\"{}\">← previous page</a>",
+                escape(&page_name(name, previous))
+            );
+        }
+        None => out.push_str("<span></span>"),
+    }
+    let _ = write!(out, "<span>page {} of {pages}</span>", page + 1);
+    if page + 1 < pages {
+        let _ = write!(
+            out,
+            "<a rel=\"next\" href=\"{}\">next page →</a>",
+            escape(&page_name(name, page + 1))
+        );
+    } else {
+        out.push_str("<span></span>");
+    }
+    out.push_str("</nav>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::page_name;
+
+    #[test]
+    fn pages_are_named_after_the_output() {
+        assert_eq!(page_name("run.html", 0), "run.html");
+        assert_eq!(page_name("run.html", 1), "run-2.html");
+        assert_eq!(page_name("a.b.htm", 2), "a.b-3.htm");
+        assert_eq!(page_name("page", 1), "page-2");
+    }
+}

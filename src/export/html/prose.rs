@@ -1,0 +1,168 @@
+//! Markdown (a prompt, a reply, reasoning) as HTML: comrak with the same
+//! extensions as the terminal's rendering, raw HTML escaped (never passed),
+//! links kept only to `http`, `https` and `mailto` (any other target is
+//! shown as its text), images never loaded (an image with a web address
+//! becomes a link to it), fenced code highlighted by syntect as classes.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+
+use comrak::adapters::SyntaxHighlighterAdapter;
+use comrak::nodes::{AstNode, NodeValue};
+use comrak::options::Plugins;
+use comrak::{Arena, format_html_with_plugins, parse_document};
+
+use super::escape;
+use crate::render::highlight::classed::{CODE_CLASS, classed_html};
+
+/// `source` (sanitized Markdown) as HTML.
+pub(super) fn markdown_html(source: &str) -> String {
+    let mut options = crate::render::markdown::options();
+    options.render.escape = true;
+    let arena = Arena::new();
+    let root = parse_document(&arena, source, &options);
+    neutralise(&arena, root);
+    let highlighter = Classed;
+    let mut plugins = Plugins::default();
+    plugins.render.codefence_syntax_highlighter = Some(&highlighter);
+    let mut out = String::with_capacity(source.len() + source.len() / 4);
+    // Writing to a String cannot fail.
+    let _ = format_html_with_plugins(root, &options, &mut out, &plugins);
+    out
+}
+
+/// Whether a link may point at `url`: the web and mail only.
+fn allowed(url: &str) -> bool {
+    let url = url.trim_start().to_ascii_lowercase();
+    ["http://", "https://", "mailto:"]
+        .iter()
+        .any(|scheme| url.starts_with(scheme))
+}
+
+/// Rewrites what must not reach the page: a link to anything but
+/// [`allowed`] targets becomes its text; an image becomes a link to its
+/// address (allowed) or its text (not), so the page loads nothing.
+fn neutralise<'a>(arena: &'a Arena<'a>, root: &'a AstNode<'a>) {
+    let mut unwrap = Vec::new();
+    for node in root.descendants() {
+        let mut data = node.data.borrow_mut();
+        let value = &mut data.value;
+        match value {
+            NodeValue::Link(link) if !allowed(&link.url) => unwrap.push(node),
+            NodeValue::Image(link) => {
+                if allowed(&link.url) {
+                    *value = NodeValue::Link(link.clone());
+                    drop(data);
+                    let label = arena.alloc(NodeValue::Text(Cow::Borrowed("image: ")).into());
+                    node.prepend(label);
+                } else {
+                    unwrap.push(node);
+                }
+            }
+            NodeValue::WikiLink(_) => unwrap.push(node),
+            _ => {}
+        }
+    }
+    for node in unwrap {
+        while let Some(child) = node.first_child() {
+            child.detach();
+            node.insert_before(child);
+        }
+        node.detach();
+    }
+}
+
+/// syntect's classes for fenced code; plain escaped text when the language
+/// is unknown or the code too large to highlight.
+struct Classed;
+
+impl SyntaxHighlighterAdapter for Classed {
+    fn write_highlighted(
+        &self,
+        output: &mut dyn fmt::Write,
+        lang: Option<&str>,
+        code: &str,
+    ) -> fmt::Result {
+        match lang
+            .filter(|l| !l.is_empty())
+            .and_then(|l| classed_html(code, l))
+        {
+            Some(html) => output.write_str(&html),
+            None => output.write_str(&escape(code)),
+        }
+    }
+
+    fn write_pre_tag(
+        &self,
+        output: &mut dyn fmt::Write,
+        _attributes: HashMap<&'static str, Cow<'_, str>>,
+    ) -> fmt::Result {
+        write!(output, "<pre class=\"{CODE_CLASS}\">")
+    }
+
+    fn write_code_tag(
+        &self,
+        output: &mut dyn fmt::Write,
+        _attributes: HashMap<&'static str, Cow<'_, str>>,
+    ) -> fmt::Result {
+        output.write_str("<code>")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::markdown_html;
+    use crate::export::html::foreign_tag;
+
+    #[test]
+    fn markdown_becomes_headings_lists_tables_and_emphasis() {
+        let html = markdown_html(
+            "## Key Points\n\n* one **bold**\n* two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",
+        );
+        assert!(html.contains("<h2>Key Points</h2>"), "{html}");
+        assert!(html.contains("<li>one <strong>bold</strong></li>"), "{html}");
+        assert!(html.contains("<table>"), "{html}");
+        assert_eq!(foreign_tag(&html), None, "{html}");
+    }
+
+    #[test]
+    fn raw_html_is_text() {
+        let html = markdown_html("<script>alert(1)</script>\n\nand <img src=x onerror=y> inline");
+        assert!(!html.contains("<script"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+        assert!(html.contains("&lt;script&gt;"), "{html}");
+        assert_eq!(foreign_tag(&html), None, "{html}");
+    }
+
+    #[test]
+    fn only_web_and_mail_links_stay_links() {
+        let html = markdown_html(
+            "[ok](https://example.com/a) [mail](mailto:a@b.c) [js](javascript:alert(1)) \
+             [file](file:///etc/passwd) [rel](src/main.rs) ![pic](https://example.com/p.png) \
+             ![local](/tmp/p.png)",
+        );
+        assert!(html.contains("<a href=\"https://example.com/a\">ok</a>"), "{html}");
+        assert!(html.contains("<a href=\"mailto:a@b.c\">mail</a>"), "{html}");
+        assert!(!html.contains("javascript"), "{html}");
+        assert!(!html.contains("file:"), "{html}");
+        assert!(!html.contains("src/main.rs"), "{html}");
+        assert!(html.contains(" js "), "{html}");
+        assert!(
+            html.contains("<a href=\"https://example.com/p.png\">image: pic</a>"),
+            "{html}"
+        );
+        assert!(html.contains("local"), "{html}");
+        assert!(!html.contains("<img"), "{html}");
+    }
+
+    #[test]
+    fn fenced_code_is_highlighted_with_classes() {
+        let html = markdown_html("```rust\nfn main() { let x = \"<b>\"; }\n```\n");
+        assert!(html.contains("<pre class=\"hl-code\"><code>"), "{html}");
+        assert!(html.contains("class=\"hl-"), "{html}");
+        assert!(html.contains("&lt;b&gt;"), "{html}");
+        let plain = markdown_html("```\n<b>x</b>\n```\n");
+        assert!(plain.contains("&lt;b&gt;x&lt;/b&gt;"), "{plain}");
+    }
+}

@@ -1,0 +1,177 @@
+//! The HTML export in a real browser: headless Chromium (Debian's
+//! `chromium`, which `.ci/run` installs) loads exports of the repository's
+//! fixture and of the shared Claude Code, Codex, JP and eve fixtures, and
+//! each one:
+//!
+//! * logs no console message, no refused load (`Refused to …`: the
+//!   Content-Security-Policy stopped something) and no network error
+//!   (`ERR_…`) — the page requests nothing;
+//! * has its final reply in the DOM the browser built;
+//! * gives non-empty screenshots 1280 and 390 pixels wide.
+//!
+//! Without Chromium the test prints `skipped:`; in CI (`CI=true`) a missing
+//! Chromium fails it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::common;
+
+/// The browser, if installed; `None` after saying so (a failure in CI).
+fn chromium() -> Option<PathBuf> {
+    let found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists());
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true and Chromium is not installed (.ci/run installs Debian's chromium)"
+        );
+        eprintln!("skipped: chromium is not installed (apt-get install chromium)");
+    }
+    found
+}
+
+/// Runs headless Chromium on `url` with `extra` arguments, its profile in `profile`.
+fn browse(chromium: &Path, profile: &Path, extra: &[&str], url: &str) -> Output {
+    Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--enable-logging=stderr",
+            "--v=0",
+            &format!("--user-data-dir={}", profile.display()),
+        ])
+        .args(extra)
+        .arg(url)
+        .output()
+        .expect("chromium runs")
+}
+
+/// The text of `html` without tags, entities decoded, blanks collapsed.
+fn text_of(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => {
+                in_tag = false;
+                text.push(' ');
+            }
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    let text = text
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Words of the last reply of an exported page (its last assistant speech).
+fn final_reply(html: &str) -> Option<String> {
+    let start = html.rfind("<div class=\"speech assistant")?;
+    let rest = &html[start..];
+    let body = &rest[rest.find("<div class=\"prose\">")?..];
+    let text = text_of(&body[..body.find("</div>").unwrap_or(body.len())]);
+    let words: Vec<&str> = text.split(' ').take(8).collect();
+    (!words.is_empty()).then(|| words.join(" "))
+}
+
+/// Exports `input` to HTML and checks it in the browser.
+fn check(chromium: &Path, input: &Path, dir: &Path) {
+    let name = input.display().to_string();
+    let page = dir.join("page.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+        .args([
+            "export",
+            input.to_str().unwrap(),
+            "-o",
+            page.to_str().unwrap(),
+        ])
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    let profile = dir.join("profile");
+    let url = format!("file://{}", page.display());
+    let dom = browse(chromium, &profile, &["--dump-dom"], &url);
+    assert!(dom.status.success(), "{name}: chromium failed");
+    let log = String::from_utf8_lossy(&dom.stderr);
+    for line in log.lines() {
+        for sign in ["CONSOLE", "Refused to", "ERR_"] {
+            assert!(!line.contains(sign), "{name}: {line}");
+        }
+    }
+    let dom_text = text_of(&String::from_utf8_lossy(&dom.stdout));
+    assert!(
+        dom_text.contains("tool cards"),
+        "{name}: the page did not load"
+    );
+    if let Some(reply) = final_reply(&html) {
+        assert!(
+            dom_text.contains(&reply),
+            "{name}: the final reply ({reply}) is not in the DOM"
+        );
+    }
+    for (width, height) in [(1280, 900), (390, 844)] {
+        let shot = dir.join(format!("shot-{width}.png"));
+        let taken = browse(
+            chromium,
+            &profile,
+            &[
+                &format!("--screenshot={}", shot.display()),
+                &format!("--window-size={width},{height}"),
+            ],
+            &url,
+        );
+        assert!(
+            taken.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&taken.stderr)
+        );
+        let png = std::fs::read(&shot).expect("a screenshot was written");
+        assert!(png.starts_with(b"\x89PNG"), "{name}: not a PNG");
+        assert!(
+            png.len() > 8_000,
+            "{name} at {width} px: a nearly empty screenshot ({} bytes)",
+            png.len()
+        );
+    }
+}
+
+#[test]
+fn exports_load_in_headless_chromium_with_no_error_no_request_and_their_reply() {
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = vec![PathBuf::from("tests/fixtures/jp/secrets")];
+    if let Some(shared) = common::agents::fixtures_dir() {
+        inputs.push(shared.join("claude-code/v2.0.24-thinking/claude-code-pomodoro-timer.jsonl"));
+        inputs.push(shared.join(
+            "codex/v0.40.0-sandbox-denied/rollout-2025-09-25T08-02-05-0199812e-64f0-7f73-91fc-095dda01c36e.jsonl",
+        ));
+    }
+    inputs.extend(common::corpus::jp_conversations().and_then(|c| c.into_iter().next()));
+    inputs.extend(common::corpus::eve_streams().and_then(|s| s.into_iter().next()));
+    for input in &inputs {
+        check(&chromium, input, dir.path());
+    }
+}

@@ -1,0 +1,360 @@
+//! The HTML export as a web page, through the binary: Markdown rendered as
+//! HTML (code highlighted by classes, links kept only to the web and mail,
+//! raw HTML as text), card summaries that say what happened, the session's
+//! header and each turn's figures, anchors and a table of contents, CSS-only
+//! show/hide, images embedded as `data:` URIs, and large sessions cut into
+//! linked pages of at most a limit each.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use overhear::export::foreign_tag;
+use serde_json::{Value, json};
+
+use crate::common::agents::claude::{record, user};
+
+/// An `assistant` record of `model` with `usage`, holding `content`.
+fn assistant(uuid: &str, second: u32, content: Value) -> String {
+    let message = json!({
+        "id": format!("msg_{uuid}"), "role": "assistant", "model": "claude-test-1",
+        "content": content,
+        "usage": {"input_tokens": 1200, "output_tokens": 340,
+                  "cache_read_input_tokens": 5000, "cache_creation_input_tokens": 70},
+    });
+    record("assistant", uuid, second, false, message)
+}
+
+/// The reply of the session: Markdown with what a page must render and
+/// what it must not pass.
+const REPLY: &str = "## Key Points Captured\n\n\
+* one **bold** point\n* a [safe link](https://example.com/docs) and a \
+[bad one](javascript:alert(1)) and [a file](file:///etc/passwd)\n\n\
+| name | value |\n|---|---|\n| a | 1 |\n\n\
+```rust\nfn main() { let s = \"<b>\"; }\n```\n\n\
+<script>alert(2)</script> and the end of the reply: all done here.";
+
+/// A Claude Code session: a prompt, a Bash call that fails with 19 lines,
+/// a Read whose result is fine, and the reply.
+fn session(dir: &Path) -> PathBuf {
+    let log: Vec<String> = (1..=19).map(|n| format!("error line {n}")).collect();
+    let records = [
+        user("u1", 0, false, json!("Build it, then **summarise**.")),
+        assistant(
+            "a1",
+            1,
+            json!([{"type": "tool_use", "id": "toolu_build", "name": "Bash",
+                    "input": {"command": "make all", "description": "Build everything"}}]),
+        ),
+        user(
+            "u2",
+            4,
+            false,
+            json!([{"type": "tool_result", "tool_use_id": "toolu_build", "is_error": true,
+                    "content": log.join("\n")}]),
+        ),
+        assistant(
+            "a2",
+            5,
+            json!([{"type": "tool_use", "id": "toolu_read", "name": "Read",
+                    "input": {"file_path": "src/lib.rs"}}]),
+        ),
+        user(
+            "u3",
+            6,
+            false,
+            json!([{"type": "tool_result", "tool_use_id": "toolu_read", "content": "pub fn a() {}"}]),
+        ),
+        assistant("a3", 8, json!([{"type": "text", "text": REPLY}])),
+    ];
+    let path = dir.join("session.jsonl");
+    std::fs::write(&path, records.concat()).unwrap();
+    path
+}
+
+/// `overhear ARGS`; the run must succeed.
+fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "overhear {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The HTML export of `path` on stdout.
+fn page(path: &Path) -> String {
+    run(&["export", path.to_str().unwrap(), "--format", "html"])
+}
+
+#[test]
+fn markdown_is_rendered_with_highlighted_code_and_only_safe_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&session(dir.path()));
+    assert_eq!(foreign_tag(&html), None);
+    assert!(html.contains("<h2>Key Points Captured</h2>"), "{html}");
+    assert!(html.contains("<strong>bold</strong>"));
+    assert!(html.contains("<table>"));
+    assert!(html.contains("<a href=\"https://example.com/docs\">safe link</a>"));
+    assert!(!html.contains("javascript:"), "a javascript: link passed");
+    assert!(!html.contains("file:///etc"), "a file: link passed");
+    assert!(html.contains("bad one"), "the unsafe link's text is kept");
+    assert!(html.contains("<pre class=\"hl-code\"><code>"));
+    assert!(
+        html.contains("class=\"hl-"),
+        "code is highlighted by classes"
+    );
+    assert!(html.contains("&lt;script&gt;alert(2)&lt;/script&gt;"));
+    assert!(!html.contains("<script"));
+    // The prompt is set apart from the reply, itself marked as such.
+    assert!(html.contains("<div class=\"speech user\">"));
+    assert!(html.contains("<strong>summarise</strong>"));
+    assert!(html.contains("<div class=\"speech assistant"));
+    // Syntect's stylesheet for both schemes.
+    let (light, dark) = html.split_once("prefers-color-scheme: dark").unwrap();
+    assert!(light.contains(".hl-code"));
+    assert!(dark.contains(".hl-code"));
+}
+
+#[test]
+fn card_summaries_say_what_the_call_did_and_how_it_went() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&session(dir.path()));
+    let summaries: Vec<&str> = html
+        .split("<summary>")
+        .skip(1)
+        .map(|s| s.split("</summary>").next().unwrap())
+        .collect();
+    let bash = summaries
+        .iter()
+        .find(|s| s.contains("Bash"))
+        .expect("a summary for the Bash call");
+    assert!(bash.contains("Build everything"), "{bash}");
+    assert!(
+        bash.contains("<span class=\"outcome failed\">failed</span>"),
+        "{bash}"
+    );
+    assert!(bash.contains("3s"), "its duration: {bash}");
+    assert!(bash.contains("19 lines, "), "its size: {bash}");
+    assert!(!bash.contains("folded"), "{bash}");
+    let read = summaries.iter().find(|s| s.contains("Read")).unwrap();
+    assert!(read.contains("src/lib.rs"), "{read}");
+    assert!(read.contains("1 line, 13 bytes"), "{read}");
+    assert!(html.contains("<details class=\"card tool failed\">"));
+    // Every line of the failed result is in its card.
+    assert!(html.contains("error line 19"));
+}
+
+#[test]
+fn the_header_and_each_turn_say_the_figures_and_the_contents_link_the_turns() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&session(dir.path()));
+    for fact in [
+        "<dt>agent</dt><dd>Claude Code</dd>",
+        "<dt>model</dt><dd>claude-test-1</dd>",
+        "<dt>started</dt><dd>2026-01-22 10:00:00 UTC</dd>",
+        "<dt>duration</dt><dd>8s</dd>",
+        "<dt>turns</dt><dd>1</dd>",
+        "<dt>tool calls</dt><dd>2 (1 failed, 0 refused)</dd>",
+        "<dt>cost</dt><dd>not priced</dd>",
+    ] {
+        assert!(html.contains(fact), "{fact} not in the header");
+    }
+    assert!(
+        html.contains(
+            "<dt>tokens</dt><dd>18,810 in / 1,020 out (cache 15,000 read, 210 written)</dd>"
+        ),
+        "{html}"
+    );
+    assert!(html.contains("<h2 id=\"turn-1\"><a href=\"#turn-1\">turn 1</a></h2>"));
+    let meta = html.split("<p class=\"turn-meta\">").nth(1).unwrap();
+    let meta = meta.split("</p>").next().unwrap();
+    assert!(
+        meta.contains("claude-test-1 · 2 tool calls, 1 failed"),
+        "{meta}"
+    );
+    assert!(meta.ends_with("not priced"), "{meta}");
+    assert!(
+        html.contains("<li value=\"1\"><a href=\"#turn-1\">Build it, then **summarise**.</a>"),
+        "{html}"
+    );
+    // Show/hide by CSS alone: the switches come before the page they rule.
+    let switches = html.find("id=\"show-tools\"").unwrap();
+    assert!(switches < html.find("<main>").unwrap());
+    assert!(html.contains("#show-tools:not(:checked)~main .tool{display:none}"));
+    assert!(html.contains("@media print"));
+}
+
+/// A JP conversation whose tool result holds `image` blocks.
+fn conversation_with_images(dir: &Path) -> PathBuf {
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+    let svg = base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        "<svg xmlns='http://www.w3.org/2000/svg' onload='alert(1)'/>",
+    );
+    let events = json!([
+        {"timestamp": "2026-04-10 17:04:00", "type": "turn_start"},
+        {"timestamp": "2026-04-10 17:04:01", "type": "chat_request", "content": "Take a screenshot."},
+        {"timestamp": "2026-04-10 17:04:02", "type": "tool_call_request", "id": "c1",
+         "name": "screenshot", "arguments": {}},
+        {"timestamp": "2026-04-10 17:04:03", "type": "tool_call_response", "id": "c1", "content": [
+            {"type": "text", "text": "here it is"},
+            {"type": "image", "data": png, "mimeType": "image/png"},
+            {"type": "image", "data": svg, "mimeType": "image/svg+xml"},
+            {"type": "image", "data": svg, "mimeType": "image/png"},
+        ]},
+        {"timestamp": "2026-04-10 17:04:04", "type": "chat_response", "message": "Done."},
+    ]);
+    let conv = dir.join("conv");
+    std::fs::create_dir(&conv).unwrap();
+    std::fs::write(conv.join("events.json"), events.to_string()).unwrap();
+    conv
+}
+
+#[test]
+fn images_are_embedded_as_data_uris_and_only_safe_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&conversation_with_images(dir.path()));
+    assert_eq!(foreign_tag(&html), None);
+    assert!(
+        html.contains(
+            "<img class=\"figure\" alt=\"image\" src=\"data:image/png;base64,iVBORw0KGgo"
+        ),
+        "{html}"
+    );
+    assert_eq!(html.matches("<img").count(), 1, "only the PNG is embedded");
+    assert!(html.contains("not embedded: only PNG, JPEG, GIF and WebP are"));
+    assert!(html.contains("not embedded: its bytes are not image/png"));
+    assert!(!html.contains("onload"));
+    assert!(
+        html.contains("img-src data:"),
+        "the CSP lets data: images in"
+    );
+}
+
+/// A Claude Code session of `turns` turns, each a prompt, a call with a
+/// 40-line result and a reply.
+fn long_session(dir: &Path, turns: u32) -> PathBuf {
+    let mut records = String::new();
+    for turn in 0..turns {
+        let s = turn * 3;
+        let result: Vec<String> = (0..40)
+            .map(|n| format!("turn {turn} output line {n}"))
+            .collect();
+        records.push_str(&user(
+            &format!("u{turn}"),
+            s % 60,
+            false,
+            json!(format!("Prompt number {turn}")),
+        ));
+        records.push_str(&assistant(
+            &format!("a{turn}"),
+            (s + 1) % 60,
+            json!([{"type": "tool_use", "id": format!("toolu_{turn}"), "name": "Bash",
+                    "input": {"command": format!("step {turn}")}}]),
+        ));
+        records.push_str(&user(
+            &format!("r{turn}"),
+            (s + 2) % 60,
+            false,
+            json!([{"type": "tool_result", "tool_use_id": format!("toolu_{turn}"), "content": result.join("\n")}]),
+        ));
+        records.push_str(&assistant(
+            &format!("b{turn}"),
+            (s + 2) % 60,
+            json!([{"type": "text", "text": format!("Reply number {turn}.")}]),
+        ));
+    }
+    let path = dir.join("long.jsonl");
+    std::fs::write(&path, records).unwrap();
+    path
+}
+
+#[test]
+fn a_large_session_is_cut_into_linked_pages_under_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = long_session(dir.path(), 80);
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let first = out.join("run.html");
+    let whole = page(&input);
+    let limit = 60_000;
+    assert!(
+        whole.len() > 2 * limit,
+        "the test needs a page over the limit"
+    );
+    run(&[
+        "export",
+        input.to_str().unwrap(),
+        "-o",
+        first.to_str().unwrap(),
+        "--page-limit",
+        &limit.to_string(),
+    ]);
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort_by_key(|n| (n.len(), n.clone()));
+    assert!(names.len() >= 3, "{names:?}");
+    assert_eq!(names[0], "run.html");
+    assert_eq!(names[1], "run-2.html");
+    let mut anchors = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let html = std::fs::read_to_string(out.join(name)).unwrap();
+        assert!(html.len() <= limit, "{name}: {} bytes", html.len());
+        assert!(html.ends_with("</html>\n"), "{name} is whole");
+        assert_eq!(foreign_tag(&html), None);
+        assert_eq!(
+            html.matches("<details").count(),
+            html.matches("</details>").count()
+        );
+        // The contents on every page, linking turns on other pages by name.
+        assert!(html.contains("<nav class=\"toc\">"), "{name}");
+        assert!(
+            html.contains("Prompt number 79"),
+            "{name}: the contents name every turn"
+        );
+        if i > 0 {
+            assert!(
+                html.contains(&format!("<a rel=\"prev\" href=\"{}\">", names[i - 1])),
+                "{name}"
+            );
+            assert!(html.contains("href=\"run.html#turn-1\""), "{name}");
+        }
+        if i + 1 < names.len() {
+            assert!(
+                html.contains(&format!("<a rel=\"next\" href=\"{}\">", names[i + 1])),
+                "{name}"
+            );
+        }
+        anchors.extend(
+            html.match_indices("<h2 id=\"turn-")
+                .map(|(at, _)| html[at..].split('"').nth(1).unwrap().to_string()),
+        );
+    }
+    let expected: Vec<String> = (1..=80).map(|n| format!("turn-{n}")).collect();
+    assert_eq!(anchors, expected, "every turn once, in order");
+    // Without a limit's need, one page.
+    let single = dir.path().join("single.html");
+    run(&[
+        "export",
+        input.to_str().unwrap(),
+        "-o",
+        single.to_str().unwrap(),
+    ]);
+    assert!(!dir.path().join("single-2.html").exists());
+}
+
+#[test]
+fn the_page_structure_is_pinned() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&session(dir.path()));
+    // The body (the stylesheet and the version are not structure); one
+    // line per element that starts a line, as written.
+    let body = &html[html.find("<body>").expect("a body")..];
+    crate::common::snapshot::snapshot("export-html-page", body);
+}
