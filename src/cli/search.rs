@@ -263,7 +263,7 @@ fn json_line(session: &Session, title: Option<&str>, hit: &Hit) -> Value {
 
 /// `--since`: a date (`2026-11-30`, midnight UTC), an RFC 3339 time, or an
 /// age (`36h`, `7d`, `2w`) before now.
-fn since(text: &str) -> Result<SystemTime, NotADate> {
+pub(super) fn since(text: &str) -> Result<SystemTime, NotADate> {
     let text = text.trim();
     if let Some(age) = age(text) {
         return SystemTime::now().checked_sub(age).ok_or(NotADate);

@@ -9,10 +9,16 @@
 //! (HTML, which picks one by `prefers-color-scheme`). Redaction happens
 //! before, on the conversation itself ([`crate::redact`]).
 
+mod figures;
 mod html;
+pub mod index;
+pub mod manifest;
 mod markdown;
+mod tilde;
 
+pub use figures::Figures;
 pub use html::{TAGS as HTML_TAGS, foreign_tag};
+pub use tilde::Tilde;
 
 use std::io::{self, Write};
 
@@ -104,7 +110,7 @@ pub(crate) enum Part {
 }
 
 /// Writes the export of `doc` (built from `conv`, already redacted when
-/// asked) to `out`.
+/// asked) to `out`, the home folder written `~` as it streams out.
 pub fn export(
     out: &mut impl Write,
     conv: &Conversation,
@@ -112,42 +118,12 @@ pub fn export(
     options: &ExportOptions,
 ) -> io::Result<()> {
     let parts = parts(conv, doc, options);
-    let mut page = Vec::new();
+    let mut out = Tilde::new(out, options.home.as_deref().unwrap_or(""));
     match options.format {
-        ExportFormat::Md => markdown::write(&mut page, &options.title, &parts),
-        ExportFormat::Html => html::write(&mut page, &options.title, &parts),
+        ExportFormat::Md => markdown::write(&mut out, &options.title, &parts),
+        ExportFormat::Html => html::write(&mut out, &options.title, &parts),
     }?;
-    drop(parts);
-    match options.home.as_deref() {
-        Some(home) => out.write_all(tilde(&String::from_utf8_lossy(&page), home).as_bytes()),
-        None => out.write_all(&page),
-    }?;
-    out.flush()
-}
-
-/// `page` with `home` written `~` wherever it is a whole path or starts
-/// one (`/home/ada/src` → `~/src`; `/home/adam` and `/x/home/ada` are other
-/// folders and kept).
-fn tilde(page: &str, home: &str) -> String {
-    if home.is_empty() {
-        return page.to_string();
-    }
-    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
-    let mut out = String::with_capacity(page.len());
-    let mut rest = page;
-    let mut before: Option<char> = None;
-    while let Some(at) = rest.find(home) {
-        let after = rest[at + home.len()..].chars().next();
-        let prev = rest[..at].chars().next_back().or(before);
-        let starts = !prev.is_some_and(part);
-        let ends = after.is_none_or(|c| c == '/' || !part(c));
-        out.push_str(&rest[..at]);
-        out.push_str(if starts && ends { "~" } else { home });
-        before = home.chars().next_back();
-        rest = &rest[at + home.len()..];
-    }
-    out.push_str(rest);
-    out
+    out.finish()?.flush()
 }
 
 /// The parts of the blocks of the chosen turns.
@@ -300,5 +276,3 @@ fn rule_words(lines: &[Line<'_>]) -> String {
         .join(" · ")
 }
 
-#[cfg(test)]
-mod tests;

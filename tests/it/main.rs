@@ -38,6 +38,7 @@ mod eve_streams;
 mod eve_updates;
 mod eve_v27;
 mod export;
+mod export_all;
 mod export_content;
 mod fuzz_regressions;
 mod gemini_live_pty;
