@@ -197,12 +197,16 @@ fn xterm(n: u8) -> (u8, u8, u8) {
 }
 
 /// Writes `parts` as an HTML page titled `title`.
-pub(super) fn write(out: &mut impl Write, title: &str, parts: &[Part]) -> io::Result<()> {
+pub(super) fn write(
+    out: &mut impl Write,
+    title: &str,
+    parts: impl IntoIterator<Item = Part>,
+) -> io::Result<()> {
     let mut classes = Classes::default();
     let mut body = String::new();
     let mut in_turn = false;
     for part in parts {
-        match part {
+        match &part {
             Part::Turn { number, title } => {
                 if in_turn {
                     body.push_str("</section>\n");
@@ -358,7 +362,7 @@ mod tests {
             light: vec![line()],
         })];
         let mut out = Vec::new();
-        write(&mut out, hostile, &parts).unwrap();
+        write(&mut out, hostile, parts).unwrap();
         let html = String::from_utf8(out).unwrap();
         assert_eq!(foreign_tag(&html), None, "{html}");
         assert_eq!(foreign_tag(&format!("{html}<script>")), Some("script"));
@@ -387,7 +391,7 @@ mod tests {
             light: vec![light],
         })];
         let mut out = Vec::new();
-        write(&mut out, "t<", &parts).unwrap();
+        write(&mut out, "t<", parts).unwrap();
         let html = String::from_utf8(out).unwrap();
         assert!(html.contains("<title>t&lt;</title>"));
         assert!(html.contains("<pre class=\"lines\">a <span class=\"s0\">b</span></pre>"));

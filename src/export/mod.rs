@@ -110,64 +110,97 @@ pub(crate) enum Part {
 }
 
 /// Writes the export of `doc` (built from `conv`, already redacted when
-/// asked) to `out`, the home folder written `~` as it streams out.
+/// asked) to `out` as it is laid out, block by block, the home folder
+/// written `~` as it streams out.
 pub fn export(
     out: &mut impl Write,
     conv: &Conversation,
     doc: &Document,
     options: &ExportOptions,
 ) -> io::Result<()> {
-    let parts = parts(conv, doc, options);
+    let themes = Themes::new();
+    let parts = Parts::new(conv, options, &themes);
+    let total = conv.turns.len();
+    let chosen = doc
+        .blocks
+        .iter()
+        .filter(|block| options.turns.is_none_or(|spec| spec.contains(block.turn, total)))
+        .filter_map(|block| parts.of(block));
     let mut out = Tilde::new(out, options.home.as_deref().unwrap_or(""));
     match options.format {
-        ExportFormat::Md => markdown::write(&mut out, &options.title, &parts),
-        ExportFormat::Html => html::write(&mut out, &options.title, &parts),
+        ExportFormat::Md => markdown::write(&mut out, &options.title, chosen),
+        ExportFormat::Html => html::write(&mut out, &options.title, chosen),
     }?;
     out.finish()?.flush()
 }
 
-/// The parts of the blocks of the chosen turns.
-fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Part> {
-    let turns = options.turns;
-    let open = match options.results {
-        Results::Whole => Fold::Whole,
-        Results::Terminal => Fold::Policy,
-    };
-    let dark_theme = Theme::dark();
-    let light_theme = Theme::builtin("light").unwrap_or_else(Theme::dark);
-    let context = |theme| LayoutContext {
-        conv,
-        theme,
-        width: EXPORT_WIDTH,
-        code_width: Some(usize::MAX / 4),
-        sanitize: SanitizeMode::Strip,
-        highlighting: Highlighting::Whole,
-    };
-    let (dark, light) = (context(&dark_theme), context(&light_theme));
-    let lay = |block: &DocBlock, folded: bool| {
-        let fold = if folded { Fold::Folded } else { open };
+/// The two themes an export is laid out with.
+struct Themes {
+    dark: Theme,
+    light: Theme,
+}
+
+impl Themes {
+    fn new() -> Themes {
+        Themes {
+            dark: Theme::dark(),
+            light: Theme::builtin("light").unwrap_or_else(Theme::dark),
+        }
+    }
+}
+
+/// Lays out blocks as parts, one at a time: the export never holds the
+/// laid-out page.
+struct Parts<'a> {
+    conv: &'a Conversation,
+    open: Fold,
+    dark: LayoutContext<'a>,
+    light: LayoutContext<'a>,
+}
+
+impl<'a> Parts<'a> {
+    fn new(conv: &'a Conversation, options: &ExportOptions, themes: &'a Themes) -> Parts<'a> {
+        let context = |theme| LayoutContext {
+            conv,
+            theme,
+            width: EXPORT_WIDTH,
+            code_width: Some(usize::MAX / 4),
+            sanitize: SanitizeMode::Strip,
+            highlighting: Highlighting::Whole,
+        };
+        Parts {
+            conv,
+            open: match options.results {
+                Results::Whole => Fold::Whole,
+                Results::Terminal => Fold::Policy,
+            },
+            dark: context(&themes.dark),
+            light: context(&themes.light),
+        }
+    }
+
+    fn lay(&self, block: &DocBlock, folded: bool) -> Laid {
+        let fold = if folded { Fold::Folded } else { self.open };
         Laid {
-            dark: wrapped(layout_as(block, fold, &dark)),
-            light: wrapped(layout_as(block, fold, &light)),
+            dark: wrapped(layout_as(block, fold, &self.dark)),
+            light: wrapped(layout_as(block, fold, &self.light)),
         }
-    };
-    let total = conv.turns.len();
-    let mut parts = Vec::new();
-    for block in &doc.blocks {
-        if turns.is_some_and(|spec| !spec.contains(block.turn, total)) {
-            continue;
-        }
+    }
+
+    /// The part of one block (`None`: nothing to show).
+    fn of(&self, block: &DocBlock) -> Option<Part> {
+        let conv = self.conv;
         let first = block.piece.as_ref().is_none_or(|p| p.is_first());
         let last = block.piece.as_ref().is_none_or(|p| p.last);
         let part = match &block.kind {
             BlockKind::TurnRule { number, .. } => Part::Turn {
                 number: *number,
-                title: rule_words(&lay(block, false).dark),
+                title: rule_words(&self.lay(block, false).dark),
             },
             BlockKind::UserMessage { .. }
             | BlockKind::AssistantMessage { .. }
             | BlockKind::ToolSpeech(_) => {
-                let laid = lay(block, false);
+                let laid = self.lay(block, false);
                 Part::Speech {
                     label: laid
                         .dark
@@ -182,9 +215,9 @@ fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Pa
                 }
             }
             _ if is_foldable(block) => {
-                let mut body = lay(block, false);
+                let mut body = self.lay(block, false);
                 let mut summary = if first {
-                    lay(block, true)
+                    self.lay(block, true)
                 } else {
                     Laid {
                         dark: Vec::new(),
@@ -198,7 +231,7 @@ fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Pa
                 // inside, however many lines the head wraps to.
                 let card = matches!(block.kind, BlockKind::ToolCard(_));
                 if first && (card || repeats_head(summary.dark.first(), body.dark.first())) {
-                    let height = head_height(block, &dark).clamp(1, body.dark.len().max(1));
+                    let height = head_height(block, &self.dark).clamp(1, body.dark.len().max(1));
                     let height = height.min(body.dark.len()).min(body.light.len());
                     let head: (Vec<_>, Vec<_>) = (
                         body.dark.drain(..height).collect(),
@@ -208,8 +241,7 @@ fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Pa
                     if last && body.dark.iter().all(|l| plain(Some(l)).trim().is_empty()) {
                         body.dark.splice(0..0, head.0);
                         body.light.splice(0..0, head.1);
-                        parts.push(Part::Lines(body));
-                        continue;
+                        return Some(Part::Lines(body));
                     }
                 }
                 Part::Fold {
@@ -219,11 +251,10 @@ fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Pa
                     close: last,
                 }
             }
-            _ => Part::Lines(lay(block, false)),
+            _ => Part::Lines(self.lay(block, false)),
         };
-        parts.push(part);
+        Some(part)
     }
-    parts
 }
 
 /// Removes the fold marker `▸ ` that starts a folded line.

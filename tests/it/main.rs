@@ -40,6 +40,7 @@ mod eve_v27;
 mod export;
 mod export_all;
 mod export_content;
+mod export_markdown;
 mod fuzz_regressions;
 mod gemini_live_pty;
 mod gemini_qwen;
