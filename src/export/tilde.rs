@@ -16,6 +16,7 @@ use memchr::memmem;
 pub struct Tilde<W: Write> {
     out: W,
     home: Vec<u8>,
+    finder: memmem::Finder<'static>,
     /// Written to this adapter, not yet passed on.
     pending: Vec<u8>,
     /// The last bytes passed on (the home folder's own after a match), to
@@ -30,7 +31,8 @@ impl<W: Write> Tilde<W> {
         Tilde {
             out,
             home: home.as_bytes().to_vec(),
-            pending: Vec::new(),
+            finder: memmem::Finder::new(home.as_bytes()).into_owned(),
+            pending: Vec::with_capacity(CHUNK + home.len()),
             tail: Vec::new(),
         }
     }
@@ -52,7 +54,7 @@ impl<W: Write> Tilde<W> {
         }
         let mut start = 0;
         loop {
-            let Some(found) = memmem::find(&self.pending[start..], &self.home) else {
+            let Some(found) = self.finder.find(&self.pending[start..]) else {
                 let could_start = if last {
                     0
                 } else {
@@ -107,15 +109,23 @@ impl<W: Write> Tilde<W> {
     }
 }
 
+/// How much is gathered before it is searched and passed on: small writes
+/// are searched together, a large one a piece at a time (never copied whole).
+const CHUNK: usize = 64 * 1024;
+
 impl<W: Write> Write for Tilde<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.pending.extend_from_slice(buf);
-        self.drain(false)?;
-        Ok(buf.len())
+        let take = buf.len().min(CHUNK);
+        self.pending.extend_from_slice(&buf[..take]);
+        if self.pending.len() >= CHUNK {
+            self.drain(false)?;
+        }
+        Ok(take)
     }
 
-    /// Flushes what is passed on; bytes that may start a match stay held.
+    /// Passes on and flushes all but the bytes that may start a match.
     fn flush(&mut self) -> io::Result<()> {
+        self.drain(false)?;
         self.out.flush()
     }
 }
@@ -181,10 +191,13 @@ mod tests {
         whole
     }
 
+    /// `chunks` written one after the other, each flushed (which passes on
+    /// all that no later write can change).
     fn through(chunks: &[&[u8]], home: &str) -> String {
         let mut out = Tilde::new(Vec::new(), home);
         for chunk in chunks {
             out.write_all(chunk).unwrap();
+            out.flush().unwrap();
         }
         String::from_utf8(out.finish().unwrap()).unwrap()
     }
@@ -213,6 +226,19 @@ mod tests {
         );
         // The character after the match is cut too.
         let arrow = "→".as_bytes();
+        let mut out = Tilde::new(Vec::new(), "/home/ada");
+        out.write_all(b"x /home/ada").unwrap();
+        out.flush().unwrap();
+        out.write_all(arrow).unwrap();
+        assert_eq!(out.finish().unwrap(), "x ~→".as_bytes());
+        // A match across the boundary of the pieces a large write is cut into.
+        let mut text = "a".repeat(super::CHUNK - 4);
+        text.push_str(" /home/ada/x");
+        text.push_str(&"b".repeat(super::CHUNK));
+        let mut expected = "a".repeat(super::CHUNK - 4);
+        expected.push_str(" ~/x");
+        expected.push_str(&"b".repeat(super::CHUNK));
+        assert_eq!(through(&[text.as_bytes()], "/home/ada"), expected);
         assert_eq!(
             through(&[b"x /home/ada", &arrow[..1], &arrow[1..]], "/home/ada"),
             "x ~→"
