@@ -17,6 +17,7 @@ mod markdown;
 mod tilde;
 
 pub use figures::Figures;
+#[cfg(any(test, feature = "internals"))]
 pub use html::{TAGS as HTML_TAGS, foreign_tag};
 pub use tilde::Tilde;
 
