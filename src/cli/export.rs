@@ -9,6 +9,7 @@ use clap::builder::TypedValueParser;
 use clap::{Args, ValueEnum};
 
 use super::UsageError;
+use super::discover::AgentArg;
 use super::render::{StyleArgs, build_document, refuse_terminal_stdin, source_name};
 use crate::export::{ExportFormat, ExportOptions, PAGE_LIMIT, Results, export, export_files};
 use crate::files::read::identity;
@@ -45,13 +46,26 @@ pub enum ExportResults {
 /// Arguments of `overhear export`.
 #[derive(Debug, Clone, Args)]
 pub struct ExportArgs {
-    /// The conversation: events.json, conversation folder, JP workspace or eve stream.
-    pub path: String,
+    /// The conversation: events.json, conversation folder, JP workspace,
+    /// eve stream or an agent's transcript.
+    #[arg(required_unless_present = "all", conflicts_with = "all")]
+    pub path: Option<String>,
+    /// Every session of every agent and project (and the JP workspace
+    /// around the current folder): a page each and an index, in the folder
+    /// `-o` names [default: overhear-export]; unchanged sessions are not
+    /// written again (`--agent` narrows it).
+    #[arg(long, conflicts_with_all = ["turn", "at", "at_event"])]
+    pub all: bool,
+    /// With --all: only sessions written since DATE: 2026-11-30, an RFC 3339
+    /// time, or an age such as 36h, 7d, 2w.
+    #[arg(long, value_name = "DATE", value_parser = super::search::since, requires = "all")]
+    pub since: Option<std::time::SystemTime>,
     /// Markdown or HTML (default: from the extension of -o, else md).
     #[arg(long, value_enum)]
     pub format: Option<super::choices::FormatArg>,
-    /// The file to write (default, and `-`: stdout); never a file this export
-    /// reads, whatever link leads to it; replaced atomically.
+    /// The file to write (default, and `-`: stdout; with --all, the folder);
+    /// never a file this export reads, whatever link leads to it; replaced
+    /// atomically.
     // Taken as it is, empty included, so that `-o ""` gets a message of
     // its own rather than clap's.
     #[arg(
@@ -93,7 +107,7 @@ pub struct ExportArgs {
 impl ExportArgs {
     /// The file `-o` names: `None` for stdout (no `-o`, or `-o -`); an empty
     /// name is a usage error.
-    fn output(&self) -> Result<Option<&Path>, UsageError> {
+    pub(super) fn output(&self) -> Result<Option<&Path>, UsageError> {
         match self.output.as_deref() {
             Some(path) if path.as_os_str().is_empty() => Err(UsageError::EmptyOutput),
             Some(path) if path.as_os_str() == "-" => Ok(None),
@@ -102,7 +116,7 @@ impl ExportArgs {
     }
 
     /// The format asked for, else the one the output file's extension names.
-    fn format(&self) -> ExportFormat {
+    pub(super) fn format(&self) -> ExportFormat {
         self.format.map(ExportFormat::from).unwrap_or_else(|| {
             let ext = self
                 .output
@@ -118,17 +132,22 @@ impl ExportArgs {
     }
 }
 
-/// Runs `overhear export`.
-pub fn run(args: &ExportArgs) -> Result<()> {
+/// Runs `overhear export`; returns the exit code (2 when a session of
+/// `--all` failed).
+pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
+    if args.all {
+        return super::export_all::run(args, agent);
+    }
+    let path = args.path.as_deref().unwrap_or_default();
     let overlay = args.style.overlay()?;
     let redactor = if args.no_redact {
         None
     } else {
         Some(Redactor::builtin().map_err(UsageError::from)?)
     };
-    refuse_terminal_stdin(Some(&args.path))?;
+    refuse_terminal_stdin(Some(path))?;
     let output = args.output()?;
-    let (mut loaded, moment) = super::travel::read(Some(&args.path), args.at.at().as_ref())?;
+    let (mut loaded, moment) = super::travel::read(Some(path), args.at.at().as_ref())?;
     if let Some(output) = output {
         refuse_conversation_folder(output, &loaded.origin)?;
     }
@@ -195,17 +214,17 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         }
     }
     super::leave_to_exit((doc, loaded));
-    Ok(())
+    Ok(0)
 }
 
 /// A path as messages show it (sanitized: it came from the command line).
-fn shown(path: &Path) -> String {
+pub(super) fn shown(path: &Path) -> String {
     sanitize(&path.display().to_string(), SanitizeMode::Visualize).into_owned()
 }
 
 /// The title of the export: the conversation's title, else the first line
 /// of its first prompt, else its file's name — never a local path.
-fn title(loaded: &Live) -> String {
+pub(super) fn title(loaded: &Live) -> String {
     let conv = &loaded.conversation;
     let prompt = || {
         conv.events.iter().find_map(|event| match &event.kind {
@@ -246,7 +265,7 @@ fn file_name(origin: &Origin) -> String {
 /// HTML page's header: JP for a conversation folder; for a transcript,
 /// what its first lines say (a Claude Code, Qwen Code, Codex or Copilot
 /// CLI session names its folder). `None` where the input does not tell.
-fn session_facts(origin: &Origin) -> (Option<String>, Option<String>) {
+pub(super) fn session_facts(origin: &Origin) -> (Option<String>, Option<String>) {
     let path = match origin {
         Origin::Jp(_) => return (Some("JP".into()), None),
         Origin::Stream(_) => return (None, None),
@@ -283,7 +302,7 @@ fn session_facts(origin: &Origin) -> (Option<String>, Option<String>) {
 
 /// The user's home folder, which the export writes as `~`; `None` when
 /// it is unset, relative or the root.
-fn home() -> Option<String> {
+pub(super) fn home() -> Option<String> {
     let home = std::env::var_os("HOME")?;
     let home = Path::new(&home);
     (home.is_absolute() && home.parent().is_some())

@@ -9,6 +9,7 @@ mod demo;
 mod discover;
 mod events;
 mod export;
+mod export_all;
 mod generated;
 mod render;
 mod replay;
@@ -78,7 +79,8 @@ pub(crate) enum Command {
         #[command(flatten)]
         display: render::DisplayArgs,
     },
-    /// Write the conversation as Markdown or one self-contained HTML file, secrets redacted.
+    /// Write the conversation as Markdown or one self-contained HTML file,
+    /// secrets redacted; `--all`: every session, a page each and an index.
     Export(export::ExportArgs),
     /// Print one tool result as the viewer shows it, and what the user and the model receive.
     Card(card::CardArgs),
@@ -253,10 +255,7 @@ fn run(mut cli: Cli) -> anyhow::Result<i32> {
             card::run(&args)?;
             Ok(0)
         }
-        Some(Command::Export(args)) => {
-            export::run(&args)?;
-            Ok(0)
-        }
+        Some(Command::Export(args)) => export::run(&args, cli.agent),
         Some(Command::Render(args)) => {
             let checked = args.display.check()?;
             render::run(&args, checked)?;
@@ -331,12 +330,7 @@ fn session_chosen(cli: &mut Cli, id: &str) -> Result<(), UsageError> {
         None => choose(&mut cli.path),
         Some(Command::Render(args)) => choose(&mut args.path),
         Some(Command::Events { path, .. }) => choose(path),
-        Some(Command::Export(args)) => {
-            let mut path = Some(args.path.clone());
-            choose(&mut path)?;
-            args.path = path.unwrap_or_default();
-            Ok(())
-        }
+        Some(Command::Export(args)) => choose(&mut args.path),
         Some(Command::Replay(args)) => {
             let mut path = Some(args.path.clone());
             choose(&mut path)?;

@@ -1,7 +1,8 @@
 //! The Markdown export: reads well on GitHub. Turns are `##` headings,
-//! speech is its own Markdown (with raw HTML neutralised), tool cards and
-//! reasoning are `<details>` whose summary is the folded line, their laid-out
-//! lines fenced.
+//! speech is its own Markdown (with raw HTML neutralised and any fence it
+//! leaves open closed), tool cards and reasoning are `<details>` whose
+//! summary is the folded line (tool · subject · outcome · duration · size),
+//! their laid-out lines fenced. Written part by part, as laid out.
 
 use std::io::{self, Write};
 
@@ -10,11 +11,16 @@ use ratatui::text::Line;
 use super::html::escape;
 use super::{Part, plain};
 
-/// Writes `parts` as a Markdown document titled `title`.
-pub(super) fn write(out: &mut impl Write, title: &str, parts: &[Part]) -> io::Result<()> {
+/// Writes `parts` as a Markdown document titled `title`, each part as it
+/// comes.
+pub(super) fn write(
+    out: &mut impl Write,
+    title: &str,
+    parts: impl IntoIterator<Item = Part>,
+) -> io::Result<()> {
     writeln!(out, "# {}\n", neutralise_html(title))?;
     for part in parts {
-        match part {
+        match &part {
             Part::Turn { title, .. } => writeln!(out, "## {}\n", escape(title))?,
             Part::Speech {
                 label,
@@ -41,7 +47,7 @@ pub(super) fn write(out: &mut impl Write, title: &str, parts: &[Part]) -> io::Re
                     writeln!(
                         out,
                         "<details>\n<summary>{}</summary>\n",
-                        escape(head.trim())
+                        escape(&summary_words(head.trim()))
                     )?;
                 }
                 fenced(out, &body.dark)?;
@@ -53,6 +59,31 @@ pub(super) fn write(out: &mut impl Write, title: &str, parts: &[Part]) -> io::Re
         }
     }
     Ok(())
+}
+
+/// A folded line as a summary: the viewer's `· 12 lines folded` says
+/// how long the result is, `· 12 lines` here, where nothing is folded
+/// away (the body holds them).
+fn summary_words(folded: &str) -> String {
+    if let Some(rest) = folded.strip_suffix(", folded)") {
+        return format!("{rest})");
+    }
+    let Some(rest) = folded.strip_suffix(" folded") else {
+        return folded.to_string();
+    };
+    let count = rest
+        .rsplit_once(" · ")
+        .map(|(_, count)| count)
+        .filter(|count| {
+            let mut words = count.split(' ');
+            words.next().is_some_and(|n| n.parse::<u64>().is_ok())
+                && matches!(words.next(), Some("line" | "lines"))
+                && words.next().is_none()
+        });
+    match count {
+        Some(_) => rest.to_string(),
+        None => folded.to_string(),
+    }
 }
 
 /// Laid-out lines as a fenced block (longer fence than any backtick run
@@ -92,7 +123,8 @@ fn longest_run(text: &str, c: char) -> usize {
 
 /// Markdown with every `<` and `&` outside code escaped, so that HTML in
 /// a message shows as text and cannot open or close the export's own
-/// `<details>`; code (fenced blocks and inline spans) keeps its bytes.
+/// `<details>`; code (fenced blocks and inline spans) keeps its bytes, and
+/// a fence left open is closed.
 pub(super) fn neutralise_html(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut fence: Option<(char, usize)> = None;
@@ -114,10 +146,34 @@ pub(super) fn neutralise_html(text: &str) -> String {
         if fence.is_some() {
             out.push_str(line);
         } else {
-            outside_code_spans(line, &mut out);
+            outside_code_spans(&demoted(line), &mut out);
         }
     }
+    // A fence the message leaves open is closed here: the rest of the
+    // export is not swallowed into its code block.
+    if let Some((c, len)) = fence {
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.extend(std::iter::repeat_n(c, len));
+    }
     out
+}
+
+/// A heading of a message two levels down (`# x` → `### x`, at most
+/// `######`): the export's own `#` title and `##` turns stay on top.
+fn demoted(line: &str) -> std::borrow::Cow<'_, str> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let rest = &line[indent..];
+    let level = longest_prefix(rest, '#');
+    let heading = indent <= 3
+        && (1..=6).contains(&level)
+        && rest[level..].starts_with([' ', '\t', '\n', '\r']);
+    if !heading {
+        return line.into();
+    }
+    let deeper = (level + 2).min(6);
+    format!("{}{}", "#".repeat(deeper), &rest[level..]).into()
 }
 
 fn longest_prefix(text: &str, c: char) -> usize {
@@ -171,10 +227,34 @@ mod tests {
     }
 
     #[test]
-    fn an_unclosed_fence_keeps_the_rest_as_code() {
+    fn an_unclosed_fence_is_closed_where_the_message_ends() {
         assert_eq!(
             neutralise_html("~~~~\n<a>\n~~~\n<b>"),
-            "~~~~\n<a>\n~~~\n<b>"
+            "~~~~\n<a>\n~~~\n<b>\n~~~~"
+        );
+        assert_eq!(neutralise_html("```\nx\n"), "```\nx\n```");
+    }
+
+    #[test]
+    fn a_summary_says_how_long_the_result_is_not_that_it_is_folded() {
+        use super::summary_words;
+        assert_eq!(
+            summary_words("Bash · ls -la · failed · 2s · 12 lines folded"),
+            "Bash · ls -la · failed · 2s · 12 lines"
+        );
+        assert_eq!(summary_words("Read · 1 line folded"), "Read · 1 line");
+        assert_eq!(summary_words("Bash · echo folded"), "Bash · echo folded");
+        assert_eq!(
+            summary_words("thinking (40 characters, folded)"),
+            "thinking (40 characters)"
+        );
+    }
+
+    #[test]
+    fn a_message_s_headings_go_under_the_turn_s() {
+        assert_eq!(
+            neutralise_html("# A\n### B\n##### C\n#no\n```\n# code\n```"),
+            "### A\n##### B\n###### C\n#no\n```\n# code\n```"
         );
     }
 }

@@ -9,12 +9,18 @@
 //! (HTML, which picks one by `prefers-color-scheme`). Redaction happens
 //! before, on the conversation itself ([`crate::redact`]).
 
+mod figures;
 mod html;
+pub mod index;
+pub mod manifest;
 mod markdown;
+mod tilde;
 
+pub use figures::Figures;
 pub use html::{PAGE_LIMIT, page_name};
 #[cfg(any(test, feature = "internals"))]
 pub use html::{TAGS as HTML_TAGS, foreign_tag};
+pub use tilde::Tilde;
 
 use std::io::{self, Write};
 
@@ -113,29 +119,34 @@ pub(crate) enum Part {
 
 /// Writes the export of `doc` (built from `conv`, already redacted when
 /// asked) to `out`, as one file (an HTML page is not cut into pages:
-/// [`export_files`] does that).
+/// [`export_files`] does that), the home folder written `~` as it streams
+/// out. Markdown is written as it is laid out, block by block.
 pub fn export(
     out: &mut impl Write,
     conv: &Conversation,
     doc: &Document,
     options: &ExportOptions,
 ) -> io::Result<()> {
-    let page = match options.format {
+    let mut out = Tilde::new(out, options.home.as_deref().unwrap_or(""));
+    match options.format {
         ExportFormat::Md => {
-            let parts = parts(conv, doc, options);
-            let mut page = Vec::new();
-            markdown::write(&mut page, &options.title, &parts)?;
-            String::from_utf8_lossy(&page).into_owned()
+            let themes = Themes::new();
+            let layouts = Layouts::new(conv, &themes, options.results);
+            let total = conv.turns.len();
+            let chosen = doc
+                .blocks
+                .iter()
+                .filter(|block| options.turns.is_none_or(|spec| spec.contains(block.turn, total)))
+                .filter_map(|block| part_of(block, conv, &layouts));
+            markdown::write(&mut out, &options.title, chosen)?;
         }
-        ExportFormat::Html => html_pages(conv, doc, options, "export.html", None)
-            .into_iter()
-            .collect(),
-    };
-    match options.home.as_deref() {
-        Some(home) => out.write_all(tilde(&page, home).as_bytes()),
-        None => out.write_all(page.as_bytes()),
-    }?;
-    out.flush()
+        ExportFormat::Html => {
+            for page in html_pages(conv, doc, options, "export.html", None) {
+                out.write_all(page.as_bytes())?;
+            }
+        }
+    }
+    out.finish()?.flush()
 }
 
 /// One file of an export.
@@ -174,10 +185,7 @@ pub fn export_files(
         .enumerate()
         .map(|(index, page)| ExportFile {
             name: page_name(name, index),
-            bytes: match options.home.as_deref() {
-                Some(home) => tilde(&page, home).into_bytes(),
-                None => page.into_bytes(),
-            },
+            bytes: tilde(page, options.home.as_deref()),
         })
         .collect())
 }
@@ -201,29 +209,15 @@ fn html_pages(
     )
 }
 
-/// `page` with `home` written `~` wherever it is a whole path or starts
-/// one (`/home/ada/src` → `~/src`; `/home/adam` and `/x/home/ada` are other
-/// folders and kept).
-fn tilde(page: &str, home: &str) -> String {
-    if home.is_empty() {
-        return page.to_string();
-    }
-    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/');
-    let mut out = String::with_capacity(page.len());
-    let mut rest = page;
-    let mut before: Option<char> = None;
-    while let Some(at) = rest.find(home) {
-        let after = rest[at + home.len()..].chars().next();
-        let prev = rest[..at].chars().next_back().or(before);
-        let starts = !prev.is_some_and(part);
-        let ends = after.is_none_or(|c| c == '/' || !part(c));
-        out.push_str(&rest[..at]);
-        out.push_str(if starts && ends { "~" } else { home });
-        before = home.chars().next_back();
-        rest = &rest[at + home.len()..];
-    }
-    out.push_str(rest);
-    out
+/// `page` with `home` written `~` ([`Tilde`]).
+fn tilde(page: String, home: Option<&str>) -> Vec<u8> {
+    let Some(home) = home else {
+        return page.into_bytes();
+    };
+    let mut out = Tilde::new(Vec::with_capacity(page.len()), home);
+    // Writing to memory cannot fail.
+    let _ = out.write_all(page.as_bytes());
+    out.finish().unwrap_or_default()
 }
 
 /// The dark and the light theme an export lays blocks out with.
@@ -283,85 +277,74 @@ impl<'a> Layouts<'a> {
     }
 }
 
-/// The parts of the blocks of the chosen turns.
-fn parts(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Vec<Part> {
-    let turns = options.turns;
-    let themes = Themes::new();
-    let layouts = Layouts::new(conv, &themes, options.results);
+/// The part of one block, laid out when it is asked for: the export never
+/// holds the laid-out page.
+fn part_of(block: &DocBlock, conv: &Conversation, layouts: &Layouts<'_>) -> Option<Part> {
     let lay = |block: &DocBlock, folded: bool| layouts.lay(block, folded);
     let dark = &layouts.dark;
-    let total = conv.turns.len();
-    let mut parts = Vec::new();
-    for block in &doc.blocks {
-        if turns.is_some_and(|spec| !spec.contains(block.turn, total)) {
-            continue;
+    let first = block.piece.as_ref().is_none_or(|p| p.is_first());
+    let last = block.piece.as_ref().is_none_or(|p| p.last);
+    let part = match &block.kind {
+        BlockKind::TurnRule { .. } => Part::Turn {
+            title: rule_words(&lay(block, false).dark),
+        },
+        BlockKind::UserMessage { .. }
+        | BlockKind::AssistantMessage { .. }
+        | BlockKind::ToolSpeech(_) => {
+            let laid = lay(block, false);
+            Part::Speech {
+                label: laid
+                    .dark
+                    .first()
+                    .map(|l| rule_words(std::slice::from_ref(l)))
+                    .unwrap_or_default(),
+                source: first
+                    .then(|| full_text(block, conv))
+                    .flatten()
+                    .map(|text| sanitize(&text, SanitizeMode::Strip).into_owned()),
+                laid,
+            }
         }
-        let first = block.piece.as_ref().is_none_or(|p| p.is_first());
-        let last = block.piece.as_ref().is_none_or(|p| p.last);
-        let part = match &block.kind {
-            BlockKind::TurnRule { .. } => Part::Turn {
-                title: rule_words(&lay(block, false).dark),
-            },
-            BlockKind::UserMessage { .. }
-            | BlockKind::AssistantMessage { .. }
-            | BlockKind::ToolSpeech(_) => {
-                let laid = lay(block, false);
-                Part::Speech {
-                    label: laid
-                        .dark
-                        .first()
-                        .map(|l| rule_words(std::slice::from_ref(l)))
-                        .unwrap_or_default(),
-                    source: first
-                        .then(|| full_text(block, conv))
-                        .flatten()
-                        .map(|text| sanitize(&text, SanitizeMode::Strip).into_owned()),
-                    laid,
+        _ if is_foldable(block) => {
+            let mut body = lay(block, false);
+            let mut summary = if first {
+                lay(block, true)
+            } else {
+                Laid {
+                    dark: Vec::new(),
+                    light: Vec::new(),
+                }
+            };
+            // `<details>` draws its own marker: the folded line's `▸` goes.
+            summary.dark.iter_mut().take(1).for_each(strip_marker);
+            summary.light.iter_mut().take(1).for_each(strip_marker);
+            // The folded line stands for the block's head: not repeated
+            // inside, however many lines the head wraps to.
+            let card = matches!(block.kind, BlockKind::ToolCard(_));
+            if first && (card || repeats_head(summary.dark.first(), body.dark.first())) {
+                let height = head_height(block, dark).clamp(1, body.dark.len().max(1));
+                let height = height.min(body.dark.len()).min(body.light.len());
+                let head: (Vec<_>, Vec<_>) = (
+                    body.dark.drain(..height).collect(),
+                    body.light.drain(..height).collect(),
+                );
+                // A card that is all head (its results hidden) does not fold.
+                if last && body.dark.iter().all(|l| plain(Some(l)).trim().is_empty()) {
+                    body.dark.splice(0..0, head.0);
+                    body.light.splice(0..0, head.1);
+                    return Some(Part::Lines(body));
                 }
             }
-            _ if is_foldable(block) => {
-                let mut body = lay(block, false);
-                let mut summary = if first {
-                    lay(block, true)
-                } else {
-                    Laid {
-                        dark: Vec::new(),
-                        light: Vec::new(),
-                    }
-                };
-                // `<details>` draws its own marker: the folded line's `▸` goes.
-                summary.dark.iter_mut().take(1).for_each(strip_marker);
-                summary.light.iter_mut().take(1).for_each(strip_marker);
-                // The folded line stands for the block's head: not repeated
-                // inside, however many lines the head wraps to.
-                let card = matches!(block.kind, BlockKind::ToolCard(_));
-                if first && (card || repeats_head(summary.dark.first(), body.dark.first())) {
-                    let height = head_height(block, dark).clamp(1, body.dark.len().max(1));
-                    let height = height.min(body.dark.len()).min(body.light.len());
-                    let head: (Vec<_>, Vec<_>) = (
-                        body.dark.drain(..height).collect(),
-                        body.light.drain(..height).collect(),
-                    );
-                    // A card that is all head (its results hidden) does not fold.
-                    if last && body.dark.iter().all(|l| plain(Some(l)).trim().is_empty()) {
-                        body.dark.splice(0..0, head.0);
-                        body.light.splice(0..0, head.1);
-                        parts.push(Part::Lines(body));
-                        continue;
-                    }
-                }
-                Part::Fold {
-                    summary,
-                    body,
-                    open: first,
-                    close: last,
-                }
+            Part::Fold {
+                summary,
+                body,
+                open: first,
+                close: last,
             }
-            _ => Part::Lines(lay(block, false)),
-        };
-        parts.push(part);
-    }
-    parts
+        }
+        _ => Part::Lines(lay(block, false)),
+    };
+    Some(part)
 }
 
 /// Removes the fold marker `▸ ` that starts a folded line.

@@ -78,6 +78,30 @@ pub fn write_file(
     }
 }
 
+/// The text of a file overhear wrote before and is about to replace (the
+/// manifest and index of `export --all`), to tell whether it changed; `None`
+/// when there is none, when it is not a regular file or not UTF-8, or when it
+/// is larger than `limit` bytes. Not recorded as read: it is an output of
+/// overhear's, not something the user has (a file the run did read is still
+/// refused by [`write_file`]).
+pub fn read_previous(path: &Path, limit: u64) -> Option<String> {
+    use std::io::Read;
+    let meta = fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > limit {
+        return None;
+    }
+    let mut text = String::new();
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?
+        .take(limit)
+        .read_to_string(&mut text)
+        .ok()?;
+    Some(text)
+}
+
 /// A FIFO or a device: written as a stream.
 fn in_place(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     let mut out = BufWriter::new(OpenOptions::new().write(true).open(path)?);

@@ -1,0 +1,106 @@
+//! The manifest of `export --all`: a small JSON file in the output folder
+//! ([`FILE_NAME`]) saying, for every page written, which session file it
+//! came from, that file's size and modification time, the overhear version
+//! and the options that wrote it, and the session's index row. A later run
+//! rewrites a page only when any of these changed (or the page is gone),
+//! and lists the unchanged sessions from the manifest without reading them.
+//! A manifest that cannot be read is ignored: every page is written again.
+
+use serde::{Deserialize, Serialize};
+
+use super::index::Row;
+
+/// The manifest's name in the output folder.
+pub const FILE_NAME: &str = ".overhear-export.json";
+
+/// What the last run wrote.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The overhear version that wrote the pages.
+    pub overhear: String,
+    /// The options that change a page (format, view, redaction…), in words.
+    pub options: String,
+    /// One entry per page.
+    pub sessions: Vec<Entry>,
+}
+
+/// One page and the session file it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    /// The session file's path (the file whose bytes change when the
+    /// session does: a transcript, a JP conversation's `events.json`).
+    pub source: String,
+    /// Its size in bytes when the page was written.
+    pub size: u64,
+    /// Its modification time then, in nanoseconds since the epoch.
+    pub modified: u64,
+    /// The project folder it ran in, when known.
+    pub project: Option<String>,
+    /// Its row of the index (its page's file name included).
+    pub row: Row,
+}
+
+impl Manifest {
+    /// An empty manifest for this version and `options`.
+    pub fn new(options: String) -> Manifest {
+        Manifest {
+            overhear: env!("CARGO_PKG_VERSION").to_string(),
+            options,
+            sessions: Vec::new(),
+        }
+    }
+
+    /// The manifest in `text`, `None` when it is not one.
+    pub fn parse(text: &str) -> Option<Manifest> {
+        serde_json::from_str(text).ok()
+    }
+
+    /// The manifest as JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
+
+    /// The entry of `source` when its page is up to date: the same file
+    /// size and time, written by this version with the same `options`.
+    pub fn fresh(&self, options: &str, source: &str, size: u64, modified: u64) -> Option<&Entry> {
+        if self.overhear != env!("CARGO_PKG_VERSION") || self.options != options {
+            return None;
+        }
+        self.sessions
+            .iter()
+            .find(|e| e.source == source && e.size == size && e.modified == modified)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::export::Figures;
+
+    #[test]
+    fn an_entry_is_fresh_only_with_the_same_file_version_and_options() {
+        let mut manifest = Manifest::new("html".into());
+        manifest.sessions.push(Entry {
+            source: "/s.jsonl".into(),
+            size: 10,
+            modified: 7,
+            project: None,
+            row: Row {
+                agent: "claude".into(),
+                title: "t".into(),
+                page: "claude-s.html".into(),
+                figures: Figures::default(),
+            },
+        });
+        let read = Manifest::parse(&manifest.to_json()).unwrap();
+        assert_eq!(read, manifest);
+        assert!(read.fresh("html", "/s.jsonl", 10, 7).is_some());
+        assert!(read.fresh("html", "/s.jsonl", 11, 7).is_none());
+        assert!(read.fresh("html", "/s.jsonl", 10, 8).is_none());
+        assert!(read.fresh("md", "/s.jsonl", 10, 7).is_none());
+        let mut old = read.clone();
+        old.overhear = "0.0.0".into();
+        assert!(old.fresh("html", "/s.jsonl", 10, 7).is_none());
+        assert!(Manifest::parse("not json").is_none());
+    }
+}
