@@ -25,11 +25,13 @@ mod entry;
 mod members;
 mod outline;
 mod follow;
+mod sparse;
 
 pub use super::whole_file::{Diagnostic, LoadError, SyntaxError};
 pub use count::count_events;
 pub use outline::JpOutline;
 pub use follow::{Delta, JpStream};
+pub use sparse::JpSparse;
 
 /// Which of JP's storage generations a conversation is in (jp-format §1.9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

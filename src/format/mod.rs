@@ -27,7 +27,7 @@ pub mod gemini_parts;
 pub mod qwen;
 
 pub use whole_file::{
-    Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, SyntaxError,
+    Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, Sparse, SyntaxError,
 };
 #[cfg(test)]
 pub(crate) use prefix_hash::sample_bytes;

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::PrefixHasher;
 use super::detect::Detected;
-use super::jp::{self, JpLoad, JpOutline, JpStream};
+use super::jp::{self, JpLoad, JpOutline, JpSparse, JpStream};
 use crate::model::Event;
 
 /// The whole-file formats overhear reads.
@@ -142,6 +142,31 @@ impl DocumentFormat {
         }
     }
 
+    /// Reads a document for the first time sparsely, to print its last
+    /// turns: one pass as [`DocumentFormat::outline`]'s that keeps only what
+    /// decides the turns and the configuration in force at each, and one
+    /// stand-in event for each run of other entries, so the turns grouped
+    /// from the events are the document's; the [`Sparse`] decodes the last
+    /// turns whole. The reader reads the file whole at its first change.
+    /// `Ok(None)` as for [`DocumentFormat::read_from`].
+    pub fn sparse(
+        self,
+        document: &mut impl Read,
+        base_config: Option<&[u8]>,
+    ) -> io::Result<Option<(DocumentReader, Loaded, Sparse)>> {
+        match self {
+            DocumentFormat::Jp => Ok(JpSparse::read_from(document, base_config)?.map(
+                |(stream, load, sparse)| {
+                    (
+                        DocumentReader::jp(stream),
+                        load.into(),
+                        Sparse::Jp(sparse),
+                    )
+                },
+            )),
+        }
+    }
+
     /// How many events the document holds, counted without loading it (for
     /// the picker); `None` if it is not a plain array of entries.
     /// `has_base_file`: the base configuration is a file of its own.
@@ -245,6 +270,41 @@ impl Outline {
     pub fn span(&self, events: Range<usize>) -> usize {
         match self {
             Outline::Jp(outline) => outline.span(events),
+        }
+    }
+}
+
+/// Where the events of a document read sparsely lie in its file, to
+/// decode its last turns ([`DocumentFormat::sparse`]).
+#[derive(Debug, Clone)]
+pub enum Sparse {
+    /// A JP `events.json`.
+    Jp(JpSparse),
+}
+
+impl Sparse {
+    /// The stored index of the first entry each event of the sparse read
+    /// stands for, in order: to name an event as it is stored.
+    pub fn stored_indices(&self) -> Vec<usize> {
+        match self {
+            Sparse::Jp(sparse) => sparse.stored_indices().collect(),
+        }
+    }
+
+    /// Decodes every entry from the one event `from` of the sparse read
+    /// stands for to the end, from `file` (the handle the sparse read read),
+    /// in one read: each event with its stored index. `diagnosed` tells
+    /// whether the sparse read found an entry (by stored index) wrong.
+    /// `Ok(None)` when an entry is not JSON or not what the sparse read
+    /// took it for: only a full read will do then.
+    pub fn decode_from(
+        &self,
+        file: &mut (impl Read + Seek),
+        from: usize,
+        diagnosed: &dyn Fn(usize) -> bool,
+    ) -> io::Result<Option<Vec<(Event, usize)>>> {
+        match self {
+            Sparse::Jp(sparse) => sparse.decode_from(file, from, diagnosed),
         }
     }
 }

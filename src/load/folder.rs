@@ -51,6 +51,7 @@ impl Live {
             joiner: Default::default(),
             children: Default::default(),
             earlier: None,
+            stored_at: None,
         }
     }
 
@@ -146,6 +147,7 @@ impl Live {
         self.redact(&mut load.events);
         self.warnings = diagnostics(events_path, &load);
         self.stored_offset = load.stored_offset;
+        self.stored_at = None;
         let title = self.conversation.title.take();
         let mut base_config = load.base_config;
         if let (Some(redactor), Some(config)) = (&self.redactor, &mut base_config) {
@@ -185,7 +187,13 @@ pub(super) fn read_document(
 fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(PrefixHasher, Vec<u8>)>> {
     let io = |e: std::io::Error| named(path, &e);
     let mut file = crate::files::open(path).map_err(io)?;
-    limit::check_len(file.metadata().map_err(io)?.len()).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    limit::check_len(len).map_err(io)?;
+    // Shorter than what was parsed (or a reader that never hashed it,
+    // `prefix` past any file): nothing to hash.
+    if len < prefix as u64 {
+        return Ok(None);
+    }
     let Some(hasher) = hash_prefix(&file, prefix).map_err(io)? else {
         return Ok(None);
     };

@@ -53,6 +53,7 @@ impl Live {
             joiner: Default::default(),
             children: Default::default(),
             earlier: None,
+            stored_at: None,
         }
     }
 
@@ -165,6 +166,7 @@ impl Live {
             joiner: Default::default(),
             children: Default::default(),
             earlier: None,
+            stored_at: None,
         }
     }
 
