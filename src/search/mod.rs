@@ -18,8 +18,8 @@ mod scan;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub use hits::{CONTEXT_BYTES, Hit, Place};
-pub use query::{Case, Query, QueryError};
+pub use hits::Hit;
+pub use query::{Case, Query};
 pub use scan::{Outcome, Stored, Target, scan};
 
 use crate::format::detect::{LineFormat, line_format};

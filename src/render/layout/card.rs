@@ -184,6 +184,7 @@ pub(super) fn tool_card(
 /// How many lines `card`'s header takes when the card is laid out open for
 /// `render` and the exports (an export folds the card under its folded
 /// header, and leaves these lines out of the body: they say the same).
+#[cfg(feature = "cli")]
 pub(super) fn head_height(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
     let conv = ctx.conv;
     let EventKind::ToolCallRequest {

@@ -164,6 +164,7 @@ fn row_key(row: &Row) -> String {
 
 /// The whole of what `path` names, once: a session's row records, or a
 /// file's bytes (time travel reads an input whole).
+#[cfg(feature = "cli")]
 pub fn read_whole(path: &Path) -> io::Result<Vec<u8>> {
     match SessionPath::from_path(path) {
         Some(session) => match StoreTail::new(session).poll()? {
