@@ -25,6 +25,7 @@ pub use scan::{Outcome, Stored, Target, scan};
 use crate::format::detect::{LineFormat, line_format};
 use crate::format::session_head::{claude_cwd, codex_cwd, copilot_cwd};
 use crate::load::sessions::{Agent, Agents, FolderSession, every_session, sessions_of};
+use crate::source::recency::modified;
 use crate::source::sessions::read_head;
 use crate::source::workspace::Workspace;
 
@@ -213,8 +214,4 @@ fn file_id(path: &Path) -> String {
         Some((stem, _)) if !stem.is_empty() => stem.to_owned(),
         _ => name,
     }
-}
-
-fn modified(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }

@@ -101,6 +101,14 @@ pub enum StoreError {
     /// The store holds no session.
     #[error("{}: an OpenCode store without sessions", .0.display())]
     Empty(PathBuf),
+    /// An OpenCode database, and this build reads none: it was built without
+    /// the `opencode` feature, so without SQLite.
+    #[cfg(not(feature = "opencode"))]
+    #[error(
+        "{}: an OpenCode database, and this build of overhear has no OpenCode database support (built without the `opencode` feature)",
+        .0.display()
+    )]
+    NoDatabaseSupport(PathBuf),
 }
 
 impl From<StoreError> for std::io::Error {
@@ -278,7 +286,7 @@ pub fn with_session(path: &Path, id: &str) -> Result<PathBuf, String> {
 pub fn modified(path: &Path) -> Option<std::time::SystemTime> {
     match SessionPath::from_path(path) {
         Some(session) => session.modified(),
-        None => std::fs::metadata(path).and_then(|m| m.modified()).ok(),
+        None => super::recency::modified(path),
     }
 }
 
@@ -360,5 +368,5 @@ pub fn stores(env: &dyn Fn(&str) -> Option<String>) -> Vec<Store> {
     found
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "opencode"))]
 mod tests;
