@@ -2,8 +2,9 @@
 //! `serde_json::from_slice::<Value>` of the same bytes measured in the same
 //! run. Budget: loading costs at most 1.5× that baseline. The
 //! viewer's way of reading (`JpStream::read_from`, entry by entry while the
-//! file is read) and `render --turn`'s (`JpOutline::read_from`, in outline)
-//! are reported beside it.
+//! file is read), `render --turn`'s (`JpOutline::read_from`, in outline)
+//! and `render --turn -1`'s (`JpSparse::read_from`: the turns and their
+//! configuration only) are reported beside it.
 
 mod common;
 
@@ -58,13 +59,16 @@ fn bench(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("overhear", name), events, |b, events| {
             b.iter(|| jp::load(events, base.as_deref()).expect("valid"))
         });
+        group.bench_with_input(BenchmarkId::new("sparse", name), events, |b, events| {
+            b.iter(|| jp::JpSparse::read_from(&mut &events[..], base.as_deref()).expect("read"))
+        });
     }
     group.finish();
 
     // The budget as a ratio, both sides measured here and now.
     for (name, events, base) in &inputs {
         let mb = events.len() as f64 / (1024.0 * 1024.0);
-        let [baseline, ours, streamed, outlined] = time_interleaved(
+        let [baseline, ours, streamed, outlined, sparse] = time_interleaved(
             7,
             [
                 &mut || drop(serde_json::from_slice::<serde_json::Value>(events)),
@@ -73,7 +77,14 @@ fn bench(c: &mut Criterion) {
                 &mut || drop(jp::JpStream::read_from(&mut &events[..], base.as_deref())),
                 // `render --turn`'s way: in outline, nothing decoded but config deltas.
                 &mut || drop(jp::JpOutline::read_from(&mut &events[..], base.as_deref())),
+                // `render --turn -1`'s: the turns and their configuration only.
+                &mut || drop(jp::JpSparse::read_from(&mut &events[..], base.as_deref())),
             ],
+        );
+        println!(
+            "load {name}: read sparsely (render --turn -1) {} · {:.2}× the baseline by CPU time",
+            sparse.ms(),
+            sparse.ratio(&baseline)
         );
         println!(
             "load {name}: read in outline (render --turn) {} · {:.2}× the baseline by CPU time",

@@ -11,6 +11,8 @@ keeps each pair's best CPU time (user + system) and its peak resident memory.
     python3 benches/processes.py ROUNDS LABEL=BINARY[:VAR=VALUE,...] ...
     python3 benches/processes.py --start ROUNDS LABEL=BINARY ...   # `--version`, 20 per round
     python3 benches/processes.py --args "render DIR --turn -1" ROUNDS LABEL=BINARY ...  # one command line
+    python3 benches/processes.py --json FILE --args "render DIR --turn -1" ROUNDS LABEL=BINARY ...
+        # and, in every round, Python's `json.load` of FILE: the baseline, with ratios to it
 
 The conversations are the folders of $OVERHEAR_CORPUS (../shared/fixtures/jp by
 default), each rendered as `render --width 100 --color always DIR`, output to
@@ -22,6 +24,7 @@ docs/benchmarks.md's history ("The allocator and the process start") has runs of
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -82,6 +85,9 @@ def main(args):
     if start:
         args = args[1:]
     command = None
+    json_file = None
+    if args[:1] == ["--json"] and len(args) > 1:
+        json_file, args = args[1], args[2:]
     if args[:1] == ["--args"] and len(args) > 1:
         command, args = shlex.split(args[1]), args[2:]
     if len(args) < 2:
@@ -101,14 +107,19 @@ def main(args):
             (n, ["render", "--width", "100", "--color", "always", os.path.join(corpus, n)])
             for n in names
         ]
+    if json_file:
+        python = ["-c", "import json, sys; json.load(open(sys.argv[1], 'rb'))", json_file]
+        baseline = ("python json.load", shutil.which("python3"), dict(os.environ))
+        variants = [baseline] + variants
     best, peak = {}, {}
     with tempfile.TemporaryDirectory() as folder:
         launch = launcher(folder)
         for _ in range(rounds):
             for name, arguments in jobs:
                 for label, binary, env in variants:
+                    argv = python if json_file and label == baseline[0] else arguments
                     out = subprocess.run(
-                        [launch, binary] + arguments,
+                        [launch, binary] + argv,
                         env=env,
                         check=True,
                         capture_output=True,
@@ -118,13 +129,19 @@ def main(args):
                     best[key] = min(best.get(key, float("inf")), int(out[0]) / 1000)
                     peak[key] = max(peak.get(key, 0), int(out[1]))
     names = sorted({name for name, _ in jobs})
+    size = os.path.getsize(json_file) if json_file else None
     for label, _, _ in variants:
         total = sum(best[(label, n)] for n in names)
         slowest = max(names, key=lambda n: best[(label, n)])
-        print(
+        rss = max(peak[(label, n)] for n in names)
+        line = (
             f"{label:16s} {total:8.2f} ms CPU in all · slowest {best[(label, slowest)]:6.2f} ms"
-            f" ({slowest}) · peak RSS at most {max(peak[(label, n)] for n in names) / 1024:.1f} MiB"
+            f" ({slowest}) · peak RSS at most {rss / 1024:.1f} MiB"
         )
+        if json_file:
+            python = sum(best[(baseline[0], n)] for n in names)
+            line += f" · {total / python:.3f}× Python by CPU · RSS {rss * 1024 / size:.3f}× the file"
+        print(line)
 
 
 if __name__ == "__main__":

@@ -169,8 +169,9 @@ fn open(parent: &Path, way: Way) -> Result<(), String> {
 }
 
 /// `render --turn -1 --width 100 --color never` of the conversation, printed
-/// into memory: `outlined` the way `render` reads it now (the last turn
-/// decoded, the rest in outline), else the way it read it before (whole).
+/// into memory: `outlined` the way `render` reads it now (read sparsely,
+/// the last turn decoded: `load/turns.rs`), else the way it read it before
+/// (whole).
 fn last_turn(parent: &Path, outlined: bool) -> Result<(), String> {
     let dir = parent.join("17760760747-synthetic");
     let size = file_size(&dir)?;

@@ -27,6 +27,8 @@ mod members;
 #[cfg(feature = "cli")]
 mod outline;
 mod follow;
+#[cfg(feature = "cli")]
+mod sparse;
 
 pub use super::whole_file::{Diagnostic, LoadError, SyntaxError};
 #[cfg(feature = "cli")]
@@ -34,6 +36,8 @@ pub use count::count_events;
 #[cfg(feature = "cli")]
 pub use outline::JpOutline;
 pub use follow::{Delta, JpStream};
+#[cfg(feature = "cli")]
+pub use sparse::JpSparse;
 
 /// Which of JP's storage generations a conversation is in (jp-format §1.9).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -25,7 +25,7 @@ use serde_json::Value;
 
 use super::PrefixHasher;
 #[cfg(feature = "cli")]
-use super::jp::JpOutline;
+use super::jp::{JpOutline, JpSparse};
 use super::jp::{self, JpLoad, JpStream};
 use crate::model::Event;
 
@@ -133,6 +133,32 @@ impl DocumentFormat {
                         DocumentReader::jp(stream),
                         load.into(),
                         Outline::Jp(outline),
+                    )
+                },
+            )),
+        }
+    }
+
+    /// Reads a document for the first time sparsely, to print its last
+    /// turns: one pass as [`DocumentFormat::outline`]'s that keeps only what
+    /// decides the turns and the configuration in force at each, and one
+    /// stand-in event for each run of other entries, so the turns grouped
+    /// from the events are the document's; the [`Sparse`] decodes the last
+    /// turns whole. The reader reads the file whole at its first change.
+    /// `Ok(None)` as for [`DocumentFormat::read_from`].
+    #[cfg(feature = "cli")]
+    pub fn sparse(
+        self,
+        document: &mut impl Read,
+        base_config: Option<&[u8]>,
+    ) -> io::Result<Option<(DocumentReader, Loaded, Sparse)>> {
+        match self {
+            DocumentFormat::Jp => Ok(JpSparse::read_from(document, base_config)?.map(
+                |(stream, load, sparse)| {
+                    (
+                        DocumentReader::jp(stream),
+                        load.into(),
+                        Sparse::Jp(sparse),
                     )
                 },
             )),
@@ -248,6 +274,43 @@ impl Outline {
     pub fn span(&self, events: Range<usize>) -> usize {
         match self {
             Outline::Jp(outline) => outline.span(events),
+        }
+    }
+}
+
+/// Where the events of a document read sparsely lie in its file, to
+/// decode its last turns ([`DocumentFormat::sparse`]).
+#[cfg(feature = "cli")]
+#[derive(Debug, Clone)]
+pub enum Sparse {
+    /// A JP `events.json`.
+    Jp(JpSparse),
+}
+
+#[cfg(feature = "cli")]
+impl Sparse {
+    /// The stored index of the first entry each event of the sparse read
+    /// stands for, in order: to name an event as it is stored.
+    pub fn stored_indices(&self) -> Vec<usize> {
+        match self {
+            Sparse::Jp(sparse) => sparse.stored_indices().collect(),
+        }
+    }
+
+    /// Decodes every entry from the one event `from` of the sparse read
+    /// stands for to the end, from `file` (the handle the sparse read read),
+    /// in one read: each event with its stored index. `diagnosed` tells
+    /// whether the sparse read found an entry (by stored index) wrong.
+    /// `Ok(None)` when an entry is not JSON or not what the sparse read
+    /// took it for: only a full read will do then.
+    pub fn decode_from(
+        &self,
+        file: &mut (impl Read + Seek),
+        from: usize,
+        diagnosed: &dyn Fn(usize) -> bool,
+    ) -> io::Result<Option<Vec<(Event, usize)>>> {
+        match self {
+            Sparse::Jp(sparse) => sparse.decode_from(file, from, diagnosed),
         }
     }
 }

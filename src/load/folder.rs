@@ -52,6 +52,8 @@ impl Live {
             children: Default::default(),
             #[cfg(feature = "cli")]
             earlier: None,
+            #[cfg(feature = "cli")]
+            stored_at: None,
         }
     }
 
@@ -147,6 +149,7 @@ impl Live {
         #[cfg(feature = "cli")]
         {
             self.earlier = None;
+            self.stored_at = None;
         }
         self.redact(&mut load.events);
         self.warnings = diagnostics(events_path, &load);
@@ -190,7 +193,13 @@ pub(super) fn read_document(
 fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(PrefixHasher, Vec<u8>)>> {
     let io = |e: std::io::Error| named(path, &e);
     let mut file = crate::files::open(path).map_err(io)?;
-    limit::check_len(file.metadata().map_err(io)?.len()).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    limit::check_len(len).map_err(io)?;
+    // Shorter than what was parsed (or a reader that never hashed it,
+    // `prefix` past any file): nothing to hash.
+    if len < prefix as u64 {
+        return Ok(None);
+    }
     let Some(hasher) = hash_prefix(&file, prefix).map_err(io)? else {
         return Ok(None);
     };

@@ -55,6 +55,8 @@ impl Live {
             children: Default::default(),
             #[cfg(feature = "cli")]
             earlier: None,
+            #[cfg(feature = "cli")]
+            stored_at: None,
         }
     }
 
@@ -168,6 +170,8 @@ impl Live {
             children: Default::default(),
             #[cfg(feature = "cli")]
             earlier: None,
+            #[cfg(feature = "cli")]
+            stored_at: None,
         }
     }
 

@@ -100,6 +100,11 @@ pub struct Live {
     /// ([`Live::open_at_end`]).
     #[cfg(feature = "cli")]
     earlier: Option<earlier::Earlier>,
+    /// The stored index of each event, when they are not the stored
+    /// entries in order (a read of the last turns only stands one event for
+    /// many earlier ones, `turns.rs`): to name an event as it is stored.
+    #[cfg(feature = "cli")]
+    stored_at: Option<Vec<usize>>,
 }
 
 enum Reader {
@@ -272,7 +277,7 @@ impl Live {
             (Origin::Jp(dir), Some(event)) => format!(
                 "{}: event {}: config_delta: {error}",
                 dir.events_path().display(),
-                event + self.stored_offset
+                self.stored_index(event)
             ),
             (Origin::Jp(dir), None) if self.stored_offset > 0 => {
                 format!("{}: event 0: {error}", dir.events_path().display())
@@ -281,6 +286,15 @@ impl Live {
                 format!("{}: {error}", dir.dir.join(BASE_CONFIG).display())
             }
             (Origin::Eve(path) | Origin::Stream(path), _) => format!("{}: {error}", path.display()),
+        }
+    }
+
+    /// Where event `event` is stored among the file's entries.
+    #[cfg(feature = "cli")]
+    fn stored_index(&self, event: usize) -> usize {
+        match self.stored_at.as_ref().and_then(|at| at.get(event)) {
+            Some(&index) => index,
+            None => event + self.stored_offset,
         }
     }
 

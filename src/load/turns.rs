@@ -1,16 +1,27 @@
-//! Reading a conversation to print some of its turns (`render --turn`):
-//! a whole-file format is read in outline (every event of its kind, with
-//! what grouping needs, but no text; see `format::DocumentFormat::outline`),
-//! grouped whole — the turn count, the configuration of every turn and the
-//! problems found are those of a full read — and only the events the
-//! chosen turns show are decoded. What is printed is what a
-//! full read prints.
+//! Reading a conversation to print some of its turns (`render --turn`).
+//!
+//! The last turns (`--turn -1`, `-3..-1`, `5..`): a whole-file format is
+//! read sparsely (`format::DocumentFormat::sparse`: one pass that keeps
+//! only what decides the turns and the configuration in force at each),
+//! and only the chosen turns are decoded, from the file's tail. The turn
+//! count, the turns' numbers and configuration and the problems found are
+//! those of a full read; what is printed is what a full read prints. When
+//! a chosen turn answers a call of an earlier turn (the sparse read does
+//! not know the earlier calls), or the turns chosen are not the last ones,
+//! the outline is read instead.
+//!
+//! The outline: every event of its kind, with what grouping needs, but no
+//! text (see `format::DocumentFormat::outline`), grouped whole, and only
+//! the events the chosen turns show are decoded.
 
 use std::ops::Range;
 
+use std::io::Seek as _;
+
 use super::folder::FOLDER_FORMAT;
 use super::{Live, OpenError};
-use crate::format::Outline;
+use crate::format::{DocumentReader, Loaded, Outline};
+use crate::model::{Conversation, EventKind, Item};
 use crate::source::conversation::named;
 use crate::source::{ConversationDir, Target, Workspace, locate};
 
@@ -48,6 +59,15 @@ impl Live {
         let path = dir.events_path();
         let io = |e: std::io::Error| named(&path, &e);
         let mut file = dir.open_events()?;
+        let base = files.base_config.as_deref();
+        if let Some((reader, load, stored_at)) =
+            read_last_turns(&mut file, base, shown).map_err(io)?
+        {
+            let mut live = Live::of_folder(dir, workspace, &files, reader, load);
+            live.stored_at = Some(stored_at);
+            return Ok(live);
+        }
+        file.rewind().map_err(io)?;
         let outlined = FOLDER_FORMAT
             .outline(&mut file, files.base_config.as_deref())
             .map_err(io)?;
@@ -106,4 +126,70 @@ impl Live {
         }
         Ok(true)
     }
+}
+
+/// Reads `file` sparsely and decodes the turns `shown` keeps when they are
+/// the last ones (see the module's text): the reader, the load (every event
+/// of those turns, one stand-in for each run of earlier ones) and each
+/// event's stored index. `None` when the outline must be read instead.
+fn read_last_turns(
+    file: &mut std::fs::File,
+    base: Option<&[u8]>,
+    shown: &dyn Fn(usize, usize) -> bool,
+) -> std::io::Result<Option<(DocumentReader, Loaded, Vec<usize>)>> {
+    let Some((reader, mut load, sparse)) = FOLDER_FORMAT.sparse(file, base)? else {
+        return Ok(None);
+    };
+    let grouped = Conversation::new(std::mem::take(&mut load.events), None, None);
+    let total = grouped.turns.len();
+    let first = grouped
+        .turns
+        .iter()
+        .position(|turn| shown(turn.number, total))
+        .unwrap_or(total);
+    if !grouped.turns[first..]
+        .iter()
+        .all(|turn| shown(turn.number, total))
+    {
+        return Ok(None);
+    }
+    let from = grouped
+        .turns
+        .get(first)
+        .map_or(grouped.events.len(), |turn| turn.events.start);
+    let diagnosed = |index: usize| load.diagnostics.iter().any(|d| d.index == index);
+    let Some(decoded) = sparse.decode_from(file, from, &diagnosed)? else {
+        return Ok(None);
+    };
+    let mut events = grouped.events;
+    let mut stored_at = sparse.stored_indices();
+    events.truncate(from);
+    stored_at.truncate(from);
+    for (event, index) in decoded {
+        events.push(event);
+        stored_at.push(index);
+    }
+    // Grouped again with the chosen turns decoded: the same turns, and
+    // every response among them paired, or the outline will do.
+    let whole = Conversation::new(events, None, None);
+    let same = whole.turns.len() == total
+        && whole.turns.get(first).is_none_or(|t| t.events.start == from);
+    if !same || answers_earlier(&whole, first) {
+        return Ok(None);
+    }
+    load.events = whole.events;
+    Ok(Some((reader, load, stored_at)))
+}
+
+/// Whether a response or answer in the turns from index `first` on has no
+/// request among them: its request may be in an earlier turn, which a
+/// sparse read does not know.
+fn answers_earlier(conv: &Conversation, first: usize) -> bool {
+    conv.turns[first..].iter().any(|turn| {
+        turn.items.iter().any(|item| match item {
+            Item::OrphanResponse(_) => true,
+            Item::Unknown(i) => matches!(conv.events[*i].kind, EventKind::InquiryResponse { .. }),
+            _ => false,
+        })
+    })
 }

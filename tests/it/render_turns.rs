@@ -175,3 +175,45 @@ fn an_entry_that_is_not_json_in_a_chosen_turn_is_the_full_read_error() {
         "the error names the file and place"
     );
 }
+
+#[test]
+fn last_turns_that_answer_earlier_calls_print_as_a_full_read_prints_them() {
+    // Turn 2 answers the call and the question of turn 1 (a read of the
+    // last turns alone would not know them); a style change in turn 1 and
+    // one before turn 3 are wrong (their warnings name the stored entries,
+    // which a read of the last turn holds one event for many of); turn 3
+    // answers nothing.
+    let parent = tempfile::tempdir().unwrap();
+    let dir = parent.path().join("17760760747-answers");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("base_config.json"), "{}").unwrap();
+    std::fs::write(
+        dir.join("events.json"),
+        r#"[
+  {"timestamp": "2026-04-10 17:04:20.5", "type": "turn_start"},
+  {"timestamp": "2026-04-10 17:04:20.6", "type": "chat_request", "content": "read it"},
+  {"timestamp": "2026-04-10 17:04:20.7", "type": "tool_call_request", "id": "call_1", "name": "fs_read_file", "arguments": {"path": "YS5ycw=="}},
+  {"timestamp": "2026-04-10 17:04:20.8", "type": "inquiry_request", "id": "call_1.ok", "source": {"source": "tool", "name": "fs_read_file"}, "question": {"text": "May I?", "answer_type": {"type": "boolean"}}},
+  {"type": "config_delta", "timestamp": "2026-04-10 17:04:20.9", "delta": {"conversation": {"tools": {"fs_list_files": {"style": {"inline_results": -3}}}}}},
+  {"timestamp": "2026-04-10 17:04:21.5", "type": "turn_start"},
+  {"timestamp": "2026-04-10 17:04:21.6", "type": "chat_request", "content": "go on"},
+  {"timestamp": "2026-04-10 17:04:21.7", "type": "inquiry_response", "id": "call_1.ok", "answer": true},
+  {"timestamp": "2026-04-10 17:04:21.8", "type": "tool_call_response", "id": "call_1", "content": "Zm4gbWFpbigpIHt9", "is_error": false},
+  {"timestamp": "2026-04-10 17:04:21.9", "type": "chat_response", "message": "Read."},
+  {"type": "config_delta", "timestamp": "2026-04-10 17:04:22.0", "delta": {"conversation": {"tools": {"fs_read_file": {"style": {"inline_results": -2}}}}}},
+  {"timestamp": "2026-04-10 17:04:22.5", "type": "turn_start"},
+  {"timestamp": "2026-04-10 17:04:22.6", "type": "chat_request", "content": "thanks"},
+  {"timestamp": "2026-04-10 17:04:22.7", "type": "chat_response", "message": "You are welcome."}
+]"#,
+    )
+    .unwrap();
+    check_conversation(&dir);
+    let warned = overhear(&dir, &["--color", "never", "--turn", "-1"]);
+    assert!(
+        ["event 4: config_delta", "event 10: config_delta"]
+            .iter()
+            .all(|place| String::from_utf8_lossy(&warned.stderr).contains(place)),
+        "the style warnings name the stored entries: {}",
+        String::from_utf8_lossy(&warned.stderr)
+    );
+}

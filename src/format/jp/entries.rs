@@ -79,6 +79,10 @@ pub struct ArrayScanner {
     /// so that its members are read without walking its bytes again
     /// (one pass over the bytes).
     ends: Vec<usize>,
+    /// Whether a `\u` escape was met in the entry being scanned: only then
+    /// can it hold a lone surrogate escape (`surrogates::first_lone`, a
+    /// search of its bytes that most entries are spared).
+    unicode_escape: bool,
 }
 
 impl ArrayScanner {
@@ -88,6 +92,7 @@ impl ArrayScanner {
             state: State::BeforeArray,
             pos: start,
             ends: Vec::new(),
+            unicode_escape: false,
         }
     }
 
@@ -98,6 +103,7 @@ impl ArrayScanner {
             state: State::AfterEntry,
             pos: 0,
             ends: Vec::new(),
+            unicode_escape: false,
         }
     }
 
@@ -107,6 +113,12 @@ impl ArrayScanner {
     /// objects (see [`super::members`]).
     pub fn top_level_ends(&self) -> &[usize] {
         &self.ends
+    }
+
+    /// After [`Scan::Entry`]: whether a string of that entry holds a `\u`
+    /// escape (else it holds no lone surrogate escape).
+    pub fn saw_unicode_escape(&self) -> bool {
+        self.unicode_escape
     }
 
     /// Scans `buf` on from where the last call stopped.
@@ -134,6 +146,7 @@ impl ArrayScanner {
                     let start = self.pos;
                     self.pos += 1;
                     self.ends.clear();
+                    self.unicode_escape = false;
                     self.state = match byte {
                         b'{' | b'[' => State::InEntry {
                             start,
@@ -203,6 +216,7 @@ impl ArrayScanner {
                     if pos + 1 >= buf.len() {
                         break Scan::NeedMore;
                     }
+                    self.unicode_escape |= buf[pos + 1] == b'u';
                     pos += 2;
                     continue;
                 }
@@ -360,7 +374,11 @@ impl<R: Read> ArrayReader<R> {
                     self.entry_end = range.end;
                     self.entry_offset = self.drained + range.start;
                     let entry = &self.buf[range.clone()];
-                    self.lone = surrogates::first_lone(entry).map(|at| range.start + at);
+                    self.lone = if self.scanner.saw_unicode_escape() {
+                        surrogates::first_lone(entry).map(|at| range.start + at)
+                    } else {
+                        None
+                    };
                     if self.lone.is_none() {
                         return Ok(Next::Entry(entry, self.scanner.top_level_ends()));
                     }
@@ -479,6 +497,17 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn notes_which_entries_hold_a_unicode_escape() {
+        let text = br#"[{"a": "\\u not one"}, {"b": "\u00e9"}, "\ud83d", {"c": "plain\n"}]"#;
+        let mut scanner = ArrayScanner::new(0);
+        let mut seen = Vec::new();
+        while let Scan::Entry(_) = scanner.scan(text) {
+            seen.push(scanner.saw_unicode_escape());
+        }
+        assert_eq!(seen, [false, true, true, false]);
     }
 
     #[test]

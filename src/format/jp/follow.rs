@@ -138,6 +138,16 @@ impl JpStream {
         Ok(Delta::Reloaded(self.reload(events_json, base_config_json)?))
     }
 
+    /// A reader of a file read without hashing it (`JpSparse`, for
+    /// printing): its first change is read whole, as a new file.
+    #[cfg(feature = "cli")]
+    pub(super) fn unfollowed() -> Self {
+        JpStream {
+            prefix_len: usize::MAX,
+            ..JpStream::default()
+        }
+    }
+
     /// How many leading bytes of the file were parsed before (see
     /// [`JpStream::update_rest`]).
     pub fn prefix_len(&self) -> usize {

@@ -159,7 +159,7 @@ impl JpOutline {
 /// entry if it is kept as unknown; `None` when the entry must be parsed.
 /// `ends` are those the array scanner noted in it; `found` is where its
 /// members go (one vector for all entries).
-fn sketch(
+pub(super) fn sketch(
     entry: &[u8],
     ends: &[usize],
     found: &mut Vec<Member>,
@@ -199,7 +199,7 @@ fn sketch(
 }
 
 /// An entry kept as unknown, in outline.
-fn unknown() -> Event {
+pub(super) fn unknown() -> Event {
     Event::new(None, EventKind::Unknown(Box::new(Value::Null)))
 }
 
@@ -272,4 +272,4 @@ fn same_outline(sketch: &Event, event: &Event) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -125,7 +125,7 @@ fn an_entry_the_outline_was_wrong_about_is_not_decoded() {
 /// each known type with its keys present, missing or of the wrong type,
 /// escapes in keys, types and ids, repeated keys, unknown types and
 /// entries that are not objects.
-fn entry() -> impl Strategy<Value = String> {
+pub(in crate::format::jp) fn entry() -> impl Strategy<Value = String> {
     let text = prop_oneof![
         Just(r#""plain""#.to_string()),
         Just(r#""with \"quotes\" and \\ and \n""#.to_string()),

@@ -1,0 +1,207 @@
+//! A JP conversation read for its last turns (`render --turn -1`): one pass
+//! over the bytes, as the outline's ([`super::JpOutline`]), that keeps of the
+//! entries only what decides the turns and their configuration — each
+//! `turn_start` and `config_delta` whole, and one stand-in event for each
+//! run of other entries — and where each kept one lies in the file. The
+//! turns chosen at the end are then decoded whole from the file
+//! ([`JpSparse::decode_from`]).
+//!
+//! A run of conversation events (or of unknown entries) between two kept
+//! entries is one stand-in: grouping (`model::turn_ranges`) asks of such a
+//! run only whether it holds a conversation event (it opens the next
+//! `turn_start`'s turn) or not (it stops the configuration changes before a
+//! `turn_start` from belonging to the turn it opens), so the turns grouped
+//! from the kept events are the turns of the whole file, each starting at
+//! a kept event, and the configuration in force at each is the whole
+//! file's. A 100 MB conversation then costs a few events per turn, not one
+//! per entry.
+//!
+//! What a stand-in hides: the text and ids of the events it stands for. A
+//! stand-in's turn must not be shown, and a response among the decoded
+//! turns whose request is in a stand-in's turn does not pair (the caller
+//! reads the outline then, which pairs it).
+
+use std::io::{self, Read, Seek, SeekFrom};
+
+use super::entries::{ArrayReader, ArrayScanner, Next, Scan};
+use super::entry;
+use super::outline::sketch;
+use super::{JpLoad, JpStream, Reader, event_of, parsed_base};
+use crate::format::surrogates;
+use crate::model::{ChatResponse, Event, EventKind};
+
+/// How much of the file is read at a time.
+const CHUNK: usize = 1 << 20;
+
+/// Where the kept events of a sparse read lie in the file.
+#[derive(Debug, Clone)]
+pub struct JpSparse {
+    /// For each kept event: the offset of the first entry it stands for,
+    /// and that entry's stored index (a legacy base entry counts).
+    places: Vec<(usize, usize)>,
+    /// Where the last entry ends.
+    end: usize,
+}
+
+/// What a kept event stands for, for grouping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// A `turn_start` or a `config_delta`: kept whole.
+    Kept,
+    /// A conversation event: holds a turn open.
+    Conversation,
+    /// A compaction or an unknown entry: neither opens nor holds a turn.
+    Other,
+}
+
+impl JpSparse {
+    /// Reads `events` (a JP `events.json`) sparsely (see the module's
+    /// text). The load's events are the kept ones; its diagnostics are every
+    /// entry's, as the outline finds them. `Ok(None)` when the file is not a
+    /// plain JSON array of entries or an entry the scan leaves to serde_json
+    /// is not JSON: read it whole then, which reports exactly what is wrong.
+    /// The reader returned re-reads the file whole at its first change: the
+    /// bytes were not hashed.
+    pub fn read_from(
+        events: &mut impl Read,
+        base_config_json: Option<&[u8]>,
+    ) -> io::Result<Option<(JpStream, JpLoad, JpSparse)>> {
+        let Some(base) = parsed_base(base_config_json) else {
+            return Ok(None);
+        };
+        let mut reader = Reader::new(base.is_some(), 0);
+        let mut entries = ArrayReader::new(events, CHUNK)?;
+        let mut places = Vec::new();
+        let mut found = Vec::new();
+        // The class of the last kept event.
+        let mut last = Class::Kept;
+        loop {
+            let index = reader.entries_read();
+            match entries.next(|_| {})? {
+                Next::Entry(bytes, ends) => {
+                    let may_be_base = index == 0 && base.is_none();
+                    match sketch(bytes, ends, &mut found).filter(|_| !may_be_base) {
+                        Some((event, problem)) => reader.push_sketch(event, problem),
+                        None => match entry::read(bytes, ends, &mut found) {
+                            Ok(entry) => reader.push(entry),
+                            Err(_) => return Ok(None),
+                        },
+                    }
+                }
+                Next::End => break,
+                Next::Unusual => return Ok(None),
+            }
+            if let Some(escape) = entries.lone_escape() {
+                reader.note_lone(escape);
+            }
+            let kept = &mut reader.out.events;
+            // A legacy base configuration is not an event.
+            if kept.len() == places.len() {
+                continue;
+            }
+            let class = kept.last().map_or(Class::Kept, class_of);
+            if class != Class::Kept && class == last {
+                kept.pop();
+                continue;
+            }
+            if let Some(event) = kept.last_mut() {
+                match class {
+                    Class::Kept => {}
+                    Class::Conversation => *event = stand_in(),
+                    Class::Other => *event = super::outline::unknown(),
+                }
+            }
+            last = class;
+            places.push((entries.entry_offset(), index));
+        }
+        let Some(end) = entries.finish(|_| {})? else {
+            return Ok(None);
+        };
+        let mut load = reader.finish();
+        if let Some(base) = base {
+            load.base_config = Some(base);
+            load.generation = Some(super::Generation::Current);
+        }
+        let sparse = JpSparse {
+            places,
+            end: end.prefix_len,
+        };
+        Ok(Some((JpStream::unfollowed(), load, sparse)))
+    }
+
+    /// The stored index of the first entry each kept event stands for, in
+    /// order: to name an event as it is stored.
+    pub fn stored_indices(&self) -> impl Iterator<Item = usize> + '_ {
+        self.places.iter().map(|&(_, index)| index)
+    }
+
+    /// Decodes every entry from the one kept event `from` stands for to the
+    /// end, from `file` (the handle the sparse read read: a rename over its
+    /// path does not change it), in one read: the events, each with its
+    /// stored index. `diagnosed` tells whether the sparse read found an
+    /// entry (by stored index) wrong. `Ok(None)` when an entry is not JSON
+    /// or is wrong where the sparse read found it right (grouping went by
+    /// that): only a full read will do then.
+    pub fn decode_from(
+        &self,
+        file: &mut (impl Read + Seek),
+        from: usize,
+        diagnosed: &dyn Fn(usize) -> bool,
+    ) -> io::Result<Option<Vec<(Event, usize)>>> {
+        let Some(&(start, first_index)) = self.places.get(from) else {
+            return Ok(Some(Vec::new()));
+        };
+        file.seek(SeekFrom::Start(start as u64))?;
+        // The entries, their commas between them, made an array again.
+        let mut bytes = Vec::with_capacity(self.end - start + 2);
+        bytes.push(b'[');
+        file.take((self.end - start) as u64)
+            .read_to_end(&mut bytes)?;
+        if bytes.len() != self.end - start + 1 {
+            return Ok(None);
+        }
+        bytes.push(b']');
+        // The sparse read read these entries with their lone surrogate
+        // escapes repaired: so are they here.
+        surrogates::repair(&mut bytes);
+        let mut scanner = ArrayScanner::new(0);
+        let mut decoded = Vec::new();
+        let mut found = Vec::new();
+        loop {
+            match scanner.scan(&bytes) {
+                Scan::Entry(range) => {
+                    let index = first_index + decoded.len();
+                    let ends = scanner.top_level_ends();
+                    let Ok(entry) = entry::read(&bytes[range], ends, &mut found) else {
+                        return Ok(None);
+                    };
+                    let (event, problem) = event_of(entry);
+                    if problem.is_some() && !diagnosed(index) {
+                        return Ok(None);
+                    }
+                    decoded.push((event, index));
+                }
+                Scan::End(_) => return Ok(Some(decoded)),
+                Scan::NeedMore | Scan::Unusual => return Ok(None),
+            }
+        }
+    }
+}
+
+/// What `event` is to grouping.
+fn class_of(event: &Event) -> Class {
+    match event.kind {
+        EventKind::TurnStart | EventKind::ConfigDelta { .. } => Class::Kept,
+        EventKind::Compaction(_) | EventKind::Unknown(_) => Class::Other,
+        _ => Class::Conversation,
+    }
+}
+
+/// The event that stands for a run of conversation events: one of them
+/// to grouping, nothing to pairing.
+fn stand_in() -> Event {
+    Event::new(None, EventKind::ChatResponse(ChatResponse::Message(None)))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,151 @@
+use std::io::Cursor;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::format::jp::follow::tests::fixtures;
+use crate::format::jp::outline::tests::entry;
+use crate::model::Conversation;
+
+/// Checks that the sparse read of `events` groups into the whole read's
+/// turns (each starting at the same stored entry, with the same
+/// configuration changes before it) with the same problems, and that
+/// decoding from any turn's start gives the whole read's events from there.
+fn sparse_matches_the_whole_read(name: &str, events: &[u8], base: Option<&[u8]>) {
+    let Ok((_, whole)) = JpStream::open(events, base) else {
+        // Not JSON: the sparse read checks only what it reads, as the
+        // outline does.
+        return;
+    };
+    let (stream, load, sparse) = JpSparse::read_from(&mut &events[..], base)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{name}: no sparse read"));
+    assert_eq!(stream.prefix_len(), usize::MAX, "{name}: never followed");
+    assert_eq!(load.base_config, whole.base_config, "{name}: base config");
+    assert_eq!(load.generation, whole.generation, "{name}: generation");
+    assert_eq!(load.diagnostics, whole.diagnostics, "{name}: problems");
+    let stored: Vec<usize> = sparse.stored_indices().collect();
+    assert_eq!(stored.len(), load.events.len(), "{name}: places");
+    let deltas = |events: &[Event]| -> Vec<Event> {
+        events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::ConfigDelta { .. }))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(deltas(&load.events), deltas(&whole.events), "{name}: deltas");
+    let offset = whole.stored_offset();
+    let sparse_turns = Conversation::new(load.events, None, None).turns;
+    let whole_turns = Conversation::new(whole.events.clone(), None, None).turns;
+    assert_eq!(sparse_turns.len(), whole_turns.len(), "{name}: turns");
+    let diagnosed = |index: usize| load.diagnostics.iter().any(|d| d.index == index);
+    for (kept, turn) in sparse_turns.iter().zip(&whole_turns) {
+        let from = kept.events.start;
+        if turn.events.is_empty() {
+            continue;
+        }
+        assert_eq!(
+            stored[from],
+            turn.events.start + offset,
+            "{name}: turn {} starts at the same entry",
+            turn.number
+        );
+        let decoded = sparse
+            .decode_from(&mut Cursor::new(events), from, &diagnosed)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{name}: turn {} not decoded", turn.number));
+        let expected: Vec<(Event, usize)> = whole.events[turn.events.start..]
+            .iter()
+            .cloned()
+            .zip(turn.events.start + offset..)
+            .collect();
+        assert_eq!(decoded, expected, "{name}: from turn {}", turn.number);
+    }
+}
+
+#[test]
+fn every_fixture_read_sparsely_is_the_whole_read() {
+    for (name, events, base) in fixtures() {
+        sparse_matches_the_whole_read(&name, &events, base.as_deref());
+    }
+}
+
+/// The real conversations (`OVERHEAR_CORPUS`), when named.
+#[test]
+fn every_corpus_conversation_read_sparsely_is_the_whole_read() {
+    let Some(dir) = std::env::var_os("OVERHEAR_CORPUS") else {
+        eprintln!("skipped: OVERHEAR_CORPUS is not set (it names the real JP conversations)");
+        return;
+    };
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let Ok(events) = std::fs::read(entry.path().join("events.json")) else {
+            continue;
+        };
+        let base = std::fs::read(entry.path().join("base_config.json")).ok();
+        let name = entry.path().display().to_string();
+        sparse_matches_the_whole_read(&name, &events, base.as_deref());
+        seen += 1;
+    }
+    assert!(seen > 0, "the corpus holds conversations");
+}
+
+#[test]
+fn an_entry_wrong_where_the_sparse_read_found_it_right_is_not_decoded() {
+    let events = br#"[{"type": "turn_start"}, {"type": "chat_request", "content": "hi"}]"#;
+    let (_, _, sparse) = JpSparse::read_from(&mut &events[..], Some(b"{}"))
+        .unwrap()
+        .unwrap();
+    // Decoded from a file whose second entry is now malformed.
+    let changed = br#"[{"type": "turn_start"}, {"type": "chat_request", "content": 7}]"#;
+    let decoded = sparse.decode_from(&mut Cursor::new(&changed[..]), 0, &|_| false);
+    assert_eq!(decoded.unwrap(), None);
+}
+
+#[test]
+fn runs_of_events_are_one_stand_in_each() {
+    let events = br#"[
+  {"type": "turn_start", "timestamp": "2026-01-01 00:00:00.0"},
+  {"type": "chat_request", "content": "hi"},
+  {"type": "chat_response", "message": "a"},
+  {"type": "chat_response", "message": "b"},
+  {"type": "something_new"},
+  {"type": "something_else"},
+  {"type": "config_delta", "delta": {}},
+  {"type": "turn_start", "timestamp": "2026-01-01 00:00:01.0"},
+  {"type": "chat_request", "content": "again"}
+]"#;
+    let (_, load, sparse) = JpSparse::read_from(&mut &events[..], Some(b"{}"))
+        .unwrap()
+        .unwrap();
+    let kinds: Vec<&str> = load.events.iter().map(Event::type_name).collect();
+    assert_eq!(
+        kinds,
+        [
+            "turn_start",
+            "chat_response",
+            "unknown",
+            "config_delta",
+            "turn_start",
+            "chat_response"
+        ]
+    );
+    assert_eq!(
+        sparse.stored_indices().collect::<Vec<_>>(),
+        [0, 1, 4, 6, 7, 8]
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn generated_conversations_read_sparsely_are_the_whole_read(
+        entries in proptest::collection::vec(entry(), 0..30),
+        has_base in any::<bool>(),
+    ) {
+        let events = format!("[\n  {}\n]\n", entries.join(",\n  "));
+        let base = has_base.then_some(&b"{\"style\": {}}"[..]);
+        sparse_matches_the_whole_read(&events, events.as_bytes(), base);
+    }
+}
