@@ -279,7 +279,8 @@ fn line_around(text: &str, at: usize) -> Range<usize> {
 
 /// The part of `line` shown for `matches` (all inside it): at most
 /// [`CONTEXT_BYTES`] before the first and after the last, cut at character
-/// boundaries and marked with `…`; the matches' ranges in what is shown.
+/// boundaries and marked with `…`, without the line's leading white space;
+/// the matches' ranges in what is shown.
 fn context(text: &str, line: Range<usize>, matches: &[Range<usize>]) -> (String, Vec<Range<usize>>) {
     let first = matches.first().map_or(line.start, |m| m.start);
     let last = matches.last().map_or(line.end, |m| m.end);
@@ -287,12 +288,17 @@ fn context(text: &str, line: Range<usize>, matches: &[Range<usize>]) -> (String,
     while !text.is_char_boundary(start) {
         start += 1;
     }
+    // A line's indentation says nothing: it is left out (never a part of
+    // the match).
+    let indent = text[start..first].len() - text[start..first].trim_start().len();
+    let cut_before = start > line.start;
+    start += indent;
     let mut end = (last + CONTEXT_BYTES).min(line.end);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
     let mut shown = String::new();
-    if start > line.start {
+    if cut_before {
         shown.push('…');
     }
     let offset = shown.len();
@@ -321,6 +327,19 @@ mod tests {
         assert!(shown.starts_with('…') && shown.ends_with('…'));
         assert_eq!(&shown[ranges[0].clone()], "needle");
         assert!(shown.len() < 2 * CONTEXT_BYTES + 20);
+    }
+
+    #[test]
+    fn a_lines_indentation_is_left_out_and_the_matches_move_with_it() {
+        let text = "fn main() {\n        let needle = 1;\n}";
+        let start = text.find("needle").unwrap();
+        let (shown, ranges) = context(text, line_around(text, start), &[start..start + 6]);
+        assert_eq!(shown, "let needle = 1;");
+        assert_eq!(&shown[ranges[0].clone()], "needle");
+        // A match in the white space keeps it.
+        let at = text.find("    let").unwrap();
+        let (shown, ranges) = context(text, line_around(text, at), &[at..at + 7]);
+        assert_eq!(&shown[ranges[0].clone()], "    let");
     }
 
     #[test]

@@ -68,6 +68,7 @@ mod render_snapshots;
 mod render_turns;
 mod rewrite_prefix;
 mod search;
+mod search_output;
 mod soak;
 mod subagents;
 mod subagents_pty;
