@@ -269,19 +269,7 @@ fn shortened_place(hit: &Hit, width: usize) -> String {
 
 /// The place with each sub-agent's name written by `name`.
 fn place_with(hit: &Hit, name: impl Fn(&str) -> String) -> String {
-    let mut place = String::new();
-    for agent in &hit.subagents {
-        place.push_str("sub-agent ");
-        place.push_str(&name(agent));
-        place.push_str(" › ");
-    }
-    if let Some(tool) = &hit.tool {
-        place.push_str("tool ");
-        place.push_str(&echo_line(tool));
-        place.push(' ');
-    }
-    place.push_str(hit.place.name());
-    place
+    hit.label_with(name, |tool| echo_line(tool).into_owned())
 }
 
 /// One hit as `--json` writes it (strings as stored; the writer escapes

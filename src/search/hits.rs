@@ -70,6 +70,27 @@ pub struct Hit {
     pub matches: Vec<Range<usize>>,
 }
 
+impl Hit {
+    /// Where the hit is, in words: `prompt`, `tool Bash result`,
+    /// `sub-agent Explore › reply`, each sub-agent's name written by `name`
+    /// (to sanitize or shorten it) and the tool's by `tool`.
+    pub fn label_with(&self, name: impl Fn(&str) -> String, tool: impl Fn(&str) -> String) -> String {
+        let mut label = String::new();
+        for agent in &self.subagents {
+            label.push_str("sub-agent ");
+            label.push_str(&name(agent));
+            label.push_str(" › ");
+        }
+        if let Some(called) = &self.tool {
+            label.push_str("tool ");
+            label.push_str(&tool(called));
+            label.push(' ');
+        }
+        label.push_str(self.place.name());
+        label
+    }
+}
+
 /// How much of a line is kept before the first match and after the last.
 pub const CONTEXT_BYTES: usize = 160;
 

@@ -96,7 +96,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "tui",
         &[
             "model", "problem", "files", "text", "source", "format", "policy", "render", "redact",
-            "load", "travel", "export",
+            "load", "travel", "export", "search",
         ],
     ),
     (

@@ -69,6 +69,7 @@ mod render_turns;
 mod rewrite_prefix;
 mod search;
 mod search_output;
+mod search_viewer_pty;
 mod soak;
 mod subagents;
 mod subagents_pty;
