@@ -202,6 +202,44 @@ def gemini_qwen_seeds():
     glued = (b'{"uuid":"a","sessionId":"s","type":"assistant","message":{"parts":[{"text":"x"}]}}'
              b'{"uuid":"b","sessionId":"s","type":"assistant","message":{"parts":[{"text":"y"}]}}\n')
     put("qwen_reader", bytes([7]) + glued)
+
+
+def opencode_seeds():
+    """opencode_reader: rows cut at 0xFF, each led by a byte that picks its
+    table, session and id (fuzz_targets/opencode_reader.rs). Seeds: each
+    session of the real OpenCode database, its messages and parts in order,
+    when the shared fixtures are there."""
+    import sqlite3
+    shared = pathlib.Path(
+        os.environ.get("OVERHEAR_AGENT_FIXTURES", ROOT.parent / "shared" / "fixtures"))
+    database = shared / "opencode" / "v1.18.13-sqlite" / "opencode.db"
+    if not database.exists():
+        return
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+
+    def pick(table, number):
+        # The first byte whose table (byte % 3), id (byte >> 4) and main
+        # session (bit 3 clear) are the ones asked for.
+        return next(b for b in range(255)
+                    if b % 3 == table and b >> 4 == number and not b & 0x08)
+
+    sessions = connection.execute("select id from session order by time_created")
+    for (session,) in sessions.fetchall():
+        rows = []
+        messages = connection.execute(
+            "select id, data from message where session_id = ? order by time_created",
+            (session,)).fetchall()
+        for number, (message, data) in enumerate(messages[:4]):
+            rows.append(bytes([pick(0, number)]) + data.encode())
+            parts = connection.execute(
+                "select data from part where message_id = ? order by id", (message,))
+            for k, (part,) in enumerate(parts.fetchall()[:4]):
+                # A part row's message is msg_{id % 4}: ids number + 4k keep
+                # the pairing and give each of the first four parts its own id.
+                rows.append(bytes([pick(1, number + 4 * k)]) + part.encode())
+        put("opencode_reader", b"\xff".join(rows))
+
+
 def copilot_seeds():
     """copilot_reader: two bytes of split point, then a log — each fixture log
     whole and split mid-line."""
@@ -223,3 +261,4 @@ if __name__ == "__main__":
     agent_seeds()
     gemini_qwen_seeds()
     copilot_seeds()
+    opencode_seeds()

@@ -25,10 +25,6 @@ const BASE_CONFIG_JSON: &str = include_str!("../demo/base_config.json");
 /// The demo's final `metadata.json` (with the title).
 const METADATA_JSON: &str = include_str!("../demo/metadata.json");
 
-/// Folder name JP would give the demo conversation (its id), for callers
-/// that make a conversations folder around it.
-pub const DIR_NAME: &str = "17803916431";
-
 /// Event kinds whose fields JP base64-encodes on save.
 const KNOWN_KINDS: [&str; 7] = [
     "turn_start",

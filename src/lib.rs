@@ -64,12 +64,6 @@
 //! conversation editor: nothing here ever writes to, locks or renames the
 //! files it reads.
 
-// Without `internals`, the items that only the integration tests, benchmarks
-// and fuzz targets reach (and the re-exports they read) have no caller in the
-// crate: docs/library.md ("What the surface does not yet cover") lists them,
-// to be moved beside the code or dropped.
-#![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
-
 mod api;
 
 /// Declares the stages behind the library's surface. They are `pub(crate)`:
@@ -106,6 +100,7 @@ stages! {
     search;
     source;
     text;
+    #[cfg(feature = "cli")]
     travel;
     #[cfg(feature = "cli")]
     tui;

@@ -35,6 +35,7 @@ pub fn io_problem(error: &io::Error) -> String {
 
 /// What went wrong writing a file or stdout, in the words of [`io_problem`]
 /// but for the ones that speak of reading.
+#[cfg(feature = "cli")]
 pub fn write_problem(error: &io::Error) -> String {
     match error.kind() {
         io::ErrorKind::PermissionDenied => "permission denied".to_string(),

@@ -255,6 +255,7 @@ impl Recording {
     }
 
     /// Whether nothing was written at all.
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.times.is_empty()
     }

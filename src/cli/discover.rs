@@ -5,12 +5,12 @@
 //! kind.
 
 use std::path::Path;
-use std::time::SystemTime;
 
 use clap::ValueEnum;
 
 use crate::load::sessions::{Agents, latest_session_of};
 use crate::source::Workspace;
+use crate::source::recency::modified;
 
 /// `--agent`: which kind of conversation to look for when no PATH is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -99,10 +99,6 @@ pub fn latest_path(
         }),
         (None, _, _) => Ok(None),
     }
-}
-
-fn modified(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// The agents `--agent` lets discovery look at (all without it).

@@ -16,6 +16,7 @@ use super::{Laid, Part};
 /// Every element the HTML export writes: any other tag in an export would
 /// be content that escaped escaping (the HTML-export fuzz target checks
 /// that none does, on arbitrary conversations and titles).
+#[cfg(any(test, feature = "internals"))]
 pub const TAGS: &[&str] = &[
     "html", "head", "meta", "title", "style", "body", "main", "h1", "h2", "section", "details",
     "summary", "pre", "span",
@@ -24,6 +25,7 @@ pub const TAGS: &[&str] = &[
 /// The first tag in `html` that is not one of [`TAGS`] (its name as
 /// written), if any: what the export tests and its fuzz target look for.
 /// `<!DOCTYPE` is the one declaration allowed.
+#[cfg(any(test, feature = "internals"))]
 pub fn foreign_tag(html: &str) -> Option<&str> {
     html.match_indices('<').find_map(|(at, _)| {
         let rest = &html[at + 1..];

@@ -12,6 +12,7 @@
 mod html;
 mod markdown;
 
+#[cfg(any(test, feature = "internals"))]
 pub use html::{TAGS as HTML_TAGS, foreign_tag};
 
 use std::io::{self, Write};

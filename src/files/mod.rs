@@ -13,6 +13,7 @@
 
 pub mod read;
 pub mod sqlite;
+#[cfg(feature = "cli")]
 pub mod write;
 
 pub use read::{open, read, read_setting};

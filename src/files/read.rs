@@ -26,6 +26,7 @@ pub struct FileId {
 impl FileId {
     /// Whether `self` and `other` are the same file: the same device and
     /// inode, born at the same time when both birth times are known.
+    #[cfg(feature = "cli")]
     pub fn same_file(&self, other: &FileId) -> bool {
         self.device == other.device
             && self.inode == other.inode
@@ -82,6 +83,7 @@ fn record_id(id: FileId) {
 }
 
 /// Whether the file of identity `id` was read by this process.
+#[cfg(feature = "cli")]
 pub fn was_read(id: FileId) -> bool {
     READ.lock()
         .unwrap_or_else(PoisonError::into_inner)

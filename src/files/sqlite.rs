@@ -16,12 +16,14 @@
 use std::io::Read as _;
 use std::path::Path;
 
+#[cfg(feature = "opencode")]
 use rusqlite::{Connection, OpenFlags};
 
 /// The first 16 bytes of every SQLite database file.
 pub const SQLITE_HEADER: &[u8; 16] = b"SQLite format 3\0";
 
 /// How long a query waits for a writer's lock (WAL recovery) before it fails.
+#[cfg(feature = "opencode")]
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// What the first 100 bytes of a database file say.
@@ -47,6 +49,7 @@ pub fn header(path: &Path) -> std::io::Result<Option<Header>> {
 /// Opens the database at `path` read-only. `immutable`: the file is taken
 /// as unchanging (no locks, no `-wal` read) — only for a database in WAL
 /// mode with no `-wal` file beside it.
+#[cfg(feature = "opencode")]
 pub fn open_read_only(path: &Path, immutable: bool) -> rusqlite::Result<Connection> {
     let mut uri = String::from("file:");
     uri.push_str(&encode(path));
@@ -69,6 +72,7 @@ pub fn open_read_only(path: &Path, immutable: bool) -> rusqlite::Result<Connecti
 
 /// A path as the path of a `file:` URI: every byte but letters, digits and
 /// `/-._~` percent-encoded (a `?` or `#` in a folder's name would end it).
+#[cfg(feature = "opencode")]
 fn encode(path: &Path) -> String {
     use std::os::unix::ffi::OsStrExt;
     let mut out = String::new();
@@ -82,7 +86,7 @@ fn encode(path: &Path) -> String {
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "opencode"))]
 mod tests {
     use super::*;
 

@@ -47,7 +47,9 @@ use self::lines::LineSplitter;
 use self::record::Record;
 use super::reader::StreamReader;
 use super::surrogates::LineRepair;
-use crate::model::{Conversation, Event, InProgress, Original, StreamPiece};
+#[cfg(any(test, feature = "internals"))]
+use crate::model::Conversation;
+use crate::model::{Event, InProgress, Original, StreamPiece};
 use crate::problem::SkippedLine;
 
 /// The `turnId` a stored line names: a v27 commit's first fact naming one,
@@ -66,6 +68,7 @@ fn record_turn_id(record: &Value) -> Option<&str> {
 }
 
 /// Reads a whole eve stream at once (same as [`EveReader::read_all`]).
+#[cfg(any(test, feature = "internals"))]
 pub fn read_all(bytes: &[u8]) -> EveReader {
     EveReader::read_all(bytes)
 }
@@ -98,11 +101,13 @@ struct Inner {
 
 impl EveReader {
     /// An empty reader.
+    #[cfg(any(test, feature = "internals"))]
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Reads a whole stream at once.
+    #[cfg(any(test, feature = "internals"))]
     pub fn read_all(bytes: &[u8]) -> EveReader {
         let mut reader = EveReader::new();
         reader.push(bytes);
@@ -125,12 +130,14 @@ impl EveReader {
     }
 
     /// The canonical events read so far.
+    #[cfg(any(test, feature = "internals"))]
     pub fn events(&self) -> &[Event] {
         &self.inner.builder.events
     }
 
     /// Every stored line read so far (eve events, v27 lines, malformed
     /// lines), but those handed over by [`EveReader::take_originals`].
+    #[cfg(any(test, feature = "internals"))]
     pub fn originals(&self) -> &[Original] {
         &self.inner.originals
     }
@@ -160,6 +167,7 @@ impl EveReader {
     /// The time of the latest record read that states one (`meta.at` of a
     /// generation A event, `at` of a v27 commit): when the stream was written
     /// up to here, for `--at` and replay.
+    #[cfg(feature = "cli")]
     pub fn record_time(&self) -> Option<&str> {
         self.inner.record_at.as_deref()
     }
@@ -192,6 +200,7 @@ impl EveReader {
     /// The conversation the stream holds so far: its events, its stored
     /// lines (for the raw view) and the text being written (a copy: for a
     /// stream read whole with [`EveReader::read_all`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn conversation(&self) -> Conversation {
         let mut conversation = Conversation::new(self.events().to_vec(), None, None);
         conversation.originals = self.originals().iter().cloned().collect();
@@ -241,6 +250,7 @@ impl StreamReader for EveReader {
         record::stream_piece(record)
     }
 
+    #[cfg(feature = "cli")]
     fn record_time(&self) -> Option<&str> {
         EveReader::record_time(self)
     }

@@ -19,15 +19,19 @@ use crate::model::{Block, ChatResponse, Content, Event, EventKind};
 use crate::problem::json_kind;
 use entry::{Entry, Member, Slot};
 
+#[cfg(feature = "cli")]
 mod count;
 mod entries;
 mod entry;
 mod members;
+#[cfg(feature = "cli")]
 mod outline;
 mod follow;
 
 pub use super::whole_file::{Diagnostic, LoadError, SyntaxError};
+#[cfg(feature = "cli")]
 pub use count::count_events;
+#[cfg(feature = "cli")]
 pub use outline::JpOutline;
 pub use follow::{Delta, JpStream};
 
@@ -209,6 +213,7 @@ impl Reader {
     /// Takes the event of the next stored entry, made without parsing it
     /// (see `outline`), with what is wrong with the entry if anything.
     /// Not for a first entry that may be a legacy base configuration.
+    #[cfg(feature = "cli")]
     fn push_sketch(&mut self, event: Event, problem: Option<String>) {
         let index = self.next_index;
         debug_assert!(index > 0 || self.has_base_file);

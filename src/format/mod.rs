@@ -17,6 +17,7 @@ pub mod jp;
 pub mod ndjson;
 pub mod opencode;
 mod prefix_hash;
+#[cfg(feature = "cli")]
 pub mod session_head;
 mod reader;
 pub mod surrogates;
@@ -26,9 +27,9 @@ pub mod gemini;
 pub mod gemini_parts;
 pub mod qwen;
 
-pub use whole_file::{
-    Change, Diagnostic, DocumentFormat, DocumentReader, LoadError, Loaded, Outline, SyntaxError,
-};
+#[cfg(feature = "cli")]
+pub use whole_file::Outline;
+pub use whole_file::{Change, DocumentFormat, DocumentReader, LoadError, Loaded};
 #[cfg(test)]
 pub(crate) use prefix_hash::sample_bytes;
 pub use prefix_hash::{PREFIX_CHUNK, PrefixHasher};

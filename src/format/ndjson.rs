@@ -9,6 +9,7 @@
 //! ([`StreamReader::inflated_past`]), so a small file that inflates to
 //! gigabytes costs neither the gigabytes nor their time.
 
+#[cfg(feature = "cli")]
 use std::time::Duration;
 
 use serde_json::Value;
@@ -29,12 +30,14 @@ use crate::problem::SkippedLine;
 
 /// How long an agent transcript whose last turn has settled may go
 /// unwritten before a viewer shows it finished: the agent waits for the user.
+#[cfg(feature = "cli")]
 pub const QUIET_SETTLED: Duration = Duration::from_secs(60);
 
 /// How long an agent transcript in the middle of a turn may go unwritten
 /// before a viewer shows it finished: longer than a tool's own time limit
 /// (Claude Code's `Bash` stops at 10 minutes), so only a killed or abandoned
 /// agent reaches it.
+#[cfg(feature = "cli")]
 pub const QUIET_RUNNING: Duration = Duration::from_secs(15 * 60);
 
 /// How many non-blank lines may fail to tell the format before the input is
@@ -99,6 +102,7 @@ macro_rules! each {
 
 impl NdjsonReader {
     /// An empty reader.
+    #[cfg(any(test, feature = "internals"))]
     pub fn new() -> Self {
         Self::default()
     }
@@ -110,6 +114,7 @@ impl NdjsonReader {
     }
 
     /// Reads a whole input at once into `events`.
+    #[cfg(any(test, feature = "internals"))]
     pub fn read_all(bytes: &[u8], events: &mut Vec<Event>) -> Self {
         let mut reader = Self::new();
         reader.take(bytes, false, events);
@@ -299,6 +304,7 @@ impl StreamReader for NdjsonReader {
         }
     }
 
+    #[cfg(feature = "cli")]
     fn quiet_limit(&self) -> Option<Duration> {
         let settled = match self {
             NdjsonReader::ClaudeCode(r) => r.last_turn_settled(),
@@ -316,6 +322,7 @@ impl StreamReader for NdjsonReader {
         })
     }
 
+    #[cfg(feature = "cli")]
     fn record_time(&self) -> Option<&str> {
         each!(self, r => r.record_time(), None)
     }

@@ -66,6 +66,7 @@ pub trait StreamReader: std::fmt::Debug + Send {
     /// agent waits for the user), long while a turn runs (a tool may work
     /// for minutes; a killed agent writes nothing more). `None`: the format
     /// says it itself, or nothing was read yet.
+    #[cfg(feature = "cli")]
     fn quiet_limit(&self) -> Option<std::time::Duration> {
         None
     }
@@ -78,6 +79,7 @@ pub trait StreamReader: std::fmt::Debug + Send {
 
     /// The time of the latest record read that states one, for time travel
     /// (`--at`, replay), when the format stores record times.
+    #[cfg(feature = "cli")]
     fn record_time(&self) -> Option<&str> {
         None
     }

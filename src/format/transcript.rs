@@ -88,6 +88,7 @@ impl<R: Records> TranscriptReader<R> {
     }
 
     /// Reads a whole transcript at once.
+    #[cfg(any(test, feature = "internals"))]
     pub fn read_all(bytes: &[u8]) -> Self {
         let mut reader = Self::new();
         reader.push(bytes);
@@ -135,6 +136,7 @@ impl<R: Records> TranscriptReader<R> {
     }
 
     /// Whether the last turn has settled ([`Records::settled`]).
+    #[cfg(feature = "cli")]
     pub fn last_turn_settled(&self) -> bool {
         self.records.settled()
     }
@@ -149,11 +151,13 @@ impl<R: Records> TranscriptReader<R> {
     }
 
     /// The canonical events read so far.
+    #[cfg(any(test, feature = "internals"))]
     pub fn events(&self) -> &[Event] {
         &self.sink.events
     }
 
     /// Stored lines not handed over yet (see [`TranscriptReader::take_originals`]).
+    #[cfg(any(test, feature = "internals"))]
     pub fn originals(&self) -> &[Original] {
         self.sink.originals()
     }
@@ -195,6 +199,7 @@ impl<R: Records> TranscriptReader<R> {
 
     /// The time the latest record that states one stated (`None` before
     /// any): a line's place in time for `--at TIME`.
+    #[cfg(feature = "cli")]
     pub fn record_time(&self) -> Option<&str> {
         self.sink.record_time.as_deref()
     }
@@ -410,6 +415,7 @@ impl Sink {
     }
 
     /// Every stored line not handed over yet.
+    #[cfg(any(test, feature = "internals"))]
     pub(crate) fn originals(&self) -> &[Original] {
         &self.originals
     }

@@ -15,14 +15,18 @@
 //! its submodule (docs/adding-a-format.md).
 
 use std::fmt;
-use std::io::{self, Read, Seek};
+#[cfg(feature = "cli")]
+use std::io::Seek;
+use std::io::{self, Read};
+#[cfg(feature = "cli")]
 use std::ops::Range;
 
 use serde_json::Value;
 
 use super::PrefixHasher;
-use super::detect::Detected;
-use super::jp::{self, JpLoad, JpOutline, JpStream};
+#[cfg(feature = "cli")]
+use super::jp::JpOutline;
+use super::jp::{self, JpLoad, JpStream};
 use crate::model::Event;
 
 /// The whole-file formats overhear reads.
@@ -74,16 +78,8 @@ enum State {
 }
 
 impl DocumentFormat {
-    /// The document format the first bytes of an input name, if they name
-    /// one (a stream format is read by [`super::StreamReader`]s).
-    pub fn detected(detected: Detected) -> Option<DocumentFormat> {
-        match detected {
-            Detected::Jp => Some(DocumentFormat::Jp),
-            Detected::Eve | Detected::Blank | Detected::Other { .. } => None,
-        }
-    }
-
     /// Reads a whole document from its bytes and its base configuration's.
+    #[cfg(feature = "cli")]
     pub fn load(self, document: &[u8], base_config: Option<&[u8]>) -> Result<Loaded, LoadError> {
         match self {
             DocumentFormat::Jp => jp::load(document, base_config).map(Loaded::from),
@@ -124,6 +120,7 @@ impl DocumentFormat {
     /// it, but only configuration changes are decoded whole; the
     /// [`Outline`] decodes the events shown. The file is never held in
     /// memory. `Ok(None)` as for [`DocumentFormat::read_from`].
+    #[cfg(feature = "cli")]
     pub fn outline(
         self,
         document: &mut impl Read,
@@ -145,6 +142,7 @@ impl DocumentFormat {
     /// How many events the document holds, counted without loading it (for
     /// the picker); `None` if it is not a plain array of entries.
     /// `has_base_file`: the base configuration is a file of its own.
+    #[cfg(feature = "cli")]
     pub fn count_events(
         self,
         document: impl Read,
@@ -178,6 +176,7 @@ impl DocumentReader {
     }
 
     /// The format it reads.
+    #[cfg(feature = "cli")]
     pub fn format(&self) -> DocumentFormat {
         match self.state {
             State::Jp(_) => DocumentFormat::Jp,
@@ -208,6 +207,7 @@ impl DocumentReader {
             State::Jp(stream) => Some(match stream.update_rest(hasher, rest, base_config)? {
                 jp::Delta::Unchanged => Change::Unchanged,
                 jp::Delta::Appended(load) => Change::Appended(load.into()),
+                #[cfg(any(test, feature = "internals"))]
                 jp::Delta::Reloaded(load) => Change::Reloaded(load.into()),
             }),
         }
@@ -216,12 +216,14 @@ impl DocumentReader {
 
 /// Where the events of a document read in outline lie in its file, to
 /// decode the ones shown ([`DocumentFormat::outline`]).
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone)]
 pub enum Outline {
     /// A JP `events.json`.
     Jp(JpOutline),
 }
 
+#[cfg(feature = "cli")]
 impl Outline {
     /// Decodes the events `events` from `file` (the handle the outline was
     /// read from), in one read. `sketches` are their events in the outline;
@@ -239,6 +241,7 @@ impl Outline {
     }
 }
 
+#[cfg(feature = "cli")]
 impl Outline {
     /// How many bytes of the file the entries of `events` span: what
     /// decoding them reads.

@@ -50,6 +50,7 @@ impl Live {
             redactor: None,
             joiner: Default::default(),
             children: Default::default(),
+            #[cfg(feature = "cli")]
             earlier: None,
         }
     }
@@ -97,6 +98,7 @@ impl Live {
     /// changed; whether the title changed. `events.json` is not read: a
     /// change to it comes as a notification of its own, and hashing a
     /// 100 MB prefix again for a title would be a second read of it.
+    #[cfg(feature = "cli")]
     pub fn refresh_title(&mut self) -> Result<bool, OpenError> {
         let Origin::Jp(dir) = &self.origin else {
             return Ok(false);
@@ -142,7 +144,10 @@ impl Live {
 
     /// Makes `load` the whole conversation, keeping its title.
     pub(super) fn replace_with(&mut self, events_path: &Path, mut load: Loaded) {
-        self.earlier = None;
+        #[cfg(feature = "cli")]
+        {
+            self.earlier = None;
+        }
         self.redact(&mut load.events);
         self.warnings = diagnostics(events_path, &load);
         self.stored_offset = load.stored_offset;
@@ -246,6 +251,7 @@ fn diagnostics(events_path: &Path, load: &Loaded) -> Vec<String> {
 
 /// How many events a JP conversation holds, counted without loading it (for
 /// the picker, which shows every conversation's); `None` if it cannot be.
+#[cfg(feature = "cli")]
 pub fn event_count(dir: &ConversationDir) -> Option<usize> {
     let events = dir.open_events().ok()?;
     let has_base_file = !dir.is_standalone() && dir.dir.join(BASE_CONFIG).is_file();

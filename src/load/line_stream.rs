@@ -24,6 +24,7 @@ impl Live {
 
     /// The stream file at `path` as it was when its first `bytes` were
     /// written, read to their end (time travel: the stream cut after a line).
+    #[cfg(feature = "cli")]
     pub fn stream_cut(path: PathBuf, bytes: &[u8]) -> Live {
         let mut live = Live::stream_file(path);
         if let Reader::Stream { reader, .. } = &mut live.reader {
@@ -52,6 +53,7 @@ impl Live {
             redactor: None,
             joiner: Default::default(),
             children: Default::default(),
+            #[cfg(feature = "cli")]
             earlier: None,
         }
     }
@@ -164,6 +166,7 @@ impl Live {
             redactor: None,
             joiner: Default::default(),
             children: Default::default(),
+            #[cfg(feature = "cli")]
             earlier: None,
         }
     }

@@ -12,22 +12,31 @@
 
 use std::path::PathBuf;
 
-use crate::format::{DocumentFormat, DocumentReader, LoadError, StreamFormat, StreamReader};
+#[cfg(feature = "cli")]
+use crate::format::DocumentFormat;
+use crate::format::{DocumentReader, LoadError, StreamFormat, StreamReader};
 use crate::model::Conversation;
+#[cfg(feature = "cli")]
 use crate::problem::StyleWarning;
+#[cfg(feature = "cli")]
 use crate::source::conversation::BASE_CONFIG;
 use crate::source::tail::Tail;
 use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 
+#[cfg(feature = "cli")]
 mod earlier;
 mod folder;
 mod prefix_read;
+#[cfg(feature = "cli")]
 pub mod sessions;
 mod line_stream;
 mod subagents;
+#[cfg(feature = "cli")]
 mod turns;
 
+#[cfg(feature = "cli")]
 pub use earlier::{DECODE_SPAN, EARLIER_STEP, EarlierRead};
+#[cfg(feature = "cli")]
 pub use folder::event_count;
 
 /// Why a conversation could not be opened at all.
@@ -89,6 +98,7 @@ pub struct Live {
     children: subagents::Children,
     /// The leading turns still in outline, when it was opened at its end
     /// ([`Live::open_at_end`]).
+    #[cfg(feature = "cli")]
     earlier: Option<earlier::Earlier>,
 }
 
@@ -210,6 +220,7 @@ impl Live {
     /// How many leading turns are as they were at the last call: no refresh
     /// since changed their events or items, so a viewer keeps what it made
     /// of them (see [`Conversation::extend`]).
+    #[cfg(feature = "cli")]
     pub fn take_untouched_turns(&mut self) -> usize {
         std::mem::replace(&mut self.untouched, usize::MAX).min(self.conversation.turns.len())
     }
@@ -229,6 +240,7 @@ impl Live {
     /// How long its file may go unwritten before a viewer takes the agent as
     /// gone, for a format whose writer never says so (the agent transcripts;
     /// see `StreamReader::quiet_limit`).
+    #[cfg(feature = "cli")]
     pub fn quiet_limit(&self) -> Option<std::time::Duration> {
         match &self.reader {
             Reader::Stream { reader, .. } => reader.quiet_limit(),
@@ -237,11 +249,13 @@ impl Live {
     }
 
     /// Whether a JP reader reads it (a stream: once its array was read).
+    #[cfg(feature = "cli")]
     pub fn is_jp(&self) -> bool {
         matches!(&self.reader, Reader::Document(reader) if reader.format() == DocumentFormat::Jp)
     }
 
     /// The stream reader's text of the current step, if any.
+    #[cfg(any(test, feature = "internals"))]
     pub fn in_progress(&self) -> Option<&crate::model::InProgress> {
         match &self.reader {
             Reader::Stream { reader, .. } => reader.in_progress(),
@@ -251,6 +265,7 @@ impl Live {
 
     /// A rejected stored style as one line: the file and place it is stored
     /// at, then the key path, value and problem.
+    #[cfg(feature = "cli")]
     pub fn describe_style_warning(&self, warning: &StyleWarning) -> String {
         let error = &warning.error;
         match (&self.origin, warning.delta) {
@@ -270,6 +285,7 @@ impl Live {
     }
 
     /// Follows a JP conversation whose folder was renamed or archived.
+    #[cfg(feature = "cli")]
     pub fn moved_to(&mut self, dir: PathBuf) {
         if let Origin::Jp(conv) = &mut self.origin {
             conv.dir = dir;

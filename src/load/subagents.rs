@@ -249,6 +249,7 @@ impl Children {
     }
 
     /// Whether a sub-agent is linked: its file may still appear or grow.
+    #[cfg(feature = "cli")]
     pub(super) fn any(&self) -> bool {
         !self.by_call.is_empty()
     }
@@ -371,6 +372,7 @@ impl Live {
     /// Whether a tool call linked a sub-agent: its file is looked for and
     /// read at every refresh, so a viewer refreshes at its ticks too (the
     /// files are not the one watched).
+    #[cfg(feature = "cli")]
     pub fn follows_subagents(&self) -> bool {
         self.children.any()
     }

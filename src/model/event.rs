@@ -61,12 +61,14 @@ impl Metadata {
     }
 
     /// Sets `key` to `value`; returns the value it had.
+    #[cfg(any(test, feature = "internals"))]
     pub fn insert(&mut self, key: String, value: Value) -> Option<Value> {
         self.0.get_or_insert_default().map.insert(key, value)
     }
 
     /// Removes `key`; returns the value it had. The box is dropped once
     /// nothing is left in it.
+    #[cfg(any(test, feature = "internals"))]
     pub fn remove(&mut self, key: &str) -> Option<Value> {
         let stored = self.0.as_deref_mut()?;
         let old = stored.map.remove(key);
@@ -87,6 +89,7 @@ impl Metadata {
     }
 
     /// The keys and values, in stored order.
+    #[cfg(any(test, feature = "internals"))]
     pub fn iter(&self) -> impl Iterator<Item = (&String, &Value)> {
         self.0.iter().flat_map(|stored| stored.map.iter())
     }

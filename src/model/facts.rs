@@ -82,6 +82,7 @@ pub struct Key<T: ?Sized> {
 
 impl<T: ?Sized> Key<T> {
     /// The name the fact is written under in `metadata`.
+    #[cfg(any(test, feature = "internals"))]
     pub const fn name(&self) -> &'static str {
         self.name
     }
@@ -565,6 +566,7 @@ pub fn superseded(event: &Event) -> bool {
 }
 
 /// Whether this is text of a step that never completed.
+#[cfg(any(test, feature = "internals"))]
 pub fn interrupted(event: &Event) -> bool {
     facts(event).is_some_and(|f| f.interrupted)
 }
@@ -618,6 +620,7 @@ pub fn call_id(event: &Event) -> Option<&str> {
 }
 
 /// How the session ended, on the turn that carries it.
+#[cfg(any(test, feature = "internals"))]
 pub fn session_end(event: &Event) -> Option<SessionEnd> {
     facts(event)?.session.as_deref().cloned()
 }

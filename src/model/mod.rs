@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use self::pairing::{Pairing, Side, Touched};
 
-pub use event::{Audience, Block, BlockView, ChatResponse, Content, Event, EventKind, Metadata};
+pub use event::{Audience, Block, ChatResponse, Content, Event, EventKind, Metadata};
 /// The name [`facts`] had, kept for the readers that still use it.
 pub(crate) use facts as ext;
 pub use in_progress::{InProgress, InProgressKind};
@@ -129,6 +129,7 @@ impl Turn {
     /// Every event the turn's items name: its own, and a response or
     /// answer stored in a later turn (a call answered after the turn
     /// ended). What showing the turn reads.
+    #[cfg(feature = "cli")]
     pub fn events_named(&self) -> impl Iterator<Item = usize> + '_ {
         self.items.iter().flat_map(|item| -> Vec<usize> {
             let pair = |p: &InquiryPair| [Some(p.request), p.response];
@@ -348,6 +349,7 @@ impl Conversation {
     }
 
     /// The turn that holds event `index`.
+    #[cfg(any(test, feature = "internals"))]
     pub fn turn_of(&self, index: usize) -> Option<&Turn> {
         self.turns.iter().find(|t| t.events.contains(&index))
     }

@@ -11,6 +11,7 @@ use crate::model::{Block, ChatResponse, Content, Event, EventKind, facts};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
     /// Every entry unchanged (after base64 decoding), unknown types included.
+    #[cfg(feature = "cli")]
     Raw,
     /// What is addressed to the user; a projection, not a valid stream.
     User,
@@ -27,6 +28,7 @@ pub const PROVIDER_FAILURE_PLACEHOLDER: &str = "Tool failed.";
 /// copy (a followed stream's events are most of what it holds).
 pub fn apply(view: View, events: &[Event]) -> Cow<'_, [Event]> {
     match view {
+        #[cfg(feature = "cli")]
         View::Raw => Cow::Borrowed(events),
         View::User => Cow::Owned(current(events).filter_map(user_view).collect()),
         View::Provider => Cow::Owned(current(events).map(provider_view).collect()),

@@ -35,6 +35,7 @@ pub fn merge_config(base: &mut Value, delta: &Value) {
 
 /// Folds `deltas` (in order) into a copy of `base`: the configuration in force
 /// after the last of them.
+#[cfg(any(test, feature = "internals"))]
 pub fn effective_config<'a, I>(base: &Value, deltas: I) -> Value
 where
     I: IntoIterator<Item = &'a Value>,

@@ -1,7 +1,9 @@
 //! What is displayed for one result block of a tool call (display-policy §3.2,
 //! steps 1, 4 and 5), given the tool's resolved [`ToolStyle`].
 
-use super::style::{InlineResults, LinkStyle, ResultSetting, ToolStyle};
+#[cfg(any(test, feature = "internals"))]
+use super::style::LinkStyle;
+use super::style::{InlineResults, ResultSetting, ToolStyle};
 pub use crate::model::Audience;
 
 /// How one result block is shown.
@@ -77,6 +79,7 @@ impl ToolStyle {
 
     /// Whether (and how) the full result can be opened, after the `error` overlay;
     /// always [`LinkStyle::Off`] for a hidden tool.
+    #[cfg(any(test, feature = "internals"))]
     pub fn file_link(&self, is_error: bool) -> LinkStyle {
         if self.hidden {
             return LinkStyle::Off;
@@ -88,6 +91,7 @@ impl ToolStyle {
     }
 
     /// Whether the header line is drawn (`header` on and the tool not hidden).
+    #[cfg(any(test, feature = "internals"))]
     pub fn header_shown(&self) -> bool {
         self.header && !self.hidden
     }

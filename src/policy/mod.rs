@@ -24,17 +24,20 @@ pub mod style;
 pub mod timeline;
 pub mod turn;
 
+#[cfg(any(test, feature = "internals"))]
 pub use config::{effective_config, merge_config};
-pub use decide::{Audience, BlockDisplay};
+pub use decide::BlockDisplay;
+#[cfg(any(test, feature = "internals"))]
+pub use decide::Audience;
+#[cfg(any(test, feature = "internals"))]
 pub use error::StyleError;
 pub use overlay::{Overlay, OverlayError};
 pub use reasoning::ReasoningDisplay;
-pub use style::{
-    ErrorStyle, InlineResults, LinkStyle, Parameters, PartialToolStyle, ResultSetting, Strictness,
-    ToolStyle,
-};
+pub use style::{Parameters, ToolStyle};
+#[cfg(any(test, feature = "internals"))]
+pub use style::{InlineResults, LinkStyle, PartialToolStyle, ResultSetting, Strictness};
 pub use timeline::{PolicyChange, PolicyTimeline};
-pub use turn::{MESSAGE_TOOLS, TurnPolicy, builtin_style};
+pub use turn::TurnPolicy;
 
 #[cfg(test)]
 mod corpus_tests;

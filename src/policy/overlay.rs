@@ -113,12 +113,14 @@ impl Overlay {
 
     /// Checks a configuration already parsed into a table (the style keys of
     /// the user's configuration file); `origin` names it in errors.
+    #[cfg(feature = "cli")]
     pub fn from_table(doc: Map<String, Value>, origin: &str) -> Result<Overlay, OverlayError> {
         interpret(doc, origin)
     }
 
     /// This overlay with `user` (the user's configuration file) as the layer
     /// under it; an empty `user` is no layer.
+    #[cfg(feature = "cli")]
     pub fn with_user_layer(mut self, user: Overlay) -> Overlay {
         self.user = (!user.is_empty()).then(|| Box::new(user));
         self
@@ -189,6 +191,7 @@ impl Overlay {
     }
 
     /// True when the overlay names nothing.
+    #[cfg(feature = "cli")]
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty() && self.tool_calls_shown.is_none() && self.reasoning.is_none()
     }

@@ -426,6 +426,7 @@ impl ToolStyle {
     /// Parses a complete style object (fields it leaves out take the built-in
     /// defaults); the first rejected value is the error. Unknown keys are ignored,
     /// as JP ignores them.
+    #[cfg(any(test, feature = "internals"))]
     pub fn parse(value: &Value, tool: &str) -> Result<Self, StyleError> {
         let (layer, errors) = PartialToolStyle::parse(
             value,
@@ -509,6 +510,7 @@ impl PartialToolStyle {
     }
 
     /// Replaces the fields `other` names (the `error` overlay field by field).
+    #[cfg(any(test, feature = "internals"))]
     pub fn merge_from(&mut self, other: &PartialToolStyle) {
         if other.hidden.is_some() {
             self.hidden = other.hidden;

@@ -149,6 +149,7 @@ impl TurnPolicy {
     }
 
     /// `style.tool_call.show`: `false` hides every tool call.
+    #[cfg(any(test, feature = "internals"))]
     pub fn tool_calls_shown(&self) -> bool {
         self.tool_calls_shown
     }

@@ -14,12 +14,15 @@ mod conversation;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
+use aho_corasick::AhoCorasick;
+#[cfg(feature = "cli")]
+use aho_corasick::AhoCorasickBuilder;
 use regex::Regex;
+#[cfg(feature = "cli")]
 use serde::Deserialize;
 
 pub use conversation::{
-    Joiner, PieceOf, redact_conversation, redact_event, redact_stream_tail, redact_title,
+    Joiner, redact_conversation, redact_event, redact_stream_tail, redact_title,
     redact_value,
 };
 
@@ -27,9 +30,11 @@ pub use conversation::{
 const MARK_START: &str = "[redacted ";
 
 /// The built-in rules, as shipped.
+#[cfg(feature = "cli")]
 const RULES: &str = include_str!("rules.toml");
 
 /// Why the rules could not be made into a [`Redactor`].
+#[cfg(feature = "cli")]
 #[derive(Debug, thiserror::Error)]
 pub enum RuleError {
     /// The rules file is not the expected TOML.
@@ -48,11 +53,13 @@ pub enum RuleError {
     Keywords(#[from] aho_corasick::BuildError),
 }
 
+#[cfg(feature = "cli")]
 #[derive(Deserialize)]
 struct RuleFile {
     rule: Vec<RuleSpec>,
 }
 
+#[cfg(feature = "cli")]
 #[derive(Deserialize)]
 struct RuleSpec {
     id: String,
@@ -81,11 +88,13 @@ pub struct Redactor {
 
 impl Redactor {
     /// The built-in rule set ([`rules.toml`](rules.toml)).
+    #[cfg(feature = "cli")]
     pub fn builtin() -> Result<Redactor, RuleError> {
         Redactor::from_toml(RULES)
     }
 
     /// A rule set read from TOML text in the format of `rules.toml`.
+    #[cfg(feature = "cli")]
     pub fn from_toml(text: &str) -> Result<Redactor, RuleError> {
         let file: RuleFile = toml::from_str(text)?;
         let mut rules = Vec::with_capacity(file.rule.len());

@@ -23,6 +23,7 @@ pub enum ColorDepth {
 /// `COLORTERM` `truecolor`/`24bit` → true colour; a `TERM` containing `256color` → 256 colours;
 /// else 16. `env` looks a variable up (`|k| std::env::var(k).ok()`), so tests need no process
 /// environment.
+#[cfg(feature = "cli")]
 pub fn detect_color_depth(env: impl Fn(&str) -> Option<String>) -> ColorDepth {
     if env("NO_COLOR").is_some_and(|v| !v.is_empty()) {
         return ColorDepth::None;

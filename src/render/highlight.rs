@@ -133,6 +133,7 @@ fn by_token(token: &str) -> (&'static SyntaxSet, &'static SyntaxReference) {
 }
 
 /// True when `lang` names a language the highlighter knows.
+#[cfg(any(test, feature = "internals"))]
 pub fn is_known_language(lang: &str) -> bool {
     find_syntax(lang).is_some()
 }
@@ -373,6 +374,7 @@ impl Resumable {
     }
 
     /// Whether the code has no lines.
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -9,19 +9,27 @@
 //! `reasoning` and `rules` (turn rules and labels), on the line-building
 //! they share in `lines`.
 
+#[cfg(feature = "cli")]
 use std::borrow::Cow;
 
 use ratatui::text::{Line, Span};
+#[cfg(feature = "cli")]
 use serde_json::Value;
 
-use super::document::{BlockKind, DocBlock, Piece, message_parts, shown_result, speech_text};
+#[cfg(feature = "cli")]
+use super::document::{Piece, message_parts, shown_result, speech_text};
+use super::document::{BlockKind, DocBlock};
 use super::duration;
 use super::lazy_highlight::Highlighting;
+#[cfg(feature = "cli")]
 use super::result::classify_result;
+#[cfg(feature = "cli")]
 use super::split::slice_of_parts;
 use super::theme::Theme;
 use crate::model::Conversation;
+#[cfg(feature = "cli")]
 use crate::model::{ChatResponse, EventKind};
+#[cfg(feature = "cli")]
 use crate::policy::BlockDisplay;
 use crate::text::sanitize::SanitizeMode;
 use crate::text::wrap::wrap_spans;
@@ -113,12 +121,14 @@ pub const WHOLE_RESULT_BYTES: usize = 1 << 20;
 
 /// [`layout`] with any [`Fold`], for a reader of the whole document rather
 /// than a terminal (the exports lay blocks out with [`Fold::Whole`]).
+#[cfg(feature = "cli")]
 pub fn layout_as(block: &DocBlock, fold: Fold, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     layout_with(block, fold, false, ctx)
 }
 
 /// [`layout`] for the viewer: `fold` may be [`Fold::Expanded`], and what the
 /// policy cuts or hides says that `Enter` shows it.
+#[cfg(feature = "cli")]
 pub fn layout_in_viewer(
     block: &DocBlock,
     fold: Fold,
@@ -131,6 +141,7 @@ pub fn layout_in_viewer(
 /// lines or hides them) and the card has a header to say so: the viewer
 /// then treats the policy's form as the card's folded form, and unfolding
 /// shows everything. Cards cut into pieces are not (`o` shows them whole).
+#[cfg(feature = "cli")]
 pub fn is_limited(block: &DocBlock, conv: &Conversation) -> bool {
     let BlockKind::ToolCard(card) = &block.kind else {
         return false;
@@ -170,6 +181,7 @@ pub fn is_limited(block: &DocBlock, conv: &Conversation) -> bool {
 /// How many of the first lines of `block`, laid out open, are its head: a
 /// tool card's header (which may wrap), or the one line of any other
 /// foldable block; 0 for a card shown without one.
+#[cfg(feature = "cli")]
 pub fn head_height(block: &DocBlock, ctx: &LayoutContext<'_>) -> usize {
     match &block.kind {
         BlockKind::ToolCard(card) => card::head_height(card, ctx),
@@ -179,6 +191,7 @@ pub fn head_height(block: &DocBlock, ctx: &LayoutContext<'_>) -> usize {
 
 /// The name of the sub-agent `card`'s call started, for the status bar:
 /// `agent "Research plan mode"`.
+#[cfg(feature = "cli")]
 pub fn subagent_name(card: &super::document::ToolCard, conv: &Conversation) -> String {
     subagent::name(card, conv)
 }
@@ -288,6 +301,7 @@ pub fn running_label(elapsed: u64) -> String {
 }
 
 /// Whether `block` can be folded to one line.
+#[cfg(feature = "cli")]
 pub fn is_foldable(block: &DocBlock) -> bool {
     matches!(
         block.kind,
@@ -298,6 +312,7 @@ pub fn is_foldable(block: &DocBlock) -> bool {
 /// Every piece of text of the block, folded parts included, for search. A
 /// [`Piece`] has the text it shows (the first piece of a card also its name
 /// and arguments).
+#[cfg(feature = "cli")]
 pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
     let mut out = String::new();
     let mut add = |s: &str| {
@@ -357,6 +372,7 @@ pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
 
 /// The complete result of a tool card (for the pager and copying), or the
 /// block's own text for speech.
+#[cfg(feature = "cli")]
 pub fn full_text(block: &DocBlock, conv: &Conversation) -> Option<String> {
     match &block.kind {
         BlockKind::ToolCard(card) => {
@@ -379,6 +395,7 @@ pub fn full_text(block: &DocBlock, conv: &Conversation) -> Option<String> {
 }
 
 /// The text a piece of a speech block shows.
+#[cfg(feature = "cli")]
 fn piece_text<'c>(block: &DocBlock, piece: &Piece, conv: &'c Conversation) -> Option<Cow<'c, str>> {
     match &block.kind {
         BlockKind::UserMessage { event } => match &conv.events[*event].kind {
@@ -395,6 +412,7 @@ fn piece_text<'c>(block: &DocBlock, piece: &Piece, conv: &'c Conversation) -> Op
     }
 }
 
+#[cfg(feature = "cli")]
 fn event_text(conv: &Conversation, event: usize) -> String {
     match &conv.events[event].kind {
         EventKind::ChatRequest { content, .. } => content.clone(),

@@ -33,6 +33,7 @@ use super::highlight::{Resumable, highlight};
 use super::theme::Theme;
 
 /// Lines highlighted per step between keys: a few milliseconds at most.
+#[cfg(feature = "cli")]
 const STEP_LINES: usize = 100;
 
 /// Highlighted lines kept for blocks no longer asked for: a few large blocks
@@ -56,6 +57,8 @@ pub enum Highlighting<'a> {
     /// All of it, at once (`overhear render`, export).
     Whole,
     /// As far as the viewer asked, the rest later.
+    // Only the viewer (`cli`) makes a `LazyHighlight`; the variant keeps the type's lifetime.
+    #[cfg_attr(not(feature = "cli"), allow(dead_code))]
     Lazy(&'a LazyHighlight),
 }
 
@@ -88,6 +91,7 @@ struct Request {
 /// The highlighting of the code blocks a viewer laid out, kept and carried
 /// on as far as it is shown. One per document (one theme).
 pub struct LazyHighlight {
+    #[cfg(feature = "cli")]
     theme: Theme,
     memos: RefCell<HashMap<u64, Memo>>,
     clock: Cell<u64>,
@@ -102,6 +106,7 @@ pub struct LazyHighlight {
 }
 
 /// What one [`LazyHighlight::colour_more`] did.
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ColourStep {
     /// Nothing was waiting.
@@ -114,6 +119,7 @@ pub enum ColourStep {
 
 impl LazyHighlight {
     /// Highlighting in `theme` (the document's).
+    #[cfg(feature = "cli")]
     pub fn new(theme: &Theme) -> Self {
         LazyHighlight {
             theme: theme.clone(),
@@ -136,6 +142,7 @@ impl LazyHighlight {
     /// Runs `layout` (which lays code out through [`Highlighting::Lazy`] on
     /// this) colouring as `colour` asks; its result and the first line of
     /// the block whose code may still be plain (`usize::MAX`: none).
+    #[cfg(feature = "cli")]
     pub fn laying_out<R>(&self, colour: Colour, layout: impl FnOnce() -> R) -> (R, usize) {
         let outer = self.request.replace(Request {
             colour,
@@ -148,16 +155,19 @@ impl LazyHighlight {
 
     /// Changes whenever more code has been coloured: a layout with code left
     /// plain may now come out more coloured.
+    #[cfg(feature = "cli")]
     pub fn generation(&self) -> u64 {
         self.generation.get()
     }
 
     /// Whether some code waits to be coloured between keys.
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_waiting(&self) -> bool {
         !self.queue.borrow().is_empty()
     }
 
     /// Colours a few more lines of what the layouts asked for; see [`ColourStep`].
+    #[cfg(feature = "cli")]
     pub fn colour_more(&self) -> ColourStep {
         let mut queue = self.queue.borrow_mut();
         let mut memos = self.memos.borrow_mut();

@@ -42,12 +42,14 @@ const GUTTER: &str = "│ ";
 /// Renders markdown `text` into lines no wider than `width` (at least 1). Blocks are separated
 /// by one blank line, with none before the first or after the last. The text is sanitized
 /// (strip mode) first, so control sequences never reach the lines.
+#[cfg(any(test, feature = "internals"))]
 pub fn markdown_to_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
     markdown_to_lines_styled(text, width, theme, Style::new())
 }
 
 /// [`markdown_to_lines`] with every element's style laid over `base` (for example reasoning,
 /// dimmed). Code blocks keep their syntax colours.
+#[cfg(any(test, feature = "internals"))]
 pub fn markdown_to_lines_styled(
     text: &str,
     width: usize,
@@ -60,6 +62,7 @@ pub fn markdown_to_lines_styled(
 /// [`markdown_to_lines_styled`] for a viewer that scrolls sideways: prose wraps at `width`, but
 /// the lines of code blocks (never wrapped) are cut only at `code_width` columns, prefixes
 /// included (a `code_width` below `width` counts as `width`).
+#[cfg(any(test, feature = "internals"))]
 pub fn markdown_to_lines_wide_code(
     text: &str,
     width: usize,

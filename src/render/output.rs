@@ -28,6 +28,7 @@ pub fn write_lines(out: &mut impl Write, lines: &[Line<'_>], color: bool) -> io:
 }
 
 /// The lines as plain text, one `\n`-terminated row each (for snapshots and pipes).
+#[cfg(any(test, feature = "internals"))]
 pub fn lines_to_string(lines: &[Line<'_>]) -> String {
     let mut out = String::new();
     let mut scratch = Scratch::default();

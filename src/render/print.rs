@@ -143,6 +143,7 @@ pub enum CodeOverflow {
     #[default]
     Wrap,
     /// Cut at the width, ending in a dim `…`.
+    #[cfg(feature = "cli")]
     Cut,
 }
 
@@ -195,6 +196,7 @@ pub fn print_document_at(
         width: options.width.max(1),
         code_width: match options.code {
             CodeOverflow::Wrap => Some(UNCUT),
+            #[cfg(feature = "cli")]
             CodeOverflow::Cut => None,
         },
         sanitize: options.sanitize,

@@ -62,6 +62,7 @@ pub fn classify_result<'a>(text: &'a str, mime_type: Option<&str>) -> (Presentat
 /// Lays out a classified (and possibly cut) result at `width`; code, never wrapped, is cut at
 /// `code_width` columns (a viewer that scrolls sideways passes more than `width`; a value
 /// below `width` counts as `width`).
+#[cfg(any(test, feature = "internals"))]
 pub fn present(
     presentation: &Presentation,
     text: &str,

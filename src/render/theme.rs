@@ -14,7 +14,9 @@ use ratatui::style::{Color, Modifier, Style};
 use thiserror::Error;
 use two_face::theme::{EmbeddedLazyThemeSet, EmbeddedThemeName};
 
-pub use super::color_depth::{ColorDepth, detect_color_depth, downgrade, downgrade_style};
+#[cfg(feature = "cli")]
+pub use super::color_depth::detect_color_depth;
+pub use super::color_depth::{ColorDepth, downgrade_style};
 
 /// The built-in dark theme's TOML.
 const DARK: &str = include_str!("../../themes/dark.toml");
@@ -25,12 +27,14 @@ const LIGHT: &str = include_str!("../../themes/light.toml");
 #[derive(Debug, Error)]
 pub enum ThemeError {
     /// The name is neither a built-in theme nor a readable file.
+    #[cfg(feature = "cli")]
     #[error("{name}: no such theme (built-in themes: dark, light) and no such file")]
     NotFound {
         /// The name or path asked for.
         name: String,
     },
     /// The file could not be read.
+    #[cfg(feature = "cli")]
     #[error("{path}: {source}")]
     Io {
         /// The theme file.
@@ -80,6 +84,7 @@ macro_rules! elements {
 
         impl Styles {
             /// Every element key, in declaration order.
+            #[cfg(any(test, feature = "internals"))]
             pub const KEYS: &'static [&'static str] = &[$(stringify!($field),)+];
 
             fn get_mut(&mut self, key: &str) -> Option<&mut Style> {
@@ -262,6 +267,7 @@ impl Theme {
     }
 
     /// A built-in theme by name, else a TOML theme file at that path.
+    #[cfg(feature = "cli")]
     pub fn load(name_or_path: &str) -> Result<Theme, ThemeError> {
         if let Some(theme) = Self::builtin(name_or_path) {
             return Ok(theme);

@@ -19,13 +19,14 @@ mod scan;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-pub use hits::{CONTEXT_BYTES, Hit, Place};
-pub use query::{Case, Query, QueryError};
+pub use hits::Hit;
+pub use query::{Case, Query};
 pub use scan::{Outcome, Stored, Target, scan};
 
 use crate::format::detect::{LineFormat, line_format};
 use crate::format::session_head::{CWD_HEAD, claude_cwd, codex_cwd, codex_parent_thread, copilot_cwd};
 use crate::load::sessions::{Agent, Agents, FolderSession, every_session, sessions_of};
+use crate::source::recency::modified;
 use crate::source::sessions::read_head;
 use crate::source::workspace::Workspace;
 
@@ -243,8 +244,4 @@ fn file_id(path: &Path) -> String {
         Some((stem, _)) if !stem.is_empty() => stem.to_owned(),
         _ => name,
     }
-}
-
-fn modified(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }

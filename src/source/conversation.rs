@@ -88,12 +88,14 @@ impl ConversationDir {
     }
 
     /// The id as JP shows it (`jp-c17758406187`).
+    #[cfg(feature = "cli")]
     pub fn display_id(&self) -> Option<String> {
         self.id.as_deref().map(display_id)
     }
 
     /// Reads the conversation's files (read-only opens). `events.json` must
     /// exist; the other two are optional. Errors name the file.
+    #[cfg(any(test, feature = "internals"))]
     pub fn read(&self) -> io::Result<ConversationFiles> {
         let events = read_named(&self.events_path())?;
         Ok(ConversationFiles {
@@ -158,6 +160,7 @@ pub fn display_id(id: &str) -> String {
 }
 
 /// Reads a whole file (within [`super::limit`]), naming it in the error.
+#[cfg(any(test, feature = "internals"))]
 fn read_named(path: &Path) -> io::Result<Vec<u8>> {
     super::limit::read_file(path).map_err(|e| named(path, &e))
 }

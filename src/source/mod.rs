@@ -21,7 +21,9 @@ pub mod limit;
 pub mod locate;
 pub mod lock;
 pub mod opencode;
+#[cfg(feature = "cli")]
 pub mod sessions;
+#[cfg(feature = "cli")]
 pub mod stdin;
 pub mod tail;
 pub(crate) mod recency;
@@ -31,7 +33,7 @@ pub mod workspace;
 
 pub use conversation::{ConversationDir, ConversationFiles};
 pub use locate::{LocateError, Target, locate};
-pub use workspace::{ConversationEntry, Workspace};
+pub use workspace::Workspace;
 
 #[cfg(test)]
 mod test_support;

@@ -12,6 +12,13 @@ pub(crate) fn parse_nanos(text: &str) -> Option<i128> {
     crate::model::timestamp::parse(text).map(jiff::Timestamp::as_nanosecond)
 }
 
+/// When the file at `path` was last written, if it can be told: what the
+/// sessions list, discovery and search sort by.
+#[cfg(feature = "cli")]
+pub(crate) fn modified(path: &std::path::Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
 /// Nanoseconds since the Unix epoch of a file time.
 pub(crate) fn system_nanos(time: SystemTime) -> i128 {
     match time.duration_since(UNIX_EPOCH) {

@@ -80,6 +80,7 @@ impl AppendTail {
     }
 
     /// How many bytes of the current file have been returned.
+    #[cfg(any(test, feature = "internals"))]
     pub fn offset(&self) -> u64 {
         self.offset
     }

@@ -131,6 +131,7 @@ impl Drop for Watch {
 
 /// Follows a JP conversation folder: replacements of its three files, the
 /// folder's renames and moves to and from `.archive/`, its removal and return.
+#[cfg(any(test, feature = "internals"))]
 pub fn conversation(conv: &ConversationDir) -> Result<(Watch, Receiver<Change>), WatchError> {
     let (tx, rx) = mpsc::channel();
     let watch = conversation_with(conv, move |change| {
@@ -154,6 +155,7 @@ pub fn conversation_with(
 /// Follows one file that is appended to or replaced (an eve stream): reports
 /// [`Change::Events`] when it changed, [`Change::Removed`] / [`Change::Returned`].
 /// Read what changed with [`super::tail::AppendTail`].
+#[cfg(any(test, feature = "internals"))]
 pub fn file(path: &Path) -> Result<(Watch, Receiver<Change>), WatchError> {
     let (tx, rx) = mpsc::channel();
     let watch = file_with(path, move |change| {

@@ -11,9 +11,9 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::conversation::{
-    BASE_CONFIG, ConversationDir, EVENTS, METADATA, display_id, id_from_dirname,
-};
+#[cfg(feature = "cli")]
+use super::conversation::display_id;
+use super::conversation::{BASE_CONFIG, ConversationDir, EVENTS, METADATA, id_from_dirname};
 use super::lock::{is_held, lock_file_name};
 use super::recency::{parse_nanos, system_nanos};
 
@@ -70,6 +70,7 @@ impl ConversationEntry {
     }
 
     /// The id as JP shows it (`jp-c17758406187`).
+    #[cfg(feature = "cli")]
     pub fn display_id(&self) -> String {
         display_id(&self.id)
     }

@@ -9,7 +9,9 @@
 use std::io::{self, Write};
 
 use serde::Serialize;
-use serde_json::ser::{CompactFormatter, Formatter, PrettyFormatter};
+#[cfg(feature = "cli")]
+use serde_json::ser::CompactFormatter;
+use serde_json::ser::{Formatter, PrettyFormatter};
 
 /// Writes `value` as pretty JSON (two-space indent), terminal-safe.
 pub fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(out: W, value: &T) -> io::Result<()> {
@@ -17,6 +19,7 @@ pub fn to_writer_pretty<W: Write, T: Serialize + ?Sized>(out: W, value: &T) -> i
 }
 
 /// Writes `value` as compact JSON on one line, terminal-safe.
+#[cfg(feature = "cli")]
 pub fn to_writer<W: Write, T: Serialize + ?Sized>(out: W, value: &T) -> io::Result<()> {
     write(out, value, TerminalSafe(CompactFormatter))
 }

@@ -53,6 +53,7 @@ pub fn sanitize(text: &str, mode: SanitizeMode) -> Cow<'_, str> {
 /// an 8-bit control, a bidi control, a line separator or a character that hides text as
 /// `<U+…>`; the rest of a sequence stays as plain text. So `evil\e]0;PWNED\a` reads
 /// `evil␛]0;PWNED␇`: the user sees exactly which name was meant, and nothing in it acts.
+#[cfg(feature = "cli")]
 pub fn echo(text: &str) -> Cow<'_, str> {
     let chars: Vec<char> = text.chars().collect();
     // Tag characters that continue a flag (🏴 then tags) are part of it.
@@ -99,6 +100,7 @@ pub fn echo(text: &str) -> Cow<'_, str> {
 /// sequence is shown as one `␛` with its payload dropped, as [`SanitizeMode::Visualize`] does
 /// (a title `evil\e]0;PWNED\a` reads `evil␛`, no leftover `]0;PWNED` posing as text); a line
 /// feed is shown as `␊`, a tab as a space.
+#[cfg(feature = "cli")]
 pub fn echo_line(text: &str) -> Cow<'_, str> {
     let visualized = run(text, SanitizeMode::Visualize, false);
     let echoed = match echo(&visualized) {
@@ -126,6 +128,7 @@ fn is_tag(c: char) -> bool {
 /// Whether `c` is invisible and can hide part of a name: zero-width space and joiners, word
 /// joiner and invisible operators, BOM, soft hyphen, Mongolian vowel separator, combining
 /// grapheme joiner, Hangul fillers.
+#[cfg(feature = "cli")]
 fn is_invisible(c: char) -> bool {
     matches!(
         c,
@@ -143,6 +146,7 @@ fn is_invisible(c: char) -> bool {
 }
 
 /// Whether `c` can take part in an emoji ZWJ sequence (a pictograph, a skin tone, VS16).
+#[cfg(feature = "cli")]
 fn joins_emoji(c: char) -> bool {
     c == '\u{FE0F}'
         || c == '\u{20E3}'

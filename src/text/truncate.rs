@@ -4,6 +4,7 @@
 
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
+#[cfg(feature = "cli")]
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::ascii::is_printable;
@@ -121,6 +122,7 @@ pub fn truncate(text: &str, width: usize) -> String {
 
 /// `text` cut to its last `width` columns, with `…` in front when it was
 /// longer (for text being typed: its end is what matters).
+#[cfg(feature = "cli")]
 pub fn truncate_start(text: &str, width: usize) -> String {
     if display_width(text) <= width {
         return text.to_string();
@@ -164,6 +166,7 @@ pub fn truncate_middle(text: &str, width: usize) -> String {
 
 /// `line` without its first `cols` display columns; a wide character cut in
 /// half becomes a space so that the columns after it stay aligned.
+#[cfg(feature = "cli")]
 pub fn shift(line: &Line<'static>, cols: usize) -> Line<'static> {
     if cols == 0 {
         return line.clone();

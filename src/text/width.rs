@@ -240,6 +240,7 @@ pub fn line_fits(line: &Line<'_>, width: usize) -> bool {
 }
 
 /// The characters of `line`, styles dropped (for measuring, searching and tests).
+#[cfg(feature = "cli")]
 pub fn line_text(line: &Line<'_>) -> String {
     line.spans.iter().map(|s| s.content.as_ref()).collect()
 }

@@ -329,11 +329,13 @@ impl<D: Viewable> App<D> {
     }
 
     /// The document shown.
+    #[cfg(any(test, feature = "internals"))]
     pub fn document(&self) -> &D {
         &self.doc
     }
 
     /// Whether the view is pinned to the end.
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_following(&self) -> bool {
         self.follow
     }

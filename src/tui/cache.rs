@@ -102,6 +102,7 @@ pub struct Wanted {
 impl Wanted {
     /// Any layout, as colourful as it comes (for tests and callers that
     /// draw nothing).
+    #[cfg(any(test, feature = "internals"))]
     pub fn anything() -> Wanted {
         Wanted {
             shown: 0,
@@ -179,6 +180,7 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
     }
 
     /// The lines for `key`, laid out by `layout` when not cached.
+    #[cfg(any(test, feature = "internals"))]
     pub fn get_or_layout(
         &mut self,
         key: CacheKey<K>,
@@ -243,6 +245,7 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
     }
 
     /// The lines for `key` if they are cached (does not count as a use).
+    #[cfg(any(test, feature = "internals"))]
     pub fn peek(&self, key: &CacheKey<K>) -> Option<Laid> {
         let (slot, revision) = Slot::of(key.clone());
         self.map
@@ -252,11 +255,13 @@ impl<K: Clone + Eq + Hash> LayoutCache<K> {
     }
 
     /// How many blocks are cached.
+    #[cfg(any(test, feature = "internals"))]
     pub fn len(&self) -> usize {
         self.map.len()
     }
 
     /// Whether nothing is cached.
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
     }

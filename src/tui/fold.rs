@@ -117,11 +117,13 @@ impl<K: Clone + Eq + Hash> Folds<K> {
     }
 
     /// The current reasoning mode.
+    #[cfg(any(test, feature = "internals"))]
     pub fn reasoning(&self) -> ReasoningMode {
         self.reasoning
     }
 
     /// Whether `z` has folded all cards.
+    #[cfg(any(test, feature = "internals"))]
     pub fn cards_folded(&self) -> bool {
         self.cards_folded
     }

@@ -140,6 +140,7 @@ impl Chord {
     }
 
     /// The key event this chord matches, for tests and tools.
+    #[cfg(any(test, feature = "internals"))]
     pub fn event(self) -> KeyEvent {
         let mods = if self.ctrl {
             KeyModifiers::CONTROL

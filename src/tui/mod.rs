@@ -56,14 +56,23 @@ mod writer_idle;
 #[cfg(test)]
 mod testdoc;
 
+#[cfg(any(test, feature = "internals"))]
 pub use app::{App, AppEvent, Effect, Reload, Signal, ViewerOptions};
+#[cfg(any(test, feature = "internals"))]
 pub use blocks::{
     BlockClass, Blocks, EarlierTurns, Follow, LiveState, ReadError, ReplayControl, ReplayStatus,
     Replaying,
     Viewable,
 };
+#[cfg(any(test, feature = "internals"))]
 pub use chrome::Chrome;
+#[cfg(any(test, feature = "internals"))]
 pub use clock::Clock;
+#[cfg(any(test, feature = "internals"))]
 pub use picker::ConversationRow;
-pub use run::{EventChannel, Exit, Host, NoWorkspace, Opened, TuiError, run};
-pub use viewer::{FolderScope, ViewerError, ViewerSettings, open_and_run, run_live};
+pub use run::Exit;
+#[cfg(any(test, feature = "internals"))]
+pub use run::{EventChannel, Host, NoWorkspace, Opened, TuiError, run};
+pub use viewer::{FolderScope, ViewerSettings, open_and_run};
+#[cfg(any(test, feature = "internals"))]
+pub use viewer::{ViewerError, run_live};

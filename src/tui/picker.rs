@@ -90,6 +90,7 @@ impl Picker {
     }
 
     /// The filter typed so far.
+    #[cfg(any(test, feature = "internals"))]
     pub fn filter(&self) -> &str {
         &self.filter
     }

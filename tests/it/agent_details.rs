@@ -7,9 +7,6 @@
 
 use crate::common;
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use common::pty::Viewer;
 use serde_json::{Value, json};
 
@@ -56,27 +53,7 @@ fn result(uuid: &str, time: &str, id: &str, text: &str, is_error: bool) -> Strin
 
 /// `overhear ARGS… -` with `input` on standard input; its standard output.
 fn run(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args(args)
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("overhear runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("written");
-    let out = child.wait_with_output().expect("overhear ends");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+    common::stdout_fed(args, input)
 }
 
 fn render(input: &str, width: usize) -> String {

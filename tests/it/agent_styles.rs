@@ -2,9 +2,6 @@
 //! shell style shows `$ command` and folds long output, `--set conversation.tools.Bash.style…`
 //! overrides it by tool name, and a transcript on standard input needs no flag.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 /// A Claude Code transcript: a prompt, a `Bash` call and its 30-line result.
 fn transcript() -> String {
     let output: Vec<String> = (1..=30).map(|n| format!("row {n}")).collect();
@@ -31,28 +28,9 @@ fn render(args: &[&str]) -> String {
 }
 
 fn render_input(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args(["render", "--width", "80"])
-        .args(args)
-        .arg("-")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("overhear runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("written");
-    let out = child.wait_with_output().expect("overhear ends");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+    let mut all = vec!["render", "--width", "80"];
+    all.extend_from_slice(args);
+    crate::common::stdout_fed(&all, input)
 }
 
 #[test]
@@ -79,6 +57,20 @@ fn the_shell_style_folds_output_and_set_overrides_it_by_tool_name() {
     // The arguments as JSON again, by tool name.
     let screen = render(&["--set", "conversation.tools.Bash.style.parameters=json"]);
     assert!(screen.contains("\"command\": \"cat rows.txt\""), "{screen}");
+}
+
+#[test]
+fn a_call_whose_style_has_no_view_for_it_shows_its_arguments() {
+    // `bash` in lower case is OpenCode's shell tool, whose style draws a view
+    // that only OpenCode's reader makes: a Claude Code call of that name has
+    // none, and its arguments are shown as JSON instead of nothing.
+    let lowercase = transcript().replace("\"name\":\"Bash\"", "\"name\":\"bash\"");
+    assert!(lowercase.contains("\"name\":\"bash\""), "{lowercase}");
+    let screen = render_input(&["--color", "never"], &lowercase);
+    assert!(screen.contains("● bash"), "{screen}");
+    assert!(screen.contains("\"command\": \"cat rows.txt\""), "{screen}");
+    // Its style still applies: the output folded at 8 lines.
+    assert!(screen.contains("22 more lines not shown"), "{screen}");
 }
 
 #[test]

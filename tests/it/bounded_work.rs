@@ -330,18 +330,21 @@ fn every_command_shows(path: &Path, note: [&str; 2], input: u64) {
     }
 }
 
+/// [`every_command_shows`] the cycle cut at the file `path` names.
+fn every_command_shows_a_cut_cycle(path: &Path, input: u64) {
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    every_command_shows(path, [name, "cycle cut here"], input);
+}
+
 #[test]
 fn a_claude_code_file_that_is_its_own_sub_agent_shows_a_cut_cycle() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let size = agent_file(dir.path(), "x", "x");
     let path = dir.path().join("agent-x.jsonl");
-    let note = [
-        path.file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default(),
-        "cycle cut here",
-    ];
-    every_command_shows(&path, note, size);
+    every_command_shows_a_cut_cycle(&path, size);
 }
 
 #[test]
@@ -349,13 +352,7 @@ fn sub_agents_linking_back_a_to_b_to_a_show_a_cut_cycle() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let size = agent_file(dir.path(), "a", "b") + agent_file(dir.path(), "b", "a");
     let path = dir.path().join("agent-a.jsonl");
-    let note = [
-        path.file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default(),
-        "cycle cut here",
-    ];
-    every_command_shows(&path, note, size);
+    every_command_shows_a_cut_cycle(&path, size);
     // b is read once, under a.
     let render = overhear(["render", "--color", "never", "--width", "200", arg(&path)]);
     assert_eq!(
@@ -421,13 +418,7 @@ fn two_codex_rollouts_spawning_each_other_show_a_cut_cycle() {
     let path = dir
         .path()
         .join(format!("rollout-2026-01-22T10-15-23-{a}.jsonl"));
-    let note = [
-        path.file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default(),
-        "cycle cut here",
-    ];
-    every_command_shows(&path, note, size);
+    every_command_shows_a_cut_cycle(&path, size);
 }
 
 /// Found by the `agent_readers` fuzz target (docs/hardening.md, finding

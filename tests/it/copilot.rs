@@ -194,10 +194,13 @@ fn the_story_reads_as_copilot_showed_it() {
         "⚠ context compacted (threshold, 91k → 11k tokens)",
         "⚠ rewound to before \"Set the level from --verbose\"",
         "claude-sonnet-4.5 · 227 out tokens",
-        "session usage, claude-sonnet-4.5: 9 requests",
+        // The usage at shutdown is a note (`·`, dim), not a warning.
+        "· session usage, claude-sonnet-4.5: 9 requests",
+        "· session usage, claude-haiku-4.5: 2 requests",
     ] {
         assert!(printed.contains(shown), "{shown} missing:\n{printed}");
     }
+    assert!(!printed.contains("⚠ session usage"), "{printed}");
     // The sub-agent's prompt and calls are under its card, not turns of the parent.
     assert_eq!(printed.matches("── turn ").count(), 5, "{printed}");
     // The good edit's diff is shown once (its result is not the diff again).

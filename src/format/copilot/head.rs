@@ -2,11 +2,13 @@
 //! folder the session ran in (`session.start.data.context.cwd`), for
 //! finding the sessions of a folder (spec agent-transcripts-2 §3.1).
 
+#[cfg(feature = "cli")]
 use serde_json::Value;
 
 /// The `cwd` of the `session.start` event on the first line of `head` (a
 /// log's first bytes); `None` when the first line is not one, or is cut
 /// short by the head's end (it does not parse).
+#[cfg(feature = "cli")]
 pub fn session_cwd(head: &[u8]) -> Option<String> {
     let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
     let line = &head[start..];

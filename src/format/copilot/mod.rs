@@ -168,7 +168,7 @@ impl State {
             }
             "session.shutdown" => {
                 for text in notices::usage(data) {
-                    sink.notice(time.clone(), "info", text);
+                    sink.notice(time.clone(), ext::NOTE, text);
                 }
                 self.end_turn(sink, ext::TurnEnd::Completed, None);
                 self.shut_down = true;

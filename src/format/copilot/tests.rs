@@ -242,7 +242,7 @@ fn shutdown_usage_is_shown_per_model_and_the_session_is_over() {
     assert!(reader.last_turn_settled(), "a session shut down waits for nothing");
     assert_eq!(
         shown(&reader).last().map(String::as_str),
-        Some("notice \"info\": session usage, m1: 3 requests · 1000 in (600 cache read) / 50 out tokens")
+        Some("notice \"note\": session usage, m1: 3 requests · 1000 in (600 cache read) / 50 out tokens")
     );
 }
 

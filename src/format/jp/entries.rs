@@ -396,6 +396,7 @@ impl<R: Read> ArrayReader<R> {
 
     /// Where in the source the last entry [`ArrayReader::next`] handed out
     /// starts.
+    #[cfg(feature = "cli")]
     pub fn entry_offset(&self) -> usize {
         self.entry_offset
     }

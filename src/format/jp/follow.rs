@@ -29,6 +29,7 @@ pub enum Delta {
     Appended(JpLoad),
     /// The file changed in the middle (or the base config changed): this is
     /// the whole conversation, re-read.
+    #[cfg(any(test, feature = "internals"))]
     Reloaded(JpLoad),
 }
 
@@ -118,6 +119,7 @@ impl JpStream {
 
     /// Re-reads after a rewrite: parses only the new tail when the file still
     /// starts with the bytes parsed before, else everything.
+    #[cfg(any(test, feature = "internals"))]
     pub fn update(
         &mut self,
         events_json: &[u8],

@@ -16,9 +16,11 @@
 
 use std::ops::Range;
 
+#[cfg(feature = "cli")]
 use serde_json::{Map, Value};
 
 use super::entries::is_json_space;
+#[cfg(feature = "cli")]
 use super::entry::Slot;
 
 /// The JSON type of a member's value, from its first byte.
@@ -41,6 +43,7 @@ pub enum Shape {
 impl Shape {
     /// An empty value of this type: decoding decides by presence and type
     /// only, so it decides on these as on the real values.
+    #[cfg(feature = "cli")]
     pub(super) fn empty_slot(self) -> Slot<'static> {
         Slot::Value(match self {
             Shape::String => return Slot::Text("".into()),

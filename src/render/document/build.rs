@@ -56,6 +56,7 @@ pub(super) fn run(
 /// nor the text being written at the end are in the result. Reading the
 /// earlier turns of a long conversation a step at a time then costs the
 /// turns before the step, not the whole conversation, per step.
+#[cfg(feature = "cli")]
 pub(super) fn run_turns(
     conv: &Conversation,
     options: &DocOptions,

@@ -19,7 +19,9 @@ use std::sync::Arc;
 use super::split::SplitLimits;
 use crate::model::InProgressKind;
 use crate::model::{Conversation, InquiryPair, ToolCall};
-use crate::model::{EventKind, facts};
+#[cfg(feature = "cli")]
+use crate::model::EventKind;
+use crate::model::facts;
 use crate::policy::{BlockDisplay, Overlay, ReasoningDisplay, ToolStyle};
 use crate::problem::StyleWarning;
 
@@ -37,6 +39,7 @@ pub enum DocView {
 
 impl DocView {
     /// The next view, for the TUI's `v` key.
+    #[cfg(feature = "cli")]
     pub fn next(self) -> Self {
         match self {
             DocView::Terminal => DocView::User,
@@ -46,6 +49,7 @@ impl DocView {
     }
 
     /// The view's name as shown in the status bar.
+    #[cfg(feature = "cli")]
     pub fn name(self) -> &'static str {
         match self {
             DocView::Terminal => "terminal",
@@ -217,6 +221,7 @@ pub enum BlockKind {
 }
 
 /// What a reader looks for first in a long run (the viewer's jump keys).
+#[cfg(feature = "cli")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Landmark {
     /// A tool call that failed (a refused call is not a failure).
@@ -228,6 +233,7 @@ pub enum Landmark {
 impl DocBlock {
     /// Whether the block is `landmark` (every piece of a cut block is, as
     /// the whole is).
+    #[cfg(feature = "cli")]
     pub fn is(&self, landmark: Landmark, conv: &Conversation) -> bool {
         let failed = |response: Option<usize>| {
             response.is_some_and(|r| {
@@ -346,6 +352,7 @@ impl Document {
     /// (by 1-based number), for a printout of some turns (`render --turn`):
     /// the configuration and its warnings still come from every turn, and
     /// the blocks kept are the ones [`Document::build`] makes of them.
+    #[cfg(feature = "cli")]
     pub fn build_turns(
         conv: &Conversation,
         options: &DocOptions,
@@ -364,6 +371,7 @@ impl Document {
     /// The raw view of a stream's lines is kept likewise, up to the last
     /// line of those turns, and goes on from the next line: a flood shown
     /// raw costs its new lines, not the whole stream, per update.
+    #[cfg(any(test, feature = "internals"))]
     pub fn rebuild(
         &mut self,
         conv: &Conversation,
@@ -377,6 +385,7 @@ impl Document {
     /// the turns after the first `earlier` (a conversation opened at its
     /// end whose earlier turns are not decoded yet): the result is what
     /// [`Document::build_turns`] makes of those turns.
+    #[cfg(feature = "cli")]
     pub fn rebuild_after(
         &mut self,
         conv: &Conversation,
@@ -408,6 +417,7 @@ impl Document {
     /// Returns how many blocks were added. The warnings are the document's
     /// already: they come from every turn's configuration, whichever turns
     /// have blocks.
+    #[cfg(feature = "cli")]
     pub fn prepend_turns(
         &mut self,
         conv: &Conversation,
@@ -441,6 +451,7 @@ impl Document {
     /// on from the next line), none past a line whose turn was not known
     /// yet, and none at all when that line is no longer where it was (the
     /// stream was read again).
+    #[cfg(feature = "cli")]
     fn raw_lines_kept(&self, conv: &Conversation, kept: usize) -> usize {
         let kept = kept.min(self.unresolved.unwrap_or(usize::MAX));
         let last_line = self.blocks[..kept]
@@ -462,7 +473,9 @@ impl Document {
 mod build;
 mod read;
 
-pub use read::{audience_label, ended_turns, message_parts, shown_result, speech_text};
+#[cfg(feature = "cli")]
+pub use read::ended_turns;
+pub use read::{audience_label, message_parts, shown_result, speech_text};
 
 #[cfg(test)]
 mod tests;

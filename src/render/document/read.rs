@@ -33,6 +33,7 @@ pub(super) fn turn_cancelled(conv: &Conversation, turn: &Turn) -> bool {
 
 /// How many turns of `conv` have ended: every turn but the last, and the last
 /// too when the format says it ended or `finished` (no one writes any more).
+#[cfg(feature = "cli")]
 pub fn ended_turns(conv: &Conversation, finished: bool) -> usize {
     let n = conv.turns.len();
     match conv.turns.last() {

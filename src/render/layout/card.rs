@@ -184,6 +184,7 @@ pub(super) fn tool_card(
 /// How many lines `card`'s header takes when the card is laid out open for
 /// `render` and the exports (an export folds the card under its folded
 /// header, and leaves these lines out of the body: they say the same).
+#[cfg(feature = "cli")]
 pub(super) fn head_height(card: &ToolCard, ctx: &LayoutContext<'_>) -> usize {
     let conv = ctx.conv;
     let EventKind::ToolCallRequest {
@@ -421,22 +422,7 @@ pub(super) fn arguments_lines(
     };
     match parameters {
         _ if empty => Vec::new(),
-        Parameters::Json => {
-            let json = clean(&pretty(arguments), ctx).into_owned();
-            code_lines(&json, Some("json"), ctx)
-                .into_iter()
-                .map(|l| {
-                    let mut spans = vec![Span::raw("  ")];
-                    spans.extend(l.spans);
-                    let line = Line::from(spans);
-                    if line_width(&line) > ctx.code_limit() {
-                        cut_to_width(&line, ctx.code_limit())
-                    } else {
-                        line
-                    }
-                })
-                .collect()
-        }
+        Parameters::Json => json_lines(arguments, ctx),
         Parameters::Custom(_) if facts::call_view(request).is_some() => {
             let subject = facts::subject(request);
             call_view::of(request).map_or_else(Vec::new, |view| {
@@ -453,10 +439,32 @@ pub(super) fn arguments_lines(
                 "    ",
                 ctx,
             ),
-            None => Vec::new(),
+            // A style made for a view this call has none of (OpenCode's
+            // `bash` style on another agent's `bash` call): the arguments
+            // are shown as they are, never nothing.
+            None => json_lines(arguments, ctx),
         },
         Parameters::FunctionCall | Parameters::Off => Vec::new(),
     }
+}
+
+/// A call's arguments as pretty, highlighted JSON, indented, each line cut
+/// to the code width.
+fn json_lines(arguments: &Value, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let json = clean(&pretty(arguments), ctx).into_owned();
+    code_lines(&json, Some("json"), ctx)
+        .into_iter()
+        .map(|l| {
+            let mut spans = vec![Span::raw("  ")];
+            spans.extend(l.spans);
+            let line = Line::from(spans);
+            if line_width(&line) > ctx.code_limit() {
+                cut_to_width(&line, ctx.code_limit())
+            } else {
+                line
+            }
+        })
+        .collect()
 }
 
 /// How much of one result block is laid out.

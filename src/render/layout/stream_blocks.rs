@@ -10,7 +10,10 @@ use super::{
     BODY_INDENT, LayoutContext, RESULT_GUTTER, clean, code_lines, display_timestamp, indent,
     inner_width, pane, pretty,
 };
-use crate::model::{Conversation, InProgress, InProgressKind};
+#[cfg(feature = "cli")]
+use crate::model::Conversation;
+use crate::model::{InProgress, InProgressKind};
+#[cfg(feature = "cli")]
 use crate::render::document::BlockKind;
 use crate::render::markdown::markdown_to_lines_highlighting;
 use crate::text::width::{display_width, line_width};
@@ -188,6 +191,7 @@ fn original_header(line: usize, value: &Value) -> String {
 }
 
 /// The text of a stream block, for search and copying.
+#[cfg(feature = "cli")]
 pub(super) fn text(kind: &BlockKind, conv: &Conversation) -> Option<String> {
     match kind {
         BlockKind::InProgress { .. } => conv.in_progress.as_ref().map(|p| p.text.clone()),

@@ -136,6 +136,7 @@ pub(super) fn report(conv: &Conversation) -> Option<&str> {
 }
 
 /// `agent "description"`, the description as stored (the status bar sanitizes it).
+#[cfg(feature = "cli")]
 pub(super) fn name(card: &ToolCard, conv: &Conversation) -> String {
     match &conv.events[card.call.request].kind {
         EventKind::ToolCallRequest { arguments, .. } => {

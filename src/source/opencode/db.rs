@@ -7,13 +7,18 @@
 
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "opencode")]
 use rusqlite::Connection;
-use serde_json::{Value, json};
+use serde_json::Value;
+#[cfg(feature = "opencode")]
+use serde_json::json;
 
 use super::{SessionInfo, StoreError};
+#[cfg(feature = "opencode")]
 use crate::files::sqlite;
 
 /// The columns each query needs, by table (checked before the first query).
+#[cfg(feature = "opencode")]
 const NEEDED: [(&str, &[&str]); 3] = [
     (
         "session",
@@ -30,6 +35,7 @@ const NEEDED: [(&str, &[&str]); 3] = [
 ];
 
 /// An open, read-only connection to a database.
+#[cfg(feature = "opencode")]
 pub(super) struct Db {
     path: PathBuf,
     connection: Connection,
@@ -37,6 +43,7 @@ pub(super) struct Db {
     pub(super) immutable: bool,
 }
 
+#[cfg(feature = "opencode")]
 impl std::fmt::Debug for Db {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Db")
@@ -53,6 +60,7 @@ pub(super) fn wal_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+#[cfg(feature = "opencode")]
 impl Db {
     /// Opens `path` read-only and checks its schema. A database in WAL mode
     /// with no `-wal` file has nothing pending: it is read `immutable`, so
@@ -320,10 +328,18 @@ pub(super) fn interleave(
 }
 
 /// Every session of the database at `path`.
+#[cfg(feature = "opencode")]
 pub(super) fn sessions(path: &Path) -> Result<Vec<SessionInfo>, StoreError> {
     Db::open(path)?.sessions()
 }
 
+/// A build without SQLite reads no database: it says so.
+#[cfg(not(feature = "opencode"))]
+pub(super) fn sessions(path: &Path) -> Result<Vec<SessionInfo>, StoreError> {
+    Err(StoreError::NoDatabaseSupport(path.to_path_buf()))
+}
+
+#[cfg(feature = "opencode")]
 fn sqlite_error(path: &Path, error: &rusqlite::Error) -> StoreError {
     StoreError::Sqlite {
         path: path.to_path_buf(),

@@ -22,7 +22,9 @@ mod tree;
 
 use std::path::{Path, PathBuf};
 
-pub use tail::{StoreTail, read_whole};
+pub use tail::StoreTail;
+#[cfg(feature = "cli")]
+pub use tail::read_whole;
 
 /// An OpenCode store: its database, or its legacy `storage/` folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,6 +101,14 @@ pub enum StoreError {
     /// The store holds no session.
     #[error("{}: an OpenCode store without sessions", .0.display())]
     Empty(PathBuf),
+    /// An OpenCode database, and this build reads none: it was built without
+    /// the `opencode` feature, so without SQLite.
+    #[cfg(not(feature = "opencode"))]
+    #[error(
+        "{}: an OpenCode database, and this build of overhear has no OpenCode database support (built without the `opencode` feature)",
+        .0.display()
+    )]
+    NoDatabaseSupport(PathBuf),
 }
 
 impl From<StoreError> for std::io::Error {
@@ -145,6 +155,7 @@ impl Store {
     }
 
     /// The session `id` of this store, if it holds it.
+    #[cfg(feature = "cli")]
     pub fn session(&self, id: &str) -> Result<SessionPath, StoreError> {
         if self.sessions()?.iter().any(|s| s.id == id) {
             Ok(SessionPath {
@@ -205,6 +216,7 @@ impl SessionPath {
 
     /// The files the session is read from: the database and its `-wal`
     /// (present or not), or the legacy session's files.
+    #[cfg(feature = "cli")]
     pub fn files(&self) -> Vec<PathBuf> {
         match &self.store {
             Store::Database(db) => vec![db.clone(), db::wal_path(db)],
@@ -213,6 +225,7 @@ impl SessionPath {
     }
 
     /// When one of its files was last written.
+    #[cfg(feature = "cli")]
     pub fn modified(&self) -> Option<std::time::SystemTime> {
         self.files()
             .iter()
@@ -247,6 +260,7 @@ impl SessionPath {
 /// The path of session `id` of the store `path` names: a database, a
 /// session of one (`<database>/<other id>`), a data folder or a `storage/`
 /// tree, or a legacy session's file. The error says why it names none.
+#[cfg(feature = "cli")]
 pub fn with_session(path: &Path, id: &str) -> Result<PathBuf, String> {
     let store = if is_database(path) {
         Store::Database(path.to_path_buf())
@@ -268,10 +282,11 @@ pub fn with_session(path: &Path, id: &str) -> Result<PathBuf, String> {
 
 /// When what `path` names was last written: an OpenCode session's newest
 /// file, or the file itself.
+#[cfg(feature = "cli")]
 pub fn modified(path: &Path) -> Option<std::time::SystemTime> {
     match SessionPath::from_path(path) {
         Some(session) => session.modified(),
-        None => std::fs::metadata(path).and_then(|m| m.modified()).ok(),
+        None => super::recency::modified(path),
     }
 }
 
@@ -326,6 +341,7 @@ fn databases(dir: &Path) -> Vec<PathBuf> {
 
 /// OpenCode's data folder: `$XDG_DATA_HOME/opencode`, by default
 /// `~/.local/share/opencode` (spec §5.1; on macOS too).
+#[cfg(feature = "cli")]
 pub fn data_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
     let non_empty = |name: &str| env(name).filter(|v| !v.is_empty());
     non_empty("XDG_DATA_HOME")
@@ -337,6 +353,7 @@ pub fn data_dir(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
 /// Every store in OpenCode's data folder: its databases, and its legacy
 /// tree when no database holds a session (an upgraded install keeps the
 /// tree as a frozen leftover, spec §5.1).
+#[cfg(feature = "cli")]
 pub fn stores(env: &dyn Fn(&str) -> Option<String>) -> Vec<Store> {
     let Some(dir) = data_dir(env) else {
         return Vec::new();
@@ -351,5 +368,5 @@ pub fn stores(env: &dyn Fn(&str) -> Option<String>) -> Vec<Store> {
     found
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "opencode"))]
 mod tests;

@@ -16,11 +16,14 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::db::{Db, Row, wal_path};
+#[cfg(feature = "opencode")]
+use super::db::Db;
+use super::db::{Row, wal_path};
 use super::{SessionPath, Store, StoreError, tree};
 use crate::source::tail::TailRead;
 
 /// Milliseconds since the epoch as RFC 3339.
+#[cfg(feature = "opencode")]
 pub(super) fn rfc3339(ms: i64) -> Option<String> {
     jiff::Timestamp::from_millisecond(ms)
         .ok()
@@ -34,10 +37,12 @@ pub struct StoreTail {
     /// The path that names it (for messages).
     path: PathBuf,
     /// The open database, once opened.
+    #[cfg(feature = "opencode")]
     db: Option<Db>,
     /// What the files looked like at the last poll.
     stamp: Option<Vec<(u64, Option<SystemTime>)>>,
     /// The database's `data_version` at the last poll.
+    #[cfg(feature = "opencode")]
     version: Option<i64>,
     /// The newest `time_updated` read.
     cursor: i64,
@@ -53,8 +58,10 @@ impl StoreTail {
         StoreTail {
             path: session.path(),
             session,
+            #[cfg(feature = "opencode")]
             db: None,
             stamp: None,
+            #[cfg(feature = "opencode")]
             version: None,
             cursor: 0,
             sent: HashMap::new(),
@@ -71,7 +78,10 @@ impl StoreTail {
     /// [`TailRead::Reset`].
     pub fn forget(&mut self) {
         self.stamp = None;
-        self.version = None;
+        #[cfg(feature = "opencode")]
+        {
+            self.version = None;
+        }
         self.cursor = 0;
         self.sent.clear();
         self.reset = true;
@@ -83,6 +93,11 @@ impl StoreTail {
         let first = self.stamp.is_none();
         let files_same = self.stamp.as_ref() == Some(&stamp);
         let rows = match &self.session.store {
+            #[cfg(not(feature = "opencode"))]
+            Store::Database(path) => {
+                return Err(StoreError::NoDatabaseSupport(path.clone()).into());
+            }
+            #[cfg(feature = "opencode")]
             Store::Database(path) => {
                 let path = path.clone();
                 // A `-wal` appeared beside a database read immutable: a
@@ -153,6 +168,7 @@ impl StoreTail {
     }
 }
 
+#[cfg(feature = "opencode")]
 fn db_has(db: &Db, session: &str) -> Result<bool, StoreError> {
     Ok(db.sessions()?.iter().any(|s| s.id == session))
 }
@@ -164,6 +180,7 @@ fn row_key(row: &Row) -> String {
 
 /// The whole of what `path` names, once: a session's row records, or a
 /// file's bytes (time travel reads an input whole).
+#[cfg(feature = "cli")]
 pub fn read_whole(path: &Path) -> io::Result<Vec<u8>> {
     match SessionPath::from_path(path) {
         Some(session) => match StoreTail::new(session).poll()? {

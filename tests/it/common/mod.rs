@@ -20,6 +20,15 @@ pub mod sgr;
 pub mod snapshot;
 pub mod support;
 
+/// What `overhear ARGS… -` prints with `input` on its standard input, the
+/// command having succeeded (else the panic shows what it said).
+pub fn stdout_fed(args: &[&str], input: &str) -> String {
+    let args = args.iter().copied().chain(["-"]);
+    let run = support::overhear_fed(args, &[], Some(input.as_bytes().to_vec()));
+    run.expect_code(0);
+    String::from_utf8(run.stdout).expect("UTF-8")
+}
+
 /// What `overhear render PATH --color never --width WIDTH` prints, the
 /// command having succeeded (else the panic names the file, the width and
 /// what the command said).
