@@ -254,11 +254,7 @@ fn shortened_place(hit: &Hit, width: usize) -> String {
         .sum();
     let others = display_width(&place(hit)) - names;
     let count = hit.subagents.len();
-    let each = if count > 0 {
-        width.saturating_sub(others) / count
-    } else {
-        0
-    };
+    let each = width.saturating_sub(others).checked_div(count).unwrap_or(0);
     let label = if each >= 5 {
         place_with(hit, |agent| truncate_middle(&echo_line(agent), each))
     } else {

@@ -74,21 +74,21 @@ mod tests {
     fn the_text_before_a_match_gives_way_to_it() {
         let line = format!("{} kiwi after", "x".repeat(100));
         let at = line.find("kiwi").unwrap();
-        let pieces = fit(&line, &[at..at + 4], Some(30));
+        let pieces = fit(&line, std::slice::from_ref(&(at..at + 4)), Some(30));
         assert_eq!(pieces[1], Piece { text: "kiwi".into(), matched: true });
         assert_eq!(pieces[0].text, "…xxxxxxxx ");
         assert!(display_width(&pieces[0].text) <= 10);
         // Room enough: nothing cut.
-        let whole = fit(&line, &[at..at + 4], Some(200));
+        let whole = fit(&line, std::slice::from_ref(&(at..at + 4)), Some(200));
         assert_eq!(text(&whole), line);
-        assert_eq!(fit(&line, &[at..at + 4], None).len(), 3);
+        assert_eq!(fit(&line, std::slice::from_ref(&(at..at + 4)), None).len(), 3);
     }
 
     #[test]
     fn pieces_are_sanitized() {
         let line = "a \u{1b}[2J kiwi \u{1b}]0;x\u{7}";
         let at = line.find("kiwi").unwrap();
-        let all = text(&fit(line, &[at..at + 4], None));
+        let all = text(&fit(line, std::slice::from_ref(&(at..at + 4)), None));
         assert!(!all.contains('\u{1b}'), "{all:?}");
         assert!(all.contains("kiwi"));
     }

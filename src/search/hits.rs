@@ -354,12 +354,12 @@ mod tests {
     fn a_lines_indentation_is_left_out_and_the_matches_move_with_it() {
         let text = "fn main() {\n        let needle = 1;\n}";
         let start = text.find("needle").unwrap();
-        let (shown, ranges) = context(text, line_around(text, start), &[start..start + 6]);
+        let (shown, ranges) = context(text, line_around(text, start), std::slice::from_ref(&(start..start + 6)));
         assert_eq!(shown, "let needle = 1;");
         assert_eq!(&shown[ranges[0].clone()], "needle");
         // A match in the white space keeps it.
         let at = text.find("    let").unwrap();
-        let (shown, ranges) = context(text, line_around(text, at), &[at..at + 7]);
+        let (shown, ranges) = context(text, line_around(text, at), std::slice::from_ref(&(at..at + 7)));
         assert_eq!(&shown[ranges[0].clone()], "    let");
     }
 

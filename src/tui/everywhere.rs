@@ -309,7 +309,7 @@ mod tests {
             turn: 3,
             kind: "prompt".into(),
             line: line.into(),
-            matches: vec![at..at + 4],
+            matches: std::iter::once(at..at + 4).collect(),
         }
     }
 

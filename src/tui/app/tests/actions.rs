@@ -330,7 +330,7 @@ fn key_capital_s_searches_every_session_and_opens_a_hit_at_its_turn() {
         turn: 4,
         kind: "prompt".into(),
         line: "a kiwi".into(),
-        matches: vec![2..6],
+        matches: std::iter::once(2..6).collect(),
     };
     app.handle(AppEvent::Found(Found {
         generation: 1,
