@@ -16,9 +16,11 @@ use super::discover::{AgentArg, agent_filter};
 use super::render::ColorWhen;
 use crate::render::output::write_lines;
 use crate::render::theme::ColorDepth;
+use crate::search::fit::fit;
 use crate::search::{self, Case, Hit, Kinds, Outcome, Query, Scope, Session};
 use crate::text::sanitize::echo_line;
-use crate::text::truncate::cut_to_width;
+use crate::text::truncate::{cut_to_width, truncate_middle};
+use crate::text::width::display_width;
 
 /// Arguments of `overhear search`.
 #[derive(Debug, Clone, Args)]
@@ -53,6 +55,10 @@ pub struct SearchArgs {
     /// When to write colour.
     #[arg(long, value_enum, default_value = "auto")]
     pub color: ColorWhen,
+    /// Cut each line to this many columns (default: the terminal's width
+    /// when stdout is one, else not cut).
+    #[arg(long, value_name = "COLUMNS", value_parser = clap::value_parser!(u16).range(20..))]
+    pub width: Option<u16>,
 }
 
 /// Searches and prints; returns the exit code (0 matched, 1 nothing, 2 an
@@ -78,9 +84,11 @@ pub fn run(args: &SearchArgs, agent: Option<AgentArg>) -> anyhow::Result<i32> {
     let home = env("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
     let printer = Printer {
         color: super::render::color_depth(args.color) != ColorDepth::None,
-        width: io::stdout()
-            .is_terminal()
-            .then(|| super::terminal::print_columns(None)),
+        width: args.width.map(usize::from).or_else(|| {
+            io::stdout()
+                .is_terminal()
+                .then(|| super::terminal::print_columns(None))
+        }),
         json: args.json,
         home,
     };
@@ -146,7 +154,9 @@ pub(super) fn selected(
     if let Some(since) = since {
         sessions.retain(|session| session.modified.is_none_or(|at| at >= since));
     }
-    Ok(sessions)
+    // A Codex child rollout searched with its parent is read as the
+    // parent's sub-agent: listed once, under the parent.
+    Ok(search::without_nested_children(sessions))
 }
 
 /// How hits are written.
@@ -193,7 +203,7 @@ impl Printer {
                 Style::default().add_modifier(Modifier::DIM),
             )),
         ];
-        lines.extend(hits.iter().map(|hit| hit_line(hit)));
+        lines.extend(hits.iter().map(|hit| hit_line(hit, self.width)));
         lines.push(Line::default());
         if let Some(width) = self.width {
             for line in &mut lines {
@@ -217,46 +227,67 @@ impl Printer {
     }
 }
 
-/// `  3  tool Bash result  …line with the match marked…`
-fn hit_line(hit: &Hit) -> Line<'static> {
+/// `  3  tool Bash result  …line with the match marked…`; with a
+/// `width`, a place too long to leave room for the match is shortened in
+/// its middle, and the context before the match cut from its start, so
+/// that the match shows (the caller cuts the line's end).
+fn hit_line(hit: &Hit, width: Option<usize>) -> Line<'static> {
+    let turn = format!("{:>4}  ", hit.turn);
+    let mut label = place(hit);
+    let room = width.map(|width| {
+        let fixed = display_width(&turn) + 2;
+        let context = display_width(&echo_line(&hit.line));
+        let cap = (width / 2).max(10);
+        if fixed + display_width(&label) + context > width && display_width(&label) > cap {
+            label = shortened_place(hit, cap);
+        }
+        width.saturating_sub(fixed + display_width(&label))
+    });
     let mut spans = vec![
-        Span::styled(
-            format!("{:>4}  ", hit.turn),
-            Style::default().fg(Color::Green),
-        ),
-        Span::styled(place(hit), Style::default().fg(Color::Cyan)),
+        Span::styled(turn, Style::default().fg(Color::Green)),
+        Span::styled(label, Style::default().fg(Color::Cyan)),
         Span::raw("  "),
     ];
-    let mut at = 0;
-    for range in &hit.matches {
-        spans.push(Span::raw(
-            echo_line(&hit.line[at..range.start]).into_owned(),
-        ));
-        spans.push(Span::styled(
-            echo_line(&hit.line[range.clone()]).into_owned(),
-            Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
-        ));
-        at = range.end;
+    for piece in fit(&hit.line, &hit.matches, room) {
+        spans.push(if piece.matched {
+            Span::styled(
+                piece.text,
+                Style::default().fg(Color::Red).add_modifier(Modifier::BOLD),
+            )
+        } else {
+            Span::raw(piece.text)
+        });
     }
-    spans.push(Span::raw(echo_line(&hit.line[at..]).into_owned()));
     Line::from(spans)
 }
 
 /// `prompt`, `tool Bash result`, `sub-agent Explore › reply`.
 fn place(hit: &Hit) -> String {
-    let mut place = String::new();
-    for agent in &hit.subagents {
-        place.push_str("sub-agent ");
-        place.push_str(&echo_line(agent));
-        place.push_str(" › ");
-    }
-    if let Some(tool) = &hit.tool {
-        place.push_str("tool ");
-        place.push_str(&echo_line(tool));
-        place.push(' ');
-    }
-    place.push_str(hit.place.name());
-    place
+    place_with(hit, |agent| echo_line(agent).into_owned())
+}
+
+/// [`place`] in at most `width` columns: the sub-agents' names shortened in
+/// their middle first (`sub-agent Rou…son › reply`), then the whole.
+fn shortened_place(hit: &Hit, width: usize) -> String {
+    let names: usize = hit
+        .subagents
+        .iter()
+        .map(|a| display_width(&echo_line(a)))
+        .sum();
+    let others = display_width(&place(hit)) - names;
+    let count = hit.subagents.len();
+    let each = width.saturating_sub(others).checked_div(count).unwrap_or(0);
+    let label = if each >= 5 {
+        place_with(hit, |agent| truncate_middle(&echo_line(agent), each))
+    } else {
+        place(hit)
+    };
+    truncate_middle(&label, width)
+}
+
+/// The place with each sub-agent's name written by `name`.
+fn place_with(hit: &Hit, name: impl Fn(&str) -> String) -> String {
+    hit.label_with(name, |tool| echo_line(tool).into_owned())
 }
 
 /// One hit as `--json` writes it (strings as stored; the writer escapes

@@ -397,5 +397,3 @@ fn rule_words(lines: &[Line<'_>]) -> String {
         .join(" · ")
 }
 
-#[cfg(test)]
-mod tests;

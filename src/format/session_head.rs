@@ -72,6 +72,38 @@ pub fn codex_cwd(head: &[u8]) -> Option<String> {
     cut_line_cwd(line)
 }
 
+/// The thread a Codex child rollout was spawned by
+/// (`session_meta.source.subagent.thread_spawn.parent_thread_id`, spec
+/// §3.9), from the file's first bytes; `None` for a session of its own.
+/// Read from a first line cut short too (`source` comes before the
+/// instructions).
+pub fn codex_parent_thread(head: &[u8]) -> Option<String> {
+    let mut plain = Vec::new();
+    let head = plain_head(head, &mut plain);
+    let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
+    let line = &head[start..];
+    let line = match line.iter().position(|&b| b == b'\n') {
+        Some(end) => &line[..end],
+        None => line,
+    };
+    if let Ok(record) = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0) {
+        if record.get("type").and_then(Value::as_str) != Some("session_meta") {
+            return None;
+        }
+        return record
+            .pointer("/payload/source/subagent/thread_spawn/parent_thread_id")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+    }
+    let key = find(line, b"\"parent_thread_id\":")?;
+    find(&line[..key], b"\"type\":\"session_meta\"")?;
+    let rest = &line[key + b"\"parent_thread_id\":".len()..];
+    serde_json::Deserializer::from_slice(rest)
+        .into_iter::<String>()
+        .next()?
+        .ok()
+}
+
 /// The folder a Claude Code session ran in: the `cwd` of the first
 /// record in the file's first bytes that has one (every user and assistant
 /// record does). A last line cut by the head's end is not read.
@@ -159,6 +191,17 @@ mod tests {
         let other = r#"{"type":"response_item","payload":{"cwd":"/work/app"}}"#;
         assert_eq!(codex_cwd(other.as_bytes()), None);
         assert_eq!(codex_cwd(b"not json"), None);
+    }
+
+    #[test]
+    fn a_child_rollout_names_its_parent_thread() {
+        let child = r#"{"type":"session_meta","payload":{"id":"c","cwd":"/w","source":{"subagent":{"thread_spawn":{"parent_thread_id":"019p","depth":1}}},"instructions":"long"}}"#;
+        assert_eq!(codex_parent_thread(child.as_bytes()).as_deref(), Some("019p"));
+        let cut = &child[..child.find("long").unwrap_or(child.len())];
+        assert_eq!(codex_parent_thread(cut.as_bytes()).as_deref(), Some("019p"));
+        assert_eq!(codex_parent_thread(META.as_bytes()), None);
+        let review = r#"{"type":"session_meta","payload":{"id":"c","source":{"subagent":"review"}}}"#;
+        assert_eq!(codex_parent_thread(review.as_bytes()), None);
     }
 
     #[test]

@@ -64,7 +64,6 @@ pub struct Agents {
 
 impl Agents {
     /// All of them.
-    #[cfg(any(test, feature = "internals"))]
     pub const ALL: Agents = Agents {
         claude_code: true,
         codex: true,

@@ -70,6 +70,27 @@ pub struct Hit {
     pub matches: Vec<Range<usize>>,
 }
 
+impl Hit {
+    /// Where the hit is, in words: `prompt`, `tool Bash result`,
+    /// `sub-agent Explore › reply`, each sub-agent's name written by `name`
+    /// (to sanitize or shorten it) and the tool's by `tool`.
+    pub fn label_with(&self, name: impl Fn(&str) -> String, tool: impl Fn(&str) -> String) -> String {
+        let mut label = String::new();
+        for agent in &self.subagents {
+            label.push_str("sub-agent ");
+            label.push_str(&name(agent));
+            label.push_str(" › ");
+        }
+        if let Some(called) = &self.tool {
+            label.push_str("tool ");
+            label.push_str(&tool(called));
+            label.push(' ');
+        }
+        label.push_str(self.place.name());
+        label
+    }
+}
+
 /// How much of a line is kept before the first match and after the last.
 pub const CONTEXT_BYTES: usize = 160;
 
@@ -279,7 +300,8 @@ fn line_around(text: &str, at: usize) -> Range<usize> {
 
 /// The part of `line` shown for `matches` (all inside it): at most
 /// [`CONTEXT_BYTES`] before the first and after the last, cut at character
-/// boundaries and marked with `…`; the matches' ranges in what is shown.
+/// boundaries and marked with `…`, without the line's leading white space;
+/// the matches' ranges in what is shown.
 fn context(text: &str, line: Range<usize>, matches: &[Range<usize>]) -> (String, Vec<Range<usize>>) {
     let first = matches.first().map_or(line.start, |m| m.start);
     let last = matches.last().map_or(line.end, |m| m.end);
@@ -287,12 +309,17 @@ fn context(text: &str, line: Range<usize>, matches: &[Range<usize>]) -> (String,
     while !text.is_char_boundary(start) {
         start += 1;
     }
+    // A line's indentation says nothing: it is left out (never a part of
+    // the match).
+    let indent = text[start..first].len() - text[start..first].trim_start().len();
+    let cut_before = start > line.start;
+    start += indent;
     let mut end = (last + CONTEXT_BYTES).min(line.end);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
     let mut shown = String::new();
-    if start > line.start {
+    if cut_before {
         shown.push('…');
     }
     let offset = shown.len();
@@ -321,6 +348,19 @@ mod tests {
         assert!(shown.starts_with('…') && shown.ends_with('…'));
         assert_eq!(&shown[ranges[0].clone()], "needle");
         assert!(shown.len() < 2 * CONTEXT_BYTES + 20);
+    }
+
+    #[test]
+    fn a_lines_indentation_is_left_out_and_the_matches_move_with_it() {
+        let text = "fn main() {\n        let needle = 1;\n}";
+        let start = text.find("needle").unwrap();
+        let (shown, ranges) = context(text, line_around(text, start), std::slice::from_ref(&(start..start + 6)));
+        assert_eq!(shown, "let needle = 1;");
+        assert_eq!(&shown[ranges[0].clone()], "needle");
+        // A match in the white space keeps it.
+        let at = text.find("    let").unwrap();
+        let (shown, ranges) = context(text, line_around(text, at), std::slice::from_ref(&(at..at + 7)));
+        assert_eq!(&shown[ranges[0].clone()], "    let");
     }
 
     #[test]

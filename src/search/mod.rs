@@ -10,6 +10,7 @@
 //! format's reader. What matches ([`Query`], [`hits`]): the pattern against
 //! the decoded text, never against JSON.
 
+pub mod fit;
 mod forms;
 mod hits;
 mod listing;
@@ -25,7 +26,7 @@ pub use query::{Case, Query};
 pub use scan::{Outcome, Stored, Target, scan};
 
 use crate::format::detect::{LineFormat, line_format};
-use crate::format::session_head::{claude_cwd, codex_cwd, copilot_cwd};
+use crate::format::session_head::{CWD_HEAD, claude_cwd, codex_cwd, codex_parent_thread, copilot_cwd};
 use crate::load::sessions::{Agent, Agents, FolderSession, every_session, sessions_of};
 use crate::source::recency::modified;
 use crate::source::sessions::read_head;
@@ -89,6 +90,35 @@ pub fn sessions(
         found.extend(named(path, env));
     }
     found
+}
+
+/// `sessions` without the Codex child rollouts whose parent is among them:
+/// the parent's reader reads a child beside it as the sub-agent of the
+/// call that spawned it, so its hits are reported there, once, with the
+/// parent's turn and the sub-agent's name (docs/search.md, "Sub-agents").
+/// A child whose parent is not searched is searched as a session.
+pub fn without_nested_children(sessions: Vec<Session>) -> Vec<Session> {
+    let parents: Vec<(Option<PathBuf>, String)> = sessions
+        .iter()
+        .filter(|s| s.agent == "codex")
+        .map(|s| (s.target.bytes.parent().map(Path::to_path_buf), s.id.clone()))
+        .collect();
+    sessions
+        .into_iter()
+        .filter(|session| {
+            if session.agent != "codex" {
+                return true;
+            }
+            let head = read_head(&session.target.bytes, CWD_HEAD).unwrap_or_default();
+            let Some(parent) = codex_parent_thread(&head).filter(|id| !id.is_empty()) else {
+                return true;
+            };
+            let folder = session.target.bytes.parent().map(Path::to_path_buf);
+            !parents
+                .iter()
+                .any(|(at, id)| *at == folder && *id != session.id && id.ends_with(&parent))
+        })
+        .collect()
 }
 
 fn agent_session(session: FolderSession) -> Session {

@@ -145,6 +145,26 @@ pub fn truncate_start(text: &str, width: usize) -> String {
     out
 }
 
+/// `text` cut to `width` columns by leaving out its middle, with `…` in its
+/// place when it was longer (a label whose start and end both say
+/// something: `sub-agent Round 2: al…ison › reply`).
+#[cfg(feature = "cli")]
+pub fn truncate_middle(text: &str, width: usize) -> String {
+    if display_width(text) <= width {
+        return text.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let room = width - 1;
+    let tail = truncate_start(text, room / 2 + 1);
+    // `truncate_start` put its own `…` in front of the end it kept.
+    let tail = tail.strip_prefix('…').unwrap_or(&tail).to_string();
+    let head = truncate(text, room - display_width(&tail) + 1);
+    let head = head.strip_suffix('…').unwrap_or(&head);
+    format!("{head}…{tail}")
+}
+
 /// `line` without its first `cols` display columns; a wide character cut in
 /// half becomes a space so that the columns after it stay aligned.
 #[cfg(feature = "cli")]
@@ -184,6 +204,23 @@ mod tests {
 
     use super::*;
     use crate::text::width::line_text;
+
+    #[test]
+    fn the_middle_is_left_out_to_fit() {
+        let label = "sub-agent Round 2: alice comparison › reply";
+        for width in 1..50 {
+            let cut = truncate_middle(label, width);
+            assert!(display_width(&cut) <= width, "{width}: {cut}");
+            if width >= display_width(label) {
+                assert_eq!(cut, label);
+            } else {
+                assert_eq!(display_width(&cut), width, "{cut}");
+                assert!(cut.contains('…'));
+            }
+        }
+        assert_eq!(truncate_middle(label, 20), "sub-agent …n › reply");
+        assert_eq!(truncate_middle("日本語のテキスト", 7), "日本…ト");
+    }
 
     #[test]
     fn cut_marks_the_cut() {

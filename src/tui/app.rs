@@ -19,6 +19,7 @@ use super::blocks::{EarlierAmount, ReadError, Viewable, find_key};
 use super::cache::LayoutCache;
 use super::chrome::Chrome;
 use super::clock::Clock;
+use super::everywhere::{Found, FoundHit, HitList};
 use super::find::{HitCounts, SearchPrompt};
 use super::fold::Folds;
 use super::picker::{ConversationRow, Picker};
@@ -39,6 +40,8 @@ pub enum AppEvent<U> {
     Signal(Signal),
     /// About a second passed (see [`Blocks::tick`]).
     Tick,
+    /// The search over every session found more (see [`super::everywhere`]).
+    Found(Found),
 }
 
 /// "The document changed", sent by the watcher thread.
@@ -103,6 +106,19 @@ pub enum Effect {
     /// Ring the bell and send this (clean) text as a desktop notification
     /// (see [`super::notify`]).
     Notify(String),
+    /// Search every session for `pattern` in the background, reporting
+    /// with [`AppEvent::Found`] under `generation` (see [`super::everywhere`]).
+    SearchAll {
+        /// What to find.
+        pattern: String,
+        /// The number its reports carry.
+        generation: u64,
+    },
+    /// Stop the search over every session under way.
+    CancelSearch,
+    /// Open the session of this hit and call [`App::open`], then
+    /// [`App::show_hit`].
+    OpenHit(FoundHit),
 }
 
 /// How the viewer starts.
@@ -150,6 +166,8 @@ pub(super) enum Mode {
     Help(usize),
     /// The workspace picker.
     Picker,
+    /// The search over every session: its prompt and its hits.
+    Everywhere,
 }
 
 /// Columns moved by one `h` / `l`.
@@ -214,6 +232,12 @@ pub struct App<D: Viewable> {
     pub(super) count: Option<usize>,
     pub(super) mode: Mode,
     pub(super) picker: Option<Picker>,
+    /// The search over every session and its hits, kept while the hits'
+    /// sessions are looked at.
+    pub(super) everywhere: HitList,
+    /// The conversation shown was opened from [`App::everywhere`]'s list:
+    /// `Esc` (with no search highlighted) goes back to it.
+    pub(super) from_list: bool,
     /// A one-off note shown in the status bar until the next key.
     pub(super) message: Option<String>,
     pub(super) chrome: Chrome,
@@ -283,6 +307,8 @@ impl<D: Viewable> App<D> {
             count: None,
             mode: Mode::Normal,
             picker: None,
+            everywhere: HitList::default(),
+            from_list: false,
             message: None,
             chrome: options.chrome,
             resize_anchor: None,
@@ -362,6 +388,10 @@ impl<D: Viewable> App<D> {
                 self.tell(&before)
             }
             AppEvent::Terminal(_) | AppEvent::Signal(_) => None,
+            AppEvent::Found(found) => {
+                self.everywhere.found(found);
+                None
+            }
             AppEvent::Reload(reload) => {
                 let before = self.doc.attention();
                 self.reload(reload);
@@ -444,6 +474,7 @@ impl<D: Viewable> App<D> {
         self.count = None;
         self.mode = Mode::Normal;
         self.picker = None;
+        self.from_list = false;
         self.resize_anchor = None;
         self.epoch = epoch;
         self.agents.clear();

@@ -36,6 +36,10 @@ impl<D: Viewable> App<D> {
             }
             return;
         }
+        if self.mode == Mode::Everywhere {
+            self.everywhere.draw(area, buf, &self.chrome);
+            return;
+        }
         let text = Rect {
             height: area.height - 1,
             ..area

@@ -14,7 +14,8 @@ use std::hash::Hash;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Mode};
-use super::blocks::Viewable;
+use super::blocks::{EarlierAmount, Viewable};
+use super::everywhere::FoundHit;
 use super::lazy_layout::Pos;
 use super::text::Matcher;
 use crate::text::width::display_width;
@@ -158,6 +159,36 @@ impl<D: Viewable> App<D> {
             return;
         }
         self.find_inner(forward, false);
+    }
+
+    /// Shows a hit of the search over every session in the conversation
+    /// just opened for it: every earlier turn read, the hit's turn at the
+    /// top, then its first match from there on, highlighted as `/` would
+    /// (the pattern becomes the viewer's search: `n` goes on). `Esc`, once
+    /// the highlights are cleared, goes back to the list.
+    pub fn show_hit(&mut self, hit: &FoundHit) {
+        let pattern = self.everywhere.pattern().unwrap_or_default().to_owned();
+        let pattern = pattern.as_str();
+        while self.doc.earlier() > 0 {
+            match self.read_keeping_view(EarlierAmount::Step) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(note) => {
+                    self.note(note.to_string());
+                    break;
+                }
+            }
+        }
+        self.from_list = true;
+        self.pause();
+        self.go_to_turn(hit.turn);
+        self.remember(pattern);
+        self.search = Matcher::new(pattern);
+        self.hits = HitCounts::default();
+        self.search_forward = true;
+        if self.search.is_some() {
+            self.find_inner(true, true);
+        }
     }
 
     /// `match 3/17`: which match of how many the cursor is on, once a

@@ -71,6 +71,13 @@ pub const NOTES: &[(&str, &str)] = &[
          an agent is writing. Type to filter, ↑ ↓ choose, Enter opens, Esc \
          goes back.",
     ),
+    (
+        "All sessions",
+        "S (Ctrl-s in the picker) searches every session of every agent: type \
+         a pattern, Enter searches; hits stream in with their turn and kind. \
+         Enter opens one at its turn, the match highlighted; Esc there comes \
+         back to the list. Esc in the list stops a search, then goes back.",
+    ),
 ];
 
 /// The widest the overlay gets: a comfortable reading width.

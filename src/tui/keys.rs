@@ -70,6 +70,8 @@ pub enum Action {
     ToggleFollow,
     /// Show the conversations of the folder (workspace and agent sessions).
     Picker,
+    /// Search every session (the list of hits, its prompt).
+    SearchEverywhere,
     /// Show the keys.
     Help,
     /// Suspend to the shell.
@@ -370,6 +372,12 @@ pub const BINDINGS: &[Binding] = &[
         &[Chord::ch('p')],
         Action::Picker,
         "other conversations of this folder",
+    ),
+    bind(
+        "S Ctrl-s",
+        &[Chord::ch('S'), Chord::ctrl('s')],
+        Action::SearchEverywhere,
+        "search every session (Ctrl-s in the picker too)",
     ),
     bind(
         "H F1",

@@ -13,7 +13,11 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::app::{App, AppEvent, Effect, Signal};
+use super::everywhere::{Found, FoundHit};
 use super::blocks::{ReadError, Viewable};
 use super::input::{Input, terminal_hung_up};
 use super::pager::{clipboard_sequence, pager_command, run_pager};
@@ -73,6 +77,32 @@ pub trait Host<D: Viewable> {
     /// Opens conversation `id` (a row's id) and starts following it (the
     /// previous conversation's watcher should stop).
     fn open(&mut self, id: &str) -> Result<Opened<D>, ReadError>;
+    /// Starts searching every session for `pattern` on another thread,
+    /// handing each report to `report` (the last one `done`); the flag
+    /// returned stops it when set. Without sessions to search: reports
+    /// at once that it is done.
+    fn search_all(
+        &mut self,
+        pattern: &str,
+        generation: u64,
+        report: Box<dyn Fn(Found) + Send>,
+    ) -> Option<Arc<AtomicBool>> {
+        let _ = pattern;
+        report(Found {
+            generation,
+            hits: Vec::new(),
+            searched: 0,
+            sessions: 0,
+            done: true,
+            problem: None,
+        });
+        None
+    }
+    /// Opens the session a hit of [`Host::search_all`] is in (its
+    /// [`FoundHit::open`]) and starts following it.
+    fn open_hit(&mut self, open: &str) -> Result<Opened<D>, ReadError> {
+        Err(ReadError::new(format!("{open}: cannot be opened here")))
+    }
 }
 
 /// A conversation opened from the picker.
@@ -121,6 +151,8 @@ where
         guard: &mut guard,
         terminal: &mut terminal,
         input: &input,
+        events: events.sender(),
+        searching: None,
     };
     let result = match event_loop(&mut session, &mut app, host, &events) {
         // Drawing on a terminal that just went away fails before the
@@ -142,7 +174,7 @@ where
 
 /// Draws, waits for events and handles them until the viewer ends.
 fn event_loop<D, H>(
-    session: &mut Session<'_>,
+    session: &mut Session<'_, D::Update>,
     app: &mut App<D>,
     host: &mut H,
     events: &EventChannel<D::Update>,
@@ -247,14 +279,18 @@ fn next_event<D: Viewable>(app: &mut App<D>, rx: &Receiver<AppEvent<D::Update>>)
     }
 }
 
-struct Session<'a> {
+struct Session<'a, U> {
     guard: &'a mut TerminalGuard,
     terminal: &'a mut Terminal<CrosstermBackend<io::Stdout>>,
     input: &'a Input,
+    /// Where the search over every session reports.
+    events: Sender<AppEvent<U>>,
+    /// Stops the search over every session under way.
+    searching: Option<Arc<AtomicBool>>,
 }
 
-impl Session<'_> {
-    fn apply<D: Viewable, H: Host<D>>(
+impl<U: Send + 'static> Session<'_, U> {
+    fn apply<D: Viewable<Update = U>, H: Host<D>>(
         &mut self,
         effect: Effect,
         app: &mut App<D>,
@@ -303,6 +339,19 @@ impl Session<'_> {
                     app.show_picker(rows);
                 }
             }
+            Effect::SearchAll {
+                pattern,
+                generation,
+            } => {
+                self.stop_search();
+                let tx = self.events.clone();
+                let report = Box::new(move |found: Found| {
+                    let _ = tx.send(AppEvent::Found(found));
+                });
+                self.searching = host.search_all(&pattern, generation, report);
+            }
+            Effect::CancelSearch => self.stop_search(),
+            Effect::OpenHit(hit) => open_hit(app, host, &hit),
             Effect::Open(id) => match host.open(&id) {
                 Ok(opened) => {
                     app.open(opened.doc, id, opened.epoch);
@@ -319,6 +368,12 @@ impl Session<'_> {
         Ok(None)
     }
 
+    fn stop_search(&mut self) {
+        if let Some(stop) = self.searching.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
     /// Runs `f` with the terminal given back and the input thread paused.
     fn outside(&mut self, f: impl FnOnce()) -> Result<(), TuiError> {
         self.input.pause();
@@ -328,6 +383,21 @@ impl Session<'_> {
         self.input.resume();
         redraw_all(self.terminal)?;
         Ok(())
+    }
+}
+
+/// Opens the session of `hit` in the viewer, at the hit; a session that
+/// cannot be opened leaves the list on screen with a note.
+fn open_hit<D: Viewable, H: Host<D>>(app: &mut App<D>, host: &mut H, hit: &FoundHit) {
+    match host.open_hit(&hit.open) {
+        Ok(opened) => {
+            app.open(opened.doc, hit.open.clone(), opened.epoch);
+            app.show_hit(hit);
+            if let Some(note) = opened.note {
+                app.note(note);
+            }
+        }
+        Err(e) => app.note(e.to_string()),
     }
 }
 

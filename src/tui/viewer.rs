@@ -7,7 +7,11 @@ use std::path::PathBuf;
 use std::sync::mpsc::Sender;
 use std::time::SystemTime;
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use super::app::{App, AppEvent, Reload, ViewerOptions};
+use super::everywhere::Found;
 use super::chrome::Chrome;
 use super::live::{LiveDocument, LiveUpdate};
 use super::picker::ConversationRow;
@@ -245,8 +249,34 @@ impl Host<LiveDocument> for WorkspaceHost {
         rows.into_iter().map(|(_, row)| row).collect()
     }
 
+    fn search_all(
+        &mut self,
+        pattern: &str,
+        generation: u64,
+        report: Box<dyn Fn(Found) + Send>,
+    ) -> Option<Arc<AtomicBool>> {
+        let stop = Arc::new(AtomicBool::new(false));
+        let search = super::search_all::SearchAll {
+            pattern: pattern.to_owned(),
+            generation,
+            folder: self.settings.folder.clone(),
+            redactor: self.settings.redactor.clone(),
+            stop: stop.clone(),
+        };
+        let started = std::thread::Builder::new()
+            .name("overhear-search".into())
+            .spawn(move || search.run(&*report));
+        started.is_ok().then_some(stop)
+    }
+
+    fn open_hit(&mut self, open: &str) -> Result<Opened<LiveDocument>, ReadError> {
+        let live = Live::open_at_end(Some(open))
+            .map_err(|e| ReadError::new(super::live::without_folder(&e.to_string())))?;
+        Ok(self.opened(live))
+    }
+
     fn open(&mut self, id: &str) -> Result<Opened<LiveDocument>, ReadError> {
-        let mut live = if self.sessions.contains(id) {
+        let live = if self.sessions.contains(id) {
             Live::open_eve(PathBuf::from(id))
                 .map_err(|e| ReadError::new(super::live::without_folder(&e.to_string())))?
         } else {
@@ -260,6 +290,13 @@ impl Host<LiveDocument> for WorkspaceHost {
             Live::open_jp_at_end(entry.conversation(), Some(workspace))
                 .map_err(|e| ReadError::new(super::live::without_folder(&e.to_string())))?
         };
+        Ok(self.opened(live))
+    }
+}
+
+impl WorkspaceHost {
+    /// `live` shown in the viewer, redacted, followed.
+    fn opened(&mut self, mut live: Live) -> Opened<LiveDocument> {
         if let Some(redactor) = &self.settings.redactor {
             live.redact_with(redactor.clone());
         }
@@ -267,10 +304,10 @@ impl Host<LiveDocument> for WorkspaceHost {
         let epoch = self.epoch;
         let problem = self.follow(&live.origin, epoch).err();
         let settings = self.settings.clone();
-        Ok(Opened {
+        Opened {
             doc: LiveDocument::new(live, settings.doc, settings.theme, settings.sanitize),
             epoch,
             note: problem.map(|p| format!("not following changes: {p}")),
-        })
+        }
     }
 }

@@ -101,7 +101,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "tui",
         &[
             "model", "problem", "files", "text", "source", "format", "policy", "render", "redact",
-            "load", "travel", "export", "usage",
+            "load", "travel", "export", "search", "usage",
         ],
     ),
     (

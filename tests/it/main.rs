@@ -73,6 +73,8 @@ mod render_snapshots;
 mod render_turns;
 mod rewrite_prefix;
 mod search;
+mod search_output;
+mod search_viewer_pty;
 mod sessions;
 mod soak;
 mod subagents;

@@ -15,6 +15,7 @@ use crate::tui::cache::LayoutCache;
 use crate::tui::find::{HitCounts, SearchPrompt};
 use crate::tui::help::{self, HelpKey};
 use crate::tui::keys::{Action, action_for, replay_action_for};
+use crate::tui::everywhere::ListOutcome;
 use crate::tui::picker::PickerOutcome;
 use crate::tui::lazy_layout::Pos;
 
@@ -36,6 +37,7 @@ impl<D: Viewable> App<D> {
                 None
             }
             Mode::Picker => self.picker_key(key),
+            Mode::Everywhere => self.list_key(key),
             Mode::Normal => {
                 if let Some(count) = self.count_digit(key) {
                     self.count = Some(count);
@@ -61,6 +63,10 @@ impl<D: Viewable> App<D> {
     }
 
     pub(super) fn picker_key(&mut self, key: &KeyEvent) -> Option<Effect> {
+        if key.code == KeyCode::Char('s') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            self.mode = Mode::Everywhere;
+            return None;
+        }
         let rows = self.rows.saturating_sub(2);
         let outcome = self
             .picker
@@ -74,6 +80,30 @@ impl<D: Viewable> App<D> {
                 None
             }
             PickerOutcome::Open(id) => Some(Effect::Open(id)),
+        }
+    }
+
+    /// A key in the search over every session.
+    fn list_key(&mut self, key: &KeyEvent) -> Option<Effect> {
+        let page = self.rows.saturating_sub(2);
+        match self.everywhere.handle(key, page) {
+            ListOutcome::Stay => None,
+            ListOutcome::Run(pattern) => {
+                let generation = self.everywhere.start(pattern.clone());
+                Some(Effect::SearchAll {
+                    pattern,
+                    generation,
+                })
+            }
+            ListOutcome::Cancel => {
+                self.everywhere.stopped();
+                Some(Effect::CancelSearch)
+            }
+            ListOutcome::Open(hit) => Some(Effect::OpenHit(hit)),
+            ListOutcome::Back => {
+                self.mode = Mode::Normal;
+                None
+            }
         }
     }
 
@@ -103,10 +133,14 @@ impl<D: Viewable> App<D> {
             Action::SearchBack => self.mode = Mode::Prompt(SearchPrompt::new(false)),
             Action::NextHit => self.find(self.search_forward),
             Action::PrevHit => self.find(!self.search_forward),
+            Action::ClearSearch if self.search.is_none() && self.from_list => {
+                self.mode = Mode::Everywhere;
+            }
             Action::ClearSearch => {
                 self.search = None;
                 self.hits = HitCounts::default();
             }
+            Action::SearchEverywhere => self.mode = Mode::Everywhere,
             Action::GotoTurn => self.note("type the turn's number first: 12t goes to turn 12"),
             Action::NextFailure => self.jump_to(Landmark::Failure, true),
             Action::PrevFailure => self.jump_to(Landmark::Failure, false),

@@ -309,6 +309,53 @@ fn key_p_opens_the_picker_in_a_workspace() {
 }
 
 #[test]
+fn key_capital_s_searches_every_session_and_opens_a_hit_at_its_turn() {
+    use crate::tui::everywhere::{Found, FoundHit};
+    let mut app = app(TestDoc::turns(3));
+    assert_eq!(press(&mut app, "S"), None);
+    assert_eq!(app.mode, Mode::Everywhere);
+    typed(&mut app, "kiwi");
+    assert_eq!(
+        press(&mut app, "Enter"),
+        Some(Effect::SearchAll {
+            pattern: "kiwi".into(),
+            generation: 1
+        })
+    );
+    let hit = FoundHit {
+        open: "/s.jsonl".into(),
+        agent: "claude",
+        project: None,
+        title: None,
+        turn: 4,
+        kind: "prompt".into(),
+        line: "a kiwi".into(),
+        matches: std::iter::once(2..6).collect(),
+    };
+    app.handle(AppEvent::Found(Found {
+        generation: 1,
+        hits: vec![hit.clone()],
+        searched: 1,
+        sessions: 1,
+        done: true,
+        problem: None,
+    }));
+    assert!(rows(&screen(&mut app)).join("\n").contains("1 hit in 1 sessions"));
+    assert_eq!(press(&mut app, "Enter"), Some(Effect::OpenHit(hit.clone())));
+    app.open(TestDoc::turns(6), hit.open.clone(), 2);
+    app.show_hit(&hit);
+    assert!(status(&mut app).contains("turn 4/6"), "{}", status(&mut app));
+    assert!(!app.is_following());
+    // Esc clears the highlights, then goes back to the list.
+    press(&mut app, "Esc");
+    assert_eq!(app.mode, Mode::Normal);
+    press(&mut app, "Esc");
+    assert_eq!(app.mode, Mode::Everywhere);
+    press(&mut app, "Esc");
+    assert_eq!(app.mode, Mode::Normal);
+}
+
+#[test]
 fn opening_a_picked_conversation_starts_at_its_end() {
     let mut app = app_with(TestDoc::turns(3), true);
     press(&mut app, "g");

@@ -45,6 +45,7 @@ const TESTED: &[Action] = &[
     Action::Suspend,
     Action::Quit,
     Action::OpenAgent,
+    Action::SearchEverywhere,
 ];
 
 #[test]

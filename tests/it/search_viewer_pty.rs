@@ -1,0 +1,203 @@
+//! The search over every session from the viewer (docs/tui.md, "Searching
+//! every session"), in a real pseudo-terminal: `S` opens its prompt, Enter
+//! searches the sessions of a fake HOME in the background, the hits stream
+//! into a list (agent, project, title, turn, kind, the line with the match
+//! marked), Enter opens the hit's session at its turn with the match
+//! highlighted, and `Esc` comes back to the list.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::common::pty::{Viewer, rows};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A project folder and a home with two Claude Code sessions of it: the
+/// older one says `zanzibar-planted` in its third turn, among enough other
+/// turns that it is not on the first screen; the newer one (opened first)
+/// does not.
+struct Setup {
+    _dir: tempfile::TempDir,
+    home: PathBuf,
+    project: PathBuf,
+}
+
+fn record(kind: &str, uuid: &str, n: usize, text: &str, cwd: &Path) -> String {
+    let message = if kind == "user" {
+        serde_json::json!({"role": "user", "content": text})
+    } else {
+        serde_json::json!({"id": format!("m{uuid}"), "role": "assistant", "model": "claude-x",
+            "content": [{"type": "text", "text": text}]})
+    };
+    serde_json::json!({"type": kind, "uuid": uuid, "sessionId": "s",
+        "timestamp": format!("2026-01-22T10:{:02}:00.000Z", n),
+        "cwd": cwd.to_string_lossy(), "message": message})
+    .to_string()
+        + "\n"
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().canonicalize().expect("real path");
+        let project = root.join("app");
+        let home = root.join("home");
+        std::fs::create_dir_all(&project).expect("project");
+        let slug = project.to_string_lossy().replace(['/', '.'], "-");
+        let claude = home.join(".claude/projects").join(slug);
+        std::fs::create_dir_all(&claude).expect("claude folder");
+        let mut older = String::new();
+        for turn in 1..=6 {
+            let prompt = if turn == 3 {
+                "Where is zanzibar-planted used?".to_owned()
+            } else {
+                format!("Question number {turn}")
+            };
+            older.push_str(&record(
+                "user",
+                &format!("u{turn}"),
+                turn,
+                &prompt,
+                &project,
+            ));
+            let long = format!(
+                "Answer {turn}.\n\n{}",
+                "A line of the answer.\n\n".repeat(12)
+            );
+            older.push_str(&record(
+                "assistant",
+                &format!("a{turn}"),
+                turn,
+                &long,
+                &project,
+            ));
+        }
+        let older_path = claude.join("0000older.jsonl");
+        std::fs::write(&older_path, older).expect("written");
+        let past = std::time::SystemTime::now() - Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&older_path)
+            .and_then(|f| f.set_modified(past))
+            .expect("dated");
+        let newer = record("user", "n1", 1, "Something else entirely", &project)
+            + &record("assistant", "n2", 2, "The newer session answers.", &project);
+        std::fs::write(claude.join("1111newer.jsonl"), newer).expect("written");
+        Setup {
+            _dir: dir,
+            home,
+            project,
+        }
+    }
+
+    fn viewer(&self, cols: u16) -> Viewer {
+        let mut cmd = Viewer::command(&self.project, &self.home.join("jp"));
+        cmd.env("HOME", &self.home);
+        for var in [
+            "CODEX_HOME",
+            "CLAUDE_CONFIG_DIR",
+            "XDG_CONFIG_HOME",
+            "COPILOT_HOME",
+        ] {
+            cmd.env_remove(var);
+        }
+        Viewer::start(cmd, 24, cols)
+    }
+}
+
+#[test]
+fn a_hit_found_from_the_viewer_opens_at_its_turn_and_esc_comes_back() {
+    let setup = Setup::new();
+    for cols in [80u16, 40] {
+        let mut viewer = setup.viewer(cols);
+        viewer.wait_for_text("The newer session answers.");
+        viewer.send(b"S");
+        viewer.wait_for_text("Search every");
+        viewer.send(b"zanzibar-planted\r");
+        let screen = viewer.wait_until("the hit listed", TIMEOUT, |s| {
+            s.contents().contains("1 hit in ") && s.contents().contains("zanzibar-planted")
+        });
+        let list = rows(&screen);
+        let heading = list
+            .iter()
+            .position(|row| row.starts_with(" claude"))
+            .unwrap_or_else(|| panic!("{cols}: a session heading: {list:#?}"));
+        assert!(list[heading].contains("app"), "{cols}: {list:#?}");
+        assert!(
+            list[heading].contains("Question number"),
+            "{cols}: {list:#?}"
+        );
+        let hit = &list[heading + 1];
+        assert!(hit.starts_with("    3  prompt  "), "{cols}: {hit}");
+        assert!(hit.contains("zanzibar-planted"), "{cols}: {hit}");
+        for row in &list {
+            assert!(row.chars().count() <= usize::from(cols), "{cols}: {row}");
+        }
+        // The match is marked in the list.
+        let y = u16::try_from(heading + 1).unwrap();
+        let x = u16::try_from(hit.find("zanzibar").unwrap()).unwrap();
+        let cell = screen.cell(y, x).expect("the match's cell");
+        assert!(
+            cell.bold() || cell.underline() || cell.bgcolor() != vt100::Color::Default,
+            "{cols}: the match is marked"
+        );
+
+        // Enter opens the older session at turn 3, the match highlighted.
+        viewer.send(b"\r");
+        let screen = viewer.wait_until("the hit's turn", TIMEOUT, |s| {
+            !s.contents().contains("Search every") && s.contents().contains("turn 3/6")
+        });
+        let text = screen.contents();
+        assert!(text.contains("zanzibar-planted"), "{cols}: {text}");
+        // The match is highlighted (the bar has room to count it at 80).
+        let top = rows(&screen);
+        let y = top
+            .iter()
+            .position(|row| row.contains("zanzibar-planted"))
+            .unwrap();
+        let x = top[y].find("zanzibar").unwrap();
+        let cell = screen.cell(y as u16, x as u16).expect("the match's cell");
+        assert!(cell.bold() || cell.underline() || cell.bgcolor() != vt100::Color::Default);
+        if cols == 80 {
+            assert!(text.contains("match 1/1"), "{cols}: {text}");
+        }
+        assert!(
+            !text.contains("The newer session answers."),
+            "{cols}: {text}"
+        );
+
+        // Esc clears the highlights, Esc again comes back to the list.
+        viewer.send(b"\x1b");
+        std::thread::sleep(Duration::from_millis(200));
+        viewer.send(b"\x1b");
+        viewer.wait_until("the list again", TIMEOUT, |s| {
+            s.contents().contains("Search every") && s.contents().contains("1 hit in ")
+        });
+        // Esc in the list goes back to the conversation; q quits.
+        viewer.send(b"\x1b");
+        viewer.wait_until("the conversation", TIMEOUT, |s| {
+            !s.contents().contains("Search every")
+        });
+        viewer.quit();
+    }
+}
+
+#[test]
+fn the_picker_opens_the_search_with_ctrl_s_and_nothing_found_says_so() {
+    let setup = Setup::new();
+    let mut viewer = setup.viewer(80);
+    viewer.wait_for_text("The newer session answers.");
+    viewer.send(b"p");
+    viewer.wait_for_text("Conversations (2)");
+    viewer.send(b"\x13");
+    viewer.wait_for_text("Search every");
+    viewer.send(b"no-such-word-anywhere\r");
+    viewer.wait_until("the search's end", TIMEOUT, |s| {
+        s.contents().contains("0 hits in 2 sessions")
+    });
+    viewer.send(b"\x1b");
+    viewer.wait_until("the conversation", TIMEOUT, |s| {
+        !s.contents().contains("Search every")
+    });
+    viewer.quit();
+}
