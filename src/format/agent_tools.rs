@@ -31,7 +31,7 @@ const SHELL: &[&str] = &[
 /// The `parameters` value that shows a call's view (`overhear.call_view`,
 /// made by [`super::agent_args`]): JP's form for a custom formatter, which
 /// the viewer never runs.
-pub const RENDERED: &str = "overhear";
+pub const RENDERED: &str = crate::model::call_view::VIEW_PARAMETERS;
 
 /// File edits: the change as a diff.
 const EDIT: &[&str] = &[

@@ -9,6 +9,13 @@ use serde::{Deserialize, Serialize};
 use super::event::Event;
 use super::facts;
 
+/// The `parameters` value of overhear's own tool styles, which draw a call's
+/// view: JP's form for a custom formatter, which the viewer never runs. A
+/// call such a style meets without a view shows its arguments as JSON; a
+/// user's own custom command without `rendered_arguments` shows nothing
+/// (display-policy.md §3).
+pub const VIEW_PARAMETERS: &str = "overhear";
+
 /// The most lines of a diff a reader keeps in a [`CallView::Diff`]: the
 /// terminal shows the first few dozen, an export all of these.
 pub const DIFF_KEPT_LINES: usize = 5_000;

@@ -127,7 +127,7 @@ fn the_user_configuration_changes_the_prices() {
     let (code, out, err) = render(
         &fixture("claude-not-priced.jsonl"),
         Some(
-            "[prices.\"claude-sonnet-4\"]\ninput = 3\noutput = 15\ncache_read = 0.3\ncache_write = 3.75\n",
+            "[prices.\"claude-imaginary-9\"]\ninput = 3\noutput = 15\ncache_read = 0.3\ncache_write = 3.75\n",
         ),
     );
     assert_eq!(code, 0, "{err}");

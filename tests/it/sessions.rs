@@ -223,7 +223,7 @@ fn each_session_has_the_figures_and_cost_of_its_transcript() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("config.toml"),
-        "[prices.\"claude-sonnet-4\"]\ninput = 3\noutput = 15\ncache_read = 0.3\ncache_write = 3.75\n",
+        "[prices.\"claude-imaginary-9\"]\ninput = 3\noutput = 15\ncache_read = 0.3\ncache_write = 3.75\n",
     )
     .unwrap();
     let listed = home.listed(&["--project", APP, "--agent", "claude", "--sort", "cost"]);

@@ -154,7 +154,7 @@ fn search_backward_counts_matches_and_recalls_queries() {
             viewer.wait_until("the help", TIMEOUT, |s| s.contents().contains("help"));
             viewer.send(b"G");
             viewer.wait_until("the end of the help", TIMEOUT, |s| {
-                s.contents().contains("next message to the user.")
+                s.contents().contains("search, then goes back.")
             });
             viewer.send(b"q");
             std::thread::sleep(std::time::Duration::from_millis(100));

@@ -429,7 +429,7 @@ pub(super) fn arguments_lines(
                 super::call_view::lines(&view, subject, whole, ctx)
             })
         }
-        Parameters::Custom(_) => match request
+        Parameters::Custom(command) => match request
             .metadata
             .get("rendered_arguments")
             .and_then(Value::as_str)
@@ -439,10 +439,14 @@ pub(super) fn arguments_lines(
                 "    ",
                 ctx,
             ),
-            // A style made for a view this call has none of (OpenCode's
-            // `bash` style on another agent's `bash` call): the arguments
-            // are shown as they are, never nothing.
-            None => json_lines(arguments, ctx),
+            // overhear's own style made for a view this call has none of
+            // (OpenCode's `bash` style on another agent's `bash` call): the
+            // arguments are shown as they are, never nothing. A user's own
+            // command with nothing rendered shows nothing, as JP does.
+            None if command == call_view::VIEW_PARAMETERS => {
+                json_lines(arguments, ctx)
+            }
+            None => Vec::new(),
         },
         Parameters::FunctionCall | Parameters::Off => Vec::new(),
     }
