@@ -116,6 +116,9 @@ pub enum Effect {
     },
     /// Stop the search over every session under way.
     CancelSearch,
+    /// Show this command (it resumes the session in its agent) and put it
+    /// on the clipboard with OSC 52; never run it.
+    Resume(String),
     /// Open the session of this hit and call [`App::open`], then
     /// [`App::show_hit`].
     OpenHit(FoundHit),

@@ -236,6 +236,11 @@ pub trait Follow {
     fn modified(&self) -> Option<SystemTime> {
         None
     }
+    /// The command that resumes the conversation in the agent that wrote
+    /// it (`R`), or why there is none.
+    fn resume_command(&self) -> Result<String, String> {
+        Err("no resume command for this conversation".into())
+    }
     /// Turns ended and questions asked so far, for `--notify`.
     fn attention(&self) -> Attention;
     /// Called about once a second: a chance to notice what no file change

@@ -72,6 +72,8 @@ pub enum Action {
     Picker,
     /// Search every session (the list of hits, its prompt).
     SearchEverywhere,
+    /// Show and copy the command that resumes the session in its agent.
+    Resume,
     /// Show the keys.
     Help,
     /// Suspend to the shell.
@@ -372,6 +374,12 @@ pub const BINDINGS: &[Binding] = &[
         &[Chord::ch('p')],
         Action::Picker,
         "other conversations of this folder",
+    ),
+    bind(
+        "R",
+        &[Chord::ch('R')],
+        Action::Resume,
+        "show and copy the command that resumes this session",
     ),
     bind(
         "S Ctrl-s",

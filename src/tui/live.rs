@@ -633,6 +633,14 @@ impl Follow for LiveDocument {
         Ok(changed || state_changed)
     }
 
+    fn resume_command(&self) -> Result<String, String> {
+        match &self.live.origin {
+            Origin::Jp(_) => Err("no resume command: JP names none for a conversation".into()),
+            Origin::Stream(_) => Err("no resume command: read from a stream".into()),
+            Origin::Eve(path) => super::resume::command(path),
+        }
+    }
+
     fn modified(&self) -> Option<SystemTime> {
         let path = match &self.live.origin {
             Origin::Jp(dir) => dir.events_path(),

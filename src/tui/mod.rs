@@ -44,6 +44,7 @@ pub mod notify;
 pub mod pager;
 pub mod picker;
 pub mod replay;
+mod resume;
 pub mod run;
 mod running_totals;
 mod search_all;

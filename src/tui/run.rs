@@ -326,6 +326,13 @@ impl<U: Send + 'static> Session<'_, U> {
                     text.len()
                 ));
             }
+            Effect::Resume(command) => {
+                let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
+                let mut out = io::stdout();
+                out.write_all(clipboard_sequence(&command, in_tmux).as_bytes())?;
+                out.flush()?;
+                app.note(format!("{command}   (copied with OSC 52; not run)"));
+            }
             Effect::Notify(text) => {
                 let mut out = io::stdout();
                 out.write_all(super::notify::sequence(&text).as_bytes())?;

@@ -71,6 +71,7 @@ mod redact_viewer_pty;
 mod render_markdown;
 mod render_snapshots;
 mod render_turns;
+mod resume_pty;
 mod rewrite_prefix;
 mod search;
 mod search_output;

@@ -141,6 +141,10 @@ impl<D: Viewable> App<D> {
                 self.hits = HitCounts::default();
             }
             Action::SearchEverywhere => self.mode = Mode::Everywhere,
+            Action::Resume => match self.doc.resume_command() {
+                Ok(command) => return Some(Effect::Resume(command)),
+                Err(why) => self.note(why),
+            },
             Action::GotoTurn => self.note("type the turn's number first: 12t goes to turn 12"),
             Action::NextFailure => self.jump_to(Landmark::Failure, true),
             Action::PrevFailure => self.jump_to(Landmark::Failure, false),

@@ -356,6 +356,13 @@ fn key_capital_s_searches_every_session_and_opens_a_hit_at_its_turn() {
 }
 
 #[test]
+fn key_capital_r_says_when_there_is_no_resume_command() {
+    let mut app = app(TestDoc::turns(3));
+    assert_eq!(press(&mut app, "R"), None);
+    assert!(app.message.as_deref().unwrap().starts_with("no resume command"));
+}
+
+#[test]
 fn opening_a_picked_conversation_starts_at_its_end() {
     let mut app = app_with(TestDoc::turns(3), true);
     press(&mut app, "g");

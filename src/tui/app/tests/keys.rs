@@ -46,6 +46,7 @@ const TESTED: &[Action] = &[
     Action::Quit,
     Action::OpenAgent,
     Action::SearchEverywhere,
+    Action::Resume,
 ];
 
 #[test]

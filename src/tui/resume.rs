@@ -1,0 +1,136 @@
+//! `R`: the command that resumes the session shown in the agent that wrote
+//! it (`claude --resume ID`, `codex resume ID`, …), for the status bar and
+//! the clipboard. It is never run. The id comes from the session's files,
+//! so it is checked (printable, one line) and shell-quoted when it is not a
+//! plain name (docs/tui.md, "Coming back to a session").
+
+use std::path::Path;
+
+use crate::format::detect::{LineFormat, line_format};
+use crate::source::opencode::SessionPath;
+use crate::source::sessions::read_head;
+
+/// How much of a session's start is read for its agent and id.
+const HEAD: u64 = 64 * 1024;
+
+/// The command that resumes the session in the file at `path`, or why
+/// there is none.
+pub fn command(path: &Path) -> Result<String, String> {
+    if let Some(session) = SessionPath::from_path(path) {
+        return Ok(format!("opencode --session {}", quoted(&session.session)?));
+    }
+    let head = read_head(path, HEAD).map_err(|e| format!("{}: {e}", path.display()))?;
+    let first = head
+        .split(|&b| b == b'\n')
+        .find(|line| !line.trim_ascii().is_empty())
+        .and_then(|line| serde_json::from_slice::<serde_json::Value>(line).ok());
+    let format = first.as_ref().and_then(line_format);
+    let stem = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.split('.').next())
+        .unwrap_or_default();
+    match format {
+        Some(LineFormat::ClaudeCode) => Ok(format!("claude --resume {}", quoted(stem)?)),
+        Some(LineFormat::Codex) => {
+            let id = first
+                .as_ref()
+                .and_then(|v| v.pointer("/payload/id"))
+                .and_then(|v| v.as_str())
+                .map_or_else(|| uuid_tail(stem), str::to_owned);
+            Ok(format!("codex resume {}", quoted(&id)?))
+        }
+        Some(LineFormat::Gemini) => Ok(format!("gemini --resume {}", quoted(&gemini_id(&head)?)?)),
+        Some(LineFormat::Qwen) => Ok(format!("qwen --resume {}", quoted(&gemini_id(&head)?)?)),
+        Some(LineFormat::Copilot) => {
+            let folder = path
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            Ok(format!("copilot --resume {}", quoted(folder)?))
+        }
+        Some(LineFormat::OpenCode) | Some(LineFormat::Eve) | None => {
+            Err("no resume command: not an agent session overhear knows how to resume".into())
+        }
+    }
+}
+
+/// A Gemini CLI or Qwen Code chat's `sessionId`.
+fn gemini_id(head: &[u8]) -> Result<String, String> {
+    const KEY: &[u8] = b"\"sessionId\"";
+    let at = head
+        .windows(KEY.len())
+        .position(|w| w == KEY)
+        .ok_or("no resume command: the chat names no sessionId")?;
+    let rest = &head[at + KEY.len()..];
+    let colon = rest
+        .iter()
+        .position(|&b| b == b':')
+        .ok_or("no resume command: the chat's sessionId cannot be read")?;
+    serde_json::Deserializer::from_slice(&rest[colon + 1..])
+        .into_iter::<String>()
+        .next()
+        .and_then(Result::ok)
+        .ok_or_else(|| "no resume command: the chat's sessionId cannot be read".into())
+}
+
+/// The 36-character id at the end of a Codex rollout's name
+/// (`rollout-2026-01-22T10-15-23-<uuid>`), or the whole name.
+fn uuid_tail(stem: &str) -> String {
+    stem.get(stem.len().saturating_sub(36)..)
+        .filter(|tail| tail.chars().filter(|&c| c == '-').count() == 4)
+        .unwrap_or(stem)
+        .to_owned()
+}
+
+/// `id` as one shell word: as is when it is a plain name, else in single
+/// quotes. An id with a control character, or empty, is refused: it is not
+/// an id any agent wrote.
+fn quoted(id: &str) -> Result<String, String> {
+    if id.is_empty() || crate::text::sanitize::echo_line(id) != id {
+        return Err("no resume command: the session id is not printable".into());
+    }
+    if id
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '/'))
+    {
+        return Ok(id.to_owned());
+    }
+    Ok(format!("'{}'", id.replace('\'', r"'\''")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_quoted_for_a_shell_and_control_characters_refused() {
+        assert_eq!(quoted("0d3a8e6f-1").unwrap(), "0d3a8e6f-1");
+        assert_eq!(quoted("a b;rm -rf ~").unwrap(), "'a b;rm -rf ~'");
+        assert_eq!(quoted("it's").unwrap(), r"'it'\''s'");
+        assert!(quoted("x\u{1b}]0;y\u{7}").is_err());
+        assert!(quoted("a\u{202e}b").is_err());
+        assert!(quoted("").is_err());
+    }
+
+    #[test]
+    fn each_agent_has_its_command() {
+        let dir = tempfile::tempdir().unwrap();
+        let claude = dir.path().join("0d3a8e6f-0000-4000-8000-000000000001.jsonl");
+        std::fs::write(&claude, "{\"type\":\"user\",\"uuid\":\"u\",\"sessionId\":\"s\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n").unwrap();
+        assert_eq!(
+            command(&claude).unwrap(),
+            "claude --resume 0d3a8e6f-0000-4000-8000-000000000001"
+        );
+        let codex = dir.path().join("rollout-2026-01-22T10-15-23-0199aaaa-0000-7000-8000-000000000001.jsonl");
+        std::fs::write(&codex, "{\"timestamp\":\"2026-01-22T10:00:00Z\",\"type\":\"session_meta\",\"payload\":{\"id\":\"0199aaaa-0000-7000-8000-000000000001\",\"cwd\":\"/w\"}}\n").unwrap();
+        assert_eq!(
+            command(&codex).unwrap(),
+            "codex resume 0199aaaa-0000-7000-8000-000000000001"
+        );
+        let eve = dir.path().join("stream.ndjson");
+        std::fs::write(&eve, "not json\n").unwrap();
+        assert!(command(&eve).unwrap_err().starts_with("no resume command"));
+    }
+}
