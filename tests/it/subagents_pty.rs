@@ -276,3 +276,34 @@ fn a_file_that_is_its_own_sub_agent_shows_the_cut_cycle_in_the_viewer() {
     );
     viewer.quit();
 }
+
+#[test]
+fn a_codex_child_rollout_opens_full_screen_with_a_and_esc_comes_back() {
+    for cols in [40u16, 80, 200] {
+        let tmp = tempfile::tempdir().expect("a temporary folder");
+        crate::subagents::write_session(tmp.path());
+        let parent = tmp.path().join(crate::subagents::PARENT);
+        let mut viewer = open(&parent, cols);
+        viewer.wait_for_text("Three TODOs are left");
+        viewer.wait_until("the agent's call", Duration::from_secs(10), |s| {
+            s.contents().contains("agent \"")
+        });
+        let before = viewer.settled_screen().contents();
+        // `{` puts the cursor on the card, `a` opens its sub-agent.
+        viewer.send(b"{");
+        viewer.send(b"a");
+        let full = viewer.wait_until("the child full-screen", Duration::from_secs(5), |s| {
+            s.contents().contains("rg -c TODO src") && !s.contents().contains("How many TODOs")
+        });
+        let text = full.contents();
+        assert!(text.contains("3 TODO comments"), "{cols}: {text}");
+        assert!(!text.contains("Three TODOs are left"), "{cols}: {text}");
+        // Esc is the way back, to the parent.
+        viewer.send(b"\x1b");
+        let back = viewer.wait_until("back to the parent", Duration::from_secs(5), |s| {
+            s.contents().contains("Three TODOs are left")
+        });
+        assert!(back.contents().contains("agent \""), "{cols}: {before}");
+        viewer.quit();
+    }
+}

@@ -170,7 +170,7 @@ mod tests {
         let past = format!("{within}{shallow}{deep}");
         let out = deep_lines_as_written(&past);
         assert!(out.starts_with(&format!("{within}{shallow}\n*(markdown nested 1024 levels")), "{}", &out[..200]);
-        assert!(out.ends_with(&format!("- x\n```\n\n\n")), "{:?}", &out[out.len() - 30..]);
+        assert!(out.ends_with("- x\n```\n\n\n"), "{:?}", &out[out.len() - 30..]);
     }
 
     #[test]
