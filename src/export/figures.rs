@@ -1,6 +1,6 @@
 //! A session's figures for the index of `export --all`: when it started,
 //! how long it ran, how many turns, tool calls and failures, the tokens it
-//! used and its cost when the agent recorded one. Counted once from the
+//! used and its cost (recorded by the agent, else priced from the table). Counted once from the
 //! conversation, then kept in the export's manifest so that a session that
 //! did not change is not read again to list it.
 
@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::{Conversation, EventKind, facts};
 use crate::render::duration::{epoch_millis, human};
+use crate::usage::Cost;
 
 /// What the index says of one session.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -26,8 +27,15 @@ pub struct Figures {
     pub input_tokens: Option<u64>,
     /// Output tokens summed likewise.
     pub output_tokens: Option<u64>,
-    /// Cost in USD summed over the turns that recorded one.
+    /// Cost in USD summed over the turns with one: recorded by the agent,
+    /// or computed from their tokens at the price table's list prices.
     pub cost: Option<f64>,
+    /// Whether part of that cost was computed from the price table.
+    #[serde(default)]
+    pub estimated: bool,
+    /// Turns that stated tokens for a model the price table does not price.
+    #[serde(default)]
+    pub not_priced: usize,
 }
 
 impl Figures {
@@ -51,8 +59,16 @@ impl Figures {
                     if let Some(info) = facts::turn_info(event) {
                         add(&mut figures.input_tokens, info.input_tokens);
                         add(&mut figures.output_tokens, info.output_tokens);
-                        if let Some(cost) = info.cost {
-                            *figures.cost.get_or_insert(0.0) += cost;
+                        match Cost::of(&info, crate::usage::prices()) {
+                            Some(Cost::Recorded(dollars)) => {
+                                *figures.cost.get_or_insert(0.0) += dollars;
+                            }
+                            Some(Cost::Priced(dollars)) => {
+                                *figures.cost.get_or_insert(0.0) += dollars;
+                                figures.estimated = true;
+                            }
+                            Some(Cost::NotPriced) => figures.not_priced += 1,
+                            None => {}
                         }
                     }
                 }
@@ -91,9 +107,23 @@ impl Figures {
         )
     }
 
-    /// The cost as `$1.23`, or "" when unknown.
+    /// The cost as `$1.23` (recorded), `~$1.23` (priced from the table),
+    /// with ` + not priced` when some turns could not be priced, `not
+    /// priced` alone when none could, or "" when no turn said anything of
+    /// its cost or tokens.
     pub fn cost_text(&self) -> String {
-        self.cost.map(|c| format!("${c:.2}")).unwrap_or_default()
+        let mark = if self.estimated { "~$" } else { "$" };
+        match (self.cost, self.not_priced) {
+            (Some(c), 0) => format!("{mark}{c:.2}"),
+            (Some(c), _) => format!("{mark}{c:.2} + not priced"),
+            (None, 0) => String::new(),
+            (None, _) => "not priced".to_owned(),
+        }
+    }
+
+    /// Whether the index has a cost to show for it.
+    pub fn has_cost(&self) -> bool {
+        self.cost.is_some() || self.not_priced > 0
     }
 }
 

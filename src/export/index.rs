@@ -88,7 +88,7 @@ pub fn write_html(out: &mut impl Write, groups: &[Group]) -> io::Result<()> {
     let costs = groups
         .iter()
         .flat_map(|g| &g.rows)
-        .any(|r| r.figures.cost.is_some());
+        .any(|r| r.figures.has_cost());
     write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -143,7 +143,7 @@ pub fn write_md(out: &mut impl Write, groups: &[Group]) -> io::Result<()> {
     let costs = groups
         .iter()
         .flat_map(|g| &g.rows)
-        .any(|r| r.figures.cost.is_some());
+        .any(|r| r.figures.has_cost());
     writeln!(
         out,
         "# Sessions\n\n{sessions} {} in {} {}.\n",

@@ -235,7 +235,9 @@ fn every_session_gets_a_page_and_the_index_groups_them_by_project() {
     assert!(codex_part.contains(&format!("<a href=\"{CODEX_PAGE}\">Deploy the api</a>")));
     assert!(app_part.contains(&format!("<a href=\"{JP_PAGE}\">Write the notes</a>")));
     // The Claude Code session's row: its title (redacted), start, duration
-    // (0:00 to 0:59), one turn, one tool call, one failure, its tokens.
+    // (0:00 to 0:59), one turn, one tool call, one failure, its tokens and
+    // their cost at claude-sonnet-4-5's list price ($3 / $15 a million:
+    // 2,400 × 3 + 600 × 15 = $0.0162).
     let row = app_part
         .lines()
         .find(|l| l.contains(CLAUDE_PAGE))
@@ -246,7 +248,8 @@ fn every_session_gets_a_page_and_the_index_groups_them_by_project() {
             "<tr><td>claude</td><td><a href=\"{CLAUDE_PAGE}\">Fix the login; the key is \
              [redacted aws-access-token]</a></td><td>2026-01-22 10:00 UTC</td>\
              <td class=\"n\">59s</td><td class=\"n\">1</td><td class=\"n\">1</td>\
-             <td class=\"n\">1</td><td class=\"n\">2.4k in / 600 out</td></tr>"
+             <td class=\"n\">1</td><td class=\"n\">2.4k in / 600 out</td>\
+             <td class=\"n\">~$0.02</td></tr>"
         )
     );
     // Each page is the session's export: redacted, no local home folder.

@@ -10,6 +10,7 @@ use crate::model::facts::{TurnEnd, TurnInfo};
 use crate::render::duration;
 use crate::render::layout::display_timestamp;
 use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::usage::Cost;
 
 /// What a turn, or the whole session, amounts to.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -38,6 +39,9 @@ pub(super) struct Figures {
     pub cache_write: Option<u64>,
     /// Cost in USD of the turns that have one.
     pub cost: Option<f64>,
+    /// Whether any of that cost was computed from tokens at list prices
+    /// (shown `~$`) rather than recorded by the agent.
+    pub estimated: bool,
     /// Turns that used a model but have no cost: their model has no price.
     pub unpriced: usize,
     /// How the turn ended, when not normally.
@@ -71,9 +75,15 @@ impl Figures {
             figures.output = info.output_tokens;
             figures.cache_read = info.cache_read_tokens;
             figures.cache_write = info.cache_write_tokens;
-            figures.cost = info.cost;
-            let used_model = info.model.is_some() || info.input_tokens.is_some();
-            figures.unpriced = usize::from(info.cost.is_none() && used_model);
+            match Cost::of(info, crate::usage::prices()) {
+                Some(Cost::Recorded(dollars)) => figures.cost = Some(dollars),
+                Some(Cost::Priced(dollars)) => {
+                    figures.cost = Some(dollars);
+                    figures.estimated = true;
+                }
+                Some(Cost::NotPriced) => figures.unpriced = 1,
+                None => {}
+            }
             figures.ended = info.ended.filter(|e| *e != TurnEnd::Completed);
             figures.error = info.error.as_ref().map(|e| {
                 let text = match (e.code.is_empty(), e.message.is_empty()) {
@@ -104,6 +114,7 @@ impl Figures {
         self.cache_read = sum(self.cache_read, turn.cache_read);
         self.cache_write = sum(self.cache_write, turn.cache_write);
         self.cost = sum(self.cost, turn.cost);
+        self.estimated |= turn.estimated;
         self.unpriced += turn.unpriced;
     }
 
@@ -149,13 +160,15 @@ impl Figures {
         Some(text)
     }
 
-    /// The cost: `$0.0123`, `not priced`, `$0.0123 (2 turns not priced)`;
-    /// `None` when no turn used a model the export knows of.
+    /// The cost: `$0.0123` as recorded, `~$0.0123` when computed from
+    /// tokens at list prices, `not priced`, `$0.0123 (2 turns not priced)`;
+    /// `None` when no turn states a cost or its tokens.
     fn cost_text(&self) -> Option<String> {
+        let mark = if self.estimated { "~$" } else { "$" };
         match (self.cost, self.unpriced) {
-            (Some(cost), 0) => Some(format!("${cost:.4}")),
+            (Some(cost), 0) => Some(format!("{mark}{cost:.4}")),
             (Some(cost), n) => Some(format!(
-                "${cost:.4} ({} not priced)",
+                "{mark}{cost:.4} ({} not priced)",
                 count(n, "turn", "turns")
             )),
             (None, 0) => None,
@@ -283,5 +296,21 @@ mod tests {
         assert!(list.contains("<dt>cost</dt><dd>$0.0123 (1 turn not priced)</dd>"), "{list}");
         assert!(list.contains("<dt>model</dt><dd>claude-x</dd>"), "{list}");
         assert!(list.contains("<dt>turns</dt><dd>2</dd>"), "{list}");
+    }
+
+    #[test]
+    fn a_turn_with_tokens_and_no_recorded_cost_is_priced_from_the_table() {
+        let info = TurnInfo {
+            model: Some("claude-sonnet-4-5-20250929".into()),
+            input_tokens: Some(1_000_000),
+            output_tokens: Some(100_000),
+            ..TurnInfo::default()
+        };
+        let price = crate::usage::prices()
+            .of("claude-sonnet-4-5")
+            .expect("the table prices it");
+        let dollars = price.input + price.output / 10.0;
+        let turn = Figures::of_turn(None, None, Some(&info));
+        assert!(turn.turn_line().ends_with(&format!("~${dollars:.4}")), "{}", turn.turn_line());
     }
 }
