@@ -505,31 +505,6 @@ fn markdown_nested_a_hundred_thousand_deep_on_one_line_is_shown_as_written() {
 }
 
 #[test]
-fn many_lines_each_nested_as_deep_as_a_line_may_be_cost_linear_memory() {
-    // Each line opens 1,024 lists, the most one line may lay out; without a
-    // budget for the whole text, two thousand of them (4 MB) took 84 MiB,
-    // past the rule's 79.
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let transcript = dir.path().join("deep-lines.jsonl");
-    let line = format!("{}x\n\n", "- ".repeat(1024));
-    let size = with_reply(&transcript, &line.repeat(2000));
-    let render = overhear([
-        "render",
-        "--color",
-        "never",
-        "--width",
-        "1000",
-        arg(&transcript),
-    ]);
-    render.expect_code(0);
-    check_bounds("render of 2,000 deep lines", size, &render);
-    assert!(
-        text(&render).contains("or deep lines past 16384 levels in all, are not laid out"),
-        "the lines past the budget say why they are shown as written"
-    );
-}
-
-#[test]
 fn a_code_line_of_tabs_or_of_vim_tags_costs_time_linear_in_it() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     for (name, block) in [

@@ -12,13 +12,6 @@ use std::borrow::Cow;
 /// text), so that text nested a thousand deep, one level a line, still
 /// reads as it always has.
 pub(super) const MAX_DEPTH: usize = 1024;
-
-/// The levels a text's lines may open past the layout's own depth, all
-/// lines together, before further such lines are shown as written too: one
-/// line of 1,024 levels costs a few hundred kilobytes to parse, so without
-/// a budget for the whole text many such lines would pass the memory rule.
-/// Sixteen lines as deep as a line may be.
-pub(super) const MAX_DEEP_LEVELS: usize = 16 * MAX_DEPTH;
 use super::as_written::{AsWritten, fenced, prose_lines};
 
 /// `text` with every line (outside fenced code) that opens more than
@@ -27,15 +20,10 @@ use super::as_written::{AsWritten, fenced, prose_lines};
 /// text. Borrowed when there is none.
 pub(super) fn deep_lines_as_written(text: &str) -> Cow<'_, str> {
     let mut parts: Vec<(AsWritten, usize)> = Vec::new();
-    let mut deep_levels = 0;
     prose_lines(text, |start, line| {
         let Some(line) = line else { return };
         let depth = containers_opened(line.as_bytes());
-        if depth <= super::MAX_DEPTH {
-            return;
-        }
-        deep_levels += depth;
-        if depth <= MAX_DEPTH && deep_levels <= MAX_DEEP_LEVELS {
+        if depth <= MAX_DEPTH {
             return;
         }
         let end = start + line.len();
@@ -59,8 +47,7 @@ pub(super) fn deep_lines_as_written(text: &str) -> Cow<'_, str> {
         .map(|(part, depth)| AsWritten {
             note: format!(
                 "(markdown nested {depth} levels deep on one line, shown as written: lines \
-                 opening more than {MAX_DEPTH} blocks, or deep lines past {MAX_DEEP_LEVELS} \
-                 levels in all, are not laid out)"
+                 opening more than {MAX_DEPTH} blocks are not laid out)"
             ),
             ..part
         })
@@ -160,20 +147,6 @@ mod tests {
     }
 
     #[test]
-    fn deep_lines_past_the_budget_of_the_whole_text_are_fenced_too() {
-        // Sixteen lines as deep as a line may be are laid out; the next deep
-        // line (past the layout's own depth) is shown as written.
-        let deep = format!("{}x\n\n", "- ".repeat(MAX_DEPTH));
-        let shallow = format!("{}y\n\n", "- ".repeat(super::super::MAX_DEPTH));
-        let within = deep.repeat(16);
-        assert!(matches!(deep_lines_as_written(&within), Cow::Borrowed(_)));
-        let past = format!("{within}{shallow}{deep}");
-        let out = deep_lines_as_written(&past);
-        assert!(out.starts_with(&format!("{within}{shallow}\n*(markdown nested 1024 levels")), "{}", &out[..200]);
-        assert!(out.ends_with("- x\n```\n\n\n"), "{:?}", &out[out.len() - 30..]);
-    }
-
-    #[test]
     fn a_line_nested_too_deep_is_fenced_behind_a_note_and_code_is_not_looked_at() {
         let deep = format!("{}x\n", "> ".repeat(MAX_DEPTH + 1));
         let text = format!("before\n{deep}{deep}after\n```\n{deep}```\n");
@@ -182,8 +155,7 @@ mod tests {
             out,
             format!(
                 "before\n\n*(markdown nested 1025 levels deep on one line, shown as written: lines \
-                 opening more than 1024 blocks, or deep lines past 16384 levels in all, are not \
-                 laid out)*\n\n```\n{deep}{deep}```\n\nafter\n```\n{deep}```\n"
+                 opening more than 1024 blocks are not laid out)*\n\n```\n{deep}{deep}```\n\nafter\n```\n{deep}```\n"
             )
         );
     }
