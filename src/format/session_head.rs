@@ -52,24 +52,35 @@ fn plain_head<'a>(head: &'a [u8], plain: &'a mut Vec<u8>) -> &'a [u8] {
 /// before them, and is read from the cut line too.
 pub fn codex_cwd(head: &[u8]) -> Option<String> {
     let mut plain = Vec::new();
-    let head = plain_head(head, &mut plain);
-    let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
-    let line = &head[start..];
-    let line = match line.iter().position(|&b| b == b'\n') {
-        Some(end) => &line[..end],
-        None => line,
-    };
-    if let Ok(record) = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0) {
-        if record.get("type").and_then(Value::as_str) != Some("session_meta") {
-            return None;
-        }
-        return record
-            .get("payload")
-            .and_then(|p| p.get("cwd"))
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+    let line = first_line(head, &mut plain)?;
+    if let Some(cwd) = whole_meta_value(line, "/payload/cwd") {
+        return cwd;
     }
     cut_line_cwd(line)
+}
+
+/// The first non-blank line of a Codex rollout's first bytes (plain or the
+/// start of a zstd frame, inflated into `plain`), cut at the head's end
+/// when it has no line break.
+fn first_line<'a>(head: &'a [u8], plain: &'a mut Vec<u8>) -> Option<&'a [u8]> {
+    let head = plain_head(head, plain);
+    let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
+    let line = &head[start..];
+    Some(match line.iter().position(|&b| b == b'\n') {
+        Some(end) => &line[..end],
+        None => line,
+    })
+}
+
+/// The string at `pointer` of a first line that parses whole: `Some(None)`
+/// when it is no `session_meta` or has none there, `None` when the line
+/// does not parse (cut short by the head's end).
+fn whole_meta_value(line: &[u8], pointer: &str) -> Option<Option<String>> {
+    let record = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0).ok()?;
+    if record.get("type").and_then(Value::as_str) != Some("session_meta") {
+        return Some(None);
+    }
+    Some(record.pointer(pointer).and_then(Value::as_str).map(str::to_owned))
 }
 
 /// The thread a Codex child rollout was spawned by
@@ -79,21 +90,12 @@ pub fn codex_cwd(head: &[u8]) -> Option<String> {
 /// instructions).
 pub fn codex_parent_thread(head: &[u8]) -> Option<String> {
     let mut plain = Vec::new();
-    let head = plain_head(head, &mut plain);
-    let start = head.iter().position(|b| !b.is_ascii_whitespace())?;
-    let line = &head[start..];
-    let line = match line.iter().position(|&b| b == b'\n') {
-        Some(end) => &line[..end],
-        None => line,
-    };
-    if let Ok(record) = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0) {
-        if record.get("type").and_then(Value::as_str) != Some("session_meta") {
-            return None;
-        }
-        return record
-            .pointer("/payload/source/subagent/thread_spawn/parent_thread_id")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
+    let line = first_line(head, &mut plain)?;
+    if let Some(parent) = whole_meta_value(
+        line,
+        "/payload/source/subagent/thread_spawn/parent_thread_id",
+    ) {
+        return parent;
     }
     let key = find(line, b"\"parent_thread_id\":")?;
     find(&line[..key], b"\"type\":\"session_meta\"")?;
