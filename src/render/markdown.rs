@@ -21,14 +21,32 @@ use ratatui::text::{Line, Span};
 use super::highlight::guess_language;
 use super::lazy_highlight::Highlighting;
 use super::theme::Theme;
+use crate::text::count::counted;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::text::truncate::cut_to_width;
 use crate::text::width::display_width;
 use crate::text::wrap::{child_width, prefix_lines, spaces, wrap_spans};
 
 mod as_written;
+mod budget;
 mod nesting;
 mod table;
+
+pub(crate) use budget::markdown_end;
+
+/// Where `text`, laid out whole, stops being laid out as markdown, in its
+/// own bytes: [`markdown_end`], when no oversized table or deep line of it
+/// is fenced first. When one is, the fenced text's budget is not in the
+/// text's bytes, and `None` says to lay it out whole (its own budget still
+/// holds there).
+pub(crate) fn laid_out_until(text: &str) -> Option<usize> {
+    let tables = table::oversized_tables_as_written(text);
+    let deep = nesting::deep_lines_as_written(&tables);
+    match (&tables, &deep) {
+        (Cow::Borrowed(_), Cow::Borrowed(_)) => markdown_end(text),
+        _ => None,
+    }
+}
 
 /// Blocks nested deeper than this are shown as their plain text (keeps recursion bounded).
 const MAX_DEPTH: usize = 32;
@@ -88,8 +106,9 @@ pub fn markdown_to_lines_highlighting(
     let text = sanitize(text, SanitizeMode::Strip);
     let text = table::oversized_tables_as_written(&text);
     let text = nesting::deep_lines_as_written(&text);
+    let (text, rest) = text.split_at(markdown_end(&text).unwrap_or(text.len()));
     let arena = Arena::new();
-    let root = parse_document(&arena, &text, &options());
+    let root = parse_document(&arena, text, &options());
     let mut renderer = Renderer {
         theme,
         footnotes: HashMap::new(),
@@ -100,7 +119,7 @@ pub fn markdown_to_lines_highlighting(
         highlighting,
     };
     renderer.number_footnotes(root);
-    renderer.blocks(
+    let mut lines = renderer.blocks(
         root,
         Ctx {
             width,
@@ -108,7 +127,65 @@ pub fn markdown_to_lines_highlighting(
             depth: 0,
         },
         false,
+    );
+    if !rest.is_empty() {
+        if !lines.is_empty() {
+            lines.push(Line::default());
+        }
+        let note = as_written_note(rest.lines().count(), width, theme, base);
+        lines.extend(note);
+        lines.extend(as_written_lines(rest, width, base));
+    }
+    lines
+}
+
+/// The note before the lines of a text past [`markdown_end`]: how many
+/// there are and why they are shown as written, then a blank line.
+pub(crate) fn as_written_note(
+    lines: usize,
+    width: usize,
+    theme: &Theme,
+    base: Style,
+) -> Vec<Line<'static>> {
+    let mut out = wrap_spans(
+        &[Span::styled(
+            as_written_note_text(lines),
+            base.patch(theme.styles.emphasis),
+        )],
+        width,
+        &[],
+        &[],
+    );
+    out.push(Line::default());
+    out
+}
+
+/// The words of [`as_written_note`] (the HTML export says the same).
+pub(crate) fn as_written_note_text(lines: usize) -> String {
+    format!(
+        "(the next {} are shown as written: this text holds more markdown than is laid out at \
+         once)",
+        counted(lines, "line")
     )
+}
+
+/// Markdown `text` (sanitized) shown as written: each line wrapped at
+/// `width`, blank lines kept. Costs a line laid out per line, and no parse.
+pub(crate) fn as_written_lines(text: &str, width: usize, base: Style) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            out.push(Line::default());
+        } else {
+            out.extend(wrap_spans(
+                &[Span::styled(line.to_string(), base)],
+                width.max(1),
+                &[],
+                &[],
+            ));
+        }
+    }
+    out
 }
 
 /// The parser options: CommonMark plus the GFM extensions (the HTML

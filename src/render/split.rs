@@ -111,6 +111,11 @@ pub fn line_pieces(text: &str, limits: &SplitLimits) -> Vec<Range<usize>> {
     if text.len() <= limits.above {
         return ranges(Vec::new(), text.len());
     }
+    line_chunks(text, limits)
+}
+
+/// [`line_pieces`] whatever the text's size.
+fn line_chunks(text: &str, limits: &SplitLimits) -> Vec<Range<usize>> {
     let mut cuts = Vec::new();
     let (mut start, mut count) = (0, 0);
     for line in lines(text) {
@@ -122,6 +127,64 @@ pub fn line_pieces(text: &str, limits: &SplitLimits) -> Vec<Range<usize>> {
         count += 1;
     }
     ranges(cuts, text.len())
+}
+
+/// How a piece of a block's text is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PieceForm {
+    /// Laid out as its block lays out text (markdown, result lines).
+    #[default]
+    Laid,
+    /// The first piece of a text's part past its markdown budget
+    /// ([`crate::render::markdown::markdown_end`]): a note saying how many
+    /// `lines` that part has, then its lines as written.
+    AsWrittenFrom {
+        /// The lines of the whole part shown as written.
+        lines: usize,
+    },
+    /// A further piece of lines shown as written: it goes on from the piece
+    /// before, with no blank line between.
+    AsWrittenMore,
+}
+
+/// `pieces` of markdown `text` (from [`markdown_pieces`]) with the part of
+/// each that is past its markdown budget cut into pieces of lines shown as
+/// written, so that a text no cut can divide (one list of a million items)
+/// is laid out a few thousand lines at a time. A part holding a control
+/// character stays whole (the sanitizer may read across its lines), and so
+/// does a piece whose layout fences an oversized table or deep line first.
+pub fn with_as_written(
+    text: &str,
+    pieces: Vec<Range<usize>>,
+    limits: &SplitLimits,
+) -> Vec<(Range<usize>, PieceForm)> {
+    let mut out = Vec::with_capacity(pieces.len());
+    for range in pieces {
+        let piece = &text[range.clone()];
+        let Some(end) = crate::render::markdown::laid_out_until(piece) else {
+            out.push((range, PieceForm::Laid));
+            continue;
+        };
+        let rest = &piece[end..];
+        if lines(rest).any(|line| has_control(&rest.as_bytes()[line])) {
+            out.push((range, PieceForm::Laid));
+            continue;
+        }
+        let from = range.start + end;
+        if end > 0 {
+            out.push((range.start..from, PieceForm::Laid));
+        }
+        let total = rest.lines().count();
+        for (index, chunk) in line_chunks(rest, limits).into_iter().enumerate() {
+            let form = if index == 0 {
+                PieceForm::AsWrittenFrom { lines: total }
+            } else {
+                PieceForm::AsWrittenMore
+            };
+            out.push((from + chunk.start..from + chunk.end, form));
+        }
+    }
+    out
 }
 
 /// The text of `range` in the concatenation of `parts`, borrowed when it

@@ -1,6 +1,7 @@
 //! Terminal text: the one layer every byte bound for a terminal goes through.
 //!
 //! * [`ascii`] — finding printable ASCII a machine word at a time.
+//! * [`count`] — counts written for people (`12,345 lines`).
 //! * [`sanitize`] — escape sequences, control characters and characters that reorder or hide
 //!   text, stripped (conversation content) or made visible (names and values echoed back).
 //! * [`width`] — THE display-width ruler, per grapheme cluster.
@@ -12,6 +13,7 @@
 //! nothing of conversations, styles or themes, and never writes to a terminal itself.
 
 pub mod ascii;
+pub mod count;
 pub mod safe_json;
 pub mod sanitize;
 pub mod truncate;

@@ -12,6 +12,7 @@ use ratatui::text::{Line, Span};
 use super::app::{App, Mode};
 use super::blocks::{LiveState, ReplayStatus, Viewable};
 use super::text::highlight;
+use crate::text::count::thousands;
 use crate::text::sanitize::echo_line;
 use crate::text::truncate::{shift, truncate, truncate_start};
 use crate::text::width::{display_width, line_width};
@@ -301,30 +302,4 @@ fn mark_more(buf: &mut Buffer, x: u16, y: u16) {
     let cell = &mut buf[(x, y)];
     let style = cell.style().add_modifier(Modifier::DIM);
     cell.set_symbol(MORE).set_style(style);
-}
-
-/// `12345` as `12,345`.
-pub(super) fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::thousands;
-
-    #[test]
-    fn thousands_are_separated() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1234), "1,234");
-        assert_eq!(thousands(1234567), "1,234,567");
-    }
 }

@@ -504,6 +504,75 @@ fn markdown_nested_a_hundred_thousand_deep_on_one_line_is_shown_as_written() {
     }
 }
 
+/// Texts no cut can divide whose every few bytes open a parser node: many
+/// lines each nested as deep as a line may be (or a few dozen deep), one
+/// list of 300,000 items, a paragraph of a million emphasised words. Past
+/// its budget a text is shown as written, so each stays within the memory
+/// rule, and still shows its first and its last words.
+#[test]
+fn markdown_that_opens_a_node_every_few_bytes_costs_memory_within_the_rule() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let lines_of = |prefix: &str, count: usize, blank: &str| -> String {
+        (0..count)
+            .map(|line| format!("{prefix}word{line}\n{blank}"))
+            .collect()
+    };
+    let shapes = [
+        (
+            "list 1,024 deep × 2,000",
+            lines_of(&"- ".repeat(1024), 2_000, "\n"),
+            1_999,
+        ),
+        (
+            "quote 1,024 deep × 2,000",
+            lines_of(&"> ".repeat(1024), 2_000, "\n"),
+            1_999,
+        ),
+        (
+            "list 32 deep × 60,000",
+            lines_of(&"- ".repeat(32), 60_000, "\n"),
+            59_999,
+        ),
+        (
+            "a list of 300,000 items",
+            lines_of("- ", 300_000, ""),
+            299_999,
+        ),
+        (
+            "a million emphasised words",
+            format!("word0 {}word1000000", "*a* ".repeat(1_000_000)),
+            1_000_000,
+        ),
+    ];
+    for (name, reply, last) in shapes {
+        let transcript = dir.path().join("deep.jsonl");
+        let size = with_reply(&transcript, &reply);
+        let render = overhear([
+            "render",
+            "--color",
+            "never",
+            "--width",
+            "1000",
+            arg(&transcript),
+        ]);
+        render.expect_code(0);
+        check_bounds(&format!("render {name}"), size, &render);
+        let screen = text(&render);
+        let last = format!("word{last}");
+        for word in ["word0", last.as_str()] {
+            assert!(screen.contains(word), "{name}: {word} missing");
+        }
+        assert!(
+            screen.contains("are shown as written: this text holds more markdown than is laid out"),
+            "{name}: no note"
+        );
+        let page = dir.path().join("deep.html");
+        let export = overhear(["export", arg(&transcript), "-o", arg(&page)]);
+        export.expect_code(0);
+        check_bounds(&format!("export {name}"), size, &export);
+    }
+}
+
 #[test]
 fn a_code_line_of_tabs_or_of_vim_tags_costs_time_linear_in_it() {
     let dir = tempfile::tempdir().expect("a temporary folder");

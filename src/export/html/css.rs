@@ -100,6 +100,8 @@ code,pre,summary.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,mon
 :not(pre)>code{background:var(--box);padding:.1em .3em;border-radius:4px}
 pre{margin:.4rem 0;padding:.5rem .7rem;overflow-x:auto;max-width:100%;line-height:1.4;border-radius:6px;white-space:pre}
 pre.lines,pre.body{background:var(--box);font-size:13px}
+pre.as-written{white-space:pre-wrap;overflow-wrap:anywhere}
+.prose p.note{color:var(--muted)}
 details{margin:.4rem 0}
 details.card,details.reasoning,div.card{border:1px solid var(--line);border-radius:6px;background:var(--bg)}
 details>summary{cursor:pointer;padding:.25rem .6rem;font-size:.9rem;overflow-wrap:anywhere}

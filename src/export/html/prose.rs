@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use comrak::adapters::SyntaxHighlighterAdapter;
 use comrak::nodes::{AstNode, NodeValue};
@@ -14,10 +14,29 @@ use comrak::options::Plugins;
 use comrak::{Arena, format_html_with_plugins, parse_document};
 
 use super::escape;
+use crate::render::markdown::{as_written_note_text, markdown_end};
 use crate::render::highlight::classed::{CODE_CLASS, classed_html};
 
-/// `source` (sanitized Markdown) as HTML.
+/// `source` (sanitized Markdown) as HTML; past its markdown budget
+/// ([`crate::render::markdown::markdown_end`]), the rest as written in a
+/// `pre` behind the note the terminal shows.
 pub(super) fn markdown_html(source: &str) -> String {
+    let (source, rest) = source.split_at(markdown_end(source).unwrap_or(source.len()));
+    let mut out = laid_out(source);
+    if !rest.is_empty() {
+        let note = as_written_note_text(rest.lines().count());
+        let _ = write!(
+            out,
+            "<p class=\"note\"><em>{}</em></p>\n<pre class=\"as-written\">{}</pre>\n",
+            escape(&note),
+            escape(rest)
+        );
+    }
+    out
+}
+
+/// Markdown as HTML, whole.
+fn laid_out(source: &str) -> String {
     let mut options = crate::render::markdown::options();
     options.render.escape = true;
     let arena = Arena::new();

@@ -26,7 +26,7 @@ use crate::policy::{
 };
 use crate::problem::StyleWarning;
 use crate::render::duration;
-use crate::render::split::{line_pieces, markdown_pieces};
+use crate::render::split::{PieceForm, line_pieces, markdown_pieces, with_as_written};
 
 /// The document of `conv` from turn `skip + 1` on, appended to `out` (which
 /// holds the blocks of the first `skip` turns), with the blocks of only the
@@ -243,9 +243,15 @@ impl Builder<'_> {
             piece: None,
         };
         let text = split_text(&block, self.conv, self.out.limits.above);
+        let limits = &self.out.limits;
         let pieces = match text {
-            Some(SplitText::Markdown(text)) => markdown_pieces(&text, &self.out.limits),
-            Some(SplitText::Lines(text)) => line_pieces(text, &self.out.limits),
+            Some(SplitText::Markdown(text)) => {
+                with_as_written(&text, markdown_pieces(&text, limits), limits)
+            }
+            Some(SplitText::Lines(text)) => line_pieces(text, limits)
+                .into_iter()
+                .map(|range| (range, PieceForm::Laid))
+                .collect(),
             None => Vec::new(),
         };
         if pieces.len() < 2 {
@@ -253,13 +259,14 @@ impl Builder<'_> {
             return;
         }
         let last = pieces.len() - 1;
-        for (index, range) in pieces.into_iter().enumerate() {
+        for (index, (range, form)) in pieces.into_iter().enumerate() {
             let mut piece = block.clone();
             piece.key.piece = u32::try_from(index).unwrap_or(u32::MAX);
             piece.piece = Some(Box::new(Piece {
                 index,
                 last: index == last,
                 range,
+                form,
             }));
             self.out.blocks.push(piece);
         }

@@ -16,7 +16,7 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use super::split::SplitLimits;
+use super::split::{PieceForm, SplitLimits};
 use crate::model::InProgressKind;
 use crate::model::{Conversation, InquiryPair, ToolCall};
 #[cfg(feature = "cli")]
@@ -127,12 +127,20 @@ pub struct Piece {
     /// The bytes of the cut text it shows: the joined message of a speech
     /// block, the one result shown by a tool card.
     pub range: Range<usize>,
+    /// Whether it is laid out or shown as written.
+    pub form: PieceForm,
 }
 
 impl Piece {
     /// Whether the piece carries the block's head.
     pub fn is_first(&self) -> bool {
         self.index == 0
+    }
+
+    /// Whether it goes on from the lines of the piece before, with no blank
+    /// line between.
+    pub fn goes_on(&self) -> bool {
+        self.form == PieceForm::AsWrittenMore
     }
 }
 

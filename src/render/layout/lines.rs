@@ -9,7 +9,8 @@ use ratatui::text::{Line, Span};
 use serde_json::Value;
 
 use crate::render::document::Piece;
-use crate::render::markdown::markdown_to_lines_highlighting;
+use crate::render::markdown::{as_written_lines, as_written_note, markdown_to_lines_highlighting};
+use crate::render::split::PieceForm;
 use crate::text::sanitize::sanitize;
 use crate::text::truncate::cut_to_width;
 use crate::text::width::{display_width, line_width};
@@ -91,6 +92,8 @@ pub(super) fn pane_part(
 ) -> Vec<Line<'static>> {
     let mut lines = if piece.is_none_or(Piece::is_first) {
         vec![rule(label, detail, ctx), Line::default()]
+    } else if piece.is_some_and(Piece::goes_on) {
+        Vec::new()
     } else {
         indent(vec![Line::default()], BODY_INDENT, ctx.width)
     };
@@ -117,6 +120,24 @@ pub(super) fn speech_body(text: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'stat
         BODY_INDENT,
         ctx.width,
     )
+}
+
+/// A piece of speech past its text's markdown budget, shown as written
+/// (after a note, in the piece that starts it), as [`speech_body`] shows
+/// the same lines of the whole text.
+pub(super) fn as_written_body(
+    text: &str,
+    form: PieceForm,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    let text = clean(text, ctx);
+    let inner = inner_width(ctx.width, BODY_INDENT);
+    let mut lines = match form {
+        PieceForm::AsWrittenFrom { lines } => as_written_note(lines, inner, ctx.theme, Style::new()),
+        _ => Vec::new(),
+    };
+    lines.extend(as_written_lines(&text, inner, Style::new()));
+    indent(lines, BODY_INDENT, ctx.width)
 }
 
 pub(super) fn dim_line(line: Line<'static>, style: Style) -> Line<'static> {

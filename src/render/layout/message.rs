@@ -10,10 +10,12 @@ use crate::model::InquiryPair;
 use crate::model::message_tools::SEND_CHANNEL_UPDATE;
 use crate::model::{ChatResponse, Content, EventKind, facts};
 use crate::render::document::{Piece, ToolSpeech, message_parts, speech_text};
-use crate::render::split::slice_of_parts;
+use crate::render::split::{PieceForm, slice_of_parts};
 use crate::text::wrap::wrap_spans;
 
-use super::lines::{clean, code_lines, indent, pane, pane_part, pretty, speech_body};
+use super::lines::{
+    as_written_body, clean, code_lines, indent, pane, pane_part, pretty, speech_body,
+};
 use super::{BODY_INDENT, LayoutContext};
 
 pub(super) fn user_message(
@@ -40,7 +42,7 @@ pub(super) fn user_message(
         ));
     }
     let text = piece.map_or(content.as_str(), |p| &content[p.range.clone()]);
-    pane_part(label, None, speech_body(text, ctx), piece, ctx)
+    pane_part(label, None, piece_body(text, piece, ctx), piece, ctx)
 }
 
 pub(super) fn assistant_message(
@@ -65,9 +67,19 @@ pub(super) fn assistant_message(
     } else {
         let whole = 0..parts.iter().map(|p| p.len()).sum();
         let range = piece.map_or(whole, |p| p.range.clone());
-        speech_body(&slice_of_parts(&parts, range), ctx)
+        piece_body(&slice_of_parts(&parts, range), piece, ctx)
     };
     pane_part(label, None, body, piece, ctx)
+}
+
+/// The body of a speech block, or of the piece of it `piece` is.
+fn piece_body(text: &str, piece: Option<&Piece>, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    match piece.map(|p| p.form) {
+        Some(form @ (PieceForm::AsWrittenFrom { .. } | PieceForm::AsWrittenMore)) => {
+            as_written_body(text, form, ctx)
+        }
+        _ => speech_body(text, ctx),
+    }
 }
 
 pub(super) fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {

@@ -468,7 +468,9 @@ fn a_huge_message_and_result_print_the_same_bytes_cut_or_whole() {
                   - a list\n- of items\n\n  continued\n\n1. numbered\n\n2. loose\n\n\
                   ```rust\nfn main() {\n\n    println!(\"hi\");\n}\n```\n\n\
                   > a quote\n> on two lines\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n# Heading\n\n";
-    let message = sample.repeat(300 * 1024 / sample.len() + 1);
+    // 100 KB: laid out whole, the message stays within its markdown budget
+    // (past it, the whole and the pieces, each with its own budget, differ).
+    let message = sample.repeat(100 * 1024 / sample.len() + 1);
     let result: String = (1..=30_000).map(|i| format!("result line {i}\n")).collect();
     let conv = message_and_full_result(
         &message,
@@ -478,7 +480,15 @@ fn a_huge_message_and_result_print_the_same_bytes_cut_or_whole() {
         )))],
     );
     let options = DocOptions::default();
-    let cut = Document::build(&conv, &options);
+    let cut = Document::build_with(
+        &conv,
+        &options,
+        SplitLimits {
+            above: 64 * 1024,
+            bytes: 8 * 1024,
+            ..SplitLimits::default()
+        },
+    );
     let whole = Document::build_with(
         &conv,
         &options,

@@ -22,7 +22,7 @@ pub(super) fn deep_lines_as_written(text: &str) -> Cow<'_, str> {
     let mut parts: Vec<(AsWritten, usize)> = Vec::new();
     prose_lines(text, |start, line| {
         let Some(line) = line else { return };
-        let depth = containers_opened(line.as_bytes());
+        let depth = containers_opened(line.as_bytes()).blocks;
         if depth <= MAX_DEPTH {
             return;
         }
@@ -59,20 +59,37 @@ fn is_blank(b: &u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// How many block quotes (`>`) and list items (`-`, `*`, `+`, `1.`, `1)`
+/// The blocks a line opens at its start, before its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Opened {
+    /// Block quotes and list items, in all.
+    pub(super) blocks: usize,
+    /// The block quotes before the first list item (a line continues those
+    /// of the line before it).
+    pub(super) quotes: usize,
+    /// Where the text after them begins.
+    pub(super) end: usize,
+}
+
+/// The block quotes (`>`) and list items (`-`, `*`, `+`, `1.`, `1)`
 /// followed by a blank) `line` opens one after another from its start,
 /// blanks between them. Where the rest of the line is a thematic break
 /// (`- - -`), no item opens.
-fn containers_opened(line: &[u8]) -> usize {
+pub(super) fn containers_opened(line: &[u8]) -> Opened {
     let rule = thematic_break_from(line);
-    let mut depth = 0;
+    let mut opened = Opened {
+        blocks: 0,
+        quotes: 0,
+        end: 0,
+    };
+    let mut in_item = false;
     let mut at = 0;
     loop {
         while line.get(at).is_some_and(is_blank) {
             at += 1;
         }
         if at >= rule {
-            return depth;
+            return opened;
         }
         let after = match line.get(at) {
             Some(b'>') => at + 1,
@@ -81,16 +98,22 @@ fn containers_opened(line: &[u8]) -> usize {
                 let digits = line[at..].iter().take_while(|b| b.is_ascii_digit()).count();
                 match line.get(at + digits) {
                     Some(b'.' | b')') if digits <= 9 => at + digits + 1,
-                    _ => return depth,
+                    _ => return opened,
                 }
             }
-            _ => return depth,
+            _ => return opened,
         };
-        if line[at] != b'>' && !line.get(after).is_none_or(is_blank) {
-            return depth;
+        let quote = line[at] == b'>';
+        if !quote && !line.get(after).is_none_or(is_blank) {
+            return opened;
         }
-        depth += 1;
+        in_item |= !quote;
+        opened.blocks += 1;
+        if !in_item {
+            opened.quotes += 1;
+        }
         at = after;
+        opened.end = at;
     }
 }
 
@@ -121,18 +144,39 @@ mod tests {
 
     #[test]
     fn quotes_and_items_opened_on_a_line_are_counted() {
-        assert_eq!(containers_opened(b"- - - x\n"), 3);
-        assert_eq!(containers_opened(b"> > >x"), 3);
-        assert_eq!(containers_opened(b">>> - 1. 2) x"), 6);
-        assert_eq!(containers_opened(b"  * + text"), 2);
-        assert_eq!(containers_opened(b"-x"), 0);
-        assert_eq!(containers_opened(b"1.5 apples"), 0);
-        assert_eq!(containers_opened(b"1234567890. x"), 0);
-        assert_eq!(containers_opened(b"- -"), 2);
+        let blocks = |line: &[u8]| containers_opened(line).blocks;
+        assert_eq!(blocks(b"- - - x\n"), 3);
+        assert_eq!(blocks(b"> > >x"), 3);
+        assert_eq!(blocks(b">>> - 1. 2) x"), 6);
+        assert_eq!(blocks(b"  * + text"), 2);
+        assert_eq!(blocks(b"-x"), 0);
+        assert_eq!(blocks(b"1.5 apples"), 0);
+        assert_eq!(blocks(b"1234567890. x"), 0);
+        assert_eq!(blocks(b"- -"), 2);
         // A thematic break is no item, inside a quote or item or not.
-        assert_eq!(containers_opened(b"- - - -\n"), 0);
-        assert_eq!(containers_opened(b"> > * * *"), 2);
-        assert_eq!(containers_opened(b"* - - -"), 1);
+        assert_eq!(blocks(b"- - - -\n"), 0);
+        assert_eq!(blocks(b"> > * * *"), 2);
+        assert_eq!(blocks(b"* - - -"), 1);
+    }
+
+    #[test]
+    fn the_quotes_before_the_first_item_and_where_the_text_begins_are_told() {
+        assert_eq!(
+            containers_opened(b"> > - > x"),
+            Opened {
+                blocks: 4,
+                quotes: 2,
+                end: 7
+            }
+        );
+        assert_eq!(
+            containers_opened(b"plain"),
+            Opened {
+                blocks: 0,
+                quotes: 0,
+                end: 0
+            }
+        );
     }
 
     #[test]

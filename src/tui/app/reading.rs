@@ -11,7 +11,7 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::{App, AppEvent, Effect};
 use crate::tui::blocks::{EarlierAmount, Viewable};
-use crate::tui::draw::thousands;
+use crate::text::count::thousands;
 use crate::tui::keys::{Action, action_for};
 
 /// A key waiting for every earlier turn to be read.
