@@ -169,4 +169,20 @@ mod tests {
         std::fs::write(&eve, "not json\n").unwrap();
         assert!(matches!(command(&eve), Err(NoResume::UnknownAgent)));
     }
+
+    #[test]
+    fn why_there_is_no_command_names_the_file_in_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("0d3a8e6f.jsonl");
+        assert_eq!(
+            command(&gone).unwrap_err().to_string(),
+            format!("{}: no such file or folder", gone.display())
+        );
+        let gemini = dir.path().join("session-1.jsonl");
+        std::fs::write(&gemini, "{\"sessionId\": 7, \"projectHash\": \"h\"}\n").unwrap();
+        assert_eq!(
+            command(&gemini).unwrap_err().to_string(),
+            "no resume command: the chat's sessionId cannot be read"
+        );
+    }
 }
