@@ -20,7 +20,7 @@ use crate::export::index::{self, Row};
 use crate::export::manifest::{self, Entry, Manifest};
 use crate::export::{ExportFormat, ExportOptions, Figures, Results, Tilde, export};
 use crate::files::write::{WriteError, read_previous, write_file};
-use crate::load::Live;
+use crate::load::{Live, OpenError};
 use crate::redact::Redactor;
 use crate::render::document::{DocOptions, DocView};
 use crate::search::{self, Kinds, Scope, Session};
@@ -98,9 +98,9 @@ pub(super) fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
                 }
                 manifest.sessions.push(entry);
             }
-            Err(message) => {
+            Err(problem) => {
                 tally.failed += 1;
-                super::report(format_args!("overhear: {message}"));
+                super::report(format_args!("overhear: {problem}"));
             }
         }
     }
@@ -170,19 +170,50 @@ impl Options {
     }
 }
 
+/// Why one session's page was not written; the message names the file and
+/// the problem, and the other sessions are still exported.
+#[derive(Debug, thiserror::Error)]
+enum PageError {
+    /// The session's file cannot be looked at.
+    #[error("{}: {}", .path.display(), crate::problem::io_problem(.error))]
+    Source {
+        /// The session's file.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// A link stands where the page goes: overhear does not write through it.
+    #[error("{}: a link, where overhear writes its own page; remove it", .0.display())]
+    LinkAtPage(PathBuf),
+    /// The session's path is not UTF-8, and overhear opens paths as text.
+    #[error("{}: the path is not UTF-8", .0.display())]
+    NotUtf8(PathBuf),
+    /// The session could not be opened or read.
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    /// The page's path leads to a file this export reads.
+    #[error("{}: that is a file this export reads; the page is not written", .0.display())]
+    PageIsInput(PathBuf),
+    /// The page could not be written.
+    #[error(transparent)]
+    Write(WriteError),
+}
+
 /// Exports one session to `folder/page`, unless the previous manifest says
 /// its page is up to date; returns its manifest entry and whether the page
-/// was written, or a message naming the file and the problem.
+/// was written.
 fn one(
     session: &Session,
     page: &str,
     folder: &Path,
     options: &Options,
     previous: &Manifest,
-) -> Result<(Entry, bool), String> {
+) -> Result<(Entry, bool), PageError> {
     let source = &session.target.bytes;
-    let meta = std::fs::metadata(source)
-        .map_err(|err| format!("{}: {}", source.display(), crate::problem::io_problem(&err)))?;
+    let meta = std::fs::metadata(source).map_err(|error| PageError::Source {
+        path: source.clone(),
+        error,
+    })?;
     let modified = meta
         .modified()
         .ok()
@@ -200,17 +231,14 @@ fn one(
         return Ok((entry.clone(), false));
     }
     if std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
-        return Err(format!(
-            "{}: a link, where overhear writes its own page; remove it",
-            target.display()
-        ));
+        return Err(PageError::LinkAtPage(target));
     }
     let open = session
         .target
         .open
         .to_str()
-        .ok_or_else(|| format!("{}: the path is not UTF-8", session.target.open.display()))?;
-    let mut loaded = Live::read_once(open).map_err(|err| err.to_string())?;
+        .ok_or_else(|| PageError::NotUtf8(session.target.open.clone()))?;
+    let mut loaded = Live::read_once(open)?;
     for warning in &loaded.warnings {
         super::report(format_args!("overhear: warning: {warning}"));
     }
@@ -243,11 +271,8 @@ fn one(
         export(&mut out, &loaded.conversation, &doc, &export_options)
     })
     .map_err(|err| match err {
-        WriteError::ReadThisRun(_) => format!(
-            "{}: that is a file this export reads; the page is not written",
-            target.display()
-        ),
-        other => other.to_string(),
+        WriteError::ReadThisRun(_) => PageError::PageIsInput(target.clone()),
+        other => PageError::Write(other),
     })?;
     let row = Row {
         agent: session.agent.to_string(),

@@ -158,6 +158,18 @@ pub(crate) enum UsageError {
     /// `card --result -` with the keyboard on stdin).
     #[error("{0}")]
     Option(String),
+    /// `--session ID` with a PATH that names no OpenCode store, or a store
+    /// without that session.
+    #[error("--session {id}: {problem}")]
+    Session {
+        /// The id given.
+        id: String,
+        /// Why the store does not give it.
+        problem: crate::source::opencode::StoreError,
+    },
+    /// `--session ID` given to a command that reads no conversation.
+    #[error("--session {0}: this command reads no conversation")]
+    SessionUnread(String),
     /// `overhear -` with the keyboard, not a stream, on stdin.
     #[error("stdin is a terminal: pipe an eve stream into overhear -")]
     StdinIsTerminal,
@@ -192,9 +204,9 @@ pub fn main() -> i32 {
 /// process instead of freeing it.
 ///
 /// `render`, `events` and `export` exit as soon as their output is written:
-/// freeing a conversation piece by piece then is work nobody sees (an
-/// eighth of a 300 MB render, `docs/benchmarks.md`), while the operating
-/// system takes the whole memory back at once. Called only on the way out,
+/// freeing a conversation piece by piece then is work nobody sees (a large
+/// share of a large render's time), while the operating system takes the
+/// whole memory back at once. Called only on the way out,
 /// after the output is flushed; `main` then ends the process with
 /// `std::process::exit`.
 pub(crate) fn leave_to_exit<T>(value: T) {
@@ -321,8 +333,13 @@ fn session_chosen(cli: &mut Cli, id: &str) -> Result<(), UsageError> {
     let cwd = std::env::current_dir().unwrap_or_default();
     let choose = |path: &mut Option<String>| -> Result<(), UsageError> {
         let named = path.as_deref().unwrap_or(".");
-        let chosen = crate::source::opencode::with_session(&cwd.join(named), id)
-            .map_err(|problem| UsageError::Option(format!("--session {id}: {problem}")))?;
+        let chosen =
+            crate::source::opencode::with_session(&cwd.join(named), id).map_err(|problem| {
+                UsageError::Session {
+                    id: id.to_owned(),
+                    problem,
+                }
+            })?;
         *path = Some(chosen.display().to_string());
         Ok(())
     };
@@ -337,9 +354,7 @@ fn session_chosen(cli: &mut Cli, id: &str) -> Result<(), UsageError> {
             args.path = path.unwrap_or_default();
             Ok(())
         }
-        Some(_) => Err(UsageError::Option(format!(
-            "--session {id}: this command reads no conversation"
-        ))),
+        Some(_) => Err(UsageError::SessionUnread(id.to_owned())),
     }
 }
 

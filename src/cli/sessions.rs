@@ -322,7 +322,7 @@ fn json_row(row: &Listed) -> Value {
         "turns_not_priced": figures.map(|f| f.cost.not_priced),
         "cost": figures.and_then(|f| f.cost.label()),
         "live": row.live,
-        "error": row.figures.as_ref().err(),
+        "error": row.figures.as_ref().err().map(ToString::to_string),
     })
 }
 

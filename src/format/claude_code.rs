@@ -23,7 +23,7 @@ use super::reader::SubAgentSource;
 use super::transcript::{
     CallIds, Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
 };
-use crate::model::ext;
+use crate::model::facts;
 use crate::model::{ChatResponse, Content, EventKind};
 
 /// The marker shown for reasoning the transcript does not hold (signed or
@@ -76,7 +76,7 @@ impl Records for State {
     }
 
     fn end_settled_turn(&mut self, sink: &mut Sink) {
-        self.end_turn(sink, ext::TurnEnd::Completed);
+        self.end_turn(sink, facts::TurnEnd::Completed);
     }
 }
 
@@ -89,18 +89,18 @@ impl State {
     }
 
     /// Marks the current turn ended `how`, unless it was already.
-    pub(super) fn end_turn(&mut self, sink: &mut Sink, how: ext::TurnEnd) {
+    pub(super) fn end_turn(&mut self, sink: &mut Sink, how: facts::TurnEnd) {
         let Some(turn) = self.turn.filter(|_| !self.progress.ended) else {
             return;
         };
         self.progress.ended = true;
         sink.update(turn, |event| {
-            let mut info = ext::turn_info(event).unwrap_or_default();
+            let mut info = facts::turn_info(event).unwrap_or_default();
             if info.ended.is_some() {
                 return false;
             }
             info.ended = Some(how);
-            ext::set_value(event, ext::TURN, &info)
+            facts::set_value(event, facts::TURN, &info)
         });
     }
 
@@ -135,7 +135,7 @@ impl State {
             "system" => {
                 if str_at(value, "subtype") == Some("turn_duration") {
                     // Written when a turn is over (Claude Code 2.x).
-                    self.end_turn(sink, ext::TurnEnd::Completed);
+                    self.end_turn(sink, facts::TurnEnd::Completed);
                 }
                 match hooks::system(value) {
                     Some(Some((level, text))) => sink.notice(time, level, text),
@@ -347,13 +347,13 @@ impl State {
         });
         let model = self.model.clone();
         sink.update(turn, |event| {
-            let mut info = ext::turn_info(event).unwrap_or_default();
+            let mut info = facts::turn_info(event).unwrap_or_default();
             info.input_tokens = Some(sum[0]);
             info.output_tokens = Some(sum[1]);
             info.cache_read_tokens = Some(sum[2]);
             info.cache_write_tokens = Some(sum[3]);
             info.model = model;
-            ext::set_value(event, ext::TURN, &info)
+            facts::set_value(event, facts::TURN, &info)
         });
     }
 }
@@ -413,7 +413,7 @@ fn system(sink: &mut Sink, value: &Value, time: Option<String>) {
             sink.notice(time, "info", text);
         }
         // Written when the user comes back: a recap, not a step of the turn.
-        Some("away_summary") => sink.notice(time, ext::NOTE, content.to_string()),
+        Some("away_summary") => sink.notice(time, facts::NOTE, content.to_string()),
         _ if matches!(level, "warning" | "error") && !content.is_empty() => {
             sink.notice(time, level, content.to_string());
         }

@@ -23,7 +23,7 @@ use super::surrogates;
 use super::transcript::{
     CallIds, Records, Sink, TranscriptReader, TurnProgress, image_placeholder, str_at, timestamp,
 };
-use crate::model::{call_view, ext};
+use crate::model::{call_view, facts};
 use crate::model::{ChatResponse, Content, Event, EventKind};
 
 /// The placeholder for reasoning stored only encrypted.
@@ -82,7 +82,7 @@ impl Records for State {
             // write no `task_complete` (docs/agents.md).
             self.progress.ended = true;
             self.update_turn(sink, |info| {
-                info.ended.get_or_insert(ext::TurnEnd::Completed);
+                info.ended.get_or_insert(facts::TurnEnd::Completed);
             });
         }
     }
@@ -153,7 +153,7 @@ impl State {
     }
 
     /// Changes the current turn's facts (tokens and model are always set).
-    fn update_turn(&mut self, sink: &mut Sink, change: impl FnOnce(&mut ext::TurnInfo)) {
+    fn update_turn(&mut self, sink: &mut Sink, change: impl FnOnce(&mut facts::TurnInfo)) {
         let Some(turn) = self.turn else { return };
         let (input, output, cached) = (
             self.usage_now.0.saturating_sub(self.usage_at_start.0),
@@ -162,7 +162,7 @@ impl State {
         );
         let model = self.model.clone();
         sink.update(turn, |event| {
-            let mut info = ext::turn_info(event).unwrap_or_default();
+            let mut info = facts::turn_info(event).unwrap_or_default();
             if input > 0 || output > 0 {
                 info.input_tokens = Some(input);
                 info.output_tokens = Some(output);
@@ -170,7 +170,7 @@ impl State {
             }
             info.model = model;
             change(&mut info);
-            ext::set_value(event, ext::TURN, &info)
+            facts::set_value(event, facts::TURN, &info)
         });
     }
 
@@ -255,7 +255,7 @@ impl State {
                     },
                 );
                 if refused {
-                    ext::set_refused(&mut response, None);
+                    facts::set_refused(&mut response, None);
                 }
                 let index = sink.push(response);
                 self.calls.answer(&call_id);
@@ -411,11 +411,11 @@ impl State {
                 self.update_turn(sink, |info| {
                     info.ended_at = ended_at;
                     info.ended = Some(if message.is_some() {
-                        ext::TurnEnd::Failed
+                        facts::TurnEnd::Failed
                     } else {
-                        ext::TurnEnd::Completed
+                        facts::TurnEnd::Completed
                     });
-                    info.error = message.map(|message| ext::ErrorInfo {
+                    info.error = message.map(|message| facts::ErrorInfo {
                         code: String::new(),
                         message,
                     });
@@ -425,7 +425,7 @@ impl State {
             "turn_aborted" => {
                 let reason = str_at(event, "reason").unwrap_or("interrupted");
                 self.progress.ended = self.turn.is_some();
-                self.update_turn(sink, |info| info.ended = Some(ext::TurnEnd::Cancelled));
+                self.update_turn(sink, |info| info.ended = Some(facts::TurnEnd::Cancelled));
                 sink.notice(time, "warning", format!("turn aborted: {reason}"));
             }
             "error" => {

@@ -32,7 +32,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use super::transcript::{Records, Sink, str_at};
-use crate::model::ext;
+use crate::model::facts;
 
 pub use legacy::GeminiReader;
 
@@ -115,12 +115,12 @@ impl Records for State {
         };
         self.ended = true;
         sink.update(turn, |event| {
-            let mut info = ext::turn_info(event).unwrap_or_default();
+            let mut info = facts::turn_info(event).unwrap_or_default();
             if info.ended.is_some() {
                 return false;
             }
-            info.ended = Some(ext::TurnEnd::Completed);
-            ext::set_value(event, ext::TURN, &info)
+            info.ended = Some(facts::TurnEnd::Completed);
+            facts::set_value(event, facts::TURN, &info)
         });
     }
 }
@@ -146,12 +146,12 @@ impl State {
         });
         let model = self.model.clone();
         sink.update(turn, |event| {
-            let mut info = ext::turn_info(event).unwrap_or_default();
+            let mut info = facts::turn_info(event).unwrap_or_default();
             info.input_tokens = Some(sum[0]);
             info.output_tokens = Some(sum[1]);
             info.cache_read_tokens = Some(sum[2]);
             info.model = model;
-            ext::set_value(event, ext::TURN, &info)
+            facts::set_value(event, facts::TURN, &info)
         });
     }
 }

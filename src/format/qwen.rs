@@ -24,7 +24,7 @@ use super::reader::SubAgentSource;
 use super::transcript::{
     CallIds, Records, Sink, TranscriptReader, TurnProgress, str_at, timestamp,
 };
-use crate::model::{ChatResponse, Content, EventKind, ext};
+use crate::model::{ChatResponse, Content, EventKind, facts};
 
 /// Reads a Qwen Code chat incrementally.
 pub type QwenReader = TranscriptReader<State>;
@@ -85,12 +85,12 @@ impl Records for State {
         };
         self.progress.ended = true;
         sink.update(turn, |event| {
-            let mut info = ext::turn_info(event).unwrap_or_default();
+            let mut info = facts::turn_info(event).unwrap_or_default();
             if info.ended.is_some() {
                 return false;
             }
-            info.ended = Some(ext::TurnEnd::Completed);
-            ext::set_value(event, ext::TURN, &info)
+            info.ended = Some(facts::TurnEnd::Completed);
+            facts::set_value(event, facts::TURN, &info)
         });
     }
 }
@@ -180,7 +180,7 @@ impl State {
             // record's is the one shown.
             if let Some((at, text)) = self.telemetry_speech.take() {
                 if text.trim() == said.trim() {
-                    sink.update(at, |event| ext::set_flag(event, ext::SUPERSEDED, true));
+                    sink.update(at, |event| facts::set_flag(event, facts::SUPERSEDED, true));
                 } else {
                     self.telemetry_speech = Some((at, text));
                 }
@@ -294,12 +294,12 @@ impl State {
         };
         let model = self.model.clone();
         sink.update(turn, |event| {
-            let mut info = ext::turn_info(event).unwrap_or_default();
+            let mut info = facts::turn_info(event).unwrap_or_default();
             info.input_tokens = Some(sum[0]);
             info.output_tokens = Some(sum[1]);
             info.cache_read_tokens = Some(sum[2]);
             info.model = model;
-            ext::set_value(event, ext::TURN, &info)
+            facts::set_value(event, facts::TURN, &info)
         });
     }
 }

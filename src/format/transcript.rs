@@ -14,11 +14,11 @@ use super::eve::lines::LineSplitter;
 use super::reader::{SubAgentLink, SubAgentSource};
 use super::surrogates::LineRepair;
 use crate::model::Original;
-use crate::model::{call_view, ext};
+use crate::model::{call_view, facts};
 use crate::model::{ChatResponse, Event, EventKind};
 use crate::problem::SkippedLine;
 
-pub use crate::model::ext::NOTICE;
+pub use crate::model::facts::NOTICE;
 
 /// The events and stored lines a transcript reader has made so far.
 #[derive(Debug, Default)]
@@ -350,7 +350,7 @@ impl Sink {
             call_view::set(&mut event, &view);
         }
         if let Some(subject) = subject {
-            ext::set_subject(&mut event, &subject);
+            facts::set_subject(&mut event, &subject);
         }
         self.push(event)
     }

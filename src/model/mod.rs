@@ -23,8 +23,6 @@ use serde_json::Value;
 use self::pairing::{Pairing, Side, Touched};
 
 pub use event::{Audience, Block, ChatResponse, Content, Event, EventKind, Metadata};
-/// The name [`facts`] had, kept for the readers that still use it.
-pub(crate) use facts as ext;
 pub use in_progress::{InProgress, InProgressKind};
 pub use original::{Original, StreamPiece};
 pub use originals::Originals;
@@ -369,7 +367,7 @@ fn turn_ranges(events: &[Event], start: usize) -> Vec<Range<usize>> {
         match &event.kind {
             // Superseded (a replaced or rewound message, a retried step):
             // it neither opens a turn nor holds one open.
-            _ if ext::superseded(event) => {}
+            _ if facts::superseded(event) => {}
             EventKind::TurnStart => {
                 if holds_event {
                     let boundary = first_trailing_config(events, start, i);
@@ -433,7 +431,7 @@ fn items(events: &[Event], range: Range<usize>, pairs: &Pairing, inquiries: &Pai
     for i in range.clone() {
         let event = &events[i];
         match &event.kind {
-            EventKind::TurnStart if ext::superseded(event) => {}
+            EventKind::TurnStart if facts::superseded(event) => {}
             EventKind::TurnStart => out.push(Item::TurnStart(i)),
             EventKind::ChatRequest { .. } => out.push(Item::UserMessage(i)),
             EventKind::ChatResponse(ChatResponse::Message(_)) => match out.last_mut() {

@@ -34,8 +34,8 @@ pub(super) struct Pairing {
     /// at most, so one vector serves both directions. Indexed, not hashed:
     /// grouping asks it of every call in event order, and a hash map of a
     /// 1 GB conversation's 285,000 calls missed the cache at each question
-    /// (docs/benchmarks.md's history, "A lighter outline"). As long as the last event
-    /// paired, not the conversation.
+    /// (docs/benchmarks.md's history, "A lighter outline"). It is as long
+    /// as the last event paired, not as the conversation.
     partner: Vec<usize>,
 }
 

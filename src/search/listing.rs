@@ -2,28 +2,40 @@
 //! the same selection), each read once by its format's reader for its
 //! figures (docs/sessions.md).
 
-use std::sync::Mutex;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::SystemTime;
 
 use super::Session;
 use super::scan::first_prompt_line;
 use crate::format::session_head::LIVE_WITHIN;
-use crate::load::Live;
+use crate::load::{Live, OpenError};
 use crate::usage::{self, Summary};
 
 /// A session with what `overhear sessions` says of it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Listed {
     /// The session, as the selection found it.
     pub session: Session,
     /// Its title, or its first prompt's first line.
     pub title: Option<String>,
     /// Its figures, or why it could not be read (the message names the file).
-    pub figures: Result<Summary, String>,
+    pub figures: Result<Summary, Unread>,
     /// Whether its agent is writing it right now (written within the last
     /// minute, as the picker's `●`).
     pub live: bool,
+}
+
+/// Why a session's figures could not be read; the message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum Unread {
+    /// The session's path is not UTF-8, and overhear opens paths as text.
+    #[error("{}: the path is not UTF-8, so it cannot be opened", .0.display())]
+    NotUtf8(PathBuf),
+    /// The session could not be opened or read.
+    #[error(transparent)]
+    Open(#[from] OpenError),
 }
 
 /// Reads each of `sessions` on `threads` threads, in the order given.
@@ -59,14 +71,10 @@ fn read(session: Session, now: SystemTime) -> Listed {
         .modified
         .is_some_and(|at| now.duration_since(at).map_or(true, |age| age < LIVE_WITHIN));
     let Some(arg) = session.target.open.to_str() else {
-        let message = format!(
-            "{}: the path is not UTF-8, so it cannot be opened",
-            session.target.open.display()
-        );
         return Listed {
+            figures: Err(Unread::NotUtf8(session.target.open.clone())),
             session,
             title: None,
-            figures: Err(message),
             live,
         };
     };
@@ -83,7 +91,7 @@ fn read(session: Session, now: SystemTime) -> Listed {
         Err(err) => Listed {
             session,
             title: None,
-            figures: Err(err.to_string()),
+            figures: Err(Unread::from(err)),
             live,
         },
     }

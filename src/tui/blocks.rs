@@ -17,6 +17,7 @@ use std::time::SystemTime;
 
 use ratatui::text::Line;
 
+use super::resume::NoResume;
 use crate::render::lazy_highlight::{Colour, ColourStep};
 
 /// What kind of block it is, as far as the viewer's keys care.
@@ -238,8 +239,8 @@ pub trait Follow {
     }
     /// The command that resumes the conversation in the agent that wrote
     /// it (`R`), or why there is none.
-    fn resume_command(&self) -> Result<String, String> {
-        Err("no resume command for this conversation".into())
+    fn resume_command(&self) -> Result<String, NoResume> {
+        Err(NoResume::NotASession)
     }
     /// Turns ended and questions asked so far, for `--notify`.
     fn attention(&self) -> Attention;

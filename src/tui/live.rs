@@ -22,6 +22,7 @@ use super::blocks::{
     Replaying,
 };
 use super::fingerprint;
+use super::resume::NoResume;
 use super::writer_idle;
 use super::running_totals::TurnTally;
 use crate::load::{DECODE_SPAN, EARLIER_STEP, EarlierRead, Live, Origin, Refresh};
@@ -633,10 +634,10 @@ impl Follow for LiveDocument {
         Ok(changed || state_changed)
     }
 
-    fn resume_command(&self) -> Result<String, String> {
+    fn resume_command(&self) -> Result<String, NoResume> {
         match &self.live.origin {
-            Origin::Jp(_) => Err("no resume command: JP names none for a conversation".into()),
-            Origin::Stream(_) => Err("no resume command: read from a stream".into()),
+            Origin::Jp(_) => Err(NoResume::Jp),
+            Origin::Stream(_) => Err(NoResume::Stream),
             Origin::Eve(path) => super::resume::command(path),
         }
     }

@@ -4,7 +4,7 @@
 //! so it is checked (printable, one line) and shell-quoted when it is not a
 //! plain name (docs/tui.md, "Coming back to a session").
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::format::detect::{LineFormat, line_format};
 use crate::source::opencode::SessionPath;
@@ -13,13 +13,51 @@ use crate::source::sessions::read_head;
 /// How much of a session's start is read for its agent and id.
 const HEAD: u64 = 64 * 1024;
 
+/// Why `R` has no command to show: one line for the status bar.
+#[derive(Debug, thiserror::Error)]
+pub enum NoResume {
+    /// The document is not one an agent wrote and can resume (a demo, a
+    /// test document).
+    #[error("no resume command for this conversation")]
+    NotASession,
+    /// A JP conversation: JP has no command that resumes one.
+    #[error("no resume command: JP names none for a conversation")]
+    Jp,
+    /// Read from standard input or a FIFO: there is no file to name.
+    #[error("no resume command: read from a stream")]
+    Stream,
+    /// An eve stream, or a file no agent overhear knows wrote.
+    #[error("no resume command: not an agent session overhear knows how to resume")]
+    UnknownAgent,
+    /// The session's file could not be read.
+    #[error("{}: {}", .path.display(), crate::problem::io_problem(.error))]
+    Unreadable {
+        /// The session's file.
+        path: PathBuf,
+        /// What went wrong.
+        error: std::io::Error,
+    },
+    /// A Gemini CLI or Qwen Code chat that names no `sessionId`.
+    #[error("no resume command: the chat names no sessionId")]
+    NoSessionId,
+    /// A Gemini CLI or Qwen Code chat whose `sessionId` is not a string.
+    #[error("no resume command: the chat's sessionId cannot be read")]
+    SessionIdUnreadable,
+    /// The id is empty or holds a control character: no agent wrote it.
+    #[error("no resume command: the session id is not printable")]
+    NotPrintable,
+}
+
 /// The command that resumes the session in the file at `path`, or why
 /// there is none.
-pub fn command(path: &Path) -> Result<String, String> {
+pub fn command(path: &Path) -> Result<String, NoResume> {
     if let Some(session) = SessionPath::from_path(path) {
         return Ok(format!("opencode --session {}", quoted(&session.session)?));
     }
-    let head = read_head(path, HEAD).map_err(|e| format!("{}: {e}", path.display()))?;
+    let head = read_head(path, HEAD).map_err(|error| NoResume::Unreadable {
+        path: path.to_path_buf(),
+        error,
+    })?;
     let first = head
         .split(|&b| b == b'\n')
         .find(|line| !line.trim_ascii().is_empty())
@@ -50,29 +88,27 @@ pub fn command(path: &Path) -> Result<String, String> {
                 .unwrap_or_default();
             Ok(format!("copilot --resume {}", quoted(folder)?))
         }
-        Some(LineFormat::OpenCode) | Some(LineFormat::Eve) | None => {
-            Err("no resume command: not an agent session overhear knows how to resume".into())
-        }
+        Some(LineFormat::OpenCode) | Some(LineFormat::Eve) | None => Err(NoResume::UnknownAgent),
     }
 }
 
 /// A Gemini CLI or Qwen Code chat's `sessionId`.
-fn gemini_id(head: &[u8]) -> Result<String, String> {
+fn gemini_id(head: &[u8]) -> Result<String, NoResume> {
     const KEY: &[u8] = b"\"sessionId\"";
     let at = head
         .windows(KEY.len())
         .position(|w| w == KEY)
-        .ok_or("no resume command: the chat names no sessionId")?;
+        .ok_or(NoResume::NoSessionId)?;
     let rest = &head[at + KEY.len()..];
     let colon = rest
         .iter()
         .position(|&b| b == b':')
-        .ok_or("no resume command: the chat's sessionId cannot be read")?;
+        .ok_or(NoResume::SessionIdUnreadable)?;
     serde_json::Deserializer::from_slice(&rest[colon + 1..])
         .into_iter::<String>()
         .next()
         .and_then(Result::ok)
-        .ok_or_else(|| "no resume command: the chat's sessionId cannot be read".into())
+        .ok_or(NoResume::SessionIdUnreadable)
 }
 
 /// The 36-character id at the end of a Codex rollout's name
@@ -87,9 +123,9 @@ fn uuid_tail(stem: &str) -> String {
 /// `id` as one shell word: as is when it is a plain name, else in single
 /// quotes. An id with a control character, or empty, is refused: it is not
 /// an id any agent wrote.
-fn quoted(id: &str) -> Result<String, String> {
+fn quoted(id: &str) -> Result<String, NoResume> {
     if id.is_empty() || crate::text::sanitize::echo_line(id) != id {
-        return Err("no resume command: the session id is not printable".into());
+        return Err(NoResume::NotPrintable);
     }
     if id
         .chars()
@@ -131,6 +167,22 @@ mod tests {
         );
         let eve = dir.path().join("stream.ndjson");
         std::fs::write(&eve, "not json\n").unwrap();
-        assert!(command(&eve).unwrap_err().starts_with("no resume command"));
+        assert!(matches!(command(&eve), Err(NoResume::UnknownAgent)));
+    }
+
+    #[test]
+    fn why_there_is_no_command_names_the_file_in_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("0d3a8e6f.jsonl");
+        assert_eq!(
+            command(&gone).unwrap_err().to_string(),
+            format!("{}: no such file or folder", gone.display())
+        );
+        let gemini = dir.path().join("session-1.jsonl");
+        std::fs::write(&gemini, "{\"sessionId\": 7, \"projectHash\": \"h\"}\n").unwrap();
+        assert_eq!(
+            command(&gemini).unwrap_err().to_string(),
+            "no resume command: the chat's sessionId cannot be read"
+        );
     }
 }

@@ -10,30 +10,21 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::common::agents::claude::{AGENT, SESSION, assistant, user};
+use crate::common::home::FakeHome;
+use crate::common::inputs::b64;
 use crate::common::pty::jp_workspace;
 use crate::common::support::{overhear_with, unsafe_bytes};
 
 /// A home with one session of each agent for the project folder `app`.
-struct Homes {
-    _tmp: tempfile::TempDir,
-    home: PathBuf,
-    project: PathBuf,
-}
+struct Homes(FakeHome);
 
 impl Homes {
     fn new() -> Homes {
-        let tmp = tempfile::tempdir().unwrap();
-        let home = tmp.path().join("home");
-        let project = tmp.path().join("app");
-        std::fs::create_dir_all(&project).unwrap();
-        write_claude(&home, &project);
-        write_codex(&home, &project);
-        write_jp(&project);
-        Homes {
-            _tmp: tmp,
-            home,
-            project,
-        }
+        let fake = FakeHome::new();
+        write_claude(&fake);
+        write_codex(&fake.home, &fake.project);
+        write_jp(&fake.project);
+        Homes(fake)
     }
 
     fn search(&self, args: &[&str]) -> crate::common::support::Run {
@@ -57,14 +48,18 @@ impl Homes {
     }
 }
 
-fn write_claude(home: &Path, project: &Path) {
-    let slug: String = project
-        .to_str()
-        .unwrap()
-        .chars()
-        .map(|c| if c == '/' || c == '.' { '-' } else { c })
-        .collect();
-    let folder = home.join(".claude/projects").join(slug);
+/// The home and project, read through.
+impl std::ops::Deref for Homes {
+    type Target = FakeHome;
+
+    fn deref(&self) -> &FakeHome {
+        &self.0
+    }
+}
+
+fn write_claude(fake: &FakeHome) {
+    let project = &fake.project;
+    let folder = fake.claude_folder();
     std::fs::create_dir_all(folder.join(SESSION).join("subagents")).unwrap();
     let with_cwd = |line: String| {
         let mut record: Value = serde_json::from_str(&line).unwrap();
@@ -111,8 +106,8 @@ fn write_claude(home: &Path, project: &Path) {
         .to_string()
             + "\n",
     ];
-    let main: String = lines.into_iter().map(with_cwd).collect();
-    std::fs::write(folder.join(format!("{SESSION}.jsonl")), main).unwrap();
+    let main: Vec<String> = lines.into_iter().map(with_cwd).collect();
+    fake.claude_session(SESSION, &main);
     let agent: String = [
         user("s1", 12, true, json!("Read the logs")),
         assistant(
@@ -160,7 +155,7 @@ fn write_jp(project: &Path) {
     let conversations = jp_workspace(project);
     let folder = conversations.join("17758406187-kiwi");
     std::fs::create_dir_all(&folder).unwrap();
-    let result = base64_encode("line one\nthe kiwi-jp result\nline three");
+    let result = b64("line one\nthe kiwi-jp result\nline three");
     let events = json!([
         {"timestamp": "2026-04-10 17:04:00.5", "type": "turn_start"},
         {"timestamp": "2026-04-10 17:04:01.5", "type": "chat_request", "content": "List the files"},
@@ -170,28 +165,6 @@ fn write_jp(project: &Path) {
          "content": result, "is_error": false},
     ]);
     std::fs::write(folder.join("events.json"), events.to_string()).unwrap();
-}
-
-/// Standard base64, as JP stores a tool result.
-fn base64_encode(text: &str) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in text.as_bytes().chunks(3) {
-        let bytes = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = u32::from(bytes[0]) << 16 | u32::from(bytes[1]) << 8 | u32::from(bytes[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
 }
 
 fn summary(hit: &Value) -> (String, u64, String, Vec<String>) {

@@ -12,7 +12,7 @@
 use serde_json::Value;
 
 use crate::format::transcript::str_at;
-use crate::model::ext;
+use crate::model::facts;
 
 /// A note for the turn: its level (`note`, `warning`, `error`) and text.
 pub(super) type Note = (&'static str, String);
@@ -26,7 +26,7 @@ pub(super) fn attachment(attachment: &Value) -> Option<Note> {
         .unwrap_or("hook");
     let exit = attachment.get("exitCode").and_then(Value::as_i64);
     let note = match kind {
-        "success" => (ext::NOTE, format!("hook {name}: ok")),
+        "success" => (facts::NOTE, format!("hook {name}: ok")),
         "non_blocking_error" => {
             let outcome = match exit {
                 Some(code) => format!("failed (exit {code})"),
@@ -46,9 +46,9 @@ pub(super) fn attachment(attachment: &Value) -> Option<Note> {
                 None => ("error", format!("hook {name}: blocked the action")),
             }
         }
-        "additional_context" => (ext::NOTE, format!("hook {name}: added context")),
+        "additional_context" => (facts::NOTE, format!("hook {name}: added context")),
         "cancelled" => ("warning", format!("hook {name}: cancelled")),
-        other => (ext::NOTE, format!("hook {name}: {}", other.replace('_', " "))),
+        other => (facts::NOTE, format!("hook {name}: {}", other.replace('_', " "))),
     };
     Some(note)
 }
@@ -81,7 +81,7 @@ pub(super) fn system(value: &Value) -> Option<Option<Note>> {
             })
         }
         Some(kind) if kind.starts_with("hook") => {
-            Some(Some((ext::NOTE, format!("hook: {}", kind.replace('_', " ")))))
+            Some(Some((facts::NOTE, format!("hook: {}", kind.replace('_', " ")))))
         }
         Some(_) => None,
         None => legacy(str_at(value, "content")?),
@@ -106,7 +106,7 @@ fn legacy(content: &str) -> Option<Option<Note>> {
     }
     let command = first_line(command);
     if outcome.starts_with("completed successfully") {
-        Some(Some((ext::NOTE, format!("hook {name} [{command}]: ok"))))
+        Some(Some((facts::NOTE, format!("hook {name} [{command}]: ok"))))
     } else if outcome.starts_with("failed") {
         Some(Some(("warning", format!("hook {name} [{command}]: failed"))))
     } else {
@@ -151,7 +151,7 @@ mod tests {
     #[test]
     fn hook_attachments_read_as_name_and_outcome() {
         let ok = json!({"type": "hook_success", "hookName": "PostToolUse:Bash", "exitCode": 0, "stdout": "busy\n"});
-        assert_eq!(attachment(&ok), Some((ext::NOTE, "hook PostToolUse:Bash: ok".into())));
+        assert_eq!(attachment(&ok), Some((facts::NOTE, "hook PostToolUse:Bash: ok".into())));
         let failed = json!({"type": "hook_non_blocking_error", "hookName": "Stop", "exitCode": 2});
         assert_eq!(attachment(&failed), Some(("warning", "hook Stop: failed (exit 2)".into())));
         let blocked = json!({"type": "hook_blocking_error", "hookName": "PreToolUse:Bash",
@@ -166,7 +166,7 @@ mod tests {
     #[test]
     fn legacy_hook_records_read_the_same() {
         let done = json!({"type": "system", "content": "\u{1b}[1mStop\u{1b}[22m [uv run pyright] completed successfully: 0 errors\nmore", "level": "info"});
-        assert_eq!(system(&done), Some(Some((ext::NOTE, "hook Stop [uv run pyright]: ok".into()))));
+        assert_eq!(system(&done), Some(Some((facts::NOTE, "hook Stop [uv run pyright]: ok".into()))));
         let running = json!({"type": "system", "content": "Running \u{1b}[1mPostToolUse:MultiEdit\u{1b}[22m...", "level": "info"});
         assert_eq!(system(&running), Some(None));
         assert_eq!(system(&json!({"type": "system", "content": "hello"})), None);

@@ -81,7 +81,7 @@ fn a_response_split_over_lines_keeps_its_blocks_and_counts_usage_once() {
         reader.events()[5].kind,
         EventKind::ToolCallResponse { is_error: true, .. }
     ));
-    let info = ext::turn_info(&reader.events()[0]).expect("usage on the turn");
+    let info = facts::turn_info(&reader.events()[0]).expect("usage on the turn");
     assert_eq!(
         (info.input_tokens, info.output_tokens),
         (Some(15), Some(30))
@@ -286,12 +286,12 @@ fn an_edit_gets_its_line_numbers_when_its_result_arrives() {
 }
 
 /// How the first turn ended, as its `turn_start` says.
-fn first_turn_end(reader: &ClaudeCodeReader) -> Option<ext::TurnEnd> {
+fn first_turn_end(reader: &ClaudeCodeReader) -> Option<facts::TurnEnd> {
     reader
         .events()
         .iter()
         .find(|e| matches!(e.kind, EventKind::TurnStart))
-        .and_then(ext::turn_info)
+        .and_then(facts::turn_info)
         .and_then(|info| info.ended)
 }
 
@@ -316,7 +316,7 @@ fn a_transcript_read_whole_ends_its_last_turn_once_it_answered_the_user() {
         answer.clone(),
     ]));
     assert!(whole.last_turn_settled() && whole.finished());
-    assert_eq!(first_turn_end(&whole), Some(ext::TurnEnd::Completed));
+    assert_eq!(first_turn_end(&whole), Some(facts::TurnEnd::Completed));
 
     // Followed, not read to its end: settled, but neither ended nor finished.
     let mut followed = ClaudeCodeReader::new();
@@ -356,7 +356,7 @@ fn turn_duration_and_interruptions_end_a_turn_while_it_is_followed() {
         json!({"type": "user", "uuid": "u2", "sessionId": "s", "message": {"role": "user",
             "content": [{"type": "text", "text": "[Request interrupted by user for tool use]"}]}}),
     ]));
-    assert_eq!(first_turn_end(&reader), Some(ext::TurnEnd::Cancelled));
+    assert_eq!(first_turn_end(&reader), Some(facts::TurnEnd::Cancelled));
     assert!(reader.last_turn_settled());
 
     let mut reader = ClaudeCodeReader::new();
@@ -365,7 +365,7 @@ fn turn_duration_and_interruptions_end_a_turn_while_it_is_followed() {
         call,
         json!({"type": "system", "subtype": "turn_duration", "uuid": "s1", "durationMs": 4200}),
     ]));
-    assert_eq!(first_turn_end(&reader), Some(ext::TurnEnd::Completed));
+    assert_eq!(first_turn_end(&reader), Some(facts::TurnEnd::Completed));
 }
 
 #[test]
@@ -377,5 +377,5 @@ fn a_local_command_s_output_answers_its_prompt() {
             "content": "<local-command-stdout>ok</local-command-stdout>"}}),
     ]));
     assert!(reader.finished());
-    assert_eq!(first_turn_end(&reader), Some(ext::TurnEnd::Completed));
+    assert_eq!(first_turn_end(&reader), Some(facts::TurnEnd::Completed));
 }

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{State, image_of, result_content};
 use crate::format::transcript::{Sink, str_at};
 use crate::model::call_view::{self, CallView};
-use crate::model::{Content, Event, EventKind, ext};
+use crate::model::{Content, Event, EventKind, facts};
 
 /// Local command output opens with one of these tags (rule 4).
 const COMMAND_OUTPUT: [&str; 4] = [
@@ -68,7 +68,7 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
                 },
             );
             if let Some(reason) = refusal {
-                ext::set_refused(&mut response, reason.as_deref());
+                facts::set_refused(&mut response, reason.as_deref());
             }
             sink.push(response);
         }
@@ -100,7 +100,7 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
     if start.starts_with("[Request interrupted by user") {
         sink.notice(time, "warning", start.trim().to_string());
         // The agent stopped and waits for the user.
-        state.end_turn(sink, ext::TurnEnd::Cancelled);
+        state.end_turn(sink, facts::TurnEnd::Cancelled);
         return;
     }
     // 6. A prompt, unless empty.
@@ -123,7 +123,7 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
         },
     );
     for note in notes {
-        sink.notice(time.clone(), ext::NOTE, note);
+        sink.notice(time.clone(), facts::NOTE, note);
     }
 }
 

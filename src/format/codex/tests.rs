@@ -107,14 +107,14 @@ fn each_thing_is_shown_once_and_calls_pair_by_call_id() {
     let turn = reader
         .events()
         .iter()
-        .find_map(ext::turn_info)
+        .find_map(facts::turn_info)
         .expect("turn facts");
     assert_eq!(
         (turn.input_tokens, turn.output_tokens),
         (Some(100), Some(7))
     );
     assert_eq!(turn.model.as_deref(), Some("gpt-5"));
-    assert_eq!(turn.ended, Some(ext::TurnEnd::Completed));
+    assert_eq!(turn.ended, Some(facts::TurnEnd::Completed));
 }
 
 #[test]
@@ -200,9 +200,9 @@ fn an_interrupted_turn_is_cancelled_with_a_notice() {
     let turn = reader
         .events()
         .iter()
-        .find_map(ext::turn_info)
+        .find_map(facts::turn_info)
         .expect("turn facts");
-    assert_eq!(turn.ended, Some(ext::TurnEnd::Cancelled));
+    assert_eq!(turn.ended, Some(facts::TurnEnd::Cancelled));
     assert_eq!(reader.events().last().map(Event::type_name), Some("notice"));
 }
 
@@ -213,7 +213,7 @@ fn a_rollout_read_whole_ends_its_last_turn_once_it_answered_the_user() {
             .events()
             .iter()
             .find(|e| matches!(e.kind, EventKind::TurnStart))
-            .and_then(ext::turn_info)
+            .and_then(facts::turn_info)
             .and_then(|info| info.ended)
     };
     let prompt = (
@@ -246,7 +246,7 @@ fn a_rollout_read_whole_ends_its_last_turn_once_it_answered_the_user() {
         reasoning,
     ]));
     assert!(whole.finished());
-    assert_eq!(turn_end(&whole), Some(ext::TurnEnd::Completed));
+    assert_eq!(turn_end(&whole), Some(facts::TurnEnd::Completed));
 
     // Ending with a call's output: mid-turn, still running.
     let cut = CodexReader::read_all(&rollout(&[prompt.clone(), call, output]));
@@ -260,7 +260,7 @@ fn a_rollout_read_whole_ends_its_last_turn_once_it_answered_the_user() {
         ("event_msg", json!({"type": "task_complete"})),
     ]));
     assert!(followed.last_turn_settled() && !followed.finished());
-    assert_eq!(turn_end(&followed), Some(ext::TurnEnd::Completed));
+    assert_eq!(turn_end(&followed), Some(facts::TurnEnd::Completed));
 }
 
 #[test]

@@ -26,7 +26,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::transcript::{Records, Sink, TranscriptReader, TurnProgress, str_at, timestamp};
-use crate::model::{call_view, ext};
+use crate::model::{call_view, facts};
 use crate::model::{ChatResponse, Content, EventKind};
 
 /// The placeholder for reasoning stored only encrypted.
@@ -86,7 +86,7 @@ impl Records for State {
     }
 
     fn end_settled_turn(&mut self, sink: &mut Sink) {
-        self.end_turn(sink, ext::TurnEnd::Completed, None);
+        self.end_turn(sink, facts::TurnEnd::Completed, None);
     }
 }
 
@@ -159,18 +159,18 @@ impl State {
             "abort" => {
                 let reason = str_at(data, "reason").unwrap_or("user_initiated");
                 sink.notice(time, "warning", format!("interrupted ({reason})"));
-                self.end_turn(sink, ext::TurnEnd::Cancelled, None);
+                self.end_turn(sink, facts::TurnEnd::Cancelled, None);
             }
             "session.error" => {
                 let text = notices::error(data);
                 sink.notice(time, "error", text.clone());
-                self.end_turn(sink, ext::TurnEnd::Failed, Some(text));
+                self.end_turn(sink, facts::TurnEnd::Failed, Some(text));
             }
             "session.shutdown" => {
                 for text in notices::usage(data) {
-                    sink.notice(time.clone(), ext::NOTE, text);
+                    sink.notice(time.clone(), facts::NOTE, text);
                 }
-                self.end_turn(sink, ext::TurnEnd::Completed, None);
+                self.end_turn(sink, facts::TurnEnd::Completed, None);
                 self.shut_down = true;
             }
             "session.snapshot_rewind" => {
@@ -245,7 +245,7 @@ impl State {
             },
         );
         if steering {
-            sink.update(index, |event| ext::set_flag(event, ext::STEERING, true));
+            sink.update(index, |event| facts::set_flag(event, facts::STEERING, true));
         }
     }
 
@@ -321,7 +321,7 @@ impl State {
                 changed |= call_view::set(event, view);
             }
             if let Some(subject) = &subject {
-                changed |= ext::set_subject(event, subject);
+                changed |= facts::set_subject(event, subject);
             }
             changed
         });
@@ -365,23 +365,23 @@ impl State {
     }
 
     /// Changes the current turn's facts (model and output tokens are always set).
-    fn update_turn(&mut self, sink: &mut Sink, change: impl FnOnce(&mut ext::TurnInfo)) {
+    fn update_turn(&mut self, sink: &mut Sink, change: impl FnOnce(&mut facts::TurnInfo)) {
         let Some(turn) = self.turn else { return };
         let model = self.model.clone();
         let output = self.output_tokens;
         sink.update(turn, |event| {
-            let mut info = ext::turn_info(event).unwrap_or_default();
+            let mut info = facts::turn_info(event).unwrap_or_default();
             info.model = model;
             if output > 0 {
                 info.output_tokens = Some(output);
             }
             change(&mut info);
-            ext::set_value(event, ext::TURN, &info)
+            facts::set_value(event, facts::TURN, &info)
         });
     }
 
     /// Marks the current turn ended `how` (with `error`), unless it was already.
-    fn end_turn(&mut self, sink: &mut Sink, how: ext::TurnEnd, error: Option<String>) {
+    fn end_turn(&mut self, sink: &mut Sink, how: facts::TurnEnd, error: Option<String>) {
         if self.turn.is_none() || self.progress.ended {
             return;
         }
@@ -389,7 +389,7 @@ impl State {
         self.update_turn(sink, |info| {
             info.ended.get_or_insert(how);
             if let Some(message) = error {
-                info.error = Some(ext::ErrorInfo {
+                info.error = Some(facts::ErrorInfo {
                     code: String::new(),
                     message,
                 });

@@ -37,7 +37,7 @@ fn shown(reader: &CopilotReader) -> Vec<String> {
                 content: Content::Text(t),
                 is_error,
             } => Some(format!("result {id} (error: {is_error}): {t}")),
-            EventKind::Unknown(v) if v["type"] == ext::NOTICE => {
+            EventKind::Unknown(v) if v["type"] == facts::NOTICE => {
                 Some(format!("notice {}: {}", v["level"], v["text"].as_str().unwrap_or("")))
             }
             _ => None,
@@ -46,9 +46,9 @@ fn shown(reader: &CopilotReader) -> Vec<String> {
 }
 
 /// The facts of the first turn.
-fn first_turn(reader: &CopilotReader) -> ext::TurnInfo {
+fn first_turn(reader: &CopilotReader) -> facts::TurnInfo {
     let start = reader.events().iter().find(|e| e.kind == EventKind::TurnStart);
-    start.and_then(ext::turn_info).expect("turn facts")
+    start.and_then(facts::turn_info).expect("turn facts")
 }
 
 /// The events of `kind` (`chat_request`, …).
@@ -98,7 +98,7 @@ fn the_prompt_is_shown_as_typed_and_the_system_prompt_never() {
     assert!(!all.contains("SECRET") && !all.contains("HIDDEN"), "{all}");
     let info = first_turn(&reader);
     assert_eq!((info.model.as_deref(), info.output_tokens), (Some("m1"), Some(7)));
-    assert_eq!(info.ended, Some(ext::TurnEnd::Completed), "read whole, settled");
+    assert_eq!(info.ended, Some(facts::TurnEnd::Completed), "read whole, settled");
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn an_abort_cancels_the_turn_and_notices_are_shown() {
     ]);
     let reader = CopilotReader::read_all(&bytes);
     let turn = first_turn(&reader);
-    assert_eq!(turn.ended, Some(ext::TurnEnd::Cancelled));
+    assert_eq!(turn.ended, Some(facts::TurnEnd::Cancelled));
     assert_eq!(
         shown(&reader)[2..],
         [
@@ -217,7 +217,7 @@ fn injected_messages_are_auto_entries_and_steering_joins_the_running_turn() {
         ]
     );
     let prompts = of_kind(&reader, "chat_request");
-    assert!(!ext::steering(prompts[0]) && ext::steering(prompts[1]));
+    assert!(!facts::steering(prompts[0]) && facts::steering(prompts[1]));
 }
 
 #[test]

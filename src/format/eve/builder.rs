@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use self::calls::Call;
 pub(in crate::format::eve) use self::calls::{AnswerKind, CallResult};
-use crate::model::ext::{self, ErrorInfo, SessionEnd, SessionOutcome, TurnEnd, TurnInfo};
+use crate::model::facts::{self, ErrorInfo, SessionEnd, SessionOutcome, TurnEnd, TurnInfo};
 use crate::model::{ChatResponse, Event, EventKind, InProgress, InProgressKind};
 
 /// Where one eve record came from: its id (stored or synthesized) and time.
@@ -189,7 +189,7 @@ impl Builder {
             turn_id: Some(turn_id.to_string()),
             ..TurnInfo::default()
         };
-        ext::set_value(&mut event, ext::TURN, &info);
+        facts::set_value(&mut event, facts::TURN, &info);
         let index = self.push(event);
         let turn = self.turns.entry(turn_id.to_string()).or_default();
         turn.start = Some(index);
@@ -201,7 +201,7 @@ impl Builder {
         let turn = self.turns.entry(turn_id.to_string()).or_default();
         change(&mut turn.info);
         let (start, info) = (turn.start, turn.info.clone());
-        self.modify(start, |e| ext::set_value(e, ext::TURN, &info));
+        self.modify(start, |e| facts::set_value(e, facts::TURN, &info));
     }
 
     /// The model started working in the turn: later input is steering, a
@@ -235,7 +235,7 @@ impl Builder {
                 .map(|t| std::mem::take(&mut t.finals))
                 .unwrap_or_default();
             for index in finals {
-                self.modify(Some(index), |e| ext::set_flag(e, ext::FINAL_REPLY, false));
+                self.modify(Some(index), |e| facts::set_flag(e, facts::FINAL_REPLY, false));
             }
         }
     }
@@ -298,7 +298,7 @@ impl Builder {
         }
         let start = self.turns.get(&turn_id).and_then(|t| t.start);
         let end = SessionEnd { outcome, error };
-        self.modify(start, |e| ext::set_value(e, ext::SESSION, &end));
+        self.modify(start, |e| facts::set_value(e, facts::SESSION, &end));
     }
 
     /// Adds usage to a turn's totals.
@@ -336,7 +336,7 @@ impl Builder {
             },
         );
         if steering {
-            ext::set_flag(&mut event, ext::STEERING, true);
+            facts::set_flag(&mut event, facts::STEERING, true);
         }
         self.push(event);
     }
@@ -384,7 +384,7 @@ impl Builder {
         }
         for slot in &marked {
             self.modify(Some(slot.index), |e| {
-                ext::set_flag(e, ext::SUPERSEDED, true)
+                facts::set_flag(e, facts::SUPERSEDED, true)
             });
         }
         if let Some(g) = self.groups.get_mut(group) {
@@ -410,7 +410,7 @@ impl Builder {
             _ => SlotKind::Message,
         };
         if final_reply {
-            ext::set_flag(&mut event, ext::FINAL_REPLY, true);
+            facts::set_flag(&mut event, facts::FINAL_REPLY, true);
         }
         let made = fingerprint(&event.kind);
         let g = self.groups.entry(group.to_string()).or_default();
@@ -438,7 +438,7 @@ impl Builder {
 
     /// Marks an existing block as the final reply (v27 `turn.settled.reply`).
     pub(super) fn mark_final(&mut self, index: usize, turn_id: Option<&str>) {
-        self.modify(Some(index), |e| ext::set_flag(e, ext::FINAL_REPLY, true));
+        self.modify(Some(index), |e| facts::set_flag(e, facts::FINAL_REPLY, true));
         if let Some(turn) = turn_id.and_then(|t| self.turns.get_mut(t))
             && !turn.finals.contains(&index)
         {
@@ -501,7 +501,7 @@ impl Builder {
             0,
             EventKind::ChatResponse(ChatResponse::Message(Some(progress.text))),
         );
-        ext::set_flag(&mut event, ext::INTERRUPTED, true);
+        facts::set_flag(&mut event, facts::INTERRUPTED, true);
         let turn = progress.turn_id.clone();
         self.speech(group, turn.as_deref(), event, false, false);
     }

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::builder::{AnswerKind, Builder, CallResult, Stamp};
 use super::text;
-use crate::model::ext::{SessionOutcome, TaskState, TurnEnd};
+use crate::model::facts::{SessionOutcome, TaskState, TurnEnd};
 use crate::model::{ChatResponse, EventKind, InProgress, InProgressKind};
 
 fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::builder::{Builder, CallResult, Stamp};
 use super::events_v26::answer_type;
 use super::text;
-use crate::model::ext::{SessionOutcome, TaskState, TurnEnd};
+use crate::model::facts::{SessionOutcome, TaskState, TurnEnd};
 use crate::model::{ChatResponse, Content, EventKind, InProgress, InProgressKind};
 
 fn str_of<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
@@ -249,7 +249,7 @@ fn content_completed(b: &mut Builder, st: &mut State, data: &Value, scope: &Valu
     };
     let mut event = stamp.event(0, EventKind::ChatResponse(response));
     if data.get("interrupted").and_then(Value::as_bool) == Some(true) {
-        crate::model::ext::set_flag(&mut event, crate::model::ext::INTERRUPTED, true);
+        crate::model::facts::set_flag(&mut event, crate::model::facts::INTERRUPTED, true);
     }
     let group = turn_group(turn.as_deref());
     let index = b.speech(&group, turn.as_deref(), event, final_reply, false);
@@ -290,7 +290,7 @@ fn call_settled(b: &mut Builder, data: &Value, stamp: &Stamp) {
     if error.is_none()
         && let Some(reason) = str_of(data, "reason")
     {
-        error = Some(crate::model::ext::ErrorInfo {
+        error = Some(crate::model::facts::ErrorInfo {
             code: String::new(),
             message: reason.to_string(),
         });

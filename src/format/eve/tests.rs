@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::EveReader;
-use crate::model::{ChatResponse, Content, EventKind, ext};
+use crate::model::{ChatResponse, Content, EventKind, facts};
 
 /// One gen A line.
 fn a(n: u32, kind: &str, data: Value) -> String {
@@ -72,7 +72,7 @@ fn rejected_call_says_so_and_is_an_error() {
             is_error: true,
         }
     );
-    assert_eq!(ext::outcome(last), Some("rejected"));
+    assert_eq!(facts::outcome(last), Some("rejected"));
 }
 
 #[test]
@@ -132,8 +132,8 @@ fn turn_waiting_holds_the_turn_and_unmarks_its_reply() {
         json!({"on": "input", "sequence": 0, "turnId": "t"}),
     ));
     let r = read(&lines);
-    assert!(!ext::final_reply(r.events().last().unwrap()));
-    assert!(ext::turn_info(&r.events()[0]).unwrap().held);
+    assert!(!facts::final_reply(r.events().last().unwrap()));
+    assert!(facts::turn_info(&r.events()[0]).unwrap().held);
 }
 
 #[test]
@@ -161,8 +161,8 @@ fn task_status_waits_for_its_call_and_keeps_the_first_outcome_after_detach() {
         json!({"callId": "c", "reason": "timeout", "taskId": "w-1"}),
     ));
     let r = read(&lines);
-    let task = ext::task(r.events().last().unwrap()).unwrap();
-    assert_eq!(task.status, Some(ext::TaskState::Completed));
+    let task = facts::task(r.events().last().unwrap()).unwrap();
+    assert_eq!(task.status, Some(facts::TaskState::Completed));
     assert_eq!(task.reason.as_deref(), Some("timeout"));
 }
 
@@ -197,7 +197,7 @@ fn v27_approval_is_a_boolean_inquiry_about_its_call() {
     };
     assert_eq!(&**source, &json!({"source": "tool", "name": "deploy"}));
     assert_eq!(question["answer_type"], json!({"type": "boolean"}));
-    assert_eq!(ext::call_id(&r.events()[2]), Some("c"));
+    assert_eq!(facts::call_id(&r.events()[2]), Some("c"));
     assert_eq!(
         r.events()[3].kind,
         EventKind::InquiryResponse {
@@ -233,13 +233,13 @@ fn v27_reply_list_marks_parts_final_and_failure_ends_the_session() {
         data.kind,
         EventKind::ChatResponse(ChatResponse::Data(Box::new(json!({"ok": true}))))
     );
-    assert!(ext::final_reply(data));
-    let info = ext::turn_info(&r.events()[0]).unwrap();
-    assert_eq!(info.ended, Some(ext::TurnEnd::Failed));
+    assert!(facts::final_reply(data));
+    let info = facts::turn_info(&r.events()[0]).unwrap();
+    assert_eq!(info.ended, Some(facts::TurnEnd::Failed));
     assert_eq!(info.error.unwrap().message, "boom");
     assert_eq!(
-        ext::session_end(&r.events()[0]).unwrap().outcome,
-        ext::SessionOutcome::Failed
+        facts::session_end(&r.events()[0]).unwrap().outcome,
+        facts::SessionOutcome::Failed
     );
     assert!(r.finished());
 }
@@ -257,7 +257,7 @@ fn session_end_without_a_started_turn_still_shows() {
     let r = read(&lines);
     let last = r.events().last().unwrap();
     assert!(matches!(last.kind, EventKind::TurnStart));
-    assert!(ext::session_end(last).is_some());
+    assert!(facts::session_end(last).is_some());
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::model::ext::ErrorInfo;
+use crate::model::facts::ErrorInfo;
 use crate::model::message_tools::SEND_CHANNEL_UPDATE;
 use crate::model::{Audience, Block, Content};
 

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::State;
 use super::record::Placement;
 use crate::format::transcript::{Sink, str_at};
-use crate::model::ext;
+use crate::model::facts;
 
 /// One message of the replayed list.
 #[derive(Debug)]
@@ -33,7 +33,7 @@ fn fingerprint(value: &Value) -> u64 {
 /// Marks the events at `indexes` superseded.
 fn supersede(sink: &mut Sink, indexes: impl IntoIterator<Item = usize>) {
     for index in indexes {
-        sink.update(index, |event| ext::set_flag(event, ext::SUPERSEDED, true));
+        sink.update(index, |event| facts::set_flag(event, facts::SUPERSEDED, true));
     }
 }
 

@@ -26,7 +26,7 @@ fn read(bytes: &[u8], piece: usize) -> (NdjsonReader, Vec<Event>) {
 
 /// The events a replay leaves: none superseded.
 fn current(events: &[Event]) -> Vec<&Event> {
-    events.iter().filter(|e| !ext::superseded(e)).collect()
+    events.iter().filter(|e| !facts::superseded(e)).collect()
 }
 
 fn prompts(events: &[Event]) -> Vec<&str> {
@@ -115,7 +115,7 @@ fn a_rewind_takes_back_its_messages_and_says_so() {
         .filter(|e| matches!(&e.kind, EventKind::ChatRequest { content, .. } if content.starts_with("Actually")))
         .collect();
     assert_eq!(rewound.len(), 1);
-    assert!(ext::superseded(rewound[0]), "kept for the raw view only");
+    assert!(facts::superseded(rewound[0]), "kept for the raw view only");
     let turn_starts = current(&events)
         .into_iter()
         .filter(|e| matches!(e.kind, EventKind::TurnStart))
@@ -160,7 +160,7 @@ fn a_message_written_again_replaces_its_events() {
     assert_eq!(calls(&events), ["read_file"]);
     assert_eq!(speech(&events), ["Done."]);
     assert!(reader.finished(), "the last message answers with its call done");
-    let info = events.iter().find_map(ext::turn_info).expect("usage");
+    let info = events.iter().find_map(facts::turn_info).expect("usage");
     assert_eq!(
         (info.input_tokens, info.output_tokens, info.cache_read_tokens),
         (Some(10), Some(3), Some(4))

@@ -26,7 +26,7 @@ use super::members::{Member, Shape, members};
 use super::{Fields, JpLoad, JpStream, Reader, decode_known, event_of, known_type, parsed_base};
 use crate::format::PrefixHasher;
 use crate::format::surrogates;
-use crate::model::{ChatResponse, Event, EventKind, ext};
+use crate::model::{ChatResponse, Event, EventKind, facts};
 
 /// How much of the file is read at a time.
 const CHUNK: usize = 1 << 20;
@@ -267,8 +267,8 @@ fn same_outline(sketch: &Event, event: &Event) -> bool {
     discriminant(&sketch.kind) == discriminant(&event.kind)
         && form(sketch) == form(event)
         && id(sketch) == id(event)
-        && ext::turn_info(sketch).is_some() == ext::turn_info(event).is_some()
-        && ext::call_id(sketch) == ext::call_id(event)
+        && facts::turn_info(sketch).is_some() == facts::turn_info(event).is_some()
+        && facts::call_id(sketch) == facts::call_id(event)
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ use serde_json::Value;
 use super::reader::SubAgentSource;
 use super::transcript::{Records, Sink, TranscriptReader, TurnProgress, str_at};
 use crate::model::EventKind;
-use crate::model::ext;
+use crate::model::facts;
 
 pub use rows::ROW_KEY;
 
@@ -89,8 +89,8 @@ struct Turn {
     /// Usage by assistant message id.
     usage: HashMap<String, Usage>,
     model: Option<String>,
-    ended: Option<ext::TurnEnd>,
-    error: Option<ext::ErrorInfo>,
+    ended: Option<facts::TurnEnd>,
+    error: Option<facts::ErrorInfo>,
 }
 
 /// One assistant message's usage (spec §5.8).
@@ -125,7 +125,7 @@ impl Records for State {
         self.progress.ended = true;
         if let Some(id) = self.current.clone() {
             self.update_turn(sink, &id, |turn| {
-                turn.ended.get_or_insert(ext::TurnEnd::Completed);
+                turn.ended.get_or_insert(facts::TurnEnd::Completed);
             });
         }
     }
@@ -285,15 +285,15 @@ impl State {
         let error = data.get("error").filter(|e| !e.is_null());
         let ended = match (error, finish) {
             (Some(error), _) if str_at(error, "name") == Some("MessageAbortedError") => {
-                Some(ext::TurnEnd::Cancelled)
+                Some(facts::TurnEnd::Cancelled)
             }
-            (Some(_), _) => Some(ext::TurnEnd::Failed),
+            (Some(_), _) => Some(facts::TurnEnd::Failed),
             (None, Some(finish)) if finish != "tool-calls" && completed => {
-                Some(ext::TurnEnd::Completed)
+                Some(facts::TurnEnd::Completed)
             }
             _ => None,
         };
-        let error_info = error.map(|error| ext::ErrorInfo {
+        let error_info = error.map(|error| facts::ErrorInfo {
             code: str_at(error, "name").unwrap_or("").to_string(),
             message: rows::error_text(error).1,
         });
@@ -328,7 +328,7 @@ impl State {
         let (model, ended, error) = (turn.model.clone(), turn.ended, turn.error.clone());
         let any = !turn.usage.is_empty();
         sink.update(turn.start, |event| {
-            let mut info = ext::turn_info(event).unwrap_or_default();
+            let mut info = facts::turn_info(event).unwrap_or_default();
             if any {
                 info.input_tokens = Some(sum.input);
                 info.output_tokens = Some(sum.output);
@@ -339,7 +339,7 @@ impl State {
             info.model = model;
             info.ended = ended;
             info.error = error;
-            ext::set_value(event, ext::TURN, &info)
+            facts::set_value(event, facts::TURN, &info)
         });
     }
 

@@ -8,7 +8,7 @@ use super::{Role, State, rows};
 use serde_json::json;
 
 use super::super::agent_args;
-use crate::model::{ChatResponse, Content, Event, EventKind, call_view, ext};
+use crate::model::{ChatResponse, Content, Event, EventKind, call_view, facts};
 
 /// The events one part made, by kind.
 #[derive(Debug, Clone, Copy)]
@@ -274,7 +274,7 @@ fn describe(event: &mut Event, name: &str, input: &Value) -> bool {
         changed |= call_view::set(event, &view);
     }
     if let Some(subject) = agent_args::subject(as_name, &arguments, None) {
-        changed |= ext::set_subject(event, &subject);
+        changed |= facts::set_subject(event, &subject);
     }
     changed
 }

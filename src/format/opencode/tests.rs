@@ -94,13 +94,13 @@ fn a_session_is_one_turn_with_its_prompt_call_error_and_reply() {
     );
     assert!(matches!(&events[1].kind, EventKind::ChatRequest { content, .. } if content == "fix the bug"));
     assert!(matches!(&events[5].kind, EventKind::ToolCallResponse { is_error: true, content: Content::Text(t), .. } if t == "exit 2"));
-    let info = ext::turn_info(&events[0]).unwrap();
+    let info = facts::turn_info(&events[0]).unwrap();
     assert_eq!(info.input_tokens, Some(200));
     assert_eq!(info.output_tokens, Some(50));
     assert_eq!(info.cache_read_tokens, Some(14));
     assert_eq!(info.cost, Some(0.5));
     assert_eq!(info.model.as_deref(), Some("m1"));
-    assert_eq!(info.ended, Some(ext::TurnEnd::Completed));
+    assert_eq!(info.ended, Some(facts::TurnEnd::Completed));
     assert_eq!(reader.title(), Some("Fix it"));
     assert!(reader.finished());
 }

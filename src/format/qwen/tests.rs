@@ -44,7 +44,7 @@ fn telemetry(uuid: &str, event: Value) -> Value {
 fn shown_speech(events: &[Event]) -> Vec<&str> {
     events
         .iter()
-        .filter(|e| !ext::superseded(e))
+        .filter(|e| !facts::superseded(e))
         .filter_map(|e| match &e.kind {
             EventKind::ChatResponse(ChatResponse::Message(Some(text))) => Some(text.as_str()),
             _ => None,
@@ -82,7 +82,7 @@ fn telemetry_text_is_shown_only_when_no_record_carries_it() {
         shown_speech(&events),
         ["It averages.", "[from telemetry] Only here."]
     );
-    let info = events.iter().find_map(ext::turn_info).expect("usage");
+    let info = events.iter().find_map(facts::turn_info).expect("usage");
     assert_eq!((info.input_tokens, info.output_tokens), (Some(150), Some(10)));
 }
 

@@ -52,7 +52,7 @@ pub(super) fn summary_line(
     let failed = card.call.response.is_some_and(|r| {
         let event = &ctx.conv.events[r];
         matches!(event.kind, EventKind::ToolCallResponse { is_error: true, .. })
-            && !crate::model::ext::refused(event)
+            && !crate::model::facts::refused(event)
     });
     let state = if failed {
         Some((" · failed", styles.error))

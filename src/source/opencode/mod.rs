@@ -101,6 +101,12 @@ pub enum StoreError {
     /// The store holds no session.
     #[error("{}: an OpenCode store without sessions", .0.display())]
     Empty(PathBuf),
+    /// The path names no store (`--session ID` given with another PATH).
+    #[error(
+        "{} is not an OpenCode store (opencode.db, its data folder or a storage/ tree)",
+        .0.display()
+    )]
+    NotAStore(PathBuf),
     /// An OpenCode database, and this build reads none: it was built without
     /// the `opencode` feature, so without SQLite.
     #[cfg(not(feature = "opencode"))]
@@ -261,7 +267,7 @@ impl SessionPath {
 /// session of one (`<database>/<other id>`), a data folder or a `storage/`
 /// tree, or a legacy session's file. The error says why it names none.
 #[cfg(feature = "cli")]
-pub fn with_session(path: &Path, id: &str) -> Result<PathBuf, String> {
+pub fn with_session(path: &Path, id: &str) -> Result<PathBuf, StoreError> {
     let store = if is_database(path) {
         Store::Database(path.to_path_buf())
     } else if let Some(session) = SessionPath::from_path(path) {
@@ -269,15 +275,9 @@ pub fn with_session(path: &Path, id: &str) -> Result<PathBuf, String> {
     } else if let Some(store) = path.is_dir().then(|| store_in(path)).flatten() {
         store
     } else {
-        return Err(format!(
-            "{} is not an OpenCode store (opencode.db, its data folder or a storage/ tree)",
-            path.display()
-        ));
+        return Err(StoreError::NotAStore(path.to_path_buf()));
     };
-    store
-        .session(id)
-        .map(|session| session.path())
-        .map_err(|e| e.to_string())
+    store.session(id).map(|session| session.path())
 }
 
 /// When what `path` names was last written: an OpenCode session's newest

@@ -79,3 +79,24 @@ fn the_session_of_a_folder_is_its_newest_not_a_sub_agents() {
     assert_eq!(named.session, "ses_b");
     assert!(store.session("ses_x").is_err());
 }
+
+#[cfg(feature = "cli")]
+#[test]
+fn session_ids_are_found_in_a_store_and_a_path_that_is_none_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, _writer) = store(dir.path());
+    assert_eq!(with_session(&db, "ses_a").unwrap(), db.join("ses_a"));
+    assert_eq!(with_session(dir.path(), "ses_b").unwrap(), db.join("ses_b"));
+    let missing = with_session(&db, "ses_nope").unwrap_err();
+    assert!(matches!(missing, StoreError::NoSession { .. }), "{missing}");
+    let notes = dir.path().join("notes");
+    std::fs::create_dir(&notes).unwrap();
+    let none = with_session(&notes, "ses_a").unwrap_err();
+    assert_eq!(
+        none.to_string(),
+        format!(
+            "{} is not an OpenCode store (opencode.db, its data folder or a storage/ tree)",
+            notes.display()
+        )
+    );
+}

@@ -143,7 +143,7 @@ impl<D: Viewable> App<D> {
             Action::SearchEverywhere => self.mode = Mode::Everywhere,
             Action::Resume => match self.doc.resume_command() {
                 Ok(command) => return Some(Effect::Resume(command)),
-                Err(why) => self.note(why),
+                Err(why) => self.note(why.to_string()),
             },
             Action::GotoTurn => self.note("type the turn's number first: 12t goes to turn 12"),
             Action::NextFailure => self.jump_to(Landmark::Failure, true),

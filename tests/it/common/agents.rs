@@ -2,7 +2,8 @@
 //! (`../shared/fixtures/{claude-code,codex}`, or the folder
 //! `$OVERHEAR_AGENT_FIXTURES` names), listed once for the tests that read
 //! them. When they are absent a line on stderr says the test was skipped:
-//! `cargo test` on a fresh clone needs nothing outside the repository.
+//! `cargo test` on a fresh clone needs nothing outside the repository (with
+//! `CI=true`, as `.ci/run` sets it, their absence fails).
 
 #![allow(dead_code)]
 
@@ -16,10 +17,15 @@ pub fn fixtures_dir() -> Option<PathBuf> {
     if dir.join("claude-code").is_dir() && dir.join("codex").is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "skipped: no agent transcripts at {} (set OVERHEAR_AGENT_FIXTURES)",
+        let message = format!(
+            "no agent transcripts at {} (set OVERHEAR_AGENT_FIXTURES)",
             dir.display()
         );
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{message} (CI=true: the fixtures must be there)"
+        );
+        eprintln!("skipped: {message}");
         None
     }
 }

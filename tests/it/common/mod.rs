@@ -1,8 +1,9 @@
 //! What every integration test shares, written once: the viewer in a real
 //! pseudo-terminal ([`pty`]) and in a test backend ([`frames`]), the real corpora ([`corpus`]), and the insta
 //! snapshot settings ([`snapshot`]), the Claude Code and Codex fixtures
-//! ([`agents`]), and the plain render of a file ([`render_plain`]). Each
-//! test file uses a different part.
+//! ([`agents`]), a home folder of a test's own for them ([`home`]), and the
+//! plain render of a file ([`render_plain`]). Each test file uses a
+//! different part.
 
 #![allow(dead_code)]
 
@@ -13,6 +14,7 @@ pub mod eve_support;
 pub mod frames;
 #[path = "../../../benches/common/mod.rs"]
 pub mod generate;
+pub mod home;
 pub mod inputs;
 pub mod opencode;
 pub mod pty;

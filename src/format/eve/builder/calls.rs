@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::super::text;
 use super::{Builder, Slot, SlotKind, Stamp};
-use crate::model::ext::{self, ErrorInfo, TaskStatus};
+use crate::model::facts::{self, ErrorInfo, TaskStatus};
 use crate::model::{Content, Event, EventKind};
 
 #[derive(Debug, Default)]
@@ -64,7 +64,7 @@ impl Builder {
         }
         let index = if let Some(index) = call.request {
             self.modify(Some(index), |e| {
-                let changed = ext::set_flag(e, ext::SUPERSEDED, false);
+                let changed = facts::set_flag(e, facts::SUPERSEDED, false);
                 if let EventKind::ToolCallRequest { arguments: a, .. } = &mut e.kind
                     && **a != arguments
                 {
@@ -156,7 +156,7 @@ impl Builder {
                 *c = content.clone();
                 *err = result.is_error;
             }
-            ext::set_value(e, ext::OUTCOME, result.outcome.as_str()) || changed
+            facts::set_value(e, facts::OUTCOME, result.outcome.as_str()) || changed
         };
         if let Some(index) = existing {
             self.modify(Some(index), apply);
@@ -180,7 +180,7 @@ impl Builder {
         // A call that has its result ran: it is no longer a superseded attempt.
         if !matches!(result.outcome.as_str(), "abandoned" | "interrupted") {
             let request = self.calls.get(call_id).and_then(|c| c.request);
-            self.modify(request, |e| ext::set_flag(e, ext::SUPERSEDED, false));
+            self.modify(request, |e| facts::set_flag(e, facts::SUPERSEDED, false));
         }
         self.write_attempts(call_id);
         self.clear_progress(&format!("output:{call_id}"));
@@ -227,7 +227,7 @@ impl Builder {
         }
         let targets = [call.request, call.response];
         for index in targets {
-            self.modify(index, |e| ext::set_value(e, ext::ATTEMPTS, &n));
+            self.modify(index, |e| facts::set_value(e, facts::ATTEMPTS, &n));
         }
     }
 
@@ -294,7 +294,7 @@ impl Builder {
             .get(call_id)
             .and_then(|c| c.task.as_ref())
             .and_then(|t| t.status)
-            .is_some_and(|s| !matches!(s, ext::TaskState::Working | ext::TaskState::Detached))
+            .is_some_and(|s| !matches!(s, facts::TaskState::Working | facts::TaskState::Detached))
     }
 
     fn write_task(&mut self, call_id: &str) {
@@ -305,7 +305,7 @@ impl Builder {
             return;
         };
         let index = call.request.or(call.response);
-        self.modify(index, |e| ext::set_value(e, ext::TASK, &task));
+        self.modify(index, |e| facts::set_value(e, facts::TASK, &task));
     }
 
     // ----- inquiries ---------------------------------------------------
@@ -332,7 +332,7 @@ impl Builder {
             },
         );
         if let Some(call) = call_id {
-            ext::set_value(&mut event, ext::CALL_ID, &call);
+            facts::set_value(&mut event, facts::CALL_ID, &call);
         }
         self.push(event);
     }
@@ -369,7 +369,7 @@ impl Builder {
                 answer: Box::new(answer),
             },
         );
-        ext::set_value(&mut event, ext::OUTCOME, outcome);
+        facts::set_value(&mut event, facts::OUTCOME, outcome);
         self.push(event);
     }
 }
