@@ -1,6 +1,9 @@
 //! `session_list`: what `overhear sessions --all-projects` does for 10,000
 //! sessions (docs/sessions.md): the selection (directory walks, heads) and
-//! each session read whole by its reader for its figures and cost.
+//! each session's figures and cost, a Claude Code transcript by its scan,
+//! a Codex rollout read whole by its reader. Measured beside it, in the same
+//! run: the same listing with every session read whole (as before the
+//! scan), which must give the same figures.
 //!
 //! Generated: 8,000 Claude Code sessions in 100 project folders (a prompt,
 //! a tool call and its result, a reply, usage on each response; ~3 kB each)
@@ -16,7 +19,7 @@ use std::time::{Duration, SystemTime};
 use common::Took;
 use criterion::{Criterion, criterion_group, criterion_main};
 use overhear::load::sessions::{Agents, every_session};
-use overhear::search::{self, Kinds, Scope};
+use overhear::search::{self, Kinds, Scope, whole_figures};
 use serde_json::json;
 
 /// How many sessions of each agent.
@@ -159,6 +162,58 @@ impl Setup {
             .count()
     }
 
+    /// The same listing with every session read whole by its reader, on
+    /// every core (what `overhear sessions` did before the scan): each
+    /// session's title and figures.
+    fn whole_listing(&self) -> Vec<(Option<String>, Result<overhear::usage::Summary, String>)> {
+        let kinds = Kinds {
+            agents: Agents::ALL,
+            jp: false,
+        };
+        let chosen = search::sessions(
+            &Scope::AllProjects(self.root.clone()),
+            kinds,
+            &[],
+            &self.env(),
+        );
+        let threads = std::thread::available_parallelism().map_or(2, usize::from);
+        let chunk = chosen.len().div_ceil(threads).max(1);
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = chosen
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|s| whole_figures(&s.target.open))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            parts
+                .into_iter()
+                .flat_map(|part| part.join().expect("a reading thread"))
+                .collect()
+        })
+    }
+
+    /// The listing's titles and figures, in the selection's order.
+    fn listed(&self) -> Vec<(Option<String>, Result<overhear::usage::Summary, String>)> {
+        let kinds = Kinds {
+            agents: Agents::ALL,
+            jp: false,
+        };
+        let chosen = search::sessions(
+            &Scope::AllProjects(self.root.clone()),
+            kinds,
+            &[],
+            &self.env(),
+        );
+        search::list(chosen, 2, SystemTime::now())
+            .into_iter()
+            .map(|listed| (listed.title, listed.figures))
+            .collect()
+    }
+
     /// The baseline: the same files listed with their times, nothing read.
     fn file_listing(&self) -> usize {
         every_session(&self.env(), Agents::ALL).len()
@@ -173,33 +228,50 @@ impl Drop for Setup {
 
 fn session_list(c: &mut Criterion) {
     let setup = Setup::new();
-    assert_eq!(setup.listing(), CLAUDE, "every Claude Code session priced");
+    // Each session has one turn, priced: Claude Code's from its usage,
+    // Codex's from its `token_count`.
+    assert_eq!(setup.listing(), CLAUDE + CODEX, "every session priced");
     assert_eq!(setup.file_listing(), CLAUDE + CODEX);
+    assert!(
+        setup.listed() == setup.whole_listing(),
+        "the scan's figures are the full reader's"
+    );
     let mut group = c.benchmark_group("session_list");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
     group.bench_function("sessions --all-projects (10,000 sessions)", |b| {
         b.iter(|| setup.listing())
     });
+    group.bench_function("every session read whole (10,000 sessions)", |b| {
+        b.iter(|| setup.whole_listing().len())
+    });
     group.bench_function("baseline: files and times only", |b| {
         b.iter(|| setup.file_listing())
     });
     group.finish();
 
+    // CPU time of the whole process: the listing reads on every core.
     let runs = 5;
-    let listing = Took::median(
-        &(0..runs)
-            .map(|_| Took::of(|| setup.listing()).1)
-            .collect::<Vec<_>>(),
-    );
-    let files = Took::median(
-        &(0..runs)
-            .map(|_| Took::of(|| setup.file_listing()).1)
-            .collect::<Vec<_>>(),
-    );
+    let median = |f: &dyn Fn() -> usize| {
+        Took::median(&(0..runs).map(|_| Took::of_process(f).1).collect::<Vec<_>>())
+    };
+    let listing = median(&|| setup.listing());
+    let whole = median(&|| setup.whole_listing().len());
+    let files = median(&|| setup.file_listing());
+    let wall = |took: &Took, base: &Took| took.wall.as_secs_f64() / base.wall.as_secs_f64();
     println!("sessions listing of 10,000: {}", listing.ms());
+    println!("sessions read whole (before the scan): {}", whole.ms());
     println!("sessions baseline (files and times): {}", files.ms());
-    println!("sessions ratio: {:.1}x the baseline", listing.ratio(&files));
+    println!(
+        "sessions ratio: {:.1}x the baseline by CPU, {:.1}x by wall",
+        listing.ratio(&files),
+        wall(&listing, &files)
+    );
+    println!(
+        "read whole ratio: {:.1}x the baseline by CPU, {:.1}x by wall",
+        whole.ratio(&files),
+        wall(&whole, &files)
+    );
 }
 
 criterion_group!(benches, session_list);

@@ -205,6 +205,20 @@ pub fn cpu_time() -> std::time::Duration {
     std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// The CPU time of the whole process so far, every thread's (those that
+/// ended included): for work spread over threads.
+// Read with clock_gettime(2), which has no safe wrapper.
+#[allow(unsafe_code)]
+pub fn process_cpu_time() -> std::time::Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec for the call to fill in.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
 /// Wall-clock and CPU time of one call.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Took {
@@ -221,6 +235,18 @@ impl Took {
         let out = f();
         let took = Took {
             cpu: cpu_time() - cpu,
+            wall: wall.elapsed(),
+        };
+        (out, took)
+    }
+
+    /// Times `f`, which may spread its work over threads: the CPU time is
+    /// the whole process's.
+    pub fn of_process<T>(f: impl FnOnce() -> T) -> (T, Took) {
+        let (wall, cpu) = (std::time::Instant::now(), process_cpu_time());
+        let out = f();
+        let took = Took {
+            cpu: process_cpu_time() - cpu,
             wall: wall.elapsed(),
         };
         (out, took)

@@ -12,8 +12,13 @@
 //! counted once per `message.id` (its last line) and summed per turn into the
 //! turn's `overhear.turn` facts. docs/agents.md lists every decision.
 
+#[cfg(feature = "cli")]
+mod figures;
 mod hooks;
 mod user;
+
+#[cfg(feature = "cli")]
+pub(super) use figures::figures;
 
 use std::collections::{HashMap, HashSet};
 

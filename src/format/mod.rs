@@ -11,6 +11,8 @@ pub mod claude_code;
 pub mod codex;
 pub mod copilot;
 pub mod detect;
+#[cfg(feature = "cli")]
+mod figures;
 mod whole_file;
 pub mod eve;
 pub mod jp;
@@ -27,6 +29,11 @@ pub mod gemini;
 pub mod gemini_parts;
 pub mod qwen;
 
+// The figures of `overhear sessions`: only the program lists sessions.
+#[cfg(all(feature = "cli", feature = "internals"))]
+pub use figures::Figures;
+#[cfg(feature = "cli")]
+pub use figures::figures_of;
 #[cfg(feature = "cli")]
 pub use whole_file::Outline;
 pub use whole_file::{Change, DocumentFormat, DocumentReader, LoadError, Loaded};

@@ -374,7 +374,7 @@ impl StreamReader for NdjsonReader {
 /// The format the held bytes' first readable line tells; `None` while more
 /// lines must arrive. After [`LOOK_AHEAD`] lines that tell nothing (or at the
 /// end), an eve stream.
-fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
+pub(super) fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
     // A legacy Gemini file is one pretty-printed object: no line of it reads.
     if super::gemini::legacy_head(held, end)? {
         return Some(LineFormat::Gemini);

@@ -1,20 +1,23 @@
 //! `overhear sessions`: the sessions a search would cover ([`super::sessions`],
-//! the same selection), each read once by its format's reader for its
-//! figures (docs/sessions.md).
+//! the same selection), each read once for its figures (docs/sessions.md):
+//! by its format's scan when it has one ([`crate::format::figures_of`]:
+//! the figures without the conversation), else whole by its reader.
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 use super::Session;
 use super::scan::first_prompt_line;
+use crate::format::figures_of;
 use crate::format::session_head::LIVE_WITHIN;
 use crate::load::{Live, OpenError};
+use crate::source::limit;
 use crate::usage::{self, Summary};
 
 /// A session with what `overhear sessions` says of it.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Listed {
     /// The session, as the selection found it.
     pub session: Session,
@@ -65,34 +68,78 @@ pub fn list(sessions: Vec<Session>, threads: usize, now: SystemTime) -> Vec<List
     done.into_iter().map(|(_, listed)| listed).collect()
 }
 
-/// One session read by its format's reader.
+/// One session read for its figures: scanned when its format can be,
+/// else read whole by its format's reader.
 fn read(session: Session, now: SystemTime) -> Listed {
     let live = session
         .modified
         .is_some_and(|at| now.duration_since(at).map_or(true, |age| age < LIVE_WITHIN));
-    let Some(arg) = session.target.open.to_str() else {
+    if let Some((title, figures)) = scanned(&session) {
         return Listed {
-            figures: Err(Unread::NotUtf8(session.target.open.clone())),
             session,
-            title: None,
+            title,
+            figures: Ok(figures),
             live,
         };
+    }
+    let (title, figures) = whole_figures(&session.target.open);
+    Listed {
+        session,
+        title,
+        figures,
+        live,
+    }
+}
+
+/// The title and figures of the transcript at `path`, read whole by its
+/// format's reader into a conversation.
+pub fn whole_figures(path: &Path) -> (Option<String>, Result<Summary, Unread>) {
+    let Some(arg) = path.to_str() else {
+        return (None, Err(Unread::NotUtf8(path.to_path_buf())));
     };
     match Live::read_once(arg) {
         Ok(read) => {
             let conv = &read.conversation;
-            Listed {
-                title: conv.title.clone().or_else(|| first_prompt_line(conv)),
-                figures: Ok(Summary::of(conv, usage::prices())),
-                session,
-                live,
-            }
+            (
+                conv.title.clone().or_else(|| first_prompt_line(conv)),
+                Ok(Summary::of(conv, usage::prices())),
+            )
         }
-        Err(err) => Listed {
-            session,
-            title: None,
-            figures: Err(Unread::from(err)),
-            live,
-        },
+        Err(err) => (None, Err(Unread::from(err))),
     }
+}
+
+/// A Claude Code session's title and figures by its format's scan, when
+/// the scan reads every line of it; `None`: read it whole (another agent,
+/// a file that is not a plain one or is over the size limit, a line the
+/// scan leaves to the reader).
+fn scanned(session: &Session) -> Option<(Option<String>, Summary)> {
+    if session.agent != "claude" {
+        return None;
+    }
+    scanned_figures(&session.target.open)
+}
+
+/// The title and figures of the transcript at `path` by its format's scan,
+/// when it has one that reads every line of it; `None` otherwise.
+pub fn scanned_figures(path: &Path) -> Option<(Option<String>, Summary)> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > limit::limit() {
+        return None;
+    }
+    let bytes = crate::files::read(path).ok()?;
+    let figures = figures_of(&bytes)?;
+    let prices = usage::prices();
+    let mut summary = Summary {
+        turns: figures.turns,
+        tool_calls: figures.tool_calls,
+        failures: figures.failures,
+        started: figures.started,
+        last: figures.last,
+        ..Summary::default()
+    };
+    for info in &figures.turn_facts {
+        summary.add_turn(info, prices);
+    }
+    Some((figures.title, summary))
 }

@@ -22,6 +22,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 pub use hits::Hit;
 pub use listing::{Listed, list};
+// For the test that holds the scan to the full reader (tests/it/sessions_fast.rs).
+#[cfg(feature = "internals")]
+pub use listing::{scanned_figures, whole_figures};
 pub use query::{Case, Query};
 pub use scan::{Outcome, Stored, Target, scan};
 

@@ -48,22 +48,29 @@ impl Summary {
                 EventKind::ToolCallRequest { .. } => summary.tool_calls += 1,
                 EventKind::ToolCallResponse { is_error: true, .. } => summary.failures += 1,
                 EventKind::TurnStart => {
-                    let Some(info) = facts::turn_info(event) else {
-                        continue;
-                    };
-                    if let Some(n) = info.input_tokens {
-                        *summary.input_tokens.get_or_insert(0) += n;
-                    }
-                    if let Some(n) = info.output_tokens {
-                        *summary.output_tokens.get_or_insert(0) += n;
-                    }
-                    if let Some(cost) = Cost::of(&info, prices) {
-                        summary.cost.add(cost);
+                    if let Some(info) = facts::turn_info(event) {
+                        summary.add_turn(&info, prices);
                     }
                 }
                 _ => {}
             }
         }
         summary
+    }
+
+    /// Counts one turn's tokens and cost (`info`, its `turn_start`'s
+    /// facts), priced with `prices` when it records no cost: what
+    /// [`Summary::of`] does for each turn, for figures read without a
+    /// conversation (`overhear sessions`).
+    pub fn add_turn(&mut self, info: &facts::TurnInfo, prices: &Prices) {
+        if let Some(n) = info.input_tokens {
+            *self.input_tokens.get_or_insert(0) += n;
+        }
+        if let Some(n) = info.output_tokens {
+            *self.output_tokens.get_or_insert(0) += n;
+        }
+        if let Some(cost) = Cost::of(info, prices) {
+            self.cost.add(cost);
+        }
     }
 }

@@ -77,6 +77,7 @@ mod search;
 mod search_output;
 mod search_viewer_pty;
 mod sessions;
+mod sessions_fast;
 mod soak;
 mod subagents;
 mod subagents_pty;

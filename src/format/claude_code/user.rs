@@ -26,7 +26,6 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
         .get("message")
         .and_then(|m| m.get("content"))
         .unwrap_or(&Value::Null);
-    let flag = |key: &str| value.get(key).and_then(Value::as_bool) == Some(true);
     // 1. Tool results.
     let results: Vec<&Value> = match content {
         Value::Array(blocks) => blocks
@@ -74,57 +73,95 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
         }
         return;
     }
+    match said(value) {
+        Said::Opaque => {
+            sink.opaque(time, value);
+        }
+        Said::Output(output) => {
+            sink.notice(time, "info", output);
+            // A local command's output answers its prompt: no model is asked.
+            state.progress.answered = true;
+        }
+        Said::Interrupted(marker) => {
+            sink.notice(time, "warning", marker);
+            // The agent stopped and waits for the user.
+            state.end_turn(sink, facts::TurnEnd::Cancelled);
+        }
+        Said::Prompt { typed, notes } => {
+            state.open_turn(sink, time.clone());
+            sink.push_kind(
+                time.clone(),
+                EventKind::ChatRequest {
+                    content: typed,
+                    author: None,
+                    schema: None,
+                },
+            );
+            for note in notes {
+                sink.notice(time.clone(), facts::NOTE, note);
+            }
+        }
+    }
+}
+
+/// What a `user` record that holds no tool result says (spec §2.5, rules
+/// 2–6): read by [`record`] and by the figures of a listing (`figures`),
+/// so both tell a prompt alike.
+pub(super) enum Said {
+    /// A compaction summary, harness text, a record the model never saw,
+    /// or nothing: kept for the raw view.
+    Opaque,
+    /// A local command's output, its tags taken off.
+    Output(String),
+    /// An interruption marker.
+    Interrupted(String),
+    /// A prompt: the text the user typed and the IDE context as notes.
+    Prompt {
+        /// What the turn's `chat_request` holds.
+        typed: String,
+        /// The IDE context blocks, one note each.
+        notes: Vec<String>,
+    },
+}
+
+/// Tells what a `user` record with no tool result says.
+pub(super) fn said(value: &Value) -> Said {
+    let content = value
+        .get("message")
+        .and_then(|m| m.get("content"))
+        .unwrap_or(&Value::Null);
+    let flag = |key: &str| value.get(key).and_then(Value::as_bool) == Some(true);
     let text = text_of(content);
     let start = text.trim_start();
     // 2. A compaction summary; 3. harness text; and records the model never saw.
     if flag("isCompactSummary") || flag("isMeta") || flag("isVisibleInTranscriptOnly") {
-        sink.opaque(time, value);
-        return;
+        return Said::Opaque;
     }
     // 4. Local command output.
     if COMMAND_OUTPUT.iter().any(|tag| start.starts_with(tag)) {
         let output = strip_tags(start);
         // A command that printed nothing (`/clear`, `! true`) says so, rather
         // than leave a bare `⚠` line.
-        let output = if output.is_empty() {
+        return Said::Output(if output.is_empty() {
             NO_OUTPUT.to_string()
         } else {
             output
-        };
-        sink.notice(time, "info", output);
-        // A local command's output answers its prompt: no model is asked.
-        state.progress.answered = true;
-        return;
+        });
     }
     // 5. An interruption marker.
     if start.starts_with("[Request interrupted by user") {
-        sink.notice(time, "warning", start.trim().to_string());
-        // The agent stopped and waits for the user.
-        state.end_turn(sink, facts::TurnEnd::Cancelled);
-        return;
+        return Said::Interrupted(start.trim().to_string());
     }
     // 6. A prompt, unless empty.
     if start.is_empty() {
-        sink.opaque(time, value);
-        return;
+        return Said::Opaque;
     }
     let (typed, notes) = ide_context(start, str_at(value, "cwd"));
     let typed = match (typed.trim().is_empty(), notes.first()) {
         (true, Some(note)) => note.clone(),
         _ => prompt_text(typed.trim()),
     };
-    state.open_turn(sink, time.clone());
-    sink.push_kind(
-        time.clone(),
-        EventKind::ChatRequest {
-            content: typed,
-            author: None,
-            schema: None,
-        },
-    );
-    for note in notes {
-        sink.notice(time.clone(), facts::NOTE, note);
-    }
+    Said::Prompt { typed, notes }
 }
 
 /// Whether a failed result's text says the user refused the call, and then
