@@ -10,73 +10,15 @@
 //! the size (default 100). Criterion also times a 5 MB export, for
 //! comparing builds. Without `python3` the bench says so and stops.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod common;
+
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
+use common::process::{Scratch, Took, Words, available, median, python_json_loads, run};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
-
-/// A deterministic word stream (xorshift over a fixed vocabulary).
-struct Words(u64);
-
-impl Words {
-    fn next(&mut self) -> &'static str {
-        const VOCABULARY: &[&str] = &[
-            "the",
-            "build",
-            "fails",
-            "because",
-            "cargo",
-            "test",
-            "src/main.rs",
-            "error",
-            "let",
-            "value",
-            "returns",
-            "Result",
-            "println!",
-            "config",
-            "path",
-            "reads",
-            "file",
-            "into",
-            "string",
-            "async",
-            "handler",
-            "request",
-            "timeout",
-            "retry",
-            "match",
-            "Some",
-            "None",
-            "vector",
-            "index",
-            "slice",
-            "parser",
-            "token",
-            "line",
-            "column",
-            "warning",
-            "unused",
-        ];
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        VOCABULARY[(self.0 % VOCABULARY.len() as u64) as usize]
-    }
-
-    fn text(&mut self, words: usize) -> String {
-        let mut out = String::new();
-        for i in 0..words {
-            if i > 0 {
-                out.push(if i % 12 == 0 { '\n' } else { ' ' });
-            }
-            out.push_str(self.next());
-        }
-        out
-    }
-}
 
 /// A Claude Code transcript of at least `bytes` bytes: turns of a prompt,
 /// a reply with a Bash call, its result, and a final reply with usage.
@@ -128,70 +70,6 @@ fn transcript(bytes: usize) -> String {
     out
 }
 
-struct Files {
-    root: PathBuf,
-}
-
-impl Drop for Files {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
-}
-
-/// What one process took: CPU time (user + system) and peak RSS in MiB.
-#[derive(Clone, Copy)]
-struct Took {
-    cpu: Duration,
-    peak_mib: f64,
-}
-
-/// Runs `command` to its end, polling its peak resident memory; its CPU
-/// time is the growth of this process's reaped children's.
-fn measure(command: &mut Command) -> Took {
-    let before = children_cpu();
-    let mut child = command
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the command runs");
-    let status = format!("/proc/{}/status", child.id());
-    let mut peak_kib = 0u64;
-    loop {
-        if let Ok(text) = std::fs::read_to_string(&status)
-            && let Some(kib) = text
-                .lines()
-                .find_map(|line| line.strip_prefix("VmHWM:"))
-                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        {
-            peak_kib = peak_kib.max(kib);
-        }
-        if let Some(status) = child.try_wait().expect("the child can be waited for") {
-            assert!(status.success(), "{command:?}: {status:?}");
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    Took {
-        cpu: children_cpu() - before,
-        peak_mib: peak_kib as f64 / 1024.0,
-    }
-}
-
-/// User + system time of this process's reaped children.
-#[allow(unsafe_code)]
-fn children_cpu() -> Duration {
-    // SAFETY: getrusage fills the struct it is given and nothing else.
-    let usage = unsafe {
-        let mut usage: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
-        usage
-    };
-    let time = |t: libc::timeval| {
-        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
-    };
-    time(usage.ru_utime) + time(usage.ru_stime)
-}
-
 fn export(file: &Path, out: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_overhear"));
     command
@@ -202,36 +80,15 @@ fn export(file: &Path, out: &Path) -> Command {
     command
 }
 
-/// Python's line-by-line parse of `file`, the baseline.
-fn python(file: &Path) -> Command {
-    let mut command = Command::new("python3");
-    command
-        .args([
-            "-c",
-            "import json, sys\nwith open(sys.argv[1], 'rb') as f:\n    for line in f:\n        json.loads(line)\n",
-        ])
-        .arg(file);
-    command
-}
-
 /// Bytes in a MiB.
 const MIB: f64 = 1_048_576.0;
 
-fn median(mut values: Vec<Took>) -> Took {
-    values.sort_by_key(|t| t.cpu);
-    let mut middle = values[values.len() / 2];
-    middle.peak_mib = values.iter().map(|t| t.peak_mib).fold(0.0, f64::max);
-    middle
-}
-
 fn bench(c: &mut Criterion) {
-    if Command::new("python3").arg("--version").output().is_err() {
+    if !available("python3") {
         eprintln!("export: skipped: python3 is not on PATH");
         return;
     }
-    let root = std::env::temp_dir().join(format!("overhear-bench-export-{}", std::process::id()));
-    std::fs::create_dir_all(&root).expect("a temporary folder");
-    let files = Files { root };
+    let files = Scratch::new("export");
     let small = files.root.join("small.jsonl");
     std::fs::write(&small, transcript(5 << 20)).expect("the small transcript");
     let out = files.root.join("out.html");
@@ -239,10 +96,18 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(20));
     group.bench_function("overhear export 5 MB to HTML", |b| {
-        b.iter_custom(|n| (0..n).map(|_| measure(&mut export(&small, &out)).cpu).sum())
+        b.iter_custom(|n| {
+            (0..n)
+                .map(|_| run(&mut export(&small, &out), false).cpu)
+                .sum()
+        })
     });
     group.bench_function("python3 json.loads 5 MB", |b| {
-        b.iter_custom(|n| (0..n).map(|_| measure(&mut python(&small)).cpu).sum())
+        b.iter_custom(|n| {
+            (0..n)
+                .map(|_| run(&mut python_json_loads(&small), false).cpu)
+                .sum()
+        })
     });
     group.finish();
 
@@ -256,10 +121,11 @@ fn bench(c: &mut Criterion) {
     std::fs::write(&big, text).expect("the transcript");
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     for _ in 0..3 {
-        ours.push(measure(&mut export(&big, &out)));
-        theirs.push(measure(&mut python(&big)));
+        ours.push(run(&mut export(&big, &out), true));
+        theirs.push(run(&mut python_json_loads(&big), false));
     }
-    let (ours, theirs) = (median(ours), median(theirs));
+    let cpu = |t: &Took| t.cpu;
+    let (ours, theirs) = (median(ours, cpu), median(theirs, cpu));
     let file_mib = bytes as f64 / MIB;
     let page_mib = std::fs::metadata(&out).map_or(0.0, |m| m.len() as f64 / MIB);
     println!(

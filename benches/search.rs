@@ -9,10 +9,13 @@
 //! time (median of interleaved runs), and the peak resident memory of
 //! `overhear`'s. Without `rg` on `PATH` the bench says so and stops.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use common::process::{Scratch, Took, Words, available, median, run};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::json;
 
@@ -22,76 +25,10 @@ const TURNS: usize = 60;
 const NEEDLE: &str = "quetzal-overflow-7731";
 
 struct Home {
-    root: PathBuf,
+    /// Removed when the bench ends.
+    _scratch: Scratch,
     home: PathBuf,
     bytes: u64,
-}
-
-impl Drop for Home {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
-}
-
-/// A deterministic word stream (xorshift over a fixed vocabulary).
-struct Words(u64);
-
-impl Words {
-    fn next(&mut self) -> &'static str {
-        const VOCABULARY: &[&str] = &[
-            "the",
-            "build",
-            "fails",
-            "because",
-            "cargo",
-            "test",
-            "src/main.rs",
-            "error",
-            "let",
-            "value",
-            "returns",
-            "Result",
-            "println!",
-            "config",
-            "path",
-            "reads",
-            "file",
-            "into",
-            "string",
-            "async",
-            "handler",
-            "request",
-            "timeout",
-            "retry",
-            "match",
-            "Some",
-            "None",
-            "vector",
-            "index",
-            "slice",
-            "parser",
-            "token",
-            "line",
-            "column",
-            "warning",
-            "unused",
-        ];
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        VOCABULARY[(self.0 % VOCABULARY.len() as u64) as usize]
-    }
-
-    fn text(&mut self, words: usize) -> String {
-        let mut out = String::new();
-        for i in 0..words {
-            if i > 0 {
-                out.push(if i % 12 == 0 { '\n' } else { ' ' });
-            }
-            out.push_str(self.next());
-        }
-        out
-    }
 }
 
 fn session(words: &mut Words, id: &str, cwd: &str, plant: Option<&str>) -> String {
@@ -139,8 +76,8 @@ fn session(words: &mut Words, id: &str, cwd: &str, plant: Option<&str>) -> Strin
 }
 
 fn generate() -> Home {
-    let root = std::env::temp_dir().join(format!("overhear-bench-search-{}", std::process::id()));
-    let home = root.join("home");
+    let scratch = Scratch::new("search");
+    let home = scratch.root.join("home");
     let mut words = Words(0x9E37_79B9_7F4A_7C15);
     let mut bytes = 0;
     for project in 0..PROJECTS {
@@ -159,57 +96,11 @@ fn generate() -> Home {
             std::fs::write(folder.join(format!("{id}.jsonl")), text).expect("session");
         }
     }
-    Home { root, home, bytes }
-}
-
-/// Wall time of `command`.
-fn run(command: &mut Command) -> Duration {
-    let start = Instant::now();
-    let output = command.output().expect("the command runs");
-    let took = start.elapsed();
-    assert!(
-        output.status.code() == Some(0),
-        "{command:?}: {:?}\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    took
-}
-
-/// The peak resident memory of the process `command` starts, in MiB:
-/// its `VmHWM`, read every millisecond while it runs (the figure `getrusage`
-/// gives counts the bench's own pages, shared with the child until `exec`).
-fn peak_mib(command: &mut Command) -> f64 {
-    let mut child = command
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .expect("the command runs");
-    let status = format!("/proc/{}/status", child.id());
-    let mut peak_kib = 0u64;
-    loop {
-        if let Ok(text) = std::fs::read_to_string(&status)
-            && let Some(kib) = text
-                .lines()
-                .find_map(|line| line.strip_prefix("VmHWM:"))
-                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        {
-            peak_kib = peak_kib.max(kib);
-        }
-        if child
-            .try_wait()
-            .expect("the child can be waited for")
-            .is_some()
-        {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(1));
+    Home {
+        _scratch: scratch,
+        home,
+        bytes,
     }
-    peak_kib as f64 / 1024.0
-}
-
-fn median(mut times: Vec<Duration>) -> Duration {
-    times.sort();
-    times[times.len() / 2]
 }
 
 fn overhear(home: &Path) -> Command {
@@ -231,29 +122,38 @@ fn ripgrep(home: &Path) -> Command {
 }
 
 fn bench(c: &mut Criterion) {
-    if Command::new("rg").arg("--version").output().is_err() {
+    if !available("rg") {
         eprintln!("search: skipped: rg (ripgrep) is not on PATH");
         return;
     }
     let home = generate();
-    let peak = peak_mib(&mut overhear(&home.home));
+    let peak = run(&mut overhear(&home.home), true).peak_mib;
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
     group.measurement_time(Duration::from_secs(10));
     group.bench_function("overhear search", |b| {
-        b.iter_custom(|n| (0..n).map(|_| run(&mut overhear(&home.home))).sum())
+        b.iter_custom(|n| {
+            (0..n)
+                .map(|_| run(&mut overhear(&home.home), false).wall)
+                .sum()
+        })
     });
     group.bench_function("rg -F", |b| {
-        b.iter_custom(|n| (0..n).map(|_| run(&mut ripgrep(&home.home))).sum())
+        b.iter_custom(|n| {
+            (0..n)
+                .map(|_| run(&mut ripgrep(&home.home), false).wall)
+                .sum()
+        })
     });
     group.finish();
     // The budget line: interleaved runs, medians.
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     for _ in 0..9 {
-        ours.push(run(&mut overhear(&home.home)));
-        theirs.push(run(&mut ripgrep(&home.home)));
+        ours.push(run(&mut overhear(&home.home), false));
+        theirs.push(run(&mut ripgrep(&home.home), false));
     }
-    let (ours, theirs) = (median(ours), median(theirs));
+    let wall = |t: &Took| t.wall;
+    let (ours, theirs) = (median(ours, wall).wall, median(theirs, wall).wall);
     let hits = overhear(&home.home).output().expect("runs").stdout;
     let hits = hits.iter().filter(|&&b| b == b'\n').count();
     println!(

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod process;
+
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};

@@ -189,14 +189,10 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
                 || "export.html".into(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            let files = export_files(&loaded.conversation, &doc, &options, &name, args.page_limit)
-                .map_err(|err| anyhow!("{}: {err}", shown(path)))?;
-            for file in files {
-                let target = path.with_file_name(&file.name);
-                write_file(&target, |out| {
-                    out.write_all(&file.bytes).and_then(|()| out.flush())
-                })
-                .map_err(|err| match err {
+            let files = export_files(&loaded.conversation, &doc, &options, &name, args.page_limit);
+            for index in 0..files.count() {
+                let target = path.with_file_name(files.name(index));
+                write_file(&target, |out| files.write(index, out)).map_err(|err| match err {
                     WriteError::ReadThisRun(_) => UsageError::OutputIsInput(shown(&target)).into(),
                     WriteError::Folder(_) | WriteError::DanglingLink(_) => {
                         anyhow::Error::from(UsageError::Output(err.to_string()))

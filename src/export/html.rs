@@ -22,7 +22,7 @@ use self::card::Outcome;
 use self::css::Classes;
 use self::header::Figures;
 use self::lines::pre;
-use super::{ExportOptions, Laid, Layouts, Themes, plain, strip_marker};
+use super::{ExportOptions, Laid, Layouts, Roles, plain, strip_marker};
 use crate::model::{Conversation, facts};
 use crate::policy::ReasoningDisplay;
 use crate::render::document::{BlockKind, DocBlock, Document};
@@ -31,7 +31,7 @@ use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::text::truncate::truncate;
 
 pub use self::pages::{PAGE_LIMIT, page_name};
-pub(super) use self::pages::write_pages;
+pub(super) use self::pages::Pages;
 
 /// Every element the HTML export writes: any other tag in an export would
 /// be content that escaped escaping (the HTML-export fuzz target checks
@@ -105,17 +105,28 @@ pub fn foreign_tag(html: &str) -> Option<&str> {
 /// `text` with the five HTML special characters escaped.
 pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
+    escape_into(text, &mut out);
     out
+}
+
+/// [`escape`] onto the end of `out`: the runs without a special character
+/// copied whole.
+pub(crate) fn escape_into(text: &str, out: &mut String) {
+    let mut rest = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let entity = match byte {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            b'"' => "&quot;",
+            b'\'' => "&#39;",
+            _ => continue,
+        };
+        out.push_str(&text[rest..at]);
+        out.push_str(entity);
+        rest = at + 1;
+    }
+    out.push_str(&text[rest..]);
 }
 
 /// One turn of the page (or what comes before the first turn: number 0).
@@ -167,8 +178,8 @@ pub(super) struct Built {
 
 /// Builds the turns of `doc` chosen by `options` as HTML.
 pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Built {
-    let themes = Themes::new();
-    let layouts = Layouts::new(conv, &themes, options.results);
+    let roles = Roles::new();
+    let layouts = Layouts::new(conv, &roles, options.results, true);
     let mut classes = Classes::default();
     let mut sections: Vec<Section> = Vec::new();
     let total = conv.turns.len();
@@ -237,7 +248,7 @@ pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions
                 tool_card(block, tool, conv, &layouts, &mut classes, first, &mut unit);
             }
             BlockKind::Reasoning { .. } => fold(block, &layouts, &mut classes, first, last, &mut unit),
-            _ => pre("lines", &layouts.lay(block, false), &mut classes, &mut unit),
+            _ => pre("lines", &layouts.lay(block, false), &layouts, &mut classes, &mut unit),
         }
         if !last {
             open_unit = Some(unit);
@@ -319,7 +330,7 @@ fn speech(
                 prose::markdown_html(&text)
             );
         }
-        None => pre("lines", &layouts.lay(block, false), classes, out),
+        None => pre("lines", &layouts.lay(block, false), layouts, classes, out),
     }
     out.push_str("</div>\n");
 }
@@ -346,7 +357,7 @@ fn reasoning(
                 prose::markdown_html(&text)
             );
         }
-        None => pre("lines", &layouts.lay(block, false), classes, out),
+        None => pre("lines", &layouts.lay(block, false), layouts, classes, out),
     }
 }
 
@@ -370,9 +381,9 @@ fn fold(
     }
     let mut body = layouts.lay(block, false);
     if first {
-        drop_head(&mut body, 1);
+        body.drop_head(1);
     }
-    pre("body", &body, classes, out);
+    pre("body", &body, layouts, classes, out);
     if last {
         out.push_str("</details>\n");
     }
@@ -392,14 +403,14 @@ fn tool_card(
     let last = block.piece.as_ref().is_none_or(|p| p.last);
     let mut body = layouts.lay(block, false);
     if first {
-        let height = head_height(block, &layouts.dark);
-        drop_head(&mut body, height);
+        let height = head_height(block, &layouts.context);
+        body.drop_head(height);
         let class = match Outcome::of(tool, conv).word() {
             Some(word) => format!("card tool {word}"),
             None => "card tool".to_string(),
         };
         let summary = card::summary(tool, conv);
-        if last && body.dark.iter().all(|l| plain(Some(l)).trim().is_empty()) {
+        if last && body.lines.iter().all(|l| plain(Some(l)).trim().is_empty()) {
             let _ = writeln!(out, "<div class=\"{class}\">{summary}</div>");
             return;
         }
@@ -408,26 +419,21 @@ fn tool_card(
             "<details class=\"{class}\"><summary>{summary}</summary>"
         );
     }
-    pre("body", &body, classes, out);
+    pre("body", &body, layouts, classes, out);
     if last {
         images::write(&images::of_card(tool, conv), out);
         out.push_str("</details>\n");
     }
 }
 
-/// Removes the first `height` lines (a block's head) of both layouts.
-fn drop_head(laid: &mut Laid, height: usize) {
-    let height = height.min(laid.dark.len()).min(laid.light.len());
-    laid.dark.drain(..height);
-    laid.light.drain(..height);
-}
-
 /// The text of a folded line (its fold marker removed).
 fn summary_text(folded: &Laid) -> String {
-    let mut lines = folded.dark.clone();
-    lines.iter_mut().take(1).for_each(strip_marker);
-    lines
+    let mut lines = folded.lines.iter();
+    let mut first = lines.next().cloned();
+    first.iter_mut().for_each(strip_marker);
+    first
         .iter()
+        .chain(lines)
         .map(|l| plain(Some(l)).trim().to_string())
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()

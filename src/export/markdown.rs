@@ -31,7 +31,7 @@ pub(super) fn write(
                     writeln!(out, "**{}**\n", escape(label))?;
                     writeln!(out, "{}\n", neutralise_html(text.trim_end()))?;
                 }
-                Some(_) => fenced(out, &laid.dark)?,
+                Some(_) => fenced(out, &laid.lines)?,
                 // A continuation piece: its text came with the first piece.
                 None => {}
             },
@@ -42,7 +42,7 @@ pub(super) fn write(
                 close,
             } => {
                 if *open {
-                    let head: Vec<String> = summary.dark.iter().map(|l| plain(Some(l))).collect();
+                    let head: Vec<String> = summary.lines.iter().map(|l| plain(Some(l))).collect();
                     let head = head.join(" ");
                     writeln!(
                         out,
@@ -50,12 +50,12 @@ pub(super) fn write(
                         escape(&summary_words(head.trim()))
                     )?;
                 }
-                fenced(out, &body.dark)?;
+                fenced(out, &body.lines)?;
                 if *close {
                     writeln!(out, "</details>\n")?;
                 }
             }
-            Part::Lines(laid) => fenced(out, &laid.dark)?,
+            Part::Lines(laid) => fenced(out, &laid.lines)?,
         }
     }
     Ok(())

@@ -6,7 +6,7 @@
 //! [`layout`]; only the last stage differs. Speech keeps its Markdown source
 //! (sanitized) in `.md`; everything else is the laid-out lines, as plain text
 //! (Markdown) or as styled spans coloured by the dark and the light theme
-//! (HTML, which picks one by `prefers-color-scheme`). Redaction happens
+//! (HTML, which picks one by `prefers-color-scheme`; laid out once, [`Roles`]). Redaction happens
 //! before, on the conversation itself ([`crate::redact`]).
 
 mod figures;
@@ -24,6 +24,7 @@ pub use tilde::Tilde;
 
 use std::io::{self, Write};
 
+use ratatui::style::{Color, Style};
 use ratatui::text::Line;
 
 use crate::model::Conversation;
@@ -85,12 +86,31 @@ pub enum Results {
     Terminal,
 }
 
-/// A block laid out for export, in both themes.
+/// A block laid out for export, once, in the colours of [`Roles`].
 pub(crate) struct Laid {
-    /// The laid-out lines with the dark theme's colours.
-    pub dark: Vec<Line<'static>>,
-    /// The same lines with the light theme's colours.
-    pub light: Vec<Line<'static>>,
+    /// The laid-out lines, each colour a role's marker ([`Roles::pair`]
+    /// gives the dark and the light theme's colours of a span).
+    pub lines: Vec<Line<'static>>,
+    /// The same block laid out with the light theme, only when its lines
+    /// carry colours no theme element gave (code highlighted by syntect,
+    /// whose light colours cannot be derived from the dark ones) and the
+    /// export shows colours (HTML).
+    pub light: Option<Vec<Line<'static>>>,
+}
+
+impl Laid {
+    /// Removes the first `height` lines (a block's head).
+    pub(crate) fn drop_head(&mut self, height: usize) {
+        let height = match &self.light {
+            Some(light) => height.min(light.len()),
+            None => height,
+        }
+        .min(self.lines.len());
+        self.lines.drain(..height);
+        if let Some(light) = &mut self.light {
+            light.drain(..height);
+        }
+    }
 }
 
 /// One part of an export, in reading order.
@@ -129,65 +149,92 @@ pub fn export(
 ) -> io::Result<()> {
     let mut out = Tilde::new(out, options.home.as_deref().unwrap_or(""));
     match options.format {
-        ExportFormat::Md => {
-            let themes = Themes::new();
-            let layouts = Layouts::new(conv, &themes, options.results);
-            let total = conv.turns.len();
-            let chosen = doc
-                .blocks
-                .iter()
-                .filter(|block| options.turns.is_none_or(|spec| spec.contains(block.turn, total)))
-                .filter_map(|block| part_of(block, conv, &layouts));
-            markdown::write(&mut out, &options.title, chosen)?;
-        }
+        ExportFormat::Md => markdown_to(&mut out, conv, doc, options)?,
         ExportFormat::Html => {
-            for page in html_pages(conv, doc, options, "export.html", None) {
-                out.write_all(page.as_bytes())?;
-            }
+            html_pages(conv, doc, options, "export.html", None).write(0, &mut out)?
         }
     }
     out.finish()?.flush()
 }
 
-/// One file of an export.
-pub struct ExportFile {
-    /// Its name: the output's, or `NAME-2.html`, `NAME-3.html`, … for the
-    /// further pages of a large HTML export ([`page_name`]).
-    pub name: String,
-    /// Its content.
-    pub bytes: Vec<u8>,
+/// The Markdown export, written as it is laid out.
+fn markdown_to(
+    out: &mut impl Write,
+    conv: &Conversation,
+    doc: &Document,
+    options: &ExportOptions,
+) -> io::Result<()> {
+    let roles = Roles::new();
+    let layouts = Layouts::new(conv, &roles, options.results, false);
+    let total = conv.turns.len();
+    let chosen = doc
+        .blocks
+        .iter()
+        .filter(|block| options.turns.is_none_or(|spec| spec.contains(block.turn, total)))
+        .filter_map(|block| part_of(block, conv, &layouts));
+    markdown::write(out, &options.title, chosen)
+}
+
+/// The files of an export, each written when asked ([`ExportFiles::write`])
+/// straight to its destination: one Markdown file, or HTML pages.
+pub struct ExportFiles<'a> {
+    conv: &'a Conversation,
+    doc: &'a Document,
+    options: &'a ExportOptions,
+    name: String,
+    /// The HTML pages, laid out and cut; `None` for Markdown, which is laid
+    /// out as it is written.
+    pages: Option<html::Pages>,
+}
+
+impl ExportFiles<'_> {
+    /// How many files there are (one at least).
+    pub fn count(&self) -> usize {
+        self.pages.as_ref().map_or(1, html::Pages::count)
+    }
+
+    /// The name of file `index`: the output's, or `NAME-2.html`,
+    /// `NAME-3.html`, … for the further pages of a large HTML export
+    /// ([`page_name`]).
+    pub fn name(&self, index: usize) -> String {
+        page_name(&self.name, index)
+    }
+
+    /// Writes file `index` to `out`, the home folder written `~`.
+    pub fn write(&self, index: usize, out: &mut dyn Write) -> io::Result<()> {
+        let mut out = Tilde::new(out, self.options.home.as_deref().unwrap_or(""));
+        match &self.pages {
+            Some(pages) => pages.write(index, &mut out)?,
+            None => markdown_to(&mut out, self.conv, self.doc, self.options)?,
+        }
+        out.finish()?.flush()
+    }
 }
 
 /// The export of `doc` as the files to write for an output named `name`:
 /// one Markdown file, or HTML pages of at most `limit` bytes each (cut
 /// between turns or blocks; [`PAGE_LIMIT`] for `overhear export`) that
-/// link to one another.
-pub fn export_files(
-    conv: &Conversation,
-    doc: &Document,
-    options: &ExportOptions,
+/// link to one another. HTML is laid out here (a page's stylesheet and
+/// table of contents come first and need every block); each file is
+/// written by [`ExportFiles::write`], one at a time, never whole in memory.
+pub fn export_files<'a>(
+    conv: &'a Conversation,
+    doc: &'a Document,
+    options: &'a ExportOptions,
     name: &str,
     limit: usize,
-) -> io::Result<Vec<ExportFile>> {
+) -> ExportFiles<'a> {
     let pages = match options.format {
-        ExportFormat::Md => {
-            let mut page = Vec::new();
-            export(&mut page, conv, doc, options)?;
-            return Ok(vec![ExportFile {
-                name: name.to_string(),
-                bytes: page,
-            }]);
-        }
-        ExportFormat::Html => html_pages(conv, doc, options, name, Some(limit)),
+        ExportFormat::Md => None,
+        ExportFormat::Html => Some(html_pages(conv, doc, options, name, Some(limit))),
     };
-    Ok(pages
-        .into_iter()
-        .enumerate()
-        .map(|(index, page)| ExportFile {
-            name: page_name(name, index),
-            bytes: tilde(page, options.home.as_deref()),
-        })
-        .collect())
+    ExportFiles {
+        conv,
+        doc,
+        options,
+        name: name.to_string(),
+        pages,
+    }
 }
 
 /// The HTML pages of the export.
@@ -197,10 +244,9 @@ fn html_pages(
     options: &ExportOptions,
     name: &str,
     limit: Option<usize>,
-) -> Vec<String> {
-    let built = html::build(conv, doc, options);
-    html::write_pages(
-        &built,
+) -> html::Pages {
+    html::Pages::new(
+        html::build(conv, doc, options),
         &options.title,
         options.agent.as_deref(),
         options.project.as_deref(),
@@ -209,46 +255,100 @@ fn html_pages(
     )
 }
 
-/// `page` with `home` written `~` ([`Tilde`]).
-fn tilde(page: String, home: Option<&str>) -> Vec<u8> {
-    let Some(home) = home else {
-        return page.into_bytes();
-    };
-    let mut out = Tilde::new(Vec::with_capacity(page.len()), home);
-    // Writing to memory cannot fail.
-    let _ = out.write_all(page.as_bytes());
-    out.finish().unwrap_or_default()
-}
-
-/// The dark and the light theme an export lays blocks out with.
-pub(crate) struct Themes {
-    dark: Theme,
+/// The export's one layout theme: the dark theme, each
+/// element's colours replaced by a marker of the element (its role). A
+/// block is laid out once; [`Roles::pair`] reads each span's style back as
+/// the dark and the light theme's (both themes give every element the same
+/// modifiers and set the same colours: `roles_stand_for_both_themes`).
+pub(crate) struct Roles {
+    /// The dark theme with markers for colours.
+    theme: Theme,
+    /// The light theme, for blocks whose colours are not all roles'.
     light: Theme,
+    /// Each element's (dark, light) style, by role number.
+    pairs: Vec<(Style, Style)>,
 }
 
-impl Themes {
-    /// The built-in dark and light themes.
-    pub(crate) fn new() -> Themes {
-        Themes {
-            dark: Theme::dark(),
-            light: Theme::builtin("light").unwrap_or_else(Theme::dark),
+/// The red and green of a role's marker colour (its blue is the role's
+/// number): a colour no theme, grammar or tool output is expected to use.
+const ROLE_MARK: (u8, u8) = (0x01, 0x02);
+
+impl Roles {
+    /// The roles of the built-in dark and light themes.
+    pub(crate) fn new() -> Roles {
+        let dark = Theme::dark();
+        let light = Theme::builtin("light").unwrap_or_else(Theme::dark);
+        let mut pairs = Vec::new();
+        let styles = dark.styles.zip_map(&light.styles, |d, l| {
+            let marker = Color::Rgb(ROLE_MARK.0, ROLE_MARK.1, pairs.len() as u8);
+            pairs.push((d, l));
+            let mut role = d;
+            role.fg = (d.fg.is_some() || l.fg.is_some()).then_some(marker);
+            role.bg = (d.bg.is_some() || l.bg.is_some()).then_some(marker);
+            role
+        });
+        Roles {
+            theme: Theme {
+                name: "roles".into(),
+                styles,
+                ..dark
+            },
+            light,
+            pairs,
         }
+    }
+
+    /// The element a colour is the marker of.
+    fn role(&self, color: Option<Color>) -> Option<&(Style, Style)> {
+        match color? {
+            Color::Rgb(r, g, n) if (r, g) == ROLE_MARK => self.pairs.get(usize::from(n)),
+            _ => None,
+        }
+    }
+
+    /// A span's style as the dark and the light theme give it.
+    pub(crate) fn pair(&self, style: Style) -> (Style, Style) {
+        let (mut dark, mut light) = (style, style);
+        if let Some((d, l)) = self.role(style.fg) {
+            (dark.fg, light.fg) = (d.fg, l.fg);
+        }
+        if let Some((d, l)) = self.role(style.bg) {
+            (dark.bg, light.bg) = (d.bg, l.bg);
+        }
+        (dark, light)
+    }
+
+    /// Whether `style` has a colour that is neither a role's nor the same
+    /// in both themes for sure (syntect's, or a tool's own 256 or RGB colours).
+    fn foreign(&self, style: Style) -> bool {
+        [style.fg, style.bg].into_iter().any(|color| {
+            matches!(color, Some(Color::Rgb(..) | Color::Indexed(_))) && self.role(color).is_none()
+        })
     }
 }
 
-/// How an export lays out a block: at [`EXPORT_WIDTH`], in both themes,
-/// open blocks as `results` says.
+/// How an export lays out a block: at [`EXPORT_WIDTH`], once, in the
+/// colours of [`Roles`], open blocks as `results` says.
 pub(crate) struct Layouts<'a> {
-    /// The dark theme's layout.
-    pub dark: LayoutContext<'a>,
-    /// The light theme's layout.
-    pub light: LayoutContext<'a>,
+    /// The layout in roles' colours.
+    pub context: LayoutContext<'a>,
+    /// The light theme's layout, for blocks with colours of their own;
+    /// `None` when the export shows no colours (Markdown).
+    light: Option<LayoutContext<'a>>,
+    roles: &'a Roles,
     open: Fold,
 }
 
 impl<'a> Layouts<'a> {
-    /// The layouts of `conv`'s blocks with `themes`.
-    pub(crate) fn new(conv: &'a Conversation, themes: &'a Themes, results: Results) -> Self {
+    /// The layouts of `conv`'s blocks with `roles`; `colours` when the
+    /// export shows them (a block with colours of its own is then laid out
+    /// in the light theme too).
+    pub(crate) fn new(
+        conv: &'a Conversation,
+        roles: &'a Roles,
+        results: Results,
+        colours: bool,
+    ) -> Self {
         let context = |theme| LayoutContext {
             conv,
             theme,
@@ -258,8 +358,9 @@ impl<'a> Layouts<'a> {
             highlighting: Highlighting::Whole,
         };
         Layouts {
-            dark: context(&themes.dark),
-            light: context(&themes.light),
+            context: context(&roles.theme),
+            light: colours.then(|| context(&roles.light)),
+            roles,
             open: match results {
                 Results::Whole => Fold::Whole,
                 Results::Terminal => Fold::Policy,
@@ -267,13 +368,26 @@ impl<'a> Layouts<'a> {
         }
     }
 
+    /// The roles the layout's colours stand for.
+    pub(crate) fn roles(&self) -> &Roles {
+        self.roles
+    }
+
     /// `block` laid out folded (its one summary line) or open.
     pub(crate) fn lay(&self, block: &DocBlock, folded: bool) -> Laid {
         let fold = if folded { Fold::Folded } else { self.open };
-        Laid {
-            dark: wrapped(layout_as(block, fold, &self.dark)),
-            light: wrapped(layout_as(block, fold, &self.light)),
-        }
+        let lines = wrapped(layout_as(block, fold, &self.context));
+        let foreign = |line: &Line<'_>| {
+            self.roles.foreign(line.style)
+                || line.spans.iter().any(|s| self.roles.foreign(s.style))
+        };
+        let light = match &self.light {
+            Some(light) if lines.iter().any(foreign) => {
+                Some(wrapped(layout_as(block, fold, light)))
+            }
+            _ => None,
+        };
+        Laid { lines, light }
     }
 }
 
@@ -281,12 +395,12 @@ impl<'a> Layouts<'a> {
 /// holds the laid-out page.
 fn part_of(block: &DocBlock, conv: &Conversation, layouts: &Layouts<'_>) -> Option<Part> {
     let lay = |block: &DocBlock, folded: bool| layouts.lay(block, folded);
-    let dark = &layouts.dark;
+    let context = &layouts.context;
     let first = block.piece.as_ref().is_none_or(|p| p.is_first());
     let last = block.piece.as_ref().is_none_or(|p| p.last);
     let part = match &block.kind {
         BlockKind::TurnRule { .. } => Part::Turn {
-            title: rule_words(&lay(block, false).dark),
+            title: rule_words(&lay(block, false).lines),
         },
         BlockKind::UserMessage { .. }
         | BlockKind::AssistantMessage { .. }
@@ -294,7 +408,7 @@ fn part_of(block: &DocBlock, conv: &Conversation, layouts: &Layouts<'_>) -> Opti
             let laid = lay(block, false);
             Part::Speech {
                 label: laid
-                    .dark
+                    .lines
                     .first()
                     .map(|l| rule_words(std::slice::from_ref(l)))
                     .unwrap_or_default(),
@@ -311,27 +425,22 @@ fn part_of(block: &DocBlock, conv: &Conversation, layouts: &Layouts<'_>) -> Opti
                 lay(block, true)
             } else {
                 Laid {
-                    dark: Vec::new(),
-                    light: Vec::new(),
+                    lines: Vec::new(),
+                    light: None,
                 }
             };
             // `<details>` draws its own marker: the folded line's `▸` goes.
-            summary.dark.iter_mut().take(1).for_each(strip_marker);
-            summary.light.iter_mut().take(1).for_each(strip_marker);
+            summary.lines.iter_mut().take(1).for_each(strip_marker);
             // The folded line stands for the block's head: not repeated
             // inside, however many lines the head wraps to.
             let card = matches!(block.kind, BlockKind::ToolCard(_));
-            if first && (card || repeats_head(summary.dark.first(), body.dark.first())) {
-                let height = head_height(block, dark).clamp(1, body.dark.len().max(1));
-                let height = height.min(body.dark.len()).min(body.light.len());
-                let head: (Vec<_>, Vec<_>) = (
-                    body.dark.drain(..height).collect(),
-                    body.light.drain(..height).collect(),
-                );
+            if first && (card || repeats_head(summary.lines.first(), body.lines.first())) {
+                let height = head_height(block, context).clamp(1, body.lines.len().max(1));
+                let height = height.min(body.lines.len());
+                let head: Vec<_> = body.lines.drain(..height).collect();
                 // A card that is all head (its results hidden) does not fold.
-                if last && body.dark.iter().all(|l| plain(Some(l)).trim().is_empty()) {
-                    body.dark.splice(0..0, head.0);
-                    body.light.splice(0..0, head.1);
+                if last && body.lines.iter().all(|l| plain(Some(l)).trim().is_empty()) {
+                    body.lines.splice(0..0, head);
                     return Some(Part::Lines(body));
                 }
             }
@@ -397,3 +506,46 @@ fn rule_words(lines: &[Line<'_>]) -> String {
         .join(" · ")
 }
 
+
+#[cfg(test)]
+mod tests {
+    use ratatui::style::{Color, Style};
+
+    use super::Roles;
+    use crate::render::theme::Theme;
+
+    /// Laying out once is exact only if the two built-in themes differ in
+    /// colours alone: each element with the same modifiers and a colour
+    /// set in one where the other sets one. A theme edit that breaks this
+    /// fails here, not silently in the pages.
+    #[test]
+    fn roles_stand_for_both_themes() {
+        let (dark, light) = (Theme::dark(), Theme::builtin("light").unwrap());
+        let roles = Roles::new();
+        let mut elements = 0;
+        let _ = dark.styles.zip_map(&light.styles, |d, l| {
+            assert_eq!(d.add_modifier, l.add_modifier, "element {elements}");
+            assert_eq!(d.fg.is_some(), l.fg.is_some(), "element {elements}");
+            assert_eq!(d.bg.is_some(), l.bg.is_some(), "element {elements}");
+            elements += 1;
+            d
+        });
+        let mut n = 0;
+        let _ = roles.theme.styles.zip_map(&dark.styles, |role, d| {
+            let (back_dark, back_light) = roles.pair(role);
+            assert_eq!(back_dark, d, "element {n}");
+            assert_eq!(back_light, roles.pairs[n].1, "element {n}");
+            n += 1;
+            role
+        });
+        assert_eq!(n, elements);
+        // A style patched from two roles keeps each one's colour.
+        let (fg, bg) = (roles.theme.styles.diff_added, roles.theme.styles.inline_code);
+        let (d, l) = roles.pair(bg.patch(Style::new().fg(fg.fg.unwrap())));
+        assert_eq!((d.fg, d.bg), (dark.styles.diff_added.fg, dark.styles.inline_code.bg));
+        assert_eq!((l.fg, l.bg), (light.styles.diff_added.fg, light.styles.inline_code.bg));
+        // Colours of their own (syntect's) ask for the light layout.
+        assert!(roles.foreign(Style::new().fg(Color::Rgb(40, 42, 54))));
+        assert!(!roles.foreign(Style::new().fg(Color::Red)));
+    }
+}

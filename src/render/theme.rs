@@ -97,6 +97,14 @@ macro_rules! elements {
             fn map(&self, f: impl Fn(Style) -> Style) -> Styles {
                 Styles { $($field: f(self.$field),)+ }
             }
+
+            /// Each element's style in `self` and in `other`, combined by
+            /// `f` (called once per element, in declaration order): how the
+            /// exports lay out once for two themes.
+            #[cfg(feature = "cli")]
+            pub fn zip_map(&self, other: &Styles, mut f: impl FnMut(Style, Style) -> Style) -> Styles {
+                Styles { $($field: f(self.$field, other.$field),)+ }
+            }
         }
     };
 }

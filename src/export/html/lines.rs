@@ -1,6 +1,7 @@
 //! Laid-out lines (the terminal's layout of a card, a notice, structured
 //! data) as HTML: a `<pre>` of spans whose class carries the pair of
-//! styles the dark and the light theme gave each character.
+//! styles the dark and the light theme give each character, read from the
+//! roles the block was laid out with ([`crate::export::Roles`]).
 
 use std::fmt::Write as _;
 
@@ -8,92 +9,106 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 
 use super::css::Classes;
-use super::escape;
-use crate::export::Laid;
+use super::escape_into;
+use crate::export::{Laid, Layouts};
 
-/// A segment of a line: its text and its (dark, light) style.
-pub(super) type Segment = (String, (Style, Style));
+/// The (dark, light) style of a run of text.
+type Pair = (Style, Style);
 
 /// Laid-out lines as a `<pre>` of class `kind`; nothing when all blank.
-pub(super) fn pre(kind: &str, laid: &Laid, classes: &mut Classes, body: &mut String) {
-    let mut lines = zip(laid);
-    while lines
-        .last()
-        .is_some_and(|l| l.iter().all(|(t, _)| t.trim().is_empty()))
-    {
-        lines.pop();
-    }
-    if lines.is_empty() {
+pub(super) fn pre(
+    kind: &str,
+    laid: &Laid,
+    layouts: &Layouts<'_>,
+    classes: &mut Classes,
+    body: &mut String,
+) {
+    let blank = |line: &Line<'_>| line.spans.iter().all(|s| s.content.trim().is_empty());
+    let Some(end) = laid.lines.iter().rposition(|line| !blank(line)) else {
         return;
-    }
+    };
     let _ = write!(body, "<pre class=\"{kind}\">");
-    for (i, line) in lines.iter().enumerate() {
+    let mut run = Run::default();
+    for (i, line) in laid.lines[..=end].iter().enumerate() {
         if i > 0 {
             body.push('\n');
         }
-        spans(line, classes, body);
+        let pair = |style: Style| layouts.roles().pair(line.style.patch(style));
+        match laid.light.as_ref().map(|light| light.get(i)) {
+            None => {
+                for span in &line.spans {
+                    run.push(&span.content, pair(span.style), classes, body);
+                }
+            }
+            // A block with colours of its own, laid out in both themes.
+            Some(Some(light)) if crate::export::plain(Some(line)) == crate::export::plain(Some(light)) => {
+                let light_chars = light.spans.iter().flat_map(|s| {
+                    let style = light.style.patch(s.style);
+                    s.content.chars().map(move |_| style)
+                });
+                let mut chars = line
+                    .spans
+                    .iter()
+                    .flat_map(|s| {
+                        let dark = pair(s.style).0;
+                        s.content.chars().map(move |c| (c, dark))
+                    })
+                    .zip(light_chars);
+                let mut buffer = [0u8; 4];
+                for ((c, dark), light) in &mut chars {
+                    run.push(c.encode_utf8(&mut buffer), (dark, light), classes, body);
+                }
+            }
+            // The two layouts differ (never expected): the dark one's
+            // styles for both.
+            Some(_) => {
+                for span in &line.spans {
+                    let dark = pair(span.style).0;
+                    run.push(&span.content, (dark, dark), classes, body);
+                }
+            }
+        }
+        run.flush(classes, body);
     }
     body.push_str("</pre>\n");
 }
 
-/// One line's segments as spans.
-pub(super) fn spans(line: &[Segment], classes: &mut Classes, body: &mut String) {
-    for (text, pair) in line {
-        let trimmed = text.as_str();
-        if *pair == (Style::default(), Style::default()) {
-            body.push_str(&escape(trimmed));
+/// Text of one (dark, light) style gathered until the style changes:
+/// adjacent spans that look the same in both themes are one `<span>`.
+#[derive(Default)]
+struct Run {
+    pair: Option<Pair>,
+    text: String,
+}
+
+impl Run {
+    /// Adds `text` of style `pair`, writing out what came before it when
+    /// the style changes.
+    fn push(&mut self, text: &str, pair: Pair, classes: &mut Classes, body: &mut String) {
+        if text.is_empty() {
+            return;
+        }
+        if self.pair != Some(pair) {
+            self.flush(classes, body);
+            self.pair = Some(pair);
+        }
+        self.text.push_str(text);
+    }
+
+    /// Writes the gathered text: as it is in the default style, else in a
+    /// span of the pair's class.
+    fn flush(&mut self, classes: &mut Classes, body: &mut String) {
+        let Some(pair) = self.pair.take() else {
+            return;
+        };
+        if pair == (Style::default(), Style::default()) {
+            escape_into(&self.text, body);
         } else {
-            let n = classes.of(*pair);
-            let _ = write!(body, "<span class=\"s{n}\">{}</span>", escape(trimmed));
+            let n = classes.of(pair);
+            let _ = write!(body, "<span class=\"s{n}\">");
+            escape_into(&self.text, body);
+            body.push_str("</span>");
         }
+        self.text.clear();
     }
 }
-
-/// The dark and the light lines as segments of constant (dark, light) style.
-/// Both layouts have the same text; a line where they differ (never
-/// expected) keeps the dark one's styles for both.
-pub(super) fn zip(laid: &Laid) -> Vec<Vec<Segment>> {
-    laid.dark
-        .iter()
-        .enumerate()
-        .map(|(i, dark)| match laid.light.get(i) {
-            Some(light) if crate::export::plain(Some(dark)) == crate::export::plain(Some(light)) => {
-                merge(dark, light)
-            }
-            _ => dark
-                .spans
-                .iter()
-                .map(|s| {
-                    (
-                        s.content.to_string(),
-                        (dark.style.patch(s.style), dark.style.patch(s.style)),
-                    )
-                })
-                .collect(),
-        })
-        .collect()
-}
-
-/// Per character styles of a line.
-fn char_styles(line: &Line<'_>) -> Vec<(char, Style)> {
-    line.spans
-        .iter()
-        .flat_map(|s| {
-            let style = line.style.patch(s.style);
-            s.content.chars().map(move |c| (c, style))
-        })
-        .collect()
-}
-
-/// The segments of a line laid out twice, by (dark, light) style.
-fn merge(dark: &Line<'_>, light: &Line<'_>) -> Vec<Segment> {
-    let mut out: Vec<Segment> = Vec::new();
-    for ((c, d), (_, l)) in char_styles(dark).into_iter().zip(char_styles(light)) {
-        match out.last_mut() {
-            Some((text, pair)) if *pair == (d, l) => text.push(c),
-            _ => out.push((c.to_string(), (d, l))),
-        }
-    }
-    out
-}
-

@@ -10,6 +10,7 @@
 //! after the output: `run.html`, `run-2.html`, `run-3.html`, ….
 
 use std::fmt::Write as _;
+use std::io::{self, Write};
 
 use super::header::Figures;
 use super::{Built, Section, escape};
@@ -36,73 +37,107 @@ struct Cut {
     spans: Vec<(usize, usize, usize)>,
 }
 
-/// Writes `built` as pages of at most `limit` bytes each (a single block
-/// past it excepted), for an export written to a file named `name`; one
-/// page whatever its size when `limit` is `None`. Returns each page's HTML.
-pub(in crate::export) fn write_pages(
-    built: &Built,
-    title: &str,
-    agent: Option<&str>,
-    project: Option<&str>,
-    name: &str,
-    limit: Option<usize>,
-) -> Vec<String> {
-    let css = built.classes.css();
-    let header = header(&built.figures, agent, project);
-    // The room the skeleton takes on any page, the table of contents with
-    // the longest links it can have included.
-    let longest = page_name(name, built.sections.len() + 1);
-    let skeleton = head(title, &css).len()
-        + header.len()
-        + toc(&built.sections, &|_| Some(longest.clone())).len()
-        + 4 * (longest.len() + 200)
-        + FOOT.len();
-    let cuts = match limit {
-        Some(limit) => cut(&built.sections, limit.saturating_sub(skeleton)),
-        None => vec![Cut {
-            spans: built
-                .sections
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (i, 0, s.units.len()))
-                .collect(),
-        }],
-    };
-    // Where each turn's anchor is: the page that holds its heading.
-    let mut home = vec![0; built.sections.len()];
-    for (page, cut) in cuts.iter().enumerate() {
-        for &(section, start, _) in &cut.spans {
-            if start == 0 {
-                home[section] = page;
+/// The pages of an export, cut but not yet written: each is written
+/// ([`Pages::write`]) straight to its file, none is held whole in memory.
+pub(in crate::export) struct Pages {
+    built: Built,
+    title: String,
+    /// The stylesheet (the classes met are known once every block is laid out).
+    css: String,
+    /// The session's header and controls.
+    header: String,
+    /// The name of the first page, which the others are named after.
+    name: String,
+    cuts: Vec<Cut>,
+    /// The page that holds each section's heading (its anchor).
+    home: Vec<usize>,
+}
+
+impl Pages {
+    /// `built` cut into pages of at most `limit` bytes each (a single
+    /// block past it excepted), for an export written to a file named
+    /// `name`; one page whatever its size when `limit` is `None`.
+    pub(in crate::export) fn new(
+        built: Built,
+        title: &str,
+        agent: Option<&str>,
+        project: Option<&str>,
+        name: &str,
+        limit: Option<usize>,
+    ) -> Pages {
+        let css = built.classes.css();
+        let header = header(&built.figures, agent, project);
+        let cuts = match limit {
+            Some(limit) => {
+                // The room the skeleton takes on any page, the table of
+                // contents with the longest links it can have included.
+                let longest = page_name(name, built.sections.len() + 1);
+                let skeleton = head(title, &css).len()
+                    + header.len()
+                    + toc(&built.sections, &|_| Some(longest.clone())).len()
+                    + 4 * (longest.len() + 200)
+                    + FOOT.len();
+                cut(&built.sections, limit.saturating_sub(skeleton))
+            }
+            None => vec![Cut {
+                spans: built
+                    .sections
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (i, 0, s.units.len()))
+                    .collect(),
+            }],
+        };
+        let mut home = vec![0; built.sections.len()];
+        for (page, cut) in cuts.iter().enumerate() {
+            for &(section, start, _) in &cut.spans {
+                if start == 0 {
+                    home[section] = page;
+                }
             }
         }
+        Pages {
+            built,
+            title: title.to_string(),
+            css,
+            header,
+            name: name.to_string(),
+            cuts,
+            home,
+        }
     }
-    let pages = cuts.len();
-    cuts.iter()
-        .enumerate()
-        .map(|(page, cut)| {
-            let mut out = head(title, &css);
-            out.push_str(&header);
-            let link = |section: usize| {
-                (home[section] != page).then(|| page_name(name, home[section]))
-            };
-            out.push_str(&toc(&built.sections, &link));
-            out.push_str("</header>\n");
-            let nav = navigation(name, page, pages);
-            out.push_str(&nav);
-            for &(index, start, end) in &cut.spans {
-                let section = &built.sections[index];
-                let _ = write!(out, "<section class=\"turn\">\n{}", section.heading(start > 0));
-                for unit in &section.units[start..end] {
-                    out.push_str(unit);
-                }
-                out.push_str("</section>\n");
+
+    /// How many pages there are.
+    pub(in crate::export) fn count(&self) -> usize {
+        self.cuts.len()
+    }
+
+    /// Writes page `page` (0-based) to `out`.
+    pub(in crate::export) fn write(&self, page: usize, out: &mut dyn Write) -> io::Result<()> {
+        let Some(cut) = self.cuts.get(page) else {
+            return Ok(());
+        };
+        out.write_all(head(&self.title, &self.css).as_bytes())?;
+        out.write_all(self.header.as_bytes())?;
+        let link = |section: usize| {
+            (self.home[section] != page).then(|| page_name(&self.name, self.home[section]))
+        };
+        out.write_all(toc(&self.built.sections, &link).as_bytes())?;
+        out.write_all(b"</header>\n")?;
+        let nav = navigation(&self.name, page, self.cuts.len());
+        out.write_all(nav.as_bytes())?;
+        for &(index, start, end) in &cut.spans {
+            let section = &self.built.sections[index];
+            out.write_all(b"<section class=\"turn\">\n")?;
+            out.write_all(section.heading(start > 0).as_bytes())?;
+            for unit in &section.units[start..end] {
+                out.write_all(unit.as_bytes())?;
             }
-            out.push_str(&nav);
-            out.push_str(FOOT);
-            out
-        })
-        .collect()
+            out.write_all(b"</section>\n")?;
+        }
+        out.write_all(nav.as_bytes())?;
+        out.write_all(FOOT.as_bytes())
+    }
 }
 
 /// Cuts the sections into pages whose content is at most `room` bytes
