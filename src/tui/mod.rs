@@ -51,6 +51,7 @@ mod search_all;
 mod signals;
 pub mod terminal;
 pub mod text;
+pub mod view_prefs;
 pub mod viewer;
 mod writer_idle;
 
