@@ -37,6 +37,10 @@ pub struct FoundHit {
     pub line: String,
     /// The matches, as byte ranges of `line`.
     pub matches: Vec<std::ops::Range<usize>>,
+    /// How many hits listed before this one have the same session, turn
+    /// and line (set when it is opened): it is at the place after as many
+    /// places that read the same.
+    pub alike_before: usize,
 }
 
 /// What the background search reports, as it goes.
@@ -145,7 +149,18 @@ impl HitList {
                     return ListOutcome::Run(self.typed.clone());
                 }
                 return match self.hits.get(self.selected) {
-                    Some(hit) => ListOutcome::Open(hit.clone()),
+                    Some(hit) => {
+                        let alike_before = self.hits[..self.selected]
+                            .iter()
+                            .filter(|h| {
+                                h.open == hit.open && h.turn == hit.turn && h.line == hit.line
+                            })
+                            .count();
+                        ListOutcome::Open(FoundHit {
+                            alike_before,
+                            ..hit.clone()
+                        })
+                    }
                     None => ListOutcome::Stay,
                 };
             }
@@ -212,7 +227,12 @@ impl HitList {
             Span::styled("▏", Style::new().add_modifier(Modifier::SLOW_BLINK)),
             Span::styled(format!("  {}", self.state()), chrome.secondary),
         ]);
-        buf.set_line(area.x, area.y + 1, &cut_to_width(&prompt, width), area.width);
+        buf.set_line(
+            area.x,
+            area.y + 1,
+            &cut_to_width(&prompt, width),
+            area.width,
+        );
         let lines = self.lines(width, chrome);
         let list_rows = usize::from(area.height - 2);
         let selected_line = lines
@@ -306,6 +326,7 @@ mod tests {
             kind: "prompt".into(),
             line: line.into(),
             matches: std::iter::once(at..at + 4).collect(),
+            alike_before: 0,
         }
     }
 
@@ -315,7 +336,10 @@ mod tests {
         for c in "kiwi".chars() {
             assert_eq!(list.handle(&key(KeyCode::Char(c)), 10), ListOutcome::Stay);
         }
-        assert_eq!(list.handle(&key(KeyCode::Enter), 10), ListOutcome::Run("kiwi".into()));
+        assert_eq!(
+            list.handle(&key(KeyCode::Enter), 10),
+            ListOutcome::Run("kiwi".into())
+        );
         let generation = list.start("kiwi".into());
         // Stale reports are dropped.
         list.found(Found {
@@ -363,7 +387,11 @@ mod tests {
             let mut buf = Buffer::empty(area);
             list.draw(area, &mut buf, &Chrome::default());
             let rows: Vec<String> = (0..8)
-                .map(|y| (0..width).map(|x| buf[(x, y)].symbol().to_string()).collect())
+                .map(|y| {
+                    (0..width)
+                        .map(|x| buf[(x, y)].symbol().to_string())
+                        .collect()
+                })
                 .collect();
             let all = rows.join("\n");
             assert!(!all.contains('\u{1b}'), "{all}");
