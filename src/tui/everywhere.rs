@@ -13,9 +13,10 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::chrome::Chrome;
+use super::list::ListScreen;
 use crate::search::fit::fit;
 use crate::text::sanitize::echo_line;
-use crate::text::truncate::{cut_to_width, truncate, truncate_middle};
+use crate::text::truncate::{cut_to_width, truncate_middle};
 use crate::text::width::display_width;
 
 /// One hit, as the list shows it and as opening it needs it.
@@ -152,9 +153,7 @@ impl HitList {
                     Some(hit) => {
                         let alike_before = self.hits[..self.selected]
                             .iter()
-                            .filter(|h| {
-                                h.open == hit.open && h.turn == hit.turn && h.line == hit.line
-                            })
+                            .filter(|h| h.open == hit.open && h.turn == hit.turn && h.line == hit.line)
                             .count();
                         ListOutcome::Open(FoundHit {
                             alike_before,
@@ -206,54 +205,23 @@ impl HitList {
 
     /// Draws the list over the whole of `area`.
     pub fn draw(&self, area: Rect, buf: &mut Buffer, chrome: &Chrome) {
-        if area.height < 3 {
-            return;
-        }
-        let width = usize::from(area.width);
-        let bar = chrome.status_bar;
-        let header = [
+        let headers = [
             " Search every session — Enter searches, then opens the hit; Esc goes back",
             " Search every session — Enter opens · Esc: back",
             " Search every session",
+            " Search",
         ]
-        .into_iter()
-        .find(|h| display_width(h) <= width)
-        .unwrap_or(" Search");
-        buf.set_style(Rect { height: 1, ..area }, bar);
-        buf.set_stringn(area.x, area.y, truncate(header, width), width, bar);
-        let prompt = Line::from(vec![
-            Span::styled(" search: ", chrome.secondary),
-            Span::raw(echo_line(&self.typed).into_owned()),
-            Span::styled("▏", Style::new().add_modifier(Modifier::SLOW_BLINK)),
-            Span::styled(format!("  {}", self.state()), chrome.secondary),
-        ]);
-        buf.set_line(
-            area.x,
-            area.y + 1,
-            &cut_to_width(&prompt, width),
-            area.width,
-        );
-        let lines = self.lines(width, chrome);
-        let list_rows = usize::from(area.height - 2);
-        let selected_line = lines
-            .iter()
-            .position(|(hit, _)| *hit == Some(self.selected))
-            .unwrap_or(0);
-        let first = selected_line.saturating_sub(list_rows.saturating_sub(1));
-        for (n, (hit, line)) in lines.iter().skip(first).take(list_rows).enumerate() {
-            let y = area.y + 2 + n as u16;
-            buf.set_line(area.x, y, line, area.width);
-            if *hit == Some(self.selected) {
-                buf.set_style(
-                    Rect {
-                        y,
-                        height: 1,
-                        ..area
-                    },
-                    chrome.picker_selected,
-                );
-            }
-        }
+        .map(str::to_owned);
+        let lines = self.lines(usize::from(area.width), chrome);
+        let screen = ListScreen {
+            headers: &headers,
+            label: " search: ",
+            typed: echo_line(&self.typed).into_owned(),
+            after: Some(Span::styled(format!("  {}", self.state()), chrome.secondary)),
+            rows: lines.len(),
+            selected: lines.iter().position(|(hit, _)| *hit == Some(self.selected)),
+        };
+        screen.draw(area, buf, chrome, |i| lines[i].1.clone());
     }
 
     /// Every row of the list: a heading for each session (agent, project,
@@ -336,10 +304,7 @@ mod tests {
         for c in "kiwi".chars() {
             assert_eq!(list.handle(&key(KeyCode::Char(c)), 10), ListOutcome::Stay);
         }
-        assert_eq!(
-            list.handle(&key(KeyCode::Enter), 10),
-            ListOutcome::Run("kiwi".into())
-        );
+        assert_eq!(list.handle(&key(KeyCode::Enter), 10), ListOutcome::Run("kiwi".into()));
         let generation = list.start("kiwi".into());
         // Stale reports are dropped.
         list.found(Found {
@@ -387,11 +352,7 @@ mod tests {
             let mut buf = Buffer::empty(area);
             list.draw(area, &mut buf, &Chrome::default());
             let rows: Vec<String> = (0..8)
-                .map(|y| {
-                    (0..width)
-                        .map(|x| buf[(x, y)].symbol().to_string())
-                        .collect()
-                })
+                .map(|y| (0..width).map(|x| buf[(x, y)].symbol().to_string()).collect())
                 .collect();
             let all = rows.join("\n");
             assert!(!all.contains('\u{1b}'), "{all}");

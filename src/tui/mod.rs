@@ -38,6 +38,7 @@ pub mod help;
 mod input;
 pub mod keys;
 pub mod lazy_layout;
+mod list;
 pub mod live;
 mod navigate;
 pub mod notify;
