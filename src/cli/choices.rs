@@ -6,6 +6,7 @@ use clap::ValueEnum;
 use crate::export::ExportFormat;
 use crate::model::View;
 use crate::render::document::DocView;
+use crate::tui::fold::ReasoningMode;
 
 /// `overhear events --view`: which projection of the events to print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -47,6 +48,36 @@ impl From<DisplayView> for DocView {
             DisplayView::Raw => DocView::Raw,
         }
     }
+}
+
+/// `--reasoning` of the viewer: how reasoning is shown at first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReasoningArg {
+    /// As the conversation lays it out.
+    Shown,
+    /// Folded to a one-line summary.
+    Folded,
+    /// Not drawn.
+    Hidden,
+}
+
+impl From<ReasoningArg> for ReasoningMode {
+    fn from(mode: ReasoningArg) -> ReasoningMode {
+        match mode {
+            ReasoningArg::Shown => ReasoningMode::Shown,
+            ReasoningArg::Folded => ReasoningMode::Folded,
+            ReasoningArg::Hidden => ReasoningMode::Hidden,
+        }
+    }
+}
+
+/// `--tool-cards` of the viewer: every tool card folded at first, or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CardsArg {
+    /// Each card folded to its header.
+    Folded,
+    /// Each card as its style shows it.
+    Unfolded,
 }
 
 /// `overhear export --format`: the file format of an export.

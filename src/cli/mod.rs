@@ -20,6 +20,7 @@ mod travel;
 mod usage;
 mod user_config;
 mod view;
+mod view_config;
 
 use clap::{Parser, Subcommand};
 
@@ -60,6 +61,18 @@ pub(crate) struct Cli {
     /// or the view is paused (also OVERHEAR_NOTIFY=1).
     #[arg(long)]
     pub notify: bool,
+    /// Reasoning at first: shown, folded or hidden (`r` cycles) [default:
+    /// as last chosen with `r`, else shown].
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub reasoning: Option<choices::ReasoningArg>,
+    /// Tool cards at first: folded or unfolded (`z` toggles) [default: as
+    /// last chosen with `z`, else unfolded].
+    #[arg(long, value_enum, value_name = "HOW")]
+    pub tool_cards: Option<choices::CardsArg>,
+    /// Do not write the choices of `r` and `z` to the user configuration
+    /// (also `[view] remember = false` there, or OVERHEAR_NO_REMEMBER=1).
+    #[arg(long)]
+    pub no_remember: bool,
 }
 
 /// The subcommands.
@@ -300,6 +313,13 @@ fn run(mut cli: Cli) -> anyhow::Result<i32> {
                     mouse: cli.mouse,
                     notify: cli.notify,
                     agent: cli.agent,
+                    view: crate::tui::view_prefs::ViewChoices {
+                        reasoning: cli.reasoning.map(Into::into),
+                        cards_folded: cli
+                            .tool_cards
+                            .map(|cards| cards == choices::CardsArg::Folded),
+                    },
+                    remember: !cli.no_remember,
                 },
             )
         }

@@ -115,6 +115,8 @@ pub struct Checked {
     pub theme: Theme,
     /// The compiled redaction rules, when `--redact` asks for them.
     pub redactor: Option<Arc<Redactor>>,
+    /// The user configuration's `[view]` table (the viewer's remembered choices).
+    pub view: super::view_config::ViewConfig,
 }
 
 impl DisplayArgs {
@@ -145,6 +147,7 @@ impl DisplayArgs {
             overlay,
             theme,
             redactor,
+            view: user.view,
         })
     }
 }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use super::view_config::{ViewConfig, ViewConfigError};
 use crate::policy::{Overlay, OverlayError};
 use crate::usage::{PriceError, Prices};
 
@@ -24,6 +25,8 @@ pub struct UserConfig {
     pub theme: Option<String>,
     /// The price table: the built-in one with `[prices]` over it.
     pub prices: Prices,
+    /// `[view]`: the view choices the viewer remembers.
+    pub view: ViewConfig,
 }
 
 impl Default for UserConfig {
@@ -32,6 +35,7 @@ impl Default for UserConfig {
             styles: Overlay::default(),
             theme: None,
             prices: Prices::builtin(),
+            view: ViewConfig::default(),
         }
     }
 }
@@ -56,6 +60,9 @@ pub enum UserConfigError {
     /// A `[prices]` entry that is not a price.
     #[error(transparent)]
     Prices(#[from] PriceError),
+    /// A `[view]` key or value that is wrong.
+    #[error(transparent)]
+    View(#[from] ViewConfigError),
 }
 
 /// The path of the user's configuration file: `$XDG_CONFIG_HOME` when it is
@@ -114,11 +121,16 @@ fn parse(text: &str, file: &Path) -> Result<UserConfig, UserConfigError> {
         None => Prices::builtin(),
         Some(table) => Prices::builtin().with_overrides(&table, &name)?,
     };
+    let view = match doc.remove("view") {
+        None => ViewConfig::default(),
+        Some(table) => ViewConfig::from_value(table, &name)?,
+    };
     let styles = Overlay::from_table(doc, &name)?;
     Ok(UserConfig {
         styles,
         theme,
         prices,
+        view,
     })
 }
 

@@ -8,6 +8,7 @@ use super::terminal::viewer_possible_here;
 use crate::render::document::DocOptions;
 use crate::render::theme::{ColorDepth, detect_color_depth};
 use crate::tui::terminal::Mouse;
+use crate::tui::view_prefs::ViewChoices;
 use crate::tui::{Exit, FolderScope, ViewerSettings, open_and_run};
 
 use super::discover::{AgentArg, agent_filter};
@@ -49,6 +50,12 @@ pub struct ViewerChoices {
     pub notify: bool,
     /// `--agent`: the kinds of conversation the picker lists.
     pub agent: Option<AgentArg>,
+    /// `--reasoning` and `--tool-cards`: how the viewer starts, over what
+    /// the user configuration remembers.
+    pub view: ViewChoices,
+    /// Not `--no-remember`: `r` and `z` choices are written to the user
+    /// configuration (unless it says `remember = false`).
+    pub remember: bool,
 }
 
 /// The variable that turns mouse capture on like `--mouse`, for those who
@@ -57,6 +64,10 @@ const MOUSE_VAR: &str = "OVERHEAR_MOUSE";
 
 /// The variable that turns notifications on like `--notify`.
 const NOTIFY_VAR: &str = "OVERHEAR_NOTIFY";
+
+/// The variable that stops the viewer writing `r` and `z` choices to the
+/// user configuration, like `--no-remember`.
+const NO_REMEMBER_VAR: &str = "OVERHEAR_NO_REMEMBER";
 
 /// Whether the switch `name` is set in the environment: any value but empty
 /// or `0`.
@@ -95,6 +106,12 @@ pub(super) fn settings(
             Mouse::Terminal
         },
         notify: choices.notify || switched_on(NOTIFY_VAR),
+        view: checked.view.start(choices.view),
+        remember: if choices.remember && checked.view.remember && !switched_on(NO_REMEMBER_VAR) {
+            super::user_config::path().map(|file| super::view_config::saver(&file))
+        } else {
+            None
+        },
         redactor: checked.redactor,
         folder: None,
     }

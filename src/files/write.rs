@@ -8,6 +8,11 @@
 //! is ever left. A target that is a link to a file is followed (the link
 //! keeps pointing at the new file). A FIFO or a device (`/dev/null`) is
 //! written in place: it holds no file to replace.
+//!
+//! overhear's own setting file (the `[view]` table of the user
+//! configuration, which the viewer keeps up to date) is read back and
+//! replaced by [`read_own_setting`] and [`replace_own_setting`]: never
+//! through a link, only a regular file, the same way atomically.
 
 use std::ffi::OsString;
 use std::fs::{self, File, OpenOptions};
@@ -36,6 +41,35 @@ pub enum WriteError {
     #[error("{}: cannot write: {problem}", .path.display())]
     Io {
         /// The target as it was given.
+        path: PathBuf,
+        /// What went wrong, in words.
+        problem: String,
+    },
+}
+
+/// Why overhear's own setting file could not be read back or replaced.
+#[derive(Debug, thiserror::Error)]
+pub enum OwnSettingError {
+    /// It is a symbolic link: it is not written through (the link may lead
+    /// into a shared or managed folder), nor replaced (the link would be lost).
+    #[error("{}: a symbolic link; overhear does not write through it", .0.display())]
+    Link(PathBuf),
+    /// It is there but is not a regular file.
+    #[error("{}: {kind}, not a file", .path.display())]
+    NotAFile {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead (`a folder`, `a FIFO`).
+        kind: &'static str,
+    },
+    /// It is not UTF-8 text: it cannot be edited without changing bytes
+    /// that are not ours.
+    #[error("{}: not UTF-8 text", .0.display())]
+    NotText(PathBuf),
+    /// The system refused: the message names the file, without error numbers.
+    #[error("{}: cannot write: {problem}", .path.display())]
+    Io {
+        /// The file.
         path: PathBuf,
         /// What went wrong, in words.
         problem: String,
@@ -100,6 +134,74 @@ pub fn read_previous(path: &Path, limit: u64) -> Option<String> {
         .read_to_string(&mut text)
         .ok()?;
     Some(text)
+}
+
+/// The text of overhear's own setting file at `path` as it is now (`None`:
+/// there is none), to edit it: a link or anything but a regular file is
+/// refused, so that the edit is never written where the link leads. Opened
+/// without following a link, so that a link made since the check is not
+/// read either; not recorded as read (it is replaced, not written over).
+pub fn read_own_setting(path: &Path) -> Result<Option<String>, OwnSettingError> {
+    use std::io::Read;
+    let failed = |err: io::Error| OwnSettingError::Io {
+        path: path.to_path_buf(),
+        problem: write_problem(&err),
+    };
+    match own_setting(path)? {
+        None => Ok(None),
+        Some(_) => {
+            let mut bytes = Vec::new();
+            OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+                .open(path)
+                .and_then(|mut file| file.read_to_end(&mut bytes))
+                .map_err(failed)?;
+            String::from_utf8(bytes)
+                .map(Some)
+                .map_err(|_| OwnSettingError::NotText(path.to_path_buf()))
+        }
+    }
+}
+
+/// Replaces overhear's own setting file at `path` with `text`, atomically
+/// (a temporary file renamed over it, its permissions kept), creating its
+/// folder when there is none. A link or anything but a regular file is
+/// refused. The file's previous content is never written over: renaming
+/// gives the name a new file, so a hard link to the old one keeps it.
+pub fn replace_own_setting(path: &Path, text: &str) -> Result<(), OwnSettingError> {
+    let failed = |err: io::Error| OwnSettingError::Io {
+        path: path.to_path_buf(),
+        problem: write_problem(&err),
+    };
+    ignore_file_size_signal();
+    let keep = own_setting(path)?.map(|meta| meta.permissions());
+    if keep.is_none()
+        && let Some(folder) = path.parent()
+    {
+        fs::create_dir_all(folder).map_err(failed)?;
+    }
+    replace(path, keep, |out| out.write_all(text.as_bytes())).map_err(failed)
+}
+
+/// What is at `path` when it is a regular file (`None`: nothing); a link,
+/// a folder, a FIFO or a device is refused.
+fn own_setting(path: &Path) -> Result<Option<fs::Metadata>, OwnSettingError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(OwnSettingError::Link(path.to_path_buf())),
+        Ok(meta) => match not_a_file(&meta) {
+            Some(kind) => Err(OwnSettingError::NotAFile {
+                path: path.to_path_buf(),
+                kind,
+            }),
+            None => Ok(Some(meta)),
+        },
+        Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(err) => Err(OwnSettingError::Io {
+            path: path.to_path_buf(),
+            problem: write_problem(&err),
+        }),
+    }
 }
 
 /// A FIFO or a device: written as a stream.
@@ -221,6 +323,44 @@ mod tests {
         assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
         assert_eq!(fs::read_to_string(&real).unwrap(), "new");
         assert_eq!(entries(tmp.path()), ["link.md", "real.md"]);
+    }
+
+    #[test]
+    fn an_own_setting_is_never_written_through_a_link() {
+        let tmp = tempfile::tempdir().unwrap();
+        let real = tmp.path().join("real.toml");
+        fs::write(&real, "theme = \"light\"\n").unwrap();
+        let link = tmp.path().join("config.toml");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(matches!(read_own_setting(&link), Err(OwnSettingError::Link(_))));
+        let err = replace_own_setting(&link, "[view]\n").unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("config.toml: a symbolic link; overhear does not write through it"),
+            "{err}"
+        );
+        assert_eq!(fs::read_to_string(&real).unwrap(), "theme = \"light\"\n");
+        assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(entries(tmp.path()), ["config.toml", "real.toml"]);
+    }
+
+    #[test]
+    fn an_own_setting_is_replaced_and_its_folder_made() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("overhear").join("config.toml");
+        assert_eq!(read_own_setting(&file).unwrap(), None);
+        replace_own_setting(&file, "[view]\nreasoning = \"hidden\"\n").unwrap();
+        assert_eq!(
+            read_own_setting(&file).unwrap().as_deref(),
+            Some("[view]\nreasoning = \"hidden\"\n")
+        );
+        assert_eq!(entries(&tmp.path().join("overhear")), ["config.toml"]);
+        let folder = tmp.path().join("folder.toml");
+        fs::create_dir(&folder).unwrap();
+        assert!(matches!(
+            replace_own_setting(&folder, ""),
+            Err(OwnSettingError::NotAFile { kind: "a folder", .. })
+        ));
     }
 
     #[test]

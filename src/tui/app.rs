@@ -25,6 +25,7 @@ use super::fold::Folds;
 use super::picker::{ConversationRow, Picker};
 use super::lazy_layout::{Pos, Sheet};
 use super::text::Matcher;
+use super::view_prefs::{Remember, ViewStart};
 
 mod actions;
 mod reading;
@@ -42,6 +43,9 @@ pub enum AppEvent<U> {
     Tick,
     /// The search over every session found more (see [`super::everywhere`]).
     Found(Found),
+    /// A note for the status bar from another thread (a view choice that
+    /// could not be remembered, see [`super::view_prefs`]).
+    Note(String),
 }
 
 /// "The document changed", sent by the watcher thread.
@@ -142,6 +146,10 @@ pub struct ViewerOptions {
     /// Tell the user when a turn ends or the agent asks something while the
     /// window is not focused or the view is paused (`--notify`).
     pub notify: bool,
+    /// How reasoning and tool cards are shown at first.
+    pub view: ViewStart,
+    /// Where `r` and `z` choices are remembered (`None`: they are not).
+    pub remember: Option<Remember>,
 }
 
 impl Default for ViewerOptions {
@@ -154,6 +162,8 @@ impl Default for ViewerOptions {
             opened_at: SystemTime::now(),
             chrome: Chrome::default(),
             notify: false,
+            view: ViewStart::default(),
+            remember: None,
         }
     }
 }
@@ -260,6 +270,8 @@ pub struct App<D: Viewable> {
     read_error: Option<String>,
     /// `--notify` is on.
     notify: bool,
+    /// Where `r` and `z` choices are remembered.
+    pub(super) remember: Option<Remember>,
     /// The terminal says its window has the focus (focus reporting); assumed
     /// until it says otherwise.
     focused: bool,
@@ -293,7 +305,7 @@ impl<D: Viewable> App<D> {
         let mut app = App {
             doc,
             cache: LayoutCache::default(),
-            folds: Folds::default(),
+            folds: Folds::with_modes(options.view.reasoning, options.view.cards_folded),
             top: Pos::default(),
             cursor: usize::MAX,
             hscroll: 0,
@@ -321,6 +333,7 @@ impl<D: Viewable> App<D> {
             conversation_id: options.conversation_id,
             read_error: None,
             notify: options.notify,
+            remember: options.remember,
             focused: true,
             agents: Vec::new(),
             reading: None,
@@ -395,6 +408,10 @@ impl<D: Viewable> App<D> {
                 self.everywhere.found(found);
                 None
             }
+            AppEvent::Note(note) => {
+                self.note(note);
+                None
+            }
             AppEvent::Reload(reload) => {
                 let before = self.doc.attention();
                 self.reload(reload);
@@ -466,7 +483,7 @@ impl<D: Viewable> App<D> {
         self.last_change = doc.modified().unwrap_or_else(SystemTime::now);
         self.doc = doc;
         self.cache = LayoutCache::default();
-        self.folds = Folds::default();
+        self.folds = self.folds.modes_only();
         self.top = Pos::default();
         self.cursor = usize::MAX;
         self.hscroll = 0;

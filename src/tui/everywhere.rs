@@ -13,9 +13,10 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::chrome::Chrome;
+use super::list::ListScreen;
 use crate::search::fit::fit;
 use crate::text::sanitize::echo_line;
-use crate::text::truncate::{cut_to_width, truncate, truncate_middle};
+use crate::text::truncate::{cut_to_width, truncate_middle};
 use crate::text::width::display_width;
 
 /// One hit, as the list shows it and as opening it needs it.
@@ -37,6 +38,10 @@ pub struct FoundHit {
     pub line: String,
     /// The matches, as byte ranges of `line`.
     pub matches: Vec<std::ops::Range<usize>>,
+    /// How many hits listed before this one have the same session, turn
+    /// and line (set when it is opened): it is at the place after as many
+    /// places that read the same.
+    pub alike_before: usize,
 }
 
 /// What the background search reports, as it goes.
@@ -145,7 +150,16 @@ impl HitList {
                     return ListOutcome::Run(self.typed.clone());
                 }
                 return match self.hits.get(self.selected) {
-                    Some(hit) => ListOutcome::Open(hit.clone()),
+                    Some(hit) => {
+                        let alike_before = self.hits[..self.selected]
+                            .iter()
+                            .filter(|h| h.open == hit.open && h.turn == hit.turn && h.line == hit.line)
+                            .count();
+                        ListOutcome::Open(FoundHit {
+                            alike_before,
+                            ..hit.clone()
+                        })
+                    }
                     None => ListOutcome::Stay,
                 };
             }
@@ -191,49 +205,23 @@ impl HitList {
 
     /// Draws the list over the whole of `area`.
     pub fn draw(&self, area: Rect, buf: &mut Buffer, chrome: &Chrome) {
-        if area.height < 3 {
-            return;
-        }
-        let width = usize::from(area.width);
-        let bar = chrome.status_bar;
-        let header = [
+        let headers = [
             " Search every session — Enter searches, then opens the hit; Esc goes back",
             " Search every session — Enter opens · Esc: back",
             " Search every session",
+            " Search",
         ]
-        .into_iter()
-        .find(|h| display_width(h) <= width)
-        .unwrap_or(" Search");
-        buf.set_style(Rect { height: 1, ..area }, bar);
-        buf.set_stringn(area.x, area.y, truncate(header, width), width, bar);
-        let prompt = Line::from(vec![
-            Span::styled(" search: ", chrome.secondary),
-            Span::raw(echo_line(&self.typed).into_owned()),
-            Span::styled("▏", Style::new().add_modifier(Modifier::SLOW_BLINK)),
-            Span::styled(format!("  {}", self.state()), chrome.secondary),
-        ]);
-        buf.set_line(area.x, area.y + 1, &cut_to_width(&prompt, width), area.width);
-        let lines = self.lines(width, chrome);
-        let list_rows = usize::from(area.height - 2);
-        let selected_line = lines
-            .iter()
-            .position(|(hit, _)| *hit == Some(self.selected))
-            .unwrap_or(0);
-        let first = selected_line.saturating_sub(list_rows.saturating_sub(1));
-        for (n, (hit, line)) in lines.iter().skip(first).take(list_rows).enumerate() {
-            let y = area.y + 2 + n as u16;
-            buf.set_line(area.x, y, line, area.width);
-            if *hit == Some(self.selected) {
-                buf.set_style(
-                    Rect {
-                        y,
-                        height: 1,
-                        ..area
-                    },
-                    chrome.picker_selected,
-                );
-            }
-        }
+        .map(str::to_owned);
+        let lines = self.lines(usize::from(area.width), chrome);
+        let screen = ListScreen {
+            headers: &headers,
+            label: " search: ",
+            typed: echo_line(&self.typed).into_owned(),
+            after: Some(Span::styled(format!("  {}", self.state()), chrome.secondary)),
+            rows: lines.len(),
+            selected: lines.iter().position(|(hit, _)| *hit == Some(self.selected)),
+        };
+        screen.draw(area, buf, chrome, |i| lines[i].1.clone());
     }
 
     /// Every row of the list: a heading for each session (agent, project,
@@ -306,6 +294,7 @@ mod tests {
             kind: "prompt".into(),
             line: line.into(),
             matches: std::iter::once(at..at + 4).collect(),
+            alike_before: 0,
         }
     }
 

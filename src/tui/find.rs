@@ -14,7 +14,7 @@ use std::hash::Hash;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::app::{App, Mode};
-use super::blocks::{EarlierAmount, Viewable};
+use super::blocks::{Viewable, turn_start};
 use super::everywhere::FoundHit;
 use super::lazy_layout::Pos;
 use super::text::Matcher;
@@ -81,6 +81,36 @@ impl<K: Clone + Eq + Hash> HitCounts<K> {
             .entry((key, revision))
             .or_insert_with(|| m.find(&text()).len())
     }
+}
+
+/// `text`'s characters with each run of white space one space, trimmed.
+fn squeezed(text: &str) -> Vec<char> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_whitespace() {
+            if out.last().is_some_and(|&last| last != ' ') {
+                out.push(' ');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// How many characters `shown` and `stored` have in common next to a
+/// match: their ends (`before`: the text before it), else their starts.
+fn agreement(shown: &[char], stored: &[char], before: bool) -> usize {
+    let trim = |s: &[char]| -> Vec<char> {
+        let s: Vec<char> = s.to_vec();
+        if before {
+            s.into_iter().rev().skip_while(|&c| c == ' ').collect()
+        } else {
+            s.into_iter().skip_while(|&c| c == ' ').collect()
+        }
+    };
+    let (a, b) = (trim(shown), trim(stored));
+    a.iter().zip(&b).take_while(|(x, y)| x == y).count()
 }
 
 /// Queries kept for ↑ / ↓ in the prompt.
@@ -162,33 +192,77 @@ impl<D: Viewable> App<D> {
     }
 
     /// Shows a hit of the search over every session in the conversation
-    /// just opened for it: every earlier turn read, the hit's turn at the
-    /// top, then its first match from there on, highlighted as `/` would
-    /// (the pattern becomes the viewer's search: `n` goes on). `Esc`, once
-    /// the highlights are cleared, goes back to the list.
+    /// just opened for it: every earlier turn read (a step at a time, keys
+    /// answered between steps, as for `g`), then the hit itself under the
+    /// cursor, highlighted as `/` would (the pattern becomes the viewer's
+    /// search: `n` goes on). `Esc`, once the highlights are cleared, goes
+    /// back to the list.
     pub fn show_hit(&mut self, hit: &FoundHit) {
+        self.from_list = true;
+        self.pause();
+        if self.doc.earlier() > 0 {
+            self.read_all_then_show(hit.clone());
+        } else {
+            self.land_on_hit(hit);
+        }
+    }
+
+    /// Puts the cursor on `hit` once every turn is read: the place in its
+    /// turn whose match has the hit's context around it (the
+    /// `alike_before`-th of those that read the same), else the first match
+    /// from its turn on.
+    pub(in crate::tui) fn land_on_hit(&mut self, hit: &FoundHit) {
         let pattern = self.everywhere.pattern().unwrap_or_default().to_owned();
-        let pattern = pattern.as_str();
-        while self.doc.earlier() > 0 {
-            match self.read_keeping_view(EarlierAmount::Step) {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(note) => {
-                    self.note(note.to_string());
-                    break;
+        self.go_to_turn(hit.turn);
+        self.remember(&pattern);
+        self.search = Matcher::new(&pattern);
+        self.hits = HitCounts::default();
+        self.search_forward = true;
+        let Some(matcher) = self.search.clone() else {
+            return;
+        };
+        match self.place_of(&matcher, hit) {
+            Some(pos) => self.land(&matcher, pos, true, false),
+            None => self.find_inner(true, true),
+        }
+    }
+
+    /// The line of `hit`'s turn holding it: of the matches in the turn's
+    /// lines, those whose text around them agrees longest with the hit's
+    /// line; the `alike_before`-th of them (the engine reads the stored
+    /// text, the viewer shows it laid out, so the two lines are compared,
+    /// not their places).
+    fn place_of(&mut self, m: &Matcher, hit: &FoundHit) -> Option<Pos> {
+        let first = hit.matches.first()?;
+        let before = hit.line.get(..first.start)?;
+        let after = hit.line.get(first.end..)?;
+        let (before, after) = (squeezed(before), squeezed(after));
+        let blocks = turn_start(&self.doc, hit.turn)..turn_start(&self.doc, hit.turn + 1);
+        let mut best: (usize, Vec<Pos>) = (0, Vec::new());
+        for b in blocks {
+            if self.folds.is_hidden(self.doc.class(b)) || !m.is_in(&self.doc.search_text(b)) {
+                continue;
+            }
+            let lines = self.sheet().lines_unfolded(b);
+            for (i, line) in lines.iter().enumerate() {
+                let text = line_text(line);
+                for found in m.find(&text) {
+                    let score = agreement(&squeezed(&text[..found.start]), &before, true)
+                        + agreement(&squeezed(&text[found.end..]), &after, false);
+                    if score > best.0 || best.1.is_empty() {
+                        best = (score, Vec::new());
+                    }
+                    if score == best.0 {
+                        best.1.push(Pos::new(b, i));
+                    }
                 }
             }
         }
-        self.from_list = true;
-        self.pause();
-        self.go_to_turn(hit.turn);
-        self.remember(pattern);
-        self.search = Matcher::new(pattern);
-        self.hits = HitCounts::default();
-        self.search_forward = true;
-        if self.search.is_some() {
-            self.find_inner(true, true);
-        }
+        let places = best.1;
+        places
+            .get(hit.alike_before)
+            .or(places.last())
+            .copied()
     }
 
     /// `match 3/17`: which match of how many the cursor is on, once a

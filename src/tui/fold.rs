@@ -19,6 +19,18 @@ pub enum ReasoningMode {
 }
 
 impl ReasoningMode {
+    /// Every mode, in the order `r` cycles them.
+    pub const ALL: [ReasoningMode; 3] = [
+        ReasoningMode::Shown,
+        ReasoningMode::Folded,
+        ReasoningMode::Hidden,
+    ];
+
+    /// The mode of this name ([`ReasoningMode::name`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|mode| mode.name() == name)
+    }
+
     /// The next mode for the `r` key.
     pub fn next(self) -> Self {
         match self {
@@ -53,6 +65,25 @@ impl<K> Default for Folds<K> {
             cards_folded: false,
             reasoning: ReasoningMode::default(),
         }
+    }
+}
+
+impl<K> Folds<K> {
+    /// No block folded or unfolded by itself; reasoning and tool cards as
+    /// `reasoning` and `cards_folded` say (the viewer's start, or the modes
+    /// of another conversation's view).
+    pub fn with_modes(reasoning: ReasoningMode, cards_folded: bool) -> Self {
+        Folds {
+            overrides: HashMap::new(),
+            cards_folded,
+            reasoning,
+        }
+    }
+
+    /// The same modes, without the choices made block by block: for
+    /// another conversation or a sub-agent opened full-screen.
+    pub fn modes_only(&self) -> Self {
+        Folds::with_modes(self.reasoning, self.cards_folded)
     }
 }
 

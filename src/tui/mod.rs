@@ -38,6 +38,7 @@ pub mod help;
 mod input;
 pub mod keys;
 pub mod lazy_layout;
+mod list;
 pub mod live;
 mod navigate;
 pub mod notify;
@@ -51,6 +52,7 @@ mod search_all;
 mod signals;
 pub mod terminal;
 pub mod text;
+pub mod view_prefs;
 pub mod viewer;
 mod writer_idle;
 

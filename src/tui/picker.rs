@@ -5,10 +5,11 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::chrome::Chrome;
+use super::list::ListScreen;
 use crate::text::sanitize::echo_line;
 use crate::text::truncate::truncate;
 use crate::text::width::display_width;
@@ -143,51 +144,34 @@ impl Picker {
 
     /// Draws the picker over the whole of `area`.
     pub fn draw(&self, area: Rect, buf: &mut Buffer, chrome: &Chrome) {
-        if area.height < 3 {
-            return;
-        }
-        let width = usize::from(area.width);
-        let bar = chrome.status_bar;
         let count = self.rows.len();
-        let header = [
+        let headers = [
             format!(" Conversations ({count}) — type to filter, Enter opens, Esc goes back"),
             format!(" Conversations ({count}) — Enter opens, Esc goes back"),
             format!(" Conversations ({count}) · Esc: back"),
-        ]
-        .into_iter()
-        .find(|h| display_width(h) <= width)
-        .unwrap_or_else(|| format!(" Conversations ({count})"));
-        buf.set_style(Rect { height: 1, ..area }, bar);
-        buf.set_stringn(area.x, area.y, truncate(&header, width), width, bar);
-        let filter = Line::from(vec![
-            Span::styled(" filter: ", chrome.secondary),
-            Span::raw(self.filter.clone()),
-            Span::styled("▏", Style::new().add_modifier(Modifier::SLOW_BLINK)),
-        ]);
-        buf.set_line(area.x, area.y + 1, &filter, area.width);
-
+            format!(" Conversations ({count})"),
+        ];
         let visible = self.visible();
-        let list_rows = usize::from(area.height - 2);
-        let first = self.selected.saturating_sub(list_rows.saturating_sub(1));
-        if visible.is_empty() {
+        let columns = Columns::measure(
+            visible.iter().map(|&i| &self.rows[i]),
+            usize::from(area.width),
+        );
+        let screen = ListScreen {
+            headers: &headers,
+            label: " filter: ",
+            typed: self.filter.clone(),
+            after: None,
+            rows: visible.len(),
+            selected: Some(self.selected),
+        };
+        let list = screen.draw(area, buf, chrome, |i| {
+            columns.line(&self.rows[visible[i]], chrome)
+        });
+        if let Some(list) = list
+            && visible.is_empty()
+        {
             let none = Span::styled("  no conversation matches", chrome.secondary);
-            buf.set_span(area.x, area.y + 2, &none, area.width);
-        }
-        let columns = Columns::measure(visible.iter().map(|&i| &self.rows[i]), width);
-        for (n, &i) in visible.iter().skip(first).take(list_rows).enumerate() {
-            let y = area.y + 2 + n as u16;
-            let line = columns.line(&self.rows[i], chrome);
-            buf.set_line(area.x, y, &line, area.width);
-            if first + n == self.selected {
-                buf.set_style(
-                    Rect {
-                        y,
-                        height: 1,
-                        ..area
-                    },
-                    chrome.picker_selected,
-                );
-            }
+            buf.set_span(list.x, list.y, &none, list.width);
         }
     }
 }

@@ -435,6 +435,8 @@ pub fn run_replay(
     let options = ViewerOptions {
         chrome: Chrome::from_theme(&settings.theme),
         notify: settings.notify,
+        // A replay starts as the viewer does, and does not remember.
+        view: settings.view,
         ..ViewerOptions::default()
     };
     let replay = ReplayDocument::new(doc, recording, from, speed, alarm);

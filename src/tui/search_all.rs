@@ -130,6 +130,7 @@ impl SearchAll {
             kind: hit.label_with(str::to_owned, str::to_owned),
             line,
             matches,
+            alike_before: 0,
         })
     }
 }

@@ -18,6 +18,7 @@ use super::picker::ConversationRow;
 use super::blocks::ReadError;
 use super::run::{EventChannel, Exit, Host, Opened, TuiError, run};
 use super::terminal::Mouse;
+use super::view_prefs::{SaveChoices, Saver, ViewStart};
 use crate::load::sessions::{Agents, sessions_of};
 use crate::load::{Live, OpenError, Origin, event_count};
 use crate::render::document::DocOptions;
@@ -46,6 +47,11 @@ pub struct ViewerSettings {
     /// The folder whose conversations the picker (`p`) lists; `None`: only
     /// the workspace the conversation was opened through, if any.
     pub folder: Option<FolderScope>,
+    /// How reasoning and tool cards are shown at first (the flags, else
+    /// the remembered choices).
+    pub view: ViewStart,
+    /// Where `r` and `z` choices are remembered; `None`: they are not.
+    pub remember: Option<SaveChoices>,
 }
 
 /// The folder whose conversations the picker lists beside the workspace's:
@@ -109,8 +115,23 @@ pub fn run_live(mut live: Live, settings: ViewerSettings) -> Result<Exit, TuiErr
         opened_at: SystemTime::now(),
         chrome: Chrome::from_theme(&settings.theme),
         notify: settings.notify,
+        view: settings.view,
+        remember: None,
         ..ViewerOptions::default()
     };
+    // Choices are saved on a thread of their own; its notes reach the
+    // status bar through the event channel.
+    let saver = settings.remember.clone().and_then(|save| {
+        let tx = tx.clone();
+        Saver::spawn(save, move |note| {
+            let _ = tx.send(AppEvent::Note(note));
+        })
+    });
+    let (saver, remember) = match saver {
+        Some((saver, remember)) => (Some(saver), Some(remember)),
+        None => (None, None),
+    };
+    let options = ViewerOptions { remember, ..options };
     warm_up_highlighter(&settings.theme);
     let doc = LiveDocument::new(live, settings.doc, settings.theme, settings.sanitize);
     let problems = [doc.source().warnings.clone(), doc.style_warnings()].concat();
@@ -120,7 +141,11 @@ pub fn run_live(mut live: Live, settings: ViewerSettings) -> Result<Exit, TuiErr
     } else if let Some(first) = problems.first() {
         app.note(problem_note(first, problems.len()));
     }
-    run(app, &mut host, events, settings.mouse)
+    let exit = run(app, &mut host, events, settings.mouse);
+    if let Some(saver) = saver {
+        saver.finish();
+    }
+    exit
 }
 
 /// The note shown on opening a conversation with problems: the first one,

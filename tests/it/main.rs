@@ -88,4 +88,5 @@ mod tui_keys_pty;
 mod tui_pty;
 mod tui_replay_pty;
 mod user_config;
+mod view_prefs_pty;
 mod writes;

@@ -201,3 +201,69 @@ fn the_picker_opens_the_search_with_ctrl_s_and_nothing_found_says_so() {
     });
     viewer.quit();
 }
+
+/// A hit is opened at itself, not at the first match of its turn: the
+/// pattern twice in one reply, the second hit chosen, the cursor on the
+/// second line with `match 2/2`.
+#[test]
+fn the_second_hit_of_a_turn_opens_at_the_second_match() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("real path");
+    let project = root.join("app");
+    let home = root.join("home");
+    std::fs::create_dir_all(&project).expect("project");
+    let slug = project.to_string_lossy().replace(['/', '.'], "-");
+    let claude = home.join(".claude/projects").join(slug);
+    std::fs::create_dir_all(&claude).expect("claude folder");
+    let reply = format!(
+        "The first zebra is striped.\n\n{}The second zebra is spotted.",
+        "A line between them.\n\n".repeat(3)
+    );
+    let session = record("user", "u1", 1, "Tell me of animals", &project)
+        + &record("assistant", "a1", 1, &reply, &project)
+        + &record("user", "u2", 2, "Thanks", &project)
+        + &record("assistant", "a2", 2, "You are welcome.", &project);
+    std::fs::write(claude.join("2222zebra.jsonl"), session).expect("written");
+    let mut cmd = Viewer::command(&project, &home.join("jp"));
+    cmd.env("HOME", &home);
+    cmd.env("COLORTERM", "truecolor");
+    for var in [
+        "CODEX_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "XDG_CONFIG_HOME",
+        "COPILOT_HOME",
+    ] {
+        cmd.env_remove(var);
+    }
+    let mut viewer = Viewer::start(cmd, 24, 80);
+    viewer.wait_for_text("You are welcome.");
+    viewer.send(b"S");
+    viewer.wait_for_text("Search every");
+    viewer.send(b"zebra\r");
+    viewer.wait_until("both hits listed", TIMEOUT, |s| {
+        s.contents().contains("2 hits in ") && s.contents().contains("second zebra")
+    });
+    viewer.send(b"\x1b[B\r");
+    let cursor = vt100::Color::Rgb(0x28, 0x2c, 0x34);
+    let screen = viewer.wait_until("the second match under the cursor", TIMEOUT, |s| {
+        let shown = rows(s);
+        let under: Vec<&String> = shown
+            .iter()
+            .enumerate()
+            .filter(|(y, _)| {
+                s.cell(u16::try_from(*y).unwrap(), 0)
+                    .is_some_and(|c| c.bgcolor() == cursor)
+            })
+            .map(|(_, row)| row)
+            .collect();
+        !s.contents().contains("Search every")
+            && under.len() == 1
+            && under[0].contains("second zebra")
+    });
+    assert!(
+        screen.contents().contains("match 2/2"),
+        "{}",
+        screen.contents()
+    );
+    viewer.quit();
+}

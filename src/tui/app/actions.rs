@@ -18,6 +18,7 @@ use crate::tui::keys::{Action, action_for, replay_action_for};
 use crate::tui::everywhere::ListOutcome;
 use crate::tui::picker::PickerOutcome;
 use crate::tui::lazy_layout::Pos;
+use crate::tui::view_prefs::ViewChoices;
 
 impl<D: Viewable> App<D> {
     pub(super) fn key(&mut self, key: &KeyEvent) -> Option<Effect> {
@@ -255,7 +256,10 @@ impl<D: Viewable> App<D> {
             top,
             cursor: self.cursor,
             follow: self.follow,
-            folds: std::mem::take(&mut self.folds),
+            folds: {
+                let modes = self.folds.modes_only();
+                std::mem::replace(&mut self.folds, modes)
+            },
         });
         self.cache = LayoutCache::default();
         self.search = None;
@@ -327,6 +331,10 @@ impl<D: Viewable> App<D> {
         let keys = self.keys_of(BlockClass::ToolCard);
         let anchor = self.cursor_anchor();
         let folded = self.folds.toggle_all_cards(keys.into_iter());
+        self.keep_choice(ViewChoices {
+            cards_folded: Some(folded),
+            ..ViewChoices::default()
+        });
         self.note(if folded {
             "all tool cards folded"
         } else {
@@ -339,8 +347,19 @@ impl<D: Viewable> App<D> {
         let keys = self.keys_of(BlockClass::Reasoning);
         let anchor = self.cursor_anchor();
         let mode = self.folds.cycle_reasoning(keys.into_iter());
+        self.keep_choice(ViewChoices {
+            reasoning: Some(mode),
+            ..ViewChoices::default()
+        });
         self.note(format!("reasoning {}", mode.name()));
         self.restore_cursor_anchor(anchor);
+    }
+
+    /// Remembers a view choice for the next run, when the viewer does.
+    fn keep_choice(&self, choices: ViewChoices) {
+        if let Some(remember) = &self.remember {
+            remember.choose(choices);
+        }
     }
 
     /// The position under the cursor and its screen row, before a change

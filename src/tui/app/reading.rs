@@ -1,6 +1,7 @@
 //! Reading every earlier turn of a conversation opened at its end, for a
 //! key that needs them (`g`, `/`, `?`, `n`, `N`, `12t`, `10G`, `z`, `r`, and
-//! `{`, `(`, `X` when nothing earlier was found in what was read): one step
+//! `{`, `(`, `X` when nothing earlier was found in what was read), or for
+//! a hit of the search over every session to be shown: one step
 //! at a time ([`EarlierAmount::Step`]), the viewer's loop answering keys,
 //! signals, resizes and appends between two steps. The status bar says how
 //! far the read is; `q` and Ctrl-C quit at once, `Esc` stops the read (what
@@ -12,13 +13,20 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use super::{App, AppEvent, Effect};
 use crate::tui::blocks::{EarlierAmount, Viewable};
 use crate::text::count::thousands;
+use crate::tui::everywhere::FoundHit;
 use crate::tui::keys::{Action, action_for};
 
-/// A key waiting for every earlier turn to be read.
+/// What waits for every earlier turn to be read.
+enum Then {
+    /// A key: what it asks, and its count.
+    Act(Action, Option<usize>),
+    /// Showing a hit of the search over every session.
+    Show(FoundHit),
+}
+
+/// A key (or a hit) waiting for every earlier turn to be read.
 pub(super) struct Reading {
-    /// What the key asks, and its count.
-    action: Action,
-    count: Option<usize>,
+    then: Then,
     /// How many earlier turns were left when the read began: the progress
     /// shown counts from it.
     from: usize,
@@ -31,8 +39,18 @@ impl<D: Viewable> App<D> {
     /// its count says): [`App::read_step`] does the reading.
     pub(in crate::tui) fn read_all_then(&mut self, action: Action, count: Option<usize>) {
         self.reading = Some(Reading {
-            action,
-            count,
+            then: Then::Act(action, count),
+            from: self.doc.earlier_unread(),
+            typed: Vec::new(),
+        });
+        self.show_progress();
+    }
+
+    /// Starts reading every earlier turn, then shows `hit` (see
+    /// [`App::show_hit`]).
+    pub(in crate::tui) fn read_all_then_show(&mut self, hit: FoundHit) {
+        self.reading = Some(Reading {
+            then: Then::Show(hit),
             from: self.doc.earlier_unread(),
             typed: Vec::new(),
         });
@@ -48,8 +66,12 @@ impl<D: Viewable> App<D> {
     /// Sets the count of the key waiting for the earlier turns: a repeated
     /// key (`3{`) goes on with the repeats left once they are read.
     pub(in crate::tui) fn repeat_after_reading(&mut self, count: usize) {
-        if let Some(reading) = &mut self.reading {
-            reading.count = Some(count);
+        if let Some(Reading {
+            then: Then::Act(_, repeats),
+            ..
+        }) = &mut self.reading
+        {
+            *repeats = Some(count);
         }
     }
 
@@ -81,7 +103,13 @@ impl<D: Viewable> App<D> {
         let reading = self.reading.take()?;
         self.message = self.read_error.clone();
         self.typed.extend(reading.typed);
-        self.act_counted(reading.action, reading.count)
+        match reading.then {
+            Then::Act(action, count) => self.act_counted(action, count),
+            Then::Show(hit) => {
+                self.land_on_hit(&hit);
+                None
+            }
+        }
     }
 
     /// The next key or click typed while earlier turns were read, once

@@ -161,6 +161,11 @@ impl Viewer {
         cmd.env("PAGER", "cat >/dev/null");
         cmd.env("JP_USER_DATA_DIR", user_data);
         cmd.env_remove("NO_COLOR");
+        // No user configuration of the machine's is read, and none is
+        // written (`r` and `z` are remembered there): a test that wants one
+        // sets both again.
+        cmd.env("XDG_CONFIG_HOME", "/nonexistent/overhear-tests/config");
+        cmd.env("OVERHEAR_NO_REMEMBER", "1");
         cmd.cwd(cwd);
         cmd
     }

@@ -331,6 +331,7 @@ fn key_capital_s_searches_every_session_and_opens_a_hit_at_its_turn() {
         kind: "prompt".into(),
         line: "a kiwi".into(),
         matches: std::iter::once(2..6).collect(),
+        alike_before: 0,
     };
     app.handle(AppEvent::Found(Found {
         generation: 1,
