@@ -175,7 +175,7 @@ const MEMO_SHAPE_BYTES: usize = 256;
 /// nothing else). Entries of the same type and members get the same event
 /// and problem, the id put in: profiling the viewer's opening of 100 MB
 /// found decoding each entry's sketch (key lookups, the event built) a
-/// tenth of its CPU (docs/benchmarks.md, "The other rows of issue 30").
+/// tenth of its CPU (docs/benchmarks.md, "The viewer's opening").
 #[derive(Debug, Default)]
 pub(super) struct SketchMemo {
     /// The event and problem by shape: the type, then each member's key
