@@ -67,11 +67,12 @@ impl JpOutline {
         let mut ranges = Vec::new();
         // Each entry's members, the vector kept from one entry to the next.
         let mut found = Vec::new();
+        let mut memo = SketchMemo::default();
         loop {
             let len = match entries.next(|bytes| hasher.update(bytes))? {
                 Next::Entry(bytes, ends) => {
                     let may_be_base = reader.entries_read() == 0 && base.is_none();
-                    match sketch(bytes, ends, &mut found).filter(|_| !may_be_base) {
+                    match sketch(bytes, ends, &mut found, &mut memo).filter(|_| !may_be_base) {
                         Some((event, problem)) => reader.push_sketch(event, problem),
                         None => match entry::read(bytes, ends, &mut found) {
                             Ok(entry) => reader.push(entry),
@@ -155,14 +156,69 @@ impl JpOutline {
     }
 }
 
+/// The most entry shapes a [`SketchMemo`] keeps: a conversation's entries
+/// come in a few dozen shapes; a file of a new shape per entry (hostile, or
+/// a writer that varies its keys) is sketched entry by entry past this,
+/// with the memo no bigger.
+const MEMO_SHAPES: usize = 256;
+
+/// The longest shape a [`SketchMemo`] keeps (an entry of a dozen keys):
+/// with [`MEMO_SHAPES`], the memo holds 64 KiB of shapes at most.
+const MEMO_SHAPE_BYTES: usize = 256;
+
+/// The outline events of the entry shapes met so far, so that an entry of a
+/// known shape costs a lookup, not a decoding: one per read.
+///
+/// In outline an entry's event depends only on its type, on its top-level
+/// keys in stored order with the JSON type of each value (a boolean's value
+/// included), and on its `id`'s text ([`Sketch`] shows [`decode_known`]
+/// nothing else). Entries of the same type and members get the same event
+/// and problem, the id put in: profiling the viewer's opening of 100 MB
+/// found decoding each entry's sketch (key lookups, the event built) a
+/// tenth of its CPU (docs/benchmarks.md, "The viewer's opening").
+#[derive(Debug, Default)]
+pub(super) struct SketchMemo {
+    /// The event and problem by shape: the type, then each member's key
+    /// (its length first, so no two shapes read alike) and value type.
+    by_shape: foldhash::HashMap<Vec<u8>, (Event, Option<String>)>,
+    /// The shape of the entry being sketched (one buffer for all).
+    shape: Vec<u8>,
+}
+
+impl SketchMemo {
+    /// Writes the shape of an entry of type `type_name` with `members` into
+    /// `self.shape`.
+    fn shape_of(&mut self, type_name: &str, entry: &[u8], members: &[Member]) {
+        let shape = &mut self.shape;
+        shape.clear();
+        shape.extend_from_slice(type_name.as_bytes());
+        for member in members {
+            let key = &entry[member.key.clone()];
+            shape.extend_from_slice(&(key.len() as u64).to_le_bytes());
+            shape.extend_from_slice(key);
+            shape.push(match member.shape {
+                Shape::String => 0,
+                Shape::Number => 1,
+                Shape::Bool(false) => 2,
+                Shape::Bool(true) => 3,
+                Shape::Null => 4,
+                Shape::Array => 5,
+                Shape::Object => 6,
+            });
+        }
+    }
+}
+
 /// The event of one stored entry in outline, with what is wrong with the
 /// entry if it is kept as unknown; `None` when the entry must be parsed.
 /// `ends` are those the array scanner noted in it; `found` is where its
-/// members go (one vector for all entries).
+/// members go (one vector for all entries); `memo` the events of the
+/// shapes met before (one for all entries).
 pub(super) fn sketch(
     entry: &[u8],
     ends: &[usize],
     found: &mut Vec<Member>,
+    memo: &mut SketchMemo,
 ) -> Option<(Event, Option<String>)> {
     members(entry, ends, found)?;
     let fields = Sketch {
@@ -186,16 +242,40 @@ pub(super) fn sketch(
         return None;
     }
     // The id is kept: it pairs calls and inquiries.
-    if let Some(id) = fields.last("id")
-        && id.shape == Shape::String
-    {
-        fields.text(id)?;
+    let id = match fields.last("id") {
+        Some(id) if id.shape == Shape::String => Some(fields.text(id)?),
+        _ => None,
+    };
+    memo.shape_of(type_name, entry, found);
+    if let Some((event, problem)) = memo.by_shape.get(memo.shape.as_slice()) {
+        let mut event = event.clone();
+        if let Some(id) = id {
+            set_id(&mut event, id);
+        }
+        return Some((event, problem.clone()));
     }
     let mut fields = fields;
-    Some(match decode_known(type_name, &mut fields) {
+    let sketched = match decode_known(type_name, &mut fields) {
         Ok(event) => (event, None),
         Err(message) => (unknown(), Some(format!("{type_name}: {message}"))),
-    })
+    };
+    if memo.by_shape.len() < MEMO_SHAPES && memo.shape.len() <= MEMO_SHAPE_BYTES {
+        memo.by_shape
+            .insert(memo.shape.clone(), (sketched.0.clone(), sketched.1.clone()));
+    }
+    Some(sketched)
+}
+
+/// Puts an entry's `id` into the event of its shape (the only text an
+/// outline event holds).
+fn set_id(event: &mut Event, id: &str) {
+    if let EventKind::ToolCallRequest { id: slot, .. }
+    | EventKind::ToolCallResponse { id: slot, .. }
+    | EventKind::InquiryRequest { id: slot, .. }
+    | EventKind::InquiryResponse { id: slot, .. } = &mut event.kind
+    {
+        id.clone_into(slot);
+    }
 }
 
 /// An entry kept as unknown, in outline.

@@ -25,7 +25,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 
 use super::entries::{ArrayReader, ArrayScanner, Next, Scan};
 use super::entry;
-use super::outline::sketch;
+use super::outline::{SketchMemo, sketch};
 use super::{JpLoad, JpStream, Reader, event_of, parsed_base};
 use crate::format::surrogates;
 use crate::model::{ChatResponse, Event, EventKind};
@@ -73,6 +73,7 @@ impl JpSparse {
         let mut entries = ArrayReader::new(events, CHUNK)?;
         let mut places = Vec::new();
         let mut found = Vec::new();
+        let mut memo = SketchMemo::default();
         // The class of the last kept event.
         let mut last = Class::Kept;
         loop {
@@ -80,7 +81,7 @@ impl JpSparse {
             match entries.next(|_| {})? {
                 Next::Entry(bytes, ends) => {
                     let may_be_base = index == 0 && base.is_none();
-                    match sketch(bytes, ends, &mut found).filter(|_| !may_be_base) {
+                    match sketch(bytes, ends, &mut found, &mut memo).filter(|_| !may_be_base) {
                         Some((event, problem)) => reader.push_sketch(event, problem),
                         None => match entry::read(bytes, ends, &mut found) {
                             Ok(entry) => reader.push(entry),

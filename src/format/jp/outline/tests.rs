@@ -81,6 +81,45 @@ fn a_lone_surrogate_is_read_the_same_in_outline_and_whole() {
     );
 }
 
+/// Entries of one shape are sketched once (`SketchMemo`): each still gets
+/// its own id, a boolean's value and a mistyped key still tell shapes
+/// apart, and past the memo's room (a new shape per entry) entries are
+/// sketched one by one, alike.
+#[test]
+fn entries_of_one_shape_keep_their_own_ids_and_problems() {
+    let mut entries = vec![r#"{"type": "turn_start"}"#.to_string()];
+    for i in 0..40 {
+        entries.push(format!(
+            r#"{{"type": "tool_call_request", "id": "call-{i}", "name": "t{i}", "arguments": {{"n": {i}}}}}"#
+        ));
+        let flag = ["true", "false", "\"yes\"", "null"][i % 4];
+        entries.push(format!(
+            r#"{{"type": "tool_call_response", "id": "call-{i}", "content": "b2s=", "is_error": {flag}}}"#
+        ));
+    }
+    // More shapes than the memo keeps: a key of its own each.
+    for i in 0..(MEMO_SHAPES + 50) {
+        entries.push(format!(
+            r#"{{"type": "chat_response", "message": "m", "k{i}": {i}}}"#
+        ));
+        entries.push(format!(r#"{{"type": "tool_call_request", "id": "late-{i}", "k{i}": 1}}"#));
+    }
+    let events = format!("[\n  {}\n]\n", entries.join(",\n  "));
+    outline_matches_the_whole_read("shapes", events.as_bytes(), None, 1 << 20);
+    let (_, load, _) = outlined(events.as_bytes(), None, 1 << 20).expect("an outline");
+    let ids: Vec<&str> = load
+        .events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::ToolCallResponse { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids.len(), 30, "a quarter mistyped (is_error a string)");
+    assert_eq!(ids[..3], ["call-0", "call-1", "call-3"]);
+    assert_eq!(load.diagnostics.len(), 10 + MEMO_SHAPES + 50, "{:?}", load.diagnostics);
+}
+
 #[test]
 fn every_fixture_in_outline_is_the_whole_read() {
     for (name, events, base) in fixtures() {
