@@ -184,7 +184,10 @@ impl Setup {
                 .map(|part| {
                     scope.spawn(move || {
                         part.iter()
-                            .map(|s| whole_figures(&s.target.open))
+                            .map(|s| {
+                                let (title, figures) = whole_figures(&s.target.open);
+                                (title, figures.map_err(|e| e.to_string()))
+                            })
                             .collect::<Vec<_>>()
                     })
                 })
@@ -210,7 +213,7 @@ impl Setup {
         );
         search::list(chosen, 2, SystemTime::now())
             .into_iter()
-            .map(|listed| (listed.title, listed.figures))
+            .map(|listed| (listed.title, listed.figures.map_err(|e| e.to_string())))
             .collect()
     }
 

@@ -17,7 +17,7 @@ use crate::source::limit;
 use crate::usage::{self, Summary};
 
 /// A session with what `overhear sessions` says of it.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Listed {
     /// The session, as the selection found it.
     pub session: Session,

@@ -38,7 +38,8 @@ fn agrees(path: &Path) -> bool {
     };
     let (whole_title, whole) = whole_figures(path);
     assert_eq!(title, whole_title, "{}: the title", path.display());
-    assert_eq!(Ok(summary), whole, "{}: the figures", path.display());
+    let whole = whole.unwrap_or_else(|e| panic!("{}: read whole: {e}", path.display()));
+    assert_eq!(summary, whole, "{}: the figures", path.display());
     true
 }
 
