@@ -6,23 +6,12 @@
 //! linked pages of at most a limit each.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use overhear::export::foreign_tag;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::common::agents::claude::{record, user};
-
-/// An `assistant` record of `model` with `usage`, holding `content`.
-fn assistant(uuid: &str, second: u32, content: Value) -> String {
-    let message = json!({
-        "id": format!("msg_{uuid}"), "role": "assistant", "model": "claude-test-1",
-        "content": content,
-        "usage": {"input_tokens": 1200, "output_tokens": 340,
-                  "cache_read_input_tokens": 5000, "cache_creation_input_tokens": 70},
-    });
-    record("assistant", uuid, second, false, message)
-}
+use crate::common::agents::claude::user;
+use crate::common::export_session::{ExportSession, assistant, run};
 
 /// The reply of the session: Markdown with what a page must render and
 /// what it must not pass.
@@ -36,53 +25,15 @@ const REPLY: &str = "## Key Points Captured\n\n\
 /// A Claude Code session: a prompt, a Bash call that fails with 19 lines,
 /// a Read whose result is fine, and the reply.
 fn session(dir: &Path) -> PathBuf {
-    let log: Vec<String> = (1..=19).map(|n| format!("error line {n}")).collect();
-    let records = [
-        user("u1", 0, false, json!("Build it, then **summarise**.")),
-        assistant(
-            "a1",
-            1,
-            json!([{"type": "tool_use", "id": "toolu_build", "name": "Bash",
-                    "input": {"command": "make all", "description": "Build everything"}}]),
-        ),
-        user(
-            "u2",
-            4,
-            false,
-            json!([{"type": "tool_result", "tool_use_id": "toolu_build", "is_error": true,
-                    "content": log.join("\n")}]),
-        ),
-        assistant(
-            "a2",
-            5,
-            json!([{"type": "tool_use", "id": "toolu_read", "name": "Read",
-                    "input": {"file_path": "src/lib.rs"}}]),
-        ),
-        user(
-            "u3",
-            6,
-            false,
-            json!([{"type": "tool_result", "tool_use_id": "toolu_read", "content": "pub fn a() {}"}]),
-        ),
-        assistant("a3", 8, json!([{"type": "text", "text": REPLY}])),
-    ];
-    let path = dir.join("session.jsonl");
-    std::fs::write(&path, records.concat()).unwrap();
-    path
-}
-
-/// `overhear ARGS`; the run must succeed.
-fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "overhear {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+    ExportSession {
+        prompt: "Build it, then **summarise**.",
+        log: (1..=19).map(|n| format!("error line {n}")).collect(),
+        failed: true,
+        second: ("Read", json!({"file_path": "src/lib.rs"})),
+        second_result: "pub fn a() {}",
+        reply: REPLY,
+    }
+    .write(dir)
 }
 
 /// The HTML export of `path` on stdout.
