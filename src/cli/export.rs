@@ -223,7 +223,7 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
 /// `pages` just written (`run-3.html` when `run.html` now needs two), and
 /// says so on stderr; one that cannot be removed is a warning.
 fn remove_leftovers(first: &Path, pages: usize) {
-    for removed in crate::export::leftover::remove_later_pages(first, pages) {
+    for removed in super::leftover::remove_later_pages(first, pages) {
         match removed {
             Ok(page) => super::report(format_args!(
                 "overhear: removed {}, a page of an earlier export to {}",

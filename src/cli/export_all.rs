@@ -16,7 +16,6 @@ use super::discover::{AgentArg, agent_filter};
 use super::export::{ExportArgs, ExportResults, ExportView, home, shown, title};
 use super::render::build_document;
 use crate::export::index::{self, Row};
-use crate::export::leftover;
 use crate::export::manifest::{self, Entry, Manifest, Stamp};
 use crate::export::{ExportFormat, ExportOptions, Figures, Results, Tilde, export};
 use crate::files::write::{WriteError, read_previous, write_file};
@@ -157,7 +156,7 @@ struct Tally {
 /// session no longer selected or gone; a page renamed), unless the
 /// session's export failed this time (its page stays as it was); returns
 /// how many were removed. Only what the manifest lists, and an HTML page
-/// only with overhear's mark ([`leftover::remove_listed_page`]).
+/// only with overhear's mark ([`super::leftover::remove_listed_page`]).
 fn remove_unlisted(
     folder: &Path,
     previous: &Manifest,
@@ -175,7 +174,7 @@ fn remove_unlisted(
         if elsewhere || listed.contains(page) || failed.contains(page) {
             continue;
         }
-        match leftover::remove_listed_page(&folder.join(page)) {
+        match super::leftover::remove_listed_page(&folder.join(page)) {
             Ok(true) => removed += 1,
             Ok(false) => {}
             Err(err) => super::report(format_args!("overhear: warning: {err}")),

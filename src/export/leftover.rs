@@ -4,16 +4,14 @@
 //! A file is removed only when it proves overhear wrote it: its head holds
 //! overhear's generator mark, and a later page of an export links back to
 //! the page before it; a Markdown page of `export --all` is proven by the
-//! manifest alone (Markdown carries no mark). Never through a link, never a
-//! file this run read ([`remove_own`]).
+//! manifest alone (Markdown carries no mark). This module tells; the
+//! command line removes, through `files::write::remove_own` (never through
+//! a link, never a file this run read).
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
 
 use super::html::escape;
-use super::page_name;
-use crate::files::write::{WriteError, remove_own};
 
 /// How many bytes of a page's start are read to find the mark: the head
 /// before the title and the stylesheet.
@@ -34,7 +32,7 @@ const GENERATOR: &[u8] = b"<meta name=\"generator\" content=\"overhear ";
 /// doctype and holds the generator mark before its title; with `previous`,
 /// its end also links back to that page (`rel="prev"`), as the later pages
 /// of one export do.
-fn own_page(file: &mut File, previous: Option<&str>) -> io::Result<bool> {
+pub fn own_page(file: &mut File, previous: Option<&str>) -> io::Result<bool> {
     let mut head = Vec::with_capacity(HEAD);
     file.by_ref().take(HEAD as u64).read_to_end(&mut head)?;
     let title = find(&head, b"<title>").unwrap_or(head.len());
@@ -57,41 +55,6 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-/// Removes the pages past the `pages` just written of an HTML export to
-/// `first` (`run.html`): `run-N.html` for N from `pages + 1` on, up to the
-/// first that is not there, each only when it is overhear's page linking
-/// back to the one before it. Returns what was removed, or why a page
-/// could not be.
-pub fn remove_later_pages(first: &Path, pages: usize) -> Vec<Result<PathBuf, WriteError>> {
-    let Some(name) = first.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return Vec::new();
-    };
-    let mut done = Vec::new();
-    for index in pages.max(1).. {
-        let path = first.with_file_name(page_name(&name, index));
-        if std::fs::symlink_metadata(&path).is_err() {
-            break;
-        }
-        let previous = page_name(&name, index - 1);
-        match remove_own(&path, |file| own_page(file, Some(&previous))) {
-            Ok(true) => done.push(Ok(path)),
-            Ok(false) => {}
-            Err(err) => done.push(Err(err)),
-        }
-    }
-    done
-}
-
-/// Removes `path`, the page of a session that an earlier `export --all`
-/// wrote (its manifest says so) and this one no longer lists: an HTML page
-/// only when it holds overhear's mark. `Ok(true)` when removed.
-pub fn remove_listed_page(path: &Path) -> Result<bool, WriteError> {
-    let html = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("html"));
-    remove_own(path, |file| if html { own_page(file, None) } else { Ok(true) })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,38 +72,18 @@ mod tests {
     }
 
     #[test]
-    fn only_overhears_later_pages_are_removed_and_never_through_a_link() {
+    fn a_page_is_overhears_with_its_mark_and_its_link_back() {
         let dir = tempfile::tempdir().unwrap();
-        let at = |name: &str| dir.path().join(name);
-        std::fs::write(at("run.html"), page(None)).unwrap();
-        std::fs::write(at("run-2.html"), page(Some("run.html"))).unwrap();
-        std::fs::write(at("run-3.html"), page(Some("run-2.html"))).unwrap();
-        // A user's file named as a later page would be, and a link to a page.
-        std::fs::write(at("run-4.html"), "<!DOCTYPE html>\n<p>mine</p>").unwrap();
-        std::fs::write(at("elsewhere.html"), page(Some("run-4.html"))).unwrap();
-        std::os::unix::fs::symlink(at("elsewhere.html"), at("run-5.html")).unwrap();
-        // Another export's page: its previous page is not this export's.
-        std::fs::write(at("run-6.html"), page(Some("other.html"))).unwrap();
-        let removed: Vec<PathBuf> = remove_later_pages(&at("run.html"), 1)
-            .into_iter()
-            .map(Result::unwrap)
-            .collect();
-        assert_eq!(removed, [at("run-2.html"), at("run-3.html")]);
-        for kept in ["run.html", "run-4.html", "elsewhere.html", "run-6.html"] {
-            assert!(at(kept).is_file(), "{kept}");
-        }
-        assert!(std::fs::symlink_metadata(at("run-5.html")).is_ok());
-    }
-
-    #[test]
-    fn a_listed_page_goes_only_with_the_mark() {
-        let dir = tempfile::tempdir().unwrap();
-        let ours = dir.path().join("claude-a.html");
-        let theirs = dir.path().join("claude-b.html");
-        std::fs::write(&ours, page(None)).unwrap();
-        std::fs::write(&theirs, "<!DOCTYPE html>\n<title>mine</title>").unwrap();
-        assert!(remove_listed_page(&ours).unwrap());
-        assert!(!remove_listed_page(&theirs).unwrap());
-        assert!(!ours.exists() && theirs.exists());
+        let check = |text: &str, previous: Option<&str>| {
+            let path = dir.path().join("p.html");
+            std::fs::write(&path, text).unwrap();
+            own_page(&mut File::open(&path).unwrap(), previous).unwrap()
+        };
+        assert!(check(&page(None), None));
+        assert!(check(&page(Some("run.html")), Some("run.html")));
+        assert!(!check(&page(Some("other.html")), Some("run.html")));
+        assert!(!check(&page(None), Some("run.html")));
+        assert!(!check("<!DOCTYPE html>\n<title>mine</title>", None));
+        assert!(!check("", None));
     }
 }

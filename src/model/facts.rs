@@ -645,7 +645,9 @@ pub fn session_end(event: &Event) -> Option<SessionEnd> {
     facts(event)?.session.as_deref().cloned()
 }
 
-/// Where the event's images are in its stored line (none for most).
+/// Where the event's images are in its stored line (none for most): an
+/// export embeds them, which only the program has.
+#[cfg(feature = "cli")]
 pub fn images(event: &Event) -> &[ImageAt] {
     facts(event).map_or(&[], |facts| facts.images.as_slice())
 }
