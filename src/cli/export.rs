@@ -190,7 +190,8 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
                 |n| n.to_string_lossy().into_owned(),
             );
             let files = export_files(&loaded.conversation, &doc, &options, &name, args.page_limit);
-            for index in 0..files.count() {
+            let pages = files.count();
+            for index in 0..pages {
                 let target = path.with_file_name(files.name(index));
                 write_file(&target, |out| files.write(index, out)).map_err(|err| match err {
                     WriteError::ReadThisRun(_) => UsageError::OutputIsInput(shown(&target)).into(),
@@ -200,6 +201,7 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
                     WriteError::Io { .. } => anyhow!("{err}"),
                 })?;
             }
+            remove_leftovers(path, pages);
         }
         None => {
             let stdout = io::stdout();
@@ -211,6 +213,22 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
     }
     super::leave_to_exit((doc, loaded));
     Ok(0)
+}
+
+/// Removes the pages an earlier, longer export to `first` left past the
+/// `pages` just written (`run-3.html` when `run.html` now needs two), and
+/// says so on stderr; one that cannot be removed is a warning.
+fn remove_leftovers(first: &Path, pages: usize) {
+    for removed in super::leftover::remove_later_pages(first, pages) {
+        match removed {
+            Ok(page) => super::report(format_args!(
+                "overhear: removed {}, a page of an earlier export to {}",
+                shown(&page),
+                shown(first)
+            )),
+            Err(err) => super::report(format_args!("overhear: warning: {err}")),
+        }
+    }
 }
 
 /// A path as messages show it (sanitized: it came from the command line).

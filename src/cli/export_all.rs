@@ -8,7 +8,6 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::UNIX_EPOCH;
 
 use anyhow::{Result, anyhow};
 
@@ -17,7 +16,7 @@ use super::discover::{AgentArg, agent_filter};
 use super::export::{ExportArgs, ExportResults, ExportView, home, shown, title};
 use super::render::build_document;
 use crate::export::index::{self, Row};
-use crate::export::manifest::{self, Entry, Manifest};
+use crate::export::manifest::{self, Entry, Manifest, Stamp};
 use crate::export::{ExportFormat, ExportOptions, Figures, Results, Tilde, export};
 use crate::files::write::{WriteError, read_previous, write_file};
 use crate::load::{Live, OpenError};
@@ -87,6 +86,7 @@ pub(super) fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
     let mut manifest = Manifest::new(options.words());
     let mut names = Names::default();
     let mut tally = Tally::default();
+    let mut failed = std::collections::HashSet::new();
     for session in &sessions {
         let page = names.page(session, format);
         match one(session, &page, &folder, &options, &previous) {
@@ -100,10 +100,12 @@ pub(super) fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
             }
             Err(problem) => {
                 tally.failed += 1;
+                failed.insert(page);
                 super::report(format_args!("overhear: {problem}"));
             }
         }
     }
+    tally.removed = remove_unlisted(&folder, &previous, &manifest, &failed);
     let groups = index::group(
         manifest
             .sessions
@@ -127,8 +129,12 @@ pub(super) fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
     let index_path = folder.join(index_name);
     write_if_changed(&index_path, &page)?;
     write_if_changed(&manifest_path, manifest.to_json().as_bytes())?;
+    let removed = match tally.removed {
+        0 => String::new(),
+        n => format!(", {n} removed"),
+    };
     super::report(format_args!(
-        "overhear: {} written, {} unchanged, {} failed: {}",
+        "overhear: {} written, {} unchanged, {} failed{removed}: {}",
         tally.written,
         tally.unchanged,
         tally.failed,
@@ -137,12 +143,44 @@ pub(super) fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
     Ok(if tally.failed > 0 { 2 } else { 0 })
 }
 
-/// How many pages were written, left as they were, or failed.
+/// How many pages were written, left as they were, failed, or removed.
 #[derive(Default)]
 struct Tally {
     written: usize,
     unchanged: usize,
     failed: usize,
+    removed: usize,
+}
+
+/// Removes the pages the `previous` manifest lists and `now` does not (a
+/// session no longer selected or gone; a page renamed), unless the
+/// session's export failed this time (its page stays as it was); returns
+/// how many were removed. Only what the manifest lists, and an HTML page
+/// only with overhear's mark ([`super::leftover::remove_listed_page`]).
+fn remove_unlisted(
+    folder: &Path,
+    previous: &Manifest,
+    now: &Manifest,
+    failed: &std::collections::HashSet<String>,
+) -> usize {
+    let listed: std::collections::HashSet<&str> =
+        now.sessions.iter().map(|e| e.row.page.as_str()).collect();
+    let mut removed = 0;
+    for entry in &previous.sessions {
+        let page = entry.row.page.as_str();
+        // A file name in the folder, never a path elsewhere (a manifest is
+        // a file anyone could edit).
+        let elsewhere = page.contains('/') || page.starts_with('.') || page.starts_with("index.");
+        if elsewhere || listed.contains(page) || failed.contains(page) {
+            continue;
+        }
+        match super::leftover::remove_listed_page(&folder.join(page)) {
+            Ok(true) => removed += 1,
+            Ok(false) => {}
+            Err(err) => super::report(format_args!("overhear: warning: {err}")),
+        }
+    }
+    removed
 }
 
 /// What every page of the run is written with.
@@ -214,11 +252,7 @@ fn one(
         path: source.clone(),
         error,
     })?;
-    let modified = meta
-        .modified()
-        .ok()
-        .and_then(|at| at.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
+    let modified = manifest::modified(&meta);
     let source_text = source.display().to_string();
     let project = session.project.as_ref().map(|p| p.display().to_string());
     let target = folder.join(page);
@@ -253,6 +287,11 @@ fn one(
         overlay: options.overlay.clone(),
         finished: loaded.finished(),
     };
+    let subagents = loaded
+        .subagent_files()
+        .iter()
+        .filter_map(|path| Stamp::of(path))
+        .collect();
     let doc = build_document(&loaded, &doc_options);
     let (agent, project_folder) = super::export::session_facts(&loaded.origin);
     let export_options = ExportOptions {
@@ -285,6 +324,7 @@ fn one(
             source: source_text,
             size: meta.len(),
             modified,
+            subagents,
             project,
             row,
         },

@@ -11,6 +11,7 @@ mod events;
 mod export;
 mod export_all;
 mod generated;
+mod leftover;
 mod render;
 mod replay;
 mod search;

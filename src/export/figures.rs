@@ -1,14 +1,83 @@
-//! A session's figures for the index of `export --all`: when it started,
-//! how long it ran, how many turns, tool calls and failures, the tokens it
-//! used and its cost (recorded by the agent, else priced from the table). Counted once from the
-//! conversation, then kept in the export's manifest so that a session that
-//! did not change is not read again to list it.
+//! A session's figures, counted once: [`usage::Summary`] — what `overhear
+//! sessions` lists: turns, tool calls, failures, tokens, cost (recorded by
+//! the agent, else priced from the table), first and last time — and
+//! beside it what a page's header says too (the models, the refused calls,
+//! the cache tokens): [`Session`]. The index of `export --all` keeps its
+//! part as [`Figures`], in the export's manifest, so that a session that
+//! did not change is not read again to list it; the page's header formats
+//! the whole of it.
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Conversation, EventKind, facts};
-use crate::render::duration::{epoch_millis, human};
-use crate::usage::Cost;
+use crate::render::duration::human;
+use crate::usage::{self, Summary};
+
+/// A session's figures: [`Summary`] and what a page's header says beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    /// Turns, tool calls, failures, tokens, cost, first and last time, as
+    /// `overhear sessions` counts them.
+    pub summary: Summary,
+    /// The models its turns name, in order of first use.
+    pub models: Vec<String>,
+    /// Tool calls the user refused (their results count among
+    /// [`Summary::failures`] when the agent stored them as errors).
+    pub refused: usize,
+    /// Of those, the ones stored as errors.
+    pub refused_errors: usize,
+    /// Input tokens read from the prompt cache, when a turn stated them.
+    pub cache_read: Option<u64>,
+    /// Input tokens written to the prompt cache.
+    pub cache_write: Option<u64>,
+}
+
+impl Session {
+    /// The figures of `conv`, its turns priced with the table in force.
+    pub fn of(conv: &Conversation) -> Session {
+        let mut session = Session {
+            summary: Summary::of(conv, usage::prices()),
+            models: Vec::new(),
+            refused: 0,
+            refused_errors: 0,
+            cache_read: None,
+            cache_write: None,
+        };
+        for event in &conv.events {
+            match &event.kind {
+                EventKind::ToolCallResponse { is_error, .. } if facts::refused(event) => {
+                    session.refused += 1;
+                    session.refused_errors += usize::from(*is_error);
+                }
+                EventKind::TurnStart => {
+                    let Some(info) = facts::turn_info(event) else {
+                        continue;
+                    };
+                    if let Some(model) = info.model
+                        && !session.models.contains(&model)
+                    {
+                        session.models.push(model);
+                    }
+                    add(&mut session.cache_read, info.cache_read_tokens);
+                    add(&mut session.cache_write, info.cache_write_tokens);
+                }
+                _ => {}
+            }
+        }
+        session
+    }
+
+    /// From the first stored time to the last, in milliseconds.
+    pub fn duration(&self) -> Option<u64> {
+        let (first, last) = self.summary.started.zip(self.summary.last)?;
+        u64::try_from(last.as_millisecond() - first.as_millisecond()).ok()
+    }
+
+    /// The cost in USD of the turns with one, recorded or priced.
+    pub fn cost(&self) -> Option<f64> {
+        (self.summary.cost.costed > 0).then_some(self.summary.cost.dollars)
+    }
+}
 
 /// What the index says of one session.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -39,47 +108,26 @@ pub struct Figures {
 }
 
 impl Figures {
-    /// Counts the figures of `conv`.
+    /// The index's figures of `conv` ([`Session`]).
     pub fn of(conv: &Conversation) -> Figures {
-        let mut figures = Figures {
-            turns: conv.turns.len(),
-            ..Figures::default()
-        };
-        let mut first: Option<i64> = None;
-        let mut last: Option<i64> = None;
-        for event in &conv.events {
-            if let Some(at) = event.timestamp.as_deref().and_then(epoch_millis) {
-                first = Some(first.map_or(at, |f| f.min(at)));
-                last = Some(last.map_or(at, |l| l.max(at)));
-            }
-            match &event.kind {
-                EventKind::ToolCallRequest { .. } => figures.tool_calls += 1,
-                EventKind::ToolCallResponse { is_error: true, .. } => figures.failures += 1,
-                EventKind::TurnStart => {
-                    if let Some(info) = facts::turn_info(event) {
-                        add(&mut figures.input_tokens, info.input_tokens);
-                        add(&mut figures.output_tokens, info.output_tokens);
-                        match Cost::of(&info, crate::usage::prices()) {
-                            Some(Cost::Recorded(dollars)) => {
-                                *figures.cost.get_or_insert(0.0) += dollars;
-                            }
-                            Some(Cost::Priced(dollars)) => {
-                                *figures.cost.get_or_insert(0.0) += dollars;
-                                figures.estimated = true;
-                            }
-                            Some(Cost::NotPriced) => figures.not_priced += 1,
-                            None => {}
-                        }
-                    }
-                }
-                _ => {}
-            }
+        Figures::of_session(&Session::of(conv))
+    }
+
+    /// The index's part of a session's figures.
+    pub fn of_session(session: &Session) -> Figures {
+        let summary = &session.summary;
+        Figures {
+            start: summary.started.map(|at| at.as_millisecond()),
+            duration: session.duration(),
+            turns: summary.turns,
+            tool_calls: summary.tool_calls,
+            failures: summary.failures,
+            input_tokens: summary.input_tokens,
+            output_tokens: summary.output_tokens,
+            cost: session.cost(),
+            estimated: summary.cost.estimated,
+            not_priced: summary.cost.not_priced,
         }
-        figures.start = first;
-        figures.duration = first
-            .zip(last)
-            .and_then(|(f, l)| u64::try_from(l - f).ok());
-        figures
     }
 
     /// The start as `2026-04-10 17:04 UTC`, or "".

@@ -259,23 +259,8 @@ pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions
     if let (Some(unit), Some(section)) = (open_unit, sections.last_mut()) {
         section.units.push(unit);
     }
-    let mut figures = Figures::default();
-    for section in &sections {
-        figures.add(&section.figures);
-    }
-    let shown: Vec<usize> = sections.iter().map(|s| s.number).filter(|&n| n > 0).collect();
-    let stamp = |turn: Option<&usize>, from_end: bool| {
-        let turn = conv.turns.get(turn?.checked_sub(1)?)?;
-        let mut events = conv.events[turn.events.clone()].iter();
-        let mut find = |e: &crate::model::Event| e.timestamp.clone();
-        if from_end {
-            events.rev().find_map(&mut find)
-        } else {
-            events.find_map(&mut find)
-        }
-    };
-    let (first, last) = (stamp(shown.first(), false), stamp(shown.last(), true));
-    figures.span(first.as_deref(), last.as_deref());
+    // The session's figures are the whole session's, counted once.
+    let figures = Figures::of_session(&crate::export::figures::Session::of(conv));
     Built {
         sections,
         figures,
@@ -332,6 +317,7 @@ fn speech(
         }
         None => pre("lines", &layouts.lay(block, false), layouts, classes, out),
     }
+    images::write(&images::of_speech(block, conv), out);
     out.push_str("</div>\n");
 }
 

@@ -12,6 +12,7 @@
 mod figures;
 mod html;
 pub mod index;
+pub mod leftover;
 pub mod manifest;
 mod markdown;
 mod tilde;

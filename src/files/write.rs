@@ -204,6 +204,46 @@ fn own_setting(path: &Path) -> Result<Option<fs::Metadata>, OwnSettingError> {
     }
 }
 
+/// Removes the file at `path`, one overhear wrote before and no longer
+/// needs (a page of an earlier, longer export), when `ours` — reading the
+/// file, opened — says overhear wrote it. Never through a symbolic link
+/// (the file is opened with `O_NOFOLLOW`), never a file this run read,
+/// never anything but a regular file; `Ok(false)` when it is left where it
+/// is, or is not there.
+pub fn remove_own(
+    path: &Path,
+    ours: impl FnOnce(&mut File) -> io::Result<bool>,
+) -> Result<bool, WriteError> {
+    use std::os::unix::fs::MetadataExt as _;
+    let failed = |err: io::Error| WriteError::Io {
+        path: path.to_path_buf(),
+        problem: write_problem(&err),
+    };
+    let Ok(meta) = fs::symlink_metadata(path) else {
+        return Ok(false);
+    };
+    if !meta.is_file() || was_read(identity(&meta)) {
+        return Ok(false);
+    }
+    let Ok(mut file) = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+    else {
+        return Ok(false);
+    };
+    // The file opened is the one looked at (not swapped in between).
+    let opened = file.metadata().map_err(failed)?;
+    if !opened.is_file() || opened.ino() != meta.ino() || opened.dev() != meta.dev() {
+        return Ok(false);
+    }
+    if !ours(&mut file).map_err(failed)? {
+        return Ok(false);
+    }
+    fs::remove_file(path).map_err(failed)?;
+    Ok(true)
+}
+
 /// A FIFO or a device: written as a stream.
 fn in_place(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
     let mut out = BufWriter::new(OpenOptions::new().write(true).open(path)?);

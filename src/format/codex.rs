@@ -258,6 +258,7 @@ impl State {
                     facts::set_refused(&mut response, None);
                 }
                 let index = sink.push(response);
+                sink.note_images(line, "/payload/output");
                 self.calls.answer(&call_id);
                 self.responses.insert(call_id, index);
             }
@@ -339,6 +340,7 @@ impl State {
                     sink.opaque(time, line);
                 } else {
                     self.prompt(sink, time, &typed.join("\n\n"), false);
+                    sink.note_images(line, "/payload/content");
                 }
             }
             _ => {
@@ -379,7 +381,10 @@ impl State {
                         *from_event = true;
                         sink.opaque(time, line);
                     }
-                    _ => self.prompt(sink, time, &text, true),
+                    _ => {
+                        self.prompt(sink, time, &text, true);
+                        sink.note_images(line, "/payload/images");
+                    }
                 }
             }
             "agent_message" => {

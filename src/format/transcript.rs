@@ -14,6 +14,7 @@ use super::eve::lines::LineSplitter;
 use super::reader::{SubAgentLink, SubAgentSource};
 use super::surrogates::LineRepair;
 use crate::model::Original;
+use crate::model::facts::ImageAt;
 use crate::model::{call_view, facts};
 use crate::model::{ChatResponse, Event, EventKind};
 use crate::problem::SkippedLine;
@@ -321,6 +322,36 @@ impl Sink {
         self.events.len() - 1
     }
 
+    /// Notes on the last event (a prompt, a tool result just pushed) where
+    /// the images under `at`, a JSON pointer into `record` (the record of
+    /// the line being read), are in that line: an image block with base64
+    /// (`{"type": "image", "source": {"media_type", "data"}}`), an
+    /// `input_image` with a `data:` URL, or a `data:image/…` URL itself.
+    /// Their bytes stay in the stored line ([`crate::model::facts::ImageAt`]).
+    pub(crate) fn note_images(&mut self, record: &Value, at: &str) {
+        let Some(line) = self.originals_read().checked_sub(1) else {
+            return;
+        };
+        let mut found = Vec::new();
+        if let Some(value) = record.pointer(at) {
+            images_in(value, at, 0, &mut found);
+        }
+        if found.is_empty() {
+            return;
+        }
+        let images = found
+            .into_iter()
+            .map(|(data, mime)| ImageAt {
+                line,
+                data: data.into_boxed_str(),
+                mime: mime.map(Into::into),
+            })
+            .collect();
+        if let Some(event) = self.events.last_mut() {
+            facts::set_images(event, images);
+        }
+    }
+
     /// Appends an event of `kind` at `timestamp`; returns its index.
     pub(crate) fn push_kind(&mut self, timestamp: Option<String>, kind: EventKind) -> usize {
         self.push(Event::new(timestamp, kind))
@@ -615,6 +646,36 @@ pub(crate) fn timestamp(value: &Value) -> Option<String> {
         && text.as_bytes()[..4].iter().all(u8::is_ascii_digit)
         && text.as_bytes()[4] == b'-';
     looks_like_time.then(|| text.to_string())
+}
+
+/// The images in `value`, found at the JSON pointer `at`: each as the
+/// pointer to its data string and the media type stated beside it. An
+/// array is looked into, two levels deep at most.
+fn images_in(value: &Value, at: &str, depth: usize, found: &mut Vec<(String, Option<String>)>) {
+    match value {
+        Value::String(text) if text.starts_with("data:image/") => found.push((at.to_string(), None)),
+        Value::Array(items) if depth < 2 => {
+            for (index, item) in items.iter().enumerate() {
+                images_in(item, &format!("{at}/{index}"), depth + 1, found);
+            }
+        }
+        Value::Object(_) => match str_at(value, "type") {
+            Some("image") => {
+                let source = value.get("source").unwrap_or(&Value::Null);
+                if str_at(source, "data").is_some() {
+                    let mime = str_at(source, "media_type").map(str::to_string);
+                    found.push((format!("{at}/source/data"), mime));
+                }
+            }
+            Some("input_image")
+                if str_at(value, "image_url").is_some_and(|url| url.starts_with("data:")) =>
+            {
+                found.push((format!("{at}/image_url"), None));
+            }
+            _ => {}
+        },
+        _ => {}
+    }
 }
 
 /// A placeholder for an image that is never printed: its type and size.

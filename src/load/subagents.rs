@@ -377,6 +377,19 @@ impl Live {
         self.children.any()
     }
 
+    /// The files the sub-agents under this conversation were read from, at
+    /// every depth: what else than its own file a session's export depends
+    /// on (`export --all` writes a page again when one of them changed).
+    #[cfg(feature = "cli")]
+    pub fn subagent_files(&self) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        for child in self.children.by_call.values() {
+            files.extend(child.path.clone());
+            files.extend(child.live.subagent_files());
+        }
+        files
+    }
+
     /// Brings the sub-agents up to date after the parent's reader read
     /// (`end`: the input is over). Returns whether one changed.
     pub(super) fn update_subagents(&mut self, end: bool) -> bool {

@@ -227,6 +227,26 @@ pub struct Facts {
     task: Option<Box<TaskStatus>>,
     turn: Option<Box<TurnInfo>>,
     session: Option<Box<SessionEnd>>,
+    /// Where the event's images are in its stored line: not a fact of the
+    /// JP form (never written as metadata), only of this reading.
+    images: Vec<ImageAt>,
+}
+
+/// Where the bytes of an image of an event are: in the stored line the
+/// event was read from ([`crate::model::Conversation::originals`]), which
+/// keeps them anyway for the raw view; the event holds only a placeholder
+/// text. So an export can embed the image without every event carrying
+/// its base64.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImageAt {
+    /// The stored line: its index in the conversation's originals.
+    pub line: usize,
+    /// A JSON pointer into that line to a string: the image's base64, or a
+    /// `data:` URL holding it.
+    pub data: Box<str>,
+    /// Its media type as the record states it beside the data (`None` for a
+    /// `data:` URL, which states its own).
+    pub mime: Option<CompactString>,
 }
 
 impl Facts {
@@ -623,6 +643,18 @@ pub fn call_id(event: &Event) -> Option<&str> {
 #[cfg(any(test, feature = "internals"))]
 pub fn session_end(event: &Event) -> Option<SessionEnd> {
     facts(event)?.session.as_deref().cloned()
+}
+
+/// Where the event's images are in its stored line (none for most): an
+/// export embeds them, which only the program has.
+#[cfg(feature = "cli")]
+pub fn images(event: &Event) -> &[ImageAt] {
+    facts(event).map_or(&[], |facts| facts.images.as_slice())
+}
+
+/// Stores where the event's images are; returns whether it changed.
+pub fn set_images(event: &mut Event, images: Vec<ImageAt>) -> bool {
+    change(event, |facts| replace(&mut facts.images, images))
 }
 
 /// Sets (`true`) or clears (`false`) a yes/no fact; returns whether it

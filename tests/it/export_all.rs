@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 
-use crate::common::agents::claude::{SESSION, assistant, user};
+use crate::common::agents::claude::{AGENT, SESSION, assistant, user};
 use crate::common::pty::jp_workspace;
 
 const CODEX_FILE: &str = "rollout-2026-01-22T11-00-00-019a.jsonl";
@@ -338,6 +338,124 @@ fn agent_and_since_narrow_the_sessions_exported() {
     assert_eq!(
         home.files(),
         [".overhear-export.json", CODEX_PAGE, "index.html", JP_PAGE]
+    );
+}
+
+#[test]
+fn pages_of_sessions_no_longer_listed_are_removed_but_never_a_users_file() {
+    let home = Home::new();
+    expect(&home.export(&[]), 0);
+    // A file of the user's in the folder, and a page the manifest lists
+    // that the user replaced with a file of their own.
+    std::fs::write(home.out.join("notes.html"), "<p>mine</p>").unwrap();
+    std::fs::write(home.out.join(JP_PAGE), "<!DOCTYPE html>\n<p>my version</p>").unwrap();
+    let narrowed = home.export(&["--agent", "codex"]);
+    expect(&narrowed, 0);
+    assert!(
+        narrowed
+            .stderr
+            .contains("0 written, 1 unchanged, 0 failed, 1 removed"),
+        "{}",
+        narrowed.stderr
+    );
+    assert_eq!(
+        home.files(),
+        [
+            ".overhear-export.json",
+            CODEX_PAGE,
+            "index.html",
+            JP_PAGE,
+            "notes.html"
+        ]
+    );
+    assert_eq!(home.read("notes.html"), "<p>mine</p>");
+    assert_eq!(home.read(JP_PAGE), "<!DOCTYPE html>\n<p>my version</p>");
+    // A session that fails keeps its earlier page.
+    std::fs::remove_file(home.out.join(JP_PAGE)).unwrap();
+    expect(&home.export(&[]), 0);
+    let page = home.read(JP_PAGE);
+    let events = jp_workspace(&home.app).join("17758406187-notes/events.json");
+    std::fs::write(&events, "[{\"type\": ").unwrap();
+    let failing = home.export(&[]);
+    expect(&failing, 2);
+    assert!(!failing.stderr.contains("removed"), "{}", failing.stderr);
+    assert_eq!(home.read(JP_PAGE), page);
+}
+
+/// Gives the Claude Code session a sub-agent (an `Agent` call, its file
+/// `SESSION/subagents/agent-AGENT.jsonl`) whose reply is `reply`; returns
+/// the sub-agent's file.
+fn add_subagent(home: &Home, reply: &str) -> PathBuf {
+    let file = home.claude_file();
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    if !text.contains("toolu_agent") {
+        text.push_str(&assistant(
+            "a3",
+            4,
+            false,
+            json!([{"type": "tool_use", "id": "toolu_agent", "name": "Agent",
+                    "input": {"description": "Explore", "subagent_type": "Explore",
+                              "prompt": "Look around"}}]),
+        ));
+        text.push_str(
+            &(json!({"type": "user", "uuid": "u3", "sessionId": SESSION,
+                "timestamp": "2026-01-22T10:00:41.000Z",
+                "toolUseResult": {"status": "completed", "agentId": AGENT},
+                "message": {"role": "user", "content": [{"type": "tool_result",
+                    "tool_use_id": "toolu_agent", "content": [{"type": "text", "text": "done"}]}]}})
+            .to_string()
+                + "\n"),
+        );
+        std::fs::write(&file, text).unwrap();
+    }
+    let folder = file.with_extension("").join("subagents");
+    std::fs::create_dir_all(&folder).unwrap();
+    let agent = folder.join(format!("agent-{AGENT}.jsonl"));
+    let records = [
+        user("s1", 5, true, json!("Look around")),
+        assistant("s2", 40, true, json!([{"type": "text", "text": reply}])),
+    ];
+    std::fs::write(&agent, records.concat()).unwrap();
+    agent
+}
+
+#[test]
+fn a_change_to_a_sub_agents_file_alone_writes_its_session_again() {
+    let home = Home::new();
+    add_subagent(&home, "Found the first thing.");
+    expect(&home.export(&[]), 0);
+    assert!(home.read(CLAUDE_PAGE).contains("Found the first thing."));
+    let manifest = home.read(".overhear-export.json");
+    assert!(
+        manifest.contains(&format!("agent-{AGENT}.jsonl")),
+        "{manifest}"
+    );
+    let first = home.mtimes();
+    std::thread::sleep(Duration::from_millis(20));
+    let parent = std::fs::metadata(home.claude_file()).unwrap();
+    add_subagent(&home, "Found the second thing.");
+    // The session's own transcript is as it was.
+    assert_eq!(
+        std::fs::metadata(home.claude_file())
+            .unwrap()
+            .modified()
+            .unwrap(),
+        parent.modified().unwrap()
+    );
+    let again = home.export(&[]);
+    expect(&again, 0);
+    assert!(
+        again.stderr.contains("1 written, 2 unchanged, 0 failed"),
+        "{}",
+        again.stderr
+    );
+    assert_ne!(home.mtimes()[CLAUDE_PAGE], first[CLAUDE_PAGE]);
+    assert!(home.read(CLAUDE_PAGE).contains("Found the second thing."));
+    let still = home.export(&[]);
+    assert!(
+        still.stderr.contains("0 written, 3 unchanged, 0 failed"),
+        "{}",
+        still.stderr
     );
 }
 

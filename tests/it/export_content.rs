@@ -9,69 +9,29 @@ use std::process::Command;
 use serde_json::json;
 
 use crate::common::agents::claude::{assistant, user};
+use crate::common::export_session::{ExportSession, run};
 
 /// A Claude Code session: a prompt, a Bash call whose result is `lines`
 /// numbered lines, an Edit that writes `diff_lines` lines, and the reply.
 fn session(dir: &Path, lines: usize, diff_lines: usize) -> PathBuf {
-    let log: Vec<String> = (1..=lines)
-        .map(|n| format!("build log line {n:05}"))
-        .collect();
     let new: Vec<String> = (1..=diff_lines)
         .map(|n| format!("let edited_{n:04} = {n};"))
         .collect();
-    let records = [
-        user("u1", 0, false, json!("Build it and fix the constants.")),
-        assistant(
-            "a1",
-            1,
-            false,
-            json!([{"type": "tool_use", "id": "toolu_build", "name": "Bash",
-                    "input": {"command": "make all", "description": "Build everything"}}]),
+    ExportSession {
+        prompt: "Build it and fix the constants.",
+        log: (1..=lines)
+            .map(|n| format!("build log line {n:05}"))
+            .collect(),
+        failed: false,
+        second: (
+            "Edit",
+            json!({"file_path": "src/consts.rs", "old_string": "let old = 0;\n",
+                   "new_string": new.join("\n") + "\n"}),
         ),
-        user(
-            "u2",
-            9,
-            false,
-            json!([{"type": "tool_result", "tool_use_id": "toolu_build", "content": log.join("\n")}]),
-        ),
-        assistant(
-            "a2",
-            10,
-            false,
-            json!([{"type": "tool_use", "id": "toolu_edit", "name": "Edit",
-                    "input": {"file_path": "src/consts.rs", "old_string": "let old = 0;\n",
-                              "new_string": new.join("\n") + "\n"}}]),
-        ),
-        user(
-            "u3",
-            11,
-            false,
-            json!([{"type": "tool_result", "tool_use_id": "toolu_edit", "content": "edited"}]),
-        ),
-        assistant(
-            "a3",
-            12,
-            false,
-            json!([{"type": "text", "text": "All built, constants fixed."}]),
-        ),
-    ];
-    let path = dir.join("session.jsonl");
-    std::fs::write(&path, records.concat()).unwrap();
-    path
-}
-
-/// `overhear ARGS`'s standard output; the run must succeed.
-fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "overhear {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+        second_result: "edited",
+        reply: "All built, constants fixed.",
+    }
+    .write(dir)
 }
 
 /// The export of `path` in `format` (`md`, `html`) with `extra` options,

@@ -6,23 +6,12 @@
 //! linked pages of at most a limit each.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use overhear::export::foreign_tag;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::common::agents::claude::{record, user};
-
-/// An `assistant` record of `model` with `usage`, holding `content`.
-fn assistant(uuid: &str, second: u32, content: Value) -> String {
-    let message = json!({
-        "id": format!("msg_{uuid}"), "role": "assistant", "model": "claude-test-1",
-        "content": content,
-        "usage": {"input_tokens": 1200, "output_tokens": 340,
-                  "cache_read_input_tokens": 5000, "cache_creation_input_tokens": 70},
-    });
-    record("assistant", uuid, second, false, message)
-}
+use crate::common::agents::claude::user;
+use crate::common::export_session::{ExportSession, assistant, run};
 
 /// The reply of the session: Markdown with what a page must render and
 /// what it must not pass.
@@ -36,53 +25,15 @@ const REPLY: &str = "## Key Points Captured\n\n\
 /// A Claude Code session: a prompt, a Bash call that fails with 19 lines,
 /// a Read whose result is fine, and the reply.
 fn session(dir: &Path) -> PathBuf {
-    let log: Vec<String> = (1..=19).map(|n| format!("error line {n}")).collect();
-    let records = [
-        user("u1", 0, false, json!("Build it, then **summarise**.")),
-        assistant(
-            "a1",
-            1,
-            json!([{"type": "tool_use", "id": "toolu_build", "name": "Bash",
-                    "input": {"command": "make all", "description": "Build everything"}}]),
-        ),
-        user(
-            "u2",
-            4,
-            false,
-            json!([{"type": "tool_result", "tool_use_id": "toolu_build", "is_error": true,
-                    "content": log.join("\n")}]),
-        ),
-        assistant(
-            "a2",
-            5,
-            json!([{"type": "tool_use", "id": "toolu_read", "name": "Read",
-                    "input": {"file_path": "src/lib.rs"}}]),
-        ),
-        user(
-            "u3",
-            6,
-            false,
-            json!([{"type": "tool_result", "tool_use_id": "toolu_read", "content": "pub fn a() {}"}]),
-        ),
-        assistant("a3", 8, json!([{"type": "text", "text": REPLY}])),
-    ];
-    let path = dir.join("session.jsonl");
-    std::fs::write(&path, records.concat()).unwrap();
-    path
-}
-
-/// `overhear ARGS`; the run must succeed.
-fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "overhear {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
+    ExportSession {
+        prompt: "Build it, then **summarise**.",
+        log: (1..=19).map(|n| format!("error line {n}")).collect(),
+        failed: true,
+        second: ("Read", json!({"file_path": "src/lib.rs"})),
+        second_result: "pub fn a() {}",
+        reply: REPLY,
+    }
+    .write(dir)
 }
 
 /// The HTML export of `path` on stdout.
@@ -235,6 +186,120 @@ fn images_are_embedded_as_data_uris_and_only_safe_types() {
     );
 }
 
+/// A 1×1 PNG, base64.
+const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+
+/// The `<img>` data of `html`: each embedded image's `data:` URI.
+fn embedded(html: &str) -> Vec<&str> {
+    html.split("<img class=\"figure\" alt=\"image\" src=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .collect()
+}
+
+/// A Claude Code session with a pasted image in its prompt, a screenshot
+/// in a tool's result, and an image past the cap in another result.
+fn claude_with_images(dir: &Path) -> PathBuf {
+    let image = |data: &str| json!({"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": data}});
+    // A PNG's first bytes and 3 MiB more: past the 2 MiB an export embeds.
+    let mut big = b"\x89PNG\r\n\x1a\n".to_vec();
+    big.resize(3 << 20, 0);
+    let big = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &big);
+    let records = [
+        user(
+            "u1",
+            0,
+            false,
+            json!([{"type": "text", "text": "What is wrong here?"}, image(PNG)]),
+        ),
+        assistant(
+            "a1",
+            1,
+            json!([{"type": "tool_use", "id": "toolu_shot", "name": "Screenshot", "input": {}},
+                   {"type": "tool_use", "id": "toolu_big", "name": "Screenshot", "input": {"full": true}}]),
+        ),
+        user(
+            "u2",
+            2,
+            false,
+            json!([{"type": "tool_result", "tool_use_id": "toolu_shot",
+                    "content": [{"type": "text", "text": "the screen"}, image(PNG)]},
+                   {"type": "tool_result", "tool_use_id": "toolu_big",
+                    "content": [image(&big)]}]),
+        ),
+        assistant("a2", 3, json!([{"type": "text", "text": "A red pixel."}])),
+    ];
+    let path = dir.join("images.jsonl");
+    std::fs::write(&path, records.concat()).unwrap();
+    path
+}
+
+#[test]
+fn claude_code_images_in_a_prompt_and_a_result_are_embedded() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = page(&claude_with_images(dir.path()));
+    assert_eq!(foreign_tag(&html), None);
+    let want = format!("data:image/png;base64,{PNG}");
+    assert_eq!(
+        embedded(&html),
+        [want.as_str(), want.as_str()],
+        "the prompt's and the result's"
+    );
+    // The prompt's image is in the prompt, the result's in its card.
+    let prompt = html.split("<div class=\"speech user\">").nth(1).unwrap();
+    let prompt = prompt.split("</div>\n").next().unwrap();
+    assert!(prompt.contains(&want), "{prompt}");
+    let card = html.split("<details class=\"card tool").nth(1).unwrap();
+    assert!(card.split("</details>").next().unwrap().contains(&want));
+    assert!(
+        html.contains("[image: image/png, 3 MiB, not embedded: over the 2 MiB an export embeds]"),
+        "the image past the cap is a placeholder"
+    );
+}
+
+#[test]
+fn codex_images_as_data_urls_are_embedded() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("data:image/png;base64,{PNG}");
+    let at = |s: u32| format!("2026-01-22T11:00:{s:02}.000Z");
+    let lines = [
+        json!({"timestamp": at(0), "type": "session_meta",
+            "payload": {"id": "019a", "timestamp": at(0), "cwd": "/tmp/api",
+                "originator": "codex_cli_rs", "cli_version": "0.80.0"}}),
+        json!({"timestamp": at(1), "type": "event_msg",
+            "payload": {"type": "user_message", "message": "Look at this", "kind": "plain",
+                "images": [url]}}),
+        json!({"timestamp": at(2), "type": "response_item",
+            "payload": {"type": "function_call", "name": "view_image", "call_id": "c1",
+                "arguments": "{\"path\": \"shot.png\"}"}}),
+        json!({"timestamp": at(3), "type": "response_item",
+            "payload": {"type": "function_call_output", "call_id": "c1",
+                "output": [{"type": "input_text", "text": "the file"},
+                           {"type": "input_image", "image_url": url},
+                           {"type": "input_image", "image_url": "data:image/svg+xml;base64,PHN2Zy8+"}]}}),
+        json!({"timestamp": at(4), "type": "event_msg",
+            "payload": {"type": "agent_message", "message": "Seen."}}),
+        json!({"timestamp": at(5), "type": "event_msg", "payload": {"type": "task_complete"}}),
+    ];
+    let path = dir.path().join("rollout-2026-01-22T11-00-00-019a.jsonl");
+    let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+    std::fs::write(&path, text).unwrap();
+    let html = page(&path);
+    assert_eq!(foreign_tag(&html), None);
+    assert_eq!(
+        embedded(&html),
+        [url.as_str(), url.as_str()],
+        "the prompt's and the result's"
+    );
+    assert!(
+        html.contains("[image: image/svg+xml, not embedded: only PNG, JPEG, GIF and WebP are]")
+    );
+    assert!(
+        !html.contains("PHN2Zy8+"),
+        "the SVG's bytes are not in the page"
+    );
+}
+
 /// A Claude Code session of `turns` turns, each a prompt, a call with a
 /// 40-line result and a reply.
 fn long_session(dir: &Path, turns: u32) -> PathBuf {
@@ -347,6 +412,62 @@ fn a_large_session_is_cut_into_linked_pages_under_the_limit() {
         single.to_str().unwrap(),
     ]);
     assert!(!dir.path().join("single-2.html").exists());
+}
+
+#[test]
+fn an_export_that_needs_fewer_pages_removes_the_later_pages_it_wrote_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = long_session(dir.path(), 80);
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let first = out.join("run.html");
+    let export = |limit: &str| {
+        crate::common::support::overhear([
+            "export",
+            input.to_str().unwrap(),
+            "-o",
+            first.to_str().unwrap(),
+            "--page-limit",
+            limit,
+        ])
+    };
+    export("60000").expect_code(0);
+    let pages = (2..)
+        .take_while(|n| out.join(format!("run-{n}.html")).exists())
+        .count()
+        + 1;
+    assert!(pages >= 3, "{pages} pages");
+    // What overhear did not write is kept, whatever its name: a user's file
+    // named as the next page would be, and a link named as a page.
+    let mine = out.join(format!("run-{}.html", pages + 1));
+    std::fs::write(&mine, "<!DOCTYPE html>\n<p>my notes</p>\n").unwrap();
+    let linked = dir.path().join("kept.html");
+    std::fs::copy(out.join("run-2.html"), &linked).unwrap();
+    std::os::unix::fs::symlink(&linked, out.join(format!("run-{}.html", pages + 2))).unwrap();
+    let again = export("100000000");
+    again.expect_code(0);
+    for n in 2..=pages {
+        let page = out.join(format!("run-{n}.html"));
+        assert!(!page.exists(), "run-{n}.html is left behind");
+        assert!(
+            again
+                .stderr
+                .contains(&format!("removed {}", page.display())),
+            "{}",
+            again.stderr
+        );
+    }
+    assert!(first.is_file());
+    assert!(
+        !std::fs::read_to_string(&first)
+            .unwrap()
+            .contains("rel=\"next\"")
+    );
+    assert_eq!(
+        std::fs::read_to_string(&mine).unwrap(),
+        "<!DOCTYPE html>\n<p>my notes</p>\n"
+    );
+    assert!(linked.is_file(), "nothing is removed through a link");
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The figures of a session and of each turn — model, time, duration, tool
 //! calls, failures, tokens, cost — and how the page says them: the
-//! session's header (a list of facts under the title) and the line under
-//! each turn's heading.
+//! session's header (a list of facts under the title: the session's
+//! figures as `overhear sessions` counts them, `export::figures::Session`)
+//! and the line under each turn's heading.
 
 use std::fmt::Write as _;
 
@@ -10,6 +11,7 @@ use crate::model::facts::{TurnEnd, TurnInfo};
 use crate::render::duration;
 use crate::render::layout::display_timestamp;
 use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::export::figures::Session;
 use crate::usage::Cost;
 
 /// What a turn, or the whole session, amounts to.
@@ -48,14 +50,6 @@ pub(super) struct Figures {
     pub ended: Option<TurnEnd>,
     /// The turn's error (`code: message`).
     pub error: Option<String>,
-}
-
-/// `a + b` of two optional counts, `None` only when both are.
-fn sum<T: std::ops::Add<Output = T>>(a: Option<T>, b: Option<T>) -> Option<T> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a + b),
-        (a, b) => a.or(b),
-    }
 }
 
 impl Figures {
@@ -97,35 +91,34 @@ impl Figures {
         figures
     }
 
-    /// Adds a turn's figures to the session's (its start and duration are
-    /// the session's own: [`Figures::span`]).
-    pub fn add(&mut self, turn: &Figures) {
-        self.turns += turn.turns;
-        for model in &turn.models {
-            if !self.models.contains(model) {
-                self.models.push(model.clone());
-            }
+    /// The session's figures ([`Session`]: what `overhear sessions`
+    /// counts, and the models, refusals and cache tokens beside it).
+    pub fn of_session(session: &Session) -> Self {
+        let summary = &session.summary;
+        Figures {
+            turns: summary.turns,
+            start: summary
+                .started
+                .map(|at| at.strftime("%Y-%m-%d %H:%M:%S UTC").to_string()),
+            took: session.duration(),
+            models: session
+                .models
+                .iter()
+                .map(|m| sanitize(m, SanitizeMode::Strip).into_owned())
+                .collect(),
+            calls: summary.tool_calls,
+            failures: summary.failures.saturating_sub(session.refused_errors),
+            refused: session.refused,
+            input: summary.input_tokens,
+            output: summary.output_tokens,
+            cache_read: session.cache_read,
+            cache_write: session.cache_write,
+            cost: session.cost(),
+            estimated: summary.cost.estimated,
+            unpriced: summary.cost.not_priced,
+            ended: None,
+            error: None,
         }
-        self.calls += turn.calls;
-        self.failures += turn.failures;
-        self.refused += turn.refused;
-        self.input = sum(self.input, turn.input);
-        self.output = sum(self.output, turn.output);
-        self.cache_read = sum(self.cache_read, turn.cache_read);
-        self.cache_write = sum(self.cache_write, turn.cache_write);
-        self.cost = sum(self.cost, turn.cost);
-        self.estimated |= turn.estimated;
-        self.unpriced += turn.unpriced;
-    }
-
-    /// Sets the start and duration from the first and the last stored
-    /// timestamps of the session.
-    pub fn span(&mut self, first: Option<&str>, last: Option<&str>) {
-        let clean = |text: &str| sanitize(text, SanitizeMode::Strip).into_owned();
-        self.start = first.map(|t| display_timestamp(&clean(t)));
-        self.took = first
-            .zip(last)
-            .and_then(|(first, last)| duration::between(first, last));
     }
 
     /// The calls: `3 tool calls`, with failures and refusals.
@@ -289,9 +282,13 @@ mod tests {
             }),
         );
         assert!(unpriced.turn_line().ends_with("not priced"));
-        let mut session = Figures::default();
-        session.add(&turn);
-        session.add(&unpriced);
+        let session = Figures {
+            turns: 2,
+            models: vec!["claude-x".into()],
+            cost: Some(0.0123),
+            unpriced: 1,
+            ..Figures::default()
+        };
         let list = session.session_list(Some("Claude Code"), Some("~/src/app"));
         assert!(list.contains("<dt>cost</dt><dd>$0.0123 (1 turn not priced)</dd>"), "{list}");
         assert!(list.contains("<dt>model</dt><dd>claude-x</dd>"), "{list}");

@@ -6,15 +6,20 @@
 //! bytes start as that format does (never SVG, which can hold script,
 //! whatever the block claims); an image over [`MAX_IMAGE_BYTES`] decoded,
 //! or one that is not what it says, is a placeholder that says why.
-//! Formats whose readers keep only a placeholder (Claude Code, Codex) show
-//! that placeholder in the card.
+//! Claude Code and Codex events hold only a placeholder of an image; their
+//! readers note where its bytes are in the stored line the event came from
+//! (`facts::ImageAt`), which the conversation keeps anyway for the raw
+//! view, and the image is taken from there: a pasted image in a prompt, an
+//! image in a tool's result, base64 or a `data:` URL.
 
 use std::fmt::Write as _;
 
 use super::card::bytes;
 use super::escape;
-use crate::model::{Conversation, Event, EventKind};
-use crate::render::document::ToolCard;
+use serde_json::Value;
+
+use crate::model::{Content, Conversation, Event, EventKind, facts};
+use crate::render::document::{BlockKind, DocBlock, ToolCard};
 use crate::text::sanitize::{SanitizeMode, sanitize};
 
 /// The largest image embedded, decoded: past it, a placeholder.
@@ -41,26 +46,89 @@ pub(super) enum Shown {
 pub(super) fn of_card(card: &ToolCard, conv: &Conversation) -> Vec<Shown> {
     card.call
         .response
-        .map(|r| of_event(&conv.events[r]))
+        .map(|r| of_event(&conv.events[r], conv))
         .unwrap_or_default()
 }
 
-/// The images of an event's content blocks.
-fn of_event(event: &Event) -> Vec<Shown> {
-    let EventKind::ToolCallResponse { content, .. } = &event.kind else {
-        return Vec::new();
+/// The images of a prompt or a reply (a pasted image).
+pub(super) fn of_speech(block: &DocBlock, conv: &Conversation) -> Vec<Shown> {
+    let events: &[usize] = match &block.kind {
+        BlockKind::UserMessage { event } => std::slice::from_ref(event),
+        BlockKind::AssistantMessage { events, .. } => events,
+        _ => &[],
     };
-    let crate::model::Content::Blocks(blocks) = content else {
-        return Vec::new();
-    };
-    blocks
+    events
         .iter()
-        .filter(|b| b.kind() == "image")
-        .map(|b| {
-            let data = b.0.get("data").and_then(serde_json::Value::as_str);
-            shown(b.mime_type().unwrap_or(""), data.unwrap_or(""))
+        .flat_map(|&e| of_event(&conv.events[e], conv))
+        .collect()
+}
+
+/// The images of an event: its content blocks' (JP), then those its
+/// reader left in its stored line (Claude Code, Codex).
+fn of_event(event: &Event, conv: &Conversation) -> Vec<Shown> {
+    let mut images: Vec<Shown> = match &event.kind {
+        EventKind::ToolCallResponse {
+            content: Content::Blocks(blocks),
+            ..
+        } => blocks
+            .iter()
+            .filter(|b| b.kind() == "image")
+            .map(|b| {
+                let data = b.0.get("data").and_then(Value::as_str);
+                shown(b.mime_type().unwrap_or(""), data.unwrap_or(""))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    images.extend(stored(event, conv));
+    images
+}
+
+/// The images whose bytes are in the line `event` was read from, looked
+/// up there ([`facts::ImageAt`]): the line is parsed once for all of them.
+fn stored(event: &Event, conv: &Conversation) -> Vec<Shown> {
+    let mut line: Option<(usize, Option<Value>)> = None;
+    facts::images(event)
+        .iter()
+        .map(|at| {
+            if line.as_ref().is_none_or(|(index, _)| *index != at.line) {
+                let value = conv
+                    .originals
+                    .get(at.line)
+                    .and_then(|original| original.json)
+                    .and_then(|json| serde_json::from_str::<Value>(&json).ok());
+                line = Some((at.line, value));
+            }
+            let data = line
+                .as_ref()
+                .and_then(|(_, value)| value.as_ref())
+                .and_then(|value| value.pointer(&at.data))
+                .and_then(Value::as_str);
+            match data {
+                Some(url) if url.starts_with("data:") => data_url(url),
+                Some(base64) => shown(at.mime.as_deref().unwrap_or(""), base64),
+                None => Shown::Placeholder(
+                    "[image: not embedded: its bytes are not in the stored line]".into(),
+                ),
+            }
         })
         .collect()
+}
+
+/// What the page shows of an image in a `data:` URL
+/// (`data:image/png;base64,…`): only base64 data is embedded.
+fn data_url(url: &str) -> Shown {
+    let rest = url.strip_prefix("data:").unwrap_or(url);
+    match rest.split_once(',') {
+        Some((head, data)) => match head.strip_suffix(";base64") {
+            Some(mime) => shown(mime, data),
+            None => Shown::Placeholder(format!(
+                "[image: {}, not embedded: not base64]",
+                sanitize(head, SanitizeMode::Strip)
+            )),
+        },
+        None => Shown::Placeholder("[image: not embedded: not a data: URL]".into()),
+    }
 }
 
 /// What the page shows of an image of type `mime` whose base64 is `data`.

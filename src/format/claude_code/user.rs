@@ -27,28 +27,29 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
         .and_then(|m| m.get("content"))
         .unwrap_or(&Value::Null);
     // 1. Tool results.
-    let results: Vec<&Value> = match content {
+    let results: Vec<(usize, &Value)> = match content {
         Value::Array(blocks) => blocks
             .iter()
-            .filter(|b| str_at(b, "type") == Some("tool_result"))
+            .enumerate()
+            .filter(|(_, b)| str_at(b, "type") == Some("tool_result"))
             .collect(),
         _ => Vec::new(),
     };
     if !results.is_empty() {
         if let Some(request) =
-            str_at(results[0], "tool_use_id").and_then(|id| state.calls.next_answered(id))
+            str_at(results[0].1, "tool_use_id").and_then(|id| state.calls.next_answered(id))
             && let Some(diff) = value.get("toolUseResult").and_then(structured_patch)
         {
             // The edit's hunks with their line numbers in the file.
             sink.update(request, |event| call_view::set(event, &diff));
         }
         if let (Some(call), Some(result)) = (
-            str_at(results[0], "tool_use_id"),
+            str_at(results[0].1, "tool_use_id"),
             value.get("toolUseResult"),
         ) {
             state.link_agent_file(sink, call, result);
         }
-        for result in results {
+        for (index, result) in results {
             state
                 .calls
                 .answer(str_at(result, "tool_use_id").unwrap_or(""));
@@ -70,6 +71,7 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
                 facts::set_refused(&mut response, reason.as_deref());
             }
             sink.push(response);
+            sink.note_images(value, &format!("/message/content/{index}/content"));
         }
         return;
     }
@@ -97,6 +99,7 @@ pub(super) fn record(state: &mut State, sink: &mut Sink, value: &Value, time: Op
                     schema: None,
                 },
             );
+            sink.note_images(value, "/message/content");
             for note in notes {
                 sink.notice(time.clone(), facts::NOTE, note);
             }

@@ -11,6 +11,7 @@ pub mod agents;
 pub mod corpus;
 pub mod effects;
 pub mod eve_support;
+pub mod export_session;
 pub mod frames;
 #[path = "../../../benches/common/mod.rs"]
 pub mod generate;
