@@ -1,7 +1,7 @@
 //! Counts written for people: `12,345`, and a noun in the number it takes.
 
-/// `12345` as `12,345`.
-pub fn thousands(n: usize) -> String {
+/// `12345` as `12,345` (any unsigned integer type).
+pub fn thousands(n: impl std::fmt::Display) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

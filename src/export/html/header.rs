@@ -10,6 +10,7 @@ use super::escape;
 use crate::model::facts::{TurnEnd, TurnInfo};
 use crate::render::duration;
 use crate::render::layout::display_timestamp;
+use crate::text::count::thousands;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::export::figures::Session;
 use crate::usage::Cost;
@@ -204,9 +205,9 @@ impl Figures {
         rows.extend(project.map(|p| ("project", p.to_string())));
         rows.extend(self.start.clone().map(|s| ("started", s)));
         rows.extend(self.took.map(|t| ("duration", duration::human(t))));
-        rows.push(("turns", thousands(self.turns as u64)));
+        rows.push(("turns", thousands(self.turns)));
         rows.push(("tool calls", {
-            let mut text = thousands(self.calls as u64);
+            let mut text = thousands(self.calls);
             if self.failures > 0 || self.refused > 0 {
                 let _ = write!(
                     text,
@@ -229,34 +230,13 @@ impl Figures {
 
 /// `1 turn`, `3 turns`.
 fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n as u64), if n == 1 { one } else { many })
-}
-
-/// `12345` as `12,345`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Figures, thousands};
+    use super::Figures;
     use crate::model::facts::TurnInfo;
-
-    #[test]
-    fn numbers_get_thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1234567), "1,234,567");
-    }
 
     #[test]
     fn a_turn_says_its_model_tokens_and_cost_or_that_it_is_not_priced() {
