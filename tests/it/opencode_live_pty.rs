@@ -2,7 +2,9 @@
 //! agent-transcripts-2 §6.2): a database in WAL mode, its writer's
 //! connection open, parts inserted and updated in place. Each new part
 //! reaches the screen; the quickest does within 100 ms (the store is looked
-//! at every 25 ms). The database's files are the same bytes after.
+//! at every 25 ms). The database's files are the same bytes after. A part
+//! not shown at all fails after [`SHOWN`], generous so that a loaded
+//! machine does not fail it; the 100 ms promise is the quickest of three.
 
 use crate::common;
 
@@ -11,6 +13,9 @@ use std::time::{Duration, Instant};
 use common::opencode::{Store, files_of};
 use common::pty::Viewer;
 use serde_json::json;
+
+/// How long a part may take to reach the screen before the test fails.
+const SHOWN: Duration = Duration::from_secs(10);
 
 #[test]
 fn a_part_inserted_while_the_viewer_runs_is_shown_within_100_ms() {
@@ -43,7 +48,7 @@ fn a_part_inserted_while_the_viewer_runs_is_shown_within_100_ms() {
                 break;
             }
             assert!(
-                started.elapsed() < Duration::from_secs(2),
+                started.elapsed() < SHOWN,
                 "{text} not shown:\n{}",
                 viewer.screen().contents()
             );
@@ -63,7 +68,7 @@ fn a_part_inserted_while_the_viewer_runs_is_shown_within_100_ms() {
         now + 20,
         call(json!({"status": "running", "input": {"command": "ls | wc -l"}})),
     );
-    viewer.wait_until("the running call", Duration::from_secs(2), |s| {
+    viewer.wait_until("the running call", SHOWN, |s| {
         s.contents().contains("ls | wc -l")
     });
     store.part(
@@ -76,7 +81,7 @@ fn a_part_inserted_while_the_viewer_runs_is_shown_within_100_ms() {
                     "output": "forty-two files"}),
         ),
     );
-    viewer.wait_until("its output", Duration::from_secs(2), |s| {
+    viewer.wait_until("its output", SHOWN, |s| {
         s.contents().contains("forty-two files")
     });
     let best = times.iter().min().copied().unwrap_or_default();
