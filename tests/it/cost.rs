@@ -80,7 +80,7 @@ fn a_claude_code_turn_is_priced_at_the_table_prices() {
     assert_eq!(
         summary(&out),
         format!(
-            "claude-sonnet-4-5-20250929 · 106110 in (103000 cache read, 2100 cache write) / 800 out tokens · ~${dollars:.4}"
+            "claude-sonnet-4-5-20250929 · 106,110 in (103,000 cache read, 2,100 cache write) / 800 out tokens · ~${dollars:.4}"
         )
     );
     assert_eq!(format!("{dollars:.4}"), "0.0538");
@@ -95,7 +95,7 @@ fn a_codex_turn_is_priced_at_the_table_prices() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         summary(&out),
-        format!("gpt-5-codex · 20000 in (15000 cache read) / 1200 out tokens · ~${dollars:.4}")
+        format!("gpt-5-codex · 20,000 in (15,000 cache read) / 1,200 out tokens · ~${dollars:.4}")
     );
 }
 

@@ -105,15 +105,19 @@ pub(super) fn turn_summary(info: &facts::TurnInfo) -> String {
     if let Some(model) = &info.model {
         parts.push(model.clone());
     }
+    // Exact counts, grouped in thousands as every count overhear shows.
+    let n = crate::text::count::thousands;
     let cache = match (info.cache_read_tokens, info.cache_write_tokens) {
-        (Some(r), Some(w)) if r > 0 || w > 0 => format!(" ({r} cache read, {w} cache write)"),
-        (Some(r), None) if r > 0 => format!(" ({r} cache read)"),
+        (Some(r), Some(w)) if r > 0 || w > 0 => {
+            format!(" ({} cache read, {} cache write)", n(r), n(w))
+        }
+        (Some(r), None) if r > 0 => format!(" ({} cache read)", n(r)),
         _ => String::new(),
     };
     match (info.input_tokens, info.output_tokens) {
-        (Some(i), Some(o)) => parts.push(format!("{i} in{cache} / {o} out tokens")),
-        (Some(i), None) => parts.push(format!("{i} in tokens")),
-        (None, Some(o)) => parts.push(format!("{o} out tokens")),
+        (Some(i), Some(o)) => parts.push(format!("{} in{cache} / {} out tokens", n(i), n(o))),
+        (Some(i), None) => parts.push(format!("{} in tokens", n(i))),
+        (None, Some(o)) => parts.push(format!("{} out tokens", n(o))),
         (None, None) => {}
     }
     // Recorded, else priced from the tokens (`~$`), else "not priced".
