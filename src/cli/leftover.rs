@@ -51,18 +51,7 @@ pub(super) fn remove_listed_page(path: &Path) -> Result<bool, WriteError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn page(previous: Option<&str>) -> String {
-        let nav = previous.map_or(String::new(), |p| {
-            format!("<nav class=\"pages\"><a rel=\"prev\" href=\"{p}\">← previous page</a></nav>\n")
-        });
-        format!(
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-             <meta name=\"generator\" content=\"overhear 0.1.0\">\n<title>t</title>\n\
-             </head><body>{}{nav}</body></html>\n",
-            "x".repeat(40_000)
-        )
-    }
+    use crate::export::leftover::tests::page;
 
     #[test]
     fn only_overhears_later_pages_are_removed_and_never_through_a_link() {

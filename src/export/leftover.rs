@@ -56,10 +56,12 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn page(previous: Option<&str>) -> String {
+    /// A page as overhear writes it, linking back to `previous` (the tests
+    /// of the command line that removes pages use it too).
+    pub(crate) fn page(previous: Option<&str>) -> String {
         let nav = previous.map_or(String::new(), |p| {
             format!("<nav class=\"pages\"><a rel=\"prev\" href=\"{p}\">← previous page</a></nav>\n")
         });

@@ -125,14 +125,13 @@ mod tests {
     use super::*;
     use crate::export::Figures;
 
-    #[test]
-    fn an_entry_is_fresh_only_with_the_same_file_version_and_options() {
-        let mut manifest = Manifest::new("html".into());
-        manifest.sessions.push(Entry {
+    /// The entry of `/s.jsonl` (10 bytes, modified at 7) with `subagents`.
+    fn entry(subagents: Vec<Stamp>) -> Entry {
+        Entry {
             source: "/s.jsonl".into(),
             size: 10,
             modified: 7,
-            subagents: Vec::new(),
+            subagents,
             project: None,
             row: Row {
                 agent: "claude".into(),
@@ -140,7 +139,13 @@ mod tests {
                 page: "claude-s.html".into(),
                 figures: Figures::default(),
             },
-        });
+        }
+    }
+
+    #[test]
+    fn an_entry_is_fresh_only_with_the_same_file_version_and_options() {
+        let mut manifest = Manifest::new("html".into());
+        manifest.sessions.push(entry(Vec::new()));
         let read = Manifest::parse(&manifest.to_json()).unwrap();
         assert_eq!(read, manifest);
         assert!(read.fresh("html", "/s.jsonl", 10, 7).is_some());
@@ -159,19 +164,7 @@ mod tests {
         let agent = dir.path().join("agent-1.jsonl");
         std::fs::write(&agent, "{}\n").unwrap();
         let mut manifest = Manifest::new("html".into());
-        manifest.sessions.push(Entry {
-            source: "/s.jsonl".into(),
-            size: 10,
-            modified: 7,
-            subagents: vec![Stamp::of(&agent).unwrap()],
-            project: None,
-            row: Row {
-                agent: "claude".into(),
-                title: "t".into(),
-                page: "claude-s.html".into(),
-                figures: Figures::default(),
-            },
-        });
+        manifest.sessions.push(entry(vec![Stamp::of(&agent).unwrap()]));
         assert!(manifest.fresh("html", "/s.jsonl", 10, 7).is_some());
         std::fs::write(&agent, "{}\n{}\n").unwrap();
         assert!(manifest.fresh("html", "/s.jsonl", 10, 7).is_none());

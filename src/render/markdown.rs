@@ -32,19 +32,73 @@ mod budget;
 mod nesting;
 mod table;
 
+use as_written::{Fenced, unfenced_at};
 pub(crate) use budget::markdown_end;
 
-/// Where `text`, laid out whole, stops being laid out as markdown, in its
-/// own bytes: [`markdown_end`], when no oversized table or deep line of it
-/// is fenced first. When one is, the fenced text's budget is not in the
-/// text's bytes, and `None` says to lay it out whole (its own budget still
-/// holds there).
-pub(crate) fn laid_out_until(text: &str) -> Option<usize> {
-    let tables = table::oversized_tables_as_written(text);
-    let deep = nesting::deep_lines_as_written(&tables);
-    match (&tables, &deep) {
-        (Cow::Borrowed(_), Cow::Borrowed(_)) => markdown_end(text),
-        _ => None,
+/// A text as the parser is given it, found in one pass of each of the
+/// checks that bound the work: its oversized tables and deep lines fenced
+/// behind notes, and where its markdown budget ends. Cutting a block into
+/// pieces prepares each piece once ([`crate::render::split::with_as_written`])
+/// and tells the layout of a piece that needs nothing of it
+/// ([`markdown_to_lines_plain`]).
+pub(crate) struct Prepared<'t> {
+    /// The text with what is not laid out fenced.
+    text: Cow<'t, str>,
+    /// [`markdown_end`] of `text`.
+    end: Option<usize>,
+    /// Where the tables went in the text.
+    tables: Vec<Fenced>,
+    /// Where the deep lines went in the text with its tables fenced.
+    deep: Vec<Fenced>,
+}
+
+/// Prepares `text` (sanitized) for the parser: tables, then deep lines,
+/// then the budget, each one pass over the text.
+pub(crate) fn prepare(text: &str) -> Prepared<'_> {
+    let (once, tables) = table::oversized_tables_as_written(text);
+    let (twice, deep) = nesting::deep_lines_as_written(&once);
+    let twice = match twice {
+        Cow::Owned(fenced) => Some(fenced),
+        Cow::Borrowed(_) => None,
+    };
+    let text = twice.map_or(once, Cow::Owned);
+    let end = markdown_end(&text);
+    Prepared {
+        text,
+        end,
+        tables,
+        deep,
+    }
+}
+
+impl<'t> Prepared<'t> {
+    /// A text [`prepare`] found plain ([`Prepared::is_plain`]) when its
+    /// block was cut, taken as such: the checks are not made again.
+    pub(crate) fn plain(text: &'t str) -> Prepared<'t> {
+        Prepared {
+            text: Cow::Borrowed(text),
+            end: None,
+            tables: Vec::new(),
+            deep: Vec::new(),
+        }
+    }
+
+    /// Whether the text is laid out whole as markdown, as it is: nothing
+    /// fenced, within its budget.
+    pub(crate) fn is_plain(&self) -> bool {
+        self.end.is_none() && matches!(self.text, Cow::Borrowed(_))
+    }
+
+    /// Where, in the text's own bytes, the lines shown as written (past its
+    /// budget) begin: at the same line as in the prepared text, or, when
+    /// that line is in a fenced table or deep line (its closing fence
+    /// included: the part's lines took the budget), at the start of the
+    /// part, so the part is shown as written whole and what comes before it
+    /// lays out as it does in the whole text. `None` when the text is
+    /// within its budget.
+    pub(crate) fn as_written_from(&self) -> Option<usize> {
+        let end = self.end?;
+        Some(unfenced_at(&self.tables, unfenced_at(&self.deep, end)))
     }
 }
 
@@ -101,12 +155,25 @@ pub fn markdown_to_lines_highlighting(
     base: Style,
     highlighting: Highlighting<'_>,
 ) -> Vec<Line<'static>> {
+    let text = sanitize(text, SanitizeMode::Strip);
+    let prepared = prepare(&text);
+    markdown_to_lines_prepared(&prepared, width, code_width, theme, base, highlighting)
+}
+
+/// [`markdown_to_lines_highlighting`] of a text prepared from sanitized
+/// text: as markdown to its budget's end, as written after.
+pub(crate) fn markdown_to_lines_prepared(
+    prepared: &Prepared<'_>,
+    width: usize,
+    code_width: usize,
+    theme: &Theme,
+    base: Style,
+    highlighting: Highlighting<'_>,
+) -> Vec<Line<'static>> {
     let width = width.max(1);
     let code_slack = code_width.saturating_sub(width);
-    let text = sanitize(text, SanitizeMode::Strip);
-    let text = table::oversized_tables_as_written(&text);
-    let text = nesting::deep_lines_as_written(&text);
-    let (text, rest) = text.split_at(markdown_end(&text).unwrap_or(text.len()));
+    let text = &prepared.text;
+    let (text, rest) = text.split_at(prepared.end.unwrap_or(text.len()));
     let arena = Arena::new();
     let root = parse_document(&arena, text, &options());
     let mut renderer = Renderer {

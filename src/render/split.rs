@@ -135,6 +135,11 @@ pub enum PieceForm {
     /// Laid out as its block lays out text (markdown, result lines).
     #[default]
     Laid,
+    /// Markdown laid out whole as it is: when the text was cut, it held no
+    /// table or line to fence and was within its budget
+    /// ([`crate::render::markdown::Prepared::is_plain`]), so its layout does
+    /// not look again.
+    Plain,
     /// The first piece of a text's part past its markdown budget
     /// ([`crate::render::markdown::markdown_end`]): a note saying how many
     /// `lines` that part has, then its lines as written.
@@ -149,10 +154,12 @@ pub enum PieceForm {
 
 /// `pieces` of markdown `text` (from [`markdown_pieces`]) with the part of
 /// each that is past its markdown budget cut into pieces of lines shown as
-/// written, so that a text no cut can divide (one list of a million items)
-/// is laid out a few thousand lines at a time. A part holding a control
-/// character stays whole (the sanitizer may read across its lines), and so
-/// does a piece whose layout fences an oversized table or deep line first.
+/// written, so that a text no cut can divide (one list of a million items,
+/// a table of a million rows) is laid out a few thousand lines at a time.
+/// Each piece is prepared once here
+/// ([`crate::render::markdown::prepare`]); one that needs nothing of it is
+/// [`PieceForm::Plain`]. A part past the budget holding a control
+/// character stays whole (the sanitizer may read across its lines).
 pub fn with_as_written(
     text: &str,
     pieces: Vec<Range<usize>>,
@@ -161,8 +168,15 @@ pub fn with_as_written(
     let mut out = Vec::with_capacity(pieces.len());
     for range in pieces {
         let piece = &text[range.clone()];
-        let Some(end) = crate::render::markdown::laid_out_until(piece) else {
-            out.push((range, PieceForm::Laid));
+        let prepared = crate::render::markdown::prepare(piece);
+        let end = prepared.as_written_from().filter(|&end| end < piece.len());
+        let Some(end) = end else {
+            let form = if prepared.is_plain() {
+                PieceForm::Plain
+            } else {
+                PieceForm::Laid
+            };
+            out.push((range, form));
             continue;
         };
         let rest = &piece[end..];

@@ -504,6 +504,31 @@ fn markdown_nested_a_hundred_thousand_deep_on_one_line_is_shown_as_written() {
     }
 }
 
+/// What the note before the lines of a text past its budget says.
+const AS_WRITTEN: &str = "are shown as written: this text holds more markdown than is laid out";
+
+/// Renders a transcript in `dir` whose assistant replies `reply`, at
+/// `width`, and exports it to `page` in `dir` (its ending names the
+/// format), each within the rule; returns the rendered screen.
+fn reply_within_the_rule(dir: &Path, name: &str, reply: &str, width: &str, page: &str) -> String {
+    let transcript = dir.join("reply.jsonl");
+    let size = with_reply(&transcript, reply);
+    let render = overhear([
+        "render",
+        "--color",
+        "never",
+        "--width",
+        width,
+        arg(&transcript),
+    ]);
+    render.expect_code(0);
+    check_bounds(&format!("render {name}"), size, &render);
+    let export = overhear(["export", arg(&transcript), "-o", arg(&dir.join(page))]);
+    export.expect_code(0);
+    check_bounds(&format!("export {name}"), size, &export);
+    text(&render)
+}
+
 /// Texts no cut can divide whose every few bytes open a parser node: many
 /// lines each nested as deep as a line may be (or a few dozen deep), one
 /// list of 300,000 items, a paragraph of a million emphasised words. Past
@@ -545,31 +570,46 @@ fn markdown_that_opens_a_node_every_few_bytes_costs_memory_within_the_rule() {
         ),
     ];
     for (name, reply, last) in shapes {
-        let transcript = dir.path().join("deep.jsonl");
-        let size = with_reply(&transcript, &reply);
-        let render = overhear([
-            "render",
-            "--color",
-            "never",
-            "--width",
-            "1000",
-            arg(&transcript),
-        ]);
-        render.expect_code(0);
-        check_bounds(&format!("render {name}"), size, &render);
-        let screen = text(&render);
+        let screen = reply_within_the_rule(dir.path(), name, &reply, "1000", "deep.html");
         let last = format!("word{last}");
         for word in ["word0", last.as_str()] {
             assert!(screen.contains(word), "{name}: {word} missing");
         }
-        assert!(
-            screen.contains("are shown as written: this text holds more markdown than is laid out"),
-            "{name}: no note"
-        );
-        let page = dir.path().join("deep.html");
-        let export = overhear(["export", arg(&transcript), "-o", arg(&page)]);
-        export.expect_code(0);
-        check_bounds(&format!("export {name}"), size, &export);
+        assert!(screen.contains(AS_WRITTEN), "{name}: no note");
+    }
+}
+
+/// Texts no cut can divide, past their budget, whose layout first fences a
+/// table too large to lay out or a line nested too deep: past the budget
+/// their lines are shown as written a few thousand at a time, as in any
+/// other text, so each stays within the memory rule (before, such a text
+/// was laid out in one go: 120 MiB for 4 MiB, 280 MiB for 7 MiB).
+#[test]
+fn markdown_past_its_budget_after_a_fenced_table_or_deep_line_costs_memory_within_the_rule() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let items: String = (0..300_000).map(|i| format!("- word{i}\n")).collect();
+    let table = format!("|{}\n", "x|".repeat(20)).repeat(1_000);
+    let shapes = [
+        (
+            "a table of 20,000 cells, then 300,000 items",
+            format!("{table}\n{items}"),
+            "word299999",
+        ),
+        (
+            "a line nested 1,100 deep, then 300,000 items",
+            format!("{}x\n\n{items}", "- ".repeat(1_100)),
+            "word299999",
+        ),
+        (
+            "a table of 500,000 lines",
+            "|a|b|\n".repeat(500_000) + "|last|\n",
+            "|last|",
+        ),
+    ];
+    for (name, reply, last) in shapes {
+        let screen = reply_within_the_rule(dir.path(), name, &reply, "100", "fenced.md");
+        assert!(screen.contains(last), "{name}: {last} missing");
+        assert!(screen.contains(AS_WRITTEN), "{name}: no note");
     }
 }
 

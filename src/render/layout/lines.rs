@@ -9,9 +9,11 @@ use ratatui::text::{Line, Span};
 use serde_json::Value;
 
 use crate::render::document::Piece;
-use crate::render::markdown::{as_written_lines, as_written_note, markdown_to_lines_highlighting};
+use crate::render::markdown::{
+    Prepared, as_written_lines, as_written_note, markdown_to_lines_prepared, prepare,
+};
 use crate::render::split::PieceForm;
-use crate::text::sanitize::sanitize;
+use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::text::truncate::cut_to_width;
 use crate::text::width::{display_width, line_width};
 use crate::text::wrap::{child_width, prefix_lines, wrap_spans};
@@ -104,13 +106,23 @@ pub(super) fn pane_part(
     lines
 }
 
-pub(super) fn speech_body(text: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+/// The body of speech: its markdown laid out in the pane. `plain` when the
+/// text is a piece found plain when it was cut
+/// ([`PieceForm::Plain`]): it is laid out without being checked again,
+/// unless cleaning changes it.
+pub(super) fn speech_body(text: &str, plain: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let text = clean(text, ctx);
+    let stripped = sanitize(&text, SanitizeMode::Strip);
+    // Nothing cleaned: what was found when the piece was cut holds.
+    let prepared = match text {
+        Cow::Borrowed(_) if plain => Prepared::plain(&stripped),
+        _ => prepare(&stripped),
+    };
     let inner = inner_width(ctx.width, BODY_INDENT);
     let code = inner + ctx.code_slack();
     indent(
-        markdown_to_lines_highlighting(
-            &text,
+        markdown_to_lines_prepared(
+            &prepared,
             inner,
             code,
             ctx.theme,

@@ -78,7 +78,7 @@ fn piece_body(text: &str, piece: Option<&Piece>, ctx: &LayoutContext<'_>) -> Vec
         Some(form @ (PieceForm::AsWrittenFrom { .. } | PieceForm::AsWrittenMore)) => {
             as_written_body(text, form, ctx)
         }
-        _ => speech_body(text, ctx),
+        form => speech_body(text, form == Some(PieceForm::Plain), ctx),
     }
 }
 
@@ -107,7 +107,7 @@ pub(super) fn tool_speech(speech: &ToolSpeech, ctx: &LayoutContext<'_>) -> Vec<L
         ctx.theme.styles.turn_rule
     };
     let text = speech_text(ctx.conv, speech).unwrap_or_default();
-    let mut body = speech_body(&text, ctx);
+    let mut body = speech_body(&text, false, ctx);
     if let Some(error) = error {
         let spans = [Span::styled(
             format!("✗ not delivered: {}", clean(&error, ctx)),

@@ -44,13 +44,26 @@ pub(super) fn prose_lines<'t>(text: &'t str, mut each: impl FnMut(usize, Option<
     }
 }
 
+/// Where a part of a text was fenced: its bytes `start..end` in the text,
+/// and how many bytes the fencing put before them (the note and the
+/// opening fence) and after them (the closing fence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Fenced {
+    pub(super) start: usize,
+    pub(super) end: usize,
+    pub(super) before: usize,
+    pub(super) after: usize,
+}
+
 /// `text` with each part of `parts` (in order, not overlapping) put in a
-/// fenced code block behind its note; borrowed when there is none.
-pub(super) fn fenced<'t>(text: &'t str, parts: &[AsWritten]) -> Cow<'t, str> {
+/// fenced code block behind its note, borrowed when there is none; and
+/// where each part went ([`unfenced_at`] reads it back).
+pub(super) fn fenced<'t>(text: &'t str, parts: &[AsWritten]) -> (Cow<'t, str>, Vec<Fenced>) {
     if parts.is_empty() {
-        return Cow::Borrowed(text);
+        return (Cow::Borrowed(text), Vec::new());
     }
     let mut out = String::with_capacity(text.len() + parts.len() * 160);
+    let mut places = Vec::with_capacity(parts.len());
     let mut copied = 0;
     for AsWritten { start, end, note } in parts {
         let body = &text[*start..*end];
@@ -62,15 +75,44 @@ pub(super) fn fenced<'t>(text: &'t str, parts: &[AsWritten]) -> Cow<'t, str> {
         }
         let fence = "`".repeat((longest + 1).max(3));
         out.push_str(&text[copied..*start]);
+        let opened = out.len();
         out.push_str(&format!("\n*{note}*\n\n{fence}\n"));
+        let before = out.len() - opened;
         out.push_str(body);
+        let closed = out.len();
         if !body.ends_with('\n') {
             out.push('\n');
         }
         out.push_str(&fence);
         out.push_str("\n\n");
+        places.push(Fenced {
+            start: *start,
+            end: *end,
+            before,
+            after: out.len() - closed,
+        });
         copied = *end;
     }
     out.push_str(&text[copied..]);
-    Cow::Owned(out)
+    (Cow::Owned(out), places)
+}
+
+/// Where the line at byte `at` of a fenced text (from [`fenced`], its parts
+/// `places`) comes from in the text before fencing: the same line outside
+/// the parts; the start of a part for anywhere in it (its note, its lines,
+/// its fences), so that a cut there leaves the part whole after it.
+pub(super) fn unfenced_at(places: &[Fenced], at: usize) -> usize {
+    // Bytes the fencing put before the part at hand.
+    let mut shift = 0;
+    for place in places {
+        let start = place.start + shift;
+        if at < start {
+            break;
+        }
+        shift += place.before + place.after;
+        if at < place.end + shift {
+            return place.start;
+        }
+    }
+    at - shift
 }

@@ -12,13 +12,13 @@ use std::borrow::Cow;
 /// text), so that text nested a thousand deep, one level a line, still
 /// reads as it always has.
 pub(super) const MAX_DEPTH: usize = 1024;
-use super::as_written::{AsWritten, fenced, prose_lines};
+use super::as_written::{AsWritten, Fenced, fenced, prose_lines};
 
 /// `text` with every line (outside fenced code) that opens more than
 /// [`MAX_DEPTH`] block quotes and list items put in a fenced code block
 /// behind a note (neighbouring ones in one block): one pass, linear in the
-/// text. Borrowed when there is none.
-pub(super) fn deep_lines_as_written(text: &str) -> Cow<'_, str> {
+/// text. Borrowed when there is none; with where each line went.
+pub(super) fn deep_lines_as_written(text: &str) -> (Cow<'_, str>, Vec<Fenced>) {
     let mut parts: Vec<(AsWritten, usize)> = Vec::new();
     prose_lines(text, |start, line| {
         let Some(line) = line else { return };
@@ -182,10 +182,10 @@ mod tests {
     #[test]
     fn ordinary_markdown_is_left_as_it_is() {
         let text = "- a\n  - b\n    - c\n\n> quoted\n> > twice\n\n1. one\n2. two\n\n---\n";
-        assert!(matches!(deep_lines_as_written(text), Cow::Borrowed(_)));
+        assert!(matches!(deep_lines_as_written(text).0, Cow::Borrowed(_)));
         let just_deep_enough = format!("{}x\n", "- ".repeat(MAX_DEPTH));
         assert!(matches!(
-            deep_lines_as_written(&just_deep_enough),
+            deep_lines_as_written(&just_deep_enough).0,
             Cow::Borrowed(_)
         ));
     }
@@ -194,7 +194,7 @@ mod tests {
     fn a_line_nested_too_deep_is_fenced_behind_a_note_and_code_is_not_looked_at() {
         let deep = format!("{}x\n", "> ".repeat(MAX_DEPTH + 1));
         let text = format!("before\n{deep}{deep}after\n```\n{deep}```\n");
-        let out = deep_lines_as_written(&text);
+        let (out, _) = deep_lines_as_written(&text);
         assert_eq!(
             out,
             format!(

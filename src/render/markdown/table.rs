@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use comrak::nodes::{AstNode, NodeValue, TableAlignment};
 use ratatui::text::{Line, Span};
 
-use super::as_written::{AsWritten, fenced, prose_lines};
+use super::as_written::{AsWritten, Fenced, fenced, prose_lines};
 use super::{Ctx, Renderer};
 use crate::text::truncate::cut_to_width;
 use crate::text::width::{display_width, line_width};
@@ -261,8 +261,9 @@ pub(super) const MAX_TABLE_CELLS: usize = 10_000;
 /// `text` with every run of consecutive lines holding `|` (outside fenced
 /// code) that has more than [`MAX_TABLE_CELLS`] of them put in a fenced
 /// code block behind a note, so the parser never builds the table: one
-/// pass, linear in the text. Borrowed when no run is that large.
-pub(super) fn oversized_tables_as_written(text: &str) -> Cow<'_, str> {
+/// pass, linear in the text. Borrowed when no run is that large; with
+/// where each run went.
+pub(super) fn oversized_tables_as_written(text: &str) -> (Cow<'_, str>, Vec<Fenced>) {
     let mut runs = Vec::new();
     // (start, pipes, lines) of the run of lines with `|` going on.
     let mut run: Option<(usize, usize, usize)> = None;

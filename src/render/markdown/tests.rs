@@ -332,3 +332,39 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_text_cut_where_its_lines_as_written_begin_lays_out_before_it_as_in_the_whole() {
+    // A table fenced for its size, then a list past the budget.
+    let table = "|a|b|c|d|\n".repeat(3_000);
+    let items: String = (0..40_000).map(|i| format!("- *item* {i}\n")).collect();
+    let text = format!("intro\n\n{table}\n{items}");
+    let prepared = prepare(&text);
+    assert!(!prepared.is_plain());
+    let from = prepared.as_written_from().expect("past the budget");
+    assert!(from > 7 + table.len() && from < text.len(), "{from}");
+    assert!(text[from..].starts_with("- *item* "), "at a line start");
+    let whole = markdown_to_lines(&text, 60, &Theme::dark());
+    let before = markdown_to_lines(&text[..from], 60, &Theme::dark());
+    assert!(lines_to_string(&before).contains("(a table of 3000 lines, shown as written"));
+    assert_eq!(whole[..before.len()], before[..]);
+    assert!(prepare(&text[..from]).as_written_from().is_none());
+}
+
+#[test]
+fn a_budget_that_ends_in_a_fenced_table_shows_the_whole_table_as_written() {
+    // More table lines than the budget has for lines of code.
+    let table = "|a|\n".repeat(200_000);
+    let text = format!("intro\n\n{table}");
+    let prepared = prepare(&text);
+    assert_eq!(prepared.as_written_from(), Some("intro\n\n".len()));
+    // Past a deep line fenced in the same text, the place is read back
+    // through both fencings.
+    let deep = format!("{}x\n", "- ".repeat(2_000));
+    let text = format!("{deep}\n|a|b|\n\n{table}");
+    assert_eq!(
+        prepare(&text).as_written_from(),
+        Some(deep.len() + "\n|a|b|\n\n".len())
+    );
+    assert!(prepare("plain *words*\n").is_plain());
+}

@@ -244,6 +244,38 @@ const FRAGMENTS: &[&str] = &[
     " ",
 ];
 
+#[test]
+fn a_piece_past_its_budget_is_cut_into_lines_as_written_even_after_a_fenced_table() {
+    let limits = SplitLimits::default();
+    let table = "|a|b|c|d|\n".repeat(3_000);
+    let items: String = (0..40_000).map(|i| format!("- *item* {i}\n")).collect();
+    let text = format!("intro\n\n{table}\n{items}");
+    // One piece (no cut divides a table or a list), then its lines.
+    let one = |text: &str| {
+        let pieces = markdown_pieces(text, &limits);
+        assert_eq!(pieces.len(), 1);
+        with_as_written(text, pieces, &limits)
+    };
+    let pieces = one(&text);
+    let forms: Vec<PieceForm> = pieces.iter().map(|(_, form)| *form).collect();
+    // Laid out to the budget's end, the table with it; then the rest of
+    // the list, 2,048 lines a piece.
+    assert_eq!(forms[0], PieceForm::Laid);
+    let (laid, _) = &pieces[0];
+    assert!(laid.end > 7 + table.len());
+    let rest = text[laid.end..].lines().count();
+    assert_eq!(forms[1], PieceForm::AsWrittenFrom { lines: rest });
+    assert_eq!(pieces.len(), 1 + rest.div_ceil(limits.lines));
+    assert!(forms[2..].iter().all(|f| *f == PieceForm::AsWrittenMore));
+    assert_covers(&pieces.iter().map(|(r, _)| r.clone()).collect::<Vec<_>>(), text.len());
+    // A piece within its budget and with nothing to fence is plain; one
+    // with a table to fence is not.
+    let small = one(&items[..1_000]);
+    assert_eq!(small, vec![(0..1_000, PieceForm::Plain)]);
+    let fenced = one(&table);
+    assert_eq!(fenced, vec![(0..table.len(), PieceForm::Laid)]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
