@@ -54,6 +54,24 @@ impl Viewer {
         self.screen().contents_between(0, 0, ROWS - 1, 0)
     }
 
+    /// Waits until the document area has not changed for [`QUIET`] (a
+    /// fixed pause lets a loaded machine's late redraw land inside the next
+    /// line's half-written check).
+    fn settle(&self) {
+        let started = std::time::Instant::now();
+        let mut seen = self.document();
+        let mut since = std::time::Instant::now();
+        while since.elapsed() < QUIET {
+            assert!(started.elapsed() < TIMEOUT, "the screen never settled:\n{seen}");
+            std::thread::sleep(Duration::from_millis(10));
+            let now = self.document();
+            if now != seen {
+                seen = now;
+                since = std::time::Instant::now();
+            }
+        }
+    }
+
     fn status(&self) -> String {
         self.screen().contents_between(ROWS - 1, 0, ROWS - 1, COLS)
     }
@@ -197,9 +215,10 @@ fn play(viewer: &Viewer, out: &mut impl Write, from: usize) {
         out.flush().unwrap();
         match expectation(n) {
             Some((what, shows)) => viewer.wait_within(PROMPT, &format!("line {n}: {what}"), shows),
-            // Nothing to wait for: let any redraw land before the next line.
-            None => std::thread::sleep(QUIET),
+            None => {}
         }
+        // Let any later redraw land before the next line's check.
+        viewer.settle();
     }
 }
 
