@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod process;
+pub mod sessions;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;

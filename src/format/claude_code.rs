@@ -156,13 +156,7 @@ impl State {
                 }
             }
             _ => {
-                let slot = match kind {
-                    "custom-title" => Some((0, "customTitle")),
-                    "ai-title" => Some((1, "aiTitle")),
-                    "summary" => Some((2, "summary")),
-                    _ => None,
-                };
-                if let Some((slot, key)) = slot
+                if let Some((slot, key)) = title_slot(kind)
                     && let Some(title) = str_at(value, key)
                 {
                     self.titles[slot] = Some(title.to_string());
@@ -360,6 +354,18 @@ impl State {
             info.model = model;
             facts::set_value(event, facts::TURN, &info)
         });
+    }
+}
+
+/// The title a record of `kind` gives, as its place among the title
+/// candidates (the first that is set wins: custom, ai, summary) and the key
+/// that holds it; `None` for a record that gives no title.
+fn title_slot(kind: &str) -> Option<(usize, &'static str)> {
+    match kind {
+        "custom-title" => Some((0, "customTitle")),
+        "ai-title" => Some((1, "aiTitle")),
+        "summary" => Some((2, "summary")),
+        _ => None,
     }
 }
 

@@ -11,7 +11,12 @@
 //! (`{timestamp, type, payload}`) and the legacy one (a first line
 //! `{id, timestamp}`, then bare items). docs/agents.md lists every decision.
 
+#[cfg(feature = "cli")]
+mod figures;
 mod output;
+
+#[cfg(feature = "cli")]
+pub(super) use figures::figures;
 
 use std::collections::{HashMap, HashSet};
 
@@ -42,8 +47,8 @@ pub struct State {
     turn: Option<usize>,
     /// The current turn's prompt text and whether `user_message` gave it.
     prompt: Option<(String, bool)>,
-    /// Assistant texts shown this turn, from `response_item` (true) or `agent_message`.
-    spoken: Vec<(String, bool)>,
+    /// Assistant texts shown this turn.
+    spoken: Spoken,
     /// Tool responses by call id (to enrich them).
     responses: HashMap<String, usize>,
     /// The calls requested so far by id, enriched by id.
@@ -138,14 +143,10 @@ impl State {
         self.spoken.clear();
         self.usage_at_start = self.usage_now;
         self.update_turn(sink, |_| {});
-        let content = match text.split_once(IDE_REQUEST) {
-            Some((_, request)) => request.trim().to_string(),
-            None => text.to_string(),
-        };
         sink.push_kind(
             time,
             EventKind::ChatRequest {
-                content,
+                content: request(text),
                 author: None,
                 schema: None,
             },
@@ -176,19 +177,9 @@ impl State {
 
     /// Shows assistant text once, whichever of its two copies comes first.
     fn speak(&mut self, sink: &mut Sink, time: Option<String>, text: &str, original: bool) {
-        let text = text.trim();
-        if text.is_empty() {
+        let Some(text) = self.spoken.shown(text, original) else {
             return;
-        }
-        if let Some(at) = self
-            .spoken
-            .iter()
-            .position(|(t, from)| t == text && *from != original)
-        {
-            self.spoken.remove(at); // the other copy of text already shown
-            return;
-        }
-        self.spoken.push((text.to_string(), original));
+        };
         sink.push_kind(
             time,
             EventKind::ChatResponse(ChatResponse::Message(Some(text.to_string()))),
@@ -303,46 +294,21 @@ impl State {
     }
 
     fn message(&mut self, sink: &mut Sink, item: &Value, line: &Value, time: Option<String>) {
-        let parts = item.get("content").and_then(Value::as_array);
-        let texts: Vec<String> = parts
-            .into_iter()
-            .flatten()
-            .filter_map(|part| match str_at(part, "type") {
-                Some("input_text" | "output_text" | "text") => {
-                    str_at(part, "text").map(str::to_string)
-                }
-                Some("input_image") => Some(image_placeholder(None, None)),
-                _ => None,
-            })
-            .collect();
+        let texts = message_texts(item.get("content"));
         match str_at(item, "role") {
-            Some("assistant") => {
-                let text: Vec<&str> = texts
-                    .iter()
-                    .map(String::as_str)
-                    .filter(|t| !t.starts_with("[image"))
-                    .collect();
-                self.speak(sink, time, &text.join("\n\n"), true);
-            }
-            Some("user") => {
-                let typed: Vec<&str> = texts
-                    .iter()
-                    .map(String::as_str)
-                    .filter(|t| !injected(t))
-                    .collect();
-                let shell = texts.iter().find(|t| t.starts_with("<user_shell_command>"));
-                if let Some(shell) = shell {
-                    sink.notice(time, "info", format!("! {}", strip_tag(shell)));
-                } else if typed.is_empty() || typed.iter().all(|t| t.starts_with("[image")) {
-                    sink.opaque(time, line);
-                } else if self.prompt_pending_event(&typed.join("\n\n")) {
+            Some("assistant") => self.speak(sink, time, &spoken_text(&texts), true),
+            Some("user") => match user_item(&texts) {
+                UserItem::Shell(command) => sink.notice(time, "info", format!("! {command}")),
+                UserItem::Context => sink.opaque(time, line),
+                UserItem::Typed(typed) if self.prompt_pending_event(&typed) => {
                     // The `user_message` of this turn came first: this is its mirror.
                     sink.opaque(time, line);
-                } else {
-                    self.prompt(sink, time, &typed.join("\n\n"), false);
+                }
+                UserItem::Typed(typed) => {
+                    self.prompt(sink, time, &typed, false);
                     sink.note_images(line, "/payload/content");
                 }
-            }
+            },
             _ => {
                 sink.opaque(time, line);
             }
@@ -365,16 +331,12 @@ impl State {
                     sink.opaque(time, line);
                     return;
                 }
-                let mut text = message.to_string();
                 let images = ["images", "local_images"]
                     .iter()
                     .filter_map(|k| event.get(*k).and_then(Value::as_array))
                     .map(Vec::len)
                     .sum::<usize>();
-                for _ in 0..images {
-                    text.push_str("\n\n");
-                    text.push_str(&image_placeholder(None, None));
-                }
+                let text = with_images(message, images);
                 match &mut self.prompt {
                     // The response_item copy came first and opened the turn.
                     Some((prompt, from_event @ false)) if same_prompt(prompt, message) => {
@@ -392,17 +354,8 @@ impl State {
                 self.speak(sink, time, &message, false);
             }
             "token_count" => {
-                let total = event
-                    .get("info")
-                    .and_then(|i| i.get("total_token_usage"))
-                    .filter(|t| t.is_object());
-                if let Some(total) = total {
-                    let count = |k: &str| total.get(k).and_then(Value::as_u64).unwrap_or(0);
-                    self.usage_now = (
-                        count("input_tokens"),
-                        count("output_tokens"),
-                        count("cached_input_tokens"),
-                    );
+                if let Some(total) = total_usage(event.get("info")) {
+                    self.usage_now = total;
                     self.update_turn(sink, |_| {});
                 }
                 sink.opaque(time, line);
@@ -491,6 +444,122 @@ impl State {
                 sink.opaque(time, line);
             }
         }
+    }
+}
+
+/// The texts of a `message` item's `content` parts, an image as its
+/// placeholder.
+fn message_texts(content: Option<&Value>) -> Vec<String> {
+    content
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|part| match str_at(part, "type") {
+            Some("input_text" | "output_text" | "text") => str_at(part, "text").map(str::to_string),
+            Some("input_image") => Some(image_placeholder(None, None)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What an assistant `message` says: its texts, images left out.
+fn spoken_text(texts: &[String]) -> String {
+    let text: Vec<&str> = texts
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !t.starts_with("[image"))
+        .collect();
+    text.join("\n\n")
+}
+
+/// What a user `message` item is, told by its texts.
+enum UserItem {
+    /// A shell command the user ran (`<user_shell_command>`): its text.
+    Shell(String),
+    /// Injected context or images only: no prompt.
+    Context,
+    /// What the user typed.
+    Typed(String),
+}
+
+fn user_item(texts: &[String]) -> UserItem {
+    let typed: Vec<&str> = texts
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !injected(t))
+        .collect();
+    if let Some(shell) = texts.iter().find(|t| t.starts_with("<user_shell_command>")) {
+        UserItem::Shell(strip_tag(shell))
+    } else if typed.is_empty() || typed.iter().all(|t| t.starts_with("[image")) {
+        UserItem::Context
+    } else {
+        UserItem::Typed(typed.join("\n\n"))
+    }
+}
+
+/// A `user_message`'s prompt text: its message, then a placeholder per
+/// image.
+fn with_images(message: &str, images: usize) -> String {
+    let mut text = message.to_string();
+    for _ in 0..images {
+        text.push_str("\n\n");
+        text.push_str(&image_placeholder(None, None));
+    }
+    text
+}
+
+/// The request a prompt shows: an IDE prompt's request without its
+/// editor context.
+fn request(text: &str) -> String {
+    match text.split_once(IDE_REQUEST) {
+        Some((_, request)) => request.trim().to_string(),
+        None => text.to_string(),
+    }
+}
+
+/// A `token_count`'s `info.total_token_usage` as (input, output, cached
+/// input), when it is an object.
+fn total_usage(info: Option<&Value>) -> Option<(u64, u64, u64)> {
+    let total = info
+        .and_then(|i| i.get("total_token_usage"))
+        .filter(|t| t.is_object())?;
+    let count = |k: &str| total.get(k).and_then(Value::as_u64).unwrap_or(0);
+    Some((
+        count("input_tokens"),
+        count("output_tokens"),
+        count("cached_input_tokens"),
+    ))
+}
+
+/// The assistant texts shown in a turn, each with where it came from
+/// (`response_item`: true, `agent_message`: false). Codex writes a reply
+/// twice, once each way: the first copy is shown, the second is not.
+#[derive(Debug, Default)]
+struct Spoken(Vec<(String, bool)>);
+
+impl Spoken {
+    /// `text` trimmed when it is to be shown: not empty, and not the other
+    /// copy of a text shown this turn (that copy is then forgotten).
+    fn shown<'t>(&mut self, text: &'t str, original: bool) -> Option<&'t str> {
+        let text = text.trim();
+        if text.is_empty() {
+            return None;
+        }
+        if let Some(at) = self
+            .0
+            .iter()
+            .position(|(t, from)| t == text && *from != original)
+        {
+            self.0.remove(at); // the other copy of text already shown
+            return None;
+        }
+        self.0.push((text.to_string(), original));
+        Some(text)
+    }
+
+    /// A new turn: nothing shown yet.
+    fn clear(&mut self) {
+        self.0.clear();
     }
 }
 

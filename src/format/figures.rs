@@ -64,6 +64,7 @@ pub fn figures_of(bytes: &[u8]) -> Option<Figures> {
     let head = &bytes[..bytes.len().min(HEAD)];
     match super::ndjson::decide(head, head.len() == bytes.len())? {
         LineFormat::ClaudeCode => super::claude_code::figures(bytes),
+        LineFormat::Codex => super::codex::figures(bytes),
         _ => None,
     }
 }

@@ -642,10 +642,14 @@ pub(crate) fn str_at<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
 /// keeps the record's place and shows no time, spec §1 rule 8).
 pub(crate) fn timestamp(value: &Value) -> Option<String> {
     let text = str_at(value, "timestamp")?;
-    let looks_like_time = text.len() >= 10
-        && text.as_bytes()[..4].iter().all(u8::is_ascii_digit)
-        && text.as_bytes()[4] == b'-';
-    looks_like_time.then(|| text.to_string())
+    looks_like_time(text).then(|| text.to_string())
+}
+
+/// Whether a record's `timestamp` text is a time (four digits and a dash
+/// first): the test [`timestamp`] applies, shared with the scans that read
+/// a session's figures without its events (`format::figures_of`).
+pub(crate) fn looks_like_time(text: &str) -> bool {
+    text.len() >= 10 && text.as_bytes()[..4].iter().all(u8::is_ascii_digit) && text.as_bytes()[4] == b'-'
 }
 
 /// The images in `value`, found at the JSON pointer `at`: each as the

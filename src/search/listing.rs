@@ -4,8 +4,6 @@
 //! the figures without the conversation), else whole by its reader.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 use super::Session;
@@ -43,29 +41,7 @@ pub enum Unread {
 
 /// Reads each of `sessions` on `threads` threads, in the order given.
 pub fn list(sessions: Vec<Session>, threads: usize, now: SystemTime) -> Vec<Listed> {
-    let next = AtomicUsize::new(0);
-    let done: Mutex<Vec<(usize, Listed)>> = Mutex::new(Vec::with_capacity(sessions.len()));
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(session) = sessions.get(index) else {
-                        return;
-                    };
-                    let listed = read(session.clone(), now);
-                    done.lock()
-                        .unwrap_or_else(|poisoned| poisoned.into_inner())
-                        .push((index, listed));
-                }
-            });
-        }
-    });
-    let mut done = done
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    done.sort_by_key(|(index, _)| *index);
-    done.into_iter().map(|(_, listed)| listed).collect()
+    super::parallel::map(&sessions, threads, |session| read(session.clone(), now))
 }
 
 /// One session read for its figures: scanned when its format can be,
@@ -109,12 +85,12 @@ pub fn whole_figures(path: &Path) -> (Option<String>, Result<Summary, Unread>) {
     }
 }
 
-/// A Claude Code session's title and figures by its format's scan, when
+/// A Claude Code or Codex session's title and figures by its format's scan, when
 /// the scan reads every line of it; `None`: read it whole (another agent,
 /// a file that is not a plain one or is over the size limit, a line the
 /// scan leaves to the reader).
 fn scanned(session: &Session) -> Option<(Option<String>, Summary)> {
-    if session.agent != "claude" {
+    if !matches!(session.agent, "claude" | "codex") {
         return None;
     }
     scanned_figures(&session.target.open)

@@ -14,6 +14,7 @@ pub mod fit;
 mod forms;
 mod hits;
 mod listing;
+mod parallel;
 mod query;
 mod scan;
 
@@ -83,7 +84,8 @@ pub fn sessions(
         Scope::Folder(folder) => (folder, sessions_of(folder, env, kinds.agents)),
         Scope::AllProjects(folder) => (folder, every_session(env, kinds.agents)),
     };
-    let mut found: Vec<Session> = stored.into_iter().map(agent_session).collect();
+    // Each session's project is in its file's head: read on every core.
+    let mut found: Vec<Session> = parallel::map(&stored, parallel::threads(), agent_session);
     if kinds.jp
         && let Some(workspace) = Workspace::discover(folder, env)
     {
@@ -124,11 +126,11 @@ pub fn without_nested_children(sessions: Vec<Session>) -> Vec<Session> {
         .collect()
 }
 
-fn agent_session(session: FolderSession) -> Session {
+fn agent_session(session: &FolderSession) -> Session {
     let project = session.project();
     let modified = Some(session.file.modified);
     let database = session.agent == Agent::OpenCode;
-    let path = session.file.path;
+    let path = session.file.path.clone();
     let compressed = path.extension().is_some_and(|e| e == "zst");
     Session {
         agent: session.agent.name(),

@@ -1,16 +1,20 @@
-//! `overhear sessions` scans a Claude Code transcript for its figures
-//! instead of building its conversation (docs/sessions.md, "How it is
-//! read"). The scan must say what the full reader says, figure for figure:
-//! here both read every shared fixture of every agent
+//! `overhear sessions` scans a Claude Code transcript or a Codex rollout
+//! for its figures instead of building its conversation (docs/sessions.md,
+//! "How it is read"). The scan must say what the full reader says, figure
+//! for figure: here both read every shared fixture of every agent
 //! (`$OVERHEAR_AGENT_FIXTURES`), the usage fixtures, and transcripts made
 //! to hold each case the reader treats apart; wherever the scan answers,
 //! its title, turns, calls, failures, tokens, cost and times equal the full
-//! reader's, and it answers for every Claude Code transcript it should.
+//! reader's, and it answers for every Claude Code transcript and Codex
+//! rollout it should.
 
 use std::path::{Path, PathBuf};
 
-use overhear::search::{scanned_figures, whole_figures};
+use overhear::load::sessions::Agents;
+use overhear::search::{self, Kinds, Scope, scanned_figures, whole_figures};
 use serde_json::{Value, json};
+
+use crate::common::generate::sessions;
 
 /// Every regular file under `dir`, sorted.
 fn files_under(dir: &Path) -> Vec<PathBuf> {
@@ -57,30 +61,39 @@ fn the_scan_says_what_the_full_reader_says_on_every_fixture() {
             scanned.push(file.clone());
         }
     }
-    // Every Claude Code transcript is scanned: the usage fixtures' two, and
-    // each one the shared fixtures hold, sub-agents' files included.
-    let claude: Vec<&PathBuf> = files
-        .iter()
-        .filter(|f| {
-            f.extension().is_some_and(|e| e == "jsonl")
-                && (f.starts_with(&usage) && f.to_string_lossy().contains("claude")
-                    || shared
-                        .as_ref()
-                        .is_some_and(|s| f.starts_with(s.join("claude-code"))))
-        })
-        .collect();
+    // Every Claude Code transcript and Codex rollout is scanned: the usage
+    // fixtures' ones, and each one the shared fixtures hold, sub-agents'
+    // files included.
+    let of_agent = |agent: &str, folder: &str| -> Vec<&PathBuf> {
+        files
+            .iter()
+            .filter(|f| {
+                f.extension().is_some_and(|e| e == "jsonl")
+                    && (f.starts_with(&usage) && f.to_string_lossy().contains(agent)
+                        || shared
+                            .as_ref()
+                            .is_some_and(|s| f.starts_with(s.join(folder))))
+            })
+            .collect()
+    };
+    let claude = of_agent("claude", "claude-code");
+    let codex = of_agent("codex", "codex");
     assert!(claude.len() >= 2, "{claude:?}");
-    for file in &claude {
+    assert!(!codex.is_empty(), "{codex:?}");
+    if shared.is_some() {
+        assert!(codex.len() >= 8, "every shared Codex rollout: {codex:?}");
+    }
+    for file in claude.iter().chain(&codex) {
         assert!(scanned.contains(file), "{} was not scanned", file.display());
     }
     // And nothing else: another agent's file is read whole.
-    assert_eq!(scanned.len(), claude.len(), "{scanned:?}");
+    assert_eq!(scanned.len(), claude.len() + codex.len(), "{scanned:?}");
 }
 
-/// A Claude Code record of `kind` at second `s`.
+/// A Claude Code record of `kind` at second `s` (the generated sessions'
+/// records: `benches/common/sessions.rs`).
 fn record(kind: &str, uuid: &str, s: u32, message: Value) -> Value {
-    json!({"type": kind, "uuid": uuid, "sessionId": "s", "cwd": "/w",
-        "timestamp": format!("2026-11-30T10:00:{s:02}.000Z"), "message": message})
+    sessions::claude_record(kind, uuid, ("s", "/w"), s, message)
 }
 
 fn usage(input: u64, output: u64) -> Value {
@@ -90,8 +103,7 @@ fn usage(input: u64, output: u64) -> Value {
 
 fn write(dir: &Path, name: &str, lines: &[Value]) -> PathBuf {
     let path = dir.join(name);
-    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(&path, text).unwrap();
+    sessions::write_lines(&path, lines);
     path
 }
 
@@ -300,4 +312,228 @@ fn the_scan_follows_each_rule_of_the_reader() {
     )
     .unwrap();
     assert!(scanned_figures(&broken).is_none());
+}
+
+/// Codex's rules: the two copies of a prompt and of a reply, injected
+/// context, reasoning before the first prompt, an output's failure by its
+/// text, by an extended-mode event before or after it, a refused call,
+/// usage as the growth of the totals, a model change, an IDE prompt with
+/// images, a thread name, and a legacy rollout's bare items.
+#[test]
+fn the_codex_scan_follows_each_rule_of_the_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let item = |s, payload| sessions::codex_record("response_item", s, payload);
+    let event = |s, payload| sessions::codex_record("event_msg", s, payload);
+    let tokens = |s, input: u64, output: u64| {
+        event(
+            s,
+            json!({"type": "token_count", "info": {"total_token_usage":
+            {"input_tokens": input, "cached_input_tokens": input / 2, "output_tokens": output}}}),
+        )
+    };
+    let said = |role: &str, kind: &str, text: &str| json!({"type": "message", "role": role, "content": [{"type": kind, "text": text}]});
+    let rules = write(
+        dir,
+        "rules.jsonl",
+        &[
+            sessions::codex_record(
+                "session_meta",
+                0,
+                json!({"id": "c", "cwd": "/w", "instructions": "Be brief."}),
+            ),
+            sessions::codex_record("turn_context", 1, json!({"cwd": "/w", "model": "gpt-5"})),
+            item(
+                2,
+                json!({"type": "reasoning", "summary": [], "encrypted_content": "xyz"}),
+            ),
+            item(
+                3,
+                said(
+                    "user",
+                    "input_text",
+                    "<environment_context>/w</environment_context>",
+                ),
+            ),
+            item(4, said("user", "input_text", "Fix the parser\nplease")),
+            event(
+                5,
+                json!({"type": "user_message", "message": "Fix the parser\nplease", "kind": "plain"}),
+            ),
+            event(6, json!({"type": "agent_message", "message": "Looking."})),
+            item(7, said("assistant", "output_text", "Looking.")),
+            item(
+                8,
+                json!({"type": "function_call", "call_id": "c1", "name": "shell",
+                "arguments": "{\"command\":[\"cargo\",\"test\"]}"}),
+            ),
+            item(
+                9,
+                json!({"type": "function_call_output", "call_id": "c1",
+                "output": "Exit code: 1\nWall time: 1s\nOutput:\nfailed"}),
+            ),
+            event(
+                10,
+                json!({"type": "exec_command_end", "call_id": "c1", "exit_code": 0,
+                "aggregated_output": "ok"}),
+            ),
+            item(
+                11,
+                json!({"type": "function_call", "call_id": "c2", "name": "shell", "arguments": "{}"}),
+            ),
+            event(
+                12,
+                json!({"type": "exec_command_end", "call_id": "c2", "exit_code": 2}),
+            ),
+            item(
+                13,
+                json!({"type": "function_call_output", "call_id": "c2", "output": "fine"}),
+            ),
+            item(
+                14,
+                json!({"type": "custom_tool_call", "call_id": "c3", "name": "apply_patch",
+                "input": "*** Begin Patch"}),
+            ),
+            item(
+                15,
+                json!({"type": "custom_tool_call_output", "call_id": "c3",
+                "output": "patch rejected by user"}),
+            ),
+            tokens(16, 10_000, 500),
+            event(17, json!({"type": "task_complete"})),
+            event(
+                18,
+                json!({"type": "user_message", "kind": "plain", "images": ["data:image/png;base64,AAAA"],
+                "message": "# Context from my IDE\nfile.rs\n## My request for Codex:\nAnd the lexer"}),
+            ),
+            sessions::codex_record(
+                "turn_context",
+                19,
+                json!({"cwd": "/w", "model": "gpt-5-codex"}),
+            ),
+            tokens(20, 25_000, 900),
+            event(21, json!({"type": "agent_message", "message": "Done."})),
+            event(
+                22,
+                json!({"type": "thread_name_updated", "thread_name": "Parser fixes"}),
+            ),
+            // The reply's other copy: no event, so its time is not the last.
+            item(59, said("assistant", "output_text", "Done.")),
+        ],
+    );
+    assert!(agrees(&rules), "not scanned");
+    let (title, figures) = scanned_figures(&rules).unwrap();
+    assert_eq!(title.as_deref(), Some("Parser fixes"));
+    // Reasoning before the first prompt is a turn of its own; c1 failed by
+    // its text but its event says it did not, c2 the other way round, c3
+    // was refused.
+    assert_eq!(
+        (figures.turns, figures.tool_calls, figures.failures),
+        (3, 3, 2)
+    );
+    assert_eq!(
+        (figures.input_tokens, figures.output_tokens),
+        (Some(25_000), Some(900))
+    );
+    assert_eq!(figures.cost.costed, 2, "{figures:?}");
+    assert_eq!(
+        figures.last.map(|t| t.to_string()).as_deref(),
+        Some("2026-11-30T11:00:22Z")
+    );
+
+    // Without a thread name, the first prompt's first line; an IDE
+    // prompt's request without its editor context.
+    let ide = write(
+        dir,
+        "ide.jsonl",
+        &[
+            event(
+                1,
+                json!({"type": "user_message", "kind": "plain",
+                "message": "# Context from my IDE\nfile.rs\n## My request for Codex:\n\n  And the lexer"}),
+            ),
+            item(2, said("user", "input_text", "And the lexer")),
+        ],
+    );
+    assert!(agrees(&ide), "not scanned");
+    assert_eq!(
+        scanned_figures(&ide).unwrap().0.as_deref(),
+        Some("And the lexer")
+    );
+
+    // A legacy rollout: a `{id, timestamp}` line, then bare items.
+    let legacy = write(
+        dir,
+        "legacy.jsonl",
+        &[
+            json!({"id": "l", "timestamp": "2025-08-01T09:00:00.000Z", "instructions": "x"}),
+            json!({"record_type": "state"}),
+            json!({"type": "message", "role": "user",
+                "content": [{"type": "input_text", "text": "List the files"}]}),
+            json!({"type": "function_call", "call_id": "l1", "name": "shell", "arguments": "{}"}),
+            json!({"type": "function_call_output", "call_id": "l1",
+                "output": "{\"output\":\"denied\",\"metadata\":{\"exit_code\":1}}"}),
+        ],
+    );
+    assert!(agrees(&legacy), "not scanned");
+    let (title, figures) = scanned_figures(&legacy).unwrap();
+    assert_eq!(title.as_deref(), Some("List the files"));
+    assert_eq!(
+        (figures.turns, figures.tool_calls, figures.failures),
+        (1, 1, 1)
+    );
+
+    // A call written again while unanswered is one call if it asks the
+    // same, which only its arguments tell: read whole.
+    let again = write(
+        dir,
+        "again.jsonl",
+        &[
+            event(1, json!({"type": "user_message", "message": "Go"})),
+            item(
+                2,
+                json!({"type": "function_call", "call_id": "c1", "name": "shell", "arguments": "{}"}),
+            ),
+            item(
+                3,
+                json!({"type": "function_call", "call_id": "c1", "name": "shell", "arguments": "{}"}),
+            ),
+        ],
+    );
+    assert!(scanned_figures(&again).is_none());
+    assert_eq!(whole_figures(&again).1.unwrap().tool_calls, 1);
+}
+
+/// `overhear sessions` over a home of generated sessions (the bench's, 300
+/// of them) lists each with the figures the full reader gives it.
+#[test]
+fn the_listing_of_generated_sessions_says_what_the_full_reader_says() {
+    let root = tempfile::tempdir().unwrap();
+    let home = root.path().join("home");
+    sessions::write_home(&home, 200, 100);
+    let env = |name: &str| (name == "HOME").then(|| home.display().to_string());
+    let kinds = Kinds {
+        agents: Agents::ALL,
+        jp: false,
+    };
+    let chosen = search::sessions(&Scope::AllProjects(root.path().into()), kinds, &[], &env);
+    assert_eq!(chosen.len(), 300);
+    let paths: Vec<PathBuf> = chosen.iter().map(|s| s.target.open.clone()).collect();
+    let listed = search::list(chosen, 2, std::time::SystemTime::now());
+    for (listed, path) in listed.iter().zip(&paths) {
+        let (title, figures) = whole_figures(path);
+        assert_eq!(listed.title, title, "{}", path.display());
+        assert_eq!(
+            listed.figures.as_ref().ok(),
+            figures.as_ref().ok(),
+            "{}",
+            path.display()
+        );
+        assert!(listed.figures.is_ok(), "{}", path.display());
+        assert!(
+            scanned_figures(path).is_some(),
+            "{} not scanned",
+            path.display()
+        );
+    }
 }

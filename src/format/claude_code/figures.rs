@@ -22,6 +22,7 @@ use serde_json::Value;
 
 use super::user::{self, Said};
 use crate::format::figures::{Figures, lines};
+use crate::format::transcript::looks_like_time;
 use crate::model::facts::TurnInfo;
 
 /// The figures of a Claude Code transcript, or `None` when a line is one
@@ -85,13 +86,7 @@ impl Scan {
             "user" => self.user(&record, line)?,
             "assistant" => self.assistant(&record)?,
             _ => {
-                let slot = match kind {
-                    "custom-title" => Some((0, "customTitle")),
-                    "ai-title" => Some((1, "aiTitle")),
-                    "summary" => Some((2, "summary")),
-                    _ => None,
-                };
-                if let Some((slot, key)) = slot {
+                if let Some((slot, key)) = super::title_slot(kind) {
                     let value: Value = serde_json::from_slice(line).ok()?;
                     if let Some(title) = value.get(key).and_then(Value::as_str) {
                         self.titles[slot] = Some(title.to_string());
@@ -281,11 +276,6 @@ impl Scan {
             .or(self.first_prompt_line);
         figures
     }
-}
-
-/// The reader's test of a record's `timestamp` (`transcript::timestamp`).
-fn looks_like_time(text: &str) -> bool {
-    text.len() >= 10 && text.as_bytes()[..4].iter().all(u8::is_ascii_digit) && text.as_bytes()[4] == b'-'
 }
 
 /// A record's envelope: what the figures need, the rest skipped.
