@@ -15,11 +15,12 @@ use crate::text::ascii::is_printable;
 use crate::text::sanitize::{VISIBLE_ESCAPE, is_bidi_control};
 
 /// Writes `lines`, each followed by `\n`; with `color`, styles as SGR sequences.
+#[cfg(any(test, feature = "cli"))]
 pub fn write_lines(out: &mut impl Write, lines: &[Line<'_>], color: bool) -> io::Result<()> {
     LineWriter::default().write(out, lines, color)
 }
 
-/// [`write_lines`] called again and again (a printout, block after block):
+/// `write_lines` called again and again (a printout, block after block):
 /// the buffers a line is cleaned and written into are kept from one call to
 /// the next, not grown anew for each block.
 #[derive(Default)]
@@ -31,7 +32,7 @@ pub struct LineWriter {
 }
 
 impl LineWriter {
-    /// Writes `lines` as [`write_lines`] does.
+    /// Writes `lines`, each followed by `\n`; with `color`, styles as SGR sequences.
     pub fn write(&mut self, out: &mut impl Write, lines: &[Line<'_>], color: bool) -> io::Result<()> {
         let LineWriter { buffer, scratch } = self;
         for line in lines {
