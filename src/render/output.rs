@@ -15,16 +15,34 @@ use crate::text::ascii::is_printable;
 use crate::text::sanitize::{VISIBLE_ESCAPE, is_bidi_control};
 
 /// Writes `lines`, each followed by `\n`; with `color`, styles as SGR sequences.
+#[cfg(any(test, feature = "cli"))]
 pub fn write_lines(out: &mut impl Write, lines: &[Line<'_>], color: bool) -> io::Result<()> {
-    let mut buffer = String::new();
-    let mut scratch = Scratch::default();
-    for line in lines {
-        buffer.clear();
-        render_line(&mut buffer, line, color, &mut scratch);
-        buffer.push('\n');
-        out.write_all(buffer.as_bytes())?;
+    LineWriter::default().write(out, lines, color)
+}
+
+/// `write_lines` called again and again (a printout, block after block):
+/// the buffers a line is cleaned and written into are kept from one call to
+/// the next, not grown anew for each block.
+#[derive(Default)]
+pub struct LineWriter {
+    /// One line as written.
+    buffer: String,
+    /// Its text and runs of style.
+    scratch: Scratch,
+}
+
+impl LineWriter {
+    /// Writes `lines`, each followed by `\n`; with `color`, styles as SGR sequences.
+    pub fn write(&mut self, out: &mut impl Write, lines: &[Line<'_>], color: bool) -> io::Result<()> {
+        let LineWriter { buffer, scratch } = self;
+        for line in lines {
+            buffer.clear();
+            render_line(buffer, line, color, scratch);
+            buffer.push('\n');
+            out.write_all(buffer.as_bytes())?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The lines as plain text, one `\n`-terminated row each (for snapshots and pipes).

@@ -13,7 +13,7 @@ use super::document::{BlockKind, DocBlock, DocOptions, Document};
 use super::duration::epoch_millis;
 use super::layout::{LayoutContext, layout, running_turn_rule};
 use super::lazy_highlight::Highlighting;
-use super::output::write_lines;
+use super::output::LineWriter;
 use super::theme::Theme;
 use crate::model::Conversation;
 use crate::text::sanitize::SanitizeMode;
@@ -204,6 +204,7 @@ pub fn print_document_at(
     };
     let total = conv.turns.len();
     let mut current_turn = 0;
+    let mut writer = LineWriter::default();
     for block in &doc.blocks {
         if let Some(spec) = &options.turns
             && !spec.contains(block.turn, total)
@@ -232,7 +233,7 @@ pub fn print_document_at(
                 }
             }
         }
-        write_lines(out, &lines, options.color)?;
+        writer.write(out, &lines, options.color)?;
     }
     out.flush()
 }

@@ -112,6 +112,21 @@ impl<'a> Iterator for GraphemeIndices<'a> {
             self.at += len;
             return Some((start, &self.text[start..start + len]));
         }
+        // An ASCII character or one measured alone ([`is_lone`]: the
+        // punctuation, shapes and box drawing of headers and gutters), before
+        // the end, an ASCII character or one measured alone, is a cluster of
+        // its own too: no rule of Unicode's joins such a pair (none is a
+        // mark, a joiner, a prepended character, a regional indicator or
+        // Hangul; `characters_measured_one_at_a_time_are_clusters_of_their_own`),
+        // and the text is at a cluster boundary here.
+        let rest = &self.text[start..];
+        let mut chars = rest.chars();
+        let c = chars.next()?;
+        if (c.is_ascii() || is_lone(c)) && chars.next().is_none_or(|n| n.is_ascii() || is_lone(n)) {
+            let end = start + c.len_utf8();
+            self.at = end;
+            return Some((start, &self.text[start..end]));
+        }
         let end = ascii_boundary_after(bytes, start + 1);
         self.at = end;
         let mut clusters = self.text[start..end].grapheme_indices(true);
@@ -195,13 +210,21 @@ fn lone_chars_width(s: &str) -> Option<usize> {
 fn is_lone(c: char) -> bool {
     matches!(c,
         ' '..='~'
+        // Latin-1: letters with their accents composed, the middle dot and
+        // the signs of the layout's headers (`·`, `×`, `§`); not the soft
+        // hyphen, a control.
+        | '\u{A0}'..='\u{AC}' | '\u{AE}'..='\u{FF}'
         // Dashes, quotes, bullets, the ellipsis; then the rest of
         // General Punctuation between its separators and bidi controls
         // (U+2028–U+202E) and its invisible operators (from U+2060).
         | '\u{2010}'..='\u{2027}' | '\u{202F}'..='\u{205E}'
         // Arrows, box drawing and block elements.
         | '\u{2190}'..='\u{21FF}'
-        | '\u{2500}'..='\u{259F}')
+        // Control pictures (`␛`, what an escape is shown as).
+        | '\u{2400}'..='\u{2426}'
+        // Box drawing, block elements and geometric shapes (`●`, `▾`, `◦`)
+        // but the two drawn two columns wide (`◽`, `◾`).
+        | '\u{2500}'..='\u{25FC}' | '\u{25FF}')
 }
 
 /// The display width of a run of spans.
@@ -290,13 +313,10 @@ mod tests {
         // Every pair of the characters `lone_chars_width` measures alone is
         // two clusters, so no string of them holds a longer one (the rules
         // that look further than a pair need joiners or regional indicators).
-        let lone: Vec<char> = (' '..='~')
-            .chain('\u{2010}'..='\u{205F}')
-            .chain('\u{2190}'..='\u{21FF}')
-            .chain('\u{2500}'..='\u{259F}')
+        let lone: Vec<char> = candidates()
             .filter(|c| lone_chars_width(c.encode_utf8(&mut [0; 4])).is_some())
             .collect();
-        assert_eq!(lone.len(), 95 + 24 + 48 + 112 + 160);
+        assert_eq!(lone.len(), 95 + 95 + 24 + 48 + 112 + 39 + 254);
         for a in &lone {
             for b in &lone {
                 let pair = format!("{a}{b}");
@@ -309,14 +329,27 @@ mod tests {
     fn characters_measured_one_at_a_time_are_one_column_wide() {
         // `lone_chars_width` counts each of them as one column without
         // asking the ruler: what the ruler says of each, alone.
-        let lone = (' '..='~')
-            .chain('\u{2010}'..='\u{205F}')
-            .chain('\u{2190}'..='\u{21FF}')
-            .chain('\u{2500}'..='\u{259F}')
-            .filter(|c| lone_chars_width(c.encode_utf8(&mut [0; 4])).is_some());
+        let lone = candidates().filter(|c| lone_chars_width(c.encode_utf8(&mut [0; 4])).is_some());
         for c in lone {
             assert_eq!(grapheme_width(c.encode_utf8(&mut [0; 4])), 1, "{c:?}");
         }
+        // And the ones left out would not be.
+        for c in ['\u{AD}', '\u{25FD}', '\u{25FE}'] {
+            let alone = c.encode_utf8(&mut [0; 4]).to_string();
+            assert!(lone_chars_width(&alone).is_none());
+        }
+        assert_eq!(grapheme_width("\u{25FD}"), 2);
+    }
+
+    /// The blocks of characters [`lone_chars_width`] measures alone, with
+    /// their neighbours.
+    fn candidates() -> impl Iterator<Item = char> {
+        (' '..='~')
+            .chain('\u{A0}'..='\u{FF}')
+            .chain('\u{2010}'..='\u{205F}')
+            .chain('\u{2190}'..='\u{21FF}')
+            .chain('\u{2400}'..='\u{243F}')
+            .chain('\u{2500}'..='\u{25FF}')
     }
 
     #[test]
@@ -344,6 +377,7 @@ mod tests {
             prop_oneof![
                 4 => "[ -~]{1,6}",
                 1 => "[\r\n\t\x01]{1,3}",
+                2 => "[·×§é ●▾◦▸◽◾␛─│…→—’\u{A0}\u{AD}]{1,4}",
                 3 => "[\u{301}\u{200D}\u{FE0F}\u{600}\u{903}\u{915}\u{94D}\u{937}\u{1F1E6}\u{1F1EB}\u{1100}\u{1161}\u{11A8}\u{AC00}\u{1F468}\u{1F3FB}\u{2764}\u{20E3}\u{E0041}\u{E007F}\u{1F3F4}中é—]{1,4}",
                 1 => "\\PC{1,3}",
             ],
@@ -355,7 +389,7 @@ mod tests {
     proptest! {
         #[test]
         fn a_line_fits_when_its_width_is_within(
-            text in "[ -~\t]{0,12}\\PC{0,6}[ -~]{0,12}|[\u{1F1E6}-\u{1F1FF}\u{200D}\u{FE0F}\u{1F468}\u{0300}\u{3000}e ]{0,12}|[ -~\u{2010}-\u{2060}\u{2190}-\u{21FF}\u{2500}-\u{25A0}\u{301}\u{200D}\u{FE0F}\u{20E3}\u{1F1E6}\u{0600}\u{1100}\u{AC00}\t]{0,40}",
+            text in "[ -~\t]{0,12}\\PC{0,6}[ -~]{0,12}|[\u{1F1E6}-\u{1F1FF}\u{200D}\u{FE0F}\u{1F468}\u{0300}\u{3000}e ]{0,12}|[ -~\u{A0}-\u{FF}\u{2010}-\u{2060}\u{2190}-\u{21FF}\u{2400}-\u{2440}\u{2500}-\u{25FF}\u{301}\u{200D}\u{FE0F}\u{20E3}\u{1F1E6}\u{0600}\u{1100}\u{AC00}\t]{0,40}",
             width in 0usize..40,
         ) {
             let line = Line::from(vec![Span::raw(text.clone()), Span::raw(text.clone())]);
@@ -363,7 +397,7 @@ mod tests {
         }
 
         #[test]
-        fn ascii_clusters_are_unicode_clusters(text in "[ -~\r\n\t]{0,40}|\\PC{0,20}") {
+        fn ascii_clusters_are_unicode_clusters(text in "[ -~\r\n\t]{0,40}|\\PC{0,20}|[ -~\r\n\u{A0}-\u{FF}\u{2010}-\u{2060}\u{2190}-\u{21FF}\u{2400}-\u{2440}\u{2500}-\u{25FF}\u{301}\u{200D}\u{FE0F}\u{600}]{0,40}") {
             let fast: Vec<(usize, &str)> = grapheme_indices(&text).collect();
             let slow: Vec<(usize, &str)> = text.grapheme_indices(true).collect();
             prop_assert_eq!(fast, slow);
@@ -409,8 +443,8 @@ mod tests {
         }
 
         #[test]
-        fn punctuation_arrows_and_box_drawing_are_measured_as_their_clusters_are(
-            text in "[ -~\u{2010}-\u{2060}\u{2190}-\u{21FF}\u{2500}-\u{25A0}\u{301}\u{200D}\u{FE0F}\u{1F1E6}\u{0600}\u{1100}\u{AC00}\t]{0,40}",
+        fn latin1_punctuation_arrows_and_shapes_are_measured_as_their_clusters_are(
+            text in "[ -~\u{A0}-\u{FF}\u{2010}-\u{2060}\u{2190}-\u{21FF}\u{2400}-\u{2440}\u{2500}-\u{25FF}\u{301}\u{200D}\u{FE0F}\u{20E3}\u{1F1E6}\u{0600}\u{1100}\u{AC00}\t]{0,40}",
         ) {
             let by_cluster: usize = text.grapheme_indices(true).map(|(_, g)| grapheme_width(g)).sum();
             prop_assert_eq!(display_width(&text), by_cluster);

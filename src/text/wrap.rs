@@ -156,7 +156,10 @@ impl<'s, 'a> Wrapper<'s, 'a> {
         } else {
             &self.rest
         };
-        let mut spans: Vec<Span<'static>> = prefix.spans.clone();
+        // Room for the line's spans and for a prefix put in front of it
+        // later (`prefix_lines`), so that neither grows the list.
+        let mut spans: Vec<Span<'static>> = Vec::with_capacity(prefix.spans.len() + 4);
+        spans.extend(prefix.spans.iter().cloned());
         // One span per run of pieces of one input span, its text sized first.
         let mut group = 0;
         while group < self.line.len() {
@@ -417,13 +420,16 @@ pub fn prefix_lines(
         .map(|(i, line)| {
             let prefix = if i == 0 { &first } else { &rest };
             let blank = line.spans.iter().all(|s| s.content.trim().is_empty());
-            let mut spans: Vec<Span<'static>> = Vec::with_capacity(prefix.len() + line.spans.len());
+            // The line's own list of spans takes the prefix in front (it
+            // has room for it as the wrapper leaves it): no list is made
+            // per line and level of nesting.
+            let mut spans = line.spans;
             if blank {
+                spans.clear();
                 spans.extend(prefix.iter().cloned());
                 trim_end(&mut spans);
             } else {
-                spans.extend(prefix.iter().cloned());
-                spans.extend(line.spans);
+                spans.splice(0..0, prefix.iter().cloned());
             }
             Line::from(spans)
         })

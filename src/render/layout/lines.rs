@@ -15,7 +15,7 @@ use crate::render::markdown::{
 use crate::render::split::PieceForm;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::text::truncate::cut_to_width;
-use crate::text::width::{display_width, line_width};
+use crate::text::width::{display_width, line_fits};
 use crate::text::wrap::{child_width, prefix_lines, wrap_spans};
 
 use super::rules::{display_timestamp, rule};
@@ -40,7 +40,8 @@ pub(super) fn pretty(value: &Value) -> String {
 /// sideways (then only code is laid out that wide).
 pub(super) fn fit(lines: &mut [Line<'static>], width: usize) {
     for line in lines.iter_mut() {
-        if line_width(line) > width {
+        // `line_fits`: measured only when its quick bound is over the width.
+        if !line_fits(line, width) {
             *line = cut_to_width(line, width);
         }
     }
@@ -187,7 +188,7 @@ pub(super) fn indent_code(
     let lines = lines
         .into_iter()
         .map(|l| {
-            if line_width(&l) > limit {
+            if !line_fits(&l, limit) {
                 cut_to_width(&l, limit)
             } else {
                 l
