@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo build --example page_open --bin overhear
-//! target/debug/examples/page_open [MB] [OVERHEAR]
+//! target/debug/examples/page_open [MB] [OVERHEAR] [KEEP]
 //! ```
 //!
 //! It writes a generated JP conversation of MB megabytes (default 100;
@@ -14,7 +14,9 @@
 //! empty page in headless Chromium (`--headless=new --dump-dom`, a fresh
 //! profile each time), three times each, and prints the median wall-clock
 //! time of each: the page's time less the empty page's is what the page
-//! costs to open. The largest page is the budget's figure.
+//! costs to open. The largest page is the budget's figure. With KEEP (a
+//! folder), the conversation and the pages are written there and kept, for
+//! a look at the pages or other loads of them.
 
 #[path = "../benches/common/mod.rs"]
 mod common;
@@ -37,15 +39,17 @@ fn main() {
         .map(PathBuf::from)
         .find(|p| p.exists())
         .expect("Chromium: apt-get install -y --no-install-recommends chromium");
-    let dir = tempfile::tempdir().expect("a temporary folder");
+    let keep = args.next().map(PathBuf::from);
+    let temporary = tempfile::tempdir().expect("a temporary folder");
+    let dir = keep.as_deref().unwrap_or(temporary.path());
     let events = common::stored(&common::conversation_events(megabytes << 20));
-    let conversation = common::write_conversation(&dir.path().join("convs"), &events);
+    let conversation = common::write_conversation(&dir.join("convs"), &events);
     println!(
         "conversation: {:.1} MB of events.json",
         events.len() as f64 / 1e6
     );
     drop(events);
-    let out = dir.path().join("out");
+    let out = dir.join("out");
     std::fs::create_dir(&out).expect("the output folder");
     let started = Instant::now();
     let status = Command::new(&overhear)
@@ -65,7 +69,7 @@ fn main() {
     pages.sort();
     let empty = out.join("empty.html");
     std::fs::write(&empty, "<!doctype html><title>empty</title><p>empty</p>").expect("a page");
-    let base = median(&chromium, &empty, dir.path());
+    let base = median(&chromium, &empty, dir);
     println!("empty page (baseline): {:.2} s", base.as_secs_f64());
     println!("| page | size | open (median of {RUNS}) | less the empty page |");
     println!("|---|---|---|---|");
@@ -74,7 +78,7 @@ fn main() {
         if page == &empty {
             continue;
         }
-        let took = median(&chromium, page, dir.path());
+        let took = median(&chromium, page, dir);
         let name = page
             .file_name()
             .map_or(String::new(), |n| n.to_string_lossy().into_owned());

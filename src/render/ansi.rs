@@ -21,10 +21,62 @@ const TAB_STOP: usize = 8;
 /// other escape sequence and control character is removed or, in
 /// [`SanitizeMode::Visualize`], shown as `␛`. Tabs expand to 8-column tab stops.
 pub fn ansi_to_lines(text: &str, mode: SanitizeMode) -> Vec<Line<'static>> {
+    match plain_lines(text) {
+        Some(lines) => lines,
+        None => parsed_lines(text, mode),
+    }
+}
+
+/// [`ansi_to_lines`] through the escape-sequence parser: a `vte` parser fed
+/// every byte of the sanitized text.
+fn parsed_lines(text: &str, mode: SanitizeMode) -> Vec<Line<'static>> {
     let clean = sanitize_keep_sgr(text, mode);
     let mut builder = Builder::default();
     Parser::new().advance(&mut builder, clean.as_bytes());
     builder.finish()
+}
+
+/// [`ansi_to_lines`] of text the sanitizer leaves as it is and that holds
+/// no escape (most tool results): the same lines, without running a parser
+/// per character — one unstyled span a line, tabs expanded. `None` for any
+/// other text (an escape, a control character but `\n` and `\t`).
+fn plain_lines(text: &str) -> Option<Vec<Line<'static>>> {
+    if text.as_bytes().contains(&0x1b) || !crate::text::sanitize::is_clean(text) {
+        return None;
+    }
+    let mut lines = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (line, next) = rest.split_once('\n').unwrap_or((rest, ""));
+        lines.push(plain_line(line));
+        rest = next;
+    }
+    Some(lines)
+}
+
+/// One line of [`plain_lines`]: its tabs expanded to the terminal's stops,
+/// as [`Builder`] expands them.
+fn plain_line(line: &str) -> Line<'static> {
+    if line.is_empty() {
+        return Line::default();
+    }
+    let style = Rendition::default().style();
+    if !line.contains('\t') {
+        return Line::from(vec![Span::styled(line.to_string(), style)]);
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut column = 0;
+    let mut pieces = line.split('\t').peekable();
+    while let Some(piece) = pieces.next() {
+        out.push_str(piece);
+        if pieces.peek().is_some() {
+            column += display_width(piece);
+            let to = (column / TAB_STOP + 1) * TAB_STOP;
+            out.extend(std::iter::repeat_n(' ', to - column));
+            column = to;
+        }
+    }
+    Line::from(vec![Span::styled(out, style)])
 }
 
 /// The graphic rendition in force.
@@ -322,9 +374,68 @@ mod tests {
         assert_eq!(lines[1].spans[0].content, "        d");
     }
 
+    /// Inputs of every kind the fast path must agree on, or leave to the
+    /// parser: plain, tabs, CR, wide characters, controls, escapes.
+    const VARIED: &[&str] = &[
+        "",
+        "\n",
+        "\n\n",
+        "plain",
+        "plain\n",
+        "two\nlines",
+        "two\nlines\n\n",
+        "\nlead",
+        "a\tb\tc",
+        "\t\tdeep",
+        "tab at end\t",
+        "中文\t字\tx",
+        "👍🏽\tthumb",
+        "e\u{301}\tcombined",
+        "cr\r\nlf",
+        "progress\rdone",
+        "bell\x07",
+        "del\x7f",
+        "c1\u{85}next",
+        "\u{9b}31mcsi",
+        "bidi\u{202e}txet",
+        "\x1b[31mred\x1b[0m",
+        "tab\t\x1b[1mbold\tx",
+    ];
+
+    #[test]
+    fn text_without_escapes_is_laid_out_without_the_parser_and_the_same() {
+        for text in VARIED {
+            let slow = parsed_lines(text, SanitizeMode::Strip);
+            match plain_lines(text) {
+                Some(fast) => assert_eq!(fast, slow, "{text:?}"),
+                None => assert!(
+                    text.chars()
+                        .any(|c| c.is_control() && c != '\n' && c != '\t')
+                        || text.contains('\u{202e}'),
+                    "{text:?} was left to the parser"
+                ),
+            }
+            for mode in [SanitizeMode::Strip, SanitizeMode::Visualize] {
+                assert_eq!(ansi_to_lines(text, mode), parsed_lines(text, mode), "{text:?}");
+            }
+        }
+        assert!(plain_lines("中文\t字\tx").is_some());
+        assert!(plain_lines("cr\r\nlf").is_none());
+        assert!(plain_lines("\x1b[31mred").is_none());
+    }
+
     use proptest::prelude::*;
 
     proptest! {
+        #[test]
+        fn the_fast_path_gives_the_parsers_lines(
+            text in "([a-z ]|\t|\n|\r|\x07|\x1b\\[1m|中|👍🏽|e\u{301}|\u{85}|\u{200b}){0,40}",
+        ) {
+            for mode in [SanitizeMode::Strip, SanitizeMode::Visualize] {
+                prop_assert_eq!(ansi_to_lines(&text, mode), parsed_lines(&text, mode), "{:?}", text);
+            }
+        }
+
         #[test]
         fn no_control_character_reaches_a_span(
             text in "(\x1b\\[[0-9;:]{0,12}m|\x1b\\]0;[a-z]*\x07|\x1b|[a-z \n\t\r\x07\u{9b}中]){0,30}",

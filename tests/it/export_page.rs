@@ -377,18 +377,23 @@ fn a_large_session_is_cut_into_linked_pages_under_the_limit() {
             html.matches("<details").count(),
             html.matches("</details>").count()
         );
-        // The contents on every page, linking turns on other pages by name.
+        // The contents of the page's own turns on every page, and every
+        // other page linked with the turns it holds.
         assert!(html.contains("<nav class=\"toc\">"), "{name}");
-        assert!(
-            html.contains("Prompt number 79"),
-            "{name}: the contents name every turn"
-        );
+        assert!(html.contains("<nav class=\"toc pages-list\">"), "{name}");
+        for (j, other) in names.iter().enumerate() {
+            if j != i {
+                assert!(
+                    html.contains(&format!("<a href=\"{other}\">{}</a> (turn", j + 1)),
+                    "{name}: {other}"
+                );
+            }
+        }
         if i > 0 {
             assert!(
                 html.contains(&format!("<a rel=\"prev\" href=\"{}\">", names[i - 1])),
                 "{name}"
             );
-            assert!(html.contains("href=\"run.html#turn-1\""), "{name}");
         }
         if i + 1 < names.len() {
             assert!(
@@ -396,10 +401,38 @@ fn a_large_session_is_cut_into_linked_pages_under_the_limit() {
                 "{name}"
             );
         }
-        anchors.extend(
-            html.match_indices("<h2 id=\"turn-")
-                .map(|(at, _)| html[at..].split('"').nth(1).unwrap().to_string()),
-        );
+        let here: Vec<String> = html
+            .match_indices("<h2 id=\"turn-")
+            .map(|(at, _)| html[at..].split('"').nth(1).unwrap().to_string())
+            .collect();
+        // Each turn whose heading is here is in this page's contents,
+        // linked to its anchor on this page, with its prompt.
+        let n = |a: &String| a.trim_start_matches("turn-").parse::<usize>().unwrap();
+        for anchor in &here {
+            let k = n(anchor);
+            assert!(
+                html.contains(&format!(
+                    "<li value=\"{k}\"><a href=\"#{anchor}\">Prompt number {}</a>",
+                    k - 1
+                )),
+                "{name}: {anchor}"
+            );
+        }
+        // The list of pages says which turns this one holds.
+        let (first, last) = (n(&here[0]), n(here.last().unwrap()));
+        for other in names.iter().filter(|&other| other != name) {
+            let listed = std::fs::read_to_string(out.join(other)).unwrap();
+            let range = if first == last {
+                format!(" (turn {first})")
+            } else {
+                format!(" (turns {first}–{last})")
+            };
+            assert!(
+                listed.contains(&format!("<a href=\"{name}\">{}</a>{range}", i + 1)),
+                "{other} lists {name} as {range}"
+            );
+        }
+        anchors.extend(here);
     }
     let expected: Vec<String> = (1..=80).map(|n| format!("turn-{n}")).collect();
     assert_eq!(anchors, expected, "every turn once, in order");

@@ -5,9 +5,11 @@
 //! Files are cut between turns, or between two blocks of a turn larger than
 //! a page (the rest of it continues on the next page under `turn N
 //! (continued)`); a single block larger than the limit is a page of its own.
-//! Every page has the table of contents (linking each turn on the page that
-//! holds it) and links to the previous and the next page. Pages are named
-//! after the output: `run.html`, `run-2.html`, `run-3.html`, ….
+//! Every page has a table of contents of its own turns and a line linking
+//! every page with the turns it holds (a contents of every turn on every
+//! page cost a large session's pages most of their size), and links to the
+//! previous and the next page. Pages are named after the output:
+//! `run.html`, `run-2.html`, `run-3.html`, ….
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -16,8 +18,10 @@ use super::header::Figures;
 use super::{Built, Section, escape};
 
 /// The largest HTML file an export writes (bytes), as `overhear export`
-/// uses it: a browser opens a page this large in a few seconds.
-pub const PAGE_LIMIT: usize = 16 * 1024 * 1024;
+/// uses it: a browser opens a page this large in under 3 s on a loaded
+/// 2-core machine (docs/benchmarks.md, "A page in a browser"), where
+/// 16 MiB took 50 s.
+pub const PAGE_LIMIT: usize = 512 * 1024;
 
 /// The file name of page `index` (0-based) of an export written to
 /// `name`: the name itself, then `NAME-2.EXT`, `NAME-3.EXT`, ….
@@ -69,15 +73,22 @@ impl Pages {
         let header = header(&built.figures, agent, project);
         let cuts = match limit {
             Some(limit) => {
-                // The room the skeleton takes on any page, the table of
-                // contents with the longest links it can have included.
-                let longest = page_name(name, built.sections.len() + 1);
-                let skeleton = head(title, &css).len()
-                    + header.len()
-                    + toc(&built.sections, &|_| Some(longest.clone())).len()
-                    + 4 * (longest.len() + 200)
-                    + FOOT.len();
-                cut(&built.sections, limit.saturating_sub(skeleton))
+                // The room the skeleton takes on any page: the list of
+                // pages grows with their count, so the sections are cut
+                // again until the count they need is the one allowed for.
+                let fixed = head(title, &css).len() + header.len() + FOOT.len() + 600;
+                let mut pages = 1;
+                loop {
+                    let longest = page_name(name, pages + 1).len();
+                    let skeleton = fixed + 4 * (longest + 200) + (pages + 2) * (longest + 80);
+                    let cuts = cut(&built.sections, limit.saturating_sub(skeleton), longest);
+                    // More pages need a longer list, which needs no more
+                    // pages than the room it takes: a few rounds at most.
+                    if cuts.len() <= pages {
+                        break cuts;
+                    }
+                    pages = cuts.len();
+                }
             }
             None => vec![Cut {
                 spans: built
@@ -122,7 +133,9 @@ impl Pages {
         let link = |section: usize| {
             (self.home[section] != page).then(|| page_name(&self.name, self.home[section]))
         };
-        out.write_all(toc(&self.built.sections, &link).as_bytes())?;
+        let on_page: Vec<usize> = cut.spans.iter().map(|&(section, _, _)| section).collect();
+        out.write_all(toc(&self.built.sections, &on_page, &link).as_bytes())?;
+        out.write_all(self.page_list(page).as_bytes())?;
         out.write_all(b"</header>\n")?;
         let nav = navigation(&self.name, page, self.cuts.len());
         out.write_all(nav.as_bytes())?;
@@ -141,12 +154,14 @@ impl Pages {
 }
 
 /// Cuts the sections into pages whose content is at most `room` bytes
-/// (each page holds one unit at least).
-fn cut(sections: &[Section], room: usize) -> Vec<Cut> {
+/// (each page holds one unit at least), each section's line in the page's
+/// table of contents counted with it (links to pages named up to
+/// `name_len` bytes).
+fn cut(sections: &[Section], room: usize, name_len: usize) -> Vec<Cut> {
     let mut cuts = vec![Cut { spans: Vec::new() }];
     let mut used = 0;
     for (index, section) in sections.iter().enumerate() {
-        let heading = section.heading(false).len() + 64;
+        let heading = section.heading(false).len() + 64 + toc_entry(section, name_len).len();
         let mut start = 0;
         // A turn that fits whole goes whole; one that does not fit the
         // rest of this page starts on the next, and is cut only when it
@@ -205,12 +220,14 @@ fn header(figures: &Figures, agent: Option<&str>, project: Option<&str>) -> Stri
 /// The end of a page.
 const FOOT: &str = "</main>\n</body>\n</html>\n";
 
-/// The table of contents: each turn, its first prompt and its figures,
-/// linked to its anchor (`link` names the other page that holds it).
-fn toc(sections: &[Section], link: &dyn Fn(usize) -> Option<String>) -> String {
+/// The table of contents of a page: each turn among `sections` (the
+/// indices of those on the page), its first prompt and its figures,
+/// linked to its anchor (`link` names the other page that holds it, for
+/// a turn a page break cut).
+fn toc(all: &[Section], sections: &[usize], link: &dyn Fn(usize) -> Option<String>) -> String {
     let turns: Vec<(usize, &Section)> = sections
         .iter()
-        .enumerate()
+        .map(|&index| (index, &all[index]))
         .filter(|(_, s)| s.number > 0)
         .collect();
     if turns.is_empty() {
@@ -223,33 +240,83 @@ fn toc(sections: &[Section], link: &dyn Fn(usize) -> Option<String>) -> String {
         if turns.len() == 1 { "" } else { "s" }
     );
     for (index, section) in turns {
-        let n = section.number;
         let page = link(index).map(|p| escape(&p)).unwrap_or_default();
-        let label = section
-            .prompt
-            .as_deref()
-            .map_or_else(|| format!("turn {n}"), escape);
-        let _ = write!(
-            out,
-            "<li value=\"{n}\"><a href=\"{page}#turn-{n}\">{label}</a>"
-        );
-        let figures = &section.figures;
-        if figures.calls > 0 {
-            let _ = write!(
-                out,
-                " <span class=\"meta\">· {} tool call{}",
-                figures.calls,
-                if figures.calls == 1 { "" } else { "s" }
-            );
-            if figures.failures > 0 {
-                let _ = write!(out, ", {} failed", figures.failures);
-            }
-            out.push_str("</span>");
-        }
-        out.push_str("</li>\n");
+        out.push_str(&toc_line(section, &page));
     }
     out.push_str("</ol></details></nav>\n");
     out
+}
+
+/// A turn's line in the table of contents, linked to `page` (empty: this one).
+fn toc_line(section: &Section, page: &str) -> String {
+    let n = section.number;
+    let label = section
+        .prompt
+        .as_deref()
+        .map_or_else(|| format!("turn {n}"), escape);
+    let mut out = format!("<li value=\"{n}\"><a href=\"{page}#turn-{n}\">{label}</a>");
+    let figures = &section.figures;
+    if figures.calls > 0 {
+        let _ = write!(
+            out,
+            " <span class=\"meta\">· {} tool call{}",
+            figures.calls,
+            if figures.calls == 1 { "" } else { "s" }
+        );
+        if figures.failures > 0 {
+            let _ = write!(out, ", {} failed", figures.failures);
+        }
+        out.push_str("</span>");
+    }
+    out.push_str("</li>\n");
+    out
+}
+
+/// The most a turn's line in a page's contents takes: linked to another
+/// page (a name of `name_len` bytes), for the cut to count.
+fn toc_entry(section: &Section, name_len: usize) -> String {
+    toc_line(section, &"p".repeat(name_len))
+}
+
+impl Pages {
+    /// Every page with the turns it holds, linked, the current one not:
+    /// `pages: 1 (turns 1–40) · 2 (turns 41–95) · …`; nothing for a single
+    /// page. Each turn's line in the contents is on the page that holds it.
+    fn page_list(&self, current: usize) -> String {
+        if self.cuts.len() < 2 {
+            return String::new();
+        }
+        let mut out = String::from("<nav class=\"toc pages-list\">pages:");
+        for (page, cut) in self.cuts.iter().enumerate() {
+            let numbers = cut
+                .spans
+                .iter()
+                .map(|&(section, _, _)| self.built.sections[section].number)
+                .filter(|&n| n > 0);
+            let first = numbers.clone().min();
+            let last = numbers.max();
+            let turns = match (first, last) {
+                (Some(a), Some(b)) if a == b => format!(" (turn {a})"),
+                (Some(a), Some(b)) => format!(" (turns {a}–{b})"),
+                _ => String::new(),
+            };
+            if page > 0 {
+                out.push_str(" ·");
+            }
+            if page == current {
+                let _ = write!(out, " <strong>{}</strong>{turns}", page + 1);
+            } else {
+                let _ = write!(
+                    out,
+                    " <a href=\"{}\">{}</a>{turns}",
+                    escape(&page_name(&self.name, page)),
+                    page + 1
+                );
+            }
+        }
+        out.push_str("</nav>\n");
+        out
+    }
 }
 
 /// Links to the previous and the next page; nothing for a single page.
