@@ -62,7 +62,10 @@ impl Viewer {
         let mut seen = self.document();
         let mut since = std::time::Instant::now();
         while since.elapsed() < QUIET {
-            assert!(started.elapsed() < TIMEOUT, "the screen never settled:\n{seen}");
+            assert!(
+                started.elapsed() < TIMEOUT,
+                "the screen never settled:\n{seen}"
+            );
             std::thread::sleep(Duration::from_millis(10));
             let now = self.document();
             if now != seen {
