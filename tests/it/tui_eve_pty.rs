@@ -216,9 +216,8 @@ fn play(viewer: &Viewer, out: &mut impl Write, from: usize) {
         );
         out.write_all(last).unwrap();
         out.flush().unwrap();
-        match expectation(n) {
-            Some((what, shows)) => viewer.wait_within(PROMPT, &format!("line {n}: {what}"), shows),
-            None => {}
+        if let Some((what, shows)) = expectation(n) {
+            viewer.wait_within(PROMPT, &format!("line {n}: {what}"), shows);
         }
         // Let any later redraw land before the next line's check.
         viewer.settle();
