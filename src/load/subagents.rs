@@ -377,6 +377,13 @@ impl Live {
         self.children.any()
     }
 
+    /// Whether the followed OpenCode store was seen written before its
+    /// commit was visible: a viewer polls at its ticks until it is read.
+    #[cfg(feature = "cli")]
+    pub fn waits_for_a_commit(&self) -> bool {
+        matches!(&self.reader, Reader::Stream { tail, .. } if tail.waiting())
+    }
+
     /// The files the sub-agents under this conversation were read from, at
     /// every depth: what else than its own file a session's export depends
     /// on (`export --all` writes a page again when one of them changed).

@@ -234,6 +234,17 @@ impl Tail {
         }
     }
 
+    /// Whether a poll without a new change may still find one: a store's
+    /// commit seen written before it was visible
+    /// ([`super::opencode::StoreTail::waiting`]).
+    #[cfg(feature = "cli")]
+    pub fn waiting(&self) -> bool {
+        match self {
+            Tail::File(_) => false,
+            Tail::Store(tail) => tail.waiting(),
+        }
+    }
+
     /// Forgets what was read: the next poll reads everything again.
     pub fn forget(&mut self) {
         match self {

@@ -652,7 +652,7 @@ impl Follow for LiveDocument {
     }
 
     fn polls(&self) -> bool {
-        !self.replayed && !self.removed && self.live.follows_subagents()
+        !self.replayed && !self.removed && (self.live.follows_subagents() || self.live.waits_for_a_commit())
     }
 
     fn poll(&mut self) -> Result<bool, ReadError> {

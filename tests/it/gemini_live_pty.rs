@@ -55,7 +55,7 @@ fn a_gemini_chat_being_written_replaces_and_rewinds_on_screen() {
     );
     append(&path, &answered);
     viewer.wait_until("the answered call and its tokens", PROMPT, |s| {
-        s.contents().contains("Listed 7 item(s).") && s.contents().contains("4321 in")
+        s.contents().contains("Listed 7 item(s).") && s.contents().contains("4,321 in")
     });
     let screen = viewer.settled_screen().contents();
     assert_eq!(

@@ -10,11 +10,21 @@
 //! time, not an id). A row whose text is the same as last time is not sent
 //! again. A legacy tree is polled by its files' sizes and times; a file
 //! caught mid-replacement is read at the next poll.
+//!
+//! SQLite's writer grows the `-wal` before its commit is visible (it
+//! updates the index in the `-shm` last): a poll that finds the files
+//! changed but `data_version` not is early. The tail then says it is
+//! [`StoreTail::waiting`] for a while, and a viewer polls it at each of its
+//! ticks, so a commit made visible after the watcher's last look is still
+//! read (without this, a writer paused between the two steps on a loaded
+//! machine left a part unshown until the next write).
 
 use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
+#[cfg(feature = "cli")]
+use std::time::{Duration, Instant};
 
 #[cfg(feature = "opencode")]
 use super::db::Db;
@@ -50,7 +60,15 @@ pub struct StoreTail {
     sent: HashMap<String, u64>,
     /// The next poll's rows replace everything read ([`StoreTail::forget`]).
     reset: bool,
+    /// Until when a commit seen written but not yet visible is waited for.
+    #[cfg(feature = "cli")]
+    waiting_until: Option<Instant>,
 }
+
+/// How long a poll that found the files changed before their commit was
+/// visible keeps the tail [`StoreTail::waiting`].
+#[cfg(feature = "cli")]
+const COMMIT_WAIT: Duration = Duration::from_secs(5);
 
 impl StoreTail {
     /// A tail of `session` that has read nothing yet.
@@ -66,7 +84,16 @@ impl StoreTail {
             cursor: 0,
             sent: HashMap::new(),
             reset: false,
+            #[cfg(feature = "cli")]
+            waiting_until: None,
         }
+    }
+
+    /// Whether a change of the files was seen before its commit was
+    /// visible, a short while ago: poll again even without a new change.
+    #[cfg(feature = "cli")]
+    pub fn waiting(&self) -> bool {
+        self.waiting_until.is_some_and(|until| Instant::now() < until)
     }
 
     /// The path that names the session.
@@ -106,13 +133,24 @@ impl StoreTail {
                     .db
                     .as_ref()
                     .is_some_and(|db| db.immutable && wal_path(&path).exists());
-                if self.db.is_none() || reopen || self.db.as_ref().is_some_and(|db| db.immutable) && !files_same {
+                let opened = self.db.is_none()
+                    || reopen
+                    || self.db.as_ref().is_some_and(|db| db.immutable) && !files_same;
+                if opened {
                     self.db = Some(Db::open(&path)?);
                 }
                 let db = self.db.as_ref().ok_or_else(|| io::Error::other("no database"))?;
                 let version = db.data_version();
                 if !first && files_same && version == self.version {
                     return Ok(TailRead::Unchanged);
+                }
+                // The files changed and no commit is visible to this
+                // connection (a new connection's `data_version` says nothing
+                // about the last one's): the commit may be on its way.
+                #[cfg(feature = "cli")]
+                {
+                    let early = !first && !opened && version.is_some() && version == self.version;
+                    self.waiting_until = early.then(|| Instant::now() + COMMIT_WAIT);
                 }
                 self.version = version;
                 if first && !db_has(db, &self.session.session)? {

@@ -68,6 +68,41 @@ fn a_poll_sends_the_rows_added_or_changed_since_the_last() {
 }
 
 #[test]
+fn a_wal_written_before_its_commit_keeps_the_tail_waiting_until_the_commit_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (path, writer) = store(dir.path());
+    let mut tail = StoreTail::new(SessionPath {
+        store: Store::Database(path.clone()),
+        session: "ses_a".into(),
+    });
+    text(tail.poll().unwrap());
+    assert!(!tail.waiting());
+    // A cache of one page spills the open transaction's pages into the
+    // `-wal` before its commit, as a writer caught between the two does.
+    writer.pragma_update(None, "cache_size", 1).unwrap();
+    writer.execute_batch("begin").unwrap();
+    let big = "x".repeat(4000);
+    for i in 0..50 {
+        writer
+            .execute(
+                "insert into part values (?1, 'msg_1', 'ses_a', 8, 8, ?2)",
+                rusqlite::params![format!("prt_w{i}"), format!("{{\"type\":\"text\",\"text\":\"{big}\"}}")],
+            )
+            .unwrap();
+    }
+    let wal = std::fs::metadata(super::db::wal_path(&path)).unwrap().len();
+    assert!(wal > 50 * 4000, "the transaction spilled into the -wal ({wal} bytes)");
+    assert_eq!(tail.poll().unwrap(), TailRead::Unchanged, "nothing committed yet");
+    assert!(tail.waiting(), "the files changed before a commit was visible");
+    // No file changes at the commit's last step: only a poll that the
+    // tail's waiting asks for reads it.
+    writer.execute_batch("commit").unwrap();
+    let next = text(tail.poll().unwrap());
+    assert_eq!(next.lines().count(), 50, "the committed parts are read");
+    assert!(!tail.waiting());
+}
+
+#[test]
 fn the_session_of_a_folder_is_its_newest_not_a_sub_agents() {
     let dir = tempfile::tempdir().unwrap();
     let (path, _writer) = store(dir.path());
