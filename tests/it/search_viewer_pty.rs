@@ -5,9 +5,10 @@
 //! marked), Enter opens the hit's session at its turn with the match
 //! highlighted, and `Esc` comes back to the list.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
+use crate::common::home::FakeHome;
 use crate::common::pty::{Viewer, rows};
 
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -17,9 +18,7 @@ const TIMEOUT: Duration = Duration::from_secs(20);
 /// turns that it is not on the first screen; the newer one (opened first)
 /// does not.
 struct Setup {
-    _dir: tempfile::TempDir,
-    home: PathBuf,
-    project: PathBuf,
+    home: FakeHome,
 }
 
 fn record(kind: &str, uuid: &str, n: usize, text: &str, cwd: &Path) -> String {
@@ -38,14 +37,8 @@ fn record(kind: &str, uuid: &str, n: usize, text: &str, cwd: &Path) -> String {
 
 impl Setup {
     fn new() -> Setup {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let root = dir.path().canonicalize().expect("real path");
-        let project = root.join("app");
-        let home = root.join("home");
-        std::fs::create_dir_all(&project).expect("project");
-        let slug = project.to_string_lossy().replace(['/', '.'], "-");
-        let claude = home.join(".claude/projects").join(slug);
-        std::fs::create_dir_all(&claude).expect("claude folder");
+        let home = FakeHome::new();
+        let (project, claude) = (home.project.clone(), home.claude_folder());
         let mut older = String::new();
         for turn in 1..=6 {
             let prompt = if turn == 3 {
@@ -83,26 +76,28 @@ impl Setup {
         let newer = record("user", "n1", 1, "Something else entirely", &project)
             + &record("assistant", "n2", 2, "The newer session answers.", &project);
         std::fs::write(claude.join("1111newer.jsonl"), newer).expect("written");
-        Setup {
-            _dir: dir,
-            home,
-            project,
-        }
+        Setup { home }
     }
 
     fn viewer(&self, cols: u16) -> Viewer {
-        let mut cmd = Viewer::command(&self.project, &self.home.join("jp"));
-        cmd.env("HOME", &self.home);
-        for var in [
-            "CODEX_HOME",
-            "CLAUDE_CONFIG_DIR",
-            "XDG_CONFIG_HOME",
-            "COPILOT_HOME",
-        ] {
-            cmd.env_remove(var);
-        }
-        Viewer::start(cmd, 24, cols)
+        Viewer::start(command(&self.home), 24, cols)
     }
+}
+
+/// The viewer run in `home`'s project with `HOME` set to it and no
+/// variable that moves an agent's home elsewhere.
+fn command(home: &FakeHome) -> portable_pty::CommandBuilder {
+    let mut cmd = Viewer::command(&home.project, &home.home.join("jp"));
+    cmd.env("HOME", &home.home);
+    for var in [
+        "CODEX_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "XDG_CONFIG_HOME",
+        "COPILOT_HOME",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd
 }
 
 #[test]
@@ -207,14 +202,8 @@ fn the_picker_opens_the_search_with_ctrl_s_and_nothing_found_says_so() {
 /// second line with `match 2/2`.
 #[test]
 fn the_second_hit_of_a_turn_opens_at_the_second_match() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = dir.path().canonicalize().expect("real path");
-    let project = root.join("app");
-    let home = root.join("home");
-    std::fs::create_dir_all(&project).expect("project");
-    let slug = project.to_string_lossy().replace(['/', '.'], "-");
-    let claude = home.join(".claude/projects").join(slug);
-    std::fs::create_dir_all(&claude).expect("claude folder");
+    let home = FakeHome::new();
+    let (project, claude) = (home.project.clone(), home.claude_folder());
     let reply = format!(
         "The first zebra is striped.\n\n{}The second zebra is spotted.",
         "A line between them.\n\n".repeat(3)
@@ -224,17 +213,8 @@ fn the_second_hit_of_a_turn_opens_at_the_second_match() {
         + &record("user", "u2", 2, "Thanks", &project)
         + &record("assistant", "a2", 2, "You are welcome.", &project);
     std::fs::write(claude.join("2222zebra.jsonl"), session).expect("written");
-    let mut cmd = Viewer::command(&project, &home.join("jp"));
-    cmd.env("HOME", &home);
+    let mut cmd = command(&home);
     cmd.env("COLORTERM", "truecolor");
-    for var in [
-        "CODEX_HOME",
-        "CLAUDE_CONFIG_DIR",
-        "XDG_CONFIG_HOME",
-        "COPILOT_HOME",
-    ] {
-        cmd.env_remove(var);
-    }
     let mut viewer = Viewer::start(cmd, 24, 80);
     viewer.wait_for_text("You are welcome.");
     viewer.send(b"S");
