@@ -47,9 +47,8 @@ const LOOK_AHEAD: usize = 8;
 /// A line-delimited conversation of any format overhear reads.
 #[derive(Debug)]
 pub enum NdjsonReader {
-    /// No line has told the format yet: the bytes so far, and the most a
-    /// compressed input may inflate to.
-    Undecided(Vec<u8>, u64),
+    /// No line has told the format yet.
+    Undecided(Head),
     /// A zstd frame, inflated as its blocks arrive and read when it is
     /// complete.
     Compressed {
@@ -80,7 +79,7 @@ pub enum NdjsonReader {
 
 impl Default for NdjsonReader {
     fn default() -> Self {
-        NdjsonReader::Undecided(Vec::new(), u64::MAX)
+        NdjsonReader::within(u64::MAX)
     }
 }
 
@@ -110,7 +109,10 @@ impl NdjsonReader {
     /// An empty reader that refuses a compressed input inflating to more
     /// than `limit` bytes (the size limit a plain file is held to).
     pub fn within(limit: u64) -> Self {
-        NdjsonReader::Undecided(Vec::new(), limit)
+        NdjsonReader::Undecided(Head {
+            limit,
+            ..Head::default()
+        })
     }
 
     /// Reads a whole input at once into `events`.
@@ -124,27 +126,28 @@ impl NdjsonReader {
 
     fn take(&mut self, bytes: &[u8], end: bool, events: &mut Vec<Event>) {
         match self {
-            NdjsonReader::Undecided(held, limit) => {
-                held.extend_from_slice(bytes);
-                if held.starts_with(&ZSTD_MAGIC) {
-                    let bytes = std::mem::take(held);
+            NdjsonReader::Undecided(head) => {
+                head.held.extend_from_slice(bytes);
+                if head.held.starts_with(&ZSTD_MAGIC) {
+                    let bytes = std::mem::take(&mut head.held);
+                    let limit = head.limit;
                     *self = NdjsonReader::Compressed {
-                        inflating: Box::new(Inflating::new(*limit)),
+                        inflating: Box::new(Inflating::new(limit)),
                         problem: Vec::new(),
-                        limit: *limit,
+                        limit,
                         refused: false,
                     };
                     return self.take(&bytes, end, events);
                 }
                 // Only a completed line can tell: a long first line arriving
                 // in pieces is not scanned again for every piece.
-                if !end && !bytes.contains(&b'\n') && held.len() > 4 {
+                if !end && !bytes.contains(&b'\n') && head.held.len() > 4 {
                     return;
                 }
-                let Some(format) = decide(held, end) else {
+                let Some(format) = head.tell(end) else {
                     return;
                 };
-                let held = std::mem::take(held);
+                let held = std::mem::take(&mut head.held);
                 *self = match format {
                     LineFormat::Eve => NdjsonReader::Eve(Box::default()),
                     LineFormat::ClaudeCode => NdjsonReader::ClaudeCode(Box::default()),
@@ -168,7 +171,7 @@ impl NdjsonReader {
                 match inflating.feed(bytes, end) {
                     Ok(Inflated::More) => {}
                     Ok(Inflated::Whole(plain)) => {
-                        *self = NdjsonReader::Undecided(Vec::new(), *limit);
+                        *self = NdjsonReader::within(*limit);
                         self.take(&plain, true, events);
                     }
                     Err(ZstdError::TooLarge) => {
@@ -371,24 +374,66 @@ impl StreamReader for NdjsonReader {
     }
 }
 
-/// The format the held bytes' first readable line tells; `None` while more
-/// lines must arrive. After [`LOOK_AHEAD`] lines that tell nothing (or at the
-/// end), an eve stream.
-pub(super) fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
-    // A legacy Gemini file is one pretty-printed object: no line of it reads.
-    if super::gemini::legacy_head(held, end)? {
-        return Some(LineFormat::Gemini);
+/// The first bytes of an input whose format no line has told yet. Each line
+/// is looked at once however the bytes arrive, and none is copied or listed:
+/// a head of millions of blank lines costs its bytes, not more.
+#[derive(Debug, Default)]
+pub struct Head {
+    /// The bytes so far, handed to the format's reader once one is told.
+    held: Vec<u8>,
+    /// The most a compressed input may inflate to.
+    limit: u64,
+    /// Where the lines looked at so far end (each told nothing).
+    scanned: usize,
+    /// How many of those lines were not blank.
+    looked: usize,
+}
+
+impl Head {
+    /// The format the held bytes tell; `None` while more must arrive.
+    fn tell(&mut self, end: bool) -> Option<LineFormat> {
+        tell(&self.held, &mut self.scanned, &mut self.looked, end)
     }
-    let mut lines: Vec<&[u8]> = held.split(|&b| b == b'\n').collect();
+}
+
+/// The format a whole head of an input tells (`end`: nothing follows it);
+/// `None` when it needs more lines. For the figures scan of `overhear
+/// sessions` (and the tests).
+#[cfg(any(test, feature = "cli"))]
+pub(super) fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
+    tell(held, &mut 0, &mut 0, end)
+}
+
+/// The format the first readable line of `held` tells, looking only past
+/// `scanned` (lines before it told nothing; `looked` of them were not blank)
+/// and moving both on; `None` while more lines must arrive. After
+/// [`LOOK_AHEAD`] lines that tell nothing (or at the end), an eve stream.
+fn tell(held: &[u8], scanned: &mut usize, looked: &mut usize, end: bool) -> Option<LineFormat> {
+    if *looked == 0 {
+        // Blank lines before the first readable one are passed once.
+        let rest = &held[*scanned..];
+        let blank = rest.iter().position(|b| !b.is_ascii_whitespace());
+        let blank = &rest[..blank.unwrap_or(rest.len())];
+        if let Some(at) = blank.iter().rposition(|&b| b == b'\n') {
+            *scanned += at + 1;
+        }
+        // A legacy Gemini file is one pretty-printed object: no line of it
+        // reads.
+        if super::gemini::legacy_head(&held[*scanned..], end)? {
+            return Some(LineFormat::Gemini);
+        }
+    }
+    let rest = &held[*scanned..];
+    let complete = rest.iter().rposition(|&b| b == b'\n').map_or(0, |at| at + 1);
     // The last piece has no newline yet: it counts only at the end.
-    let last = lines.pop().filter(|_| end);
-    let mut looked = 0;
-    for line in lines.into_iter().chain(last) {
+    let last = (end && complete < rest.len()).then_some(&rest[complete..]);
+    for line in rest[..complete].split_inclusive(|&b| b == b'\n').chain(last) {
+        *scanned += line.len();
         let line = line.trim_ascii();
         if line.is_empty() {
             continue;
         }
-        looked += 1;
+        *looked += 1;
         let repaired = super::surrogates::repaired(line).0;
         // A first line holding glued records (Qwen Code) tells by its first.
         let value = serde_json::from_slice::<Value>(&repaired)
@@ -399,7 +444,7 @@ pub(super) fn decide(held: &[u8], end: bool) -> Option<LineFormat> {
         {
             return Some(format);
         }
-        if looked >= LOOK_AHEAD {
+        if *looked >= LOOK_AHEAD {
             return Some(LineFormat::Eve);
         }
     }
@@ -436,6 +481,35 @@ mod tests {
         assert_eq!(read_all(CODEX).0.format(), Some(LineFormat::Codex));
         let eve = read_all(b"{\"type\":\"session.started\",\"data\":{}}\n").0;
         assert_eq!(eve.format(), Some(LineFormat::Eve));
+    }
+
+    #[test]
+    fn a_head_arriving_in_pieces_tells_as_the_whole_does_and_keeps_line_numbers() {
+        // Blank lines, a line that tells nothing, then a Codex line, fed a
+        // few bytes at a time: each piece looks only at lines not yet seen.
+        let mut bytes = b"\n \n\t\n{\"x\":1}\n\n".to_vec();
+        bytes.extend_from_slice(CODEX);
+        bytes.extend_from_slice(b"\nnot json\n");
+        for piece in [1, 2, 3, 7, bytes.len()] {
+            let mut reader = NdjsonReader::new();
+            let mut events = Vec::new();
+            for chunk in bytes.chunks(piece) {
+                reader.feed(chunk, &mut events);
+            }
+            StreamReader::finish(&mut reader, &mut events);
+            assert_eq!(reader.format(), Some(LineFormat::Codex), "pieces of {piece}");
+            let lines: Vec<usize> = reader.problems().iter().map(|p| p.line).collect();
+            assert_eq!(lines, read_all(&bytes).0.problems().iter().map(|p| p.line).collect::<Vec<_>>());
+            assert!(lines.contains(&7), "the bad line keeps its number: {lines:?}");
+        }
+
+        let mut head = Head {
+            held: b"\n\n\n".to_vec(),
+            ..Head::default()
+        };
+        assert_eq!(head.tell(false), None);
+        assert_eq!(head.scanned, 3, "blank lines are passed once");
+        assert_eq!(decide(b"\n\n", true), Some(LineFormat::Eve));
     }
 
     #[test]

@@ -214,22 +214,25 @@ impl Sink {
     where
         F: FnMut(&mut Sink, usize, Value),
     {
-        let mut lines = Vec::new();
-        self.splitter
-            .push(bytes, |number, line| lines.push((number, line.to_vec())));
-        if end {
-            self.splitter
-                .finish(|number, line| lines.push((number, line.to_vec())));
-        }
-        for (number, raw) in lines {
+        // Each line is read where the splitter finds it, not collected
+        // first: a copy of every line (and 32 bytes for each, blank ones
+        // included) would cost the input's size again, and a file of blank
+        // lines many times its size.
+        let mut splitter = std::mem::take(&mut self.splitter);
+        let mut read_line = |number: usize, raw: &[u8]| {
             self.line = number;
-            for value in self.parse(number, &raw) {
+            for value in self.parse(number, raw) {
                 if let Some(time) = timestamp(&value) {
                     self.record_time = Some(time);
                 }
                 each(self, number, value);
             }
+        };
+        splitter.push(bytes, &mut read_line);
+        if end {
+            splitter.finish(&mut read_line);
         }
+        self.splitter = splitter;
     }
 
     /// Reads `bytes` as one JSON object (a whole file), stored as line 1;
