@@ -16,8 +16,9 @@
 //! cursor row's background and the theme's colours, `render --color never`
 //! neither, and neither changes a character.
 //!
-//! It runs with the other tests (`cargo test`) and takes about a minute in
-//! a debug build on two cores; the figures are printed (`--nocapture`).
+//! It runs with the other tests (`cargo test`) and takes about fifteen
+//! seconds, most of them the writer's pauses; the figures are printed
+//! (`--nocapture`).
 
 use crate::common;
 
@@ -36,8 +37,9 @@ const REWRITES: usize = 2000;
 const CYCLE: usize = 100;
 const ROWS: u16 = 30;
 const COLS: u16 = 100;
-/// Pause between rewrites; every tenth rewrite follows the one before at once.
-const PACE: Duration = Duration::from_millis(12);
+/// Pause between rewrites (faster than the viewer redraws: it reads what
+/// it finds); every tenth rewrite follows the one before at once.
+const PACE: Duration = Duration::from_millis(5);
 
 fn b64(text: &str) -> String {
     STANDARD.encode(text)
