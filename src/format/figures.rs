@@ -69,6 +69,72 @@ pub fn figures_of(bytes: &[u8]) -> Option<Figures> {
     }
 }
 
+/// A format's scan of a whole file for its figures, a line at a time.
+pub(crate) trait LineScan: Default {
+    /// Reads one trimmed, non-blank line; `None` when the scan cannot read
+    /// it exactly as the full reader would.
+    fn line(&mut self, line: &[u8]) -> Option<()>;
+    /// The figures of the lines read.
+    fn finish(self) -> Figures;
+}
+
+/// The figures `S` reads from every line of `bytes`, or `None` when a line
+/// is one it does not read exactly.
+pub(crate) fn scan<S: LineScan>(bytes: &[u8]) -> Option<Figures> {
+    let mut scan = S::default();
+    for line in lines(bytes) {
+        scan.line(line)?;
+    }
+    Some(scan.finish())
+}
+
+/// Turns, counted as every format's conversation groups them: a prompt opens
+/// one, what a turn holds before the first prompt makes a turn of its own,
+/// and a conversation has one turn at least. Each turn's facts are kept when
+/// the next opens.
+#[derive(Debug, Default)]
+pub(crate) struct Turns {
+    prompts: usize,
+    held_before_first: bool,
+    /// The current turn's facts, once it has any.
+    pub(crate) current: Option<TurnInfo>,
+    /// The facts of the turns closed so far.
+    facts: Vec<TurnInfo>,
+}
+
+impl Turns {
+    /// Notes something a turn holds (speech, a call, a result).
+    pub(crate) fn hold(&mut self) {
+        if self.prompts == 0 {
+            self.held_before_first = true;
+        }
+    }
+
+    /// A prompt: the current turn closes and a new one opens.
+    pub(crate) fn open(&mut self) {
+        self.close();
+        self.prompts += 1;
+    }
+
+    /// Whether a prompt has opened a turn.
+    pub(crate) fn any_prompt(&self) -> bool {
+        self.prompts > 0
+    }
+
+    fn close(&mut self) {
+        if let Some(info) = self.current.take() {
+            self.facts.push(info);
+        }
+    }
+
+    /// Puts the count of turns and each turn's facts into `figures`.
+    pub(crate) fn finish(mut self, figures: &mut Figures) {
+        self.close();
+        figures.turn_facts = self.facts;
+        figures.turns = (self.prompts + usize::from(self.held_before_first)).max(1);
+    }
+}
+
 /// The lines of `bytes` (a last line without its newline included), each
 /// trimmed, blank ones left out.
 pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {

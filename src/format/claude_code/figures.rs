@@ -21,18 +21,14 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use super::user::{self, Said};
-use crate::format::figures::{Figures, lines};
+use crate::format::figures::{Figures, LineScan, Turns, scan};
 use crate::format::transcript::looks_like_time;
 use crate::model::facts::TurnInfo;
 
 /// The figures of a Claude Code transcript, or `None` when a line is one
 /// the scan does not read exactly.
 pub(crate) fn figures(bytes: &[u8]) -> Option<Figures> {
-    let mut scan = Scan::default();
-    for line in lines(bytes) {
-        scan.line(line)?;
-    }
-    Some(scan.finish())
+    scan::<Scan>(bytes)
 }
 
 /// What the lines read so far said.
@@ -46,22 +42,17 @@ struct Scan {
     /// By call id: how many calls are unanswered, and whether the latest
     /// is one of them.
     calls: HashMap<String, (usize, bool)>,
-    prompts: usize,
-    /// Whether an event a turn holds (speech, a call, a result) came
-    /// before the first prompt: those make a turn of their own.
-    held_before_first: bool,
+    /// The turns; the current one's facts once a response stated usage.
+    turns: Turns,
     /// The current turn's responses' usage by `message.id`.
     usage: HashMap<String, [u64; 4]>,
-    /// The current turn's facts, once a response stated usage.
-    turn: Option<TurnInfo>,
     model: Option<String>,
     /// Title candidates: custom, ai, summary.
     titles: [Option<String>; 3],
     first_prompt_line: Option<String>,
 }
 
-impl Scan {
-    /// Reads one line; `None` when the scan cannot read it exactly.
+impl LineScan for Scan {
     fn line(&mut self, line: &[u8]) -> Option<()> {
         if line.first() != Some(&b'{') {
             return None;
@@ -101,6 +92,20 @@ impl Scan {
         Some(())
     }
 
+    fn finish(self) -> Figures {
+        let mut figures = self.figures;
+        self.turns.finish(&mut figures);
+        figures.title = self
+            .titles
+            .into_iter()
+            .flatten()
+            .next()
+            .or(self.first_prompt_line);
+        figures
+    }
+}
+
+impl Scan {
     /// A `user` record: tool results, or what [`user::said`] tells.
     /// Always makes an event.
     fn user(&mut self, record: &Record, line: &[u8]) -> Option<bool> {
@@ -156,23 +161,13 @@ impl Scan {
 
     /// Notes an event a turn holds.
     fn hold(&mut self) {
-        if self.prompts == 0 {
-            self.held_before_first = true;
-        }
+        self.turns.hold();
     }
 
     /// A prompt opens a turn.
     fn open_turn(&mut self) {
-        self.close_turn();
-        self.prompts += 1;
+        self.turns.open();
         self.usage.clear();
-    }
-
-    /// Keeps the current turn's facts, when it stated usage.
-    fn close_turn(&mut self) {
-        if let Some(info) = self.turn.take() {
-            self.figures.turn_facts.push(info);
-        }
     }
 
     /// An `assistant` record: its blocks, then its usage. Whether it made
@@ -235,7 +230,7 @@ impl Scan {
     /// the current turn's facts.
     fn count_usage(&mut self, message: &Message) {
         let (true, Some(id), Some(usage)) =
-            (self.prompts > 0, message.id.as_deref(), message.usage.as_ref())
+            (self.turns.any_prompt(), message.id.as_deref(), message.usage.as_ref())
         else {
             return;
         };
@@ -252,7 +247,7 @@ impl Scan {
             sum.iter_mut().zip(counts).for_each(|(s, c)| *s += c);
             sum
         });
-        self.turn = Some(TurnInfo {
+        self.turns.current = Some(TurnInfo {
             input_tokens: Some(sum[0]),
             output_tokens: Some(sum[1]),
             cache_read_tokens: Some(sum[2]),
@@ -260,21 +255,6 @@ impl Scan {
             model: self.model.clone(),
             ..TurnInfo::default()
         });
-    }
-
-    fn finish(mut self) -> Figures {
-        self.close_turn();
-        let mut figures = self.figures;
-        // A turn opens at each prompt; what came before the first is a
-        // turn of its own; a conversation has one turn at least.
-        figures.turns = (self.prompts + usize::from(self.held_before_first)).max(1);
-        figures.title = self
-            .titles
-            .into_iter()
-            .flatten()
-            .next()
-            .or(self.first_prompt_line);
-        figures
     }
 }
 

@@ -25,29 +25,23 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
 
 use super::{Spoken, UserItem, output};
-use crate::format::figures::{Figures, lines};
+use crate::format::figures::{Figures, LineScan, Turns, scan};
 use crate::format::transcript::looks_like_time;
 use crate::model::facts::TurnInfo;
 
 /// The figures of a Codex rollout, or `None` when a line is one the scan
 /// does not read exactly.
 pub(crate) fn figures(bytes: &[u8]) -> Option<Figures> {
-    let mut scan = Scan::default();
-    for line in lines(bytes) {
-        scan.line(line)?;
-    }
-    Some(scan.finish())
+    scan::<Scan>(bytes)
 }
 
 /// What the lines read so far said.
 #[derive(Default)]
 struct Scan {
     figures: Figures,
-    /// Prompts read: each opens a turn.
-    prompts: usize,
-    /// Whether something a turn holds (speech, reasoning, a call, an
-    /// output) came before the first prompt: that is a turn of its own.
-    held_before_first: bool,
+    /// The turns (something a turn holds: speech, reasoning, a call, an
+    /// output); the current one's facts.
+    turns: Turns,
     /// The current turn's prompt and whether `user_message` gave it.
     prompt: Option<(String, bool)>,
     spoken: Spoken,
@@ -64,14 +58,11 @@ struct Scan {
     usage_at_start: (u64, u64, u64),
     usage_now: (u64, u64, u64),
     model: Option<String>,
-    /// The current turn's facts.
-    turn: Option<TurnInfo>,
     title: Option<String>,
     first_prompt_line: Option<String>,
 }
 
-impl Scan {
-    /// Reads one line; `None` when the scan cannot read it exactly.
+impl LineScan for Scan {
     fn line(&mut self, line: &[u8]) -> Option<()> {
         if line.first() != Some(&b'{') {
             return None;
@@ -103,6 +94,16 @@ impl Scan {
         Some(())
     }
 
+    fn finish(self) -> Figures {
+        let mut figures = self.figures;
+        self.turns.finish(&mut figures);
+        figures.failures = self.failed.iter().filter(|f| **f).count();
+        figures.title = self.title.or(self.first_prompt_line);
+        figures
+    }
+}
+
+impl Scan {
     /// A `response_item`: whether it made an event; `None` to give up.
     fn item(&mut self, item: &Payload) -> Option<bool> {
         let call_id = item.call_id.0.as_deref().unwrap_or("");
@@ -232,18 +233,13 @@ impl Scan {
 
     /// Notes an event a turn holds.
     fn hold(&mut self) {
-        if self.prompts == 0 {
-            self.held_before_first = true;
-        }
+        self.turns.hold();
     }
 
     /// A prompt opens a turn.
     fn open_turn(&mut self, text: &str, from_event: bool) {
-        if let Some(info) = self.turn.take() {
-            self.figures.turn_facts.push(info);
-        }
-        self.prompts += 1;
-        self.turn = Some(TurnInfo::default());
+        self.turns.open();
+        self.turns.current = Some(TurnInfo::default());
         self.prompt = Some((text.trim().to_string(), from_event));
         self.spoken.clear();
         self.usage_at_start = self.usage_now;
@@ -259,7 +255,7 @@ impl Scan {
 
     /// The reader's `update_turn`: the turn's tokens so far and its model.
     fn update_turn(&mut self) {
-        let Some(info) = &mut self.turn else { return };
+        let Some(info) = &mut self.turns.current else { return };
         let (input, output, cached) = (
             self.usage_now.0.saturating_sub(self.usage_at_start.0),
             self.usage_now.1.saturating_sub(self.usage_at_start.1),
@@ -271,17 +267,6 @@ impl Scan {
             info.cache_read_tokens = Some(cached);
         }
         info.model.clone_from(&self.model);
-    }
-
-    fn finish(mut self) -> Figures {
-        if let Some(info) = self.turn.take() {
-            self.figures.turn_facts.push(info);
-        }
-        let mut figures = self.figures;
-        figures.failures = self.failed.iter().filter(|f| **f).count();
-        figures.turns = (self.prompts + usize::from(self.held_before_first)).max(1);
-        figures.title = self.title.or(self.first_prompt_line);
-        figures
     }
 }
 
