@@ -139,12 +139,19 @@ fn the_viewer_keeps_following_a_transcript_quiet_for_minutes_mid_turn() {
     );
     let path = write_transcript(tmp.path(), &[&prompt, &call]);
     written_ago(&path, two_minutes);
-    for cols in [40, 200] {
-        let mut viewer = open(&path, cols);
-        viewer.wait_for_text("ls -1 /srv/data");
-        viewer.wait_for_text("following");
-        // Past two ticks: a quiet file mid-turn is not taken as finished.
-        std::thread::sleep(Duration::from_millis(2500));
+    // Both widths watch the same quiet stretch side by side.
+    let viewers: Vec<_> = [40, 200]
+        .into_iter()
+        .map(|cols| {
+            let viewer = open(&path, cols);
+            viewer.wait_for_text("ls -1 /srv/data");
+            viewer.wait_for_text("following");
+            (cols, viewer)
+        })
+        .collect();
+    // Past two ticks: a quiet file mid-turn is not taken as finished.
+    std::thread::sleep(Duration::from_millis(2500));
+    for (cols, mut viewer) in viewers {
         let screen = viewer.screen().contents();
         assert!(screen.contains("following"), "{cols} columns:\n{screen}");
         assert!(!screen.contains("finished"), "{cols} columns:\n{screen}");

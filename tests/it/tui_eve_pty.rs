@@ -24,7 +24,7 @@ const COLS: u16 = 80;
 /// How long a complete line may take to reach the screen.
 const PROMPT: Duration = Duration::from_secs(1);
 /// How long to watch a half-written line for anything showing.
-const QUIET: Duration = Duration::from_millis(300);
+const QUIET: Duration = Duration::from_millis(150);
 /// Generous bound for starting and quitting.
 const TIMEOUT: Duration = Duration::from_secs(20);
 
