@@ -139,7 +139,36 @@ pub(super) struct Section {
     prompt: Option<String>,
     /// Its blocks as HTML, each a whole element: a page may end between
     /// two of them.
-    units: Vec<String>,
+    units: Vec<Unit>,
+}
+
+/// One block's HTML, kept compressed until its page is written: pages are
+/// cut only once every block is laid out, and a session's blocks held as
+/// text would cost about the size of its pages again.
+pub(super) struct Unit {
+    packed: Vec<u8>,
+    len: usize,
+}
+
+impl Unit {
+    fn new(html: &str) -> Unit {
+        Unit {
+            packed: lz4_flex::block::compress(html.as_bytes()),
+            len: html.len(),
+        }
+    }
+
+    /// The HTML's length in bytes.
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Writes the HTML to `out`.
+    fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let html = lz4_flex::block::decompress(&self.packed, self.len)
+            .map_err(|e| std::io::Error::other(format!("an export's block did not unpack: {e}")))?;
+        out.write_all(&html)
+    }
 }
 
 impl Section {
@@ -253,11 +282,11 @@ pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions
         if !last {
             open_unit = Some(unit);
         } else if !unit.is_empty() {
-            section.units.push(unit);
+            section.units.push(Unit::new(&unit));
         }
     }
     if let (Some(unit), Some(section)) = (open_unit, sections.last_mut()) {
-        section.units.push(unit);
+        section.units.push(Unit::new(&unit));
     }
     // The session's figures are the whole session's, counted once.
     let figures = Figures::of_session(&crate::export::figures::Session::of(conv));

@@ -61,8 +61,25 @@ impl Live {
     }
 
     /// Re-reads a stream file after a change notification: the bytes
-    /// appended since, or all of it when it was replaced.
+    /// appended since, or all of it when it was replaced. A large append is
+    /// read a step at a time ([`crate::source::tail::READ_STEP`]), each
+    /// step's bytes let go once read, so the file is never held whole
+    /// beside the conversation made of it.
     pub(super) fn refresh_stream(&mut self) -> Result<Refresh, OpenError> {
+        let mut refresh = Refresh::Unchanged;
+        while let Some(step) = self.read_stream_step()? {
+            refresh = later(refresh, step);
+            if !matches!(&self.reader, Reader::Stream { tail, .. } if tail.behind()) {
+                break;
+            }
+        }
+        // A sub-agent writes its own file while the parent waits.
+        Ok(self.after_subagents(refresh, false))
+    }
+
+    /// Reads one step of a stream file: what the tail's poll returns, read
+    /// into the conversation (`None`: nothing new).
+    fn read_stream_step(&mut self) -> Result<Option<Refresh>, OpenError> {
         let (
             Reader::Stream {
                 format,
@@ -72,20 +89,12 @@ impl Live {
             Origin::Eve(_),
         ) = (&mut self.reader, &self.origin)
         else {
-            return Ok(Refresh::Unchanged);
+            return Ok(None);
         };
         let before = (self.conversation.grouped(), reader.revision());
         // The tail's errors name the file already.
         let refresh = match tail.poll()? {
-            TailRead::Unchanged => {
-                // A sub-agent writes its own file while the parent waits.
-                return Ok(if self.update_subagents(false) {
-                    self.untouched = 0;
-                    Refresh::Reloaded
-                } else {
-                    Refresh::Unchanged
-                });
-            }
+            TailRead::Unchanged => return Ok(None),
             TailRead::Appended(bytes) => {
                 reader.feed(&bytes, &mut self.conversation.events);
                 refuse_inflated(reader.as_ref(), tail.path())?;
@@ -121,7 +130,7 @@ impl Live {
             }
         };
         self.apply_stream(refresh, before.0);
-        Ok(self.after_subagents(refresh, false))
+        Ok(Some(refresh))
     }
 
     /// Brings the sub-agents up to date after the parent read (`end`: its
@@ -390,6 +399,17 @@ fn refuse_inflated(reader: &dyn StreamReader, path: &Path) -> Result<(), OpenErr
 
 /// What changed since `before` (how many events were grouped, the reader's
 /// revision), `reader` having written into `shown`'s events since.
+/// What two refreshes read one after the other amount to: the wider change.
+fn later(first: Refresh, then: Refresh) -> Refresh {
+    let rank = |refresh| match refresh {
+        Refresh::Unchanged => 0,
+        Refresh::Streaming => 1,
+        Refresh::Appended => 2,
+        Refresh::Reloaded => 3,
+    };
+    if rank(then) > rank(first) { then } else { first }
+}
+
 fn stream_refresh(
     before: (usize, u64),
     reader: &dyn StreamReader,

@@ -10,6 +10,10 @@
 //!
 //! Bytes are returned as they are on disk: an append may end in the middle of
 //! a line, and the reader keeps the unfinished part until the rest arrives.
+//! A poll returns at most [`READ_STEP`] bytes of an append (the first read of
+//! a file included): a large file is read a step at a time, each step parsed
+//! and let go before the next, so reading it never holds the whole file
+//! beside what was made of it; [`AppendTail::behind`] says a step is left.
 //!
 //! A file rewritten in place (same inode: `cat new > file`, an editor that
 //! saves over it) may be as long as before, or longer, between two polls: a
@@ -42,7 +46,12 @@ pub struct AppendTail {
     /// The file's modification time at the last poll: a rewrite to the
     /// same length changes only it.
     modified: Option<SystemTime>,
+    /// The file's length at the last poll.
+    len_seen: u64,
 }
+
+/// The most bytes of an append one poll returns.
+pub const READ_STEP: usize = 8 << 20;
 
 /// How many bytes at each end of what was read a poll checks again.
 pub const SAMPLE: usize = 4096;
@@ -71,7 +80,14 @@ impl AppendTail {
             head: Vec::new(),
             tail: Vec::new(),
             modified: None,
+            len_seen: 0,
         }
+    }
+
+    /// Whether the last poll stopped a step short of the length it saw:
+    /// polling again reads on.
+    pub fn behind(&self) -> bool {
+        self.file.is_some() && self.offset < self.len_seen
     }
 
     /// The file followed.
@@ -101,8 +117,12 @@ impl AppendTail {
         match self.file.as_mut() {
             Some(file) if intact => {
                 self.modified = modified;
-                let mut bytes = Vec::with_capacity((meta.len() - self.offset) as usize);
-                file.read_to_end(&mut bytes).map_err(|e| self.named(e))?;
+                self.len_seen = meta.len();
+                let step = (meta.len() - self.offset).min(READ_STEP as u64);
+                let mut bytes = Vec::with_capacity(step as usize);
+                file.take(step)
+                    .read_to_end(&mut bytes)
+                    .map_err(|e| self.named(e))?;
                 self.offset += bytes.len() as u64;
                 self.sample(&bytes);
                 Ok(if bytes.is_empty() {
@@ -113,7 +133,9 @@ impl AppendTail {
             }
             _ => {
                 let first = self.identity.is_none();
-                let bytes = self.reopen()?;
+                // A replaced file is read whole: it is checked whole before
+                // it replaces what was read.
+                let bytes = self.reopen(if first { READ_STEP as u64 } else { u64::MAX })?;
                 Ok(if !first {
                     TailRead::Reset(bytes)
                 } else if bytes.is_empty() {
@@ -125,16 +147,20 @@ impl AppendTail {
         }
     }
 
-    /// Opens the file afresh and reads it whole.
-    fn reopen(&mut self) -> io::Result<Vec<u8>> {
+    /// Opens the file afresh and reads it from the start, at most `most` bytes.
+    fn reopen(&mut self, most: u64) -> io::Result<Vec<u8>> {
         let mut file = crate::files::open(&self.path).map_err(|e| self.named(e))?;
         // The identity of what was opened, not of what the path named a moment ago.
         let meta = file.metadata().map_err(|e| self.named(e))?;
         super::limit::check_len(meta.len()).map_err(|e| self.named(e))?;
-        let mut bytes = Vec::with_capacity(meta.len() as usize);
-        file.read_to_end(&mut bytes).map_err(|e| self.named(e))?;
+        let mut bytes = Vec::with_capacity(meta.len().min(most) as usize);
+        (&mut file)
+            .take(most)
+            .read_to_end(&mut bytes)
+            .map_err(|e| self.named(e))?;
         self.identity = Some(identity(&meta));
         self.modified = meta.modified().ok();
+        self.len_seen = meta.len();
         self.offset = bytes.len() as u64;
         self.file = Some(file);
         self.head.clear();
@@ -245,6 +271,15 @@ impl Tail {
         }
     }
 
+    /// Whether the last poll read a step short of what the file holds
+    /// ([`AppendTail::behind`]); a store's rows come whole.
+    pub fn behind(&self) -> bool {
+        match self {
+            Tail::File(tail) => tail.behind(),
+            Tail::Store(_) => false,
+        }
+    }
+
     /// Forgets what was read: the next poll reads everything again.
     pub fn forget(&mut self) {
         match self {
@@ -286,6 +321,33 @@ mod tests {
             TailRead::Appended(b"{\"b\":2}\n".to_vec())
         );
         assert_eq!(tail.offset(), 16);
+    }
+
+    #[test]
+    fn a_large_file_is_read_a_step_at_a_time_and_a_rewrite_whole() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("s.ndjson");
+        let bytes: Vec<u8> = (0..2 * READ_STEP + 100).map(|i| b'a' + (i % 26) as u8).collect();
+        append(&path, &bytes);
+        let mut tail = AppendTail::new(&path);
+        let mut read = Vec::new();
+        for step in [READ_STEP, READ_STEP, 100] {
+            let TailRead::Appended(got) = tail.poll().unwrap() else {
+                panic!("an append")
+            };
+            assert_eq!(got.len(), step);
+            read.extend(got);
+            assert_eq!(tail.behind(), read.len() < bytes.len());
+        }
+        assert_eq!(read, bytes);
+        assert_eq!(tail.poll().unwrap(), TailRead::Unchanged);
+        assert!(!tail.behind());
+
+        let replaced = tmp.path().join("new");
+        std::fs::write(&replaced, &bytes[1..]).unwrap();
+        std::fs::rename(&replaced, &path).unwrap();
+        assert_eq!(tail.poll().unwrap(), TailRead::Reset(bytes[1..].to_vec()));
+        assert!(!tail.behind());
     }
 
     #[test]

@@ -746,3 +746,94 @@ fn a_sub_agent_file_over_the_limit_is_refused_with_the_limits_words() {
         assert!(!shown.contains("yyyy"), "{args:?}");
     }
 }
+
+/// A long Claude Code session (about 19 MiB: prompts, replies with
+/// usage, `Bash` calls with 500-word results) is rendered and exported in
+/// less than 3× its size + 24 MiB: the file is read a step at a time, not
+/// held whole beside what is made of it, and the export's blocks wait for
+/// their page compressed. Either held whole again costs about its size.
+#[test]
+fn a_long_session_is_rendered_and_exported_in_three_times_its_size() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("long.jsonl");
+    let vocabulary = [
+        "build", "cargo", "delta", "error", "field", "green", "index", "kernel",
+    ];
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut words = |n: usize| {
+        (0..n)
+            .map(|_| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                vocabulary[(seed >> 60) as usize % vocabulary.len()]
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut lines = Vec::new();
+    let mut size = 0;
+    let mut turn = 0;
+    while size < 19 * MIB as usize {
+        let call = format!("t{turn}");
+        let usage = json!({"input_tokens": 1200, "output_tokens": 80});
+        let records = [
+            claude_line(
+                &format!("p{turn}"),
+                None,
+                "user",
+                json!({"role": "user", "content": words(30)}),
+            ),
+            claude_line(
+                &format!("c{turn}"),
+                None,
+                "assistant",
+                json!({"id": format!("m{turn}"),
+                "role": "assistant", "model": "claude-sonnet-4-5", "usage": usage,
+                "content": [{"type": "text", "text": words(120)},
+                    {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "cargo test"}}]}),
+            ),
+            claude_line(
+                &format!("r{turn}"),
+                None,
+                "user",
+                json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": call, "content": words(500)}]}),
+            ),
+            claude_line(
+                &format!("a{turn}"),
+                None,
+                "assistant",
+                json!({"id": format!("n{turn}"),
+                "role": "assistant", "model": "claude-sonnet-4-5", "usage": usage,
+                "content": [{"type": "text", "text": words(60)}]}),
+            ),
+        ];
+        size += records
+            .iter()
+            .map(|r| r.to_string().len() + 1)
+            .sum::<usize>();
+        lines.extend(records);
+        turn += 1;
+    }
+    let bytes = write_lines(&path, &lines);
+    let bound_kib = (3 * bytes + 24 * MIB) / 1024;
+    let pages = dir.path().join("long.html");
+    for command in [
+        vec!["render", "--color", "never", arg(&path)],
+        vec!["export", arg(&path), "-o", arg(&pages)],
+    ] {
+        let run = overhear(&command);
+        run.expect_code(0);
+        check_bounds(command[0], bytes, &run);
+        assert!(
+            run.peak_kib <= bound_kib,
+            "{}: peak memory {:.0} MiB > 3 × {bytes} bytes + 24 MiB",
+            command[0],
+            run.peak_mib()
+        );
+    }
+    let first = std::fs::read_to_string(&pages).expect("the first page");
+    assert!(
+        first.contains("turn 1"),
+        "the first page holds the first turn"
+    );
+}

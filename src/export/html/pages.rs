@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::header::Figures;
-use super::{Built, Section, escape};
+use super::{Built, Section, Unit, escape};
 
 /// The largest HTML file an export writes (bytes), as `overhear export`
 /// uses it: a browser opens a page this large in under 3 s on a loaded
@@ -144,7 +144,7 @@ impl Pages {
             out.write_all(b"<section class=\"turn\">\n")?;
             out.write_all(section.heading(start > 0).as_bytes())?;
             for unit in &section.units[start..end] {
-                out.write_all(unit.as_bytes())?;
+                unit.write_to(out)?;
             }
             out.write_all(b"</section>\n")?;
         }
@@ -166,7 +166,7 @@ fn cut(sections: &[Section], room: usize, name_len: usize) -> Vec<Cut> {
         // A turn that fits whole goes whole; one that does not fit the
         // rest of this page starts on the next, and is cut only when it
         // is larger than a page.
-        let size: usize = heading + section.units.iter().map(String::len).sum::<usize>();
+        let size: usize = heading + section.units.iter().map(Unit::len).sum::<usize>();
         if used > 0 && used + size > room {
             cuts.push(Cut { spans: Vec::new() });
             used = 0;

@@ -88,3 +88,40 @@ fn a_secret_split_across_deltas_read_apart_is_redacted_in_both() {
     assert!(!text.contains(second), "{text}");
     assert_eq!(text.matches("[redacted github-pat]").count(), 2, "{text}");
 }
+
+/// A transcript longer than a read step, a line cut at each step's end: read
+/// from its file a step at a time, it is what its bytes read at once are.
+#[test]
+fn a_file_read_in_steps_reads_as_its_bytes_at_once() {
+    use crate::source::tail::READ_STEP;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("session.jsonl");
+    let mut bytes = String::new();
+    let mut n = 0;
+    while bytes.len() < READ_STEP + READ_STEP / 2 {
+        let at = format!("2026-11-01T10:{:02}:{:02}.000Z", n / 60 % 60, n % 60);
+        bytes.push_str(&format!(
+            r#"{{"type":"user","uuid":"u{n}","sessionId":"s","timestamp":"{at}","message":{{"role":"user","content":"question {n} {}"}}}}"#,
+            "words ".repeat(n % 300)
+        ));
+        bytes.push('\n');
+        bytes.push_str(&format!(
+            r#"{{"type":"assistant","uuid":"a{n}","sessionId":"s","timestamp":"{at}","message":{{"id":"m{n}","role":"assistant","model":"claude-sonnet-4-5","content":[{{"type":"text","text":"answer {n}"}}]}}}}"#
+        ));
+        bytes.push('\n');
+        n += 1;
+    }
+    std::fs::write(&path, &bytes).unwrap();
+    let mut stepped = Live::open_eve(path.clone()).unwrap();
+    // A one-shot read: the file's end is the session's end, as for the cut.
+    stepped.finish_stream();
+    let whole = Live::stream_cut(path, bytes.as_bytes());
+    assert!(stepped.warnings.is_empty(), "{:?}", stepped.warnings);
+    assert_eq!(stepped.conversation.turns.len(), n);
+    let (stepped, whole) = (events_text(&stepped), events_text(&whole));
+    let differ = stepped.bytes().zip(whole.bytes()).position(|(a, b)| a != b);
+    assert!(
+        differ.is_none() && stepped.len() == whole.len(),
+        "the events differ from byte {differ:?} on"
+    );
+}
