@@ -13,6 +13,8 @@ pub const HEAD: usize = 64 * 1024;
 pub enum Detected {
     /// Only whitespace so far (or nothing): more bytes must tell.
     Blank,
+    /// Nothing but whitespace in the first [`HEAD`] bytes, and more after.
+    BlankHead,
     /// A JSON array: a JP `events.json`.
     Jp,
     /// A JSON object (or a zstd frame): lines of JSON — an eve stream, a
@@ -32,13 +34,13 @@ pub enum Detected {
 
 /// The format of an input that starts with `head` (a UTF-8 byte order mark
 /// and JSON whitespace are skipped). Looks at most [`HEAD`] bytes in: a
-/// longer blank start is reported as [`Detected::Other`] at that place.
+/// longer blank start is [`Detected::BlankHead`].
 pub fn detect(head: &[u8]) -> Detected {
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     let within = &head[..head.len().min(HEAD)];
     let at = match within.iter().position(|b| !is_space(*b)) {
         Some(at) => at,
-        None if head.len() > HEAD => HEAD,
+        None if head.len() > HEAD => return Detected::BlankHead,
         None => return Detected::Blank,
     };
     if head.starts_with(&ZSTD_MAGIC) {
@@ -235,6 +237,6 @@ mod tests {
         let mut bytes = vec![b' '; HEAD];
         assert_eq!(detect(&bytes), Detected::Blank);
         bytes.push(b' ');
-        assert!(matches!(detect(&bytes), Detected::Other { .. }));
+        assert_eq!(detect(&bytes), Detected::BlankHead);
     }
 }

@@ -159,7 +159,7 @@ impl StreamFormat {
     pub fn detected(detected: Detected) -> Option<StreamFormat> {
         match detected {
             Detected::Eve => Some(StreamFormat::Lines),
-            Detected::Blank | Detected::Jp | Detected::Other { .. } => None,
+            Detected::Blank | Detected::BlankHead | Detected::Jp | Detected::Other { .. } => None,
         }
     }
 

@@ -259,6 +259,10 @@ impl Live {
                     self.load_document_stream(DocumentFormat::Jp, name, &held)?;
                     return Ok(None);
                 }
+                Detected::BlankHead => {
+                    self.reader = Reader::Rejected;
+                    return Err(LocateError::BlankHead(name).into());
+                }
                 Detected::Other {
                     line,
                     column,

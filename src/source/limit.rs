@@ -105,7 +105,7 @@ pub fn read_file(path: &std::path::Path) -> io::Result<Vec<u8>> {
 pub fn read_to_end(reader: &mut impl Read, limit: u64) -> io::Result<Vec<u8>> {
     let mut bytes = Vec::new();
     reader.take(HEAD as u64 + 4).read_to_end(&mut bytes)?;
-    if matches!(detect(&bytes), Detected::Other { .. }) {
+    if matches!(detect(&bytes), Detected::Other { .. } | Detected::BlankHead) {
         return Ok(bytes);
     }
     let room = limit.saturating_add(1).saturating_sub(bytes.len() as u64);

@@ -64,6 +64,13 @@ pub enum LocateError {
         /// The character (shown escaped).
         found: char,
     },
+    /// An input whose first [`HEAD`] bytes are all whitespace: no writer of
+    /// a format overhear reads starts so.
+    #[error(
+        "{}: nothing but whitespace in its first 64 KiB; a JP events file starts with `[`, a stream with `{{`",
+        .0.display()
+    )]
+    BlankHead(PathBuf),
     /// An empty file whose name does not say it is a stream.
     #[error(
         "{}: empty file; a stream that has not started yet is followed when its name ends in .ndjson or .jsonl",
@@ -251,6 +258,7 @@ fn locate_file(file: &Path, cwd: &Path) -> Result<Target, LocateError> {
         Detected::Jp | Detected::Blank if stream_name => Ok(Target::EveStream(file.into())),
         Detected::Jp => Ok(Target::JpConversation(ConversationDir::standalone(file))),
         Detected::Blank => Err(LocateError::EmptyFile(file.into())),
+        Detected::BlankHead => Err(LocateError::BlankHead(file.into())),
         Detected::Other {
             line,
             column,

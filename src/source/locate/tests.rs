@@ -187,6 +187,16 @@ fn errors_name_the_path_in_one_line() {
         "{text}"
     );
 
+    let spaced = fx.base.join("spaced.jsonl");
+    fs::write(&spaced, format!("{}{{}}\n", "\n".repeat(HEAD + 1))).unwrap();
+    assert_eq!(
+        msg(locate(Some("spaced.jsonl"), &fx.base, &env)),
+        format!(
+            "{}: nothing but whitespace in its first 64 KiB; a JP events file starts with `[`, a stream with `{{`",
+            spaced.display()
+        )
+    );
+
     let blank = fx.base.join("blank.json");
     fs::write(&blank, "  \n").unwrap();
     assert!(
