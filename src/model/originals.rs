@@ -249,6 +249,12 @@ impl Originals {
             change(&mut original);
             rewritten.push(original);
         }
+        if from == 0 {
+            // Every line rewritten: the new store is the store, not copied
+            // into it line by line (each line unpacked and packed again).
+            *self = rewritten;
+            return;
+        }
         self.truncate(from);
         self.extend(rewritten.iter());
     }
@@ -420,5 +426,27 @@ mod tests {
         assert_eq!(second["type"], "redacted");
         assert_eq!(changed[1_001].turn_id(), lines[1_001].turn_id());
         assert_eq!(changed[1_001].error, None);
+
+        // From the first line on: every line changed, none lost, and the
+        // store keeps growing after it.
+        let mut store: Originals = lines.iter().cloned().collect();
+        store.rewrite_from(0, |o| {
+            o.rewrite(|value| {
+                value["type"] = "redacted".into();
+                true
+            })
+        });
+        store.push(line(3_000));
+        let changed: Vec<Original> = store.iter().collect();
+        assert_eq!(changed.len(), lines.len() + 1);
+        for (now, was) in changed.iter().zip(&lines) {
+            match now.value() {
+                Some(value) => assert_eq!(value["type"], "redacted"),
+                // A line that did not parse is kept as it was.
+                None => assert_eq!(now, was),
+            }
+            assert_eq!((now.line, now.turn_id()), (was.line, was.turn_id()));
+        }
+        assert_eq!(changed[lines.len()], line(3_000));
     }
 }
