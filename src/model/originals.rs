@@ -240,22 +240,40 @@ impl Originals {
         self.errors.retain(|(i, _)| *i < len);
     }
 
-    /// Changes the lines from `from` on through `change` (redaction): they
-    /// are read back, changed and stored again.
+    /// Changes the lines from `from` on through `change` (redaction): each
+    /// is read back and changed once. Only the lines that changed are
+    /// stored again, with the lines after the first of them: a store whose
+    /// lines hold nothing to change is left as it is, not packed again.
     pub fn rewrite_from(&mut self, from: usize, mut change: impl FnMut(&mut Original)) {
-        // Kept compressed meanwhile: the lines may be a whole stream's.
-        let mut rewritten = Originals::new();
-        for mut original in self.iter().skip(from) {
-            change(&mut original);
-            rewritten.push(original);
+        // The changed lines, kept compressed meanwhile: they may be a whole
+        // stream's.
+        let mut changed = Originals::new();
+        let mut changed_at = Vec::new();
+        for (index, original) in self.iter().enumerate().skip(from) {
+            let mut now = original.clone();
+            change(&mut now);
+            if now != original {
+                changed.push(now);
+                changed_at.push(index);
+            }
         }
-        if from == 0 {
-            // Every line rewritten: the new store is the store, not copied
-            // into it line by line (each line unpacked and packed again).
+        let Some(&first) = changed_at.first() else {
+            return;
+        };
+        let mut rewritten = Originals::new();
+        let mut next = changed_at.iter().zip(changed.iter()).peekable();
+        for (index, original) in self.iter().enumerate().skip(first) {
+            match next.next_if(|(at, _)| **at == index) {
+                Some((_, now)) => rewritten.push(now),
+                None => rewritten.push(original),
+            }
+        }
+        if first == 0 {
+            // Every line stored again: the new store is the store.
             *self = rewritten;
             return;
         }
-        self.truncate(from);
+        self.truncate(first);
         self.extend(rewritten.iter());
     }
 
@@ -448,5 +466,29 @@ mod tests {
             assert_eq!((now.line, now.turn_id()), (was.line, was.turn_id()));
         }
         assert_eq!(changed[lines.len()], line(3_000));
+
+        // A few lines changed among many: those, and only those, differ;
+        // none changed: the store reads as before.
+        for from in [0, 500] {
+            let mut store: Originals = lines.iter().cloned().collect();
+            store.rewrite_from(from, |o| {
+                if o.line % 400 == 1 {
+                    o.rewrite(|value| {
+                        value["type"] = "redacted".into();
+                        true
+                    });
+                }
+            });
+            for (index, (now, was)) in store.iter().zip(&lines).enumerate() {
+                let rewritten = index >= from && was.line % 400 == 1 && was.value().is_some();
+                assert_eq!(now != *was, rewritten, "line {}, from {from}", was.line);
+            }
+            assert_eq!(store.len(), lines.len());
+            store.rewrite_from(from, |_| {});
+            assert_eq!(store.len(), lines.len());
+        }
+        let mut store: Originals = lines.iter().cloned().collect();
+        store.rewrite_from(0, |_| {});
+        assert_eq!(store.iter().collect::<Vec<_>>(), lines);
     }
 }
