@@ -401,8 +401,6 @@ fn refuse_inflated(reader: &dyn StreamReader, path: &Path) -> Result<(), OpenErr
     }
 }
 
-/// What changed since `before` (how many events were grouped, the reader's
-/// revision), `reader` having written into `shown`'s events since.
 /// What two refreshes read one after the other amount to: the wider change.
 fn later(first: Refresh, then: Refresh) -> Refresh {
     let rank = |refresh| match refresh {
@@ -414,6 +412,8 @@ fn later(first: Refresh, then: Refresh) -> Refresh {
     if rank(then) > rank(first) { then } else { first }
 }
 
+/// What changed since `before` (how many events were grouped, the reader's
+/// revision), `reader` having written into `shown`'s events since.
 fn stream_refresh(
     before: (usize, u64),
     reader: &dyn StreamReader,
