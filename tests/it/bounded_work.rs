@@ -774,38 +774,32 @@ fn a_long_session_is_rendered_and_exported_in_three_times_its_size() {
     let mut turn = 0;
     while size < 19 * MIB as usize {
         let call = format!("t{turn}");
-        let usage = json!({"input_tokens": 1200, "output_tokens": 80});
-        let records = [
-            claude_line(
-                &format!("p{turn}"),
-                None,
-                "user",
-                json!({"role": "user", "content": words(30)}),
-            ),
-            claude_line(
-                &format!("c{turn}"),
-                None,
+        let line = |name: &str, kind: &str, message: Value| {
+            claude_line(&format!("{name}{turn}"), None, kind, message)
+        };
+        let reply = |name: &str, content: Value| {
+            line(
+                name,
                 "assistant",
-                json!({"id": format!("m{turn}"),
-                "role": "assistant", "model": "claude-sonnet-4-5", "usage": usage,
-                "content": [{"type": "text", "text": words(120)},
-                    {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "cargo test"}}]}),
+                json!({"id": format!("m{name}{turn}"),
+                "role": "assistant", "model": "claude-sonnet-4-5",
+                "usage": {"input_tokens": 1200, "output_tokens": 80}, "content": content}),
+            )
+        };
+        let records = [
+            line("p", "user", json!({"role": "user", "content": words(30)})),
+            reply(
+                "c",
+                json!([{"type": "text", "text": words(120)},
+                {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "cargo test"}}]),
             ),
-            claude_line(
-                &format!("r{turn}"),
-                None,
+            line(
+                "r",
                 "user",
                 json!({"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": call, "content": words(500)}]}),
             ),
-            claude_line(
-                &format!("a{turn}"),
-                None,
-                "assistant",
-                json!({"id": format!("n{turn}"),
-                "role": "assistant", "model": "claude-sonnet-4-5", "usage": usage,
-                "content": [{"type": "text", "text": words(60)}]}),
-            ),
+            reply("a", json!([{"type": "text", "text": words(60)}])),
         ];
         size += records
             .iter()
