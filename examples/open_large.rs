@@ -7,6 +7,7 @@
 //! cargo run --release --example open_large -- write DIR [MB]  # a synthetic conversation folder
 //! /usr/bin/time -v target/release/examples/open_large open DIR      # the viewer's path, one frame
 //! /usr/bin/time -v target/release/examples/open_large baseline DIR  # serde_json::Value of the same file
+//! target/release/examples/open_large open-then-top DIR  # then `g`: every earlier turn read, step by step
 //! ```
 //!
 //! `open` goes the viewer's way: `Live::open_jp` (read, parse, group) →
@@ -136,12 +137,26 @@ fn open(parent: &Path, way: Way) -> Result<(), String> {
         ));
         // As the viewer's loop does: a step read, the screen drawn (its
         // status bar saying how far), until every turn is read.
+        // The longest a key waits: one step and the frame after it (keys
+        // are read between steps).
+        let mut steps = Vec::new();
         while app.is_reading() {
+            let step = Instant::now();
             terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
             app.read_step();
+            steps.push(step.elapsed());
         }
         terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
         phase("g: every turn read, top drawn")?;
+        steps.sort();
+        if let (Some(longest), Some(median)) = (steps.last(), steps.get(steps.len() / 2)) {
+            println!(
+                "open: g read in {} steps: a step and its frame {:.0} ms median, {:.0} ms the longest (a key waits at most that)",
+                steps.len(),
+                median.as_secs_f64() * 1000.0,
+                longest.as_secs_f64() * 1000.0
+            );
+        }
         heap("g");
         println!(
             "open: after g, {} turns still in outline",
