@@ -225,6 +225,19 @@ impl Reader {
         self.push_event(index, event, problem);
     }
 
+    /// Counts the next stored entry, sketched, without keeping an event
+    /// for it (a sparse read's entry inside a run, `sparse.rs`): only what
+    /// is wrong with it is kept.
+    #[cfg(feature = "cli")]
+    fn count_sketch(&mut self, problem: Option<String>) {
+        let index = self.next_index;
+        debug_assert!(index > 0 || self.has_base_file);
+        self.next_index += 1;
+        if let Some(message) = problem {
+            self.out.diagnostics.push(Diagnostic { index, message });
+        }
+    }
+
     fn push_event(&mut self, index: usize, event: Event, problem: Option<String>) {
         if let Some(message) = problem {
             self.out.diagnostics.push(Diagnostic { index, message });

@@ -178,9 +178,12 @@ const MEMO_SHAPE_BYTES: usize = 256;
 /// tenth of its CPU (docs/benchmarks.md, "The viewer's opening").
 #[derive(Debug, Default)]
 pub(super) struct SketchMemo {
-    /// The event and problem by shape: the type, then each member's key
-    /// (its length first, so no two shapes read alike) and value type.
-    by_shape: foldhash::HashMap<Vec<u8>, (Event, Option<String>)>,
+    /// Where each shape's event and problem are in `sketches`, by shape:
+    /// the type, then each member's key (its length first, so no two
+    /// shapes read alike) and value type.
+    by_shape: foldhash::HashMap<Vec<u8>, usize>,
+    /// The event and problem of each shape met.
+    sketches: Vec<(Event, Option<String>)>,
     /// The shape of the entry being sketched (one buffer for all).
     shape: Vec<u8>,
 }
@@ -209,6 +212,52 @@ impl SketchMemo {
     }
 }
 
+/// One stored entry in outline, as [`sketched`] finds it: the event of its
+/// shape, shared with every entry of that shape, and its own id; or an
+/// event of its own. A caller that only needs the kind and the problem
+/// (`sparse.rs`, for most entries) reads them here without making the event.
+pub(super) enum Sketched<'m, 'e> {
+    /// The memo's event and problem for the entry's shape, and its id.
+    Shared {
+        sketch: &'m (Event, Option<String>),
+        id: Option<&'e str>,
+    },
+    /// An event and problem of its own (a shape the memo does not keep).
+    Own(Event, Option<String>),
+}
+
+impl Sketched<'_, '_> {
+    /// What the entry is.
+    pub(super) fn kind(&self) -> &EventKind {
+        match self {
+            Sketched::Shared { sketch, .. } => &sketch.0.kind,
+            Sketched::Own(event, _) => &event.kind,
+        }
+    }
+
+    /// What is wrong with the entry, if anything (it is kept as unknown).
+    pub(super) fn problem(&self) -> Option<&str> {
+        match self {
+            Sketched::Shared { sketch, .. } => sketch.1.as_deref(),
+            Sketched::Own(_, problem) => problem.as_deref(),
+        }
+    }
+
+    /// The entry's event, its id put in, and its problem.
+    pub(super) fn into_event(self) -> (Event, Option<String>) {
+        match self {
+            Sketched::Shared { sketch, id } => {
+                let mut event = sketch.0.clone();
+                if let Some(id) = id {
+                    set_id(&mut event, id);
+                }
+                (event, sketch.1.clone())
+            }
+            Sketched::Own(event, problem) => (event, problem),
+        }
+    }
+}
+
 /// The event of one stored entry in outline, with what is wrong with the
 /// entry if it is kept as unknown; `None` when the entry must be parsed.
 /// `ends` are those the array scanner noted in it; `found` is where its
@@ -220,6 +269,16 @@ pub(super) fn sketch(
     found: &mut Vec<Member>,
     memo: &mut SketchMemo,
 ) -> Option<(Event, Option<String>)> {
+    sketched(entry, ends, found, memo).map(Sketched::into_event)
+}
+
+/// [`sketch`], the event not made yet (see [`Sketched`]).
+pub(super) fn sketched<'m, 'e>(
+    entry: &'e [u8],
+    ends: &[usize],
+    found: &mut Vec<Member>,
+    memo: &'m mut SketchMemo,
+) -> Option<Sketched<'m, 'e>> {
     members(entry, ends, found)?;
     let fields = Sketch {
         entry,
@@ -227,10 +286,10 @@ pub(super) fn sketch(
     };
     let type_name = match fields.last("type") {
         Some(member) if member.shape == Shape::String => fields.text(member)?,
-        _ => return Some((unknown(), None)),
+        _ => return Some(Sketched::Own(unknown(), None)),
     };
     let Some(type_name) = known_type(type_name) else {
-        return Some((unknown(), None));
+        return Some(Sketched::Own(unknown(), None));
     };
     // Small entries whose text the viewer's status bar needs at once (a
     // turn's facts, tokens among them; a question's text) are parsed whole,
@@ -243,27 +302,31 @@ pub(super) fn sketch(
     }
     // The id is kept: it pairs calls and inquiries.
     let id = match fields.last("id") {
-        Some(id) if id.shape == Shape::String => Some(fields.text(id)?),
+        Some(id) if id.shape == Shape::String => Some(unescaped_text(entry, id)?),
         _ => None,
     };
     memo.shape_of(type_name, entry, found);
-    if let Some((event, problem)) = memo.by_shape.get(memo.shape.as_slice()) {
-        let mut event = event.clone();
-        if let Some(id) = id {
-            set_id(&mut event, id);
+    let known = memo.by_shape.get(memo.shape.as_slice()).copied();
+    let at = match known {
+        Some(at) => at,
+        None => {
+            let mut fields = fields;
+            let sketched = match decode_known(type_name, &mut fields) {
+                Ok(event) => (event, None),
+                Err(message) => (unknown(), Some(format!("{type_name}: {message}"))),
+            };
+            if memo.sketches.len() >= MEMO_SHAPES || memo.shape.len() > MEMO_SHAPE_BYTES {
+                return Some(Sketched::Own(sketched.0, sketched.1));
+            }
+            memo.by_shape.insert(memo.shape.clone(), memo.sketches.len());
+            memo.sketches.push(sketched);
+            memo.sketches.len() - 1
         }
-        return Some((event, problem.clone()));
-    }
-    let mut fields = fields;
-    let sketched = match decode_known(type_name, &mut fields) {
-        Ok(event) => (event, None),
-        Err(message) => (unknown(), Some(format!("{type_name}: {message}"))),
     };
-    if memo.by_shape.len() < MEMO_SHAPES && memo.shape.len() <= MEMO_SHAPE_BYTES {
-        memo.by_shape
-            .insert(memo.shape.clone(), (sketched.0.clone(), sketched.1.clone()));
-    }
-    Some(sketched)
+    Some(Sketched::Shared {
+        sketch: &memo.sketches[at],
+        id,
+    })
 }
 
 /// Puts an entry's `id` into the event of its shape (the only text an
@@ -302,12 +365,17 @@ impl<'a> Sketch<'a> {
 
     /// A string member's text, when it holds no escape.
     fn text(&self, member: &Member) -> Option<&'a str> {
-        let raw = &self.entry[member.text.clone()];
-        if memchr::memchr(b'\\', raw).is_some() {
-            return None;
-        }
-        std::str::from_utf8(raw).ok()
+        unescaped_text(self.entry, member)
     }
+}
+
+/// The text of `entry`'s string member `member`, when it holds no escape.
+fn unescaped_text<'e>(entry: &'e [u8], member: &Member) -> Option<&'e str> {
+    let raw = &entry[member.text.clone()];
+    if memchr::memchr(b'\\', raw).is_some() {
+        return None;
+    }
+    std::str::from_utf8(raw).ok()
 }
 
 impl<'a> Fields<'a> for Sketch<'a> {

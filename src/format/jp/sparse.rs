@@ -25,7 +25,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 
 use super::entries::{ArrayReader, ArrayScanner, Next, Scan};
 use super::entry;
-use super::outline::{SketchMemo, sketch};
+use super::outline::{SketchMemo, sketched};
 use super::{JpLoad, JpStream, Reader, event_of, parsed_base};
 use crate::format::surrogates;
 use crate::model::{ChatResponse, Event, EventKind};
@@ -78,11 +78,30 @@ impl JpSparse {
         let mut last = Class::Kept;
         loop {
             let index = reader.entries_read();
+            // Whether the entry goes on the run of the kept event before
+            // it, and is counted without an event of its own.
+            let mut in_run = false;
             match entries.next(|_| {})? {
                 Next::Entry(bytes, ends) => {
                     let may_be_base = index == 0 && base.is_none();
-                    match sketch(bytes, ends, &mut found, &mut memo).filter(|_| !may_be_base) {
-                        Some((event, problem)) => reader.push_sketch(event, problem),
+                    let sketched = if may_be_base {
+                        None
+                    } else {
+                        sketched(bytes, ends, &mut found, &mut memo)
+                    };
+                    match sketched {
+                        Some(sketched) => {
+                            let class = class_of(sketched.kind());
+                            let problem = sketched.problem().map(str::to_owned);
+                            in_run = class != Class::Kept && class == last;
+                            if in_run {
+                                reader.count_sketch(problem);
+                            } else {
+                                // The first entry of a run: made the
+                                // run's stand-in below.
+                                reader.push_sketch(sketched.into_event().0, problem);
+                            }
+                        }
                         None => match entry::read(bytes, ends, &mut found) {
                             Ok(entry) => reader.push(entry),
                             Err(_) => return Ok(None),
@@ -95,12 +114,15 @@ impl JpSparse {
             if let Some(escape) = entries.lone_escape() {
                 reader.note_lone(escape);
             }
+            if in_run {
+                continue;
+            }
             let kept = &mut reader.out.events;
             // A legacy base configuration is not an event.
             if kept.len() == places.len() {
                 continue;
             }
-            let class = kept.last().map_or(Class::Kept, class_of);
+            let class = kept.last().map_or(Class::Kept, |event| class_of(&event.kind));
             if class != Class::Kept && class == last {
                 kept.pop();
                 continue;
@@ -189,9 +211,9 @@ impl JpSparse {
     }
 }
 
-/// What `event` is to grouping.
-fn class_of(event: &Event) -> Class {
-    match event.kind {
+/// What an event of `kind` is to grouping.
+fn class_of(kind: &EventKind) -> Class {
+    match kind {
         EventKind::TurnStart | EventKind::ConfigDelta { .. } => Class::Kept,
         EventKind::Compaction(_) | EventKind::Unknown(_) => Class::Other,
         _ => Class::Conversation,

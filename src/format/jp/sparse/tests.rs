@@ -136,6 +136,31 @@ fn runs_of_events_are_one_stand_in_each() {
     );
 }
 
+#[test]
+fn entries_inside_a_run_keep_their_problems_where_they_are() {
+    // The two wrong entries are kept as unknown: one run, one event for
+    // both, and each one's problem where it is.
+    let events = br#"[
+  {"type": "turn_start"},
+  {"type": "chat_request", "content": "hi"},
+  {"type": "chat_request", "content": 7},
+  {"type": "tool_call_response", "id": "c1", "content": {"x": 1}, "is_error": "no"},
+  {"type": "turn_start"},
+  {"type": "chat_request", "content": "again"}
+]"#;
+    sparse_matches_the_whole_read("run with problems", events, Some(b"{}"));
+    let (_, load, _) = JpSparse::read_from(&mut &events[..], Some(b"{}"))
+        .unwrap()
+        .unwrap();
+    let indices: Vec<usize> = load.diagnostics.iter().map(|d| d.index).collect();
+    assert_eq!(indices, [2, 3]);
+    let kinds: Vec<&str> = load.events.iter().map(Event::type_name).collect();
+    assert_eq!(
+        kinds,
+        ["turn_start", "chat_response", "unknown", "turn_start", "chat_response"]
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
 
