@@ -41,7 +41,13 @@ impl Original {
         turn_id: Option<&str>,
         error: Option<String>,
     ) -> Self {
-        let json = parsed.then(|| String::from_utf8_lossy(raw).into_owned().into_boxed_str());
+        // A line that parsed as JSON is UTF-8: the fast check first
+        // (`from_utf8_lossy` walks every byte), the lossy copy only for a
+        // caller that says `parsed` of bytes that are not.
+        let json: Option<Box<str>> = parsed.then(|| match std::str::from_utf8(raw) {
+            Ok(text) => Box::from(text),
+            Err(_) => String::from_utf8_lossy(raw).into(),
+        });
         let turn = match (turn_id, &json) {
             (Some(id), Some(text)) => match text.find(id) {
                 Some(start) => match (u32::try_from(start), u32::try_from(start + id.len())) {

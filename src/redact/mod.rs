@@ -12,7 +12,6 @@
 mod conversation;
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 
 use aho_corasick::AhoCorasick;
 #[cfg(feature = "cli")]
@@ -199,17 +198,20 @@ impl Redactor {
     /// Where the secrets of `text` are, in order, overlapping ones merged
     /// into one (the rule of the first).
     pub(crate) fn secrets(&self, text: &str) -> Vec<Secret> {
-        let candidates: BTreeSet<usize> = self
-            .keywords
-            .find_overlapping_iter(text)
-            .map(|m| self.keyword_rule[m.pattern().as_usize()])
-            .collect();
-        if candidates.is_empty() {
-            return Vec::new();
+        // Which rules have a keyword in the text, by rule index (a keyword
+        // met again costs a store, not a set insertion: prose meets "ey"
+        // and "token" every few words).
+        let mut candidates: Vec<bool> = Vec::new();
+        for found in self.keywords.find_overlapping_iter(text) {
+            if candidates.is_empty() {
+                candidates.resize(self.rules.len(), false);
+            }
+            candidates[self.keyword_rule[found.pattern().as_usize()]] = true;
         }
         // (start, end, rule) of every secret, then the overlapping ones merged.
         let mut found: Vec<(usize, usize, usize)> = Vec::new();
-        for &index in &candidates {
+        let rules = candidates.iter().enumerate().filter(|&(_, &candidate)| candidate);
+        for (index, _) in rules {
             let rule = &self.rules[index];
             for caps in rule.regex.captures_iter(text) {
                 let secret = caps.get(rule.secret_group).or_else(|| caps.get(0));
