@@ -158,6 +158,8 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
     for warning in &loaded.warnings {
         super::report(format_args!("overhear: warning: {warning}"));
     }
+    // An export shows of the stored lines only the images in them.
+    loaded.conversation.keep_only_image_lines();
     if let Some(redactor) = redactor {
         loaded.redact_with(std::sync::Arc::new(redactor));
     }

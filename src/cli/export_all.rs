@@ -276,6 +276,8 @@ fn one(
     for warning in &loaded.warnings {
         super::report(format_args!("overhear: warning: {warning}"));
     }
+    // A page shows of the stored lines only the images in them.
+    loaded.conversation.keep_only_image_lines();
     if let Some(redactor) = &options.redactor {
         loaded.redact_with(Arc::clone(redactor));
     }

@@ -15,7 +15,7 @@ mod pairing;
 pub mod timestamp;
 pub mod views;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ops::Range;
 
 use serde_json::Value;
@@ -207,6 +207,23 @@ impl Conversation {
             originals,
             in_progress,
             subagents,
+        }
+    }
+
+    /// Forgets the texts of the stored lines but those an image's bytes are
+    /// read from ([`facts::images`]), here and in every sub-agent: all an
+    /// export shows of the stored lines (it has no raw view), so that it
+    /// neither redacts nor holds the others. The lines' records stay, so an
+    /// image still names its line.
+    pub fn keep_only_image_lines(&mut self) {
+        let lines: BTreeSet<usize> = self
+            .events
+            .iter()
+            .flat_map(|event| facts::images(event).iter().map(|at| at.line))
+            .collect();
+        self.originals.keep_texts(|index| lines.contains(&index));
+        for child in self.subagents.values_mut() {
+            child.keep_only_image_lines();
         }
     }
 

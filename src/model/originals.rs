@@ -240,6 +240,30 @@ impl Originals {
         self.errors.retain(|(i, _)| *i < len);
     }
 
+    /// Keeps the texts of the lines `keep` names (by index) and forgets the
+    /// others': their records stay (number, turn, error), read back as
+    /// lines without text, so every index still names its line. Only the
+    /// texts kept are read back and stored again.
+    pub fn keep_texts(&mut self, keep: impl Fn(usize) -> bool) {
+        let mut kept = PackedText::default();
+        let mut records = Vec::with_capacity(self.records.len());
+        for (index, record) in self.records.iter().enumerate() {
+            let parsed = record.parsed && keep(index);
+            let end = if parsed {
+                kept.push(&self.text.get(self.start(index), record.end))
+            } else {
+                kept.end()
+            };
+            records.push(Record {
+                end,
+                parsed,
+                ..*record
+            });
+        }
+        self.records = records;
+        self.text = kept;
+    }
+
     /// Changes the lines from `from` on through `change` (redaction): each
     /// is read back and changed once. Only the lines that changed are
     /// stored again, with the lines after the first of them: a store whose
@@ -387,6 +411,23 @@ mod tests {
         for (i, original) in lines.iter().enumerate() {
             assert_eq!(store.turn_id(i), original.turn_id());
             assert_eq!(store.line(i), Some(original.line));
+        }
+    }
+
+    #[test]
+    fn lines_whose_texts_are_forgotten_keep_their_places() {
+        let lines: Vec<Original> = (1..5_000).map(line).collect();
+        let mut store: Originals = lines.iter().cloned().collect();
+        let keep = |index: usize| index % 1_000 == 3 || index == 4_998;
+        store.keep_texts(keep);
+        assert_eq!(store.len(), lines.len());
+        assert!(store.text.sealed.is_empty(), "six short lines kept: one chunk");
+        for (index, (now, was)) in store.iter().zip(&lines).enumerate() {
+            assert_eq!(now.line, was.line, "line {index}: its number");
+            assert_eq!(now.turn_id(), was.turn_id(), "line {index}: its turn");
+            assert_eq!(now.error, was.error, "line {index}: why it was skipped");
+            let text = if keep(index) { was.json.clone() } else { None };
+            assert_eq!(now.json, text, "line {index}: its text");
         }
     }
 
