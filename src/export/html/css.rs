@@ -4,7 +4,6 @@
 //! a dark and a light style is a class `sN`) and syntect's classes for code,
 //! each in the light scheme and, under `prefers-color-scheme: dark`, the dark.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use ratatui::style::{Color, Modifier, Style};
@@ -15,7 +14,9 @@ use crate::render::theme::Theme;
 /// The styles met so far, each pair (dark, light) a class `sN`.
 #[derive(Default)]
 pub(super) struct Classes {
-    index: HashMap<(Style, Style), usize>,
+    /// Looked up for every run of text of a page (foldhash: the styles are
+    /// the theme's, not the input's).
+    index: foldhash::HashMap<(Style, Style), usize>,
     order: Vec<(Style, Style)>,
 }
 
