@@ -93,7 +93,7 @@ impl JpSparse {
                         Some(sketched) => {
                             let class = class_of(sketched.kind());
                             let problem = sketched.problem().map(str::to_owned);
-                            in_run = class != Class::Kept && class == last;
+                            in_run = class.continues(last);
                             if in_run {
                                 reader.count_sketch(problem);
                             } else {
@@ -123,7 +123,7 @@ impl JpSparse {
                 continue;
             }
             let class = kept.last().map_or(Class::Kept, |event| class_of(&event.kind));
-            if class != Class::Kept && class == last {
+            if class.continues(last) {
                 kept.pop();
                 continue;
             }
@@ -208,6 +208,14 @@ impl JpSparse {
                 Scan::NeedMore | Scan::Unusual => return Ok(None),
             }
         }
+    }
+}
+
+impl Class {
+    /// Whether an entry of this class goes on the run of the kept event
+    /// of class `last` before it (one stand-in stands for both).
+    fn continues(self, last: Class) -> bool {
+        self != Class::Kept && self == last
     }
 }
 
