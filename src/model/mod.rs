@@ -15,7 +15,7 @@ mod pairing;
 pub mod timestamp;
 pub mod views;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use serde_json::Value;
@@ -215,8 +215,9 @@ impl Conversation {
     /// export shows of the stored lines (it has no raw view), so that it
     /// neither redacts nor holds the others. The lines' records stay, so an
     /// image still names its line.
+    #[cfg(feature = "cli")]
     pub fn keep_only_image_lines(&mut self) {
-        let lines: BTreeSet<usize> = self
+        let lines: std::collections::BTreeSet<usize> = self
             .events
             .iter()
             .flat_map(|event| facts::images(event).iter().map(|at| at.line))

@@ -244,6 +244,7 @@ impl Originals {
     /// others': their records stay (number, turn, error), read back as
     /// lines without text, so every index still names its line. Only the
     /// texts kept are read back and stored again.
+    #[cfg(feature = "cli")]
     pub fn keep_texts(&mut self, keep: impl Fn(usize) -> bool) {
         let mut kept = PackedText::default();
         let mut records = Vec::with_capacity(self.records.len());
