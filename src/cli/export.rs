@@ -16,7 +16,7 @@ use crate::files::read::identity;
 use crate::files::write::{WriteError, write_file};
 use crate::format::detect::{LineFormat, line_format};
 use crate::format::session_head::{CWD_HEAD, claude_cwd, codex_cwd, copilot_cwd};
-use crate::load::{Live, Origin};
+use crate::load::{Live, Origin, StoredTexts};
 use crate::model::EventKind;
 use crate::redact::Redactor;
 use crate::render::document::{DocOptions, DocView};
@@ -147,7 +147,8 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
     };
     refuse_terminal_stdin(Some(path))?;
     let output = args.output()?;
-    let (mut loaded, moment) = super::travel::read(Some(path), args.at.at().as_ref())?;
+    let (mut loaded, moment) =
+        super::travel::read_keeping(Some(path), args.at.at().as_ref(), StoredTexts::OfImages)?;
     if let Some(output) = output {
         refuse_conversation_folder(output, &loaded.origin)?;
     }
@@ -158,7 +159,9 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
     for warning in &loaded.warnings {
         super::report(format_args!("overhear: warning: {warning}"));
     }
-    // An export shows of the stored lines only the images in them.
+    // An export shows of the stored lines only the images in them: those
+    // read with the stream kept only them; a sub-agent's, a stream read on
+    // opening or at a moment in time, are forgotten here.
     loaded.conversation.keep_only_image_lines();
     if let Some(redactor) = redactor {
         loaded.redact_with(std::sync::Arc::new(redactor));

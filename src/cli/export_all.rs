@@ -19,7 +19,7 @@ use crate::export::index::{self, Row};
 use crate::export::manifest::{self, Entry, Manifest, Stamp};
 use crate::export::{ExportFormat, ExportOptions, Figures, Results, Tilde, export};
 use crate::files::write::{WriteError, read_previous, write_file};
-use crate::load::{Live, OpenError};
+use crate::load::{Live, OpenError, StoredTexts};
 use crate::redact::Redactor;
 use crate::render::document::{DocOptions, DocView};
 use crate::search::{self, Kinds, Scope, Session};
@@ -272,7 +272,7 @@ fn one(
         .open
         .to_str()
         .ok_or_else(|| PageError::NotUtf8(session.target.open.clone()))?;
-    let mut loaded = Live::read_once(open)?;
+    let mut loaded = Live::read_once_keeping(Some(open), StoredTexts::OfImages)?;
     for warning in &loaded.warnings {
         super::report(format_args!("overhear: warning: {warning}"));
     }

@@ -4,7 +4,7 @@
 use anyhow::Result;
 use clap::Args;
 
-use crate::load::Live;
+use crate::load::{Live, StoredTexts};
 use crate::travel::{At, Moment, Recording};
 
 /// Where in its history to show the conversation.
@@ -44,8 +44,18 @@ pub(super) fn step_number(text: &str) -> Result<usize, NotAStep> {
 /// Reads what `path` names (`None`: the workspace around the current
 /// folder) for printing: whole, or cut at `at` with the moment it shows.
 pub(super) fn read(path: Option<&str>, at: Option<&At>) -> Result<(Live, Option<Moment>)> {
+    read_keeping(path, at, StoredTexts::All)
+}
+
+/// [`read`], a stream's stored lines keeping as they are read the texts
+/// `texts` says (an export keeps only the lines of images).
+pub(super) fn read_keeping(
+    path: Option<&str>,
+    at: Option<&At>,
+    texts: StoredTexts,
+) -> Result<(Live, Option<Moment>)> {
     match at {
-        None => Ok((Live::read_once_at(path)?, None)),
+        None => Ok((Live::read_once_keeping(path, texts)?, None)),
         Some(at) => {
             let (live, moment) = Recording::open(path)?.cut(at)?;
             Ok((live, Some(moment)))

@@ -6,6 +6,8 @@ use std::io::{Read as _, Seek as _, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use super::prefix_read::hash_prefix;
+#[cfg(feature = "cli")]
+use super::StoredTexts;
 use super::{Live, OpenError, Origin, Reader, Refresh};
 use crate::format::{Change, DocumentFormat, DocumentReader, LoadError, Loaded, PrefixHasher};
 use crate::model::Conversation;
@@ -54,6 +56,8 @@ impl Live {
             earlier: None,
             #[cfg(feature = "cli")]
             stored_at: None,
+            #[cfg(feature = "cli")]
+            stored_texts: StoredTexts::All,
         }
     }
 

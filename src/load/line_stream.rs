@@ -5,6 +5,8 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "cli")]
+use super::StoredTexts;
 use super::{Live, OpenError, Origin, Reader, Refresh};
 use crate::format::detect::{Detected, detect};
 use crate::format::{DocumentFormat, StreamFormat, StreamReader};
@@ -57,6 +59,8 @@ impl Live {
             earlier: None,
             #[cfg(feature = "cli")]
             stored_at: None,
+            #[cfg(feature = "cli")]
+            stored_texts: StoredTexts::All,
         }
     }
 
@@ -181,6 +185,8 @@ impl Live {
             earlier: None,
             #[cfg(feature = "cli")]
             stored_at: None,
+            #[cfg(feature = "cli")]
+            stored_texts: StoredTexts::All,
         }
     }
 
@@ -335,7 +341,18 @@ impl Live {
         // Stored lines never change once read (a reset clears them first):
         // they move from the reader, which keeps only their count.
         let known = conv.originals.len();
-        conv.originals.extend(reader.take_originals());
+        let lines = reader.take_originals();
+        // An image's line is its event's, and its event is among those
+        // this step added or changed.
+        #[cfg(feature = "cli")]
+        let lines = self.stored_texts.kept(
+            lines,
+            known,
+            conv.events
+                .get(changed.unwrap_or(usize::MAX).min(count)..)
+                .unwrap_or_default(),
+        );
+        conv.originals.extend(lines);
         conv.in_progress = reader.in_progress().cloned();
         if let Some(title) = reader.title() {
             conv.title = Some(title.to_string());

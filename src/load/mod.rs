@@ -105,6 +105,45 @@ pub struct Live {
     /// many earlier ones, `turns.rs`): to name an event as it is stored.
     #[cfg(feature = "cli")]
     stored_at: Option<Vec<usize>>,
+    /// Which stored lines of a stream keep their text as they are read.
+    #[cfg(feature = "cli")]
+    stored_texts: StoredTexts,
+}
+
+/// Which stored lines of a stream keep their text: the raw view shows
+/// every one; an export only the images in them.
+#[cfg(feature = "cli")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StoredTexts {
+    /// Every line's, for the raw view.
+    #[default]
+    All,
+    /// Only those of the lines an image's bytes are read from (an export:
+    /// neither compressed, nor redacted, nor held, the others).
+    OfImages,
+}
+
+#[cfg(feature = "cli")]
+impl StoredTexts {
+    /// `lines`, the stored lines read from index `first` on, with the texts
+    /// this keeps: `events` are the events read with them (an image names
+    /// the line of its event).
+    fn kept(
+        self,
+        mut lines: Vec<crate::model::Original>,
+        first: usize,
+        events: &[crate::model::Event],
+    ) -> Vec<crate::model::Original> {
+        if self == StoredTexts::OfImages {
+            let images = crate::model::image_lines(events);
+            for (index, line) in (first..).zip(&mut lines) {
+                if !images.contains(&index) {
+                    line.json = None;
+                }
+            }
+        }
+        lines
+    }
 }
 
 enum Reader {
@@ -143,9 +182,20 @@ pub enum Refresh {
 impl Live {
     /// Opens what `arg` names (`None`: the workspace around the current folder).
     pub fn open(arg: Option<&str>) -> Result<Live, OpenError> {
+        Live::open_target(Live::target(arg)?)
+    }
+
+    /// What `arg` names (`None`: the workspace around the current folder).
+    fn target(arg: Option<&str>) -> Result<Target, OpenError> {
         let cwd = std::env::current_dir()?;
         let env = |name: &str| std::env::var(name).ok();
-        match locate(arg, &cwd, &env)? {
+        Ok(locate(arg, &cwd, &env)?)
+    }
+
+    /// Opens `target`: a folder or a stream file is read, standard input
+    /// and a stream of unknown format wait for their bytes.
+    fn open_target(target: Target) -> Result<Live, OpenError> {
+        match target {
             Target::JpConversation(dir) => Live::open_jp(dir, None),
             Target::Workspace(workspace) => {
                 let entry = workspace
@@ -178,13 +228,40 @@ impl Live {
     /// folder (`overhear` with no PATH, printing).
     pub fn read_once_at(arg: Option<&str>) -> Result<Live, OpenError> {
         let mut live = Live::open(arg)?;
-        if let Origin::Stream(path) = &live.origin {
-            let path = path.clone();
-            live.read_stream_to_end(&path)?;
-        } else {
-            live.finish_stream();
-        }
+        live.read_rest_once()?;
         Ok(live)
+    }
+
+    /// [`Live::read_once_at`], a stream's stored lines keeping the texts
+    /// `texts` says as they are read (a sub-agent's keep them all: see
+    /// [`Conversation::keep_only_image_lines`] for after).
+    #[cfg(feature = "cli")]
+    pub fn read_once_keeping(arg: Option<&str>, texts: StoredTexts) -> Result<Live, OpenError> {
+        let mut live = match Live::target(arg)? {
+            // A stream file is read on opening: told first.
+            Target::EveStream(path) => {
+                let mut live = Live::stream_file(path);
+                live.stored_texts = texts;
+                live.refresh()?;
+                live
+            }
+            target => Live::open_target(target)?,
+        };
+        live.stored_texts = texts;
+        live.read_rest_once()?;
+        Ok(live)
+    }
+
+    /// Reads what opening left: a stream to its end, its last line counted
+    /// even without its newline.
+    fn read_rest_once(&mut self) -> Result<(), OpenError> {
+        if let Origin::Stream(path) = &self.origin {
+            let path = path.clone();
+            self.read_stream_to_end(&path)?;
+        } else {
+            self.finish_stream();
+        }
+        Ok(())
     }
 
     /// From now on, secrets are replaced by `[redacted RULE]` in everything

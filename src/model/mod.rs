@@ -60,6 +60,16 @@ pub struct Conversation {
     grouped: usize,
 }
 
+/// The stored lines (by index in [`Conversation::originals`]) that the
+/// images of `events` are read from ([`facts::images`]).
+#[cfg(feature = "cli")]
+pub fn image_lines(events: &[Event]) -> std::collections::BTreeSet<usize> {
+    events
+        .iter()
+        .flat_map(|event| facts::images(event).iter().map(|at| at.line))
+        .collect()
+}
+
 /// A turn: the events from one `turn_start` that opened a turn to the next.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Turn {
@@ -217,11 +227,7 @@ impl Conversation {
     /// image still names its line.
     #[cfg(feature = "cli")]
     pub fn keep_only_image_lines(&mut self) {
-        let lines: std::collections::BTreeSet<usize> = self
-            .events
-            .iter()
-            .flat_map(|event| facts::images(event).iter().map(|at| at.line))
-            .collect();
+        let lines = image_lines(&self.events);
         self.originals.keep_texts(|index| lines.contains(&index));
         for child in self.subagents.values_mut() {
             child.keep_only_image_lines();

@@ -125,3 +125,40 @@ fn a_file_read_in_steps_reads_as_its_bytes_at_once() {
         "the events differ from byte {differ:?} on"
     );
 }
+
+#[test]
+fn a_stream_read_for_an_export_keeps_the_texts_of_its_image_lines_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("session.jsonl");
+    let at = "2026-11-01T10:00:00.000Z";
+    let png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+    let lines = [
+        format!(
+            r#"{{"type":"user","uuid":"u0","sessionId":"s","timestamp":"{at}","message":{{"role":"user","content":"first"}}}}"#
+        ),
+        format!(
+            r#"{{"type":"user","uuid":"u1","sessionId":"s","timestamp":"{at}","message":{{"role":"user","content":[{{"type":"text","text":"look"}},{{"type":"image","source":{{"type":"base64","media_type":"image/png","data":"{png}"}}}}]}}}}"#
+        ),
+        format!(
+            r#"{{"type":"assistant","uuid":"a1","sessionId":"s","timestamp":"{at}","message":{{"id":"m1","role":"assistant","model":"claude-sonnet-4-5","content":[{{"type":"text","text":"a red pixel"}}]}}}}"#
+        ),
+    ];
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let arg = path.to_str().unwrap();
+    let all = Live::read_once_keeping(Some(arg), StoredTexts::All).unwrap();
+    let images = Live::read_once_keeping(Some(arg), StoredTexts::OfImages).unwrap();
+    let texts = |live: &Live| -> Vec<bool> {
+        live.conversation
+            .originals
+            .iter()
+            .map(|line| line.json.is_some())
+            .collect()
+    };
+    assert_eq!(texts(&all), [true, true, true]);
+    assert_eq!(texts(&images), [false, true, false], "only the image's line");
+    let numbers = |live: &Live| -> Vec<usize> {
+        live.conversation.originals.iter().map(|line| line.line).collect()
+    };
+    assert_eq!(numbers(&images), numbers(&all), "every line keeps its place");
+    assert_eq!(events_text(&images), events_text(&all), "the same events");
+}
