@@ -68,6 +68,20 @@ fn reload(app: &mut App<LiveDocument>, term: &mut Terminal<TestBackend>) {
     term.draw(|f| app.draw(f)).expect("test backend");
 }
 
+/// Waits for the watch to report that the followed file changed (its
+/// events), and has the viewer read the change.
+fn reload_on_change(app: &mut App<LiveDocument>, changes: &Receiver<Change>) {
+    let change = changes
+        .recv_timeout(Duration::from_secs(5))
+        .expect("the watch reports the write");
+    assert_eq!(change, Change::Events, "the write is reported");
+    app.reload(Reload {
+        epoch: 0,
+        update: LiveUpdate::Changed(change),
+        at: SystemTime::now(),
+    });
+}
+
 /// A JP conversation of `bytes` followed by the viewer; each step rewrites
 /// the file with one more turn (untimed) and times the reload and frame.
 struct JpTail {
@@ -136,15 +150,7 @@ impl JpTail {
             let writer = std::thread::spawn(move || {
                 std::fs::rename(&tmp, &path).expect("temporary folder");
             });
-            let change = changes
-                .recv_timeout(Duration::from_secs(5))
-                .expect("the watch reports the rename");
-            assert_eq!(change, Change::Events, "the rename is reported");
-            self.app.reload(Reload {
-                epoch: 0,
-                update: LiveUpdate::Changed(change),
-                at: SystemTime::now(),
-            });
+            reload_on_change(&mut self.app, changes);
             self.term.draw(|f| self.app.draw(f)).expect("test backend");
             writer
         });
@@ -314,15 +320,7 @@ fn eve_follow(runs: usize) -> (Duration, Duration) {
         // The viewer's way: the write, the change the watch reports, the reload.
         let (_, took) = Took::of(|| {
             s.write(line);
-            let change = changes
-                .recv_timeout(Duration::from_secs(5))
-                .expect("the watch reports the append");
-            assert_eq!(change, Change::Events, "the append is reported");
-            s.app.reload(Reload {
-                epoch: 0,
-                update: LiveUpdate::Changed(change),
-                at: SystemTime::now(),
-            });
+            reload_on_change(&mut s.app, &changes);
         });
         // The burst the write began ends before the next write.
         while changes.recv_timeout(Duration::from_millis(60)).is_ok() {}
