@@ -238,7 +238,8 @@ impl Live {
     #[cfg(feature = "cli")]
     pub fn read_once_keeping(arg: Option<&str>, texts: StoredTexts) -> Result<Live, OpenError> {
         let mut live = match Live::target(arg)? {
-            // A stream file is read on opening: told first.
+            // A stream file is read as it is opened: it is told what to
+            // keep before its first line.
             Target::EveStream(path) => {
                 let mut live = Live::stream_file(path);
                 live.stored_texts = texts;
