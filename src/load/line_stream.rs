@@ -72,7 +72,7 @@ impl Live {
     pub(super) fn refresh_stream(&mut self) -> Result<Refresh, OpenError> {
         let mut refresh = Refresh::Unchanged;
         while let Some(step) = self.read_stream_step()? {
-            refresh = later(refresh, step);
+            refresh = refresh.max(step);
             if !matches!(&self.reader, Reader::Stream { tail, .. } if tail.behind()) {
                 break;
             }
@@ -416,17 +416,6 @@ fn refuse_inflated(reader: &dyn StreamReader, path: &Path) -> Result<(), OpenErr
         Some(limit) => Err(OpenError::Io(named(path, &limit::too_large(None, limit)))),
         None => Ok(()),
     }
-}
-
-/// What two refreshes read one after the other amount to: the wider change.
-fn later(first: Refresh, then: Refresh) -> Refresh {
-    let rank = |refresh| match refresh {
-        Refresh::Unchanged => 0,
-        Refresh::Streaming => 1,
-        Refresh::Appended => 2,
-        Refresh::Reloaded => 3,
-    };
-    if rank(then) > rank(first) { then } else { first }
 }
 
 /// What changed since `before` (how many events were grouped, the reader's

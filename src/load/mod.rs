@@ -165,18 +165,19 @@ enum Reader {
     Rejected,
 }
 
-/// What a refresh found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// What a refresh found, ordered by how much it changed: two refreshes one
+/// after the other amount to the larger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Refresh {
     /// Nothing new.
     Unchanged,
+    /// Only the text being written right now changed (eve's deltas), or a
+    /// stored line that made no event arrived (the raw view shows it).
+    Streaming,
     /// Events were added at the end; earlier ones are untouched.
     Appended,
     /// The conversation changed anywhere: treat it as new.
     Reloaded,
-    /// Only the text being written right now changed (eve's deltas), or a
-    /// stored line that made no event arrived (the raw view shows it).
-    Streaming,
 }
 
 impl Live {

@@ -91,15 +91,14 @@ impl JpSparse {
                     };
                     match sketched {
                         Some(sketched) => {
-                            let class = class_of(sketched.kind());
-                            let problem = sketched.problem().map(str::to_owned);
-                            in_run = class.continues(last);
+                            in_run = class_of(sketched.kind()).continues(last);
                             if in_run {
-                                reader.count_sketch(problem);
+                                reader.count_sketch(sketched.problem().map(str::to_owned));
                             } else {
                                 // The first entry of a run: made the
                                 // run's stand-in below.
-                                reader.push_sketch(sketched.into_event().0, problem);
+                                let (event, problem) = sketched.into_event();
+                                reader.push_sketch(event, problem);
                             }
                         }
                         None => match entry::read(bytes, ends, &mut found) {
