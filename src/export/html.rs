@@ -15,6 +15,7 @@ mod images;
 mod lines;
 mod pages;
 mod prose;
+mod spill;
 
 use std::fmt::Write as _;
 
@@ -22,6 +23,7 @@ use self::card::Outcome;
 use self::css::Classes;
 use self::header::Figures;
 use self::lines::pre;
+use self::spill::{Spill, Unit};
 use super::{ExportOptions, Laid, Layouts, Roles, plain, strip_marker};
 use crate::model::{Conversation, facts};
 use crate::policy::ReasoningDisplay;
@@ -142,35 +144,6 @@ pub(super) struct Section {
     units: Vec<Unit>,
 }
 
-/// One block's HTML, kept compressed until its page is written: pages are
-/// cut only once every block is laid out, and a session's blocks held as
-/// text would cost about the size of its pages again.
-pub(super) struct Unit {
-    packed: Vec<u8>,
-    len: usize,
-}
-
-impl Unit {
-    fn new(html: &str) -> Unit {
-        Unit {
-            packed: lz4_flex::block::compress(html.as_bytes()),
-            len: html.len(),
-        }
-    }
-
-    /// The HTML's length in bytes.
-    fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Writes the HTML to `out`.
-    fn write_to(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let html = lz4_flex::block::decompress(&self.packed, self.len)
-            .map_err(|e| std::io::Error::other(format!("an export's block did not unpack: {e}")))?;
-        out.write_all(&html)
-    }
-}
-
 impl Section {
     /// The heading of the turn (with its anchor) and the line of its
     /// figures; `continued` for the rest of a turn a page break cut.
@@ -203,6 +176,8 @@ pub(super) struct Built {
     figures: Figures,
     /// The classes of the laid-out lines met.
     classes: Classes,
+    /// The blocks' HTML.
+    spill: Spill,
 }
 
 /// Builds the turns of `doc` chosen by `options` as HTML.
@@ -218,6 +193,7 @@ pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions
         .filter(|b| options.turns.is_none_or(|spec| spec.contains(b.turn, total)));
     // A card cut into pieces is one unit: its `<details>` stays whole.
     let mut open_unit: Option<String> = None;
+    let mut spill = Spill::new();
     for block in blocks {
         if let BlockKind::TurnRule {
             number,
@@ -282,11 +258,11 @@ pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions
         if !last {
             open_unit = Some(unit);
         } else if !unit.is_empty() {
-            section.units.push(Unit::new(&unit));
+            section.units.push(spill.push(&unit));
         }
     }
     if let (Some(unit), Some(section)) = (open_unit, sections.last_mut()) {
-        section.units.push(Unit::new(&unit));
+        section.units.push(spill.push(&unit));
     }
     // The session's figures are the whole session's, counted once.
     let figures = Figures::of_session(&crate::export::figures::Session::of(conv));
@@ -294,6 +270,7 @@ pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions
         sections,
         figures,
         classes,
+        spill,
     }
 }
 

@@ -7,11 +7,14 @@
 //! identity of any file the run read, so that no spelling of an input's path
 //! (a symbolic link, a hard link, `..`) can turn an export into a
 //! replacement of what the user has; and it replaces a file atomically.
+//! A scratch file ([`scratch`]) is the run's own, unnamed, never the user's.
 //!
 //! It sits at the bottom of the layers: it knows nothing of formats, and
 //! every layer that opens a file uses it.
 
 pub mod read;
+#[cfg(feature = "cli")]
+pub mod scratch;
 pub mod sqlite;
 #[cfg(feature = "cli")]
 pub mod write;

@@ -747,15 +747,10 @@ fn a_sub_agent_file_over_the_limit_is_refused_with_the_limits_words() {
     }
 }
 
-/// A long Claude Code session (about 19 MiB: prompts, replies with
-/// usage, `Bash` calls with 500-word results) is rendered and exported in
-/// less than 3× its size + 24 MiB: the file is read a step at a time, not
-/// held whole beside what is made of it, and the export's blocks wait for
-/// their page compressed. Either held whole again costs about its size.
-#[test]
-fn a_long_session_is_rendered_and_exported_in_three_times_its_size() {
-    let dir = tempfile::tempdir().expect("a temporary folder");
-    let path = dir.path().join("long.jsonl");
+/// A long Claude Code session of about `bytes` bytes written to `path`
+/// (prompts, replies with usage, `Bash` calls with 500-word results,
+/// deterministic); its size.
+fn long_claude_session(path: &Path, bytes: usize) -> u64 {
     let vocabulary = [
         "build", "cargo", "delta", "error", "field", "green", "index", "kernel",
     ];
@@ -772,7 +767,7 @@ fn a_long_session_is_rendered_and_exported_in_three_times_its_size() {
     let mut lines = Vec::new();
     let mut size = 0;
     let mut turn = 0;
-    while size < 19 * MIB as usize {
+    while size < bytes {
         let call = format!("t{turn}");
         let line = |name: &str, kind: &str, message: Value| {
             claude_line(&format!("{name}{turn}"), None, kind, message)
@@ -808,7 +803,18 @@ fn a_long_session_is_rendered_and_exported_in_three_times_its_size() {
         lines.extend(records);
         turn += 1;
     }
-    let bytes = write_lines(&path, &lines);
+    write_lines(path, &lines)
+}
+
+/// A long Claude Code session (about 19 MiB) is rendered and exported in
+/// less than 3× its size + 24 MiB: the file is read a step at a time, not
+/// held whole beside what is made of it, and the export's blocks wait for
+/// their page in a scratch file. Either held whole again costs about its size.
+#[test]
+fn a_long_session_is_rendered_and_exported_in_three_times_its_size() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("long.jsonl");
+    let bytes = long_claude_session(&path, 19 * MIB as usize);
     let bound_kib = (3 * bytes + 24 * MIB) / 1024;
     let pages = dir.path().join("long.html");
     for command in [
@@ -830,4 +836,45 @@ fn a_long_session_is_rendered_and_exported_in_three_times_its_size() {
         first.contains("turn 1"),
         "the first page holds the first turn"
     );
+}
+
+/// A large HTML export keeps its laid-out blocks in an unnamed scratch file
+/// in `TMPDIR` and leaves nothing there; when that folder cannot be
+/// written, the blocks stay in memory and the pages are the same, byte for
+/// byte.
+#[test]
+fn an_export_writes_the_same_pages_whether_or_not_it_has_a_scratch_file() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("long.jsonl");
+    long_claude_session(&path, 6 * MIB as usize);
+    let scratch = dir.path().join("scratch");
+    std::fs::create_dir(&scratch).unwrap();
+    let mut exports = Vec::new();
+    for (name, tmpdir) in [
+        ("with", scratch.clone()),
+        ("without", dir.path().join("no such folder")),
+    ] {
+        let out = dir.path().join(name);
+        std::fs::create_dir(&out).unwrap();
+        let page = out.join("long.html");
+        let run = overhear_with(
+            ["export", arg(&path), "-o", arg(&page)],
+            &[("TMPDIR", arg(&tmpdir))],
+        );
+        run.expect_code(0);
+        let mut pages: Vec<(String, Vec<u8>)> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                let name = entry.file_name().to_string_lossy().into_owned();
+                (name, std::fs::read(entry.path()).unwrap())
+            })
+            .collect();
+        pages.sort();
+        exports.push(pages);
+    }
+    assert!(exports[0].len() > 8, "{} pages", exports[0].len());
+    assert!(exports[0] == exports[1], "the pages differ");
+    let left: Vec<_> = std::fs::read_dir(&scratch).unwrap().collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
 }

@@ -15,6 +15,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::header::Figures;
+use super::spill::Window;
 use super::{Built, Section, Unit, escape};
 
 /// The largest HTML file an export writes (bytes), as `overhear export`
@@ -139,12 +140,13 @@ impl Pages {
         out.write_all(b"</header>\n")?;
         let nav = navigation(&self.name, page, self.cuts.len());
         out.write_all(nav.as_bytes())?;
+        let mut window = Window::new();
         for &(index, start, end) in &cut.spans {
             let section = &self.built.sections[index];
             out.write_all(b"<section class=\"turn\">\n")?;
             out.write_all(section.heading(start > 0).as_bytes())?;
-            for unit in &section.units[start..end] {
-                unit.write_to(out)?;
+            for &unit in &section.units[start..end] {
+                self.built.spill.write_to(unit, &mut window, out)?;
             }
             out.write_all(b"</section>\n")?;
         }
