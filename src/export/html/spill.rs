@@ -1,6 +1,6 @@
 //! Where each block's HTML waits for its page. Pages are cut, and their
 //! stylesheet known, only once every block is laid out, so the blocks are
-//! kept until then: the first few MiB in memory, the rest in an unnamed
+//! kept until then: the first MiB in memory, the rest in an unnamed
 //! scratch file in the temporary folder (`TMPDIR`), as `sort` keeps what
 //! does not fit — a large session's pages are not held in memory beside
 //! the conversation they are made of. A scratch file that cannot be
@@ -15,7 +15,7 @@ use crate::files::scratch;
 
 /// How much HTML is gathered in memory before it is written to the
 /// scratch file at once.
-const STEP: usize = 4 * 1024 * 1024;
+const STEP: usize = 1024 * 1024;
 
 /// One block's HTML: where it is in the [`Spill`] and how long.
 #[derive(Clone, Copy)]
@@ -61,14 +61,16 @@ impl Spill {
 
     /// Keeps `html`, returning where it is.
     pub(super) fn push(&mut self, html: &str) -> Unit {
+        // Written out before it would grow past a step: the memory held
+        // stays one step (a larger block alone excepted).
+        if self.memory.len() + html.len() > STEP && !self.memory.is_empty() {
+            self.write_out();
+        }
         let unit = Unit {
             at: self.on_disk + self.memory.len() as u64,
             len: html.len(),
         };
         self.memory.extend_from_slice(html.as_bytes());
-        if self.memory.len() >= STEP {
-            self.write_out();
-        }
         unit
     }
 
@@ -189,6 +191,7 @@ mod tests {
         spill.scratch = Scratch::Unavailable;
         let block = "y".repeat(STEP + 1);
         let first = spill.push(&block);
+        spill.push("<p>between</p>");
         let second = spill.push("<p>after</p>");
         assert_eq!(spill.on_disk, 0);
         assert_eq!(read(&spill, first), block);
@@ -202,6 +205,7 @@ mod tests {
         spill.scratch = Scratch::Open(File::open(std::env::current_exe().unwrap()).unwrap());
         let block = "z".repeat(STEP);
         let first = spill.push(&block);
+        spill.push("<p>between</p>");
         let second = spill.push("<p>after</p>");
         assert!(matches!(spill.scratch, Scratch::Unavailable));
         assert_eq!(read(&spill, first), block);
