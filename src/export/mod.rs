@@ -31,7 +31,9 @@ use ratatui::text::Line;
 use crate::model::Conversation;
 use crate::render::code_wrap::wrap_long_line;
 use crate::render::document::{BlockKind, DocBlock, Document};
-use crate::render::layout::{Fold, LayoutContext, full_text, head_height, is_foldable, layout_as};
+use crate::render::layout::{
+    Fold, LayoutContext, full_text, head_height, is_foldable, layout_as, result_gutter_spans,
+};
 use crate::render::lazy_highlight::Highlighting;
 use crate::render::print::TurnSpec;
 use crate::render::theme::Theme;
@@ -330,6 +332,12 @@ impl Roles {
 
 /// How an export lays out a block: at [`EXPORT_WIDTH`], once, in the
 /// colours of [`Roles`], open blocks as `results` says.
+///
+/// A page the browser wraps (HTML) gets each line of a tool's result —
+/// plain text or code, in a sub-agent's card too — whole: the page wraps
+/// it to the reader's window, and a line copied comes back as the tool
+/// wrote it. Everything else, and every line of Markdown (read in
+/// fixed-width blocks), is wrapped at the width as `render` does.
 pub(crate) struct Layouts<'a> {
     /// The layout in roles' colours.
     pub context: LayoutContext<'a>,
@@ -338,17 +346,19 @@ pub(crate) struct Layouts<'a> {
     light: Option<LayoutContext<'a>>,
     roles: &'a Roles,
     open: Fold,
+    /// Whether a result's lines are left whole (HTML).
+    browser_wraps: bool,
 }
 
 impl<'a> Layouts<'a> {
-    /// The layouts of `conv`'s blocks with `roles`; `colours` when the
-    /// export shows them (a block with colours of its own is then laid out
-    /// in the light theme too).
+    /// The layouts of `conv`'s blocks with `roles`; `html` for a page, which
+    /// shows colours (a block with colours of its own is then laid out in
+    /// the light theme too) and wraps a result's lines itself.
     pub(crate) fn new(
         conv: &'a Conversation,
         roles: &'a Roles,
         results: Results,
-        colours: bool,
+        html: bool,
     ) -> Self {
         let context = |theme| LayoutContext {
             conv,
@@ -357,15 +367,17 @@ impl<'a> Layouts<'a> {
             code_width: Some(usize::MAX / 4),
             sanitize: SanitizeMode::Strip,
             highlighting: Highlighting::Whole,
+            wrap_results: !html,
         };
         Layouts {
             context: context(&roles.theme),
-            light: colours.then(|| context(&roles.light)),
+            light: html.then(|| context(&roles.light)),
             roles,
             open: match results {
                 Results::Whole => Fold::Whole,
                 Results::Terminal => Fold::Policy,
             },
+            browser_wraps: html,
         }
     }
 
@@ -377,6 +389,7 @@ impl<'a> Layouts<'a> {
     /// `block` laid out folded (its one summary line) or open.
     pub(crate) fn lay(&self, block: &DocBlock, folded: bool) -> Laid {
         let fold = if folded { Fold::Folded } else { self.open };
+        let wrapped = |lines| wrapped(lines, self.browser_wraps);
         let lines = wrapped(layout_as(block, fold, &self.context));
         let foreign = |line: &Line<'_>| {
             self.roles.foreign(line.style)
@@ -483,11 +496,18 @@ fn repeats_head(summary: Option<&Line<'_>>, head: Option<&Line<'_>>) -> bool {
     !words.is_empty() && summary.trim_start().starts_with(words)
 }
 
-/// Lines as `render` prints them: wider code lines wrapped at the width.
-fn wrapped(lines: Vec<Line<'static>>) -> Vec<Line<'static>> {
+/// Lines as `render` prints them: wider code lines wrapped at the width;
+/// a result's lines left whole when `browser_wraps`.
+fn wrapped(lines: Vec<Line<'static>>, browser_wraps: bool) -> Vec<Line<'static>> {
     lines
         .into_iter()
-        .flat_map(|line| wrap_long_line(line, EXPORT_WIDTH))
+        .flat_map(|line| {
+            if browser_wraps && result_gutter_spans(&line) > 0 {
+                vec![line]
+            } else {
+                wrap_long_line(line, EXPORT_WIDTH)
+            }
+        })
         .collect()
 }
 

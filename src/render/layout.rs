@@ -67,6 +67,11 @@ pub struct LayoutContext<'a> {
     pub sanitize: SanitizeMode,
     /// Whether code is highlighted whole or only as far as the viewer shows it.
     pub highlighting: Highlighting<'a>,
+    /// Whether plain result text is wrapped at the width: a terminal needs
+    /// it; the HTML export lays each result line out whole, behind its
+    /// gutter ([`result_gutter_spans`]), and lets the browser wrap it, so that a
+    /// line copied from the page comes back whole.
+    pub wrap_results: bool,
 }
 
 impl LayoutContext<'_> {
@@ -85,6 +90,28 @@ impl LayoutContext<'_> {
 const BODY_INDENT: &str = "  ";
 /// Gutter in front of result lines.
 const RESULT_GUTTER: &str = "  │ ";
+
+/// How many of `line`'s first spans are gutters when it is a line of a
+/// result — behind a result's gutter (`  │ `), itself behind as many
+/// sub-agents' (`  ┆ `) as it is nested in — and 0 for any other line: a
+/// result's line is laid out whole when [`LayoutContext::wrap_results`] is
+/// off, and the HTML export hangs it from its gutters, which a copy of
+/// the line leaves out.
+#[cfg(feature = "cli")]
+pub fn result_gutter_spans(line: &Line<'_>) -> usize {
+    let is = |span: &Span<'_>, gutter: &str| {
+        span.content == gutter || span.content == gutter.trim_end()
+    };
+    let nested = line
+        .spans
+        .iter()
+        .take_while(|span| is(span, subagent::GUTTER))
+        .count();
+    match line.spans.get(nested) {
+        Some(span) if is(span, RESULT_GUTTER) => nested + 1,
+        _ => 0,
+    }
+}
 
 /// Lays out `block`; `folded` collapses foldable blocks to one line. The last
 /// line is always blank, separating blocks. A [`Piece`] of a block lays out

@@ -201,6 +201,7 @@ pub fn print_document_at(
         },
         sanitize: options.sanitize,
         highlighting: Highlighting::Whole,
+        wrap_results: true,
     };
     let total = conv.turns.len();
     let mut current_turn = 0;

@@ -109,23 +109,26 @@ pub fn present_highlighting(
                 .map(|line| cut_to_width(line, code_width))
                 .collect()
         }
-        Presentation::Plain => {
-            let base = theme.styles.result_text;
-            let mut out = Vec::new();
-            for line in ansi_to_lines(text, SanitizeMode::Strip) {
-                let spans: Vec<_> = line
-                    .spans
-                    .into_iter()
-                    .map(|mut span| {
-                        span.style = theme.adapt(base.patch(span.style));
-                        span
-                    })
-                    .collect();
-                out.extend(wrap_spans(&spans, width, &[], &[]));
-            }
-            out
+        Presentation::Plain => plain_lines(text, Some(width), theme),
+    }
+}
+
+/// Plain result text (its colour escapes kept as styles) as lines, each
+/// wrapped at `width` columns, or each line of the text whole (`None`: for
+/// a page the browser wraps).
+pub fn plain_lines(text: &str, width: Option<usize>, theme: &Theme) -> Vec<Line<'static>> {
+    let base = theme.styles.result_text;
+    let mut out = Vec::new();
+    for mut line in ansi_to_lines(text, SanitizeMode::Strip) {
+        for span in &mut line.spans {
+            span.style = theme.adapt(base.patch(span.style));
+        }
+        match width {
+            Some(width) => out.extend(wrap_spans(&line.spans, width, &[], &[])),
+            None => out.push(Line::from(line.spans)),
         }
     }
+    out
 }
 
 /// How many levels deep JSON is indented; a value nested deeper is written

@@ -326,6 +326,7 @@ impl LiveDocument {
             code_width: Some(CODE_WIDTH),
             sanitize: self.sanitize,
             highlighting: Highlighting::Whole,
+            wrap_results: true,
         }
     }
 

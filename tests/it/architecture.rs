@@ -94,7 +94,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "export",
         &[
-            "model", "problem", "text", "policy", "render", "redact", "load", "usage",
+            "model", "problem", "files", "text", "policy", "render", "redact", "load", "usage",
         ],
     ),
     (

@@ -175,3 +175,109 @@ fn exports_load_in_headless_chromium_with_no_error_no_request_and_their_reply() 
         check(&chromium, input, dir.path());
     }
 }
+
+/// A Claude Code session of one `Bash` call whose result holds a line far
+/// wider than any screen, then a short one.
+fn session_with_a_long_result_line(path: &Path, long: &str) {
+    let line = |uuid: &str, kind: &str, message: serde_json::Value| {
+        serde_json::json!({"type": kind, "uuid": uuid, "sessionId": "s-1", "cwd": "/work",
+            "timestamp": "2026-11-30T10:00:00.000Z", "message": message})
+        .to_string()
+    };
+    let lines = [
+        line(
+            "u1",
+            "user",
+            serde_json::json!({"role": "user", "content": "run it"}),
+        ),
+        line(
+            "u2",
+            "assistant",
+            serde_json::json!({"id": "m1", "role": "assistant", "model": "claude-test",
+                "content": [{"type": "tool_use", "id": "t1", "name": "Bash",
+                             "input": {"command": "make"}}]}),
+        ),
+        line(
+            "u3",
+            "user",
+            serde_json::json!({"role": "user", "content": [{"type": "tool_result",
+                "tool_use_id": "t1", "content": format!("{long}\nsecond line")}]}),
+        ),
+        line(
+            "u4",
+            "assistant",
+            serde_json::json!({"id": "m2", "role": "assistant", "model": "claude-test",
+                "content": [{"type": "text", "text": "Done."}]}),
+        ),
+    ];
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+/// A result's lines copied from the page (selected, as a reader copies
+/// them) come back as the tool wrote them: a long line whole, not cut at
+/// the export's 100 columns, and no gutter (`│`) in front of any. The page
+/// is copied without its Content-Security-Policy and with a script that
+/// selects the card's text and writes what a copy would take into the DOM.
+#[test]
+fn a_result_copied_from_the_page_is_its_lines_whole_without_the_gutter() {
+    let Some(chromium) = chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("session.jsonl");
+    let long = (0..60)
+        .map(|i| format!("word{i}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    session_with_a_long_result_line(&input, &long);
+    let page = dir.path().join("page.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+        .args([
+            "export",
+            input.to_str().unwrap(),
+            "-o",
+            page.to_str().unwrap(),
+        ])
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    let policy_start = html
+        .find("<meta http-equiv=\"Content-Security-Policy\"")
+        .unwrap();
+    let policy_end = policy_start + html[policy_start..].find('>').unwrap() + 1;
+    let probe = format!(
+        "{}{}",
+        &html[..policy_start],
+        &html[policy_end..].replace(
+            "</body>",
+            "<script>const card = document.querySelector('details.card');\
+             card.open = true;\
+             getSelection().selectAllChildren(card.querySelector('pre'));\
+             document.body.dataset.copied = getSelection().toString();</script></body>",
+        )
+    );
+    let probe_path = dir.path().join("probe.html");
+    std::fs::write(&probe_path, probe).unwrap();
+    let dom = browse(
+        &chromium,
+        &dir.path().join("profile"),
+        &["--dump-dom"],
+        &format!("file://{}", probe_path.display()),
+    );
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let copied = dom
+        .split("data-copied=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the script wrote what a copy takes");
+    assert!(
+        copied.ends_with(&format!("\n{long}\nsecond line")),
+        "copied: {copied:?}"
+    );
+    assert!(!copied.contains('│'), "copied: {copied:?}");
+}

@@ -102,6 +102,8 @@ code,pre,summary.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,mon
 pre{margin:.4rem 0;padding:.5rem .7rem;overflow-x:auto;max-width:100%;line-height:1.4;border-radius:6px;white-space:pre}
 pre.lines,pre.body{background:var(--box);font-size:13px}
 pre.as-written{white-space:pre-wrap;overflow-wrap:anywhere}
+pre .r{display:block;white-space:pre-wrap;overflow-wrap:anywhere;padding-left:var(--hang,4ch);text-indent:calc(-1*var(--hang,4ch))}
+.g{-webkit-user-select:none;user-select:none}
 .prose p.note{color:var(--muted)}
 details{margin:.4rem 0}
 details.card,details.reasoning,div.card{border:1px solid var(--line);border-radius:6px;background:var(--bg)}

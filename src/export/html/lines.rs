@@ -11,6 +11,12 @@ use ratatui::text::Line;
 use super::css::Classes;
 use super::escape_into;
 use crate::export::{Laid, Layouts};
+use crate::render::layout::result_gutter_spans;
+
+/// The columns each gutter takes, a result's (`  │ `) as a sub-agent's: a
+/// result's line hangs from its gutters (4 columns, the stylesheet's
+/// default; more, as the line says, in a sub-agent's card).
+const GUTTER_COLUMNS: usize = 4;
 
 /// The (dark, light) style of a run of text.
 type Pair = (Style, Style);
@@ -29,14 +35,47 @@ pub(super) fn pre(
     };
     let _ = write!(body, "<pre class=\"{kind}\">");
     let mut run = Run::default();
+    let mut after_block = true;
     for (i, line) in laid.lines[..=end].iter().enumerate() {
-        if i > 0 {
+        let pair = |style: Style| layouts.roles().pair(line.style.patch(style));
+        // A result's line is a block of its own, hanging from its gutters
+        // (the browser wraps it); the gutters cannot be selected, so a
+        // copied line is the tool's text.
+        let gutters = result_gutter_spans(line);
+        if gutters > 0 {
+            let hang = gutters * GUTTER_COLUMNS;
+            // The line break is inside the tag, not in the text: the page's
+            // source keeps a line per line, the page shows none.
+            if gutters == 1 {
+                body.push_str("<span\nclass=\"r\">");
+            } else {
+                let _ = write!(body, "<span\nclass=\"r\" style=\"--hang:{hang}ch\">");
+            }
+            for span in &line.spans[..gutters] {
+                match pair(span.style) {
+                    (dark, light) if dark == Style::default() && light == Style::default() => {
+                        body.push_str("<span class=\"g\">");
+                    }
+                    pair => {
+                        let _ = write!(body, "<span class=\"s{} g\">", classes.of(pair));
+                    }
+                }
+                escape_into(&span.content, body);
+                body.push_str("</span>");
+            }
+        } else if !after_block {
             body.push('\n');
         }
-        let pair = |style: Style| layouts.roles().pair(line.style.patch(style));
+        after_block = gutters > 0;
+        let spans = &line.spans[gutters..];
+        // The characters of the gutters, for the light layout's line.
+        let skipped: usize = line.spans[..gutters]
+            .iter()
+            .map(|s| s.content.chars().count())
+            .sum();
         match laid.light.as_ref().map(|light| light.get(i)) {
             None => {
-                for span in &line.spans {
+                for span in spans {
                     run.push(&span.content, pair(span.style), classes, body);
                 }
             }
@@ -46,14 +85,13 @@ pub(super) fn pre(
                     let style = light.style.patch(s.style);
                     s.content.chars().map(move |_| style)
                 });
-                let mut chars = line
-                    .spans
+                let mut chars = spans
                     .iter()
                     .flat_map(|s| {
                         let dark = pair(s.style).0;
                         s.content.chars().map(move |c| (c, dark))
                     })
-                    .zip(light_chars);
+                    .zip(light_chars.skip(skipped));
                 let mut buffer = [0u8; 4];
                 for ((c, dark), light) in &mut chars {
                     run.push(c.encode_utf8(&mut buffer), (dark, light), classes, body);
@@ -62,13 +100,16 @@ pub(super) fn pre(
             // The two layouts differ (never expected): the dark one's
             // styles for both.
             Some(_) => {
-                for span in &line.spans {
+                for span in spans {
                     let dark = pair(span.style).0;
                     run.push(&span.content, (dark, dark), classes, body);
                 }
             }
         }
         run.flush(classes, body);
+        if gutters > 0 {
+            body.push_str("</span>");
+        }
     }
     body.push_str("</pre>\n");
 }
@@ -110,5 +151,38 @@ impl Run {
             body.push_str("</span>");
         }
         self.text.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::text::{Line, Span};
+
+    use super::GUTTER_COLUMNS;
+    use crate::render::layout::result_gutter_spans;
+    use crate::text::width::spans_width;
+
+    fn line(spans: &[&'static str]) -> Line<'static> {
+        Line::from(spans.iter().map(|s| Span::raw(*s)).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn a_results_line_hangs_from_every_gutter_in_front_of_it() {
+        let cases: [(&[&str], usize); 6] = [
+            (&["  │ ", "cargo build"], 1),
+            (&["  │"], 1),
+            (&["  ┆ ", "  │ ", "nested result"], 2),
+            (&["  ┆ ", "  ┆ ", "  │"], 3),
+            // A sub-agent's prose, and a card's head, are not a result's.
+            (&["  ┆ ", "I'll look at the plan."], 0),
+            (&["    $ make"], 0),
+        ];
+        for (spans, gutters) in cases {
+            let line = line(spans);
+            assert_eq!(result_gutter_spans(&line), gutters, "{spans:?}");
+            if gutters > 0 && spans[gutters - 1].ends_with(' ') {
+                assert_eq!(spans_width(&line.spans[..gutters]), gutters * GUTTER_COLUMNS);
+            }
+        }
     }
 }

@@ -11,7 +11,7 @@ use crate::model::{EventKind, call_view, facts};
 use crate::policy::{BlockDisplay, Parameters};
 use crate::render::document::{Piece, ToolCard, audience_label, shown_result};
 use crate::render::duration;
-use crate::render::result::{Presentation, classify_result, present_highlighting};
+use crate::render::result::{Presentation, classify_result, plain_lines, present_highlighting};
 use crate::text::sanitize::sanitize_keep_sgr;
 use crate::text::truncate::{cut_to_width, truncate};
 use crate::text::width::{line_width, spans_width};
@@ -586,8 +586,10 @@ pub(super) fn presented(
     let gutter = [Span::styled(RESULT_GUTTER, gutter_style(is_error, ctx))];
     let inner = inner_width(ctx.width, RESULT_GUTTER);
     let code = inner + ctx.code_slack();
-    let mut body =
-        present_highlighting(presentation, text, inner, code, ctx.theme, ctx.highlighting);
+    let mut body = match presentation {
+        Presentation::Plain if !ctx.wrap_results => plain_lines(text, None, ctx.theme),
+        _ => present_highlighting(presentation, text, inner, code, ctx.theme, ctx.highlighting),
+    };
     if is_error && matches!(presentation, Presentation::Plain) {
         body = body
             .into_iter()

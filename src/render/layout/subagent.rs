@@ -16,7 +16,7 @@ use super::lines::clean;
 use super::{Fold, LayoutContext, layout_with};
 
 /// Gutter in front of a sub-agent's lines.
-const GUTTER: &str = "  ┆ ";
+pub(super) const GUTTER: &str = "  ┆ ";
 
 /// The sub-agent's conversation of `card`, when it has one with events.
 pub(super) fn of<'c>(

@@ -33,6 +33,7 @@ fn render_code(
         code_width,
         sanitize: SanitizeMode::Strip,
         highlighting: Highlighting::Whole,
+        wrap_results: true,
     };
     let doc = Document::build(
         conv,
@@ -138,6 +139,7 @@ fn every_block_ends_with_one_blank_line() {
         code_width: None,
         sanitize: SanitizeMode::Strip,
         highlighting: Highlighting::Whole,
+        wrap_results: true,
     };
     let doc = Document::build(&conv, &DocOptions::default());
     for block in &doc.blocks {
@@ -163,6 +165,7 @@ fn folded_card_is_one_line_with_a_count() {
         code_width: None,
         sanitize: SanitizeMode::Strip,
         highlighting: Highlighting::Whole,
+        wrap_results: true,
     };
     let doc = Document::build(&conv, &DocOptions::default());
     let card = doc.blocks.iter().find(|b| is_foldable(b)).unwrap();
@@ -399,6 +402,7 @@ fn pieces_lay_out_like_their_whole_block() {
             code_width,
             sanitize: SanitizeMode::Strip,
             highlighting: Highlighting::Whole,
+            wrap_results: true,
         };
         for folded in [false, true] {
             assert_eq!(

@@ -34,6 +34,7 @@ fn render_with(conv: &Conversation, options: &DocOptions, width: usize) -> Vec<S
         code_width: None,
         sanitize: SanitizeMode::Strip,
         highlighting: Highlighting::Whole,
+        wrap_results: true,
     };
     Document::build(conv, options)
         .blocks
