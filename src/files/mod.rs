@@ -14,6 +14,8 @@
 
 pub mod read;
 #[cfg(feature = "cli")]
+mod held_signals;
+#[cfg(feature = "cli")]
 pub mod scratch;
 pub mod sqlite;
 #[cfg(feature = "cli")]

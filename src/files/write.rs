@@ -21,6 +21,7 @@ use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use super::held_signals::HeldSignals;
 use super::read::{identity, not_a_file, was_read};
 use crate::problem::write_problem;
 
@@ -100,13 +101,13 @@ pub fn write_file(
             }
             // The file itself, links resolved: the link stays a link.
             let real = fs::canonicalize(path).map_err(failed)?;
-            replace(&real, Some(meta.permissions()), write).map_err(failed)
+            replace_holding_signals(&real, Some(meta.permissions()), write).map_err(failed)
         }
         Err(err) if err.kind() == io::ErrorKind::NotFound => {
             if fs::symlink_metadata(path).is_ok() {
                 return Err(WriteError::DanglingLink(path.to_path_buf()));
             }
-            replace(path, None, write).map_err(failed)
+            replace_holding_signals(path, None, write).map_err(failed)
         }
         Err(err) => Err(failed(err)),
     }
@@ -181,7 +182,7 @@ pub fn replace_own_setting(path: &Path, text: &str) -> Result<(), OwnSettingErro
     {
         fs::create_dir_all(folder).map_err(failed)?;
     }
-    replace(path, keep, |out| out.write_all(text.as_bytes())).map_err(failed)
+    replace(path, keep, None, |out| out.write_all(text.as_bytes())).map_err(failed)
 }
 
 /// What is at `path` when it is a regular file (`None`: nothing); a link,
@@ -254,14 +255,21 @@ fn in_place(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -
 /// Writes a temporary file beside `target`, then renames it over `target`;
 /// the temporary file is removed on any error. A replaced file's permissions
 /// (`keep`) carry over; a new file gets the usual ones (0666 less the umask).
+/// With `held` signals, one that comes stops the write (an error) before
+/// the rename.
 fn replace(
     target: &Path,
     keep: Option<fs::Permissions>,
+    held: Option<&HeldSignals>,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    let check = || held.map_or(Ok(()), HeldSignals::check);
     let (temp, file) = create_temp(target)?;
     let written = (|| {
-        let mut out = BufWriter::new(&file);
+        let mut out = BufWriter::new(Checked {
+            file: &file,
+            check: &check,
+        });
         write(&mut out)?;
         out.flush()?;
         drop(out);
@@ -269,11 +277,43 @@ fn replace(
             file.set_permissions(permissions)?;
         }
         file.sync_all()?;
+        check()?;
         fs::rename(&temp, target)
     })();
     if written.is_err() {
         let _ = fs::remove_file(&temp);
     }
+    written
+}
+
+/// A file written only while `check` says so: a held signal stops a write
+/// at its next step.
+struct Checked<'a> {
+    file: &'a File,
+    check: &'a dyn Fn() -> io::Result<()>,
+}
+
+impl Write for Checked<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        (self.check)()?;
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+/// [`replace`] with the signals that end a run held until the temporary
+/// file is renamed or removed (`files::held_signals`).
+fn replace_holding_signals(
+    target: &Path,
+    keep: Option<fs::Permissions>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let held = HeldSignals::hold();
+    let written = replace(target, keep, Some(&held), write);
+    held.release();
     written
 }
 

@@ -5,6 +5,7 @@
 //! must end with the behaviour stated (a notice where work was cut) in
 //! memory ≤ 4× the input + 64 MiB and within seconds.
 
+use crate::common;
 use crate::common::support::{Run, overhear, overhear_fed, overhear_with};
 
 use std::path::{Path, PathBuf};
@@ -747,65 +748,6 @@ fn a_sub_agent_file_over_the_limit_is_refused_with_the_limits_words() {
     }
 }
 
-/// A long Claude Code session of about `bytes` bytes written to `path`
-/// (prompts, replies with usage, `Bash` calls with 500-word results,
-/// deterministic); its size.
-fn long_claude_session(path: &Path, bytes: usize) -> u64 {
-    let vocabulary = [
-        "build", "cargo", "delta", "error", "field", "green", "index", "kernel",
-    ];
-    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-    let mut words = |n: usize| {
-        (0..n)
-            .map(|_| {
-                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                vocabulary[(seed >> 60) as usize % vocabulary.len()]
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let mut lines = Vec::new();
-    let mut size = 0;
-    let mut turn = 0;
-    while size < bytes {
-        let call = format!("t{turn}");
-        let line = |name: &str, kind: &str, message: Value| {
-            claude_line(&format!("{name}{turn}"), None, kind, message)
-        };
-        let reply = |name: &str, content: Value| {
-            line(
-                name,
-                "assistant",
-                json!({"id": format!("m{name}{turn}"),
-                "role": "assistant", "model": "claude-sonnet-4-5",
-                "usage": {"input_tokens": 1200, "output_tokens": 80}, "content": content}),
-            )
-        };
-        let records = [
-            line("p", "user", json!({"role": "user", "content": words(30)})),
-            reply(
-                "c",
-                json!([{"type": "text", "text": words(120)},
-                {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "cargo test"}}]),
-            ),
-            line(
-                "r",
-                "user",
-                json!({"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": call, "content": words(500)}]}),
-            ),
-            reply("a", json!([{"type": "text", "text": words(60)}])),
-        ];
-        size += records
-            .iter()
-            .map(|r| r.to_string().len() + 1)
-            .sum::<usize>();
-        lines.extend(records);
-        turn += 1;
-    }
-    write_lines(path, &lines)
-}
-
 /// A long Claude Code session (about 19 MiB) is rendered and exported in
 /// less than 3× its size + 24 MiB: the file is read a step at a time, not
 /// held whole beside what is made of it, and the export's blocks wait for
@@ -814,7 +756,7 @@ fn long_claude_session(path: &Path, bytes: usize) -> u64 {
 fn a_long_session_is_rendered_and_exported_in_three_times_its_size() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let path = dir.path().join("long.jsonl");
-    let bytes = long_claude_session(&path, 19 * MIB as usize);
+    let bytes = common::export_session::long_session(&path, 19 * MIB as usize);
     let bound_kib = (3 * bytes + 24 * MIB) / 1024;
     let pages = dir.path().join("long.html");
     for command in [
@@ -846,7 +788,7 @@ fn a_long_session_is_rendered_and_exported_in_three_times_its_size() {
 fn an_export_writes_the_same_pages_whether_or_not_it_has_a_scratch_file() {
     let dir = tempfile::tempdir().expect("a temporary folder");
     let path = dir.path().join("long.jsonl");
-    long_claude_session(&path, 6 * MIB as usize);
+    common::export_session::long_session(&path, 6 * MIB as usize);
     let scratch = dir.path().join("scratch");
     std::fs::create_dir(&scratch).unwrap();
     let mut exports = Vec::new();

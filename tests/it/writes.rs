@@ -237,3 +237,54 @@ fn a_write_error_names_the_file_without_an_error_number() {
     );
     assert_eq!(out.status.code(), Some(1));
 }
+
+// Signalling the child is a bare kill(2): std can only send SIGKILL.
+#[allow(unsafe_code)]
+fn signal_child(child: &std::process::Child, signal: libc::c_int) {
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: signalling our own child process, not yet reaped.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+}
+
+/// SIGTERM, SIGINT or SIGHUP while the pages of a large export are being
+/// written: the process still ends by the signal (its status says which),
+/// and leaves no temporary file — the page being written is removed, the
+/// pages already renamed into place are whole. Each signal is sent as soon
+/// as the first page is in place, while the next ones are written.
+#[test]
+fn a_signal_while_pages_are_written_leaves_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("long.jsonl");
+    crate::common::export_session::long_session(&input, 8 << 20);
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let out = dir.path().join(format!("out-{signal}"));
+        std::fs::create_dir(&out).unwrap();
+        let first = out.join("run.html");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
+            .args(["export", &text(&input), "-o", &text(&first)])
+            .spawn()
+            .expect("the binary runs");
+        let start = std::time::Instant::now();
+        while !first.exists() {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(60),
+                "no page written"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        signal_child(&child, signal);
+        let status = child.wait().unwrap();
+        let left = entries(&out);
+        assert!(
+            left.iter().all(|name| !name.ends_with(".tmp")),
+            "signal {signal}: left {left:?}"
+        );
+        // Ended by the signal, unless every page was already written.
+        let pages = left.len();
+        assert!(
+            status.signal() == Some(signal) || status.success(),
+            "signal {signal}: {status:?} after {pages} pages"
+        );
+    }
+}

@@ -94,3 +94,65 @@ pub fn run(args: &[&str]) -> String {
     );
     String::from_utf8(out.stdout).expect("UTF-8")
 }
+
+/// A long Claude Code session of about `bytes` bytes written to `path`
+/// (prompts, replies with usage, `Bash` calls with 500-word results,
+/// deterministic); its size.
+pub fn long_session(path: &Path, bytes: usize) -> u64 {
+    let vocabulary = [
+        "build", "cargo", "delta", "error", "field", "green", "index", "kernel",
+    ];
+    let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut words = |n: usize| {
+        (0..n)
+            .map(|_| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                vocabulary[(seed >> 60) as usize % vocabulary.len()]
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut lines = Vec::new();
+    let mut size = 0;
+    let mut turn = 0;
+    while size < bytes {
+        let call = format!("t{turn}");
+        let line = |name: &str, kind: &str, message: Value| {
+            json!({"type": kind, "uuid": format!("{name}{turn}"), "parentUuid": null,
+                   "sessionId": "s", "timestamp": "2026-01-01T00:00:00Z", "message": message})
+        };
+        let reply = |name: &str, content: Value| {
+            line(
+                name,
+                "assistant",
+                json!({"id": format!("m{name}{turn}"),
+                "role": "assistant", "model": "claude-sonnet-4-5",
+                "usage": {"input_tokens": 1200, "output_tokens": 80}, "content": content}),
+            )
+        };
+        let records = [
+            line("p", "user", json!({"role": "user", "content": words(30)})),
+            reply(
+                "c",
+                json!([{"type": "text", "text": words(120)},
+                {"type": "tool_use", "id": call, "name": "Bash", "input": {"command": "cargo test"}}]),
+            ),
+            line(
+                "r",
+                "user",
+                json!({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": call, "content": words(500)}]}),
+            ),
+            reply("a", json!([{"type": "text", "text": words(60)}])),
+        ];
+        size += records
+            .iter()
+            .map(|r| r.to_string().len() + 1)
+            .sum::<usize>();
+        lines.extend(records);
+        turn += 1;
+    }
+    let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
+    std::fs::write(path, &text).expect("transcript written");
+    text.len() as u64
+}
