@@ -90,10 +90,8 @@ fn final_reply(html: &str) -> Option<String> {
     (!words.is_empty()).then(|| words.join(" "))
 }
 
-/// Exports `input` to HTML and checks it in the browser.
-fn check(chromium: &Path, input: &Path, dir: &Path) {
-    let name = input.display().to_string();
-    let page = dir.join("page.html");
+/// Exports `input` to the HTML page `page`; its text.
+fn export_page(input: &Path, page: &Path) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
         .args([
             "export",
@@ -105,10 +103,18 @@ fn check(chromium: &Path, input: &Path, dir: &Path) {
         .expect("the binary runs");
     assert!(
         out.status.success(),
-        "{name}: {}",
+        "{}: {}",
+        input.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    let html = std::fs::read_to_string(&page).unwrap();
+    std::fs::read_to_string(page).unwrap()
+}
+
+/// Exports `input` to HTML and checks it in the browser.
+fn check(chromium: &Path, input: &Path, dir: &Path) {
+    let name = input.display().to_string();
+    let page = dir.join("page.html");
+    let html = export_page(input, &page);
     let profile = dir.join("profile");
     let url = format!("file://{}", page.display());
     let dom = browse(chromium, &profile, &["--dump-dom"], &url);
@@ -230,22 +236,7 @@ fn a_result_copied_from_the_page_is_its_lines_whole_without_the_gutter() {
         .collect::<Vec<_>>()
         .join(" ");
     session_with_a_long_result_line(&input, &long);
-    let page = dir.path().join("page.html");
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
-        .args([
-            "export",
-            input.to_str().unwrap(),
-            "-o",
-            page.to_str().unwrap(),
-        ])
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let html = std::fs::read_to_string(&page).unwrap();
+    let html = export_page(&input, &dir.path().join("page.html"));
     let policy_start = html
         .find("<meta http-equiv=\"Content-Security-Policy\"")
         .unwrap();
