@@ -346,8 +346,6 @@ pub(crate) struct Layouts<'a> {
     light: Option<LayoutContext<'a>>,
     roles: &'a Roles,
     open: Fold,
-    /// Whether a result's lines are left whole (HTML).
-    browser_wraps: bool,
 }
 
 impl<'a> Layouts<'a> {
@@ -377,7 +375,6 @@ impl<'a> Layouts<'a> {
                 Results::Whole => Fold::Whole,
                 Results::Terminal => Fold::Policy,
             },
-            browser_wraps: html,
         }
     }
 
@@ -389,7 +386,8 @@ impl<'a> Layouts<'a> {
     /// `block` laid out folded (its one summary line) or open.
     pub(crate) fn lay(&self, block: &DocBlock, folded: bool) -> Laid {
         let fold = if folded { Fold::Folded } else { self.open };
-        let wrapped = |lines| wrapped(lines, self.browser_wraps);
+        // A page that lays results out whole lets the browser wrap them.
+        let wrapped = |lines| wrapped(lines, !self.context.wrap_results);
         let lines = wrapped(layout_as(block, fold, &self.context));
         let foreign = |line: &Line<'_>| {
             self.roles.foreign(line.style)
