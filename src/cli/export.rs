@@ -10,7 +10,7 @@ use clap::{Args, ValueEnum};
 
 use super::UsageError;
 use super::discover::AgentArg;
-use super::render::{StyleArgs, build_document, refuse_terminal_stdin, source_name};
+use super::render::{StyleArgs, refuse_terminal_stdin, report_style_warnings, source_name};
 use crate::export::{ExportFormat, ExportOptions, PAGE_LIMIT, Results, export, export_files};
 use crate::files::read::identity;
 use crate::files::write::{WriteError, write_file};
@@ -174,7 +174,7 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
         overlay,
         finished: moment.map_or_else(|| loaded.finished(), |m| m.finished),
     };
-    let doc = build_document(&loaded, &doc_options);
+    report_style_warnings(&loaded, &doc_options);
     let (agent, project) = session_facts(&loaded.origin);
     let options = ExportOptions {
         format: args.format(),
@@ -194,7 +194,13 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
                 || "export.html".into(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            let files = export_files(&loaded.conversation, &doc, &options, &name, args.page_limit);
+            let files = export_files(
+                &mut loaded.conversation,
+                &doc_options,
+                &options,
+                &name,
+                args.page_limit,
+            );
             let pages = files.count();
             for index in 0..pages {
                 let target = path.with_file_name(files.name(index));
@@ -212,11 +218,12 @@ pub fn run(args: &ExportArgs, agent: Option<AgentArg>) -> Result<i32> {
             let stdout = io::stdout();
             let mut out = io::BufWriter::new(stdout.lock());
             super::stdout_written(
-                export(&mut out, &loaded.conversation, &doc, &options).and_then(|()| out.flush()),
+                export(&mut out, &mut loaded.conversation, &doc_options, &options)
+                    .and_then(|()| out.flush()),
             )?;
         }
     }
-    super::leave_to_exit((doc, loaded));
+    super::leave_to_exit(loaded);
     Ok(0)
 }
 

@@ -14,7 +14,7 @@ use anyhow::{Result, anyhow};
 use super::UsageError;
 use super::discover::{AgentArg, agent_filter};
 use super::export::{ExportArgs, ExportResults, ExportView, home, shown, title};
-use super::render::build_document;
+use super::render::report_style_warnings;
 use crate::export::index::{self, Row};
 use crate::export::manifest::{self, Entry, Manifest, Stamp};
 use crate::export::{ExportFormat, ExportOptions, Figures, Results, Tilde, export};
@@ -294,7 +294,7 @@ fn one(
         .iter()
         .filter_map(|path| Stamp::of(path))
         .collect();
-    let doc = build_document(&loaded, &doc_options);
+    report_style_warnings(&loaded, &doc_options);
     let (agent, project_folder) = super::export::session_facts(&loaded.origin);
     let export_options = ExportOptions {
         format: options.format,
@@ -308,8 +308,15 @@ fn one(
             ExportResults::Terminal => Results::Terminal,
         },
     };
+    // The index's figures, counted before the export forgets the texts.
+    let figures = Figures::of(&loaded.conversation);
     write_file(&target, |mut out| {
-        export(&mut out, &loaded.conversation, &doc, &export_options)
+        export(
+            &mut out,
+            &mut loaded.conversation,
+            &doc_options,
+            &export_options,
+        )
     })
     .map_err(|err| match err {
         WriteError::ReadThisRun(_) => PageError::PageIsInput(target.clone()),
@@ -319,7 +326,7 @@ fn one(
         agent: session.agent.to_string(),
         title: export_options.title,
         page: page.to_string(),
-        figures: Figures::of(&loaded.conversation),
+        figures,
     };
     Ok((
         Entry {

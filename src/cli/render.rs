@@ -370,10 +370,21 @@ pub(super) fn source_name(origin: &Origin) -> String {
     }
 }
 
-/// The document of `loaded` for printing or export, its style warnings
-/// reported on stderr (naming the file they come from).
-pub(super) fn build_document(loaded: &Live, options: &DocOptions) -> Document {
+/// The document of `loaded` for printing, its style warnings reported on
+/// stderr (naming the file they come from).
+fn build_document(loaded: &Live, options: &DocOptions) -> Document {
     report_warnings(loaded, Document::build(&loaded.conversation, options))
+}
+
+/// Reports on stderr the style warnings of the document `options` make of
+/// `loaded`, without its blocks: for an export, which makes them a turn at
+/// a time.
+pub(super) fn report_style_warnings(loaded: &Live, options: &DocOptions) {
+    let no_blocks = |_: usize| false;
+    report_warnings(
+        loaded,
+        Document::build_turns(&loaded.conversation, options, &no_blocks),
+    );
 }
 
 /// Reports the style warnings of `doc`, the document of `loaded`, on

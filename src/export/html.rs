@@ -27,7 +27,8 @@ use self::spill::{Spill, Unit};
 use super::{ExportOptions, Laid, Layouts, Roles, plain, strip_marker};
 use crate::model::{Conversation, facts};
 use crate::policy::ReasoningDisplay;
-use crate::render::document::{BlockKind, DocBlock, Document};
+use super::forget::Forgetting;
+use crate::render::document::{BlockKind, DocBlock, DocOptions, DocView, Document};
 use crate::render::layout::{full_text, head_height};
 use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::text::truncate::truncate;
@@ -180,21 +181,57 @@ pub(super) struct Built {
     spill: Spill,
 }
 
-/// Builds the turns of `doc` chosen by `options` as HTML.
-pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions) -> Built {
+/// Builds the turns of `conv` chosen by `options` as HTML, with the blocks
+/// `doc` makes of them, a turn at a time: once a turn is laid out, the
+/// texts of the events no later turn reads are forgotten ([`Forgetting`]).
+pub(super) fn build(conv: &mut Conversation, doc: &DocOptions, options: &ExportOptions) -> Built {
+    // The session's figures are the whole session's, counted once, before
+    // any text is forgotten.
+    let mut built = Built {
+        sections: Vec::new(),
+        figures: Figures::of_session(&crate::export::figures::Session::of(conv)),
+        classes: Classes::default(),
+        spill: Spill::new(),
+    };
     let roles = Roles::new();
-    let layouts = Layouts::new(conv, &roles, options.results, true);
-    let mut classes = Classes::default();
-    let mut sections: Vec<Section> = Vec::new();
     let total = conv.turns.len();
-    let blocks = doc
-        .blocks
-        .iter()
-        .filter(|b| options.turns.is_none_or(|spec| spec.contains(b.turn, total)));
+    // The raw view of a stream's stored lines comes in one step, whose
+    // blocks may read any event: nothing is forgotten then.
+    let mut forgetting = (doc.view != DocView::Raw).then(|| Forgetting::new(conv));
+    let mut walk = Document::turn_by_turn(conv, doc);
     // A card cut into pieces is one unit: its `<details>` stays whole.
     let mut open_unit: Option<String> = None;
-    let mut spill = Spill::new();
-    for block in blocks {
+    let mut turn = 0;
+    while let Some(blocks) = walk.next(conv) {
+        let layouts = Layouts::new(conv, &roles, options.results, true);
+        let chosen = blocks
+            .iter()
+            .filter(|b| options.turns.is_none_or(|spec| spec.contains(b.turn, total)));
+        for block in chosen {
+            built.add(block, conv, &layouts, &mut open_unit);
+        }
+        if let Some(forgetting) = &mut forgetting {
+            forgetting.after_turn(conv, turn);
+        }
+        turn += 1;
+    }
+    if let (Some(unit), Some(section)) = (open_unit, built.sections.last_mut()) {
+        section.units.push(built.spill.push(&unit));
+    }
+    built
+}
+
+impl Built {
+    /// Adds `block`: a turn's rule opens a section, any other block's HTML
+    /// is added to the last section's units — or to `open_unit`, which
+    /// holds a card cut into pieces until its last piece.
+    fn add(
+        &mut self,
+        block: &DocBlock,
+        conv: &Conversation,
+        layouts: &Layouts<'_>,
+        open_unit: &mut Option<String>,
+    ) {
         if let BlockKind::TurnRule {
             number,
             timestamp,
@@ -202,25 +239,26 @@ pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions
             duration,
         } = &block.kind
         {
-            sections.push(Section {
+            self.sections.push(Section {
                 number: *number,
                 figures: Figures::of_turn(timestamp.as_deref(), *duration, info.as_deref()),
                 prompt: None,
                 units: Vec::new(),
             });
-            continue;
+            return;
         }
-        if sections.is_empty() {
-            sections.push(Section {
+        if self.sections.is_empty() {
+            self.sections.push(Section {
                 number: 0,
                 figures: Figures::default(),
                 prompt: None,
                 units: Vec::new(),
             });
         }
-        let Some(section) = sections.last_mut() else {
-            continue;
+        let Some(section) = self.sections.last_mut() else {
+            return;
         };
+        let classes = &mut self.classes;
         let first = block.piece.as_ref().is_none_or(|p| p.is_first());
         let last = block.piece.as_ref().is_none_or(|p| p.last);
         let mut unit = open_unit.take().unwrap_or_default();
@@ -229,16 +267,15 @@ pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions
             | BlockKind::AssistantMessage { .. }
             | BlockKind::ToolSpeech(_) => {
                 if first {
-                    speech(block, conv, &layouts, &mut classes, section, &mut unit);
+                    speech(block, conv, layouts, classes, section, &mut unit);
                 }
             }
             BlockKind::Reasoning {
                 display: ReasoningDisplay::Full | ReasoningDisplay::Summary,
                 ..
-            } =>
-            {
+            } => {
                 if first {
-                    reasoning(block, conv, &layouts, &mut classes, &mut unit);
+                    reasoning(block, conv, layouts, classes, &mut unit);
                 }
             }
             BlockKind::ToolCard(tool) => {
@@ -250,27 +287,16 @@ pub(super) fn build(conv: &Conversation, doc: &Document, options: &ExportOptions
                         _ => {}
                     }
                 }
-                tool_card(block, tool, conv, &layouts, &mut classes, first, &mut unit);
+                tool_card(block, tool, conv, layouts, classes, first, &mut unit);
             }
-            BlockKind::Reasoning { .. } => fold(block, &layouts, &mut classes, first, last, &mut unit),
-            _ => pre("lines", &layouts.lay(block, false), &layouts, &mut classes, &mut unit),
+            BlockKind::Reasoning { .. } => fold(block, layouts, classes, first, last, &mut unit),
+            _ => pre("lines", &layouts.lay(block, false), layouts, classes, &mut unit),
         }
         if !last {
-            open_unit = Some(unit);
+            *open_unit = Some(unit);
         } else if !unit.is_empty() {
-            section.units.push(spill.push(&unit));
+            section.units.push(self.spill.push(&unit));
         }
-    }
-    if let (Some(unit), Some(section)) = (open_unit, sections.last_mut()) {
-        section.units.push(spill.push(&unit));
-    }
-    // The session's figures are the whole session's, counted once.
-    let figures = Figures::of_session(&crate::export::figures::Session::of(conv));
-    Built {
-        sections,
-        figures,
-        classes,
-        spill,
     }
 }
 

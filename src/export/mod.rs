@@ -1,15 +1,17 @@
 //! Export: a conversation as one Markdown or one self-contained HTML file,
 //! safe to share.
 //!
-//! Not a second renderer: the export walks the same [`Document`] that
-//! `overhear render` prints and lays out each block with the same
-//! [`layout`]; only the last stage differs. Speech keeps its Markdown source
-//! (sanitized) in `.md`; everything else is the laid-out lines, as plain text
-//! (Markdown) or as styled spans coloured by the dark and the light theme
-//! (HTML, which picks one by `prefers-color-scheme`; laid out once, [`Roles`]). Redaction happens
+//! Not a second renderer: the export walks the same blocks that `overhear
+//! render` prints, a turn at a time ([`Document::turn_by_turn`]), and lays
+//! out each block with the same [`layout`]; only the last stage differs.
+//! Speech keeps its Markdown source (sanitized) in `.md`; everything else is
+//! the laid-out lines, as plain text (Markdown) or as styled spans coloured
+//! by the dark and the light theme (HTML, which picks one by
+//! `prefers-color-scheme`; laid out once, [`Roles`]). Redaction happens
 //! before, on the conversation itself ([`crate::redact`]).
 
 mod figures;
+mod forget;
 mod html;
 pub mod index;
 pub mod leftover;
@@ -30,7 +32,7 @@ use ratatui::text::Line;
 
 use crate::model::Conversation;
 use crate::render::code_wrap::wrap_long_line;
-use crate::render::document::{BlockKind, DocBlock, Document};
+use crate::render::document::{BlockKind, DocBlock, DocOptions, Document};
 use crate::render::layout::{
     Fold, LayoutContext, full_text, head_height, is_foldable, layout_as, result_gutter_spans,
 };
@@ -140,14 +142,17 @@ pub(crate) enum Part {
     Lines(Laid),
 }
 
-/// Writes the export of `doc` (built from `conv`, already redacted when
-/// asked) to `out`, as one file (an HTML page is not cut into pages:
-/// [`export_files`] does that), the home folder written `~` as it streams
-/// out. Markdown is written as it is laid out, block by block.
+/// Writes the export of `conv` (already redacted when asked) with the
+/// document `doc` makes of it to `out`, as one file (an HTML page is not
+/// cut into pages: [`export_files`] does that), the home folder written
+/// `~` as it streams out. Markdown is written as it is laid out, block by
+/// block; HTML lays the conversation out a turn at a time and forgets what
+/// it laid out, so `conv`'s texts are gone afterwards (its turns, calls,
+/// ids and facts stay).
 pub fn export(
     out: &mut impl Write,
-    conv: &Conversation,
-    doc: &Document,
+    conv: &mut Conversation,
+    doc: &DocOptions,
     options: &ExportOptions,
 ) -> io::Result<()> {
     let mut out = Tilde::new(out, options.home.as_deref().unwrap_or(""));
@@ -164,36 +169,47 @@ pub fn export(
 fn markdown_to(
     out: &mut impl Write,
     conv: &Conversation,
-    doc: &Document,
+    doc: &DocOptions,
     options: &ExportOptions,
 ) -> io::Result<()> {
     let roles = Roles::new();
     let layouts = Layouts::new(conv, &roles, options.results, false);
     let total = conv.turns.len();
-    let chosen = doc
-        .blocks
-        .iter()
+    let mut walk = Document::turn_by_turn(conv, doc);
+    let chosen = std::iter::from_fn(|| walk.next(conv))
+        .flatten()
         .filter(|block| options.turns.is_none_or(|spec| spec.contains(block.turn, total)))
-        .filter_map(|block| part_of(block, conv, &layouts));
+        .filter_map(|block| part_of(&block, conv, &layouts));
     markdown::write(out, &options.title, chosen)
 }
 
 /// The files of an export, each written when asked ([`ExportFiles::write`])
 /// straight to its destination: one Markdown file, or HTML pages.
 pub struct ExportFiles<'a> {
-    conv: &'a Conversation,
-    doc: &'a Document,
     options: &'a ExportOptions,
     name: String,
-    /// The HTML pages, laid out and cut; `None` for Markdown, which is laid
-    /// out as it is written.
-    pages: Option<html::Pages>,
+    files: Files<'a>,
+}
+
+/// What an export's files are written from.
+enum Files<'a> {
+    /// One Markdown file, laid out as it is written.
+    Markdown {
+        conv: &'a Conversation,
+        doc: &'a DocOptions,
+    },
+    /// HTML pages, laid out and cut (boxed: a page set is large beside
+    /// two references).
+    Html(Box<html::Pages>),
 }
 
 impl ExportFiles<'_> {
     /// How many files there are (one at least).
     pub fn count(&self) -> usize {
-        self.pages.as_ref().map_or(1, html::Pages::count)
+        match &self.files {
+            Files::Html(pages) => pages.count(),
+            Files::Markdown { .. } => 1,
+        }
     }
 
     /// The name of file `index`: the output's, or `NAME-2.html`,
@@ -206,44 +222,46 @@ impl ExportFiles<'_> {
     /// Writes file `index` to `out`, the home folder written `~`.
     pub fn write(&self, index: usize, out: &mut dyn Write) -> io::Result<()> {
         let mut out = Tilde::new(out, self.options.home.as_deref().unwrap_or(""));
-        match &self.pages {
-            Some(pages) => pages.write(index, &mut out)?,
-            None => markdown_to(&mut out, self.conv, self.doc, self.options)?,
+        match &self.files {
+            Files::Html(pages) => pages.write(index, &mut out)?,
+            Files::Markdown { conv, doc } => markdown_to(&mut out, conv, doc, self.options)?,
         }
         out.finish()?.flush()
     }
 }
 
-/// The export of `doc` as the files to write for an output named `name`:
-/// one Markdown file, or HTML pages of at most `limit` bytes each (cut
-/// between turns or blocks; [`PAGE_LIMIT`] for `overhear export`) that
-/// link to one another. HTML is laid out here (a page's stylesheet and
-/// table of contents come first and need every block); each file is
-/// written by [`ExportFiles::write`], one at a time, never whole in memory.
+/// The export of `conv` with the document `doc` makes of it, as the files
+/// to write for an output named `name`: one Markdown file, or HTML pages of
+/// at most `limit` bytes each (cut between turns or blocks; [`PAGE_LIMIT`]
+/// for `overhear export`) that link to one another. HTML is laid out here
+/// (a page's stylesheet and table of contents come first and need every
+/// block), a turn at a time, forgetting `conv`'s texts as it goes (see
+/// [`export`]); each file is written by [`ExportFiles::write`], one at a
+/// time, never whole in memory.
 pub fn export_files<'a>(
-    conv: &'a Conversation,
-    doc: &'a Document,
+    conv: &'a mut Conversation,
+    doc: &'a DocOptions,
     options: &'a ExportOptions,
     name: &str,
     limit: usize,
 ) -> ExportFiles<'a> {
-    let pages = match options.format {
-        ExportFormat::Md => None,
-        ExportFormat::Html => Some(html_pages(conv, doc, options, name, Some(limit))),
+    let files = match options.format {
+        ExportFormat::Md => Files::Markdown { conv, doc },
+        ExportFormat::Html => {
+            Files::Html(Box::new(html_pages(conv, doc, options, name, Some(limit))))
+        }
     };
     ExportFiles {
-        conv,
-        doc,
         options,
         name: name.to_string(),
-        pages,
+        files,
     }
 }
 
 /// The HTML pages of the export.
 fn html_pages(
-    conv: &Conversation,
-    doc: &Document,
+    conv: &mut Conversation,
+    doc: &DocOptions,
     options: &ExportOptions,
     name: &str,
     limit: Option<usize>,

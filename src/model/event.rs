@@ -377,6 +377,16 @@ impl Content {
     }
 }
 
+/// What [`Event::forget_text`] leaves of a text: nothing, and in a debug
+/// build a marker, so that a test catches a text read after it was
+/// forgotten (`export` tests look for it in every page).
+#[cfg(feature = "cli")]
+pub const FORGOTTEN: &str = if cfg!(debug_assertions) {
+    "[overhear: forgotten text]"
+} else {
+    ""
+};
+
 impl Event {
     /// An event with no metadata, facts or identity, for readers and tests.
     pub fn new(timestamp: Option<String>, kind: EventKind) -> Self {
@@ -386,6 +396,38 @@ impl Event {
             metadata: Metadata::default(),
             event_id: None,
             facts: None,
+        }
+    }
+
+    /// Lets go of what the event says — a message, reasoning, structured
+    /// output, a call's arguments, a result — keeping its kind, ids, times
+    /// and facts: for a reader that has shown the event and will not read
+    /// it again (the export, a turn at a time). Questions, answers and
+    /// configuration changes are kept (small, and a configuration change
+    /// is read by every later turn's policy). What is left is [`FORGOTTEN`].
+    #[cfg(feature = "cli")]
+    pub fn forget_text(&mut self) {
+        let forgotten = || FORGOTTEN.to_string();
+        match &mut self.kind {
+            EventKind::ChatRequest {
+                content, schema, ..
+            } => {
+                *content = forgotten();
+                *schema = None;
+            }
+            EventKind::ChatResponse(ChatResponse::Message(Some(text)) | ChatResponse::Reasoning(text)) => {
+                *text = forgotten();
+            }
+            EventKind::ChatResponse(ChatResponse::Data(data)) => **data = Value::String(forgotten()),
+            EventKind::ToolCallRequest { arguments, .. } => **arguments = Value::String(forgotten()),
+            EventKind::ToolCallResponse { content, .. } => *content = Content::Text(forgotten()),
+            EventKind::TurnStart
+            | EventKind::ChatResponse(ChatResponse::Message(None))
+            | EventKind::InquiryRequest { .. }
+            | EventKind::InquiryResponse { .. }
+            | EventKind::ConfigDelta { .. }
+            | EventKind::Compaction(_)
+            | EventKind::Unknown(_) => {}
         }
     }
 

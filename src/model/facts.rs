@@ -127,7 +127,7 @@ pub const ATTEMPTS: Key<u32> = Key {
 /// its `tool_call_response`): the call's background task.
 pub const TASK: Key<TaskStatus> = Key {
     name: "overhear.task",
-    set: |facts, task| replace(&mut facts.task, Some(Box::new(task.clone()))),
+    set: |facts, task| replace(&mut facts.rare_mut().task, Some(Box::new(task.clone()))),
 };
 
 /// On a `turn_start`: model, tokens, cost, held state, error and how the
@@ -155,7 +155,12 @@ pub const INTERRUPTED: Flag = Flag::Interrupted;
 /// source stated it.
 pub const OUTCOME: Key<str> = Key {
     name: "overhear.outcome",
-    set: |facts, outcome| replace(&mut facts.outcome, Some(CompactString::from(outcome))),
+    set: |facts, outcome| {
+        replace(
+            &mut facts.rare_mut().outcome,
+            Some(CompactString::from(outcome)),
+        )
+    },
 };
 
 /// The [`OUTCOME`] of a tool call the user (or a rule of theirs) refused: not
@@ -166,7 +171,7 @@ pub const REFUSED: &str = "rejected";
 /// On a refused `tool_call_response`: the reason the user gave.
 pub const REASON: Key<str> = Key {
     name: "overhear.reason",
-    set: |facts, reason| replace(&mut facts.reason, Some(reason.into())),
+    set: |facts, reason| replace(&mut facts.rare_mut().reason, Some(reason.into())),
 };
 
 /// On a `tool_call_request`: what the call did, in a few words (a shell
@@ -197,7 +202,7 @@ pub const CALL_ID: Key<str> = Key {
 /// its own to carry it.
 pub const SESSION: Key<SessionEnd> = Key {
     name: "overhear.session",
-    set: |facts, end| replace(&mut facts.session, Some(Box::new(end.clone()))),
+    set: |facts, end| replace(&mut facts.rare_mut().session, Some(Box::new(end.clone()))),
 };
 
 /// The `type` of an [`EventKind::Unknown`](crate::model::EventKind::Unknown)
@@ -219,13 +224,22 @@ pub struct Facts {
     interrupted: bool,
     /// Below 2: one attempt, not marked.
     attempts: u32,
-    outcome: Option<CompactString>,
-    reason: Option<String>,
     subject: Option<String>,
     call_id: Option<CompactString>,
     call_view: Option<Box<CallView>>,
-    task: Option<Box<TaskStatus>>,
     turn: Option<Box<TurnInfo>>,
+    /// The facts few events have, behind one pointer: the facts of most
+    /// events (a call's, a turn's) are then 80 bytes, not 160 (a 100 MB
+    /// transcript has 50,000 events with facts).
+    rare: Option<Box<RareFacts>>,
+}
+
+/// The facts of [`Facts`] that few events have.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct RareFacts {
+    outcome: Option<CompactString>,
+    reason: Option<String>,
+    task: Option<Box<TaskStatus>>,
     session: Option<Box<SessionEnd>>,
     /// Where the event's images are in its stored line: not a fact of the
     /// JP form (never written as metadata), only of this reading.
@@ -254,6 +268,19 @@ impl Facts {
         *self == Facts::default()
     }
 
+    /// The rare facts, made when there are none yet ([`Facts::tidy`] drops
+    /// them again when a change left none).
+    fn rare_mut(&mut self) -> &mut RareFacts {
+        self.rare.get_or_insert_default()
+    }
+
+    /// Drops the rare facts when none is left.
+    fn tidy(&mut self) {
+        if self.rare.as_deref().is_some_and(|rare| *rare == RareFacts::default()) {
+            self.rare = None;
+        }
+    }
+
     /// The facts named in a stored `metadata` map (a JP entry that holds
     /// `overhear.*` keys: `overhear events` output, saved), `None` when it
     /// names none. A value of the wrong shape is not a fact, as if absent.
@@ -270,16 +297,20 @@ impl Facts {
                 .get(ATTEMPTS.name)
                 .and_then(Value::as_u64)
                 .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX)),
-            outcome: text(&OUTCOME).map(Into::into),
-            reason: text(&REASON).map(Into::into),
             subject: text(&SUBJECT).map(Into::into),
             call_id: text(&CALL_ID).map(Into::into),
             call_view: object(map.get(CALL_VIEW.name)),
-            task: object(map.get(TASK.name)),
             turn: object(map.get(TURN.name)),
-            session: object(map.get(SESSION.name)),
+            rare: Some(Box::new(RareFacts {
+                outcome: text(&OUTCOME).map(Into::into),
+                reason: text(&REASON).map(Into::into),
+                task: object(map.get(TASK.name)),
+                session: object(map.get(SESSION.name)),
+                images: Vec::new(),
+            })),
             ..Facts::default()
         };
+        facts.tidy();
         for flag in Flag::ALL {
             *flag.slot(&mut facts) = map.get(flag.name()) == Some(&Value::Bool(true));
         }
@@ -302,16 +333,17 @@ impl Facts {
         if self.attempts >= 2 {
             put(ATTEMPTS.name, Value::from(self.attempts));
         }
-        if let Some(task) = &self.task {
+        let rare = self.rare.as_deref();
+        if let Some(task) = rare.and_then(|r| r.task.as_ref()) {
             put(TASK.name, to_value(task));
         }
         if let Some(turn) = &self.turn {
             put(TURN.name, to_value(turn));
         }
-        if let Some(outcome) = &self.outcome {
+        if let Some(outcome) = rare.and_then(|r| r.outcome.as_ref()) {
             put(OUTCOME.name, Value::from(outcome.as_str()));
         }
-        if let Some(reason) = &self.reason {
+        if let Some(reason) = rare.and_then(|r| r.reason.as_ref()) {
             put(REASON.name, Value::from(reason.as_str()));
         }
         if let Some(subject) = &self.subject {
@@ -323,7 +355,7 @@ impl Facts {
         if let Some(call) = &self.call_id {
             put(CALL_ID.name, Value::from(call.as_str()));
         }
-        if let Some(session) = &self.session {
+        if let Some(session) = rare.and_then(|r| r.session.as_ref()) {
             put(SESSION.name, to_value(session));
         }
     }
@@ -337,14 +369,25 @@ impl Facts {
         text: &mut dyn FnMut(&mut String),
         value: &mut dyn FnMut(&mut Value),
     ) {
-        if let Some(outcome) = &mut self.outcome {
+        let rare = self.rare.as_deref_mut();
+        let (outcome, reason, task, session) = match rare {
+            Some(RareFacts {
+                outcome,
+                reason,
+                task,
+                session,
+                ..
+            }) => (outcome.as_mut(), reason.as_mut(), task.as_mut(), session.as_mut()),
+            None => (None, None, None, None),
+        };
+        if let Some(outcome) = outcome {
             let mut owned = outcome.to_string();
             text(&mut owned);
             if owned != outcome.as_str() {
                 *outcome = owned.into();
             }
         }
-        for field in [&mut self.reason, &mut self.subject].into_iter().flatten() {
+        for field in [reason, self.subject.as_mut()].into_iter().flatten() {
             text(field);
         }
         // A call's view is many small texts: redacted as the JSON it is
@@ -357,7 +400,7 @@ impl Facts {
             }
         }
         let mut errors: Vec<&mut ErrorInfo> = Vec::new();
-        if let Some(task) = &mut self.task {
+        if let Some(task) = task {
             let TaskStatus {
                 name,
                 kind,
@@ -383,7 +426,7 @@ impl Facts {
             }
             errors.extend(turn.error.as_mut());
         }
-        errors.extend(self.session.as_mut().and_then(|s| s.error.as_mut()));
+        errors.extend(session.and_then(|s| s.error.as_mut()));
         for error in errors {
             text(&mut error.code);
             text(&mut error.message);
@@ -560,7 +603,7 @@ pub fn attempts(event: &Event) -> u32 {
 
 /// The call's background task, when it has one.
 pub fn task(event: &Event) -> Option<TaskStatus> {
-    facts(event)?.task.as_deref().cloned()
+    facts(event)?.rare.as_deref()?.task.as_deref().cloned()
 }
 
 /// The turn's facts, on a `turn_start`.
@@ -593,7 +636,7 @@ pub fn interrupted(event: &Event) -> bool {
 
 /// The stated outcome of a tool result or inquiry answer.
 pub fn outcome(event: &Event) -> Option<&str> {
-    facts(event)?.outcome.as_deref()
+    facts(event)?.rare.as_deref()?.outcome.as_deref()
 }
 
 /// Whether a tool result says the call was refused (not a failure).
@@ -603,7 +646,7 @@ pub fn refused(event: &Event) -> bool {
 
 /// The reason given for refusing a call, when there was one.
 pub fn refusal_reason(event: &Event) -> Option<&str> {
-    facts(event)?.reason.as_deref()
+    facts(event)?.rare.as_deref()?.reason.as_deref()
 }
 
 /// Marks a tool result as a refused call, with the reason given; returns
@@ -642,19 +685,21 @@ pub fn call_id(event: &Event) -> Option<&str> {
 /// How the session ended, on the turn that carries it.
 #[cfg(any(test, feature = "internals"))]
 pub fn session_end(event: &Event) -> Option<SessionEnd> {
-    facts(event)?.session.as_deref().cloned()
+    facts(event)?.rare.as_deref()?.session.as_deref().cloned()
 }
 
 /// Where the event's images are in its stored line (none for most): an
 /// export embeds them, which only the program has.
 #[cfg(feature = "cli")]
 pub fn images(event: &Event) -> &[ImageAt] {
-    facts(event).map_or(&[], |facts| facts.images.as_slice())
+    facts(event)
+        .and_then(|facts| facts.rare.as_deref())
+        .map_or(&[], |rare| rare.images.as_slice())
 }
 
 /// Stores where the event's images are; returns whether it changed.
 pub fn set_images(event: &mut Event, images: Vec<ImageAt>) -> bool {
-    change(event, |facts| replace(&mut facts.images, images))
+    change(event, |facts| replace(&mut facts.rare_mut().images, images))
 }
 
 /// Sets (`true`) or clears (`false`) a yes/no fact; returns whether it
@@ -673,6 +718,7 @@ pub fn set_value<T: ?Sized>(event: &mut Event, key: Key<T>, value: &T) -> bool {
 fn change(event: &mut Event, set: impl FnOnce(&mut Facts) -> bool) -> bool {
     let facts = event.facts.get_or_insert_default();
     let changed = set(facts);
+    facts.tidy();
     if facts.is_empty() {
         event.facts = None;
     }

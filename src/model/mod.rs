@@ -22,6 +22,8 @@ use serde_json::Value;
 
 use self::pairing::{Pairing, Side, Touched};
 
+#[cfg(all(test, feature = "cli"))]
+pub(crate) use event::FORGOTTEN;
 pub use event::{Audience, Block, ChatResponse, Content, Event, EventKind, Metadata};
 pub use in_progress::{InProgress, InProgressKind};
 pub use original::{Original, StreamPiece};

@@ -19,7 +19,6 @@ use crate::model::{Conversation, Turn};
 
 /// The policy in force turn by turn, for turns asked in reading order.
 pub struct PolicyTimeline<'c> {
-    conv: &'c Conversation,
     /// The viewer's overlay, with the user's configuration file folded in
     /// where it belongs (see [`PolicyTimeline::new`]).
     overlay: Cow<'c, Overlay>,
@@ -53,13 +52,33 @@ impl<'c> PolicyTimeline<'c> {
     /// wins), and over one a format supplies as built-in styles (Claude Code,
     /// Codex) or none (eve), where it acts like a `--config` file read first.
     pub fn new(conv: &'c Conversation, overlay: &'c Overlay) -> Self {
-        let mut config = match &conv.base_config {
+        let config = match &conv.base_config {
             Some(base) => Cow::Borrowed(base),
             None => Cow::Owned(Value::Object(Default::default())),
         };
+        PolicyTimeline::start(config, stores_own_config(conv), overlay)
+    }
+
+    /// [`PolicyTimeline::new`] with the base configuration copied: a
+    /// timeline that does not borrow `conv`, for a walk that is handed the
+    /// conversation a turn at a time and may change what it has shown
+    /// between two turns (the export forgets their texts).
+    #[cfg(feature = "cli")]
+    pub fn detached(conv: &Conversation, overlay: &'c Overlay) -> Self {
+        let config = Cow::Owned(
+            conv.base_config
+                .clone()
+                .unwrap_or_else(|| Value::Object(Default::default())),
+        );
+        PolicyTimeline::start(config, stores_own_config(conv), overlay)
+    }
+
+    /// The timeline at `config`, the base configuration; `own` when the
+    /// conversation stores it itself.
+    fn start(mut config: Cow<'c, Value>, own: bool, overlay: &'c Overlay) -> Self {
         let overlay = match overlay.user_layer() {
             None => Cow::Borrowed(overlay),
-            Some(user) if stores_own_config(conv) => {
+            Some(user) if own => {
                 let mut under = Value::Object(user.document().clone());
                 merge_config(&mut under, &config);
                 config = Cow::Owned(under);
@@ -68,7 +87,6 @@ impl<'c> PolicyTimeline<'c> {
             Some(user) => Cow::Owned(user.under(overlay)),
         };
         PolicyTimeline {
-            conv,
             policy: Rc::new(TurnPolicy::new(&config, &overlay)),
             overlay,
             config,
@@ -91,11 +109,11 @@ impl<'c> PolicyTimeline<'c> {
         }
     }
 
-    /// Moves to `turn` (turns in order): merges the deltas stored before its
+    /// Moves to `turn` of `conv` (turns in order): merges the deltas stored before its
     /// first event that is not itself a delta, and re-resolves the policy if
     /// any was merged; returns what changed, `None` when nothing did.
-    pub fn advance(&mut self, turn: &Turn) -> Option<PolicyChange<'_>> {
-        let events = &self.conv.events;
+    pub fn advance(&mut self, conv: &Conversation, turn: &Turn) -> Option<PolicyChange<'_>> {
+        let events = &conv.events;
         let first = turn
             .events
             .clone()

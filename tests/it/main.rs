@@ -42,6 +42,7 @@ mod export;
 mod export_all;
 mod export_browser;
 mod export_content;
+mod export_forgets;
 mod export_markdown;
 mod export_page;
 mod fuzz_regressions;

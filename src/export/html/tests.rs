@@ -1,18 +1,15 @@
 use super::{escape, foreign_tag};
 use crate::export::{ExportFormat, ExportOptions, Results, export};
 use crate::model::{Conversation, Event, EventKind};
-use crate::render::document::{DocOptions, Document};
+use crate::render::document::DocOptions;
 
 /// The HTML export of `events` titled `title`.
 fn page(events: Vec<Event>, title: &str) -> String {
-    let conv = Conversation::new(events, None, None);
-    let doc = Document::build(
-        &conv,
-        &DocOptions {
-            finished: true,
-            ..DocOptions::default()
-        },
-    );
+    let mut conv = Conversation::new(events, None, None);
+    let doc = DocOptions {
+        finished: true,
+        ..DocOptions::default()
+    };
     let options = ExportOptions {
         format: ExportFormat::Html,
         turns: None,
@@ -23,7 +20,7 @@ fn page(events: Vec<Event>, title: &str) -> String {
         project: None,
     };
     let mut out = Vec::new();
-    export(&mut out, &conv, &doc, &options).unwrap();
+    export(&mut out, &mut conv, &doc, &options).unwrap();
     String::from_utf8(out).unwrap()
 }
 

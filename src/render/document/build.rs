@@ -77,6 +77,71 @@ pub(super) fn run_turns(
     builder.out
 }
 
+/// The document of a conversation a turn at a time: what [`run`] makes,
+/// handed out turn by turn, for a reader that lays each turn out and
+/// lets it go (the export, [`super::Document::turn_by_turn`]). It keeps
+/// no borrow of the conversation between two turns: the caller may
+/// change what earlier turns hold (forget their texts), never what a
+/// later turn reads.
+#[cfg(feature = "cli")]
+pub struct TurnWalk<'o> {
+    options: &'o DocOptions,
+    timeline: PolicyTimeline<'o>,
+    /// The index of the next turn to walk; the conversation's turn count
+    /// for the text being written at the end, past it when done.
+    next: usize,
+    styles: Vec<Arc<ToolStyle>>,
+}
+
+#[cfg(feature = "cli")]
+impl<'o> TurnWalk<'o> {
+    /// A walk of `conv`'s turns with `options`.
+    pub(super) fn new(conv: &Conversation, options: &'o DocOptions) -> Self {
+        TurnWalk {
+            options,
+            timeline: PolicyTimeline::detached(conv, &options.overlay),
+            next: 0,
+            styles: Vec::new(),
+        }
+    }
+
+    /// The blocks of the next turn of `conv` (the conversation the walk
+    /// was made for), or of what is being written after the last turn;
+    /// `None` when the walk is done. The raw view of a stream's stored
+    /// lines comes whole, as the first step.
+    pub fn next(&mut self, conv: &Conversation) -> Option<Vec<DocBlock>> {
+        let at = self.next;
+        if at > conv.turns.len() {
+            return None;
+        }
+        let mut builder = Builder {
+            conv,
+            options: self.options,
+            out: Document {
+                turns: conv.turns.len(),
+                ..Document::default()
+            },
+            skip: 0,
+            shown: None,
+            last: usize::MAX,
+            styles: std::mem::take(&mut self.styles),
+        };
+        if self.options.view == DocView::Raw && !conv.originals.is_empty() {
+            builder.originals();
+            self.next = usize::MAX;
+        } else if let Some(turn) = conv.turns.get(at) {
+            builder.step(&mut self.timeline, turn);
+            self.next += 1;
+        } else {
+            let policy = self.timeline.current().clone();
+            builder.in_progress(&policy);
+            self.next += 1;
+        }
+        self.styles = builder.styles;
+        Some(builder.out.blocks)
+    }
+}
+
 struct Builder<'a> {
     conv: &'a Conversation,
     options: &'a DocOptions,
@@ -101,23 +166,28 @@ impl Builder<'_> {
         }
         let mut timeline = PolicyTimeline::new(conv, &self.options.overlay);
         self.collect_warnings(timeline.base_change());
-        let last_turn = conv.turns.len();
         for turn in &conv.turns {
             if turn.number > self.last {
                 return;
             }
-            // The turn is displayed with the configuration at its first event.
-            if let Some(change) = timeline.advance(turn) {
-                self.collect_warnings(change);
-            }
-            if turn.number > self.skip && self.shown.is_none_or(|shown| shown(turn.number)) {
-                let live = !self.options.finished && turn.number == last_turn;
-                let policy = timeline.current().clone();
-                self.turn(turn, &policy, live);
-            }
+            self.step(&mut timeline, turn);
         }
         let policy = timeline.current().clone();
         self.in_progress(&policy);
+    }
+
+    /// Moves `timeline` to `turn` and adds the turn's blocks when they are
+    /// asked for.
+    fn step(&mut self, timeline: &mut PolicyTimeline<'_>, turn: &Turn) {
+        // The turn is displayed with the configuration at its first event.
+        if let Some(change) = timeline.advance(self.conv, turn) {
+            self.collect_warnings(change);
+        }
+        if turn.number > self.skip && self.shown.is_none_or(|shown| shown(turn.number)) {
+            let live = !self.options.finished && turn.number == self.conv.turns.len();
+            let policy = timeline.current().clone();
+            self.turn(turn, &policy, live);
+        }
     }
 
     /// The text being written, at the end, where the view shows its kind.

@@ -369,6 +369,14 @@ impl Document {
         build::run(conv, options, Document::default(), 0, Some(shown))
     }
 
+    /// The blocks [`Document::build`] makes of `conv`, a turn at a time
+    /// ([`TurnWalk::next`]): a reader that lays each turn out and lets it
+    /// go holds one turn's blocks, never the document (the export).
+    #[cfg(feature = "cli")]
+    pub fn turn_by_turn<'o>(conv: &Conversation, options: &'o DocOptions) -> TurnWalk<'o> {
+        TurnWalk::new(conv, options)
+    }
+
     /// Brings the document up to date after events were appended to its
     /// conversation, keeping the blocks of the turns that cannot have
     /// changed: the first `untouched` turns (as [`Conversation::extend`]
@@ -480,6 +488,9 @@ impl Document {
 
 mod build;
 mod read;
+
+#[cfg(feature = "cli")]
+pub use build::TurnWalk;
 
 #[cfg(feature = "cli")]
 pub use read::ended_turns;
