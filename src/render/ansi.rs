@@ -47,7 +47,10 @@ fn plain_lines(text: &str) -> Option<Vec<Line<'static>>> {
     let mut lines = Vec::new();
     let mut rest = text;
     while !rest.is_empty() {
-        let (line, next) = rest.split_once('\n').unwrap_or((rest, ""));
+        let (line, next) = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(at) => (&rest[..at], &rest[at + 1..]),
+            None => (rest, ""),
+        };
         lines.push(plain_line(line));
         rest = next;
     }
@@ -61,8 +64,12 @@ fn plain_line(line: &str) -> Line<'static> {
         return Line::default();
     }
     let style = Rendition::default().style();
-    if !line.contains('\t') {
-        return Line::from(vec![Span::styled(line.to_string(), style)]);
+    // Room for the gutter a card puts in front (`text::wrap::prefix_lines`)
+    // without growing the list.
+    let mut spans = Vec::with_capacity(2);
+    if memchr::memchr(b'\t', line.as_bytes()).is_none() {
+        spans.push(Span::styled(line.to_string(), style));
+        return Line::from(spans);
     }
     let mut out = String::with_capacity(line.len() + 8);
     let mut column = 0;
@@ -76,7 +83,8 @@ fn plain_line(line: &str) -> Line<'static> {
             column = to;
         }
     }
-    Line::from(vec![Span::styled(out, style)])
+    spans.push(Span::styled(out, style));
+    Line::from(spans)
 }
 
 /// The graphic rendition in force.

@@ -78,11 +78,20 @@ impl Pages {
                 // pages grows with their count, so the sections are cut
                 // again until the count they need is the one allowed for.
                 let fixed = head(title, &css).len() + header.len() + FOOT.len() + 600;
+                // What each turn's heading and its line in the contents
+                // take but the page name the line links to, measured once
+                // for every round.
+                let headings: Vec<usize> = built
+                    .sections
+                    .iter()
+                    .map(|section| section.heading(false).len() + 64 + toc_line(section, "").len())
+                    .collect();
                 let mut pages = 1;
                 loop {
                     let longest = page_name(name, pages + 1).len();
                     let skeleton = fixed + 4 * (longest + 200) + (pages + 2) * (longest + 80);
-                    let cuts = cut(&built.sections, limit.saturating_sub(skeleton), longest);
+                    let room = limit.saturating_sub(skeleton);
+                    let cuts = cut(&built.sections, &headings, room, longest);
                     // More pages need a longer list, which needs no more
                     // pages than the room it takes: a few rounds at most.
                     if cuts.len() <= pages {
@@ -156,14 +165,15 @@ impl Pages {
 }
 
 /// Cuts the sections into pages whose content is at most `room` bytes
-/// (each page holds one unit at least), each section's line in the page's
-/// table of contents counted with it (links to pages named up to
-/// `name_len` bytes).
-fn cut(sections: &[Section], room: usize, name_len: usize) -> Vec<Cut> {
+/// (each page holds one unit at least), each section's heading and line
+/// in the page's table of contents counted with it: `headings` has their
+/// size without the name of the page the line links to, which is at most
+/// `name_len` bytes.
+fn cut(sections: &[Section], headings: &[usize], room: usize, name_len: usize) -> Vec<Cut> {
     let mut cuts = vec![Cut { spans: Vec::new() }];
     let mut used = 0;
     for (index, section) in sections.iter().enumerate() {
-        let heading = section.heading(false).len() + 64 + toc_entry(section, name_len).len();
+        let heading = headings[index] + name_len;
         let mut start = 0;
         // A turn that fits whole goes whole; one that does not fit the
         // rest of this page starts on the next, and is cut only when it
@@ -272,12 +282,6 @@ fn toc_line(section: &Section, page: &str) -> String {
     }
     out.push_str("</li>\n");
     out
-}
-
-/// The most a turn's line in a page's contents takes: linked to another
-/// page (a name of `name_len` bytes), for the cut to count.
-fn toc_entry(section: &Section, name_len: usize) -> String {
-    toc_line(section, &"p".repeat(name_len))
 }
 
 impl Pages {

@@ -17,7 +17,7 @@ impl LineSplitter {
     /// them (without its `\n`).
     pub(crate) fn push(&mut self, bytes: &[u8], mut each: impl FnMut(usize, &[u8])) {
         let mut rest = bytes;
-        while let Some(pos) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(pos) = memchr::memchr(b'\n', rest) {
             self.lines += 1;
             if self.partial.is_empty() {
                 each(self.lines, &rest[..pos]);
