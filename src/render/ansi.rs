@@ -41,7 +41,7 @@ fn parsed_lines(text: &str, mode: SanitizeMode) -> Vec<Line<'static>> {
 /// per character — one unstyled span a line, tabs expanded. `None` for any
 /// other text (an escape, a control character but `\n` and `\t`).
 fn plain_lines(text: &str) -> Option<Vec<Line<'static>>> {
-    if text.as_bytes().contains(&0x1b) || !crate::text::sanitize::is_clean(text) {
+    if memchr::memchr(0x1b, text.as_bytes()).is_some() || !crate::text::sanitize::is_clean(text) {
         return None;
     }
     let mut lines = Vec::new();

@@ -139,7 +139,8 @@ fn result_size(card: &ToolCard, conv: &Conversation) -> Option<String> {
         .count();
     let mut parts = Vec::new();
     if !text.is_empty() {
-        let lines = text.trim_end_matches('\n').lines().count().max(1);
+        let ends = text.trim_end_matches('\n').as_bytes();
+        let lines = memchr::memchr_iter(b'\n', ends).count() + 1;
         let word = if lines == 1 { "line" } else { "lines" };
         parts.push(format!("{lines} {word}, {}", bytes(text.len())));
     }

@@ -11,6 +11,7 @@
 //! previous and the next page. Pages are named after the output:
 //! `run.html`, `run-2.html`, `run-3.html`, ….
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
@@ -56,6 +57,10 @@ pub(in crate::export) struct Pages {
     cuts: Vec<Cut>,
     /// The page that holds each section's heading (its anchor).
     home: Vec<usize>,
+    /// What was last read back of the scratch file: one for every page, so
+    /// that a page goes on where the one before stopped reading, and the
+    /// buffer is made once.
+    window: RefCell<Window>,
 }
 
 impl Pages {
@@ -125,6 +130,7 @@ impl Pages {
             name: name.to_string(),
             cuts,
             home,
+            window: RefCell::new(Window::new()),
         }
     }
 
@@ -149,7 +155,7 @@ impl Pages {
         out.write_all(b"</header>\n")?;
         let nav = navigation(&self.name, page, self.cuts.len());
         out.write_all(nav.as_bytes())?;
-        let mut window = Window::new();
+        let mut window = self.window.borrow_mut();
         for &(index, start, end) in &cut.spans {
             let section = &self.built.sections[index];
             out.write_all(b"<section class=\"turn\">\n")?;

@@ -548,12 +548,20 @@ pub(super) fn result_lines(
 fn whole_lines(text: &str) -> usize {
     let mut bytes = 0;
     let mut count = 0;
-    for line in text.lines().take(WHOLE_RESULT_LINES) {
+    // `str::lines`, each line found with memchr: a result is all lines.
+    let mut rest = text;
+    while count < WHOLE_RESULT_LINES && !rest.is_empty() {
+        let (line, next) = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(at) => (&rest[..at], &rest[at + 1..]),
+            None => (rest, ""),
+        };
+        let line = line.strip_suffix('\r').unwrap_or(line);
         bytes += line.len() + 1;
         if bytes > WHOLE_RESULT_BYTES && count > 0 {
             break;
         }
         count += 1;
+        rest = next;
     }
     count
 }
@@ -604,5 +612,47 @@ pub(super) fn gutter_style(is_error: bool, ctx: &LayoutContext<'_>) -> Style {
         ctx.theme.styles.error
     } else {
         ctx.theme.styles.turn_rule
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{WHOLE_RESULT_BYTES, WHOLE_RESULT_LINES, whole_lines};
+
+    /// What `whole_lines` counts, by `str::lines`.
+    fn by_lines(text: &str) -> usize {
+        let mut bytes = 0;
+        let mut count = 0;
+        for line in text.lines().take(WHOLE_RESULT_LINES) {
+            bytes += line.len() + 1;
+            if bytes > WHOLE_RESULT_BYTES && count > 0 {
+                break;
+            }
+            count += 1;
+        }
+        count
+    }
+
+    #[test]
+    fn whole_lines_counts_the_lines_str_lines_gives() {
+        let long = "x".repeat(WHOLE_RESULT_BYTES / 3);
+        let many = "line\n".repeat(WHOLE_RESULT_LINES + 7);
+        let texts = [
+            "",
+            "\n",
+            "\n\n",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "a\r\n\r\nb\r",
+            "\r",
+            &format!("{long}\n{long}\n{long}\n{long}\n"),
+            &format!("{long}\r\n{long}\r\n{long}"),
+            &many,
+        ];
+        for text in texts {
+            assert_eq!(whole_lines(text), by_lines(text), "{:?}", &text[..text.len().min(20)]);
+        }
     }
 }
