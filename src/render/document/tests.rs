@@ -80,6 +80,40 @@ fn earlier_turns_put_first_and_rebuilding_after_them_are_building_those_turns() 
 }
 
 #[test]
+fn a_walk_turn_by_turn_hands_out_the_blocks_of_the_whole_build() {
+    for name in ["current", "updates", "policy", "blocks"] {
+        let whole = fixture(name);
+        for view in [DocView::Terminal, DocView::User, DocView::Raw] {
+            for finished in [false, true] {
+                let opts = options(view, finished);
+                // Every prefix: a live last turn, a call still running.
+                for cut in 0..=whole.events.len() {
+                    let conv = Conversation::new(
+                        whole.events[..cut].to_vec(),
+                        whole.base_config.clone(),
+                        None,
+                    );
+                    let mut walk = Document::turn_by_turn(&conv, &opts);
+                    let mut steps = 0;
+                    let mut blocks = Vec::new();
+                    while let Some(turn) = walk.next(&conv) {
+                        blocks.extend(turn);
+                        steps += 1;
+                    }
+                    assert_eq!(steps, conv.turns.len() + 1, "a step a turn and one for the end");
+                    let built = Document::build(&conv, &opts);
+                    assert_eq!(
+                        format!("{blocks:?}"),
+                        format!("{:?}", built.blocks),
+                        "{name}, {view:?}, finished {finished}, {cut} events"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn rebuilding_keeps_the_blocks_of_untouched_turns() {
     let whole = fixture("current");
     let cut = whole.turns[1].events.start + 1;
