@@ -12,6 +12,8 @@ pub(super) struct Forgetting {
     /// its own events, and every event its items name (a call answered in a
     /// later turn names an event past its own).
     first_read: Vec<usize>,
+    /// How many turns are laid out.
+    turns_done: usize,
     /// The events before this one are forgotten.
     done: usize,
 }
@@ -28,16 +30,18 @@ impl Forgetting {
         }
         Forgetting {
             first_read,
+            turns_done: 0,
             done: 0,
         }
     }
 
-    /// Forgets, once the turn at `index` is laid out, the texts of the
-    /// events before the first one a later turn reads.
-    pub(super) fn after_turn(&mut self, conv: &mut Conversation, index: usize) {
+    /// Forgets, once the next turn is laid out (turns in order), the texts
+    /// of the events before the first one a later turn reads.
+    pub(super) fn after_turn(&mut self, conv: &mut Conversation) {
+        self.turns_done += 1;
         let upto = self
             .first_read
-            .get(index + 1)
+            .get(self.turns_done)
             .copied()
             .unwrap_or(conv.events.len())
             .min(conv.events.len());
@@ -124,7 +128,7 @@ mod tests {
         let mut conv = conversation();
         assert_eq!(conv.turns.len(), 2);
         let mut forgetting = Forgetting::new(&conv);
-        forgetting.after_turn(&mut conv, 0);
+        forgetting.after_turn(&mut conv);
         let texts: Vec<String> = [1, 2, 3, 5, 6, 7].map(|i| said(&conv.events[i])).into();
         let call = json!(FORGOTTEN).to_string();
         assert_eq!(
@@ -132,7 +136,7 @@ mod tests {
             [FORGOTTEN, FORGOTTEN, &call, r#"{"style":{}}"#, "two", "late"],
             "turn 1's texts gone; turn 2's, its configuration and the answer kept"
         );
-        forgetting.after_turn(&mut conv, 1);
+        forgetting.after_turn(&mut conv);
         assert_eq!(said(&conv.events[6]), FORGOTTEN);
         assert_eq!(said(&conv.events[7]), FORGOTTEN);
         assert_eq!(said(&conv.events[5]), r#"{"style":{}}"#, "a configuration stays");
@@ -145,10 +149,10 @@ mod tests {
         // today: a call's turn is its request's, and answers come later).
         conv.turns[1].items.push(Item::UserMessage(1));
         let mut forgetting = Forgetting::new(&conv);
-        forgetting.after_turn(&mut conv, 0);
+        forgetting.after_turn(&mut conv);
         assert_eq!(said(&conv.events[1]), "one");
         assert_eq!(said(&conv.events[2]), "reply", "kept: stored after what turn 2 reads");
-        forgetting.after_turn(&mut conv, 1);
+        forgetting.after_turn(&mut conv);
         assert_eq!(said(&conv.events[1]), FORGOTTEN);
     }
 }

@@ -24,10 +24,10 @@ use self::css::Classes;
 use self::header::Figures;
 use self::lines::pre;
 use self::spill::{Spill, Unit};
+use super::forget::Forgetting;
 use super::{ExportOptions, Laid, Layouts, Roles, plain, strip_marker};
 use crate::model::{Conversation, facts};
 use crate::policy::ReasoningDisplay;
-use super::forget::Forgetting;
 use crate::render::document::{BlockKind, DocBlock, DocOptions, DocView, Document};
 use crate::render::layout::{full_text, head_height};
 use crate::text::sanitize::{SanitizeMode, sanitize};
@@ -182,9 +182,14 @@ pub(super) struct Built {
 }
 
 /// Builds the turns of `conv` chosen by `options` as HTML, with the blocks
-/// `doc` makes of them, a turn at a time: once a turn is laid out, the
-/// texts of the events no later turn reads are forgotten ([`Forgetting`]).
-pub(super) fn build(conv: &mut Conversation, doc: &DocOptions, options: &ExportOptions) -> Built {
+/// the document `doc_options` asks for makes of them, a turn at a time:
+/// once a turn is laid out, the texts of the events no later turn reads
+/// are forgotten ([`Forgetting`]).
+pub(super) fn build(
+    conv: &mut Conversation,
+    doc_options: &DocOptions,
+    options: &ExportOptions,
+) -> Built {
     // The session's figures are the whole session's, counted once, before
     // any text is forgotten.
     let mut built = Built {
@@ -197,11 +202,10 @@ pub(super) fn build(conv: &mut Conversation, doc: &DocOptions, options: &ExportO
     let total = conv.turns.len();
     // The raw view of a stream's stored lines comes in one step, whose
     // blocks may read any event: nothing is forgotten then.
-    let mut forgetting = (doc.view != DocView::Raw).then(|| Forgetting::new(conv));
-    let mut walk = Document::turn_by_turn(conv, doc);
+    let mut forgetting = (doc_options.view != DocView::Raw).then(|| Forgetting::new(conv));
+    let mut walk = Document::turn_by_turn(conv, doc_options);
     // A card cut into pieces is one unit: its `<details>` stays whole.
     let mut open_unit: Option<String> = None;
-    let mut turn = 0;
     while let Some(blocks) = walk.next(conv) {
         let layouts = Layouts::new(conv, &roles, options.results, true);
         let chosen = blocks
@@ -211,9 +215,8 @@ pub(super) fn build(conv: &mut Conversation, doc: &DocOptions, options: &ExportO
             built.add(block, conv, &layouts, &mut open_unit);
         }
         if let Some(forgetting) = &mut forgetting {
-            forgetting.after_turn(conv, turn);
+            forgetting.after_turn(conv);
         }
-        turn += 1;
     }
     if let (Some(unit), Some(section)) = (open_unit, built.sections.last_mut()) {
         section.units.push(built.spill.push(&unit));

@@ -142,8 +142,8 @@ pub(crate) enum Part {
     Lines(Laid),
 }
 
-/// Writes the export of `conv` (already redacted when asked) with the
-/// document `doc` makes of it to `out`, as one file (an HTML page is not
+/// Writes the export of `conv` (already redacted when asked), as the
+/// document `doc_options` asks for, to `out`, as one file (an HTML page is not
 /// cut into pages: [`export_files`] does that), the home folder written
 /// `~` as it streams out. Markdown is written as it is laid out, block by
 /// block; HTML lays the conversation out a turn at a time and forgets what
@@ -152,14 +152,14 @@ pub(crate) enum Part {
 pub fn export(
     out: &mut impl Write,
     conv: &mut Conversation,
-    doc: &DocOptions,
+    doc_options: &DocOptions,
     options: &ExportOptions,
 ) -> io::Result<()> {
     let mut out = Tilde::new(out, options.home.as_deref().unwrap_or(""));
     match options.format {
-        ExportFormat::Md => markdown_to(&mut out, conv, doc, options)?,
+        ExportFormat::Md => markdown_to(&mut out, conv, doc_options, options)?,
         ExportFormat::Html => {
-            html_pages(conv, doc, options, "export.html", None).write(0, &mut out)?
+            html_pages(conv, doc_options, options, "export.html", None).write(0, &mut out)?
         }
     }
     out.finish()?.flush()
@@ -169,13 +169,13 @@ pub fn export(
 fn markdown_to(
     out: &mut impl Write,
     conv: &Conversation,
-    doc: &DocOptions,
+    doc_options: &DocOptions,
     options: &ExportOptions,
 ) -> io::Result<()> {
     let roles = Roles::new();
     let layouts = Layouts::new(conv, &roles, options.results, false);
     let total = conv.turns.len();
-    let mut walk = Document::turn_by_turn(conv, doc);
+    let mut walk = Document::turn_by_turn(conv, doc_options);
     let chosen = std::iter::from_fn(|| walk.next(conv))
         .flatten()
         .filter(|block| options.turns.is_none_or(|spec| spec.contains(block.turn, total)))
@@ -196,7 +196,7 @@ enum Files<'a> {
     /// One Markdown file, laid out as it is written.
     Markdown {
         conv: &'a Conversation,
-        doc: &'a DocOptions,
+        doc_options: &'a DocOptions,
     },
     /// HTML pages, laid out and cut (boxed: a page set is large beside
     /// two references).
@@ -224,13 +224,15 @@ impl ExportFiles<'_> {
         let mut out = Tilde::new(out, self.options.home.as_deref().unwrap_or(""));
         match &self.files {
             Files::Html(pages) => pages.write(index, &mut out)?,
-            Files::Markdown { conv, doc } => markdown_to(&mut out, conv, doc, self.options)?,
+            Files::Markdown { conv, doc_options } => {
+                markdown_to(&mut out, conv, doc_options, self.options)?
+            }
         }
         out.finish()?.flush()
     }
 }
 
-/// The export of `conv` with the document `doc` makes of it, as the files
+/// The export of `conv` as the document `doc_options` asks for, as the files
 /// to write for an output named `name`: one Markdown file, or HTML pages of
 /// at most `limit` bytes each (cut between turns or blocks; [`PAGE_LIMIT`]
 /// for `overhear export`) that link to one another. HTML is laid out here
@@ -240,15 +242,21 @@ impl ExportFiles<'_> {
 /// time, never whole in memory.
 pub fn export_files<'a>(
     conv: &'a mut Conversation,
-    doc: &'a DocOptions,
+    doc_options: &'a DocOptions,
     options: &'a ExportOptions,
     name: &str,
     limit: usize,
 ) -> ExportFiles<'a> {
     let files = match options.format {
-        ExportFormat::Md => Files::Markdown { conv, doc },
+        ExportFormat::Md => Files::Markdown { conv, doc_options },
         ExportFormat::Html => {
-            Files::Html(Box::new(html_pages(conv, doc, options, name, Some(limit))))
+            Files::Html(Box::new(html_pages(
+                conv,
+                doc_options,
+                options,
+                name,
+                Some(limit),
+            )))
         }
     };
     ExportFiles {
@@ -261,13 +269,13 @@ pub fn export_files<'a>(
 /// The HTML pages of the export.
 fn html_pages(
     conv: &mut Conversation,
-    doc: &DocOptions,
+    doc_options: &DocOptions,
     options: &ExportOptions,
     name: &str,
     limit: Option<usize>,
 ) -> html::Pages {
     html::Pages::new(
-        html::build(conv, doc, options),
+        html::build(conv, doc_options, options),
         &options.title,
         options.agent.as_deref(),
         options.project.as_deref(),

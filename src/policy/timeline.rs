@@ -109,9 +109,10 @@ impl<'c> PolicyTimeline<'c> {
         }
     }
 
-    /// Moves to `turn` of `conv` (turns in order): merges the deltas stored before its
-    /// first event that is not itself a delta, and re-resolves the policy if
-    /// any was merged; returns what changed, `None` when nothing did.
+    /// Moves to `turn` of `conv` (turns in order): merges the deltas stored
+    /// before its first event that is not itself a delta, and re-resolves
+    /// the policy if any was merged; returns what changed, `None` when
+    /// nothing did.
     pub fn advance(&mut self, conv: &Conversation, turn: &Turn) -> Option<PolicyChange<'_>> {
         let events = &conv.events;
         let first = turn
