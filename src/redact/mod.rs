@@ -169,9 +169,10 @@ impl Redactor {
     /// `None`: the value holds no secret. Its own secrets are not looked
     /// for here (see [`Redactor::redact`]).
     pub(crate) fn redact_named(&self, key: &str, value: &str) -> Option<String> {
-        // No rule's keyword in the name: no rule needs it.
-        self.keywords.find(key)?;
         let key_json = serde_json::to_string(key).ok()?;
+        // No rule's keyword in the name (quoted, as the probe has it: some
+        // keywords end at the name's closing quote): no rule needs it.
+        self.keywords.find(&key_json)?;
         let value_json = serde_json::to_string(value).ok()?;
         let probe = format!("{key_json}: {value_json}");
         let from = key_json.len() + 2;

@@ -178,6 +178,7 @@ fn a_secret_named_by_its_json_key_is_redacted_in_a_value() {
         "password": "hunter2",
         "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
         "nested": [{"api_key": "abc\"def"}],
+        "apiKey": "s3cr3t-v4lue",
         "primary_key": "id",
     });
     super::redact_value(&redactor, &mut value);
@@ -188,9 +189,27 @@ fn a_secret_named_by_its_json_key_is_redacted_in_a_value() {
             "password": "[redacted json-secret]",
             "SecretAccessKey": "[redacted aws-secret-access-key]",
             "nested": [{"api_key": "[redacted json-secret]"}],
+            "apiKey": "[redacted json-secret]",
             "primary_key": "id",
         })
     );
+}
+
+#[test]
+fn keywords_narrowed_to_what_every_match_holds_still_find_it() {
+    // The JWT rule's keyword is `.ey`, json-secret's end at the closing
+    // quote (rules.toml): each secret below is found through them alone.
+    let jwt = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abcdefghijklmnop";
+    for (text, mark) in [
+        (format!("curl -H 'Authorization: {jwt}'"), "[redacted jwt]"),
+        (format!("session={jwt}"), "[redacted jwt]"),
+        (r#"{"accessToken": "abc123def"}"#.to_string(), "[redacted json-secret]"),
+        (r#"{"ApiKey" : "abc123def"}"#.to_string(), "[redacted json-secret]"),
+    ] {
+        let redacted = redact(&text);
+        assert!(redacted.contains(mark), "{text} → {redacted}");
+        assert!(!redacted.contains("abc"), "{text} → {redacted}");
+    }
 }
 
 #[test]
