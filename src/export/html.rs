@@ -29,7 +29,7 @@ use super::{ExportOptions, Laid, Layouts, Roles, plain, strip_marker};
 use crate::model::{Conversation, facts};
 use crate::policy::ReasoningDisplay;
 use crate::render::document::{BlockKind, DocBlock, DocOptions, DocView, Document};
-use crate::render::layout::{full_text, head_height};
+use crate::render::layout::full_text;
 use crate::text::sanitize::{SanitizeMode, sanitize};
 use crate::text::truncate::truncate;
 
@@ -422,10 +422,8 @@ fn tool_card(
     out: &mut String,
 ) {
     let last = block.piece.as_ref().is_none_or(|p| p.last);
-    let mut body = layouts.lay(block, false);
+    let body = layouts.lay_headless(block);
     if first {
-        let height = head_height(block, &layouts.context);
-        body.drop_head(height);
         let class = match Outcome::of(tool, conv).word() {
             Some(word) => format!("card tool {word}"),
             None => "card tool".to_string(),

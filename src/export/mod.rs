@@ -34,12 +34,14 @@ use crate::model::Conversation;
 use crate::render::code_wrap::wrap_long_line;
 use crate::render::document::{BlockKind, DocBlock, DocOptions, Document};
 use crate::render::layout::{
-    Fold, LayoutContext, full_text, head_height, is_foldable, layout_as, result_gutter_spans,
+    Fold, LayoutContext, full_text, head_height, is_foldable, layout_as, layout_headless,
+    result_gutter_spans,
 };
 use crate::render::lazy_highlight::Highlighting;
 use crate::render::print::TurnSpec;
 use crate::render::theme::Theme;
 use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::text::width::line_fits;
 
 /// Columns the export lays blocks out at: lines of code wider than this are
 /// wrapped with `↪`, as `render` does.
@@ -412,17 +414,27 @@ impl<'a> Layouts<'a> {
     /// `block` laid out folded (its one summary line) or open.
     pub(crate) fn lay(&self, block: &DocBlock, folded: bool) -> Laid {
         let fold = if folded { Fold::Folded } else { self.open };
+        self.lay_with(|ctx| layout_as(block, fold, ctx))
+    }
+
+    /// `block` laid out open, a tool card without its header (the HTML
+    /// export's card says it in a summary of its own).
+    pub(crate) fn lay_headless(&self, block: &DocBlock) -> Laid {
+        self.lay_with(|ctx| layout_headless(block, self.open, ctx))
+    }
+
+    /// The lines `layout` gives in the dark theme, and in the light one when
+    /// they carry colours of their own.
+    fn lay_with(&self, layout: impl Fn(&LayoutContext<'_>) -> Vec<Line<'static>>) -> Laid {
         // A page that lays results out whole lets the browser wrap them.
         let wrapped = |lines| wrapped(lines, !self.context.wrap_results);
-        let lines = wrapped(layout_as(block, fold, &self.context));
+        let lines = wrapped(layout(&self.context));
         let foreign = |line: &Line<'_>| {
             self.roles.foreign(line.style)
                 || line.spans.iter().any(|s| self.roles.foreign(s.style))
         };
         let light = match &self.light {
-            Some(light) if lines.iter().any(foreign) => {
-                Some(wrapped(layout_as(block, fold, light)))
-            }
+            Some(light) if lines.iter().any(foreign) => Some(wrapped(layout(light))),
             _ => None,
         };
         Laid { lines, light }
@@ -523,16 +535,15 @@ fn repeats_head(summary: Option<&Line<'_>>, head: Option<&Line<'_>>) -> bool {
 /// Lines as `render` prints them: wider code lines wrapped at the width;
 /// a result's lines left whole when `browser_wraps`.
 fn wrapped(lines: Vec<Line<'static>>, browser_wraps: bool) -> Vec<Line<'static>> {
-    lines
-        .into_iter()
-        .flat_map(|line| {
-            if browser_wraps && result_gutter_spans(&line) > 0 {
-                vec![line]
-            } else {
-                wrap_long_line(line, EXPORT_WIDTH)
-            }
-        })
-        .collect()
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        if (browser_wraps && result_gutter_spans(&line) > 0) || line_fits(&line, EXPORT_WIDTH) {
+            out.push(line);
+        } else {
+            out.extend(wrap_long_line(line, EXPORT_WIDTH));
+        }
+    }
+    out
 }
 
 /// The text of a line, or "" for none.

@@ -120,7 +120,7 @@ pub fn result_gutter_spans(line: &Line<'_>) -> usize {
 /// pieces one after another are the whole block's lines.
 pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let fold = if folded { Fold::Folded } else { Fold::Policy };
-    layout_with(block, fold, false, ctx)
+    layout_with(block, fold, false, true, ctx)
 }
 
 /// How much of a block is laid out.
@@ -151,7 +151,19 @@ pub const WHOLE_RESULT_BYTES: usize = 1 << 20;
 /// than a terminal (the exports lay blocks out with [`Fold::Whole`]).
 #[cfg(feature = "cli")]
 pub fn layout_as(block: &DocBlock, fold: Fold, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    layout_with(block, fold, false, ctx)
+    layout_with(block, fold, false, true, ctx)
+}
+
+/// [`layout_as`] without a tool card's header (any other block whole): the
+/// HTML export folds a card under a summary of its own, which says what the
+/// header says, and so never lays the header out only to drop it.
+#[cfg(feature = "cli")]
+pub fn layout_headless(
+    block: &DocBlock,
+    fold: Fold,
+    ctx: &LayoutContext<'_>,
+) -> Vec<Line<'static>> {
+    layout_with(block, fold, false, false, ctx)
 }
 
 /// [`layout`] for the viewer: `fold` may be [`Fold::Expanded`], and what the
@@ -162,7 +174,7 @@ pub fn layout_in_viewer(
     fold: Fold,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
-    layout_with(block, fold, true, ctx)
+    layout_with(block, fold, true, true, ctx)
 }
 
 /// Whether the policy shows only part of `block`'s results (cuts them to
@@ -224,11 +236,13 @@ pub fn subagent_name(card: &super::document::ToolCard, conv: &Conversation) -> S
     subagent::name(card, conv)
 }
 
-/// Lays out `block` as `fold` says; `viewer` adds the viewer's hints.
+/// Lays out `block` as `fold` says; `viewer` adds the viewer's hints; a tool
+/// card has its header only when `card_header`.
 fn layout_with(
     block: &DocBlock,
     fold: Fold,
     viewer: bool,
+    card_header: bool,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let folded = fold == Fold::Folded;
@@ -250,7 +264,7 @@ fn layout_with(
         } => assistant_message(events, *final_reply, piece, ctx),
         BlockKind::ToolSpeech(speech) => tool_speech(speech, ctx),
         BlockKind::Reasoning { events, display } => reasoning(events, *display, folded, ctx),
-        BlockKind::ToolCard(card) => tool_card(card, fold, viewer, piece, ctx),
+        BlockKind::ToolCard(card) => tool_card(card, fold, viewer, card_header, piece, ctx),
         BlockKind::Data { event } => data(*event, ctx),
         BlockKind::Inquiry(pair) => {
             let mut lines = inquiry_lines(pair, "", ctx);

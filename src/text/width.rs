@@ -243,6 +243,12 @@ pub fn line_width(line: &Line<'_>) -> usize {
 /// is never wider than its characters so counted), then, only when the bound is over `width`,
 /// measured.
 pub fn line_fits(line: &Line<'_>, width: usize) -> bool {
+    // A character is at least one byte and at most a tab's columns (or two): a line short
+    // enough in bytes fits unread (an export's lines, laid out as wide as they are).
+    let bytes: usize = line.spans.iter().map(|span| span.content.len()).sum();
+    if bytes.saturating_mul(TAB_WIDTH.max(2)) <= width {
+        return true;
+    }
     let at_most: usize = line
         .spans
         .iter()

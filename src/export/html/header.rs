@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use super::escape;
+use super::{escape, escape_into};
 use crate::model::facts::{TurnEnd, TurnInfo};
 use crate::render::duration;
 use crate::render::layout::display_timestamp;
@@ -173,21 +173,38 @@ impl Figures {
     /// The line under a turn's heading, escaped: time · duration · model ·
     /// calls · tokens · cost · how it ended.
     pub fn turn_line(&self) -> String {
-        let mut parts: Vec<String> = Vec::new();
-        parts.extend(self.start.clone());
-        parts.extend(self.took.map(duration::human));
-        parts.extend(self.models.iter().cloned());
-        if self.calls > 0 {
-            parts.push(self.calls_text());
+        let mut line = String::new();
+        let mut first = true;
+        let mut part = |text: &str| {
+            if !std::mem::take(&mut first) {
+                line.push_str(" · ");
+            }
+            escape_into(text, &mut line);
+        };
+        if let Some(start) = &self.start {
+            part(start);
         }
-        parts.extend(self.tokens_text().map(|t| format!("{t} tokens")));
-        parts.extend(self.cost_text());
+        if let Some(took) = self.took {
+            part(&duration::human(took));
+        }
+        for model in &self.models {
+            part(model);
+        }
+        if self.calls > 0 {
+            part(&self.calls_text());
+        }
+        if let Some(tokens) = self.tokens_text() {
+            part(&format!("{tokens} tokens"));
+        }
+        if let Some(cost) = self.cost_text() {
+            part(&cost);
+        }
         match self.ended {
-            Some(TurnEnd::Failed) => parts.push("failed".into()),
-            Some(TurnEnd::Cancelled) => parts.push("cancelled".into()),
+            Some(TurnEnd::Failed) => part("failed"),
+            Some(TurnEnd::Cancelled) => part("cancelled"),
             _ => {}
         }
-        escape(&parts.join(" · "))
+        line
     }
 
     /// The session's facts as `<dt>`/`<dd>` pairs, escaped.

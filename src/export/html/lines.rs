@@ -106,7 +106,7 @@ pub(super) fn pre(
                 }
             }
         }
-        run.flush(classes, body);
+        run.flush(body);
         if gutters > 0 {
             body.push_str("</span>");
         }
@@ -114,43 +114,41 @@ pub(super) fn pre(
     body.push_str("</pre>\n");
 }
 
-/// Text of one (dark, light) style gathered until the style changes:
-/// adjacent spans that look the same in both themes are one `<span>`.
+/// Text of one (dark, light) style written as it comes, in one `<span>`
+/// until the style changes: adjacent spans that look the same in both
+/// themes are one `<span>`.
 #[derive(Default)]
 struct Run {
+    /// The style of the text written since the run opened.
     pair: Option<Pair>,
-    text: String,
+    /// Whether the run opened a `<span>` (its style is not the default).
+    open: bool,
 }
 
 impl Run {
-    /// Adds `text` of style `pair`, writing out what came before it when
-    /// the style changes.
+    /// Writes `text` of style `pair`, closing the run before it when the
+    /// style changes.
     fn push(&mut self, text: &str, pair: Pair, classes: &mut Classes, body: &mut String) {
         if text.is_empty() {
             return;
         }
         if self.pair != Some(pair) {
-            self.flush(classes, body);
+            self.flush(body);
             self.pair = Some(pair);
+            if pair != (Style::default(), Style::default()) {
+                let n = classes.of(pair);
+                let _ = write!(body, "<span class=\"s{n}\">");
+                self.open = true;
+            }
         }
-        self.text.push_str(text);
+        escape_into(text, body);
     }
 
-    /// Writes the gathered text: as it is in the default style, else in a
-    /// span of the pair's class.
-    fn flush(&mut self, classes: &mut Classes, body: &mut String) {
-        let Some(pair) = self.pair.take() else {
-            return;
-        };
-        if pair == (Style::default(), Style::default()) {
-            escape_into(&self.text, body);
-        } else {
-            let n = classes.of(pair);
-            let _ = write!(body, "<span class=\"s{n}\">");
-            escape_into(&self.text, body);
+    /// Ends the run: closes its `<span>`, if it opened one.
+    fn flush(&mut self, body: &mut String) {
+        if self.pair.take().is_some() && std::mem::take(&mut self.open) {
             body.push_str("</span>");
         }
-        self.text.clear();
     }
 }
 

@@ -29,6 +29,7 @@ pub(super) fn tool_card(
     card: &ToolCard,
     fold: Fold,
     viewer: bool,
+    header: bool,
     piece: Option<&Piece>,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
@@ -73,7 +74,7 @@ pub(super) fn tool_card(
             lines.push(Line::default());
             return lines;
         }
-        if show_header {
+        if show_header && header {
             lines.extend(card_header(
                 card, &name, arguments, is_error, folded, hint, ctx,
             ));

@@ -104,7 +104,7 @@ pub(super) fn nested_lines(
         if matches!(block.kind, BlockKind::TurnRule { .. }) {
             continue;
         }
-        for line in layout_with(block, Fold::Policy, false, &inner) {
+        for line in layout_with(block, Fold::Policy, false, true, &inner) {
             let mut spans = vec![gutter.clone()];
             spans.extend(line.spans);
             lines.push(Line::from(spans).style(line.style));
