@@ -196,6 +196,20 @@ fn a_secret_named_by_its_json_key_is_redacted_in_a_value() {
 }
 
 #[test]
+fn every_builtin_rule_compiles() {
+    // The built-in rules are compiled on first use (`Rule::regex`): each
+    // is compiled here, so that none can fail there.
+    let redactor = Redactor::builtin().expect("the built-in rules read");
+    assert!(redactor.rules.len() > 40, "{} rules", redactor.rules.len());
+    for rule in &redactor.rules {
+        if let Err(error) = regex::Regex::new(&rule.pattern) {
+            panic!("{}: {error}", rule.mark);
+        }
+        assert!(rule.regex.get().is_none(), "{} compiled before use", rule.mark);
+    }
+}
+
+#[test]
 fn keywords_narrowed_to_what_every_match_holds_still_find_it() {
     // The JWT rule's keyword is `.ey`, json-secret's end at the closing
     // quote (rules.toml): each secret below is found through them alone.
