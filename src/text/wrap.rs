@@ -429,7 +429,11 @@ pub fn prefix_lines(
                 spans.extend(prefix.iter().cloned());
                 trim_end(&mut spans);
             } else {
-                spans.splice(0..0, prefix.iter().cloned());
+                // One span or two: inserted, not spliced (a splice's
+                // machinery cost more than the move, line after line).
+                for (at, span) in prefix.iter().enumerate() {
+                    spans.insert(at, span.clone());
+                }
             }
             Line::from(spans)
         })

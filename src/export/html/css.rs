@@ -18,16 +18,40 @@ pub(super) struct Classes {
     /// the theme's, not the input's).
     index: foldhash::HashMap<(Style, Style), usize>,
     order: Vec<(Style, Style)>,
+    /// The pairs last looked up, with their numbers: a result's lines
+    /// alternate between two (its gutter's and its text's), asked for
+    /// thousands of times, and comparing is cheaper than hashing.
+    recent: [Option<((Style, Style), usize)>; RECENT],
+    /// Where the next pair looked up goes in `recent`.
+    next_recent: usize,
 }
+
+/// How many pairs [`Classes`] keeps at hand.
+const RECENT: usize = 4;
 
 impl Classes {
     /// The class number of a (dark, light) pair of styles.
     pub(super) fn of(&mut self, pair: (Style, Style)) -> usize {
+        if let Some(&(_, n)) = self.recent.iter().flatten().find(|(p, _)| *p == pair) {
+            return n;
+        }
         let next = self.order.len();
-        *self.index.entry(pair).or_insert_with(|| {
+        let n = *self.index.entry(pair).or_insert_with(|| {
             self.order.push(pair);
             next
-        })
+        });
+        self.recent[self.next_recent] = Some((pair, n));
+        self.next_recent = (self.next_recent + 1) % RECENT;
+        n
+    }
+
+    /// Writes the tag that opens a span of `pair`'s class, with more
+    /// classes after it (`extra`, as `" g"`), without formatting machinery.
+    pub(super) fn open_span(&mut self, pair: (Style, Style), extra: &str, out: &mut String) {
+        out.push_str("<span class=\"s");
+        push_number(self.of(pair), out);
+        out.push_str(extra);
+        out.push_str("\">");
     }
 
     /// The whole stylesheet: the page's, the classes met and the code's,
@@ -235,3 +259,36 @@ fn xterm(n: u8) -> (u8, u8, u8) {
     }
 }
 
+
+/// `n` in decimal digits.
+fn push_number(n: usize, out: &mut String) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        // `rest % 10` is a digit: the cast keeps it whole.
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &digit in &digits[at..] {
+        out.push(char::from(digit));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_number;
+
+    #[test]
+    fn a_number_is_written_as_format_writes_it() {
+        for n in [0, 7, 9, 10, 99, 100, 12_345, usize::MAX] {
+            let mut out = String::from("s");
+            push_number(n, &mut out);
+            assert_eq!(out, format!("s{n}"));
+        }
+    }
+}

@@ -56,9 +56,7 @@ pub(super) fn pre(
                     (dark, light) if dark == Style::default() && light == Style::default() => {
                         body.push_str("<span class=\"g\">");
                     }
-                    pair => {
-                        let _ = write!(body, "<span class=\"s{} g\">", classes.of(pair));
-                    }
+                    pair => classes.open_span(pair, " g", body),
                 }
                 escape_into(&span.content, body);
                 body.push_str("</span>");
@@ -136,8 +134,7 @@ impl Run {
             self.flush(body);
             self.pair = Some(pair);
             if pair != (Style::default(), Style::default()) {
-                let n = classes.of(pair);
-                let _ = write!(body, "<span class=\"s{n}\">");
+                classes.open_span(pair, "", body);
                 self.open = true;
             }
         }
