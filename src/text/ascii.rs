@@ -44,6 +44,47 @@ pub fn printable_prefix(bytes: &[u8]) -> usize {
         .unwrap_or(bytes.len() - at)
 }
 
+/// Whether any of the eight bytes of `word` is neither printable ASCII nor
+/// a line feed nor a tab: the bytes the sanitizer may act on.
+///
+/// Each test is made on the low seven bits of every byte (`low`), where
+/// adding never carries into the next byte, so each byte's answer is its own
+/// (a byte with its top bit set is caught by the first test whatever the
+/// others say).
+fn has_unquiet(word: u64) -> bool {
+    let high = word & lanes(0x80);
+    let low = word & lanes(0x7F);
+    // Top bit set: the low bits are 0x20 or more; 0x7F; not `byte`.
+    let from_space = low.wrapping_add(lanes(0x60));
+    let delete = low.wrapping_add(lanes(0x01));
+    let other_than = |byte: u8| (low ^ lanes(byte)).wrapping_add(lanes(0x7F));
+    let control = !from_space & other_than(b'\n') & other_than(b'\t');
+    (high | ((control | delete) & lanes(0x80))) != 0
+}
+
+/// The length of the run `bytes` starts with of printable ASCII, line feeds
+/// and tabs: what the sanitizer leaves as it is without a second look.
+pub fn quiet_prefix(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    let mut words = bytes.chunks_exact(8);
+    for chunk in &mut words {
+        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or([0; 8]));
+        if has_unquiet(word) {
+            break;
+        }
+        at += 8;
+    }
+    at + bytes[at..]
+        .iter()
+        .position(|&b| !is_quiet(b))
+        .unwrap_or(bytes.len() - at)
+}
+
+/// Whether `byte` is printable ASCII, a line feed or a tab.
+fn is_quiet(byte: u8) -> bool {
+    matches!(byte, b' '..=b'~' | b'\n' | b'\t')
+}
+
 /// Whether `text` is printable ASCII only (the empty text is).
 pub fn is_printable(text: &str) -> bool {
     printable_prefix(text.as_bytes()) == text.len()
@@ -74,6 +115,26 @@ mod tests {
                     assert_eq!(
                         printable_prefix(&bytes),
                         printable_prefix_bytewise(&bytes),
+                        "{byte:#x} at {place} among {fill:#x}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_quiet_byte_in_every_lane_is_told_apart() {
+        // As `every_byte_in_every_lane_is_told_apart`, for the run that also
+        // takes line feeds and tabs.
+        let bytewise = |bytes: &[u8]| bytes.iter().position(|&b| !is_quiet(b)).unwrap_or(bytes.len());
+        for fill in [b'a', b' ', b'~', b'\n', b'\t', b'!'] {
+            for byte in 0..=u8::MAX {
+                for place in 0..8 {
+                    let mut bytes = [fill; 8];
+                    bytes[place] = byte;
+                    assert_eq!(
+                        quiet_prefix(&bytes),
+                        bytewise(&bytes),
                         "{byte:#x} at {place} among {fill:#x}"
                     );
                 }

@@ -25,7 +25,7 @@ use std::borrow::Cow;
 
 use vte::{Params, Parser, Perform};
 
-use super::ascii::printable_prefix;
+use super::ascii::quiet_prefix;
 
 /// What happens to a dropped control sequence or control character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -172,13 +172,13 @@ pub fn is_clean(text: &str) -> bool {
 }
 
 /// True when `text` holds a character the sanitizer would act on. Runs of
-/// printable ASCII are skipped eight bytes at a time; the bytes between them
-/// are looked at one by one.
+/// printable ASCII, line feeds and tabs are skipped eight bytes at a time;
+/// the bytes between them are looked at one by one.
 fn needs_work(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut at = 0;
     while at < bytes.len() {
-        at += printable_prefix(&bytes[at..]);
+        at += quiet_prefix(&bytes[at..]);
         let window = (at + 8).min(bytes.len());
         if (at..window).any(|i| acts_at(bytes, i)) {
             return true;

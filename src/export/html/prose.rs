@@ -37,6 +37,9 @@ pub(super) fn markdown_html(source: &str) -> String {
 
 /// Markdown as HTML, whole.
 fn laid_out(source: &str) -> String {
+    if let Some(html) = plain_paragraphs(source) {
+        return html;
+    }
     let mut options = crate::render::markdown::options();
     options.render.escape = true;
     let arena = Arena::new();
@@ -49,6 +52,44 @@ fn laid_out(source: &str) -> String {
     // Writing to a String cannot fail.
     let _ = format_html_with_plugins(root, &options, &mut out, &plugins);
     out
+}
+
+/// `source` as comrak writes it when it is paragraphs of plain words —
+/// letters, digits, spaces and punctuation that no Markdown rule of the
+/// extensions on reads (no emphasis, code, link, autolink, entity, escape,
+/// HTML, table, footnote or strikethrough character, no `:` or `www.`), each
+/// line starting with a letter (no list, heading, quote, code block or
+/// setext line can start) and ending without a space (no hard break),
+/// paragraphs apart by one blank line; `None` for any other text. Such text
+/// is a paragraph of the same words, line breaks kept: written here without
+/// a parse, which took a fifth of a large export. The test
+/// `plain_paragraphs_are_what_comrak_writes` holds the two to the same bytes.
+fn plain_paragraphs(source: &str) -> Option<String> {
+    let text = source.trim_end_matches('\n');
+    let quiet = |b: u8| b.is_ascii_alphanumeric() || b" \n,.;?!()/%$+=-'".contains(&b);
+    if text.is_empty() || !text.bytes().all(quiet) || has_www(text) {
+        return None;
+    }
+    let mut html = String::with_capacity(text.len() + 16);
+    for paragraph in text.split("\n\n") {
+        let lines_plain = paragraph.split('\n').all(|line| {
+            line.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) && !line.ends_with(' ')
+        });
+        if !lines_plain {
+            return None;
+        }
+        html.push_str("<p>");
+        html.push_str(paragraph);
+        html.push_str("</p>\n");
+    }
+    Some(html)
+}
+
+/// Whether `text` holds `www.` in any case (an autolink's start).
+fn has_www(text: &str) -> bool {
+    text.as_bytes()
+        .windows(4)
+        .any(|w| w[..3].eq_ignore_ascii_case(b"www") && w[3] == b'.')
 }
 
 /// Whether a link may point at `url`: the web and mail only.
@@ -131,8 +172,69 @@ impl SyntaxHighlighterAdapter for Classed {
 
 #[cfg(test)]
 mod tests {
-    use super::markdown_html;
+    use proptest::prelude::*;
+
+    use super::{markdown_html, plain_paragraphs};
     use crate::export::html::foreign_tag;
+
+    /// What comrak writes of `source`, past the plain path.
+    fn by_comrak(source: &str) -> String {
+        let mut options = crate::render::markdown::options();
+        options.render.escape = true;
+        comrak::markdown_to_html(source, &options)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+        /// Text the plain path takes comes out as comrak writes it; the
+        /// words are drawn so that some lines start a list, a heading or a
+        /// quote, end in spaces or hold an autolink, which it must refuse.
+        #[test]
+        fn plain_paragraphs_are_what_comrak_writes(
+            tokens in prop::collection::vec(
+                prop_oneof![
+                    30 => "[a-zA-Z][a-zA-Z0-9]{0,8}",
+                    20 => Just(" ".to_string()),
+                    2 => "[0-9]{1,4}[.)]?",
+                    4 => "[,.;?!()/%$+=' -]{1,2}",
+                    1 => "(www|WWW|wWw)\\.[a-z]{1,5}",
+                    1 => "[-+*#>=]{1,3}",
+                    4 => Just("\n".to_string()),
+                    2 => Just("\n\n".to_string()),
+                    1 => Just("  \n".to_string()),
+                ],
+                1..30,
+            ),
+        ) {
+            let source = tokens.concat();
+            if let Some(html) = plain_paragraphs(&source) {
+                prop_assert_eq!(html, by_comrak(&source), "{:?}", source);
+            }
+        }
+    }
+
+    #[test]
+    fn prose_of_plain_words_takes_the_plain_path_and_markdown_does_not() {
+        let plain = "Fixed the parser in src/main.rs (3 tests, 100% pass); it's done!\nNext step?\n\nRun it again.\n";
+        assert_eq!(plain_paragraphs(plain).as_deref(), Some(by_comrak(plain).as_str()));
+        for markdown in [
+            "see `code`",
+            "**bold**",
+            "a\n- list",
+            "1. one",
+            "a\n\n\nb",
+            "  indented",
+            "ends with two spaces  \nnext",
+            "go to www.example.com",
+            "see https://example.com",
+            "a <b> c",
+            "x & y",
+            "say \"hi\"",
+            "café",
+        ] {
+            assert_eq!(plain_paragraphs(markdown), None, "{markdown}");
+        }
+    }
 
     #[test]
     fn markdown_becomes_headings_lists_tables_and_emphasis() {
