@@ -66,31 +66,61 @@ fn laid_out(source: &str) -> String {
 /// `plain_paragraphs_are_what_comrak_writes` holds the two to the same bytes.
 fn plain_paragraphs(source: &str) -> Option<String> {
     let text = source.trim_end_matches('\n');
-    let quiet = |b: u8| b.is_ascii_alphanumeric() || b" \n,.;?!()/%$+=-'".contains(&b);
-    if text.is_empty() || !text.bytes().all(quiet) || has_www(text) {
-        return None;
-    }
-    let mut html = String::with_capacity(text.len() + 16);
-    for paragraph in text.split("\n\n") {
-        let lines_plain = paragraph.split('\n').all(|line| {
-            line.bytes().next().is_some_and(|b| b.is_ascii_alphabetic()) && !line.ends_with(' ')
-        });
-        if !lines_plain {
+    let bytes = text.as_bytes();
+    for (at, &byte) in bytes.iter().enumerate() {
+        if !PLAIN[usize::from(byte)]
+            || (byte == b'.' && at >= 3 && bytes[at - 3..at].eq_ignore_ascii_case(b"www"))
+        {
             return None;
         }
-        html.push_str("<p>");
-        html.push_str(paragraph);
-        html.push_str("</p>\n");
     }
+    let mut html = String::with_capacity(text.len() + 16);
+    html.push_str("<p>");
+    // Whether the line before was blank; `None` before the first line.
+    let mut blank_before = None;
+    for line in text.split('\n') {
+        if line.is_empty() {
+            // A blank first line (the empty text's only one), or two in a
+            // row: not this simple form.
+            if blank_before != Some(false) {
+                return None;
+            }
+            blank_before = Some(true);
+            continue;
+        }
+        if !line.as_bytes()[0].is_ascii_alphabetic() || line.ends_with(' ') {
+            return None;
+        }
+        match blank_before {
+            None => {}
+            Some(true) => html.push_str("</p>\n<p>"),
+            Some(false) => html.push('\n'),
+        }
+        html.push_str(line);
+        blank_before = Some(false);
+    }
+    html.push_str("</p>\n");
     Some(html)
 }
 
-/// Whether `text` holds `www.` in any case (an autolink's start).
-fn has_www(text: &str) -> bool {
-    text.as_bytes()
-        .windows(4)
-        .any(|w| w[..3].eq_ignore_ascii_case(b"www") && w[3] == b'.')
-}
+/// The bytes [`plain_paragraphs`] lets through: ASCII letters and digits,
+/// the space, the line feed and `,.;?!()/%$+=-'`.
+const PLAIN: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        // `byte` < 256: the cast keeps it whole.
+        table[byte] = (byte as u8).is_ascii_alphanumeric();
+        byte += 1;
+    }
+    let punctuation = b" \n,.;?!()/%$+=-'";
+    let mut i = 0;
+    while i < punctuation.len() {
+        table[punctuation[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 /// Whether a link may point at `url`: the web and mail only.
 fn allowed(url: &str) -> bool {
@@ -199,6 +229,19 @@ mod tests {
                     4 => "[,.;?!()/%$+=' -]{1,2}",
                     1 => "(www|WWW|wWw)\\.[a-z]{1,5}",
                     1 => "[-+*#>=]{1,3}",
+                    // What Markdown reads inside a line: emphasis, code,
+                    // strikethrough, links, entities, HTML, autolinks, quotes.
+                    1 => "\\*{1,2}[a-z]{1,4}\\*{1,2}",
+                    1 => "_{1,2}[a-z]{1,4}_{1,2}",
+                    1 => "`[a-z]{1,4}`",
+                    1 => "~~?[a-z]{1,4}~~?",
+                    1 => "\\[[a-z]{1,3}\\]\\([a-z]{1,3}\\)",
+                    1 => "&[a-z]{2,4};",
+                    1 => "<[a-z]{1,3}>",
+                    1 => "[a-z]{1,3}@[a-z]{1,3}\\.[a-z]{2}",
+                    1 => "(https?|ftp)://[a-z]{1,5}",
+                    1 => "\"[a-z]{1,4}\"",
+                    1 => "[\\\\|:#^{}]",
                     4 => Just("\n".to_string()),
                     2 => Just("\n\n".to_string()),
                     1 => Just("  \n".to_string()),
