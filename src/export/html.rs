@@ -17,6 +17,7 @@ mod pages;
 mod prose;
 mod spill;
 
+use std::cell::OnceCell;
 use std::fmt::Write as _;
 
 use self::card::Outcome;
@@ -143,6 +144,9 @@ pub(super) struct Section {
     /// Its blocks as HTML, each a whole element: a page may end between
     /// two of them.
     units: Vec<Unit>,
+    /// The line of its figures, made when the pages are first measured
+    /// (the turn is whole then) and kept for writing them.
+    meta: OnceCell<String>,
 }
 
 impl Section {
@@ -158,7 +162,7 @@ impl Section {
         } else {
             format!("<h2 id=\"turn-{n}\"><a href=\"#turn-{n}\">turn {n}</a></h2>\n")
         };
-        let line = self.figures.turn_line();
+        let line = self.meta.get_or_init(|| self.figures.turn_line());
         if !line.is_empty() {
             let _ = writeln!(out, "<p class=\"turn-meta\">{line}</p>");
         }
@@ -247,6 +251,7 @@ impl Built {
                 figures: Figures::of_turn(timestamp.as_deref(), *duration, info.as_deref()),
                 prompt: None,
                 units: Vec::new(),
+                meta: OnceCell::new(),
             });
             return;
         }
@@ -256,6 +261,7 @@ impl Built {
                 figures: Figures::default(),
                 prompt: None,
                 units: Vec::new(),
+                meta: OnceCell::new(),
             });
         }
         let Some(section) = self.sections.last_mut() else {
