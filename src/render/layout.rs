@@ -99,8 +99,10 @@ const RESULT_GUTTER: &str = "  │ ";
 /// the line leaves out.
 #[cfg(feature = "cli")]
 pub fn result_gutter_spans(line: &Line<'_>) -> usize {
+    // The gutter, or the gutter without its closing space (a blank line's).
     let is = |span: &Span<'_>, gutter: &str| {
-        span.content == gutter || span.content == gutter.trim_end()
+        let text = span.content.as_ref();
+        text == gutter || gutter.strip_suffix(' ') == Some(text)
     };
     let nested = line
         .spans
