@@ -29,18 +29,24 @@ fn has_unprintable(word: u64) -> bool {
 
 /// The length of the run of printable ASCII (`b' '..=b'~'`) `bytes` starts with.
 pub fn printable_prefix(bytes: &[u8]) -> usize {
+    run_prefix(bytes, has_unprintable, |b| matches!(b, b' '..=b'~'))
+}
+
+/// The length of the run of bytes `is_in` takes that `bytes` starts with,
+/// found eight bytes at a time while `has_other` says a word holds none
+/// other, then byte by byte.
+fn run_prefix(bytes: &[u8], has_other: fn(u64) -> bool, is_in: fn(u8) -> bool) -> usize {
     let mut at = 0;
-    let mut words = bytes.chunks_exact(8);
-    for chunk in &mut words {
+    for chunk in bytes.chunks_exact(8) {
         let word = u64::from_ne_bytes(chunk.try_into().unwrap_or([0; 8]));
-        if has_unprintable(word) {
+        if has_other(word) {
             break;
         }
         at += 8;
     }
     at + bytes[at..]
         .iter()
-        .position(|&b| !matches!(b, b' '..=b'~'))
+        .position(|&b| !is_in(b))
         .unwrap_or(bytes.len() - at)
 }
 
@@ -65,19 +71,7 @@ fn has_unquiet(word: u64) -> bool {
 /// The length of the run `bytes` starts with of printable ASCII, line feeds
 /// and tabs: what the sanitizer leaves as it is without a second look.
 pub fn quiet_prefix(bytes: &[u8]) -> usize {
-    let mut at = 0;
-    let mut words = bytes.chunks_exact(8);
-    for chunk in &mut words {
-        let word = u64::from_ne_bytes(chunk.try_into().unwrap_or([0; 8]));
-        if has_unquiet(word) {
-            break;
-        }
-        at += 8;
-    }
-    at + bytes[at..]
-        .iter()
-        .position(|&b| !is_quiet(b))
-        .unwrap_or(bytes.len() - at)
+    run_prefix(bytes, has_unquiet, is_quiet)
 }
 
 /// Whether `byte` is printable ASCII, a line feed or a tab.
@@ -103,43 +97,28 @@ mod tests {
             .unwrap_or(bytes.len())
     }
 
-    #[test]
-    fn every_byte_in_every_lane_is_told_apart() {
-        // Each byte value at each of the eight places of a word, among
-        // printable neighbours and among neighbours that may borrow or carry.
-        for fill in [b'a', b' ', b'~', b'!'] {
+    /// Each byte value at each of the eight places of a word, among each
+    /// of `fills` (neighbours in the run and neighbours that may borrow or
+    /// carry): `prefix` answers as looking at every byte with `is_in` does.
+    fn assert_every_lane(prefix: fn(&[u8]) -> usize, is_in: fn(u8) -> bool, fills: &[u8]) {
+        for &fill in fills {
             for byte in 0..=u8::MAX {
                 for place in 0..8 {
                     let mut bytes = [fill; 8];
                     bytes[place] = byte;
-                    assert_eq!(
-                        printable_prefix(&bytes),
-                        printable_prefix_bytewise(&bytes),
-                        "{byte:#x} at {place} among {fill:#x}"
-                    );
+                    let bytewise = bytes.iter().position(|&b| !is_in(b)).unwrap_or(8);
+                    assert_eq!(prefix(&bytes), bytewise, "{byte:#x} at {place} among {fill:#x}");
                 }
             }
         }
     }
 
     #[test]
-    fn every_quiet_byte_in_every_lane_is_told_apart() {
-        // As `every_byte_in_every_lane_is_told_apart`, for the run that also
-        // takes line feeds and tabs.
-        let bytewise = |bytes: &[u8]| bytes.iter().position(|&b| !is_quiet(b)).unwrap_or(bytes.len());
-        for fill in [b'a', b' ', b'~', b'\n', b'\t', b'!'] {
-            for byte in 0..=u8::MAX {
-                for place in 0..8 {
-                    let mut bytes = [fill; 8];
-                    bytes[place] = byte;
-                    assert_eq!(
-                        quiet_prefix(&bytes),
-                        bytewise(&bytes),
-                        "{byte:#x} at {place} among {fill:#x}"
-                    );
-                }
-            }
-        }
+    fn every_byte_in_every_lane_is_told_apart() {
+        let printable = |b: u8| matches!(b, b' '..=b'~');
+        assert_every_lane(printable_prefix, printable, b"a ~!");
+        // The run that also takes line feeds and tabs.
+        assert_every_lane(quiet_prefix, is_quiet, b"a ~\n\t!");
     }
 
     proptest! {
