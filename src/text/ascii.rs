@@ -35,7 +35,11 @@ pub fn printable_prefix(bytes: &[u8]) -> usize {
 /// The length of the run of bytes `is_in` takes that `bytes` starts with,
 /// found eight bytes at a time while `has_other` says a word holds none
 /// other, then byte by byte.
-fn run_prefix(bytes: &[u8], has_other: fn(u64) -> bool, is_in: fn(u8) -> bool) -> usize {
+fn run_prefix(
+    bytes: &[u8],
+    has_other: impl Fn(u64) -> bool,
+    is_in: impl Fn(u8) -> bool,
+) -> usize {
     let mut at = 0;
     for chunk in bytes.chunks_exact(8) {
         let word = u64::from_ne_bytes(chunk.try_into().unwrap_or([0; 8]));
