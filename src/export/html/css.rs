@@ -259,7 +259,6 @@ fn xterm(n: u8) -> (u8, u8, u8) {
     }
 }
 
-
 /// `n` in decimal digits.
 fn push_number(n: usize, out: &mut String) {
     let mut digits = [0u8; 20];

@@ -21,6 +21,9 @@ const GUTTER_COLUMNS: usize = 4;
 /// The (dark, light) style of a run of text.
 type Pair = (Style, Style);
 
+/// The pair of text in no style of its own: written without a `<span>`.
+const DEFAULT: Pair = (Style::new(), Style::new());
+
 /// Laid-out lines as a `<pre>` of class `kind`; nothing when all blank.
 pub(super) fn pre(
     kind: &str,
@@ -53,9 +56,7 @@ pub(super) fn pre(
             }
             for span in &line.spans[..gutters] {
                 match pair(span.style) {
-                    (dark, light) if dark == Style::default() && light == Style::default() => {
-                        body.push_str("<span class=\"g\">");
-                    }
+                    DEFAULT => body.push_str("<span class=\"g\">"),
                     pair => classes.open_span(pair, " g", body),
                 }
                 escape_into(&span.content, body);
@@ -117,10 +118,9 @@ pub(super) fn pre(
 /// themes are one `<span>`.
 #[derive(Default)]
 struct Run {
-    /// The style of the text written since the run opened.
+    /// The style of the text written since the run opened: a `<span>` is
+    /// open unless it is the default.
     pair: Option<Pair>,
-    /// Whether the run opened a `<span>` (its style is not the default).
-    open: bool,
 }
 
 impl Run {
@@ -133,9 +133,8 @@ impl Run {
         if self.pair != Some(pair) {
             self.flush(body);
             self.pair = Some(pair);
-            if pair != (Style::default(), Style::default()) {
+            if pair != DEFAULT {
                 classes.open_span(pair, "", body);
-                self.open = true;
             }
         }
         escape_into(text, body);
@@ -143,7 +142,7 @@ impl Run {
 
     /// Ends the run: closes its `<span>`, if it opened one.
     fn flush(&mut self, body: &mut String) {
-        if self.pair.take().is_some() && std::mem::take(&mut self.open) {
+        if self.pair.take().is_some_and(|pair| pair != DEFAULT) {
             body.push_str("</span>");
         }
     }
