@@ -122,7 +122,19 @@ pub fn result_gutter_spans(line: &Line<'_>) -> usize {
 /// pieces one after another are the whole block's lines.
 pub fn layout(block: &DocBlock, folded: bool, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
     let fold = if folded { Fold::Folded } else { Fold::Policy };
-    layout_with(block, fold, false, true, ctx)
+    layout_with(block, fold, Reader::Print, ctx)
+}
+
+/// Who a block is laid out for, as far as a tool card is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    /// `render`, the exports: the card whole, with no keys to name.
+    Print,
+    /// The viewer: what the policy cuts or hides says that `Enter` shows it.
+    Viewer,
+    /// The HTML export's folded card: its body, without the header the
+    /// page's summary stands for.
+    CardBody,
 }
 
 /// How much of a block is laid out.
@@ -153,7 +165,7 @@ pub const WHOLE_RESULT_BYTES: usize = 1 << 20;
 /// than a terminal (the exports lay blocks out with [`Fold::Whole`]).
 #[cfg(feature = "cli")]
 pub fn layout_as(block: &DocBlock, fold: Fold, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    layout_with(block, fold, false, true, ctx)
+    layout_with(block, fold, Reader::Print, ctx)
 }
 
 /// [`layout_as`] without a tool card's header (any other block whole): the
@@ -165,7 +177,7 @@ pub fn layout_headless(
     fold: Fold,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
-    layout_with(block, fold, false, false, ctx)
+    layout_with(block, fold, Reader::CardBody, ctx)
 }
 
 /// [`layout`] for the viewer: `fold` may be [`Fold::Expanded`], and what the
@@ -176,7 +188,7 @@ pub fn layout_in_viewer(
     fold: Fold,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
-    layout_with(block, fold, true, true, ctx)
+    layout_with(block, fold, Reader::Viewer, ctx)
 }
 
 /// Whether the policy shows only part of `block`'s results (cuts them to
@@ -238,13 +250,11 @@ pub fn subagent_name(card: &super::document::ToolCard, conv: &Conversation) -> S
     subagent::name(card, conv)
 }
 
-/// Lays out `block` as `fold` says; `viewer` adds the viewer's hints; a tool
-/// card has its header only when `card_header`.
+/// Lays out `block` as `fold` says, for `reader`.
 fn layout_with(
     block: &DocBlock,
     fold: Fold,
-    viewer: bool,
-    card_header: bool,
+    reader: Reader,
     ctx: &LayoutContext<'_>,
 ) -> Vec<Line<'static>> {
     let folded = fold == Fold::Folded;
@@ -266,7 +276,11 @@ fn layout_with(
         } => assistant_message(events, *final_reply, piece, ctx),
         BlockKind::ToolSpeech(speech) => tool_speech(speech, ctx),
         BlockKind::Reasoning { events, display } => reasoning(events, *display, folded, ctx),
-        BlockKind::ToolCard(card) => tool_card(card, fold, viewer, card_header, piece, ctx),
+        BlockKind::ToolCard(card) => {
+            let viewer = reader == Reader::Viewer;
+            let header = reader != Reader::CardBody;
+            tool_card(card, fold, viewer, header, piece, ctx)
+        }
         BlockKind::Data { event } => data(*event, ctx),
         BlockKind::Inquiry(pair) => {
             let mut lines = inquiry_lines(pair, "", ctx);

@@ -13,7 +13,7 @@ use crate::text::truncate::truncate;
 use crate::text::width::display_width;
 
 use super::lines::clean;
-use super::{Fold, LayoutContext, layout_with};
+use super::{Fold, LayoutContext, Reader, layout_with};
 
 /// Gutter in front of a sub-agent's lines.
 pub(super) const GUTTER: &str = "  ┆ ";
@@ -104,7 +104,7 @@ pub(super) fn nested_lines(
         if matches!(block.kind, BlockKind::TurnRule { .. }) {
             continue;
         }
-        for line in layout_with(block, Fold::Policy, false, true, &inner) {
+        for line in layout_with(block, Fold::Policy, Reader::Print, &inner) {
             let mut spans = vec![gutter.clone()];
             spans.extend(line.spans);
             lines.push(Line::from(spans).style(line.style));
