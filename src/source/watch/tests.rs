@@ -184,9 +184,12 @@ fn a_burst_of_rewrites_is_coalesced() {
     assert!(changes.iter().all(|c| *c == Change::Events), "{changes:?}");
     // A loaded machine may stretch the writes apart: every pause long enough
     // to end a burst, and every MAX_DELAY of writing, may add one report.
+    // The watcher's own thread may also be kept waiting past QUIET, which
+    // the writer cannot see (CI, tests in parallel: 4 reports for 20 writes
+    // in 68 ms with no pause): one more report for that.
     let pauses = times.windows(2).filter(|w| w[1] - w[0] > QUIET / 2).count();
     let span = times[times.len() - 1] - times[0];
-    let bound = 2 + pauses + (span.as_millis() / MAX_DELAY.as_millis()) as usize;
+    let bound = 3 + pauses + (span.as_millis() / MAX_DELAY.as_millis()) as usize;
     assert!(
         changes.len() <= bound && changes.len() < 10,
         "{} reports for 20 writes in {span:?} with {pauses} pauses",
