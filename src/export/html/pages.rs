@@ -43,6 +43,31 @@ struct Cut {
     spans: Vec<(usize, usize, usize)>,
 }
 
+/// A page's entry in the list of pages.
+struct PageEntry {
+    /// The turns it holds: ` (turns 41–95)`.
+    turns: String,
+    /// The entry linked to the page: ` <a href="…">2</a> (turns 41–95)`.
+    linked: String,
+}
+
+impl Cut {
+    /// The turns this page holds, as the list of pages says them:
+    /// ` (turn 7)`, ` (turns 41–95)`, nothing when it holds none.
+    fn turns(&self, sections: &[Section]) -> String {
+        let numbers = self
+            .spans
+            .iter()
+            .map(|&(section, _, _)| sections[section].number)
+            .filter(|&n| n > 0);
+        match (numbers.clone().min(), numbers.max()) {
+            (Some(a), Some(b)) if a == b => format!(" (turn {a})"),
+            (Some(a), Some(b)) => format!(" (turns {a}–{b})"),
+            _ => String::new(),
+        }
+    }
+}
+
 /// The pages of an export, cut but not yet written: each is written
 /// ([`Pages::write`]) straight to its file, none is held whole in memory.
 pub(in crate::export) struct Pages {
@@ -55,6 +80,9 @@ pub(in crate::export) struct Pages {
     /// The name of the first page, which the others are named after.
     name: String,
     cuts: Vec<Cut>,
+    /// Each page's entry in the list of pages, made once: every page
+    /// lists every page.
+    entries: Vec<PageEntry>,
     /// The page that holds each section's heading (its anchor).
     home: Vec<usize>,
     /// What was last read back of the scratch file: one for every page, so
@@ -122,6 +150,14 @@ impl Pages {
                 }
             }
         }
+        let entries = (cuts.iter().enumerate())
+            .map(|(page, cut)| {
+                let turns = cut.turns(&built.sections);
+                let link = escape(&page_name(name, page));
+                let linked = format!(" <a href=\"{link}\">{}</a>{turns}", page + 1);
+                PageEntry { turns, linked }
+            })
+            .collect();
         Pages {
             built,
             title: title.to_string(),
@@ -129,6 +165,7 @@ impl Pages {
             header,
             name: name.to_string(),
             cuts,
+            entries,
             home,
             window: RefCell::new(Window::new()),
         }
@@ -299,31 +336,14 @@ impl Pages {
             return String::new();
         }
         let mut out = String::from("<nav class=\"toc pages-list\">pages:");
-        for (page, cut) in self.cuts.iter().enumerate() {
-            let numbers = cut
-                .spans
-                .iter()
-                .map(|&(section, _, _)| self.built.sections[section].number)
-                .filter(|&n| n > 0);
-            let first = numbers.clone().min();
-            let last = numbers.max();
-            let turns = match (first, last) {
-                (Some(a), Some(b)) if a == b => format!(" (turn {a})"),
-                (Some(a), Some(b)) => format!(" (turns {a}–{b})"),
-                _ => String::new(),
-            };
+        for (page, entry) in self.entries.iter().enumerate() {
             if page > 0 {
                 out.push_str(" ·");
             }
             if page == current {
-                let _ = write!(out, " <strong>{}</strong>{turns}", page + 1);
+                let _ = write!(out, " <strong>{}</strong>{}", page + 1, entry.turns);
             } else {
-                let _ = write!(
-                    out,
-                    " <a href=\"{}\">{}</a>{turns}",
-                    escape(&page_name(&self.name, page)),
-                    page + 1
-                );
+                out.push_str(&entry.linked);
             }
         }
         out.push_str("</nav>\n");
