@@ -20,7 +20,10 @@ mod user;
 #[cfg(feature = "cli")]
 pub(super) use figures::figures;
 
-use std::collections::{HashMap, HashSet};
+// The maps a record is looked up in (foldhash: seeded per process like the
+// standard hasher, so ids from a hostile file cannot be made to collide,
+// and several times faster on short ids; see `model::pairing`).
+use foldhash::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -52,6 +55,9 @@ pub struct State {
     /// Usage of the current turn's responses, by `message.id` (last line
     /// wins): input (all of it), output, cache read, cache write.
     usage: HashMap<String, [u64; 4]>,
+    /// The sum of `usage`, kept as it changes: a turn of many responses
+    /// costs one addition each, not a sum of all of them each.
+    usage_sum: [u64; 4],
     model: Option<String>,
     /// Title candidates: custom, ai, summary.
     titles: [Option<String>; 3],
@@ -251,6 +257,7 @@ impl State {
     fn open_turn(&mut self, sink: &mut Sink, time: Option<String>) {
         self.turn = Some(sink.push_kind(time, EventKind::TurnStart));
         self.usage.clear();
+        self.usage_sum = [0; 4];
     }
 
     fn assistant(&mut self, sink: &mut Sink, value: &Value, time: Option<String>) {
@@ -333,26 +340,45 @@ impl State {
             count("cache_read_input_tokens"),
             count("cache_creation_input_tokens"),
         );
-        self.usage.insert(
-            id.to_string(),
-            [input, count("output_tokens"), cache.0, cache.1],
-        );
+        let counts = [input, count("output_tokens"), cache.0, cache.1];
+        let before = match self.usage.get_mut(id) {
+            Some(slot) => std::mem::replace(slot, counts),
+            None => {
+                self.usage.insert(id.to_string(), counts);
+                [0; 4]
+            }
+        };
+        for ((sum, count), before) in self.usage_sum.iter_mut().zip(counts).zip(before) {
+            // A response's last line counts, not its first: what the
+            // earlier line added is taken back. Wrapping, as a sum of
+            // absurd counts in a hostile file is: never a panic.
+            *sum = sum.wrapping_sub(before).wrapping_add(count);
+        }
         if let Some(model) = str_at(message, "model").filter(|m| *m != "<synthetic>") {
             self.model = Some(model.to_string());
         }
-        let sum = self.usage.values().fold([0; 4], |mut sum, counts| {
-            sum.iter_mut().zip(counts).for_each(|(s, c)| *s += c);
-            sum
-        });
-        let model = self.model.clone();
+        let sum = self.usage_sum;
+        let model = &self.model;
         sink.update(turn, |event| {
-            let mut info = facts::turn_info(event).unwrap_or_default();
-            info.input_tokens = Some(sum[0]);
-            info.output_tokens = Some(sum[1]);
-            info.cache_read_tokens = Some(sum[2]);
-            info.cache_write_tokens = Some(sum[3]);
-            info.model = model;
-            facts::set_value(event, facts::TURN, &info)
+            facts::edit_turn(event, |info| {
+                let counts = sum.map(Some);
+                let slots = [
+                    &mut info.input_tokens,
+                    &mut info.output_tokens,
+                    &mut info.cache_read_tokens,
+                    &mut info.cache_write_tokens,
+                ];
+                let mut changed = false;
+                for (slot, count) in slots.into_iter().zip(counts) {
+                    changed |= *slot != count;
+                    *slot = count;
+                }
+                if info.model != *model {
+                    info.model.clone_from(model);
+                    changed = true;
+                }
+                changed
+            })
         });
     }
 }

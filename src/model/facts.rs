@@ -713,6 +713,21 @@ pub fn set_value<T: ?Sized>(event: &mut Event, key: Key<T>, value: &T) -> bool {
     change(event, |facts| (key.set)(facts, value))
 }
 
+/// Edits a `turn_start`'s [`TURN`] facts in place, made when it has none;
+/// `edit` says whether it changed them. A reader updates its turn's usage
+/// at every response: reading the facts ([`turn_info`]) and setting them
+/// back ([`set_value`]) copied them twice each time.
+pub fn edit_turn(event: &mut Event, edit: impl FnOnce(&mut TurnInfo) -> bool) -> bool {
+    change(event, |facts| {
+        let made = facts.turn.is_none();
+        let changed = edit(facts.turn.get_or_insert_default());
+        if made && !changed {
+            facts.turn = None;
+        }
+        changed
+    })
+}
+
 /// Applies `set` to the event's facts, made when it has none and dropped
 /// when none is left; returns what `set` says (whether it changed them).
 fn change(event: &mut Event, set: impl FnOnce(&mut Facts) -> bool) -> bool {

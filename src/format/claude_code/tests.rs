@@ -90,6 +90,30 @@ fn a_response_split_over_lines_keeps_its_blocks_and_counts_usage_once() {
 }
 
 #[test]
+fn each_turn_sums_the_last_usage_of_each_of_its_responses() {
+    let prompt = |uuid: &str| {
+        json!({"type": "user", "uuid": uuid, "sessionId": "s", "message": {"role": "user", "content": "go"}})
+    };
+    let text = |t: &str| json!({"type": "text", "text": t});
+    let bytes = lines(&[
+        prompt("u1"),
+        assistant("a1", "m1", text("one"), 1),
+        assistant("a2", "m2", text("two"), 7),
+        assistant("a3", "m1", text("one, more"), 30),
+        prompt("u2"),
+        assistant("a4", "m3", text("three"), 4),
+    ]);
+    let reader = ClaudeCodeReader::read_all(&bytes);
+    let turns: Vec<_> = (reader.events().iter())
+        .filter(|e| matches!(e.kind, EventKind::TurnStart))
+        .map(|e| facts::turn_info(e).expect("usage on the turn"))
+        .map(|info| (info.input_tokens, info.output_tokens))
+        .collect();
+    // m1's last line (30) and m2 (7); the second turn its own response only.
+    assert_eq!(turns, [(Some(30), Some(37)), (Some(15), Some(4))]);
+}
+
+#[test]
 fn user_records_are_told_apart_in_the_spec_order() {
     let user = |uuid: &str, content: Value, extra: Value| {
         let mut v = json!({"type": "user", "uuid": uuid, "sessionId": "s", "message": {"role": "user", "content": content}});

@@ -154,3 +154,16 @@ fn redaction_reaches_the_texts_and_leaves_the_ids() {
     assert_eq!(outcome(&e), Some("[r]"));
     assert_eq!(call_id(&e), Some("secret-call"));
 }
+
+#[test]
+fn a_turn_edited_in_place_says_whether_it_changed_and_leaves_no_empty_facts() {
+    let mut e = blank();
+    assert!(!edit_turn(&mut e, |_| false), "nothing asked, nothing made");
+    assert!(e.facts.is_none(), "no empty turn facts left behind");
+    assert!(edit_turn(&mut e, |info| {
+        info.output_tokens = Some(7);
+        true
+    }));
+    assert!(!edit_turn(&mut e, |_| false));
+    assert_eq!(turn_info(&e).and_then(|info| info.output_tokens), Some(7));
+}
