@@ -31,7 +31,7 @@ use crate::model::{Conversation, facts};
 use crate::policy::ReasoningDisplay;
 use crate::render::document::{BlockKind, DocBlock, DocOptions, DocView, Document};
 use crate::render::layout::full_text;
-use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::text::sanitize::{SanitizeMode, sanitize, sanitize_cow};
 use crate::text::truncate::truncate;
 
 pub use self::pages::{PAGE_LIMIT, page_name};
@@ -183,6 +183,9 @@ pub(super) struct Built {
     classes: Classes,
     /// The blocks' HTML.
     spill: Spill,
+    /// The buffer a block's HTML is written to before it is kept, made
+    /// once: written to from empty, a block's HTML grew a step at a time.
+    spare: String,
 }
 
 /// Builds the turns of `conv` chosen by `options` as HTML, with the blocks
@@ -201,6 +204,7 @@ pub(super) fn build(
         figures: Figures::of_session(&crate::export::figures::Session::of(conv)),
         classes: Classes::default(),
         spill: Spill::new(),
+        spare: String::new(),
     };
     let roles = Roles::new();
     let total = conv.turns.len();
@@ -270,7 +274,9 @@ impl Built {
         let classes = &mut self.classes;
         let first = block.piece.as_ref().is_none_or(|p| p.is_first());
         let last = block.piece.as_ref().is_none_or(|p| p.last);
-        let mut unit = open_unit.take().unwrap_or_default();
+        let mut unit = open_unit
+            .take()
+            .unwrap_or_else(|| std::mem::take(&mut self.spare));
         match &block.kind {
             BlockKind::UserMessage { .. }
             | BlockKind::AssistantMessage { .. }
@@ -303,9 +309,13 @@ impl Built {
         }
         if !last {
             *open_unit = Some(unit);
-        } else if !unit.is_empty() {
+            return;
+        }
+        if !unit.is_empty() {
             section.units.push(self.spill.push(&unit));
         }
+        unit.clear();
+        self.spare = unit;
     }
 }
 
@@ -333,7 +343,7 @@ fn speech(
         _ => ("assistant", "assistant".to_string()),
     };
     let text = full_text(block, conv)
-        .map(|text| sanitize(&text, SanitizeMode::Strip).into_owned())
+        .map(|text| sanitize_cow(text, SanitizeMode::Strip))
         .filter(|text| !text.trim().is_empty());
     if class == "user" && section.prompt.is_none() {
         section.prompt = text.as_deref().and_then(|t| {
@@ -350,11 +360,9 @@ fn speech(
     );
     match text {
         Some(text) => {
-            let _ = write!(
-                out,
-                "<div class=\"prose\">{}</div>",
-                prose::markdown_html(&text)
-            );
+            out.push_str("<div class=\"prose\">");
+            prose::write_markdown(&text, out);
+            out.push_str("</div>");
         }
         None => pre("lines", &layouts.lay(block, false), layouts, classes, out),
     }
@@ -373,16 +381,17 @@ fn reasoning(
 ) {
     let summary = summary_text(&layouts.lay(block, true));
     match full_text(block, conv)
-        .map(|text| sanitize(&text, SanitizeMode::Strip).into_owned())
+        .map(|text| sanitize_cow(text, SanitizeMode::Strip))
         .filter(|text| !text.trim().is_empty())
     {
         Some(text) => {
-            let _ = writeln!(
+            let _ = write!(
                 out,
-                "<details class=\"reasoning\"><summary>{}</summary><div class=\"prose\">{}</div></details>",
+                "<details class=\"reasoning\"><summary>{}</summary><div class=\"prose\">",
                 escape(&summary),
-                prose::markdown_html(&text)
             );
+            prose::write_markdown(&text, out);
+            out.push_str("</div></details>\n");
         }
         None => pre("lines", &layouts.lay(block, false), layouts, classes, out),
     }

@@ -5,6 +5,8 @@
 //! is already decoded (base64 removed) but not yet sanitized: sanitizing is a
 //! display concern and happens in `render`.
 
+use std::borrow::Cow;
+
 use compact_str::CompactString;
 use serde_json::{Map, Value};
 
@@ -365,14 +367,16 @@ impl Content {
     }
 
     /// All displayable text joined by newlines (for search and paging).
-    pub fn plain_text(&self) -> String {
+    pub fn plain_text(&self) -> Cow<'_, str> {
         match self {
-            Content::Text(text) => text.clone(),
-            Content::Blocks(blocks) => blocks
-                .iter()
-                .filter_map(Block::display_text)
-                .collect::<Vec<_>>()
-                .join("\n"),
+            Content::Text(text) => Cow::Borrowed(text),
+            Content::Blocks(blocks) => Cow::Owned(
+                blocks
+                    .iter()
+                    .filter_map(Block::display_text)
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            ),
         }
     }
 }

@@ -431,7 +431,7 @@ pub fn search_text(block: &DocBlock, conv: &Conversation) -> String {
 /// The complete result of a tool card (for the pager and copying), or the
 /// block's own text for speech.
 #[cfg(feature = "cli")]
-pub fn full_text(block: &DocBlock, conv: &Conversation) -> Option<String> {
+pub fn full_text<'c>(block: &DocBlock, conv: &'c Conversation) -> Option<Cow<'c, str>> {
     match &block.kind {
         BlockKind::ToolCard(card) => {
             let response = card.call.response?;
@@ -440,13 +440,16 @@ pub fn full_text(block: &DocBlock, conv: &Conversation) -> Option<String> {
                 _ => None,
             }
         }
-        BlockKind::ToolSpeech(speech) => speech_text(conv, speech).map(Cow::into_owned),
+        BlockKind::ToolSpeech(speech) => speech_text(conv, speech),
         BlockKind::UserMessage { event } => Some(event_text(conv, *event)),
         BlockKind::AssistantMessage { events, .. } | BlockKind::Reasoning { events, .. } => {
-            Some(events.iter().map(|&e| event_text(conv, e)).collect())
+            match events.as_slice() {
+                [event] => Some(event_text(conv, *event)),
+                events => Some(Cow::Owned(events.iter().map(|&e| event_text(conv, e)).collect())),
+            }
         }
         BlockKind::InProgress { .. } | BlockKind::Original { .. } => {
-            stream_blocks::text(&block.kind, conv)
+            stream_blocks::text(&block.kind, conv).map(Cow::Owned)
         }
         _ => None,
     }
@@ -471,18 +474,18 @@ fn piece_text<'c>(block: &DocBlock, piece: &Piece, conv: &'c Conversation) -> Op
 }
 
 #[cfg(feature = "cli")]
-fn event_text(conv: &Conversation, event: usize) -> String {
+fn event_text(conv: &Conversation, event: usize) -> Cow<'_, str> {
     match &conv.events[event].kind {
-        EventKind::ChatRequest { content, .. } => content.clone(),
-        EventKind::ChatResponse(ChatResponse::Message(text)) => text.clone().unwrap_or_default(),
-        EventKind::ChatResponse(ChatResponse::Reasoning(text)) => text.clone(),
-        EventKind::ChatResponse(ChatResponse::Data(data)) => pretty(data),
-        EventKind::InquiryRequest { question, .. } => question
-            .get("text")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string(),
-        other => format!("{other:?}"),
+        EventKind::ChatRequest { content, .. } => Cow::Borrowed(content),
+        EventKind::ChatResponse(ChatResponse::Message(text)) => {
+            Cow::Borrowed(text.as_deref().unwrap_or_default())
+        }
+        EventKind::ChatResponse(ChatResponse::Reasoning(text)) => Cow::Borrowed(text),
+        EventKind::ChatResponse(ChatResponse::Data(data)) => Cow::Owned(pretty(data)),
+        EventKind::InquiryRequest { question, .. } => {
+            Cow::Borrowed(question.get("text").and_then(Value::as_str).unwrap_or_default())
+        }
+        other => Cow::Owned(format!("{other:?}")),
     }
 }
 

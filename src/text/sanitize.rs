@@ -38,6 +38,17 @@ pub enum SanitizeMode {
     Visualize,
 }
 
+/// [`sanitize`] of a text that may be owned already: kept as it is, not
+/// copied, when there is nothing to remove.
+#[cfg(feature = "cli")]
+pub fn sanitize_cow(text: Cow<'_, str>, mode: SanitizeMode) -> Cow<'_, str> {
+    let clean = match sanitize(&text, mode) {
+        Cow::Owned(clean) => Some(clean),
+        Cow::Borrowed(_) => None,
+    };
+    clean.map_or(text, Cow::Owned)
+}
+
 /// The mark shown in [`SanitizeMode::Visualize`] for each dropped sequence or control.
 pub const VISIBLE_ESCAPE: char = '␛';
 

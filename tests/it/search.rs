@@ -347,7 +347,9 @@ fn decoded_texts(path: &Path, results: bool) -> Vec<String> {
         .filter_map(|event| match &event.kind {
             EventKind::ChatRequest { content, .. } => Some(content.clone()),
             EventKind::ChatResponse(ChatResponse::Message(Some(text))) => Some(text.clone()),
-            EventKind::ToolCallResponse { content, .. } if results => Some(content.plain_text()),
+            EventKind::ToolCallResponse { content, .. } if results => {
+                Some(content.plain_text().into_owned())
+            }
             _ => None,
         })
         // What the reader writes in place of an image (`[image: image/png,

@@ -17,12 +17,12 @@ use super::escape;
 use crate::render::markdown::{as_written_note_text, markdown_end};
 use crate::render::highlight::classed::{CODE_CLASS, classed_html};
 
-/// `source` (sanitized Markdown) as HTML; past its markdown budget
-/// ([`crate::render::markdown::markdown_end`]), the rest as written in a
-/// `pre` behind the note the terminal shows.
-pub(super) fn markdown_html(source: &str) -> String {
+/// Writes `source` (sanitized Markdown) as HTML to `out`; past its
+/// markdown budget ([`crate::render::markdown::markdown_end`]), the rest as
+/// written in a `pre` behind the note the terminal shows.
+pub(super) fn write_markdown(source: &str, out: &mut String) {
     let (source, rest) = source.split_at(markdown_end(source).unwrap_or(source.len()));
-    let mut out = laid_out(source);
+    write_laid_out(source, out);
     if !rest.is_empty() {
         let note = as_written_note_text(rest.lines().count());
         let _ = write!(
@@ -32,13 +32,12 @@ pub(super) fn markdown_html(source: &str) -> String {
             escape(rest)
         );
     }
-    out
 }
 
-/// Markdown as HTML, whole.
-fn laid_out(source: &str) -> String {
-    if let Some(html) = plain_paragraphs(source) {
-        return html;
+/// Writes Markdown as HTML, whole, to `out`.
+fn write_laid_out(source: &str, out: &mut String) {
+    if write_plain_paragraphs(source, out) {
+        return;
     }
     let mut options = crate::render::markdown::options();
     options.render.escape = true;
@@ -48,34 +47,36 @@ fn laid_out(source: &str) -> String {
     let highlighter = Classed;
     let mut plugins = Plugins::default();
     plugins.render.codefence_syntax_highlighter = Some(&highlighter);
-    let mut out = String::with_capacity(source.len() + source.len() / 4);
+    out.reserve(source.len() + source.len() / 4);
     // Writing to a String cannot fail.
-    let _ = format_html_with_plugins(root, &options, &mut out, &plugins);
-    out
+    let _ = format_html_with_plugins(root, &options, out, &plugins);
 }
 
-/// `source` as comrak writes it when it is paragraphs of plain words —
+/// Writes `source` to `out` as comrak writes it when it is paragraphs of
+/// plain words —
 /// letters, digits, spaces and punctuation that no Markdown rule of the
 /// extensions on reads (no emphasis, code, link, autolink, entity, escape,
 /// HTML, table, footnote or strikethrough character, no `:` or `www.`), each
 /// line starting with a letter (no list, heading, quote, code block or
 /// setext line can start) and ending without a space (no hard break),
-/// paragraphs apart by one blank line; `None` for any other text. Such text
+/// paragraphs apart by one blank line; writes nothing and returns `false`
+/// for any other text. Such text
 /// is a paragraph of the same words, line breaks kept: written here without
 /// a parse, which took a fifth of a large export. The test
 /// `plain_paragraphs_are_what_comrak_writes` holds the two to the same bytes.
-fn plain_paragraphs(source: &str) -> Option<String> {
+fn write_plain_paragraphs(source: &str, out: &mut String) -> bool {
     let text = source.trim_end_matches('\n');
     let bytes = text.as_bytes();
     for (at, &byte) in bytes.iter().enumerate() {
         if !PLAIN[usize::from(byte)]
             || (byte == b'.' && at >= 3 && bytes[at - 3..at].eq_ignore_ascii_case(b"www"))
         {
-            return None;
+            return false;
         }
     }
-    let mut html = String::with_capacity(text.len() + 16);
-    html.push_str("<p>");
+    let start = out.len();
+    out.reserve(text.len() + 16);
+    out.push_str("<p>");
     // Whether the line before was blank; `None` before the first line.
     let mut blank_before = None;
     for line in text.split('\n') {
@@ -83,27 +84,29 @@ fn plain_paragraphs(source: &str) -> Option<String> {
             // A blank first line (the empty text's only one), or two in a
             // row: not this simple form.
             if blank_before != Some(false) {
-                return None;
+                out.truncate(start);
+                return false;
             }
             blank_before = Some(true);
             continue;
         }
         if !line.as_bytes()[0].is_ascii_alphabetic() || line.ends_with(' ') {
-            return None;
+            out.truncate(start);
+            return false;
         }
         match blank_before {
             None => {}
-            Some(true) => html.push_str("</p>\n<p>"),
-            Some(false) => html.push('\n'),
+            Some(true) => out.push_str("</p>\n<p>"),
+            Some(false) => out.push('\n'),
         }
-        html.push_str(line);
+        out.push_str(line);
         blank_before = Some(false);
     }
-    html.push_str("</p>\n");
-    Some(html)
+    out.push_str("</p>\n");
+    true
 }
 
-/// The bytes [`plain_paragraphs`] lets through: ASCII letters and digits,
+/// The bytes [`write_plain_paragraphs`] lets through: ASCII letters and digits,
 /// the space, the line feed and `,.;?!()/%$+=-'`.
 const PLAIN: [bool; 256] = {
     let mut table = [false; 256];
@@ -204,8 +207,24 @@ impl SyntaxHighlighterAdapter for Classed {
 mod tests {
     use proptest::prelude::*;
 
-    use super::{markdown_html, plain_paragraphs};
+    use super::{write_markdown, write_plain_paragraphs};
     use crate::export::html::foreign_tag;
+
+    /// [`write_markdown`] to a page of its own.
+    fn markdown_html(source: &str) -> String {
+        let mut out = String::new();
+        write_markdown(source, &mut out);
+        out
+    }
+
+    /// What [`write_plain_paragraphs`] writes, `None` when it writes nothing.
+    fn plain_paragraphs(source: &str) -> Option<String> {
+        let mut out = String::from("before");
+        let plain = write_plain_paragraphs(source, &mut out);
+        let written = out.strip_prefix("before").map(str::to_string);
+        assert!(plain || written.as_deref() == Some(""), "{source:?} left {out:?}");
+        written.filter(|_| plain)
+    }
 
     /// What comrak writes of `source`, past the plain path.
     fn by_comrak(source: &str) -> String {

@@ -278,7 +278,7 @@ fn call_settled(b: &mut Builder, data: &Value, stamp: &Stamp) {
     {
         output = b.call_output(other).map(|c| match c {
             Content::Text(t) => Value::from(t),
-            Content::Blocks(_) => Value::from(c.plain_text()),
+            Content::Blocks(_) => Value::from(c.plain_text().into_owned()),
         });
     }
     let flagged = output

@@ -166,7 +166,7 @@ pub(super) fn tool_card(
     if let Some(task) = &card.task {
         let result_text = match response {
             Some(EventKind::ToolCallResponse { content, .. }) => content.plain_text(),
-            _ => String::new(),
+            _ => Cow::Borrowed(""),
         };
         // The output is shown once: a foreground call's result already is it.
         if let Some(output) = task_detail(task).filter(|o| !result_text.contains(o.trim())) {

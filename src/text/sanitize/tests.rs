@@ -315,3 +315,16 @@ proptest! {
         prop_assert_eq!(needs_work(&text), anywhere);
     }
 }
+
+#[cfg(feature = "cli")]
+#[test]
+fn sanitize_cow_keeps_a_clean_text_as_it_is_and_cleans_the_rest() {
+    let owned = String::from("plain words\n\tand a tab");
+    let at = owned.as_ptr();
+    let kept = sanitize_cow(Cow::Owned(owned), SanitizeMode::Strip);
+    assert!(matches!(&kept, Cow::Owned(text) if text.as_ptr() == at), "not copied");
+    let borrowed = sanitize_cow(Cow::Borrowed("clean"), SanitizeMode::Strip);
+    assert!(matches!(borrowed, Cow::Borrowed("clean")));
+    let dirty = sanitize_cow(Cow::Owned("a\x1b[2Jb\u{202e}c".to_string()), SanitizeMode::Strip);
+    assert_eq!(dirty, "abc");
+}
