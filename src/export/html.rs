@@ -31,6 +31,7 @@ use crate::model::{Conversation, facts};
 use crate::policy::ReasoningDisplay;
 use crate::render::document::{BlockKind, DocBlock, DocOptions, DocView, Document};
 use crate::render::layout::full_text;
+use crate::text::ascii::prefix_without;
 use crate::text::sanitize::{SanitizeMode, sanitize, sanitize_cow};
 use crate::text::truncate::truncate;
 
@@ -116,19 +117,29 @@ pub(crate) fn escape(text: &str) -> String {
 /// [`escape`] onto the end of `out`: the runs without a special character
 /// copied whole.
 pub(crate) fn escape_into(text: &str, out: &mut String) {
+    let bytes = text.as_bytes();
     let mut rest = 0;
-    for (at, byte) in text.bytes().enumerate() {
-        let entity = match byte {
-            b'&' => "&amp;",
-            b'<' => "&lt;",
-            b'>' => "&gt;",
-            b'"' => "&quot;",
-            b'\'' => "&#39;",
-            _ => continue,
+    let mut at = 0;
+    loop {
+        at += prefix_without(&bytes[at..], *b"&<>\"'");
+        let entity = match bytes.get(at) {
+            None => break,
+            Some(b'&') => "&amp;",
+            Some(b'<') => "&lt;",
+            Some(b'>') => "&gt;",
+            Some(b'"') => "&quot;",
+            Some(b'\'') => "&#39;",
+            // The run stops at one of them: looked at again, never copied
+            // unescaped.
+            Some(_) => {
+                at += 1;
+                continue;
+            }
         };
         out.push_str(&text[rest..at]);
         out.push_str(entity);
-        rest = at + 1;
+        at += 1;
+        rest = at;
     }
     out.push_str(&text[rest..]);
 }

@@ -83,6 +83,29 @@ fn is_quiet(byte: u8) -> bool {
     matches!(byte, b' '..=b'~' | b'\n' | b'\t')
 }
 
+/// Whether any of the eight bytes of `word` may be one of `these` (ASCII
+/// bytes). Exact for ASCII bytes; a byte with its top bit set may be taken
+/// for one (its low seven bits are what is compared), which the look byte by
+/// byte after it settles.
+///
+/// In the low seven bits of every byte, adding `0x7F` to a byte's
+/// difference from the one sought sets the byte's top bit exactly when the
+/// difference is not zero, and never carries into the next byte.
+#[cfg(feature = "cli")]
+fn may_hold<const N: usize>(word: u64, these: [u8; N]) -> bool {
+    let low = word & lanes(0x7F);
+    let differs = |byte: u8| (low ^ lanes(byte)).wrapping_add(lanes(0x7F));
+    let differs_from_all = these.iter().fold(lanes(0x80), |all, &b| all & differs(b));
+    differs_from_all & lanes(0x80) != lanes(0x80)
+}
+
+/// The length of the run `bytes` starts with that holds none of `these`
+/// (ASCII bytes): what HTML escaping copies as it is.
+#[cfg(feature = "cli")]
+pub fn prefix_without<const N: usize>(bytes: &[u8], these: [u8; N]) -> usize {
+    run_prefix(bytes, |word| may_hold(word, these), |b| !these.contains(&b))
+}
+
 /// Whether `text` is printable ASCII only (the empty text is).
 pub fn is_printable(text: &str) -> bool {
     printable_prefix(text.as_bytes()) == text.len()
@@ -123,6 +146,13 @@ mod tests {
         assert_every_lane(printable_prefix, printable, b"a ~!");
         // The run that also takes line feeds and tabs.
         assert_every_lane(quiet_prefix, is_quiet, b"a ~\n\t!");
+        // The run HTML escaping copies; fills next to the bytes sought.
+        #[cfg(feature = "cli")]
+        assert_every_lane(
+            |bytes| prefix_without(bytes, *b"&<>\"'"),
+            |b| !b"&<>\"'".contains(&b),
+            b"a%=;(\xa6\xbc",
+        );
     }
 
     proptest! {
@@ -134,6 +164,19 @@ mod tests {
             ),
         ) {
             prop_assert_eq!(printable_prefix(&bytes), printable_prefix_bytewise(&bytes));
+        }
+
+        #[cfg(feature = "cli")]
+        #[test]
+        fn the_run_without_html_specials_is_the_one_found_a_byte_at_a_time(
+            bytes in prop::collection::vec(
+                prop_oneof![8 => 0x20u8..=0x7e, 1 => any::<u8>(), 2 => prop::sample::select(b"&<>\"'".to_vec())],
+                0..80,
+            ),
+        ) {
+            let specials = *b"&<>\"'";
+            let bytewise = bytes.iter().position(|b| specials.contains(b)).unwrap_or(bytes.len());
+            prop_assert_eq!(prefix_without(&bytes, specials), bytewise);
         }
     }
 }
