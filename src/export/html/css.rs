@@ -126,8 +126,15 @@ code,pre,summary.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,mon
 pre{margin:.4rem 0;padding:.5rem .7rem;overflow-x:auto;max-width:100%;line-height:1.4;border-radius:6px;white-space:pre}
 pre.lines,pre.body{background:var(--box);font-size:13px}
 pre.as-written{white-space:pre-wrap;overflow-wrap:anywhere}
-pre .r{display:block;white-space:pre-wrap;overflow-wrap:anywhere;padding-left:var(--hang,4ch);text-indent:calc(-1*var(--hang,4ch))}
+pre .r{display:block;position:relative;white-space:pre-wrap;overflow-wrap:anywhere;padding-left:var(--hang,4ch)}
 .g{-webkit-user-select:none;user-select:none}
+pre .r>.g{position:absolute;top:0;bottom:0;left:0;visibility:hidden}
+pre .r>.g::before{content:'';visibility:visible;position:absolute;top:0;bottom:0;left:2.5ch;border-left:1px solid}
+pre .r>.g:nth-child(2){left:4ch}pre .r>.g:nth-child(3){left:8ch}pre .r>.g:nth-child(4){left:12ch}\
+pre .r>.g:nth-child(5){left:16ch}pre .r>.g:nth-child(6){left:20ch}pre .r>.g:nth-child(7){left:24ch}\
+pre .r>.g:nth-child(8){left:28ch}pre .r>.g:nth-child(9){left:32ch}pre .r>.g:nth-child(10){left:36ch}\
+pre .r>.g:nth-child(11){left:40ch}pre .r>.g:nth-child(12){left:44ch}pre .r>.g:nth-child(13){left:48ch}\
+pre .r>.g:nth-child(14){left:52ch}pre .r>.g:nth-child(15){left:56ch}pre .r>.g:nth-child(16){left:60ch}
 .prose p.note{color:var(--muted)}
 details{margin:.4rem 0}
 details.card,details.reasoning,div.card{border:1px solid var(--line);border-radius:6px;background:var(--bg)}
