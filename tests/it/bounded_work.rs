@@ -707,6 +707,58 @@ fn a_compressed_rollout_piped_in_costs_time_linear_in_its_size() {
     );
 }
 
+/// A Claude Code turn of `responses` responses, each with its usage.
+fn one_turn_of_responses(path: &Path, responses: usize) -> u64 {
+    let mut lines = vec![claude_line(
+        "u0",
+        None,
+        "user",
+        json!({"role": "user", "content": "go"}),
+    )];
+    for i in 0..responses {
+        let message = json!({"id": format!("m{i}"), "model": "claude-x", "role": "assistant",
+            "content": [{"type": "text", "text": "ok"}],
+            "usage": {"input_tokens": 1, "output_tokens": 1}});
+        lines.push(claude_line(&format!("a{i}"), None, "assistant", message));
+    }
+    write_lines(path, &lines)
+}
+
+/// A turn's token usage is the sum of its responses': kept as they come,
+/// not summed again over all of them at each one (five times the responses
+/// took sixty times as long: 100,000 responses, 26 MB, 8.2 s in a release
+/// build; 0.8 s now).
+#[test]
+fn a_turn_of_many_responses_costs_time_linear_in_them() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let run = |responses: usize| {
+        let path = dir.path().join(format!("turn-{responses}.jsonl"));
+        let bytes = one_turn_of_responses(&path, responses);
+        let run = overhear(["render", "--color", "never", arg(&path)]);
+        run.expect_code(0);
+        check_bounds("render (one turn of many responses)", bytes, &run);
+        assert!(
+            text(&run).contains("ok"),
+            "{}",
+            &text(&run)[..text(&run).len().min(2000)]
+        );
+        run.elapsed
+    };
+    let (small, large) = (8_000, 40_000);
+    let ratio = (large / small) as f64;
+    // The best of two runs each: a shared machine slows one now and then.
+    let small_time = run(small).min(run(small));
+    let large_time = run(large).min(run(large));
+    let grew = large_time.as_secs_f64() / small_time.as_secs_f64();
+    eprintln!(
+        "one turn: {small} responses in {small_time:.2?}, {large} in {large_time:.2?} (× {grew:.1} for × {ratio:.1})"
+    );
+    assert!(
+        grew < 2.0 * ratio,
+        "{small} responses took {small_time:?}, {large} took {large_time:?}: × {grew:.1} for × {ratio:.1}"
+    );
+}
+
 /// A sub-agent's file over the size limit is not read, and its call says
 /// why, in the words the file would get on its own (it was once shown as
 /// a sub-agent not found).
