@@ -362,22 +362,23 @@ impl State {
         sink.update(turn, |event| {
             facts::edit_turn(event, |info| {
                 let counts = sum.map(Some);
-                let slots = [
-                    &mut info.input_tokens,
-                    &mut info.output_tokens,
-                    &mut info.cache_read_tokens,
-                    &mut info.cache_write_tokens,
+                let now = [
+                    info.input_tokens,
+                    info.output_tokens,
+                    info.cache_read_tokens,
+                    info.cache_write_tokens,
                 ];
-                let mut changed = false;
-                for (slot, count) in slots.into_iter().zip(counts) {
-                    changed |= *slot != count;
-                    *slot = count;
+                if now == counts && info.model == *model {
+                    return false;
                 }
-                if info.model != *model {
-                    info.model.clone_from(model);
-                    changed = true;
-                }
-                changed
+                [
+                    info.input_tokens,
+                    info.output_tokens,
+                    info.cache_read_tokens,
+                    info.cache_write_tokens,
+                ] = counts;
+                info.model.clone_from(model);
+                true
             })
         });
     }
