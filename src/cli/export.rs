@@ -1,6 +1,7 @@
 //! `overhear export PATH [--format md|html] [-o FILE]`: the conversation as a
 //! file to share, secrets redacted unless `--no-redact`.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -22,7 +23,7 @@ use crate::redact::Redactor;
 use crate::render::document::{DocOptions, DocView};
 use crate::render::print::TurnSpec;
 use crate::source::sessions::read_head;
-use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::text::sanitize::{SanitizeMode, sanitize, sanitize_cow};
 use crate::text::truncate::truncate;
 
 /// Which rendering to export.
@@ -322,7 +323,7 @@ pub(super) fn session_facts(origin: &Origin) -> (Option<String>, Option<String>)
         // A compressed Codex rollout tells through its `session_meta`.
         None => project.as_ref().map(|_| "Codex"),
     };
-    let clean = |text: String| sanitize(&text, SanitizeMode::Strip).into_owned();
+    let clean = |text: String| sanitize_cow(Cow::Owned(text), SanitizeMode::Strip).into_owned();
     (agent.map(str::to_string), project.map(clean))
 }
 

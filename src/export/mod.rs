@@ -40,7 +40,7 @@ use crate::render::layout::{
 use crate::render::lazy_highlight::Highlighting;
 use crate::render::print::TurnSpec;
 use crate::render::theme::Theme;
-use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::text::sanitize::{SanitizeMode, sanitize_cow};
 use crate::text::width::line_fits;
 
 /// Columns the export lays blocks out at: lines of code wider than this are
@@ -465,7 +465,7 @@ fn part_of(block: &DocBlock, conv: &Conversation, layouts: &Layouts<'_>) -> Opti
                 source: first
                     .then(|| full_text(block, conv))
                     .flatten()
-                    .map(|text| sanitize(&text, SanitizeMode::Strip).into_owned()),
+                    .map(|text| sanitize_cow(text, SanitizeMode::Strip).into_owned()),
                 laid,
             }
         }

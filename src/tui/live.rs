@@ -37,7 +37,7 @@ use crate::render::lazy_highlight::{Colour, ColourStep, Highlighting, LazyHighli
 use crate::render::theme::Theme;
 use crate::source::stdin::{StreamEnd, StreamInbox};
 use crate::source::watch::Change;
-use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::text::sanitize::{SanitizeMode, sanitize_cow};
 
 /// Columns a code line keeps on screen before it is cut: code is never
 /// wrapped, and `h`/`l` scroll sideways to read it.
@@ -501,7 +501,7 @@ impl Blocks for LiveDocument {
 
     fn full_text(&self, i: usize) -> Option<String> {
         let text = layout::full_text(self.block(i), self.shown())?;
-        Some(sanitize(&text, SanitizeMode::Strip).into_owned())
+        Some(sanitize_cow(text, SanitizeMode::Strip).into_owned())
     }
 
     fn open_subagent(&mut self, i: usize) -> Option<String> {

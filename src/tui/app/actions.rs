@@ -3,12 +3,13 @@
 //! and the clipboard. The state they change and its lifecycle (opening,
 //! reloads, resizing) are in the parent module.
 
+use std::borrow::Cow;
 use std::time::SystemTime;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEvent, MouseEventKind};
 
 use super::{App, Effect, HSCROLL_STEP, Left, Mode, WHEEL_LINES};
-use crate::text::sanitize::{SanitizeMode, sanitize};
+use crate::text::sanitize::{SanitizeMode, sanitize_cow};
 use crate::tui::blocks::ReplayControl;
 use crate::tui::blocks::{BlockClass, Landmark, Viewable, find_key, turn_start};
 use crate::tui::cache::LayoutCache;
@@ -220,7 +221,7 @@ impl<D: Viewable> App<D> {
             return None;
         };
         match self.doc.full_text(pos.block) {
-            Some(text) => Some(sanitize(&text, SanitizeMode::Strip).into_owned()),
+            Some(text) => Some(sanitize_cow(Cow::Owned(text), SanitizeMode::Strip).into_owned()),
             None => {
                 self.note(format!(
                     "nothing to {verb} here: put the cursor on a card or a message"
