@@ -10,7 +10,9 @@
 //! target/release/examples/open_large open-then-top DIR  # then `g`: every earlier turn read, step by step
 //! ```
 //!
-//! `open` goes the viewer's way: `Live::open_jp` (read, parse, group) →
+//! `open` goes the viewer's way (`benches/common/viewer.rs`, which
+//! `cargo bench --bench limits` measures beside Python in the same run):
+//! `Live::open_jp_at_end` (read in outline, the last turns decoded) →
 //! `LiveDocument` (the document) → `App` → one 200×60 frame of the end into a
 //! ratatui `TestBackend`, with the highlighter warmed up on another thread as
 //! the viewer does. Each prints its phases (wall-clock and CPU time, resident
@@ -28,28 +30,23 @@ mod common;
 use std::path::Path;
 use std::time::Instant;
 
+use common::viewer::{self, Way, cpu_time, mib};
 use overhear::load::Live;
 use overhear::render::document::{DocOptions, Document};
-use overhear::render::highlight::highlight;
 use overhear::render::print::{
     CodeOverflow, PrintOptions, TurnSpec, TurnSpecError, print_document,
 };
 use overhear::render::theme::Theme;
-use overhear::source::ConversationDir;
 use overhear::text::sanitize::SanitizeMode;
-use overhear::tui::live::LiveDocument;
-use overhear::tui::{App, Blocks, ViewerOptions};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["write", dir] => write(Path::new(dir), 100),
         ["write", dir, mb] => write(Path::new(dir), mb.parse().map_err(|_| "MB: a number")?),
-        ["open", dir] => open(Path::new(dir), Way::AtEnd),
-        ["open-whole", dir] => open(Path::new(dir), Way::Whole),
-        ["open-then-top", dir] => open(Path::new(dir), Way::AtEndThenTop),
+        ["open", dir] => open(Path::new(dir), Way::AtEnd, false),
+        ["open-whole", dir] => open(Path::new(dir), Way::Whole, false),
+        ["open-then-top", dir] => open(Path::new(dir), Way::AtEnd, true),
         ["baseline", dir] => baseline(Path::new(dir)),
         ["last-turn", dir] => last_turn(Path::new(dir), true),
         ["last-turn-whole", dir] => last_turn(Path::new(dir), false),
@@ -74,103 +71,48 @@ fn write(parent: &Path, mb: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// How `open` opens the conversation.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Way {
-    /// As the viewer does: at its end, the earlier turns in outline.
-    AtEnd,
-    /// As the viewer did before: read whole.
-    Whole,
-    /// At its end, then `g`: every earlier turn read and the top drawn.
-    AtEndThenTop,
-}
-
-fn open(parent: &Path, way: Way) -> Result<(), String> {
+fn open(parent: &Path, way: Way, then_top: bool) -> Result<(), String> {
     let dir = parent.join("17760760747-synthetic");
     let size = file_size(&dir)?;
     let (start, cpu) = (Instant::now(), cpu_time());
-    let phase = |name: &str| -> Result<(), String> {
+    let phase = |name: &str| {
         println!(
             "open: {name:<28} after {:>5.0} ms wall, {:>5.0} ms CPU · resident {:>4.0} MB, peak {:>4.0} MB",
             start.elapsed().as_secs_f64() * 1000.0,
             (cpu_time() - cpu).as_secs_f64() * 1000.0,
-            mib(status_kb("VmRSS:")?),
-            mib(status_kb("VmHWM:")?),
+            mib(viewer::status_bytes("VmRSS:").unwrap_or(0)),
+            mib(viewer::status_bytes("VmHWM:").unwrap_or(0)),
         );
-        Ok(())
     };
-    // The viewer loads the highlighter's syntaxes on another thread while
-    // the conversation is read (`tui::viewer`).
-    let theme = Theme::dark();
-    let warm = theme.clone();
-    std::thread::spawn(move || highlight("fn main() {}", Some("rust"), &warm));
-    let dir_of = ConversationDir::new(&dir);
-    let live = match way {
-        Way::Whole => Live::open_jp(dir_of, None),
-        Way::AtEnd | Way::AtEndThenTop => Live::open_jp_at_end(dir_of, None),
-    }
-    .map_err(|e| e.to_string())?;
-    phase("read, parsed and grouped")?;
-    let events = live.conversation.events.len();
-    let turns = live.conversation.turns.len();
-    let doc = LiveDocument::new(live, DocOptions::default(), theme, SanitizeMode::Strip);
-    phase("document built")?;
-    let blocks = doc.len();
-    let mut app = App::new(doc, ViewerOptions::default());
-    let mut terminal = Terminal::new(TestBackend::new(200, 60)).map_err(|e| e.to_string())?;
-    terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
-    let (wall, cpu) = (start.elapsed(), cpu_time() - cpu);
-    phase("last screen drawn")?;
-    let peak = status_kb("VmHWM:")?;
-    println!(
-        "open: {} of {} turns still in outline",
-        app.document().source().earlier_turns(),
-        app.document().source().conversation.turns.len()
-    );
-    if way == Way::AtEndThenTop {
-        let g = crossterm::event::KeyEvent::new(
-            crossterm::event::KeyCode::Char('g'),
-            crossterm::event::KeyModifiers::NONE,
+    let mut opened = viewer::open(&dir, way, phase)?;
+    let peak = viewer::status_bytes("VmHWM:")?;
+    let (outline, turns) = viewer::outline_turns(&opened);
+    println!("open: {outline} of {turns} turns still in outline");
+    heap("the last screen");
+    if then_top {
+        let steps = viewer::read_every_turn(&mut opened)?;
+        phase("g: every turn read, top drawn");
+        println!(
+            "open: g read in {} steps: a step and its frame {:.0} ms median, {:.0} ms the longest (a key waits at most that)",
+            steps.count,
+            steps.median.as_secs_f64() * 1000.0,
+            steps.longest.as_secs_f64() * 1000.0
         );
-        app.handle(overhear::tui::AppEvent::Terminal(
-            crossterm::event::Event::Key(g),
-        ));
-        // As the viewer's loop does: a step read, the screen drawn (its
-        // status bar saying how far), until every turn is read.
-        // The longest a key waits: one step and the frame after it (keys
-        // are read between steps).
-        let mut steps = Vec::new();
-        while app.is_reading() {
-            let step = Instant::now();
-            terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
-            app.read_step();
-            steps.push(step.elapsed());
-        }
-        terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
-        phase("g: every turn read, top drawn")?;
-        steps.sort();
-        if let (Some(longest), Some(median)) = (steps.last(), steps.get(steps.len() / 2)) {
-            println!(
-                "open: g read in {} steps: a step and its frame {:.0} ms median, {:.0} ms the longest (a key waits at most that)",
-                steps.len(),
-                median.as_secs_f64() * 1000.0,
-                longest.as_secs_f64() * 1000.0
-            );
-        }
         heap("g");
         println!(
             "open: after g, {} turns still in outline",
-            app.document().source().earlier_turns()
+            viewer::outline_turns(&opened).0
         );
     }
+    let (events, turns, blocks) = viewer::sizes(&opened);
     println!(
         "open: {:.1} MB, {events} events, {turns} turns, {blocks} blocks",
         mib(size)
     );
     println!(
         "open: on screen after {:.0} ms wall, {:.0} ms CPU (budget 1000 ms)",
-        wall.as_secs_f64() * 1000.0,
-        cpu.as_secs_f64() * 1000.0
+        opened.wall.as_secs_f64() * 1000.0,
+        opened.cpu.as_secs_f64() * 1000.0
     );
     println!(
         "open: peak memory {:.0} MB · {:.2}× the file (budget 2×)",
@@ -179,7 +121,7 @@ fn open(parent: &Path, way: Way) -> Result<(), String> {
     );
     // As the viewer does when it quits (`tui::run`): the process's exit
     // frees it all, so the process's CPU time is the viewer's.
-    std::mem::forget((app, terminal));
+    std::mem::forget(opened);
     Ok(())
 }
 
@@ -217,7 +159,7 @@ fn last_turn(parent: &Path, outlined: bool) -> Result<(), String> {
     let mut out = Vec::new();
     print_document(&mut out, &live.conversation, &doc, &print).map_err(|e| e.to_string())?;
     let (wall, cpu) = (start.elapsed(), cpu_time() - cpu);
-    let peak = status_kb("VmHWM:")?;
+    let peak = viewer::status_bytes("VmHWM:")?;
     let way = if outlined { "outlined" } else { "whole" };
     println!(
         "last turn ({way}): {} bytes printed, {total} turns, {} events · {:.0} ms wall, {:.0} ms CPU · peak memory {:.1} MB · {:.2}× the file",
@@ -240,7 +182,7 @@ fn baseline(parent: &Path) -> Result<(), String> {
     let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
     let (wall, cpu) = (start.elapsed(), cpu_time() - cpu);
     let entries = value.as_array().map_or(0, Vec::len);
-    let peak = status_kb("VmHWM:")?;
+    let peak = viewer::status_bytes("VmHWM:")?;
     println!(
         "baseline: read + serde_json::Value {:.0} ms wall, {:.0} ms CPU ({entries} entries) · peak memory {:.0} MB · {:.2}× the file",
         wall.as_secs_f64() * 1000.0,
@@ -269,38 +211,4 @@ fn file_size(dir: &Path) -> Result<u64, String> {
     std::fs::metadata(dir.join("events.json"))
         .map(|m| m.len())
         .map_err(|e| format!("{}: {e}", dir.display()))
-}
-
-/// CPU time of the process (user and system): on a shared machine it
-/// stretches much less than wall-clock time with everyone else's load.
-fn cpu_time() -> std::time::Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid timespec for the call to fill in.
-    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
-/// A memory figure of the process in bytes, from `/proc/self/status`
-/// (`VmRSS:` now, `VmHWM:` the peak).
-fn status_kb(field: &str) -> Result<u64, String> {
-    let status = std::fs::read_to_string("/proc/self/status").map_err(|e| e.to_string())?;
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix(field))
-        .and_then(|rest| {
-            rest.trim()
-                .trim_end_matches("kB")
-                .trim()
-                .parse::<u64>()
-                .ok()
-        })
-        .map(|kb| kb * 1024)
-        .ok_or_else(|| format!("no {field} in /proc/self/status"))
-}
-
-fn mib(bytes: u64) -> f64 {
-    bytes as f64 / (1024.0 * 1024.0)
 }

@@ -6,6 +6,8 @@
 
 pub mod process;
 pub mod sessions;
+#[cfg(feature = "cli")]
+pub mod viewer;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;

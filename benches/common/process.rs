@@ -180,6 +180,19 @@ pub fn python_json_loads(file: &Path) -> Command {
     command
 }
 
+/// Python's `json.load` of the JSON document `file` (a JP `events.json`):
+/// the baseline of issue 30's measures.
+pub fn python_json_load(file: &Path) -> Command {
+    let mut command = Command::new("python3");
+    command
+        .args([
+            "-c",
+            "import json, sys\njson.load(open(sys.argv[1], 'rb'))\n",
+        ])
+        .arg(file);
+    command
+}
+
 /// Whether `program` runs (`program --version`).
 pub fn available(program: &str) -> bool {
     Command::new(program).arg("--version").output().is_ok()
