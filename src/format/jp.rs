@@ -424,8 +424,10 @@ fn event_of(entry: Entry<'_>) -> (Event, Option<String>) {
 }
 
 /// The entry type `type_name` names, if it is one JP stores (jp-format
-/// §1.6); any other is kept as an unknown event.
-fn known_type(type_name: &str) -> Option<&'static str> {
+/// §1.6); any other is kept as an unknown event. Given as bytes: the
+/// outline matches a type as stored, before checking it is text (a known
+/// name is).
+fn known_type(type_name: &[u8]) -> Option<&'static str> {
     [
         "turn_start",
         "chat_request",
@@ -438,7 +440,7 @@ fn known_type(type_name: &str) -> Option<&'static str> {
         "compaction",
     ]
     .into_iter()
-    .find(|known| *known == type_name)
+    .find(|known| known.as_bytes() == type_name)
 }
 
 /// Builds an event from one stored entry; on a missing or mistyped key the
@@ -452,7 +454,7 @@ fn decode_event(entry: Entry<'_>) -> Result<Event, Box<(Value, Malformed)>> {
         }
     };
     let type_name = match entry::last(&members, "type") {
-        Some(Slot::Text(name)) => known_type(name),
+        Some(Slot::Text(name)) => known_type(name.as_bytes()),
         _ => None,
     };
     let Some(type_name) = type_name else {

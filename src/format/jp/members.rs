@@ -108,8 +108,12 @@ pub fn members(entry: &[u8], ends: &[usize], out: &mut Vec<Member>) -> Option<()
         let key_end = ends.after(pos)?;
         let key = pos + 1..key_end - 1;
         let key_bytes = &entry[key.clone()];
-        if memchr::memchr(b'\\', key_bytes).is_some()
-            || !key_bytes.is_ascii() && std::str::from_utf8(key_bytes).is_err()
+        // A key is a short ASCII name: looked at once, byte by byte, and
+        // searched and validated only when it is not.
+        let plain = key_bytes.iter().all(|&b| b != b'\\' && b.is_ascii());
+        if !plain
+            && (memchr::memchr(b'\\', key_bytes).is_some()
+                || std::str::from_utf8(key_bytes).is_err())
         {
             return None;
         }

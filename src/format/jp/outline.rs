@@ -285,11 +285,18 @@ pub(super) fn sketched<'m, 'e>(
         members: found,
     };
     let type_name = match fields.last("type") {
-        Some(member) if member.shape == Shape::String => fields.text(member)?,
+        Some(member) if member.shape == Shape::String => {
+            match known_type(&entry[member.text.clone()]) {
+                Some(known) => known,
+                // Not a known name as stored: one with an escape is left to
+                // serde_json, any other is unknown.
+                None => {
+                    fields.text(member)?;
+                    return Some(Sketched::Own(unknown(), None));
+                }
+            }
+        }
         _ => return Some(Sketched::Own(unknown(), None)),
-    };
-    let Some(type_name) = known_type(type_name) else {
-        return Some(Sketched::Own(unknown(), None));
     };
     // Small entries whose text the viewer's status bar needs at once (a
     // turn's facts, tokens among them; a question's text) are parsed whole,

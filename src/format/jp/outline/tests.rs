@@ -162,8 +162,8 @@ fn an_entry_the_outline_was_wrong_about_is_not_decoded() {
 
 /// One stored entry, written the way a hand edit or a future JP might:
 /// each known type with its keys present, missing or of the wrong type,
-/// escapes in keys, types and ids, repeated keys, unknown types and
-/// entries that are not objects.
+/// escapes in keys, types and ids, a key that is not ASCII, repeated keys,
+/// unknown types and entries that are not objects.
 pub(in crate::format::jp) fn entry() -> impl Strategy<Value = String> {
     let text = prop_oneof![
         Just(r#""plain""#.to_string()),
@@ -220,6 +220,7 @@ pub(in crate::format::jp) fn entry() -> impl Strategy<Value = String> {
         Just("metadata"),
         Just("event_id"),
         Just("i\\u0064"),
+        Just("cl\u{e9}"),
         Just("id"),
         Just("type"),
     ];
