@@ -4,6 +4,8 @@
 //! → layout path, and the views of display-policy §2, so the card is exactly
 //! what the viewer and `overhear render` show for that call.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::{Color, Styles, Theme, ToolResult};
@@ -196,7 +198,7 @@ fn one_call(tool: &str, arguments: &Value, result: &ToolResult) -> Conversation 
     let request = EventKind::ToolCallRequest {
         id: CALL_ID.to_string(),
         name: tool.to_string(),
-        arguments: Box::new(arguments.clone()),
+        arguments: Arc::new(arguments.clone()),
     };
     let response = EventKind::ToolCallResponse {
         id: CALL_ID.to_string(),

@@ -54,6 +54,8 @@ impl Forgetting {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use serde_json::json;
 
     use super::Forgetting;
@@ -100,7 +102,7 @@ mod tests {
                 EventKind::ToolCallRequest {
                     id: "a".into(),
                     name: "shell".into(),
-                    arguments: Box::new(json!({"command": "ls"})),
+                    arguments: Arc::new(json!({"command": "ls"})),
                 },
             ),
             Event::new(None, EventKind::TurnStart),

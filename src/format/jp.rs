@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -603,7 +604,7 @@ fn decode_known<'de>(
             EventKind::ToolCallRequest {
                 id,
                 name,
-                arguments: Box::new(arguments),
+                arguments: Arc::new(arguments),
             }
         }
         "tool_call_response" => {

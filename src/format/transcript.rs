@@ -9,6 +9,8 @@
 // The maps every call is looked up in (foldhash: seeded per process like
 // the standard hasher, so ids from a hostile file cannot be made to
 // collide, and several times faster on short ids; see `model::pairing`).
+use std::sync::Arc;
+
 use foldhash::HashMap;
 
 use serde_json::{Map, Value};
@@ -380,7 +382,7 @@ impl Sink {
             EventKind::ToolCallRequest {
                 id,
                 name,
-                arguments: Box::new(arguments),
+                arguments: Arc::new(arguments),
             },
         );
         if let Some(view) = view {

@@ -6,6 +6,7 @@
 //! display concern and happens in `render`.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use compact_str::CompactString;
 use serde_json::{Map, Value};
@@ -148,8 +149,11 @@ pub enum EventKind {
         id: String,
         /// Tool name.
         name: String,
-        /// Arguments, string leaves decoded (boxed: a `Value` is 72 bytes).
-        arguments: Box<Value>,
+        /// Arguments, string leaves decoded. Behind a pointer (a `Value` is
+        /// 72 bytes) that is shared: a JP file read in outline gives each of
+        /// its calls the same empty arguments, not an allocation each
+        /// (`Arc::make_mut` changes them).
+        arguments: Arc<Value>,
     },
     /// A tool's result.
     ToolCallResponse {
@@ -423,7 +427,9 @@ impl Event {
                 *text = forgotten();
             }
             EventKind::ChatResponse(ChatResponse::Data(data)) => **data = Value::String(forgotten()),
-            EventKind::ToolCallRequest { arguments, .. } => **arguments = Value::String(forgotten()),
+            EventKind::ToolCallRequest { arguments, .. } => {
+                *arguments = Arc::new(Value::String(forgotten()));
+            }
             EventKind::ToolCallResponse { content, .. } => *content = Content::Text(forgotten()),
             EventKind::TurnStart
             | EventKind::ChatResponse(ChatResponse::Message(None))

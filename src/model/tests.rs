@@ -1,3 +1,5 @@
+use std::sync::Arc;
+
 use super::*;
 use crate::model::Content;
 use serde_json::json;
@@ -10,7 +12,7 @@ fn request(id: &str) -> Event {
     ev(EventKind::ToolCallRequest {
         id: id.into(),
         name: "fs_modify_file".into(),
-        arguments: Box::new(json!({})),
+        arguments: Arc::new(json!({})),
     })
 }
 

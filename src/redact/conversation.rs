@@ -4,6 +4,7 @@
 //! through [`Redactor::redact`].
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -38,6 +39,17 @@ pub fn redact_value(redactor: &Redactor, value: &mut Value) {
     }
 }
 
+/// Whether `value` holds a string anywhere: redaction changes nothing else
+/// (a key is looked at only for the string beside it).
+fn holds_text(value: &Value) -> bool {
+    match value {
+        Value::String(_) => true,
+        Value::Array(items) => items.iter().any(holds_text),
+        Value::Object(map) => map.values().any(holds_text),
+        Value::Null | Value::Bool(_) | Value::Number(_) => false,
+    }
+}
+
 /// Redacts the text of one event in place. Ids and names are kept, so
 /// pairing and turns are the same before and after.
 pub fn redact_event(redactor: &Redactor, event: &mut Event) {
@@ -63,7 +75,14 @@ pub fn redact_event(redactor: &Redactor, event: &mut Event) {
         | EventKind::ChatResponse(ChatResponse::Reasoning(text)) => redact_string(redactor, text),
         EventKind::ChatResponse(ChatResponse::Message(None)) => {}
         EventKind::ChatResponse(ChatResponse::Data(value)) => redact_value(redactor, value),
-        EventKind::ToolCallRequest { arguments, .. } => redact_value(redactor, arguments),
+        // Arguments shared with other events (a JP file read in outline
+        // gives its calls one empty value) are copied only when they hold
+        // text to redact.
+        EventKind::ToolCallRequest { arguments, .. } => {
+            if holds_text(arguments) {
+                redact_value(redactor, Arc::make_mut(arguments));
+            }
+        }
         EventKind::ToolCallResponse { content, .. } => match content {
             Content::Text(text) => redact_string(redactor, text),
             Content::Blocks(blocks) => blocks

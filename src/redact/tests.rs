@@ -344,3 +344,43 @@ fn a_secret_a_mark_uncovers_is_redacted_in_the_same_call() {
     let once = redact(&text);
     assert_eq!(redact(&once), once);
 }
+
+/// Arguments are shared between events (a JP file read in outline gives its
+/// calls one empty value): redacting an event copies its arguments only
+/// when they hold text, and never changes the other event's.
+#[test]
+fn redacting_a_call_leaves_the_arguments_it_shares_as_they_were() {
+    use std::sync::Arc;
+
+    use serde_json::{Value, json};
+
+    use crate::model::{Event, EventKind};
+
+    let redactor = Redactor::builtin().expect("the built-in rules compile");
+    let call = |arguments: &Arc<Value>| {
+        Event::new(
+            None,
+            EventKind::ToolCallRequest {
+                id: "c".into(),
+                name: "t".into(),
+                arguments: Arc::clone(arguments),
+            },
+        )
+    };
+    let arguments_of = |event: &Event| match &event.kind {
+        EventKind::ToolCallRequest { arguments, .. } => Arc::clone(arguments),
+        _ => unreachable!("a call"),
+    };
+    let textless = Arc::new(json!({"n": 1, "list": [true, null]}));
+    let mut event = call(&textless);
+    super::redact_event(&redactor, &mut event);
+    assert!(Arc::ptr_eq(&arguments_of(&event), &textless), "no text: not copied");
+
+    let secret = PLANTED[2].1;
+    let shared = Arc::new(json!({"command": format!("aws --key {secret}")}));
+    let (mut redacted, kept) = (call(&shared), call(&shared));
+    super::redact_event(&redactor, &mut redacted);
+    let text = arguments_of(&redacted).to_string();
+    assert!(!text.contains(secret) && text.contains("[redacted"), "{text}");
+    assert!(arguments_of(&kept).to_string().contains(secret));
+}

@@ -15,6 +15,8 @@ use super::{Generation, event_of, legacy_base};
 /// The `Value`-based decoding as it was, word for word but for names.
 #[allow(dead_code)]
 mod reference {
+    use std::sync::Arc;
+
     use serde_json::{Map, Value};
 
     use crate::model::{Block, ChatResponse, Content, Event, EventKind};
@@ -318,7 +320,7 @@ mod reference {
                 EventKind::ToolCallRequest {
                     id,
                     name,
-                    arguments: Box::new(arguments),
+                    arguments: Arc::new(arguments),
                 }
             }
             "tool_call_response" => {

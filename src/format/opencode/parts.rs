@@ -1,6 +1,8 @@
 //! Parts (`part.data`, spec §5.4): what each makes, and how a part row sent
 //! again (it streams, a tool call changes state) changes what it made.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::super::transcript::{Sink, str_at};
@@ -170,7 +172,7 @@ impl State {
             Some(Made::Tool { request, response }) => {
                 sink.update(request, |event| match &mut event.kind {
                     EventKind::ToolCallRequest { arguments, .. } if **arguments != input => {
-                        **arguments = input.clone();
+                        *arguments = Arc::new(input.clone());
                         describe(event, &name, &input);
                         true
                     }

@@ -1,3 +1,5 @@
+use std::sync::Arc;
+
 use super::*;
 use crate::model::{Audience, facts};
 use serde_json::{Value, json};
@@ -47,7 +49,7 @@ fn all_kinds() -> Vec<Event> {
         ev(EventKind::ToolCallRequest {
             id: "call_1".into(),
             name: "tell_user".into(),
-            arguments: Box::new(json!({"message": "Phase 1 done."})),
+            arguments: Arc::new(json!({"message": "Phase 1 done."})),
         }),
         ev(EventKind::InquiryRequest {
             id: "call_1.q".into(),

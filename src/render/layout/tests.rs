@@ -1,3 +1,5 @@
+use std::sync::Arc;
+
 use super::message::answer_text;
 use super::*;
 use crate::model::{Block, Content, Event, EventKind};
@@ -64,7 +66,7 @@ fn sample() -> Conversation {
             EventKind::ToolCallRequest {
                 id: "a".into(),
                 name: "fs_read_file".into(),
-                arguments: Box::new(json!({"path": "src/lib.rs", "deep": {"x": [1, 2, 3]}})),
+                arguments: Arc::new(json!({"path": "src/lib.rs", "deep": {"x": [1, 2, 3]}})),
             },
             EventKind::ToolCallResponse {
                 id: "a".into(),
@@ -74,7 +76,7 @@ fn sample() -> Conversation {
             EventKind::ToolCallRequest {
                 id: "b".into(),
                 name: "tell_user".into(),
-                arguments: Box::new(json!({"message": "hi"})),
+                arguments: Arc::new(json!({"message": "hi"})),
             },
             EventKind::ToolCallResponse {
                 id: "b".into(),
@@ -189,7 +191,7 @@ fn escapes_in_conversation_text_never_survive() {
             EventKind::ToolCallRequest {
                 id: "a".into(),
                 name: hostile.into(),
-                arguments: Box::new(json!({hostile: hostile})),
+                arguments: Arc::new(json!({hostile: hostile})),
             },
             EventKind::ToolCallResponse {
                 id: "a".into(),
@@ -256,7 +258,7 @@ fn wide_code() -> (Conversation, String) {
             EventKind::ToolCallRequest {
                 id: "a".into(),
                 name: "run".into(),
-                arguments: Box::new(json!({"script": long})),
+                arguments: Arc::new(json!({"script": long})),
             },
             EventKind::ToolCallResponse {
                 id: "a".into(),
@@ -321,7 +323,7 @@ fn message_and_full_result(message: &str, result: String, more: Vec<EventKind>) 
         EventKind::ToolCallRequest {
             id: "a".into(),
             name: "fs_read_file".into(),
-            arguments: Box::new(json!({"path": "big.txt"})),
+            arguments: Arc::new(json!({"path": "big.txt"})),
         },
         EventKind::ToolCallResponse {
             id: "a".into(),
@@ -348,7 +350,7 @@ fn pieced_sample() -> Conversation {
             EventKind::ToolCallRequest {
                 id: "b".into(),
                 name: "cargo_test".into(),
-                arguments: Box::new(json!({})),
+                arguments: Arc::new(json!({})),
             },
             EventKind::ToolCallResponse {
                 id: "b".into(),

@@ -1,6 +1,8 @@
 //! Tool calls, their background tasks and inquiries: pairing by call id,
 //! attempts of a repeated id, the channel-update shape, task status.
 
+use std::sync::Arc;
+
 use serde_json::Value;
 
 use super::super::text;
@@ -68,7 +70,7 @@ impl Builder {
                 if let EventKind::ToolCallRequest { arguments: a, .. } = &mut e.kind
                     && **a != arguments
                 {
-                    **a = arguments;
+                    *a = Arc::new(arguments);
                     return true;
                 }
                 changed
@@ -91,7 +93,7 @@ impl Builder {
                 EventKind::ToolCallRequest {
                     id: call_id.to_string(),
                     name: name.to_string(),
-                    arguments: Box::new(arguments),
+                    arguments: Arc::new(arguments),
                 },
             );
             let index = self.push(event);
