@@ -106,26 +106,31 @@ fn launch(program: &str, arguments: &[&str]) {
 /// ([`launch`]).
 fn launched(this: &Path, command: &Command) -> Took {
     let start = Instant::now();
-    let output = Command::new(this)
-        .args(["--child", "launch"])
-        .arg(command.get_program())
-        .args(command.get_args())
-        .output()
-        .expect("the launcher runs");
-    assert!(output.status.success(), "{command:?}: {output:?}");
-    let text = String::from_utf8_lossy(&output.stdout);
-    let numbers: Vec<u64> = text
-        .split_whitespace()
-        .map(|n| n.parse().expect("a number"))
-        .collect();
+    let numbers = child_numbers(
+        Command::new(this)
+            .args(["--child", "launch"])
+            .arg(command.get_program())
+            .args(command.get_args()),
+    );
     let [micros, kib] = numbers[..] else {
-        panic!("the launcher printed {text:?}");
+        panic!("the launcher printed {numbers:?}");
     };
     Took {
         wall: start.elapsed(),
         cpu: Duration::from_micros(micros),
         peak_mib: kib as f64 / 1024.0,
     }
+}
+
+/// Runs a child of this bench, which must succeed, and reads the numbers
+/// it prints.
+fn child_numbers(command: &mut Command) -> Vec<u64> {
+    let output = command.output().expect("the child runs");
+    assert!(output.status.success(), "{command:?}: {output:?}");
+    String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .map(|n| n.parse().expect("a number"))
+        .collect()
 }
 
 /// The parent: writes the conversations and runs the rounds.
@@ -199,19 +204,9 @@ fn measure(one_gb: bool) {
 /// Row 5: a 1 GB conversation, `g`, every earlier turn read.
 fn top(parent: &Path, this: &Path) {
     let (dir, size) = write(parent, 1000);
-    let output = Command::new(this)
-        .args(["--child", "top"])
-        .arg(&dir)
-        .output()
-        .expect("the child runs");
-    assert!(output.status.success(), "{output:?}");
-    let text = String::from_utf8_lossy(&output.stdout);
-    let numbers: Vec<u64> = text
-        .split_whitespace()
-        .map(|n| n.parse().expect("a number"))
-        .collect();
+    let numbers = child_numbers(Command::new(this).args(["--child", "top"]).arg(&dir));
     let [steps, median, longest, peak] = numbers[..] else {
-        panic!("the child printed {text:?}");
+        panic!("the child printed {numbers:?}");
     };
     let (median, longest) = (Duration::from_nanos(median), Duration::from_nanos(longest));
     println!(
