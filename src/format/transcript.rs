@@ -6,11 +6,11 @@
 //! agent-transcripts §1): a line that is not a JSON object is skipped and
 //! counted with its number, a blank line is ignored, and reading goes on.
 
+use std::sync::Arc;
+
 // The maps every call is looked up in (foldhash: seeded per process like
 // the standard hasher, so ids from a hostile file cannot be made to
 // collide, and several times faster on short ids; see `model::pairing`).
-use std::sync::Arc;
-
 use foldhash::HashMap;
 
 use serde_json::{Map, Value};

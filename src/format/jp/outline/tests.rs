@@ -1,4 +1,5 @@
 use std::io::Cursor;
+use std::sync::Arc;
 
 use proptest::prelude::*;
 
@@ -133,7 +134,7 @@ fn calls_of_one_shape_share_their_arguments_in_outline() {
     }
     let events = format!("[\n  {}\n]\n", entries.join(",\n  "));
     let (_, load, decoded) = outlined(events.as_bytes(), None, 1 << 20).expect("an outline");
-    let arguments: Vec<&std::sync::Arc<Value>> = load
+    let arguments: Vec<&Arc<Value>> = load
         .events
         .iter()
         .filter_map(|event| match &event.kind {
@@ -142,7 +143,7 @@ fn calls_of_one_shape_share_their_arguments_in_outline() {
         })
         .collect();
     assert_eq!(arguments.len(), 3);
-    assert!(std::sync::Arc::ptr_eq(arguments[0], arguments[2]));
+    assert!(Arc::ptr_eq(arguments[0], arguments[2]));
     // Decoded, each has its own.
     let decoded = decoded.expect("decoded");
     let values: Vec<String> = decoded
