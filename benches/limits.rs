@@ -21,19 +21,19 @@
 //! which waits for it with `wait4` and prints its CPU time and peak resident
 //! memory: a process started from the bench itself would count the bench's
 //! own pages, shared with it until `exec`, in its peak (the launcher's own
-//! 3.8 MiB are the least any figure can read: `/bin/true` reads so). Every round runs
-//! every command one after the other, so that all see the same load on a
-//! shared machine; each keeps its best CPU time (user + system) and its
-//! largest peak. `OVERHEAR_LIMITS_ROUNDS`
-//! sets the rounds (5). docs/benchmarks.md ("Issue 30") has the runs.
+//! 3.8 MiB are the least any figure can read: `/bin/true` reads so). Every
+//! round runs every command one after the other, so that all see the same
+//! load on a shared machine; each keeps its best CPU time (user + system)
+//! and its largest peak. `OVERHEAR_LIMITS_ROUNDS` sets the rounds (5).
+//! docs/benchmarks.md ("Issue 30") has the runs.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::process::{Scratch, Took, available, python_json_load};
+use common::process::{Scratch, available, python_json_load};
 use common::viewer::{self, Way};
 
 fn main() {
@@ -102,10 +102,18 @@ fn launch(program: &str, arguments: &[&str]) {
     );
 }
 
+/// What one process took, as [`launch`] reads it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Run {
+    /// User + system time.
+    cpu: Duration,
+    /// Peak resident memory, MiB.
+    peak_mib: f64,
+}
+
 /// What `command` took, started by this bench in a process of its own
 /// ([`launch`]).
-fn launched(this: &Path, command: &Command) -> Took {
-    let start = Instant::now();
+fn launched(this: &Path, command: &Command) -> Run {
     let numbers = child_numbers(
         Command::new(this)
             .args(["--child", "launch"])
@@ -115,8 +123,7 @@ fn launched(this: &Path, command: &Command) -> Took {
     let [micros, kib] = numbers[..] else {
         panic!("the launcher printed {numbers:?}");
     };
-    Took {
-        wall: start.elapsed(),
+    Run {
         cpu: Duration::from_micros(micros),
         peak_mib: kib as f64 / 1024.0,
     }
@@ -156,10 +163,10 @@ fn measure(one_gb: bool) {
         command
     };
     let this = std::env::current_exe().expect("this bench's path");
-    let mut best = [Took::default(); 4];
+    let mut open = Command::new(&this);
+    open.args(["--child", "open", dir_arg]);
+    let mut best = [Run::default(); 4];
     for round in 0..rounds {
-        let mut open = Command::new(&this);
-        open.args(["--child", "open", dir_arg]);
         let took = [
             launched(&this, &python_json_load(&events)),
             launched(&this, &render(&["--turn", "-1"])),
@@ -234,23 +241,15 @@ fn write(parent: &Path, mb: usize) -> (PathBuf, u64) {
 }
 
 /// Keeps the best CPU time of the rounds and the largest peak.
-fn keep_best(best: &mut Took, took: Took, first: bool) {
+fn keep_best(best: &mut Run, took: Run, first: bool) {
     if first || took.cpu < best.cpu {
         best.cpu = took.cpu;
-        best.wall = took.wall;
     }
     best.peak_mib = best.peak_mib.max(took.peak_mib);
 }
 
 /// One row: CPU against Python's, peak against the file, and the targets.
-fn row(
-    name: &str,
-    ours: &Took,
-    python: &Took,
-    size: u64,
-    cpu_target: f64,
-    peak_target: Option<f64>,
-) {
+fn row(name: &str, ours: &Run, python: &Run, size: u64, cpu_target: f64, peak_target: Option<f64>) {
     let cpu = ours.cpu.as_secs_f64() / python.cpu.as_secs_f64();
     let peak = ours.peak_mib * 1024.0 * 1024.0 / size as f64;
     let peak_target = match peak_target {
