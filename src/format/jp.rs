@@ -36,7 +36,7 @@ pub use super::whole_file::{Diagnostic, LoadError, SyntaxError};
 pub use count::count_events;
 #[cfg(feature = "cli")]
 pub use outline::JpOutline;
-pub use follow::{Delta, JpStream};
+pub use follow::{Ahead, Delta, JpStream};
 #[cfg(feature = "cli")]
 pub use sparse::JpSparse;
 

@@ -36,7 +36,7 @@ pub use figures::Figures;
 pub use figures::figures_of;
 #[cfg(feature = "cli")]
 pub use whole_file::Outline;
-pub use whole_file::{Change, DocumentFormat, DocumentReader, LoadError, Loaded};
+pub use whole_file::{Ahead, Change, DocumentFormat, DocumentReader, LoadError, Loaded};
 #[cfg(test)]
 pub(crate) use prefix_hash::sample_bytes;
 pub use prefix_hash::{PREFIX_CHUNK, PrefixHasher};

@@ -1,5 +1,5 @@
 //! The hash that tells a whole-file rewrite still starts with the bytes
-//! parsed before ([`super::DocumentReader::update_rest`]), without keeping
+//! parsed before ([`super::DocumentReader::prove`]), without keeping
 //! those bytes.
 //!
 //! It is XXH3-64 over fixed chunks of [`PREFIX_CHUNK`] bytes at fixed

@@ -8,7 +8,7 @@
 //! follows the file across rewrites: when the new file starts with the bytes
 //! parsed before (checked through a hash of that prefix, fed as the file is
 //! read, so the prefix is never held), only what follows is parsed
-//! ([`DocumentReader::update_rest`]). What it reads is a [`Loaded`]: the
+//! ([`DocumentReader::read_rest`], [`DocumentReader::prove`]). What it reads is a [`Loaded`]: the
 //! events, the base configuration, the entries kept as unknown.
 //!
 //! `load` and `travel` see only this module; a format's own types stay in
@@ -211,34 +211,60 @@ impl DocumentReader {
 
     /// How many leading bytes of the file were parsed before: hash that
     /// many as the file is read, and pass the hasher and the rest to
-    /// [`DocumentReader::update_rest`].
+    /// [`DocumentReader::prove`].
     pub fn prefix_len(&self) -> usize {
         match &self.state {
             State::Jp(stream) => stream.prefix_len(),
         }
     }
 
-    /// Re-reads after a rewrite, the file read in two parts: `hasher` has
-    /// hashed its first [`DocumentReader::prefix_len`] bytes and `rest` is
-    /// what follows them. `None` when only re-reading the whole file will do
-    /// (the bytes parsed before or the base configuration changed): make a
-    /// fresh reader with [`DocumentFormat::read_from`] then.
-    pub fn update_rest(
-        &mut self,
-        hasher: PrefixHasher,
-        rest: &[u8],
-        base_config: Option<&[u8]>,
-    ) -> Option<Change> {
+    /// Re-reads after a rewrite, the file read in two parts, trusting for
+    /// now that its first [`DocumentReader::prefix_len`] bytes are the ones
+    /// parsed before: what `rest`, the bytes after them, adds. A viewer shows
+    /// it at once and then hashes those bytes for [`DocumentReader::prove`],
+    /// which the reader waits for before it takes the change. `None` when
+    /// only re-reading the whole file will do (the base configuration
+    /// changed, `rest` is not the end of the document): make a fresh reader
+    /// with [`DocumentFormat::read_from`] then.
+    pub fn read_rest(&self, rest: &[u8], base_config: Option<&[u8]>) -> Option<(Change, Ahead)> {
+        match &self.state {
+            State::Jp(stream) => {
+                let (delta, ahead) = stream.read_rest(rest, base_config)?;
+                let change = match delta {
+                    jp::Delta::Unchanged => Change::Unchanged,
+                    jp::Delta::Appended(load) => Change::Appended(load.into()),
+                    #[cfg(any(test, feature = "internals"))]
+                    jp::Delta::Reloaded(load) => Change::Reloaded(load.into()),
+                };
+                Some((change, Ahead(ahead)))
+            }
+        }
+    }
+
+    /// Whether the change [`DocumentReader::read_rest`] read is true:
+    /// `hasher` has hashed the file's first [`DocumentReader::prefix_len`]
+    /// bytes, and `rest` is what followed them. If they are the bytes parsed
+    /// before, the reader takes the change (`ahead`); if not, only
+    /// re-reading the whole file will do.
+    pub fn prove(&mut self, hasher: PrefixHasher, rest: &[u8], ahead: Ahead) -> bool {
+        match (&mut self.state, ahead.0) {
+            (State::Jp(stream), ahead) => stream.prove(hasher, rest, ahead),
+        }
+    }
+
+    /// Forgets the bytes parsed before: the next change is read whole. For
+    /// a reader whose last change could not be proven (the file could not
+    /// be read again).
+    pub fn forget(&mut self) {
         match &mut self.state {
-            State::Jp(stream) => Some(match stream.update_rest(hasher, rest, base_config)? {
-                jp::Delta::Unchanged => Change::Unchanged,
-                jp::Delta::Appended(load) => Change::Appended(load.into()),
-                #[cfg(any(test, feature = "internals"))]
-                jp::Delta::Reloaded(load) => Change::Reloaded(load.into()),
-            }),
+            State::Jp(stream) => *stream = JpStream::unfollowed(),
         }
     }
 }
+
+/// What [`DocumentReader::read_rest`] read, for [`DocumentReader::prove`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ahead(jp::Ahead);
 
 /// Where the events of a document read in outline lie in its file, to
 /// decode the ones shown ([`DocumentFormat::outline`]).

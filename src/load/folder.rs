@@ -2,6 +2,7 @@
 //! re-read after each rewrite through the prefix-hash fast path of
 //! [`DocumentReader`], with its base configuration and metadata beside it.
 
+use std::fs::File;
 use std::io::{Read as _, Seek as _, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -9,7 +10,7 @@ use super::prefix_read::hash_prefix;
 #[cfg(feature = "cli")]
 use super::StoredTexts;
 use super::{Live, OpenError, Origin, Reader, Refresh};
-use crate::format::{Change, DocumentFormat, DocumentReader, LoadError, Loaded, PrefixHasher};
+use crate::format::{Ahead, Change, DocumentFormat, DocumentReader, LoadError, Loaded};
 use crate::model::Conversation;
 use crate::source::ConversationFiles;
 use crate::source::conversation::{BASE_CONFIG, METADATA, named};
@@ -52,6 +53,7 @@ impl Live {
             redactor: None,
             joiner: Default::default(),
             children: Default::default(),
+            unproven: None,
             #[cfg(feature = "cli")]
             earlier: None,
             #[cfg(feature = "cli")]
@@ -62,19 +64,30 @@ impl Live {
     }
 
     /// Re-reads a conversation folder after a change notification: only
-    /// what follows the bytes parsed before, when they are unchanged.
+    /// what follows the bytes parsed before, read before they are proven
+    /// unchanged ([`Live::refresh_unproven`]); a change read before and not
+    /// proven yet is proven first.
     pub(super) fn refresh_folder(&mut self) -> Result<Refresh, OpenError> {
+        if self.prove()? == Refresh::Reloaded {
+            // The file was read whole as it is now.
+            return Ok(Refresh::Reloaded);
+        }
         let (Reader::Document(reader), Origin::Jp(dir)) = (&mut self.reader, &self.origin) else {
             return Ok(Refresh::Unchanged);
         };
         let files = dir.read_beside()?;
         let base = files.base_config.as_deref();
-        let change = match read_after(&dir.events_path(), reader.prefix_len())? {
-            Some((hasher, rest)) => reader.update_rest(hasher, &rest, base),
+        let read = match read_after(&dir.events_path(), reader.prefix_len())? {
+            Some((file, rest)) => reader
+                .read_rest(&rest, base)
+                .map(|(change, ahead)| (change, Unproven { file, rest, ahead })),
             None => None,
         };
-        let change = match change {
-            Some(change) => change,
+        let change = match read {
+            Some((change, unproven)) => {
+                self.unproven = Some(unproven);
+                change
+            }
             None => {
                 let (fresh, load) = read_document(dir, base)?;
                 *reader = fresh;
@@ -83,21 +96,60 @@ impl Live {
         };
         let events_path = dir.events_path();
         self.take_title(&files);
-        Ok(match change {
+        Ok(self.apply(&events_path, change))
+    }
+
+    /// Applies what a re-read of the folder's document found.
+    fn apply(&mut self, events_path: &Path, change: Change) -> Refresh {
+        match change {
             Change::Unchanged => Refresh::Unchanged,
             Change::Appended(load) if load.events.is_empty() => Refresh::Unchanged,
             Change::Appended(mut load) => {
                 self.redact(&mut load.events);
-                self.warnings.extend(diagnostics(&events_path, &load));
+                self.warnings.extend(diagnostics(events_path, &load));
                 let untouched = self.conversation.extend(load.events);
                 self.untouched = self.untouched.min(untouched);
                 Refresh::Appended
             }
             Change::Reloaded(load) => {
-                self.replace_with(&events_path, load);
+                self.replace_with(events_path, load);
                 Refresh::Reloaded
             }
-        })
+        }
+    }
+
+    /// Proves what the last refresh read before the bytes before it
+    /// ([`Live::refresh_unproven`]): they are hashed and compared with
+    /// the bytes parsed before. `Unchanged` when they are the same (or
+    /// nothing waited to be proven), `Reloaded` when they are not: the
+    /// conversation was read again whole.
+    pub fn prove(&mut self) -> Result<Refresh, OpenError> {
+        let Some(unproven) = self.unproven.take() else {
+            return Ok(Refresh::Unchanged);
+        };
+        let (Reader::Document(reader), Origin::Jp(dir)) = (&mut self.reader, &self.origin) else {
+            return Ok(Refresh::Unchanged);
+        };
+        let events_path = dir.events_path();
+        let proven = match hash_prefix(&unproven.file, reader.prefix_len()) {
+            Ok(Some(hasher)) => reader.prove(hasher, &unproven.rest, unproven.ahead),
+            Ok(None) => false,
+            Err(e) => {
+                // What was shown stays until the next change, read whole.
+                reader.forget();
+                return Err(named(&events_path, &e).into());
+            }
+        };
+        if proven {
+            return Ok(Refresh::Unchanged);
+        }
+        // If reading it whole fails, the next change is read whole.
+        reader.forget();
+        let files = dir.read_beside()?;
+        let (fresh, load) = read_document(dir, files.base_config.as_deref())?;
+        *reader = fresh;
+        self.take_title(&files);
+        Ok(self.apply(&events_path, Change::Reloaded(load)))
     }
 
     /// Re-reads a conversation folder's title after its `metadata.json`
@@ -150,6 +202,7 @@ impl Live {
 
     /// Makes `load` the whole conversation, keeping its title.
     pub(super) fn replace_with(&mut self, events_path: &Path, mut load: Loaded) {
+        self.unproven = None;
         #[cfg(feature = "cli")]
         {
             self.earlier = None;
@@ -190,27 +243,38 @@ pub(super) fn read_document(
         .map_err(|error| format_error(dir, error))
 }
 
-/// Reads the file at `path`, streaming its first `prefix` bytes through the
-/// prefix hash instead of keeping them, and returns the hash and the bytes
-/// after them: a followed 100 MB conversation is not copied whole into
-/// memory on every rewrite. `None` when the file is shorter than `prefix`.
-fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(PrefixHasher, Vec<u8>)>> {
+/// A rewrite's new entries, read and shown before the bytes before them
+/// were proven unchanged ([`Live::refresh_unproven`]): what proving them
+/// takes.
+pub(super) struct Unproven {
+    /// The rewritten file, as it was opened: the proof reads the same file
+    /// even if JP renamed a newer one over its path since.
+    file: File,
+    /// The bytes after those parsed before.
+    rest: Vec<u8>,
+    /// What the reader takes once they are proven.
+    ahead: Ahead,
+}
+
+/// Opens the file at `path` and reads what follows its first `prefix`
+/// bytes, the ones parsed before, without reading those: a followed 100 MB
+/// conversation is not copied whole into memory on every rewrite, and the
+/// new entries are shown before the prefix is proven unchanged
+/// ([`Live::prove`]). `None` when the file is shorter than `prefix`.
+fn read_after(path: &Path, prefix: usize) -> std::io::Result<Option<(File, Vec<u8>)>> {
     let io = |e: std::io::Error| named(path, &e);
     let mut file = crate::files::open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     limit::check_len(len).map_err(io)?;
     // Shorter than what was parsed (or a reader that never hashed it,
-    // `prefix` past any file): nothing to hash.
+    // `prefix` past any file): nothing to prove.
     if len < prefix as u64 {
         return Ok(None);
     }
-    let Some(hasher) = hash_prefix(&file, prefix).map_err(io)? else {
-        return Ok(None);
-    };
     file.seek(SeekFrom::Start(prefix as u64)).map_err(io)?;
     let mut rest = Vec::new();
     file.read_to_end(&mut rest).map_err(io)?;
-    Ok(Some((hasher, rest)))
+    Ok(Some((file, rest)))
 }
 
 /// A `metadata.json` that cannot be read or is not JSON: the title cannot

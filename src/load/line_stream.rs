@@ -55,6 +55,7 @@ impl Live {
             redactor: None,
             joiner: Default::default(),
             children: Default::default(),
+            unproven: None,
             #[cfg(feature = "cli")]
             earlier: None,
             #[cfg(feature = "cli")]
@@ -181,6 +182,7 @@ impl Live {
             redactor: None,
             joiner: Default::default(),
             children: Default::default(),
+            unproven: None,
             #[cfg(feature = "cli")]
             earlier: None,
             #[cfg(feature = "cli")]

@@ -96,6 +96,9 @@ pub struct Live {
     joiner: crate::redact::Joiner,
     /// The sub-agents its tool calls started, each read on its own.
     children: subagents::Children,
+    /// A rewrite's new entries, shown before the bytes before them were
+    /// proven unchanged ([`Live::refresh_unproven`]).
+    unproven: Option<folder::Unproven>,
     /// The leading turns still in outline, when it was opened at its end
     /// ([`Live::open_at_end`]).
     #[cfg(feature = "cli")]
@@ -212,11 +215,29 @@ impl Live {
 
     /// Re-reads the files after a change notification.
     pub fn refresh(&mut self) -> Result<Refresh, OpenError> {
+        let read = self.refresh_unproven()?;
+        Ok(read.max(self.prove()?))
+    }
+
+    /// [`Live::refresh`] for a viewer, which shows a JP rewrite's new
+    /// entries first: they are read and added before the bytes before them
+    /// (most of the file: 100 MB of a long conversation) are proven to be
+    /// the ones read before. Call [`Live::prove`] once they are drawn; a
+    /// refresh proves what waits first. Everything else is read as
+    /// [`Live::refresh`] reads it.
+    pub fn refresh_unproven(&mut self) -> Result<Refresh, OpenError> {
         match self.origin {
             Origin::Jp(_) => self.refresh_folder(),
             Origin::Eve(_) => self.refresh_stream(),
             Origin::Stream(_) => Ok(Refresh::Unchanged),
         }
+    }
+
+    /// Whether the last [`Live::refresh_unproven`] waits for
+    /// [`Live::prove`].
+    #[cfg(feature = "cli")]
+    pub fn unproven(&self) -> bool {
+        self.unproven.is_some()
     }
 
     /// Opens what `arg` names for a one-shot read (`render`, `events`): a

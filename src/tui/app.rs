@@ -48,6 +48,18 @@ pub enum AppEvent<U> {
     Note(String),
 }
 
+/// What [`App::prove`] did.
+#[derive(Debug)]
+pub enum Proven {
+    /// What the screen shows was true (or nothing waited to be proven):
+    /// nothing to draw again.
+    Shown,
+    /// It was not, and was read again whole, or it could not be checked
+    /// (a note says why): draw again, and carry out the notification the
+    /// change brings, if any.
+    Redraw(Option<Effect>),
+}
+
 /// "The document changed", sent by the watcher thread.
 #[derive(Debug)]
 pub struct Reload<U> {
@@ -439,28 +451,47 @@ impl<D: Viewable> App<D> {
         self.change(reload.at, |doc| doc.update(reload.update));
     }
 
+    /// Proves what the last reload showed before reading all it rests on
+    /// ([`super::blocks::Follow::prove`]): the runner calls it once the reload is drawn,
+    /// before it waits for the next key.
+    pub fn prove(&mut self) -> Proven {
+        if !self.doc.unproven() {
+            return Proven::Shown;
+        }
+        let before = self.doc.attention();
+        if self.change(SystemTime::now(), |doc| doc.prove()) {
+            Proven::Redraw(self.tell(&before))
+        } else {
+            Proven::Shown
+        }
+    }
+
     /// Changes the document by `update` (a reload, a replay's step): a
     /// view following the end stays there, any other keeps its place.
+    /// Whether the screen changed (the document, or a note that it could
+    /// not be read).
     pub(super) fn change(
         &mut self,
         at: SystemTime,
         update: impl FnOnce(&mut D) -> Result<bool, ReadError>,
-    ) {
+    ) -> bool {
         self.resize_anchor = None;
         let anchor = self.anchor();
         // A cursor on the last line while following stays on the last line.
         let (top, rows) = (self.top, self.rows);
         let drawn = self.sheet().rows(top, rows).len().max(1);
         let at_end = self.follow && self.cursor.saturating_add(1) >= drawn;
-        match update(&mut self.doc) {
+        let changed = match update(&mut self.doc) {
             Ok(changed) => {
                 if changed {
                     self.last_change = at;
                 }
-                if std::mem::take(&mut self.reload_problem) {
+                let cleared = std::mem::take(&mut self.reload_problem);
+                if cleared {
                     self.message = None;
                 }
                 self.read_error = None;
+                changed || cleared
             }
             Err(note) => {
                 // What was read before stays on screen; the note says why
@@ -468,13 +499,15 @@ impl<D: Viewable> App<D> {
                 self.note(note.to_string());
                 self.reload_problem = true;
                 self.read_error = Some(note.to_string());
+                true
             }
-        }
+        };
         self.restore_anchor(anchor);
         if at_end {
             self.cursor = usize::MAX;
         }
         self.settle();
+        changed
     }
 
     /// Shows another conversation (after [`Effect::Open`]); `epoch` is the

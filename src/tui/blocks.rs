@@ -247,6 +247,18 @@ pub trait Follow {
     /// Called about once a second: a chance to notice what no file change
     /// reports (an agent releasing its lock).
     fn tick(&mut self) {}
+    /// Whether what the last [`Follow::update`] showed waits to be proven
+    /// ([`Follow::prove`]): a rewrite's new entries are shown before the
+    /// bytes before them are read again.
+    fn unproven(&self) -> bool {
+        false
+    }
+    /// Proves what the last update showed before reading all it rests on;
+    /// whether the content changed (it was wrong, and read again whole).
+    /// Called once the change is drawn, before the next key waits.
+    fn prove(&mut self) -> Result<bool, ReadError> {
+        Ok(false)
+    }
     /// Whether [`Follow::poll`] has files to read at each tick.
     fn polls(&self) -> bool {
         false

@@ -363,11 +363,13 @@ impl LiveDocument {
         self.highlight.highlighted()
     }
 
-    /// Re-reads after a change; whether anything the viewer shows changed.
+    /// Re-reads after a change, a rewrite's new entries before the bytes
+    /// before them are proven ([`Follow::prove`]); whether anything the
+    /// viewer shows changed.
     fn refresh(&mut self) -> Result<bool, ReadError> {
         let refresh = self
             .live
-            .refresh()
+            .refresh_unproven()
             .map_err(|e| ReadError::new(without_folder(&e.to_string())))?;
         Ok(refresh != Refresh::Unchanged)
     }
@@ -654,6 +656,22 @@ impl Follow for LiveDocument {
 
     fn polls(&self) -> bool {
         !self.replayed && !self.removed && (self.live.follows_subagents() || self.live.waits_for_a_commit())
+    }
+
+    fn unproven(&self) -> bool {
+        self.live.unproven()
+    }
+
+    fn prove(&mut self) -> Result<bool, ReadError> {
+        let proven = self.live.prove();
+        let changed = proven.map_err(|e| ReadError::new(without_folder(&e.to_string())))?
+            != Refresh::Unchanged;
+        self.grown |= changed;
+        let state_changed = self.check_finished();
+        if changed || state_changed {
+            self.update_blocks();
+        }
+        Ok(changed || state_changed)
     }
 
     fn poll(&mut self) -> Result<bool, ReadError> {

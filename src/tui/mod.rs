@@ -60,7 +60,7 @@ mod writer_idle;
 mod testdoc;
 
 #[cfg(any(test, feature = "internals"))]
-pub use app::{App, AppEvent, Effect, Reload, Signal, ViewerOptions};
+pub use app::{App, AppEvent, Effect, Proven, Reload, Signal, ViewerOptions};
 #[cfg(any(test, feature = "internals"))]
 pub use blocks::{
     BlockClass, Blocks, EarlierTurns, Follow, LiveState, ReadError, ReplayControl, ReplayStatus,

@@ -16,7 +16,7 @@ use ratatui::layout::Rect;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::app::{App, AppEvent, Effect, Signal};
+use super::app::{App, AppEvent, Effect, Proven, Signal};
 use super::everywhere::{Found, FoundHit};
 use super::blocks::{ReadError, Viewable};
 use super::input::{Input, terminal_hung_up};
@@ -245,7 +245,8 @@ enum Next<U> {
 }
 
 /// The next event: first what was typed while earlier turns were read.
-/// While none waits, a key waiting for every earlier turn reads them a step
+/// While none waits, what the last reload showed before reading all it
+/// rests on is proven (drawn again if it was wrong); a key waiting for every earlier turn reads them a step
 /// at a time (the screen drawn after each, its status bar saying how far),
 /// else the document highlights the code it left plain a few lines at a
 /// time (a key waits for one step at most), and once a block is
@@ -259,6 +260,13 @@ fn next_event<D: Viewable>(app: &mut App<D>, rx: &Receiver<AppEvent<D::Update>>)
             Ok(event) => return Next::Event(event),
             Err(TryRecvError::Disconnected) => return Next::Closed,
             Err(TryRecvError::Empty) => {}
+        }
+        // What the last reload showed is proven before anything else is
+        // read: it was drawn first.
+        match app.prove() {
+            Proven::Shown => {}
+            Proven::Redraw(None) => return Next::Draw,
+            Proven::Redraw(Some(effect)) => return Next::Effect(effect),
         }
         if app.is_reading() {
             return match app.read_step() {

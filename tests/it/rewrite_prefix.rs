@@ -4,8 +4,9 @@
 //! again from the new file, is unchanged — a hash of 1 MiB chunks computed
 //! on several threads. Here a conversation of several chunks
 //! is rewritten with one earlier entry changed in the first, a middle and
-//! the last chunk, and cut short: each time the viewer must show exactly
-//! what a full read of the new file shows, never the old entry.
+//! the last chunk, and cut short: each time, once the change it drew first
+//! (the new turn) is proven, the viewer must show exactly what a full read
+//! of the new file shows, never the old entry.
 
 use crate::common;
 use crate::common::generate;
@@ -13,6 +14,7 @@ use crate::common::generate;
 use std::path::{Path, PathBuf};
 
 use overhear::model::Event;
+use overhear::tui::Proven;
 use serde_json::Value;
 
 use common::frames::{Viewer, text};
@@ -91,7 +93,22 @@ fn an_earlier_entry_rewritten_in_any_chunk_is_shown_as_the_new_file_says() {
         assert!(viewer.earlier() > 0, "earlier turns in outline");
         let changed = user_message_changed(&stored, at);
         rewrite(&dir, &generate::appended(&changed, &appended));
-        viewer.reload();
+        let before = viewer.events().len();
+        // The new turn is read and drawn first, the bytes before it as
+        // they were read before (not read again yet)…
+        viewer.reload_unproven();
+        assert_eq!(
+            viewer.events().len(),
+            before + appended.len(),
+            "changed near byte {at}: the new turn is shown first"
+        );
+        assert!(!format!("{:?}", viewer.events()).contains("ZZZ"));
+        viewer.frame();
+        // …then proven: the changed entry is found, and the file read again.
+        assert!(
+            matches!(viewer.app.prove(), Proven::Redraw(None)),
+            "changed near byte {at}: the proof finds the change and draws again"
+        );
         let shown = format!("{:?}", viewer.events());
         assert!(shown.contains("ZZZ"), "the entry changed near byte {at}");
         assert_shows_the_new_file(&mut viewer, &dir, &format!("changed near byte {at}"));
@@ -124,12 +141,37 @@ fn a_rewrite_that_only_appends_keeps_earlier_turns_in_outline() {
     for turn in turns..turns + 3 {
         now = generate::appended(&now, &generate::turn_events(7, turn));
         rewrite(&dir, &now);
-        viewer.reload();
+        viewer.reload_unproven();
+        viewer.frame();
         // The prefix hashed in parallel matched the one hashed as the
-        // outline was read: nothing was read again.
+        // outline was read: nothing to draw again, nothing read again.
+        assert!(
+            matches!(viewer.app.prove(), Proven::Shown),
+            "turn {turn} appended: proven"
+        );
         assert_eq!(viewer.earlier(), outlined, "turn {turn} appended");
     }
     let mut whole = Viewer::whole(&dir, 100, 30);
     let (followed, fresh) = (viewer.frame(), whole.frame());
     assert!(followed == fresh, "{}\n\n{}", text(&followed), text(&fresh));
+}
+
+#[test]
+fn a_file_cut_short_where_it_is_before_the_proof_is_read_again_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, turns) = conversation(tmp.path());
+    let mut viewer = Viewer::at_end(&dir, 100, 30);
+    viewer.frame();
+    rewrite(
+        &dir,
+        &generate::appended(&stored, &generate::turn_events(7, turns)),
+    );
+    viewer.reload_unproven();
+    viewer.frame();
+    // The file the new turn was read from is cut short and written again
+    // where it is (not replaced by a rename) before the proof reads it.
+    let events = generate::conversation_events(SIZE / 2);
+    std::fs::write(dir.join("events.json"), generate::stored(&events)).unwrap();
+    assert!(matches!(viewer.app.prove(), Proven::Redraw(None)));
+    assert_shows_the_new_file(&mut viewer, &dir, "cut short before the proof");
 }

@@ -106,6 +106,33 @@ fn new_events_scroll_into_view() {
 }
 
 #[test]
+fn a_new_turn_drawn_before_its_proof_gives_way_to_an_earlier_entry_rewritten() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = conversation(tmp.path(), 23);
+    let mut viewer = start(&dir);
+    viewer.wait_for_text("hard-codes");
+    // JP rewrites the reply above with the same length and adds a call: the
+    // viewer draws the call first, then finds the reply changed when it
+    // proves what it had read before, with no further write to wake it.
+    let mut events: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(Path::new(FIXTURE).join("events.json")).unwrap())
+            .unwrap();
+    let reply = events[20]["message"]
+        .as_str()
+        .unwrap()
+        .replace("hard-codes", "HARD-CODES");
+    events[20]["message"] = Value::from(reply);
+    let tmp_file = dir.join("events.json.tmp");
+    std::fs::write(&tmp_file, serde_json::to_vec_pretty(&events[..24]).unwrap()).unwrap();
+    std::fs::rename(tmp_file, dir.join("events.json")).unwrap();
+    viewer.wait_until("the rewritten reply", TIMEOUT, |s| {
+        let text = s.contents();
+        text.contains("HARD-CODES") && text.contains("24 events")
+    });
+    viewer.quit();
+}
+
+#[test]
 fn ctrl_z_suspends_and_the_viewer_comes_back() {
     let tmp = tempfile::tempdir().unwrap();
     let mut viewer = start(&conversation(tmp.path(), 100));

@@ -87,7 +87,7 @@ impl JpStream {
         let mut reader = Reader::new(base.is_some(), 0);
         let mut hasher = PrefixHasher::new();
         let entries = ArrayReader::new(events, chunk)?;
-        let Some(end) = parse_entries(entries, &mut reader, &mut hasher)? else {
+        let Some(end) = parse_entries(entries, &mut reader, |bytes| hasher.update(bytes))? else {
             return Ok(None);
         };
         let stream = JpStream::after_read(&end, &hasher, reader.entries_read(), base_config_json);
@@ -138,10 +138,11 @@ impl JpStream {
         Ok(Delta::Reloaded(self.reload(events_json, base_config_json)?))
     }
 
-    /// A reader of a file read without hashing it (`JpSparse`, for
-    /// printing): its first change is read whole, as a new file.
-    #[cfg(feature = "cli")]
-    pub(super) fn unfollowed() -> Self {
+    /// A reader that knows none of the file's bytes: its first change is
+    /// read whole, as a new file. For a file read without hashing it
+    /// (`JpSparse`, for printing), and a follower whose last change could
+    /// not be proven.
+    pub fn unfollowed() -> Self {
         JpStream {
             prefix_len: usize::MAX,
             ..JpStream::default()
@@ -149,32 +150,72 @@ impl JpStream {
     }
 
     /// How many leading bytes of the file were parsed before (see
-    /// [`JpStream::update_rest`]).
+    /// [`JpStream::read_rest`]).
     pub fn prefix_len(&self) -> usize {
         self.prefix_len
     }
 
     /// [`JpStream::update`] for a file read in two parts, so that a reader
-    /// need not hold the whole file: `hasher` has hashed its first
+    /// need not hold the whole file ([`JpStream::read_rest`], then
+    /// [`JpStream::prove`]): `hasher` has hashed its first
     /// [`JpStream::prefix_len`] bytes as they were read, and `rest` is what
     /// follows them. `None` when only re-reading the whole file will do (the
     /// bytes parsed before or the base config changed): pass it all to
     /// [`JpStream::update`] then.
+    #[cfg(any(test, feature = "internals"))]
     pub fn update_rest(
         &mut self,
         hasher: PrefixHasher,
         rest: &[u8],
         base_config_json: Option<&[u8]>,
     ) -> Option<Delta> {
-        if base_config_json.map(XxHash3_64::oneshot) != self.base_hash
-            || hasher.digest() != self.prefix_hash
-        {
+        let (delta, ahead) = self.read_rest(rest, base_config_json)?;
+        self.prove(hasher, rest, ahead).then_some(delta)
+    }
+
+    /// The first half of re-reading a file in two parts, for a reader that shows
+    /// a rewrite's new entries before it has read the bytes before them:
+    /// what `rest`, the bytes after [`JpStream::prefix_len`], holds if those
+    /// bytes are unchanged. The follower is left as it was until
+    /// [`JpStream::prove`] is given their hash. `None` when only re-reading
+    /// the whole file will do (the base config changed, `rest` is not the
+    /// end of an array of entries).
+    pub fn read_rest(
+        &self,
+        rest: &[u8],
+        base_config_json: Option<&[u8]>,
+    ) -> Option<(Delta, Ahead)> {
+        if base_config_json.map(XxHash3_64::oneshot) != self.base_hash {
             return None;
         }
         if XxHash3_64::oneshot(rest) == self.rest_hash {
-            return Some(Delta::Unchanged);
+            let ahead = Ahead {
+                entries_len: 0,
+                entries: self.entries,
+                rest_hash: self.rest_hash,
+            };
+            return Some((Delta::Unchanged, ahead));
         }
-        self.try_append(rest, hasher).map(Delta::Appended)
+        let (load, ahead) = self.read_appended(rest)?;
+        Some((Delta::Appended(load), ahead))
+    }
+
+    /// The second half of re-reading a file in two parts: whether the file's
+    /// first [`JpStream::prefix_len`] bytes, which `hasher` has hashed, are
+    /// the bytes parsed before. If so the follower takes what
+    /// [`JpStream::read_rest`] read in `rest` (`ahead`) and is ready for the
+    /// next rewrite; if not it is left as it was, and only re-reading the
+    /// whole file will do.
+    pub fn prove(&mut self, mut hasher: PrefixHasher, rest: &[u8], ahead: Ahead) -> bool {
+        if hasher.digest() != self.prefix_hash {
+            return false;
+        }
+        hasher.update(&rest[..ahead.entries_len]);
+        self.prefix_len += ahead.entries_len;
+        self.prefix_hash = hasher.digest();
+        self.entries = ahead.entries;
+        self.rest_hash = ahead.rest_hash;
+        true
     }
 
     fn reload(
@@ -200,38 +241,52 @@ impl JpStream {
         Ok(load)
     }
 
-    /// Parses `after`, what follows the known prefix, whose bytes `hasher`
-    /// has just hashed (and found unchanged); `None` when that is not
-    /// possible (a trailing comma, text after the array: a re-read reports
-    /// them as a fresh load does).
-    fn try_append(&mut self, after: &[u8], mut hasher: PrefixHasher) -> Option<JpLoad> {
+    /// Parses `after`, what follows the known prefix; `None` when that is
+    /// not possible (a trailing comma, text after the array: a re-read
+    /// reports them as a fresh load does).
+    fn read_appended(&self, after: &[u8]) -> Option<(JpLoad, Ahead)> {
         // An empty array is re-read whole: its first entry may be a legacy base.
         if self.entries == 0 {
             return None;
         }
         let mut reader = Reader::new(true, self.entries);
         let entries = ArrayReader::after_entry(after, after.len().max(1));
-        let end = parse_entries(entries, &mut reader, &mut hasher).ok()??;
-        self.entries = reader.entries_read();
-        self.prefix_len += end.prefix_len;
-        self.prefix_hash = hasher.digest();
-        self.rest_hash = XxHash3_64::oneshot(&end.rest);
-        Some(reader.finish())
+        // The bytes are hashed once they are proven to follow the prefix.
+        let end = parse_entries(entries, &mut reader, |_| {}).ok()??;
+        let ahead = Ahead {
+            entries_len: end.prefix_len,
+            entries: reader.entries_read(),
+            rest_hash: XxHash3_64::oneshot(&end.rest),
+        };
+        Some((reader.finish(), ahead))
     }
 }
 
-/// Parses each entry `entries` hands out into `reader`, hashing every byte
-/// up to the end of the last one into `hasher`; what follows the last entry,
+/// What a rewrite holds after the bytes a [`JpStream`] parsed before, read
+/// before those bytes are proven unchanged ([`JpStream::read_rest`]): what
+/// the follower takes once they are ([`JpStream::prove`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ahead {
+    /// How many leading bytes of the rest the new entries take.
+    entries_len: usize,
+    /// How many stored entries the file holds up to their end.
+    entries: usize,
+    /// The hash of the bytes after them (the array's end).
+    rest_hash: u64,
+}
+
+/// Parses each entry `entries` hands out into `reader`, handing every byte
+/// up to the end of the last one to `hashed`; what follows the last entry,
 /// or `None` when the bytes are not a plain array of entries.
 fn parse_entries<R: Read>(
     mut entries: ArrayReader<R>,
     reader: &mut Reader,
-    hasher: &mut PrefixHasher,
+    mut hashed: impl FnMut(&[u8]),
 ) -> io::Result<Option<ArrayEnd>> {
     // Each entry's members, the vector kept from one entry to the next.
     let mut found = Vec::new();
     loop {
-        match entries.next(|bytes| hasher.update(bytes))? {
+        match entries.next(&mut hashed)? {
             Next::Entry(bytes, ends) => {
                 let Ok(entry) = entry::read(bytes, ends, &mut found) else {
                     return Ok(None);
@@ -245,7 +300,7 @@ fn parse_entries<R: Read>(
             reader.note_lone(escape);
         }
     }
-    entries.finish(|bytes| hasher.update(bytes))
+    entries.finish(hashed)
 }
 
 /// Byte offset just past the last entry of a JSON array: the array's closing

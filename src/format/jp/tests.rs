@@ -286,3 +286,58 @@ fn a_file_read_in_two_parts_updates_like_a_whole_one() {
         "an earlier entry changed: the whole file must be read"
     );
 }
+
+/// The hasher of the first `len` bytes of `bytes`, as a reader hashes them.
+fn hashed(bytes: &[u8], len: usize) -> PrefixHasher {
+    let mut hasher = PrefixHasher::new();
+    hasher.update(&bytes[..len]);
+    hasher
+}
+
+#[test]
+fn a_rewrite_read_before_its_prefix_is_proven_is_taken_only_once_it_is() {
+    let first = events(json!([
+        {"timestamp": "t1", "type": "turn_start"},
+        {"timestamp": "t2", "type": "chat_request", "content": "hi"}
+    ]));
+    let second = events(json!([
+        {"timestamp": "t1", "type": "turn_start"},
+        {"timestamp": "t2", "type": "chat_request", "content": "hi"},
+        {"timestamp": "t3", "type": "chat_response", "message": "hello"}
+    ]));
+    let (mut stream, _) = JpStream::open(&first, Some(b"{}")).unwrap();
+    let before = stream.clone();
+    let at = stream.prefix_len();
+    let (delta, ahead) = stream.read_rest(&second[at..], Some(b"{}")).unwrap();
+    assert_eq!(
+        delta,
+        JpStream::open(&first, Some(b"{}"))
+            .unwrap()
+            .0
+            .update(&second, Some(b"{}"))
+            .unwrap(),
+        "what the rest holds is read as a whole update reads it"
+    );
+    assert_eq!(stream, before, "nothing is taken before the proof");
+    assert!(stream.prove(hashed(&second, at), &second[at..], ahead));
+    assert_eq!(
+        stream,
+        JpStream::open(&second, Some(b"{}")).unwrap().0,
+        "once proven, the follower is the one a first read of the new file makes"
+    );
+
+    // The same new entry after an earlier one that changed (same length).
+    let edited = events(json!([
+        {"timestamp": "t1", "type": "turn_start"},
+        {"timestamp": "t2", "type": "chat_request", "content": "HI"},
+        {"timestamp": "t3", "type": "chat_response", "message": "hello"}
+    ]));
+    let (mut stream, _) = JpStream::open(&first, Some(b"{}")).unwrap();
+    let (delta, ahead) = stream.read_rest(&edited[at..], Some(b"{}")).unwrap();
+    assert!(matches!(delta, Delta::Appended(_)), "read before the proof");
+    assert!(
+        !stream.prove(hashed(&edited, at), &edited[at..], ahead),
+        "the earlier entry changed: not proven"
+    );
+    assert_eq!(stream, before, "a change not proven is not taken");
+}

@@ -62,10 +62,19 @@ impl Viewer {
     }
 
     /// The viewer told that `events.json` changed, as the watcher tells it,
-    /// at the file's own time: the status bar shows when the conversation
-    /// last changed, and a viewer opened on the new file shows its time
-    /// (the clock would differ from it across a second's edge).
+    /// at the file's own time (the status bar shows when the conversation
+    /// last changed, and a viewer opened on the new file shows its time:
+    /// the clock would differ from it across a second's edge), then as its
+    /// loop goes on: the change drawn, then proven.
     pub fn reload(&mut self) {
+        self.reload_unproven();
+        self.frame();
+        self.app.prove();
+    }
+
+    /// [`Viewer::reload`] up to the change read, before the bytes before
+    /// it are proven unchanged ([`App::prove`]).
+    pub fn reload_unproven(&mut self) {
         let at = self
             .app
             .document()
