@@ -8,8 +8,9 @@
 //! follows the file across rewrites: when the new file starts with the bytes
 //! parsed before (checked through a hash of that prefix, fed as the file is
 //! read, so the prefix is never held), only what follows is parsed
-//! ([`DocumentReader::read_rest`], [`DocumentReader::prove`]). What it reads is a [`Loaded`]: the
-//! events, the base configuration, the entries kept as unknown.
+//! ([`DocumentReader::read_rest`], then [`DocumentReader::prove`]). What it
+//! reads is a [`Loaded`]: the events, the base configuration, the entries
+//! kept as unknown.
 //!
 //! `load` and `travel` see only this module; a format's own types stay in
 //! its submodule (docs/adding-a-format.md).
@@ -209,9 +210,9 @@ impl DocumentReader {
         }
     }
 
-    /// How many leading bytes of the file were parsed before: hash that
-    /// many as the file is read, and pass the hasher and the rest to
-    /// [`DocumentReader::prove`].
+    /// How many leading bytes of the file were parsed before: after a
+    /// rewrite, pass what follows them to [`DocumentReader::read_rest`],
+    /// then their hash to [`DocumentReader::prove`].
     pub fn prefix_len(&self) -> usize {
         match &self.state {
             State::Jp(stream) => stream.prefix_len(),

@@ -452,8 +452,8 @@ impl<D: Viewable> App<D> {
     }
 
     /// Proves what the last reload showed before reading all it rests on
-    /// ([`super::blocks::Follow::prove`]): the runner calls it once the reload is drawn,
-    /// before it waits for the next key.
+    /// ([`super::blocks::Follow::prove`]): the runner calls it once the
+    /// reload is drawn, before it waits for the next key.
     pub fn prove(&mut self) -> Proven {
         if !self.doc.unproven() {
             return Proven::Shown;
