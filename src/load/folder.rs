@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{Read as _, Seek as _, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use super::prefix_read::hash_prefix;
+use super::prefix_read::{Hashed, PrefixHashing};
 #[cfg(feature = "cli")]
 use super::StoredTexts;
 use super::{Live, OpenError, Origin, Reader, Refresh};
@@ -80,7 +80,10 @@ impl Live {
         let read = match read_after(&dir.events_path(), reader.prefix_len())? {
             Some((file, rest)) => reader
                 .read_rest(&rest, base)
-                .map(|(change, ahead)| (change, Unproven { file, rest, ahead })),
+                .map(|(change, ahead)| {
+                    let hashing = None;
+                    (change, Unproven { file, rest, ahead, hashing })
+                }),
             None => None,
         };
         let change = match read {
@@ -124,24 +127,52 @@ impl Live {
     /// nothing waited to be proven), `Reloaded` when they are not: the
     /// conversation was read again whole.
     pub fn prove(&mut self) -> Result<Refresh, OpenError> {
-        let Some(unproven) = self.unproven.take() else {
-            return Ok(Refresh::Unchanged);
+        loop {
+            if let Some(refresh) = self.prove_step(usize::MAX)? {
+                return Ok(refresh);
+            }
+        }
+    }
+
+    /// A step of [`Live::prove`]: `chunks` more of the bytes before the
+    /// change hashed, 1 MiB each (helper threads hash more meanwhile); what
+    /// [`Live::prove`] returns once they are all hashed, `None` before.
+    pub fn prove_step(&mut self, chunks: usize) -> Result<Option<Refresh>, OpenError> {
+        let Live {
+            unproven: waiting,
+            reader: Reader::Document(reader),
+            origin: Origin::Jp(dir),
+            ..
+        } = self
+        else {
+            self.unproven = None;
+            return Ok(Some(Refresh::Unchanged));
         };
-        let (Reader::Document(reader), Origin::Jp(dir)) = (&mut self.reader, &self.origin) else {
-            return Ok(Refresh::Unchanged);
+        let Some(mut unproven) = waiting.take() else {
+            return Ok(Some(Refresh::Unchanged));
         };
         let events_path = dir.events_path();
-        let proven = match hash_prefix(&unproven.file, reader.prefix_len()) {
-            Ok(Some(hasher)) => reader.prove(hasher, &unproven.rest, unproven.ahead),
-            Ok(None) => false,
+        let file = &unproven.file;
+        let hashed = match &mut unproven.hashing {
+            Some(hashing) => hashing.step(file, chunks),
+            None => PrefixHashing::start(file, reader.prefix_len()).and_then(|hashing| {
+                unproven.hashing.insert(hashing).step(file, chunks)
+            }),
+        };
+        let hashed = match hashed {
+            Ok(Hashed::Working) => {
+                *waiting = Some(unproven);
+                return Ok(None);
+            }
+            Ok(Hashed::Done(hashed)) => hashed,
             Err(e) => {
                 // What was shown stays until the next change, read whole.
                 reader.forget();
                 return Err(named(&events_path, &e).into());
             }
         };
-        if proven {
-            return Ok(Refresh::Unchanged);
+        if hashed.is_some_and(|hasher| reader.prove(*hasher, &unproven.rest, unproven.ahead)) {
+            return Ok(Some(Refresh::Unchanged));
         }
         // If reading it whole fails, the next change is read whole.
         reader.forget();
@@ -149,7 +180,7 @@ impl Live {
         let (fresh, load) = read_document(dir, files.base_config.as_deref())?;
         *reader = fresh;
         self.take_title(&files);
-        Ok(self.apply(&events_path, Change::Reloaded(load)))
+        Ok(Some(self.apply(&events_path, Change::Reloaded(load))))
     }
 
     /// Re-reads a conversation folder's title after its `metadata.json`
@@ -254,6 +285,8 @@ pub(super) struct Unproven {
     rest: Vec<u8>,
     /// What the reader takes once they are proven.
     ahead: Ahead,
+    /// Their hash, made a step at a time ([`Live::prove_step`]).
+    hashing: Option<PrefixHashing>,
 }
 
 /// Opens the file at `path` and reads what follows its first `prefix`

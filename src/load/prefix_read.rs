@@ -11,7 +11,9 @@
 //! on a busy machine a helper may not be run for several milliseconds, and the
 //! new turn must not wait for it. A helper that finishes later finds its chunk
 //! done and stops; a helper that cannot be started, or that meets an error,
-//! leaves its chunks to the caller, which meets the error itself.
+//! leaves its chunks to the caller, which meets the error itself. The
+//! caller takes its chunks a few at a time ([`PrefixHashing::step`]): the
+//! viewer answers keys between two steps.
 
 use std::fs::File;
 use std::io;
@@ -28,45 +30,100 @@ const READ_BUFFER: usize = 128 << 10;
 /// At most how many threads (the caller's included) hash a prefix at once.
 const HASH_THREADS: usize = 4;
 
-/// The prefix hash of the first `prefix` bytes of `file`, or `None` when it
-/// is shorter (see the module doc).
-pub(super) fn hash_prefix(file: &File, prefix: usize) -> io::Result<Option<PrefixHasher>> {
-    hash_prefix_with(file, prefix, cores().min(HASH_THREADS))
-}
-
-/// [`hash_prefix`] on `threads` threads at most, the caller's included.
+/// The prefix hash of the first `prefix` bytes of `file` on `threads`
+/// threads at most, the caller's included, a chunk a step; `None` when the
+/// file is shorter.
+#[cfg(test)]
 fn hash_prefix_with(
     file: &File,
     prefix: usize,
     threads: usize,
 ) -> io::Result<Option<PrefixHasher>> {
-    let chunks = prefix.div_ceil(PREFIX_CHUNK);
-    let helpers = threads.min(chunks).saturating_sub(1);
-    let board = Arc::new(Board {
-        file: if helpers > 0 {
-            Some(file.try_clone()?)
-        } else {
-            None
-        },
-        prefix,
-        next: AtomicUsize::new(0),
-        hashed: (0..chunks).map(|_| OnceLock::new()).collect(),
-    });
-    for _ in 0..helpers {
-        let board = Arc::clone(&board);
-        let started = std::thread::Builder::new()
-            .name("prefix-hash".to_owned())
-            .spawn(move || {
-                if let Some(file) = &board.file {
-                    // An error leaves the chunk to the caller, which meets it.
-                    let _ = board.take_chunks(file);
-                }
-            });
-        if started.is_err() {
-            break;
+    let mut hashing = PrefixHashing::start_with(file, prefix, threads)?;
+    loop {
+        if let Hashed::Done(hashed) = hashing.step(file, 1)? {
+            return Ok(hashed.map(|hasher| *hasher));
         }
     }
-    board.finish(file)
+}
+
+/// A prefix hashed a few chunks at a time by the caller
+/// ([`PrefixHashing::step`]), helper threads hashing chunks meanwhile: the
+/// viewer proves a rewrite's prefix between keys, so that no key waits for
+/// the whole of a 1 GB conversation's.
+pub(super) struct PrefixHashing {
+    board: Arc<Board>,
+}
+
+impl Drop for PrefixHashing {
+    /// A proof given up (the conversation read again whole meanwhile)
+    /// leaves the helpers no chunk to take: they stop after the one they
+    /// hash, instead of hashing the rest of the prefix for nobody.
+    fn drop(&mut self) {
+        self.board
+            .next
+            .store(self.board.hashed.len(), Ordering::Relaxed);
+    }
+}
+
+/// What a step of [`PrefixHashing`] left.
+pub(super) enum Hashed {
+    /// Chunks are left to hash.
+    Working,
+    /// Every chunk is hashed: the prefix's hash (boxed: a hasher's state
+    /// is 744 bytes), or `None` when the file is shorter than the prefix.
+    Done(Option<Box<PrefixHasher>>),
+}
+
+impl PrefixHashing {
+    /// Starts hashing the first `prefix` bytes of `file`, helper threads
+    /// taking chunks at once.
+    pub(super) fn start(file: &File, prefix: usize) -> io::Result<PrefixHashing> {
+        PrefixHashing::start_with(file, prefix, cores().min(HASH_THREADS))
+    }
+
+    /// [`PrefixHashing::start`] on `threads` threads at most, the caller's
+    /// included.
+    fn start_with(file: &File, prefix: usize, threads: usize) -> io::Result<PrefixHashing> {
+        let chunks = prefix.div_ceil(PREFIX_CHUNK);
+        let helpers = threads.min(chunks).saturating_sub(1);
+        let board = Arc::new(Board {
+            file: if helpers > 0 {
+                Some(file.try_clone()?)
+            } else {
+                None
+            },
+            prefix,
+            next: AtomicUsize::new(0),
+            hashed: (0..chunks).map(|_| OnceLock::new()).collect(),
+        });
+        for _ in 0..helpers {
+            let board = Arc::clone(&board);
+            let started = std::thread::Builder::new()
+                .name("prefix-hash".to_owned())
+                .spawn(move || {
+                    if let Some(file) = &board.file {
+                        // An error leaves the chunk to the caller, which meets it.
+                        let _ = board.take_chunks(file, usize::MAX);
+                    }
+                });
+            if started.is_err() {
+                break;
+            }
+        }
+        Ok(PrefixHashing { board })
+    }
+
+    /// Hashes up to `chunks` chunks nobody has taken, reading them from
+    /// `file` (the file [`PrefixHashing::start`] was given); once none is
+    /// left, what the helpers took and have not finished too, and the hash.
+    pub(super) fn step(&mut self, file: &File, chunks: usize) -> io::Result<Hashed> {
+        if self.board.take_chunks(file, chunks)? {
+            Ok(Hashed::Done(self.board.finish(file)?.map(Box::new)))
+        } else {
+            Ok(Hashed::Working)
+        }
+    }
 }
 
 /// The chunks of one prefix and who has done what: shared by the caller and
@@ -84,11 +141,10 @@ struct Board {
 }
 
 impl Board {
-    /// The caller's part: takes chunks until none is left, then hashes
+    /// The caller's last part, once no chunk is left to take: hashes
     /// itself what a helper took and has not finished, in order (a chunk
     /// cut short ends the prefix there).
     fn finish(&self, file: &File) -> io::Result<Option<PrefixHasher>> {
-        self.take_chunks(file)?;
         if self
             .hashed
             .iter()
@@ -114,14 +170,15 @@ impl Board {
         Ok(PrefixHasher::concat(pieces))
     }
 
-    /// Takes and hashes the next chunk nobody has taken until there is none
-    /// left, or the file is found to end early.
-    fn take_chunks(&self, file: &File) -> io::Result<()> {
+    /// Takes and hashes the next chunk nobody has taken, `most` of them at
+    /// most; whether none is left (all were taken, or the file was found
+    /// to end early).
+    fn take_chunks(&self, file: &File, most: usize) -> io::Result<bool> {
         let mut buffer = Vec::new();
-        loop {
+        for _ in 0..most {
             let index = self.next.fetch_add(1, Ordering::Relaxed);
             if index >= self.hashed.len() {
-                return Ok(());
+                return Ok(true);
             }
             let piece = self.hash_chunk(file, index, &mut buffer)?;
             let short = piece.is_none();
@@ -130,9 +187,10 @@ impl Board {
             if short {
                 // The chunks after it do not count.
                 self.next.store(self.hashed.len(), Ordering::Relaxed);
-                return Ok(());
+                return Ok(true);
             }
         }
+        Ok(self.next.load(Ordering::Relaxed) >= self.hashed.len())
     }
 
     /// The prefix hash of chunk `index`, read from `file` through `buffer`;
@@ -236,8 +294,29 @@ mod tests {
             next: AtomicUsize::new(2),
             hashed: (0..5).map(|_| OnceLock::new()).collect(),
         };
-        let hashed = board.finish(&file).expect("read").expect("long enough");
+        let mut hashing = PrefixHashing {
+            board: Arc::new(board),
+        };
+        // The caller's steps take the three chunks left, one at a time.
+        for _ in 0..2 {
+            assert!(matches!(hashing.step(&file, 1), Ok(Hashed::Working)));
+        }
+        let Ok(Hashed::Done(Some(hashed))) = hashing.step(&file, 1) else {
+            panic!("the last chunk taken, the prefix is hashed");
+        };
         assert_eq!(hashed.digest(), read_through(&data));
+    }
+
+    #[test]
+    fn a_proof_given_up_leaves_the_helpers_no_chunk_to_take() {
+        let data = bytes(8 * PREFIX_CHUNK);
+        let (_temp, file) = file_of(&data);
+        // No helper: the caller alone has taken a chunk when it gives up.
+        let mut hashing = PrefixHashing::start_with(&file, data.len(), 1).expect("started");
+        assert!(matches!(hashing.step(&file, 1), Ok(Hashed::Working)));
+        let board = Arc::clone(&hashing.board);
+        drop(hashing);
+        assert!(board.next.load(Ordering::Relaxed) >= board.hashed.len());
     }
 
     #[test]

@@ -54,6 +54,9 @@ pub enum Proven {
     /// What the screen shows was true (or nothing waited to be proven):
     /// nothing to draw again.
     Shown,
+    /// A step is done, more are left: call [`App::prove`] again once no
+    /// event waits.
+    Working,
     /// It was not, and was read again whole, or it could not be checked
     /// (a note says why): draw again, and carry out the notification the
     /// change brings, if any.
@@ -451,9 +454,10 @@ impl<D: Viewable> App<D> {
         self.change(reload.at, |doc| doc.update(reload.update));
     }
 
-    /// Proves what the last reload showed before reading all it rests on
-    /// ([`super::blocks::Follow::prove`]): the runner calls it once the
-    /// reload is drawn, before it waits for the next key.
+    /// A step of proving what the last reload showed before reading all it
+    /// rests on ([`super::blocks::Follow::prove`]): the runner calls it once
+    /// the reload is drawn, a step whenever no event waits, until it is
+    /// done.
     pub fn prove(&mut self) -> Proven {
         if !self.doc.unproven() {
             return Proven::Shown;
@@ -461,6 +465,8 @@ impl<D: Viewable> App<D> {
         let before = self.doc.attention();
         if self.change(SystemTime::now(), |doc| doc.prove()) {
             Proven::Redraw(self.tell(&before))
+        } else if self.doc.unproven() {
+            Proven::Working
         } else {
             Proven::Shown
         }

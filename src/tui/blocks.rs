@@ -253,9 +253,11 @@ pub trait Follow {
     fn unproven(&self) -> bool {
         false
     }
-    /// Proves what the last update showed before reading all it rests on;
-    /// whether the content changed (it was wrong, and read again whole).
-    /// Called once the change is drawn, before the next key waits.
+    /// A step of proving what the last update showed before reading all it
+    /// rests on; whether the content changed (it was wrong, and read again
+    /// whole, or a change that came meanwhile was read). Called once the
+    /// change is drawn, a step between keys until it is no longer
+    /// [`Follow::unproven`].
     fn prove(&mut self) -> Result<bool, ReadError> {
         Ok(false)
     }

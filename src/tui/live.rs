@@ -48,6 +48,12 @@ pub const CODE_WIDTH: usize = 1000;
 /// when a writer floods the stream.
 pub const STREAM_SLICE: usize = 256 * 1024;
 
+/// How many 1 MiB chunks of a rewrite's prefix one step of its proof hashes
+/// on the viewer's thread (helper threads hash more meanwhile): a few
+/// milliseconds, so that keys and signals are answered between steps even
+/// while a 1 GB conversation's prefix is proven.
+const PROOF_STEP: usize = 16;
+
 /// A block's fingerprint not computed yet. A block whose fingerprint is
 /// this very number has it computed again each time it is asked: no harm.
 const NOT_YET: u64 = 0;
@@ -102,6 +108,9 @@ pub struct LiveDocument {
     /// The file grew while followed: from then on its modification time
     /// alone says how long the agent has been quiet ([`writer_idle::quiet_for`]).
     grown: bool,
+    /// A change came while the last one was being proven: it is read once
+    /// the proof is done ([`Follow::prove`]).
+    refresh_waiting: bool,
 }
 
 impl LiveDocument {
@@ -125,6 +134,7 @@ impl LiveDocument {
             focus: Vec::new(),
             earlier: 0,
             grown: false,
+            refresh_waiting: false,
         };
         doc.check_finished();
         doc.rebuild();
@@ -364,9 +374,14 @@ impl LiveDocument {
     }
 
     /// Re-reads after a change, a rewrite's new entries before the bytes
-    /// before them are proven ([`Follow::prove`]); whether anything the
-    /// viewer shows changed.
+    /// before them are proven ([`Follow::prove`]), or once the proof under
+    /// way is done; whether anything the viewer shows changed.
     fn refresh(&mut self) -> Result<bool, ReadError> {
+        if self.live.unproven() {
+            // Read once the proof under way is done, between keys.
+            self.refresh_waiting = true;
+            return Ok(false);
+        }
         let refresh = self
             .live
             .refresh_unproven()
@@ -663,9 +678,15 @@ impl Follow for LiveDocument {
     }
 
     fn prove(&mut self) -> Result<bool, ReadError> {
-        let proven = self.live.prove();
-        let changed = proven.map_err(|e| ReadError::new(without_folder(&e.to_string())))?
-            != Refresh::Unchanged;
+        let proven = self.live.prove_step(PROOF_STEP);
+        let Some(proven) = proven.map_err(|e| ReadError::new(without_folder(&e.to_string())))?
+        else {
+            return Ok(false);
+        };
+        let mut changed = proven != Refresh::Unchanged;
+        if std::mem::take(&mut self.refresh_waiting) {
+            changed |= self.refresh()?;
+        }
         self.grown |= changed;
         let state_changed = self.check_finished();
         if changed || state_changed {

@@ -246,12 +246,12 @@ enum Next<U> {
 
 /// The next event: first what was typed while earlier turns were read.
 /// While none waits, what the last reload showed before reading all it
-/// rests on is proven (drawn again if it was wrong); a key waiting for
-/// every earlier turn reads them a step at a time (the screen drawn after
-/// each, its status bar saying how far), else the document highlights the
-/// code it left plain a few lines at a time (a key waits for one step at
-/// most), and once a block is highlighted as far as it was shown, the
-/// screen is drawn again.
+/// rests on is proven a step at a time (drawn again if it was wrong); a
+/// key waiting for every earlier turn reads them a step at a time (the
+/// screen drawn after each, its status bar saying how far), else the
+/// document highlights the code it left plain a few lines at a time (a key
+/// waits for one step at most), and once a block is highlighted as far as
+/// it was shown, the screen is drawn again.
 fn next_event<D: Viewable>(app: &mut App<D>, rx: &Receiver<AppEvent<D::Update>>) -> Next<D::Update> {
     if let Some(event) = app.typed_event() {
         return Next::Event(event);
@@ -262,10 +262,11 @@ fn next_event<D: Viewable>(app: &mut App<D>, rx: &Receiver<AppEvent<D::Update>>)
             Err(TryRecvError::Disconnected) => return Next::Closed,
             Err(TryRecvError::Empty) => {}
         }
-        // What the last reload showed is proven before anything else is
-        // read: it was drawn first.
+        // What the last reload showed is proven, a step at a time, before
+        // anything else is read: it was drawn first.
         match app.prove() {
             Proven::Shown => {}
+            Proven::Working => continue,
             Proven::Redraw(None) => return Next::Draw,
             Proven::Redraw(Some(effect)) => return Next::Effect(effect),
         }

@@ -106,7 +106,7 @@ fn an_earlier_entry_rewritten_in_any_chunk_is_shown_as_the_new_file_says() {
         viewer.frame();
         // …then proven: the changed entry is found, and the file read again.
         assert!(
-            matches!(viewer.app.prove(), Proven::Redraw(None)),
+            matches!(viewer.prove(), Proven::Redraw(None)),
             "changed near byte {at}: the proof finds the change and draws again"
         );
         let shown = format!("{:?}", viewer.events());
@@ -146,7 +146,7 @@ fn a_rewrite_that_only_appends_keeps_earlier_turns_in_outline() {
         // The prefix hashed in parallel matched the one hashed as the
         // outline was read: nothing to draw again, nothing read again.
         assert!(
-            matches!(viewer.app.prove(), Proven::Shown),
+            matches!(viewer.prove(), Proven::Shown),
             "turn {turn} appended: proven"
         );
         assert_eq!(viewer.earlier(), outlined, "turn {turn} appended");
@@ -172,6 +172,38 @@ fn a_file_cut_short_where_it_is_before_the_proof_is_read_again_whole() {
     // where it is (not replaced by a rename) before the proof reads it.
     let events = generate::conversation_events(SIZE / 2);
     std::fs::write(dir.join("events.json"), generate::stored(&events)).unwrap();
-    assert!(matches!(viewer.app.prove(), Proven::Redraw(None)));
+    assert!(matches!(viewer.prove(), Proven::Redraw(None)));
     assert_shows_the_new_file(&mut viewer, &dir, "cut short before the proof");
+}
+
+#[test]
+fn a_rewrite_that_comes_while_the_last_is_proven_is_read_after_the_proof() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, turns) = conversation(tmp.path());
+    let mut viewer = Viewer::at_end(&dir, 100, 30);
+    viewer.frame();
+    let before = viewer.events().len();
+    let first = generate::turn_events(7, turns);
+    let once = generate::appended(&stored, &first);
+    rewrite(&dir, &once);
+    viewer.reload_unproven();
+    viewer.frame();
+    assert_eq!(viewer.events().len(), before + first.len());
+    // The next rewrite is reported before the first one is proven: it is
+    // not read yet…
+    let second = generate::turn_events(7, turns + 1);
+    rewrite(&dir, &generate::appended(&once, &second));
+    viewer.reload_unproven();
+    assert_eq!(viewer.events().len(), before + first.len());
+    // …but as soon as the proof is done, and drawn.
+    assert!(matches!(viewer.prove(), Proven::Redraw(None)));
+    assert_eq!(viewer.events().len(), before + first.len() + second.len());
+    assert!(
+        matches!(viewer.prove(), Proven::Shown),
+        "the second proven too"
+    );
+    // Earlier turns are still in outline: the frames are compared.
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    let (followed, fresh) = (viewer.frame(), whole.frame());
+    assert!(followed == fresh, "{}\n\n{}", text(&followed), text(&fresh));
 }

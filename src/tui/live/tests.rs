@@ -8,7 +8,7 @@ use super::*;
 use crate::render::document::DocView;
 use crate::source::ConversationDir;
 use crate::text::width::line_text;
-use crate::tui::app::{App, AppEvent, Reload, ViewerOptions};
+use crate::tui::app::{App, AppEvent, Proven, Reload, ViewerOptions};
 use crate::tui::clock::Clock;
 use crate::tui::keys::Action;
 use crate::tui::live::CODE_WIDTH;
@@ -483,7 +483,8 @@ fn search_finds_lines_in_every_piece_of_a_huge_result() {
 }
 
 /// Blocks the viewer lays out to take a change of its events file and draw
-/// the next frame of `terminal`.
+/// the next frame of `terminal`, then prove the change as its loop does
+/// (and draw again if the proof changed anything).
 fn layouts_to_reload(app: &mut App<LiveDocument>, terminal: &mut Terminal<TestBackend>) -> usize {
     let before = app.cache.laid_out();
     app.handle(AppEvent::Reload(Reload {
@@ -492,6 +493,16 @@ fn layouts_to_reload(app: &mut App<LiveDocument>, terminal: &mut Terminal<TestBa
         at: std::time::UNIX_EPOCH,
     }));
     terminal.draw(|f| app.draw(f)).unwrap();
+    loop {
+        match app.prove() {
+            Proven::Working => {}
+            Proven::Shown => break,
+            Proven::Redraw(_) => {
+                terminal.draw(|f| app.draw(f)).unwrap();
+                break;
+            }
+        }
+    }
     app.cache.laid_out() - before
 }
 

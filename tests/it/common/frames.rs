@@ -13,7 +13,7 @@ use overhear::source::ConversationDir;
 use overhear::source::watch::Change;
 use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
-use overhear::tui::{App, Follow, Reload, ViewerOptions};
+use overhear::tui::{App, Follow, Proven, Reload, ViewerOptions};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -69,11 +69,22 @@ impl Viewer {
     pub fn reload(&mut self) {
         self.reload_unproven();
         self.frame();
-        self.app.prove();
+        self.prove();
+    }
+
+    /// Proves what the last reload showed, a step at a time as the
+    /// viewer's loop does; what the last step said.
+    pub fn prove(&mut self) -> Proven {
+        loop {
+            match self.app.prove() {
+                Proven::Working => {}
+                done => return done,
+            }
+        }
     }
 
     /// [`Viewer::reload`] up to the change read, before the bytes before
-    /// it are proven unchanged ([`App::prove`]).
+    /// it are proven unchanged ([`Viewer::prove`]).
     pub fn reload_unproven(&mut self) {
         let at = self
             .app
