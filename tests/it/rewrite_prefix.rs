@@ -80,6 +80,14 @@ fn assert_shows_the_new_file(viewer: &mut Viewer, dir: &Path, what: &str) {
     );
 }
 
+/// The viewer, its earlier turns still in outline (its events are not a
+/// full read's), draws the frame a full read of the new file draws.
+fn assert_draws_the_new_file(viewer: &mut Viewer, dir: &Path) {
+    let mut whole = Viewer::whole(dir, 100, 30);
+    let (followed, fresh) = (viewer.frame(), whole.frame());
+    assert!(followed == fresh, "{}\n\n{}", text(&followed), text(&fresh));
+}
+
 #[test]
 fn an_earlier_entry_rewritten_in_any_chunk_is_shown_as_the_new_file_says() {
     let tmp = tempfile::tempdir().unwrap();
@@ -151,9 +159,7 @@ fn a_rewrite_that_only_appends_keeps_earlier_turns_in_outline() {
         );
         assert_eq!(viewer.earlier(), outlined, "turn {turn} appended");
     }
-    let mut whole = Viewer::whole(&dir, 100, 30);
-    let (followed, fresh) = (viewer.frame(), whole.frame());
-    assert!(followed == fresh, "{}\n\n{}", text(&followed), text(&fresh));
+    assert_draws_the_new_file(&mut viewer, &dir);
 }
 
 #[test]
@@ -202,8 +208,5 @@ fn a_rewrite_that_comes_while_the_last_is_proven_is_read_after_the_proof() {
         matches!(viewer.prove(), Proven::Shown),
         "the second proven too"
     );
-    // Earlier turns are still in outline: the frames are compared.
-    let mut whole = Viewer::whole(&dir, 100, 30);
-    let (followed, fresh) = (viewer.frame(), whole.frame());
-    assert!(followed == fresh, "{}\n\n{}", text(&followed), text(&fresh));
+    assert_draws_the_new_file(&mut viewer, &dir);
 }
