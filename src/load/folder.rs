@@ -78,12 +78,9 @@ impl Live {
         let files = dir.read_beside()?;
         let base = files.base_config.as_deref();
         let read = match read_after(&dir.events_path(), reader.prefix_len())? {
-            Some((file, rest)) => reader
-                .read_rest(&rest, base)
-                .map(|(change, ahead)| {
-                    let hashing = None;
-                    (change, Unproven { file, rest, ahead, hashing })
-                }),
+            Some((file, rest)) => reader.read_rest(&rest, base).map(|(change, ahead)| {
+                (change, Unproven { file, rest, ahead, hashing: None })
+            }),
             None => None,
         };
         let change = match read {
