@@ -249,7 +249,8 @@ pub trait Follow {
     fn tick(&mut self) {}
     /// Whether what the last [`Follow::update`] showed waits to be proven
     /// ([`Follow::prove`]): a rewrite's new entries are shown before the
-    /// bytes before them are read again.
+    /// bytes before them are read again, and a change reported meanwhile
+    /// waits for the proof.
     fn unproven(&self) -> bool {
         false
     }

@@ -109,7 +109,7 @@ pub struct LiveDocument {
     /// alone says how long the agent has been quiet ([`writer_idle::quiet_for`]).
     grown: bool,
     /// A change came while the last one was being proven: it is read once
-    /// the proof is done ([`Follow::prove`]).
+    /// the proof is done ([`Follow::prove`]), even if it failed.
     refresh_waiting: bool,
 }
 
@@ -674,7 +674,8 @@ impl Follow for LiveDocument {
     }
 
     fn unproven(&self) -> bool {
-        self.live.unproven()
+        // A change that waited for a proof that failed is still read.
+        self.refresh_waiting || self.live.unproven()
     }
 
     fn prove(&mut self) -> Result<bool, ReadError> {

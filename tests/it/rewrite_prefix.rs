@@ -210,3 +210,33 @@ fn a_rewrite_that_comes_while_the_last_is_proven_is_read_after_the_proof() {
     );
     assert_draws_the_new_file(&mut viewer, &dir);
 }
+
+#[test]
+fn a_change_that_waited_for_a_proof_that_failed_is_still_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, turns) = conversation(tmp.path());
+    let mut viewer = Viewer::at_end(&dir, 100, 30);
+    viewer.frame();
+    // An earlier entry rewritten with its length kept, and a turn added:
+    // the turn is read and drawn first.
+    let first = generate::turn_events(7, turns);
+    rewrite(
+        &dir,
+        &generate::appended(&user_message_changed(&stored, 0), &first),
+    );
+    viewer.reload_unproven();
+    viewer.frame();
+    // The next rewrite is reported while the first waits for its proof.
+    rewrite(&dir, b"[{");
+    viewer.reload_unproven();
+    // The proof finds the entry changed, and reading the file whole fails
+    // (it is not JSON): a note says so.
+    assert!(matches!(viewer.prove(), Proven::Redraw(None)));
+    // The file is whole again before the viewer's next step (a failure
+    // that passed): the change that waited is read, with no other report.
+    let second = generate::turn_events(7, turns + 1);
+    let now = generate::appended(&generate::appended(&stored, &first), &second);
+    rewrite(&dir, &now);
+    assert!(matches!(viewer.prove(), Proven::Redraw(None)));
+    assert_draws_the_new_file(&mut viewer, &dir);
+}
