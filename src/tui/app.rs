@@ -475,13 +475,14 @@ impl<D: Viewable> App<D> {
     /// Changes the document by `update` (a reload, a replay's step): a
     /// view following the end stays there, any other keeps its place.
     /// Whether the screen changed (the document, or a note that it could
-    /// not be read).
+    /// not be read). An update that changed nothing (a step of a proof, a
+    /// reload of the same bytes) leaves the view as it was, the anchor of a
+    /// run of resizes included.
     pub(super) fn change(
         &mut self,
         at: SystemTime,
         update: impl FnOnce(&mut D) -> Result<bool, ReadError>,
     ) -> bool {
-        self.resize_anchor = None;
         let anchor = self.anchor();
         // A cursor on the last line while following stays on the last line.
         let (top, rows) = (self.top, self.rows);
@@ -508,6 +509,10 @@ impl<D: Viewable> App<D> {
                 true
             }
         };
+        if !changed {
+            return false;
+        }
+        self.resize_anchor = None;
         self.restore_anchor(anchor);
         if at_end {
             self.cursor = usize::MAX;

@@ -65,6 +65,9 @@ pub struct TestDoc {
     pub unreadable: Option<String>,
     /// How many reads of earlier turns were asked.
     pub reads: usize,
+    /// How many steps of a proof are still to come ([`Follow::prove`]):
+    /// each changes nothing.
+    pub proof_steps: usize,
 }
 
 impl TestBlock {
@@ -336,6 +339,15 @@ impl Follow for TestDoc {
 
     fn live(&self) -> LiveState {
         self.live
+    }
+
+    fn unproven(&self) -> bool {
+        self.proof_steps > 0
+    }
+
+    fn prove(&mut self) -> Result<bool, ReadError> {
+        self.proof_steps = self.proof_steps.saturating_sub(1);
+        Ok(false)
     }
 
     fn tick(&mut self) {

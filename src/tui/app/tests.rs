@@ -496,6 +496,23 @@ fn resizes_back_and_forth_do_not_drift() {
     assert_eq!(app.cursor, row, "on the same row");
 }
 
+#[test]
+fn a_proof_between_resizes_does_not_make_them_drift() {
+    let mut app = app(TestDoc::turns(30));
+    press(&mut app, "g ] ] ] j j j j j j j");
+    let (at, row) = (app.cursor_pos().unwrap(), app.cursor);
+    for _ in 0..10 {
+        for (w, h) in [(23, 11), (57, 31), (31, 7), (97, 20)] {
+            app.resize(w, h);
+            app.doc.proof_steps = 1;
+            assert!(matches!(app.prove(), Proven::Shown), "a step that changes nothing");
+        }
+    }
+    app.resize(usize::from(W), usize::from(H));
+    assert_eq!(app.cursor_pos().unwrap(), at, "the same line");
+    assert_eq!(app.cursor, row, "on the same row");
+}
+
 // --- Mouse ------------------------------------------------------------------
 
 fn mouse(kind: MouseEventKind, row: u16) -> AppEvent<<TestDoc as Follow>::Update> {
