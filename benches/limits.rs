@@ -13,6 +13,11 @@
 //!
 //! (3., a rewrite on screen, is `cargo bench --bench tail`: `tail jp follow`.)
 //!
+//! With `-- jp-lengths` the conversations have ids and timestamps as long
+//! as JP's own (`common::with_jp_lengths`), which cost a reader more memory
+//! than the generator's short ones; every figure of docs/benchmarks.md
+//! before 2026-12-04 is for the short ones.
+//!
 //! Each command is a whole process, as a user runs it: `overhear` itself
 //! (the build Cargo made for this bench) for 1 and 4; for 2 and 5 this bench
 //! again (`--child open|top DIR`), which opens the folder through the
@@ -42,7 +47,10 @@ fn main() {
         ["--child", "open", dir] => child_open(Path::new(dir)),
         ["--child", "top", dir] => child_top(Path::new(dir)),
         ["--child", "launch", program, ref arguments @ ..] => launch(program, arguments),
-        _ => measure(args.iter().any(|a| a == "1gb")),
+        _ => measure(Asked {
+            one_gb: args.iter().any(|a| a == "1gb"),
+            jp_lengths: args.iter().any(|a| a == "jp-lengths"),
+        }),
     }
 }
 
@@ -141,7 +149,16 @@ fn child_numbers(command: &mut Command) -> Vec<u64> {
 }
 
 /// The parent: writes the conversations and runs the rounds.
-fn measure(one_gb: bool) {
+/// What `cargo bench --bench limits -- …` asked for.
+#[derive(Clone, Copy)]
+struct Asked {
+    /// Row 5 too, on 1 GB.
+    one_gb: bool,
+    /// Ids and timestamps as long as JP's ([`common::with_jp_lengths`]).
+    jp_lengths: bool,
+}
+
+fn measure(asked: Asked) {
     if !available("python3") {
         eprintln!("limits: skipped: python3 is not on PATH (the baseline)");
         return;
@@ -152,7 +169,7 @@ fn measure(one_gb: bool) {
         .unwrap_or(5)
         .max(1);
     let scratch = Scratch::new("limits");
-    let (dir, size) = write(&scratch.root.join("100"), 100);
+    let (dir, size) = write(&scratch.root.join("100"), 100, asked.jp_lengths);
     let dir_arg = dir.to_str().expect("a UTF-8 temporary folder");
     let events = dir.join("events.json");
     let overhear = env!("CARGO_BIN_EXE_overhear");
@@ -180,8 +197,13 @@ fn measure(one_gb: bool) {
     }
     let [python, last_turn, open, full] = best;
     println!(
-        "limits: {:.1} MB, {rounds} rounds, best CPU of each, largest peak; Python's json.load {:.1} ms CPU, peak {:.1} MiB",
+        "limits: {:.1} MB{}, {rounds} rounds, best CPU of each, largest peak; Python's json.load {:.1} ms CPU, peak {:.1} MiB",
         size as f64 / 1e6,
+        if asked.jp_lengths {
+            " (JP's lengths of ids and timestamps)"
+        } else {
+            ""
+        },
         ms(python.cpu),
         python.peak_mib
     );
@@ -202,16 +224,16 @@ fn measure(one_gb: bool) {
         Some(0.3),
     );
     row("4. render (every turn)", &full, &python, size, 2.0, None);
-    if one_gb {
-        top(&scratch.root.join("1000"), &this);
+    if asked.one_gb {
+        top(&scratch.root.join("1000"), &this, asked.jp_lengths);
     } else {
         println!("limits: 5. (g on 1 GB) with `cargo bench --bench limits -- 1gb`");
     }
 }
 
 /// Row 5: a 1 GB conversation, `g`, every earlier turn read.
-fn top(parent: &Path, this: &Path) {
-    let (dir, size) = write(parent, 1000);
+fn top(parent: &Path, this: &Path, jp_lengths: bool) {
+    let (dir, size) = write(parent, 1000, jp_lengths);
     let numbers = child_numbers(Command::new(this).args(["--child", "top"]).arg(&dir));
     let [steps, median, longest, peak] = numbers[..] else {
         panic!("the child printed {numbers:?}");
@@ -229,11 +251,15 @@ fn top(parent: &Path, this: &Path) {
     );
 }
 
-/// Writes a generated conversation of about `mb` MiB under `parent`; its
-/// folder and the size of its `events.json`.
-fn write(parent: &Path, mb: usize) -> (PathBuf, u64) {
+/// Writes a generated conversation of about `mb` MiB under `parent`, with
+/// JP's lengths of ids and timestamps or not; its folder and the size of
+/// its `events.json`.
+fn write(parent: &Path, mb: usize, jp_lengths: bool) -> (PathBuf, u64) {
     std::fs::create_dir_all(parent).expect("a folder for the conversation");
-    let events = common::conversation_events(mb << 20);
+    let mut events = common::conversation_events(mb << 20);
+    if jp_lengths {
+        events = common::with_jp_lengths(events);
+    }
     let dir = common::write_conversation(parent, &common::stored(&events));
     let size = std::fs::metadata(dir.join("events.json"))
         .expect("written")

@@ -150,6 +150,45 @@ fn the_chosen_turns_of_a_generated_conversation_print_as_a_full_read_prints_them
     check_conversation(&dir);
 }
 
+/// `cargo bench --bench limits -- jp-lengths` measures the generated
+/// conversation with ids and timestamps as long as JP's: it must be the same
+/// conversation, its calls paired with their results as before.
+#[test]
+fn a_generated_conversation_with_jps_lengths_of_ids_prints_as_with_short_ones() {
+    let parent = tempfile::tempdir().unwrap();
+    let short = generate::conversation_events(300 * 1024);
+    let long = generate::with_jp_lengths(short.clone());
+    let id = |events: &[serde_json::Value]| events[3]["id"].as_str().unwrap().to_string();
+    assert_eq!(id(&short), "toolu_0_0");
+    assert!(
+        id(&long).starts_with("toolu_01") && id(&long).len() == 30,
+        "{}",
+        id(&long)
+    );
+    let stamp = |events: &[serde_json::Value]| events[3]["timestamp"].as_str().unwrap().len();
+    assert_eq!((stamp(&short), stamp(&long)), (21, 26));
+    let printed = |events: &[serde_json::Value], name: &str| {
+        let dir = parent.path().join(name);
+        std::fs::create_dir(&dir).unwrap();
+        let dir = generate::write_conversation(&dir, &generate::stored(events));
+        check_conversation(&dir);
+        let out = overhear(&dir, &["--color", "never", "--width", "100"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (short, long) = (printed(&short, "short"), printed(&long, "long"));
+    assert!(short.contains("fs_read_file"), "{short}");
+    assert!(
+        !short.contains("no response"),
+        "every call has its result: {short}"
+    );
+    assert_eq!(long, short);
+}
+
 #[test]
 fn an_entry_that_is_not_json_in_a_chosen_turn_is_the_full_read_error() {
     let parent = tempfile::tempdir().unwrap();
