@@ -202,6 +202,14 @@ fn plain(code: &str, theme: &Theme) -> Vec<Line<'static>> {
         .collect()
 }
 
+/// `code` not highlighted: the lines [`highlight`] gives, the same text in
+/// the theme's `code_block` style. For output that shows no colour
+/// (`overhear render --color never`), where highlighting would cost the
+/// syntax set's loading and every line's parse for nothing.
+pub fn unhighlighted(code: &str, theme: &Theme) -> Vec<Line<'static>> {
+    plain(&sanitize(code, SanitizeMode::Strip), theme)
+}
+
 /// Highlights `code` as `lang` (a fence token or file extension such as `rs`, `rust`, `json`,
 /// `diff`, `toml`, `sh`; case-insensitive): one line per line of code, tabs expanded, nothing
 /// wrapped. Unknown or absent languages, and code over [`MAX_HIGHLIGHT_BYTES`] or
@@ -557,5 +565,49 @@ mod tests {
         let theme = Theme::dark();
         let lines = highlight("let x = 1;\x1b[2J\x07", Some("rs"), &theme);
         assert_eq!(line_text(&lines[0]), "let x = 1;");
+    }
+
+    /// `render --color never` prints code unhighlighted: it must be the text
+    /// a highlighted print shows, line for line, whatever the language, the
+    /// tabs, the line endings and the control characters.
+    mod unhighlighted_text {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn texts(lines: &[Line<'_>]) -> Vec<String> {
+            lines.iter().map(line_text).collect()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(200))]
+            #[test]
+            fn is_the_highlighted_text(
+                code in "([ -~]|\\t|\\r|\\n|\\r\\n|é|漢|\u{1b}|\u{7}|\u{200b}){0,120}",
+                lang in prop::sample::select(vec![
+                    Some("rs"), Some("json"), Some("diff"), Some("sh"), Some("py"),
+                    Some("toml"), Some("md"), Some("yaml"), Some("klingon"), None,
+                ]),
+            ) {
+                let theme = Theme::dark().with_depth(ColorDepth::None);
+                prop_assert_eq!(
+                    texts(&unhighlighted(&code, &theme)),
+                    texts(&highlight(&code, lang, &theme))
+                );
+            }
+        }
+
+        #[test]
+        fn is_the_highlighted_text_of_long_and_broken_code() {
+            let theme = Theme::builtin("light").expect("a built-in theme");
+            let long = format!("let x = \"{}\";\n\tfn\r\n", "y".repeat(MAX_HIGHLIGHT_LINE_BYTES + 10));
+            let many = "x = 1\n".repeat(MAX_HIGHLIGHT_LINES + 5);
+            for (code, lang) in [(long.as_str(), "rs"), (many.as_str(), "py"), ("a\tb\tc\n\t\td", "rs")] {
+                assert_eq!(
+                    texts(&unhighlighted(code, &theme)),
+                    texts(&highlight(code, Some(lang), &theme)),
+                    "{lang}"
+                );
+            }
+        }
     }
 }

@@ -29,7 +29,7 @@ use std::hash::Hasher as _;
 
 use twox_hash::XxHash3_64;
 
-use super::highlight::{Resumable, highlight};
+use super::highlight::{Resumable, highlight, unhighlighted};
 use super::theme::Theme;
 
 /// Lines highlighted per step between keys: a few milliseconds at most.
@@ -56,6 +56,9 @@ pub struct Colour {
 pub enum Highlighting<'a> {
     /// All of it, at once (`overhear render`, export).
     Whole,
+    /// None of it: the same text, in the plain code style (`overhear
+    /// render` without colour).
+    Plain,
     /// As far as the viewer asked, the rest later.
     // Only the viewer (`cli`) makes a `LazyHighlight`; the variant keeps the type's lifetime.
     #[cfg_attr(not(feature = "cli"), allow(dead_code))]
@@ -68,6 +71,7 @@ impl Highlighting<'_> {
     pub fn code(&self, code: &str, lang: Option<&str>, theme: &Theme) -> Vec<Line<'static>> {
         match self {
             Highlighting::Whole => highlight(code, lang, theme),
+            Highlighting::Plain => unhighlighted(code, theme),
             Highlighting::Lazy(lazy) => lazy.code(code, lang, theme),
         }
     }

@@ -200,7 +200,12 @@ pub fn print_document_at(
             CodeOverflow::Cut => None,
         },
         sanitize: options.sanitize,
-        highlighting: Highlighting::Whole,
+        // Without colour, highlighting would change nothing printed.
+        highlighting: if options.color {
+            Highlighting::Whole
+        } else {
+            Highlighting::Plain
+        },
         wrap_results: true,
     };
     let total = conv.turns.len();
