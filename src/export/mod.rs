@@ -392,7 +392,12 @@ impl<'a> Layouts<'a> {
             width: EXPORT_WIDTH,
             code_width: Some(usize::MAX / 4),
             sanitize: SanitizeMode::Strip,
-            highlighting: Highlighting::Whole,
+            // Markdown keeps the text only: highlighting would change nothing.
+            highlighting: if html {
+                Highlighting::Whole
+            } else {
+                Highlighting::Plain
+            },
             wrap_results: !html,
         };
         Layouts {
