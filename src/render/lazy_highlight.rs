@@ -54,10 +54,10 @@ pub struct Colour {
 /// How a layout highlights code.
 #[derive(Clone, Copy)]
 pub enum Highlighting<'a> {
-    /// All of it, at once (`overhear render`, export).
+    /// All of it, at once (`overhear render` in colour, the HTML export).
     Whole,
     /// None of it: the same text, in the plain code style (`overhear
-    /// render` without colour).
+    /// render` without colour, the Markdown export).
     Plain,
     /// As far as the viewer asked, the rest later.
     // Only the viewer (`cli`) makes a `LazyHighlight`; the variant keeps the type's lifetime.
