@@ -12,6 +12,7 @@ mod export;
 mod export_all;
 mod generated;
 mod leftover;
+mod opening;
 mod render;
 mod replay;
 mod search;

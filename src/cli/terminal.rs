@@ -59,7 +59,7 @@ fn columns_from_env(value: Option<&str>) -> Result<Option<usize>, &str> {
 // The terminal's size has no safe wrapper among our dependencies short of
 // crossterm's, which reports the tty's size even when stdout is redirected.
 #[allow(unsafe_code)]
-fn stdout_columns() -> Option<usize> {
+pub(super) fn stdout_columns() -> Option<usize> {
     if !io::stdout().is_terminal() {
         return None;
     }

@@ -3,8 +3,11 @@
 
 use anyhow::Result;
 
+use std::time::Instant;
+
+use super::opening::OpeningNote;
 use super::render::{Checked, ColorWhen, DisplayArgs, PrintArgs, refuse_terminal_stdin};
-use super::terminal::viewer_possible_here;
+use super::terminal::{DEFAULT_COLUMNS, stdout_columns, viewer_possible_here};
 use crate::render::document::DocOptions;
 use crate::render::theme::{ColorDepth, detect_color_depth};
 use crate::tui::terminal::Mouse;
@@ -38,7 +41,12 @@ pub fn run(
             jp: choices.agent.is_none_or(|a| a == AgentArg::Jp),
         });
     }
-    Ok(exit_code(open_and_run(path, settings)?))
+    let mut note = OpeningNote::on_stderr(stdout_columns().unwrap_or(DEFAULT_COLUMNS));
+    let exit = open_and_run(path, settings, &mut |read| match read {
+        Some((read, total)) => note.progress(read, total, Instant::now()),
+        None => note.done(),
+    })?;
+    Ok(exit_code(exit))
 }
 
 /// The viewer's own switches from the command line.

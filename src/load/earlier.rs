@@ -8,6 +8,7 @@
 //! read from, so a rename over the path since changes nothing.
 
 use std::fs::File;
+use std::io::{self, Read};
 use std::ops::Range;
 
 use super::folder::{FOLDER_FORMAT, read_document};
@@ -55,15 +56,25 @@ impl Live {
     /// (see the module's text); anything else is read as [`Live::open`]
     /// reads it.
     pub fn open_at_end(arg: Option<&str>) -> Result<Live, OpenError> {
+        Live::open_at_end_reporting(arg, &mut |_, _| {})
+    }
+
+    /// [`Live::open_at_end`], telling `report` how many bytes of the file it
+    /// has read, and of how many, while it outlines a JP conversation: a
+    /// 1 GB one takes most of a second, which a note can say.
+    pub fn open_at_end_reporting(
+        arg: Option<&str>,
+        report: &mut dyn FnMut(u64, u64),
+    ) -> Result<Live, OpenError> {
         let cwd = std::env::current_dir()?;
         let env = |name: &str| std::env::var(name).ok();
         match locate(arg, &cwd, &env)? {
-            Target::JpConversation(dir) => Live::open_jp_at_end(dir, None),
+            Target::JpConversation(dir) => Live::outline_at_end(dir, None, report),
             Target::Workspace(workspace) => {
                 let entry = workspace
                     .most_recent()
                     .ok_or_else(|| LocateError::NoConversations(workspace.root.clone()))?;
-                Live::open_jp_at_end(entry.conversation(), Some(workspace))
+                Live::outline_at_end(entry.conversation(), Some(workspace), report)
             }
             _ => Live::open(arg),
         }
@@ -76,11 +87,26 @@ impl Live {
         dir: ConversationDir,
         workspace: Option<Workspace>,
     ) -> Result<Live, OpenError> {
+        Live::outline_at_end(dir, workspace, &mut |_, _| {})
+    }
+
+    /// [`Live::open_jp_at_end`], telling `report` how far the outline is.
+    fn outline_at_end(
+        dir: ConversationDir,
+        workspace: Option<Workspace>,
+        report: &mut dyn FnMut(u64, u64),
+    ) -> Result<Live, OpenError> {
         let files = dir.read_beside()?;
         let path = dir.events_path();
         let mut file = dir.open_events()?;
+        let total = file.metadata().map_or(0, |meta| meta.len());
+        let mut counted = Counted {
+            inner: &mut file,
+            read: 0,
+            report: &mut |read| report(read, total),
+        };
         let outlined = FOLDER_FORMAT
-            .outline(&mut file, files.base_config.as_deref())
+            .outline(&mut counted, files.base_config.as_deref())
             .map_err(|e| named(&path, &e))?;
         let Some((reader, load, outline)) = outlined else {
             return Live::open_jp(dir, workspace);
@@ -211,5 +237,21 @@ impl Live {
             Origin::Jp(dir) => named(&dir.events_path(), error).into(),
             _ => OpenError::Io(std::io::Error::new(error.kind(), error.to_string())),
         }
+    }
+}
+
+/// A reader that tells `report` how many bytes it has given so far.
+struct Counted<'a, R> {
+    inner: R,
+    read: u64,
+    report: &'a mut dyn FnMut(u64),
+}
+
+impl<R: Read> Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        (self.report)(self.read);
+        Ok(n)
     }
 }

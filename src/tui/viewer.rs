@@ -79,8 +79,17 @@ pub enum ViewerError {
 
 /// Opens what `arg` names (`-`: a stream on stdin; `None`: the workspace
 /// around the current folder) and runs the viewer until the user quits.
-pub fn open_and_run(arg: Option<&str>, settings: ViewerSettings) -> Result<Exit, ViewerError> {
-    Ok(run_live(Live::open_at_end(arg)?, settings)?)
+/// `opening` hears how far the first read is (bytes read, of how many;
+/// see [`Live::open_at_end_reporting`]) and once more, with `None`, when it
+/// is over, before the viewer takes the screen.
+pub fn open_and_run(
+    arg: Option<&str>,
+    settings: ViewerSettings,
+    opening: &mut dyn FnMut(Option<(u64, u64)>),
+) -> Result<Exit, ViewerError> {
+    let live = Live::open_at_end_reporting(arg, &mut |read, total| opening(Some((read, total))));
+    opening(None);
+    Ok(run_live(live?, settings)?)
 }
 
 /// Runs the viewer on a conversation already opened, following it.

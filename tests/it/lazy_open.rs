@@ -272,3 +272,25 @@ fn a_read_of_every_turn_stopped_by_esc_keeps_what_it_read_and_shows_what_a_full_
     assert_same(&lazy.frame(), &whole.frame(), "g: the top");
     assert_eq!(lazy.earlier(), 0);
 }
+
+/// The viewer's note on a long opening (`src/cli/opening.rs`) hears how far
+/// the outline has read: in order, up to the whole file.
+#[test]
+fn opening_at_the_end_reports_how_far_the_read_is_up_to_the_whole_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, turns) = conversation(tmp.path(), 4 << 20);
+    let mut heard = Vec::new();
+    let arg = dir.to_str().unwrap();
+    let live = Live::open_at_end_reporting(Some(arg), &mut |read, total| heard.push((read, total)))
+        .unwrap();
+    assert_eq!(live.conversation.turns.len(), turns);
+    assert!(live.earlier_turns() > 0, "opened at its end");
+    let size = stored.len() as u64;
+    assert!(heard.len() > 1, "heard along the way: {heard:?}");
+    assert!(heard.iter().all(|&(_, total)| total == size), "{heard:?}");
+    assert!(
+        heard.windows(2).all(|w| w[0].0 <= w[1].0),
+        "in order: {heard:?}"
+    );
+    assert_eq!(heard.last().map(|&(read, _)| read), Some(size));
+}

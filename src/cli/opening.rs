@@ -1,0 +1,138 @@
+//! The note on stderr while a large conversation is read before the
+//! viewer's first screen. The viewer opens a JP conversation by outlining
+//! all of it (docs/tui.md): a 1 GB one takes most of a second, and a
+//! terminal left blank that long looks hung. A conversation of at least
+//! [`NOTED_BYTES`] whose reading has taken [`QUIET_FOR`] says how far it is,
+//! on one line that is erased before the viewer takes the screen; a
+//! smaller or quicker one says nothing. Only on a terminal: stderr sent to
+//! a file or a pipe is left alone.
+
+use std::io::{self, IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use crate::source::limit::human;
+use crate::text::truncate::truncate;
+
+/// How large a conversation must be for its opening to be noted.
+const NOTED_BYTES: u64 = 64 << 20;
+
+/// How long an opening goes on before it is noted: most are over before.
+const QUIET_FOR: Duration = Duration::from_millis(250);
+
+/// The note, written to `out` (stderr) as the reading goes on.
+pub(super) struct OpeningNote<W: Write> {
+    /// Where the note goes; `None` when stderr is not a terminal.
+    out: Option<W>,
+    started: Instant,
+    /// The terminal's width: the note fits one line, which `\r` rewrites.
+    columns: usize,
+    /// The percentage written last, if any was.
+    shown: Option<u64>,
+}
+
+impl OpeningNote<io::Stderr> {
+    /// A note on stderr, if it is a terminal `columns` wide; its time
+    /// counts from now.
+    pub(super) fn on_stderr(columns: usize) -> Self {
+        let stderr = io::stderr();
+        let out = stderr.is_terminal().then_some(stderr);
+        OpeningNote::new(out, columns, Instant::now())
+    }
+}
+
+impl<W: Write> OpeningNote<W> {
+    fn new(out: Option<W>, columns: usize, started: Instant) -> Self {
+        OpeningNote {
+            out,
+            started,
+            columns,
+            shown: None,
+        }
+    }
+
+    /// `read` bytes of `total` are read at `now`: the note says so, once
+    /// the conversation is large enough and the reading long enough, when
+    /// the percentage has moved.
+    pub(super) fn progress(&mut self, read: u64, total: u64, now: Instant) {
+        if total < NOTED_BYTES || now.duration_since(self.started) < QUIET_FOR {
+            return;
+        }
+        let percent = read.min(total) * 100 / total;
+        if self.shown == Some(percent) {
+            return;
+        }
+        self.shown = Some(percent);
+        let text = format!("overhear: reading… {percent}% of {}", human(total));
+        let text = truncate(&text, self.columns.saturating_sub(1).max(1));
+        self.write(&format!("\r{text}\x1b[K"));
+    }
+
+    /// The reading is over: the note, if one was written, is erased.
+    pub(super) fn done(&mut self) {
+        if self.shown.take().is_some() {
+            self.write("\r\x1b[K");
+        }
+    }
+
+    /// Writes `text`; a terminal that cannot take it loses only the note.
+    fn write(&mut self, text: &str) {
+        if let Some(out) = &mut self.out {
+            let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GB: u64 = 1 << 30;
+
+    fn note(columns: usize) -> (OpeningNote<Vec<u8>>, Instant) {
+        let start = Instant::now();
+        (OpeningNote::new(Some(Vec::new()), columns, start), start)
+    }
+
+    fn written(note: &OpeningNote<Vec<u8>>) -> String {
+        String::from_utf8(note.out.clone().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_long_read_of_a_large_conversation_says_how_far_it_is_then_erases_it() {
+        let (mut note, start) = note(80);
+        note.progress(GB / 10, GB, start + Duration::from_millis(100));
+        assert_eq!(written(&note), "", "quiet for the first moment");
+        let later = start + Duration::from_millis(300);
+        note.progress(GB / 4, GB, later);
+        note.progress(GB / 4 + 1, GB, later);
+        note.progress(GB / 2, GB, later);
+        assert_eq!(
+            written(&note),
+            "\roverhear: reading… 25% of 1 GiB\x1b[K\roverhear: reading… 50% of 1 GiB\x1b[K",
+            "a line rewritten in place, once per percent"
+        );
+        note.done();
+        assert!(written(&note).ends_with("50% of 1 GiB\x1b[K\r\x1b[K"));
+    }
+
+    #[test]
+    fn a_small_conversation_says_nothing_however_long_it_takes() {
+        let (mut note, start) = note(80);
+        note.progress(1 << 20, NOTED_BYTES - 1, start + Duration::from_secs(5));
+        note.done();
+        assert_eq!(written(&note), "");
+    }
+
+    #[test]
+    fn the_note_fits_a_narrow_terminal_on_one_line() {
+        let (mut note, start) = note(20);
+        note.progress(GB / 3, GB, start + Duration::from_secs(1));
+        let text = written(&note);
+        let line = text.trim_start_matches('\r').trim_end_matches("\x1b[K");
+        assert!(
+            crate::text::width::display_width(line) <= 19,
+            "{line:?} is {} columns",
+            crate::text::width::display_width(line)
+        );
+    }
+}
