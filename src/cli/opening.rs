@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::source::limit::human;
 use crate::text::truncate::truncate;
+use crate::tui::OpeningReport;
 
 /// How large a conversation must be for its opening to be noted.
 const NOTED_BYTES: u64 = 64 << 20;
@@ -53,7 +54,7 @@ impl<W: Write> OpeningNote<W> {
     /// `read` bytes of `total` are read at `now`: the note says so, once
     /// the conversation is large enough and the reading long enough, when
     /// the percentage has moved.
-    pub(super) fn progress(&mut self, read: u64, total: u64, now: Instant) {
+    fn progress_at(&mut self, read: u64, total: u64, now: Instant) {
         if total < NOTED_BYTES || now.duration_since(self.started) < QUIET_FOR {
             return;
         }
@@ -67,17 +68,23 @@ impl<W: Write> OpeningNote<W> {
         self.write(&format!("\r{text}\x1b[K"));
     }
 
-    /// The reading is over: the note, if one was written, is erased.
-    pub(super) fn done(&mut self) {
-        if self.shown.take().is_some() {
-            self.write("\r\x1b[K");
-        }
-    }
-
     /// Writes `text`; a terminal that cannot take it loses only the note.
     fn write(&mut self, text: &str) {
         if let Some(out) = &mut self.out {
             let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+        }
+    }
+}
+
+impl<W: Write> OpeningReport for OpeningNote<W> {
+    fn progress(&mut self, read: u64, total: u64) {
+        self.progress_at(read, total, Instant::now());
+    }
+
+    /// The note, if one was written, is erased.
+    fn done(&mut self) {
+        if self.shown.take().is_some() {
+            self.write("\r\x1b[K");
         }
     }
 }
@@ -100,12 +107,12 @@ mod tests {
     #[test]
     fn a_long_read_of_a_large_conversation_says_how_far_it_is_then_erases_it() {
         let (mut note, start) = note(80);
-        note.progress(GB / 10, GB, start + Duration::from_millis(100));
+        note.progress_at(GB / 10, GB, start + Duration::from_millis(100));
         assert_eq!(written(&note), "", "quiet for the first moment");
         let later = start + Duration::from_millis(300);
-        note.progress(GB / 4, GB, later);
-        note.progress(GB / 4 + 1, GB, later);
-        note.progress(GB / 2, GB, later);
+        note.progress_at(GB / 4, GB, later);
+        note.progress_at(GB / 4 + 1, GB, later);
+        note.progress_at(GB / 2, GB, later);
         assert_eq!(
             written(&note),
             "\roverhear: reading… 25% of 1 GiB\x1b[K\roverhear: reading… 50% of 1 GiB\x1b[K",
@@ -118,7 +125,7 @@ mod tests {
     #[test]
     fn a_small_conversation_says_nothing_however_long_it_takes() {
         let (mut note, start) = note(80);
-        note.progress(1 << 20, NOTED_BYTES - 1, start + Duration::from_secs(5));
+        note.progress_at(1 << 20, NOTED_BYTES - 1, start + Duration::from_secs(5));
         note.done();
         assert_eq!(written(&note), "");
     }
@@ -126,7 +133,7 @@ mod tests {
     #[test]
     fn the_note_fits_a_narrow_terminal_on_one_line() {
         let (mut note, start) = note(20);
-        note.progress(GB / 3, GB, start + Duration::from_secs(1));
+        note.progress_at(GB / 3, GB, start + Duration::from_secs(1));
         let text = written(&note);
         let line = text.trim_start_matches('\r').trim_end_matches("\x1b[K");
         assert!(

@@ -3,8 +3,6 @@
 
 use anyhow::Result;
 
-use std::time::Instant;
-
 use super::opening::OpeningNote;
 use super::render::{Checked, ColorWhen, DisplayArgs, PrintArgs, refuse_terminal_stdin};
 use super::terminal::{DEFAULT_COLUMNS, stdout_columns, viewer_possible_here};
@@ -42,11 +40,7 @@ pub fn run(
         });
     }
     let mut note = OpeningNote::on_stderr(stdout_columns().unwrap_or(DEFAULT_COLUMNS));
-    let exit = open_and_run(path, settings, &mut |read| match read {
-        Some((read, total)) => note.progress(read, total, Instant::now()),
-        None => note.done(),
-    })?;
-    Ok(exit_code(exit))
+    Ok(exit_code(open_and_run(path, settings, &mut note)?))
 }
 
 /// The viewer's own switches from the command line.

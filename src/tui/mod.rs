@@ -76,6 +76,6 @@ pub use picker::ConversationRow;
 pub use run::Exit;
 #[cfg(any(test, feature = "internals"))]
 pub use run::{EventChannel, Host, NoWorkspace, Opened, TuiError, run};
-pub use viewer::{FolderScope, ViewerSettings, open_and_run};
+pub use viewer::{FolderScope, OpeningReport, ViewerSettings, open_and_run};
 #[cfg(any(test, feature = "internals"))]
 pub use viewer::{ViewerError, run_live};

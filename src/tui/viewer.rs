@@ -77,18 +77,27 @@ pub enum ViewerError {
     Tui(#[from] TuiError),
 }
 
+/// Hears how far the first read of a conversation is, before the viewer
+/// takes the screen: a large one takes a moment, which a note can say.
+pub trait OpeningReport {
+    /// `read` bytes of the file are read, of `total` (see
+    /// [`Live::open_at_end_reporting`]).
+    fn progress(&mut self, read: u64, total: u64);
+    /// The read is over, done or failed: the screen is taken next, or an
+    /// error is told.
+    fn done(&mut self);
+}
+
 /// Opens what `arg` names (`-`: a stream on stdin; `None`: the workspace
-/// around the current folder) and runs the viewer until the user quits.
-/// `opening` hears how far the first read is (bytes read, of how many;
-/// see [`Live::open_at_end_reporting`]) and once more, with `None`, when it
-/// is over, before the viewer takes the screen.
+/// around the current folder), telling `opening` how far the read is, and
+/// runs the viewer until the user quits.
 pub fn open_and_run(
     arg: Option<&str>,
     settings: ViewerSettings,
-    opening: &mut dyn FnMut(Option<(u64, u64)>),
+    opening: &mut dyn OpeningReport,
 ) -> Result<Exit, ViewerError> {
-    let live = Live::open_at_end_reporting(arg, &mut |read, total| opening(Some((read, total))));
-    opening(None);
+    let live = Live::open_at_end_reporting(arg, &mut |read, total| opening.progress(read, total));
+    opening.done();
     Ok(run_live(live?, settings)?)
 }
 
