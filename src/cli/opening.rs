@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use crate::source::limit::human;
 use crate::text::truncate::truncate;
+use crate::text::width::display_width;
 use crate::tui::OpeningReport;
 
 /// How large a conversation must be for its opening to be noted.
@@ -63,8 +64,16 @@ impl<W: Write> OpeningNote<W> {
             return;
         }
         self.shown = Some(percent);
-        let text = format!("overhear: reading… {percent}% of {}", human(total));
-        let text = truncate(&text, self.columns.saturating_sub(1).max(1));
+        // The last column is left free, so that the terminal never wraps
+        // the line that `\r` rewrites; a narrow one loses the name first.
+        let room = self.columns.saturating_sub(1).max(1);
+        let progress = format!("reading… {percent}% of {}", human(total));
+        let named = format!("overhear: {progress}");
+        let text = if display_width(&named) <= room {
+            named
+        } else {
+            truncate(&progress, room)
+        };
         self.write(&format!("\r{text}\x1b[K"));
     }
 
@@ -131,15 +140,17 @@ mod tests {
     }
 
     #[test]
-    fn the_note_fits_a_narrow_terminal_on_one_line() {
-        let (mut note, start) = note(20);
-        note.progress_at(GB / 3, GB, start + Duration::from_secs(1));
-        let text = written(&note);
-        let line = text.trim_start_matches('\r').trim_end_matches("\x1b[K");
-        assert!(
-            crate::text::width::display_width(line) <= 19,
-            "{line:?} is {} columns",
-            crate::text::width::display_width(line)
-        );
+    fn a_narrow_terminal_keeps_the_progress_on_one_line() {
+        for (columns, shown) in [(30, "reading… 33% of 1 GiB"), (12, "reading… 3…")] {
+            let (mut note, start) = note(columns);
+            note.progress_at(GB / 3, GB, start + Duration::from_secs(1));
+            let text = written(&note);
+            let line = text.trim_start_matches('\r').trim_end_matches("\x1b[K");
+            assert_eq!(line, shown);
+            assert!(
+                display_width(line) < columns,
+                "{line:?} in {columns} columns"
+            );
+        }
     }
 }
