@@ -37,6 +37,31 @@ fn conversation(parent: &Path) -> (PathBuf, Vec<u8>, usize) {
     (generate::write_conversation(parent, &stored), stored, turns)
 }
 
+/// A generated conversation opened at its end in a viewer 100×30, its
+/// first frame drawn.
+struct Followed {
+    /// Holds the folder until the test ends.
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+    stored: Vec<u8>,
+    turns: usize,
+    viewer: Viewer,
+}
+
+fn followed() -> Followed {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, turns) = conversation(tmp.path());
+    let mut viewer = Viewer::at_end(&dir, 100, 30);
+    viewer.frame();
+    Followed {
+        _tmp: tmp,
+        dir,
+        stored,
+        turns,
+        viewer,
+    }
+}
+
 /// Replaces the file the way JP does: a new file renamed over it.
 fn rewrite(dir: &Path, bytes: &[u8]) {
     let staged = dir.join("events.json.tmp");
@@ -139,10 +164,14 @@ fn a_rewrite_shorter_than_what_was_parsed_is_read_whole() {
 
 #[test]
 fn a_rewrite_that_only_appends_keeps_earlier_turns_in_outline() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (dir, stored, turns) = conversation(tmp.path());
-    let mut viewer = Viewer::at_end(&dir, 100, 30);
-    viewer.frame();
+    // `_tmp` kept: the folder lives as long as the test.
+    let Followed {
+        _tmp,
+        dir,
+        stored,
+        turns,
+        mut viewer,
+    } = followed();
     let outlined = viewer.earlier();
     assert!(outlined > 0);
     let mut now = stored;
@@ -164,10 +193,14 @@ fn a_rewrite_that_only_appends_keeps_earlier_turns_in_outline() {
 
 #[test]
 fn a_file_cut_short_where_it_is_before_the_proof_is_read_again_whole() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (dir, stored, turns) = conversation(tmp.path());
-    let mut viewer = Viewer::at_end(&dir, 100, 30);
-    viewer.frame();
+    // `_tmp` kept: the folder lives as long as the test.
+    let Followed {
+        _tmp,
+        dir,
+        stored,
+        turns,
+        mut viewer,
+    } = followed();
     rewrite(
         &dir,
         &generate::appended(&stored, &generate::turn_events(7, turns)),
@@ -184,10 +217,14 @@ fn a_file_cut_short_where_it_is_before_the_proof_is_read_again_whole() {
 
 #[test]
 fn a_rewrite_that_comes_while_the_last_is_proven_is_read_after_the_proof() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (dir, stored, turns) = conversation(tmp.path());
-    let mut viewer = Viewer::at_end(&dir, 100, 30);
-    viewer.frame();
+    // `_tmp` kept: the folder lives as long as the test.
+    let Followed {
+        _tmp,
+        dir,
+        stored,
+        turns,
+        mut viewer,
+    } = followed();
     let before = viewer.events().len();
     let first = generate::turn_events(7, turns);
     let once = generate::appended(&stored, &first);
@@ -213,10 +250,14 @@ fn a_rewrite_that_comes_while_the_last_is_proven_is_read_after_the_proof() {
 
 #[test]
 fn a_change_that_waited_for_a_proof_that_failed_is_still_read() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (dir, stored, turns) = conversation(tmp.path());
-    let mut viewer = Viewer::at_end(&dir, 100, 30);
-    viewer.frame();
+    // `_tmp` kept: the folder lives as long as the test.
+    let Followed {
+        _tmp,
+        dir,
+        stored,
+        turns,
+        mut viewer,
+    } = followed();
     // An earlier entry rewritten with its length kept, and a turn added:
     // the turn is read and drawn first.
     let first = generate::turn_events(7, turns);
