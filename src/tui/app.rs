@@ -71,7 +71,8 @@ pub struct Reload<U> {
     pub epoch: u64,
     /// What changed, for [`Blocks::update`].
     pub update: U,
-    /// When the change was seen.
+    /// When the change was seen: the status bar's time of the last change
+    /// for what has no file to ask ([`Follow::modified`]: standard input).
     pub at: SystemTime,
 }
 
@@ -491,7 +492,10 @@ impl<D: Viewable> App<D> {
         let changed = match update(&mut self.doc) {
             Ok(changed) => {
                 if changed {
-                    self.last_change = at;
+                    // The status bar says when the file last changed: its
+                    // own time, not when the viewer got to read it (a
+                    // viewer stopped, or busy, reads it later).
+                    self.last_change = self.doc.modified().unwrap_or(at);
                 }
                 let cleared = std::mem::take(&mut self.reload_problem);
                 if cleared {

@@ -281,3 +281,38 @@ fn a_change_that_waited_for_a_proof_that_failed_is_still_read() {
     assert!(matches!(viewer.prove(), Proven::Redraw(None)));
     assert_draws_the_new_file(&mut viewer, &dir);
 }
+
+/// The status bar says when the file last changed (docs/tui.md, "The
+/// screen"): the file's own time, however late the viewer reads it, as a
+/// full read of the same file says. Here the change is found by the proof
+/// that follows the frame (an earlier entry rewritten), after the reload.
+#[test]
+fn the_status_bar_tells_when_the_file_changed_not_when_it_was_read() {
+    let Followed {
+        _tmp,
+        dir,
+        stored,
+        turns,
+        mut viewer,
+    } = followed();
+    rewrite(
+        &dir,
+        &generate::appended(
+            &user_message_changed(&stored, 0),
+            &generate::turn_events(7, turns),
+        ),
+    );
+    let written = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_767_323_045);
+    std::fs::File::options()
+        .write(true)
+        .open(dir.join("events.json"))
+        .unwrap()
+        .set_modified(written)
+        .unwrap();
+    viewer.reload_unproven();
+    viewer.frame();
+    assert!(matches!(viewer.prove(), Proven::Redraw(None)));
+    let bar = text(&viewer.frame());
+    assert!(bar.contains("2026-01-02 03:04"), "{bar}");
+    assert_draws_the_new_file(&mut viewer, &dir);
+}
