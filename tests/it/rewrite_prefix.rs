@@ -38,28 +38,14 @@ fn conversation(parent: &Path) -> (PathBuf, Vec<u8>, usize) {
 }
 
 /// A generated conversation opened at its end in a viewer 100×30, its
-/// first frame drawn.
-struct Followed {
-    /// Holds the folder until the test ends.
-    _tmp: tempfile::TempDir,
-    dir: PathBuf,
-    stored: Vec<u8>,
-    turns: usize,
-    viewer: Viewer,
-}
-
-fn followed() -> Followed {
+/// first frame drawn: the folder (kept until the test ends), the
+/// conversation's folder, its stored bytes, its turn count and the viewer.
+fn followed() -> (tempfile::TempDir, PathBuf, Vec<u8>, usize, Viewer) {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, stored, turns) = conversation(tmp.path());
     let mut viewer = Viewer::at_end(&dir, 100, 30);
     viewer.frame();
-    Followed {
-        _tmp: tmp,
-        dir,
-        stored,
-        turns,
-        viewer,
-    }
+    (tmp, dir, stored, turns, viewer)
 }
 
 /// Replaces the file the way JP does: a new file renamed over it.
@@ -164,14 +150,7 @@ fn a_rewrite_shorter_than_what_was_parsed_is_read_whole() {
 
 #[test]
 fn a_rewrite_that_only_appends_keeps_earlier_turns_in_outline() {
-    // `_tmp` kept: the folder lives as long as the test.
-    let Followed {
-        _tmp,
-        dir,
-        stored,
-        turns,
-        mut viewer,
-    } = followed();
+    let (_tmp, dir, stored, turns, mut viewer) = followed();
     let outlined = viewer.earlier();
     assert!(outlined > 0);
     let mut now = stored;
@@ -193,14 +172,7 @@ fn a_rewrite_that_only_appends_keeps_earlier_turns_in_outline() {
 
 #[test]
 fn a_file_cut_short_where_it_is_before_the_proof_is_read_again_whole() {
-    // `_tmp` kept: the folder lives as long as the test.
-    let Followed {
-        _tmp,
-        dir,
-        stored,
-        turns,
-        mut viewer,
-    } = followed();
+    let (_tmp, dir, stored, turns, mut viewer) = followed();
     rewrite(
         &dir,
         &generate::appended(&stored, &generate::turn_events(7, turns)),
@@ -217,14 +189,7 @@ fn a_file_cut_short_where_it_is_before_the_proof_is_read_again_whole() {
 
 #[test]
 fn a_rewrite_that_comes_while_the_last_is_proven_is_read_after_the_proof() {
-    // `_tmp` kept: the folder lives as long as the test.
-    let Followed {
-        _tmp,
-        dir,
-        stored,
-        turns,
-        mut viewer,
-    } = followed();
+    let (_tmp, dir, stored, turns, mut viewer) = followed();
     let before = viewer.events().len();
     let first = generate::turn_events(7, turns);
     let once = generate::appended(&stored, &first);
@@ -250,14 +215,7 @@ fn a_rewrite_that_comes_while_the_last_is_proven_is_read_after_the_proof() {
 
 #[test]
 fn a_change_that_waited_for_a_proof_that_failed_is_still_read() {
-    // `_tmp` kept: the folder lives as long as the test.
-    let Followed {
-        _tmp,
-        dir,
-        stored,
-        turns,
-        mut viewer,
-    } = followed();
+    let (_tmp, dir, stored, turns, mut viewer) = followed();
     // An earlier entry rewritten with its length kept, and a turn added:
     // the turn is read and drawn first.
     let first = generate::turn_events(7, turns);
@@ -288,13 +246,7 @@ fn a_change_that_waited_for_a_proof_that_failed_is_still_read() {
 /// that follows the frame (an earlier entry rewritten), after the reload.
 #[test]
 fn the_status_bar_tells_when_the_file_changed_not_when_it_was_read() {
-    let Followed {
-        _tmp,
-        dir,
-        stored,
-        turns,
-        mut viewer,
-    } = followed();
+    let (_tmp, dir, stored, turns, mut viewer) = followed();
     rewrite(
         &dir,
         &generate::appended(
