@@ -103,6 +103,18 @@ fn open(parent: &Path, way: Way, then_top: bool) -> Result<(), String> {
             "open: after g, {} turns still in outline",
             viewer::outline_turns(&opened).0
         );
+        // What reading every turn again costs once the turns far from the
+        // view were emptied (`RESIDENT_SPAN`): the end, a search through
+        // every block for a word in none, the top again.
+        for keys in ["G", "/quokka\n", "g"] {
+            let (took, longest) = viewer::press(&mut opened, keys)?;
+            phase(&format!(
+                "{} {:.0} ms, keys wait {:.0}",
+                keys.trim_end(),
+                took.as_secs_f64() * 1000.0,
+                longest.as_secs_f64() * 1000.0
+            ));
+        }
     }
     let (events, turns, blocks) = viewer::sizes(&opened);
     println!(

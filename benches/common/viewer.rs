@@ -111,6 +111,39 @@ pub fn read_every_turn(opened: &mut Opened) -> Result<Steps, String> {
     })
 }
 
+/// Presses `keys` in `opened` (`\n` is Enter), then does what the
+/// viewer's loop does while a key waits for every earlier turn to be read
+/// or a search's matches to be counted (a step, then a frame), and draws
+/// the screen; how long it took in all, and the longest a key waited (the
+/// key's own work, or a step with its frame).
+pub fn press(opened: &mut Opened, keys: &str) -> Result<(Duration, Duration), String> {
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    let Opened { app, terminal, .. } = opened;
+    let start = Instant::now();
+    let mut longest = Duration::ZERO;
+    for c in keys.chars() {
+        let code = if c == '\n' {
+            KeyCode::Enter
+        } else {
+            KeyCode::Char(c)
+        };
+        let key = Instant::now();
+        app.handle(AppEvent::Terminal(Event::Key(KeyEvent::new(
+            code,
+            KeyModifiers::NONE,
+        ))));
+        longest = longest.max(key.elapsed());
+        while app.is_reading() {
+            let step = Instant::now();
+            terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
+            app.read_step();
+            longest = longest.max(step.elapsed());
+        }
+    }
+    terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
+    Ok((start.elapsed(), longest))
+}
+
 /// How many turns of the open conversation are still in outline, of how many.
 pub fn outline_turns(opened: &Opened) -> (usize, usize) {
     let source = opened.app.document().source();

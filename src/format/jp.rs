@@ -35,7 +35,7 @@ pub use super::whole_file::{Diagnostic, LoadError, SyntaxError};
 #[cfg(feature = "cli")]
 pub use count::count_events;
 #[cfg(feature = "cli")]
-pub use outline::JpOutline;
+pub use outline::{JpOutline, hollow};
 pub use follow::{Ahead, Delta, JpStream};
 #[cfg(feature = "cli")]
 pub use sparse::JpSparse;

@@ -303,6 +303,23 @@ impl Outline {
             Outline::Jp(outline) => outline.span(events),
         }
     }
+
+    /// How many events the outline holds: the conversation's events from
+    /// the first, as they were when it was read (later ones were read
+    /// whole).
+    pub fn outlined(&self) -> usize {
+        match self {
+            Outline::Jp(outline) => outline.outlined(),
+        }
+    }
+
+    /// Empties a decoded event of its texts again (decoding its entry
+    /// again brings them back): see [`crate::format::jp::hollow`].
+    pub fn hollow(&self, event: &mut Event) {
+        match self {
+            Outline::Jp(_) => super::jp::hollow(event),
+        }
+    }
 }
 
 /// Where the events of a document read sparsely lie in its file, to

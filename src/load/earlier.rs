@@ -7,6 +7,7 @@
 //! that needs the whole conversation), from the file handle the outline was
 //! read from, so a rename over the path since changes nothing.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
@@ -28,8 +29,17 @@ pub const EARLIER_STEP: usize = 1 << 20;
 /// and appends are answered between steps.
 pub const DECODE_SPAN: usize = 8 << 20;
 
+/// How many bytes of entries a conversation opened at its end keeps decoded
+/// once its turns are read, the turns nearest the view: one further away is
+/// emptied of its texts again ([`Live::hollow_far_from`]), its blocks kept,
+/// and decoded again when it is shown or searched. Reading every turn of a
+/// 1 GB conversation held 1.1 GB; a conversation that spans less than this
+/// is never emptied.
+pub const RESIDENT_SPAN: usize = 192 << 20;
+
 /// The leading turns of a conversation opened at its end that are still in
-/// outline, and where to decode them from.
+/// outline, where to decode them from, and which of the turns read since
+/// were emptied again.
 pub(super) struct Earlier {
     outline: Outline,
     /// The file the outline was read from (not its path: JP renames a new
@@ -37,6 +47,15 @@ pub(super) struct Earlier {
     file: File,
     /// How many leading turns are still in outline.
     turns: usize,
+    /// The decoded turns whose entries are all in the outline, with the
+    /// bytes each spans in the file: what may be emptied again.
+    resident: BTreeMap<usize, usize>,
+    /// The bytes of `resident` in all.
+    resident_bytes: usize,
+    /// The turns emptied again ([`Live::hollow_far_from`]).
+    hollow: BTreeSet<usize>,
+    /// The most bytes `resident` keeps ([`RESIDENT_SPAN`]).
+    budget: usize,
 }
 
 /// What [`Live::read_earlier`] did.
@@ -116,6 +135,10 @@ impl Live {
             outline,
             file,
             turns: live.conversation.turns.len(),
+            resident: BTreeMap::new(),
+            resident_bytes: 0,
+            hollow: BTreeSet::new(),
+            budget: RESIDENT_SPAN,
         });
         live.read_earlier(EARLIER_STEP)?;
         Ok(live)
@@ -135,7 +158,7 @@ impl Live {
     pub fn read_earlier(&mut self, bytes: usize) -> Result<EarlierRead, OpenError> {
         let before = self.earlier_turns();
         let mut read = 0;
-        while self.earlier.is_some() && read < bytes {
+        while self.earlier_turns() > 0 && read < bytes {
             match self.read_earlier_span((bytes - read).min(DECODE_SPAN))? {
                 Some(spanned) => read += spanned,
                 None => return Ok(EarlierRead::Reloaded),
@@ -148,7 +171,7 @@ impl Live {
     /// least `bytes` of them; how many bytes they span, or `None` when the
     /// file had to be read whole.
     fn read_earlier_span(&mut self, bytes: usize) -> Result<Option<usize>, OpenError> {
-        let Some(earlier) = &self.earlier else {
+        let Some(earlier) = self.earlier.as_ref().filter(|e| e.turns > 0) else {
             return Ok(Some(0));
         };
         let end = earlier.turns;
@@ -188,12 +211,145 @@ impl Live {
         }
         if let Some(earlier) = &mut self.earlier {
             earlier.turns = first;
-            if first == 0 {
+            let outlined = earlier.outline.outlined();
+            for (at, turn) in self.conversation.turns[first..end].iter().enumerate() {
+                if turn.events.end <= outlined {
+                    let bytes = earlier.outline.span(turn.events.clone());
+                    earlier.resident.insert(first + at, bytes);
+                    earlier.resident_bytes += bytes;
+                }
+            }
+            // Every turn read, and all within the budget: nothing will be
+            // emptied, and the outline is let go of.
+            if first == 0 && earlier.outline.span(0..outlined) <= earlier.budget {
                 self.earlier = None;
             }
         }
         // A step decodes at least one turn, even an empty one.
         Ok(Some(spanned.max(1)))
+    }
+
+    /// Whether turn `turn` (0-based) was emptied of its texts again
+    /// ([`Live::hollow_far_from`]): its blocks may not be laid out before
+    /// [`Live::make_resident`] decoded it.
+    pub fn is_hollow(&self, turn: usize) -> bool {
+        self.earlier
+            .as_ref()
+            .is_some_and(|earlier| earlier.hollow.contains(&turn))
+    }
+
+    /// Whether any turn was emptied of its texts again.
+    pub fn has_hollow(&self) -> bool {
+        self.earlier
+            .as_ref()
+            .is_some_and(|earlier| !earlier.hollow.is_empty())
+    }
+
+    /// Decodes again every turn emptied of its texts from turn `from`
+    /// (0-based) on: their blocks are about to be built again.
+    pub fn make_resident_from(&mut self, from: usize) -> Result<(), OpenError> {
+        let hollow: Vec<usize> = match &self.earlier {
+            Some(earlier) => earlier.hollow.range(from..).copied().collect(),
+            None => return Ok(()),
+        };
+        for turn in hollow {
+            self.make_resident(turn)?;
+        }
+        Ok(())
+    }
+
+    /// Decodes again what showing turn `turn` (0-based) reads and was
+    /// emptied: its own events, and those of other turns its items name (a
+    /// late answer's call). Whether anything was decoded; an error when an
+    /// entry is no longer what it was (the file was changed in place: only
+    /// [`Live::reread`] will do then).
+    pub fn make_resident(&mut self, turn: usize) -> Result<bool, OpenError> {
+        let Some(earlier) = self.earlier.as_ref().filter(|e| !e.hollow.is_empty()) else {
+            return Ok(false);
+        };
+        let turns = &self.conversation.turns;
+        let Some(shown) = turns.get(turn) else {
+            return Ok(false);
+        };
+        let own = shown.events.clone();
+        let hollow_event = |event: usize| {
+            let of = turns.partition_point(|t| t.events.end <= event);
+            earlier.hollow.contains(&of)
+        };
+        let own_hollow = earlier.hollow.contains(&turn);
+        let mut ranges: Vec<Range<usize>> = shown
+            .events_named()
+            .filter(|event| !own.contains(event) && hollow_event(*event))
+            .map(|event| event..event + 1)
+            .collect();
+        if own_hollow {
+            ranges.push(own.clone());
+        }
+        if ranges.is_empty() {
+            return Ok(false);
+        }
+        for range in ranges {
+            if !self.decode(range)? {
+                let changed = io::Error::other("changed in place since it was read");
+                return Err(self.named_error(&changed));
+            }
+        }
+        if let Some(earlier) = &mut self.earlier
+            && own_hollow
+        {
+            earlier.hollow.remove(&turn);
+            let bytes = earlier.outline.span(own);
+            earlier.resident.insert(turn, bytes);
+            earlier.resident_bytes += bytes;
+        }
+        Ok(true)
+    }
+
+    /// Empties again the decoded turns furthest from turn `center` (0-based)
+    /// until those left span at most [`RESIDENT_SPAN`] of the file. Turns
+    /// before `from` (read, their blocks not built yet) and `center` itself
+    /// stay decoded.
+    pub fn hollow_far_from(&mut self, center: usize, from: usize) {
+        let Some(earlier) = &mut self.earlier else {
+            return;
+        };
+        while earlier.resident_bytes > earlier.budget {
+            let first = earlier.resident.range(from..).next();
+            let last = earlier.resident.range(from..).next_back();
+            let (Some((&first, _)), Some((&last, _))) = (first, last) else {
+                break;
+            };
+            let far = if center.abs_diff(first) >= center.abs_diff(last) {
+                first
+            } else {
+                last
+            };
+            if far == center {
+                break;
+            }
+            let bytes = earlier.resident.remove(&far).unwrap_or(0);
+            earlier.resident_bytes -= bytes;
+            earlier.hollow.insert(far);
+            let events = self.conversation.turns[far].events.clone();
+            for event in &mut self.conversation.events[events] {
+                earlier.outline.hollow(event);
+            }
+        }
+    }
+
+    /// Sets how many bytes of entries stay decoded ([`RESIDENT_SPAN`]): a
+    /// test or a measurement sees turns emptied without a 200 MB
+    /// conversation.
+    pub fn set_resident_budget(&mut self, bytes: usize) {
+        if let Some(earlier) = &mut self.earlier {
+            earlier.budget = bytes;
+        }
+    }
+
+    /// Reads the conversation's file again whole, when a turn emptied
+    /// earlier could not be decoded again ([`Live::make_resident`]).
+    pub fn reread(&mut self) -> Result<(), OpenError> {
+        self.read_whole()
     }
 
     /// Decodes the events `range` in place; false when the outline was

@@ -8,7 +8,6 @@
 //! the line to show. A match in content the block does not display (a result
 //! cut by its style) lands on the block with a note pointing to `o`.
 
-use std::collections::HashMap;
 use std::hash::Hash;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -54,7 +53,9 @@ impl SearchPrompt {
 #[derive(Debug, Clone)]
 pub(super) struct HitCounts<K> {
     /// Matches in each block's full text, by identity and revision.
-    per_block: HashMap<(K, u64), usize>,
+    /// (foldhash: seeded per process, and quick: a search of a 1 GB
+    /// conversation looks half a million blocks up.)
+    per_block: foldhash::HashMap<(K, u64), usize>,
     /// The match landed on and how many there are (1-based).
     pub at: Option<(usize, usize)>,
 }
@@ -62,24 +63,38 @@ pub(super) struct HitCounts<K> {
 impl<K> Default for HitCounts<K> {
     fn default() -> Self {
         HitCounts {
-            per_block: HashMap::new(),
+            per_block: foldhash::HashMap::default(),
             at: None,
         }
     }
 }
 
 impl<K: Clone + Eq + Hash> HitCounts<K> {
+    /// Makes room for the counts of `blocks` blocks at once: growing a
+    /// table of half a million counts step by step would copy it whole
+    /// within one step.
+    pub(super) fn reserve(&mut self, blocks: usize) {
+        self.per_block
+            .reserve(blocks.saturating_sub(self.per_block.len()));
+    }
+
+    /// The matches in a block's text, counted once per revision; and how
+    /// many bytes of text were searched for it now (0: counted before).
     fn count(
         &mut self,
         key: K,
         revision: u64,
         text: impl FnOnce() -> String,
         m: &Matcher,
-    ) -> usize {
-        *self
-            .per_block
-            .entry((key, revision))
-            .or_insert_with(|| m.find(&text()).len())
+    ) -> (usize, usize) {
+        let mut searched = 0;
+        let n = *self.per_block.entry((key, revision)).or_insert_with(|| {
+            let text = text();
+            searched = text.len();
+            // Most blocks hold no match: the quick test first.
+            if m.is_in(&text) { m.find(&text).len() } else { 0 }
+        });
+        (n, searched)
     }
 }
 
@@ -116,6 +131,17 @@ fn agreement(shown: &[char], stored: &[char], before: bool) -> usize {
 /// Queries kept for ↑ / ↓ in the prompt.
 const HISTORY: usize = 100;
 
+/// How many bytes of text one step of counting a search's matches searches
+/// (a few milliseconds, more where turns emptied to save memory are
+/// decoded again): keys, signals and appends are answered between two
+/// steps. A block counted before costs [`COUNTED_COST`].
+const COUNT_STEP: usize = 2 << 20;
+
+/// What looking up a block counted before costs a step, in bytes of
+/// [`COUNT_STEP`]: `n` in a conversation of half a million blocks takes a
+/// few steps.
+const COUNTED_COST: usize = 16;
+
 impl<D: Viewable> App<D> {
     /// A key typed in the search prompt.
     pub(super) fn prompt_key(&mut self, key: &KeyEvent, mut prompt: SearchPrompt) {
@@ -137,7 +163,7 @@ impl<D: Viewable> App<D> {
                 self.hits = HitCounts::default();
                 self.search_forward = prompt.forward;
                 if self.search.is_some() {
-                    self.find_inner(prompt.forward, true);
+                    self.search_stepwise(prompt.forward, true);
                 }
             }
             KeyCode::Backspace => {
@@ -188,7 +214,7 @@ impl<D: Viewable> App<D> {
             self.note("no search yet: press / to search");
             return;
         }
-        self.find_inner(forward, false);
+        self.search_stepwise(forward, false);
     }
 
     /// Shows a hit of the search over every session in the conversation
@@ -223,7 +249,7 @@ impl<D: Viewable> App<D> {
         };
         match self.place_of(&matcher, hit) {
             Some(pos) => self.land(&matcher, pos, true, false),
-            None => self.find_inner(true, true),
+            None => self.search_stepwise(true, true),
         }
     }
 
@@ -278,13 +304,7 @@ impl<D: Viewable> App<D> {
         let mut before = 0;
         let mut total = 0;
         for b in 0..self.doc.len() {
-            if self.folds.is_hidden(self.doc.class(b)) {
-                continue;
-            }
-            let doc = &self.doc;
-            let n = self
-                .hits
-                .count(doc.key(b), doc.revision(b), || doc.search_text(b), m);
+            let n = self.hit_count(m, b);
             total += n;
             if b < block {
                 before += n;
@@ -301,7 +321,41 @@ impl<D: Viewable> App<D> {
         self.hits.at = (total > 0).then_some((before + 1, total));
     }
 
-    fn find_inner(&mut self, forward: bool, inclusive: bool) {
+    /// Counts the search's matches in the blocks from `from` on, one step
+    /// of them ([`COUNT_STEP`]); the first block not counted (the number of
+    /// blocks: all are). Counts are kept by block and revision, so that
+    /// landing, `match 3/17` and `n` look each block's text up once.
+    pub(super) fn count_matches(&mut self, from: usize) -> usize {
+        let Some(m) = self.search.clone() else {
+            return self.doc.len();
+        };
+        let mut spent = 0;
+        let mut b = from;
+        while b < self.doc.len() && spent < COUNT_STEP {
+            spent += self.hit_count_searching(&m, b).1.max(COUNTED_COST);
+            b += 1;
+        }
+        b
+    }
+
+    /// How many matches block `b`'s text has (none when its kind is hidden).
+    fn hit_count(&mut self, m: &Matcher, b: usize) -> usize {
+        self.hit_count_searching(m, b).0
+    }
+
+    /// [`App::hit_count`], and how many bytes of text were searched for it.
+    fn hit_count_searching(&mut self, m: &Matcher, b: usize) -> (usize, usize) {
+        if self.folds.is_hidden(self.doc.class(b)) {
+            return (0, 0);
+        }
+        let doc = &self.doc;
+        self.hits
+            .count(doc.key(b), doc.revision(b), || doc.search_text(b), m)
+    }
+
+    /// Lands on the next match going `forward` or back, every block's
+    /// matches counted ([`App::count_matches`]).
+    pub(super) fn find_counted(&mut self, forward: bool, inclusive: bool) {
         let Some(matcher) = self.search.clone() else {
             return;
         };
@@ -322,7 +376,7 @@ impl<D: Viewable> App<D> {
             (0..at.block).rev().chain((at.block..len).rev()).collect()
         };
         for b in order {
-            if self.folds.is_hidden(self.doc.class(b)) || !matcher.is_in(&self.doc.search_text(b)) {
+            if self.hit_count(&matcher, b) == 0 {
                 continue;
             }
             let wrapped = if forward {

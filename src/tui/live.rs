@@ -12,7 +12,7 @@
 //! agent counts as gone (`quiet.rs`), what a block's fingerprint hashes
 //! (`fingerprint.rs`), its tests (`live/tests.rs`, `live/highlight_tests.rs`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, Ref, RefCell};
 use std::time::SystemTime;
 
 use ratatui::text::Line;
@@ -75,7 +75,9 @@ pub enum LiveUpdate {
 
 /// A followed conversation as the viewer draws it.
 pub struct LiveDocument {
-    live: Live,
+    /// In a cell: laying out a turn emptied of its texts decodes it again
+    /// first ([`LiveDocument::resident`]), from methods that only look.
+    live: RefCell<Live>,
     options: DocOptions,
     doc: Document,
     theme: Theme,
@@ -111,6 +113,12 @@ pub struct LiveDocument {
     /// A change came while the last one was being proven: it is read once
     /// the proof is done ([`Follow::prove`]), even if it failed.
     refresh_waiting: bool,
+    /// The turn (0-based) last decoded again to be shown: the turns
+    /// furthest from it are the first emptied ([`Live::hollow_far_from`]).
+    near: Cell<usize>,
+    /// A turn emptied of its texts could not be decoded again (the file
+    /// changed in place): read whole at the next tick ([`Follow::poll`]).
+    resident_problem: RefCell<Option<String>>,
 }
 
 impl LiveDocument {
@@ -118,7 +126,7 @@ impl LiveDocument {
     pub fn new(live: Live, options: DocOptions, theme: Theme, sanitize: SanitizeMode) -> Self {
         let finished = live.finished();
         let mut doc = LiveDocument {
-            live,
+            live: RefCell::new(live),
             options,
             doc: Document::default(),
             highlight: LazyHighlight::new(&theme),
@@ -135,6 +143,8 @@ impl LiveDocument {
             earlier: 0,
             grown: false,
             refresh_waiting: false,
+            near: Cell::new(0),
+            resident_problem: RefCell::new(None),
         };
         doc.check_finished();
         doc.rebuild();
@@ -144,7 +154,7 @@ impl LiveDocument {
     /// The conversation shown, for a replay to change in place before
     /// [`LiveDocument::replayed`].
     pub(super) fn conversation_mut(&mut self) -> &mut crate::model::Conversation {
-        &mut self.live.conversation
+        &mut self.live.get_mut().conversation
     }
 
     /// A replay changed the conversation: it shows the moment `now`
@@ -161,8 +171,8 @@ impl LiveDocument {
     }
 
     /// The conversation followed.
-    pub fn source(&self) -> &Live {
-        &self.live
+    pub fn source(&self) -> Ref<'_, Live> {
+        self.live.borrow()
     }
 
     /// Problems with the conversation's stored styles (not fatal), one line
@@ -171,17 +181,18 @@ impl LiveDocument {
         self.doc
             .warnings
             .iter()
-            .map(|w| self.live.describe_style_warning(w))
+            .map(|w| self.live.borrow().describe_style_warning(w))
             .collect()
     }
 
     /// The followed conversation's title.
     fn conversation_title(&self) -> String {
-        if let Some(title) = &self.live.conversation.title {
+        let live = self.live.borrow();
+        if let Some(title) = &live.conversation.title {
             // Shown through text::sanitize::echo_line where the status bar is drawn.
             return title.clone();
         }
-        match &self.live.origin {
+        match &live.origin {
             Origin::Jp(dir) => dir
                 .display_id()
                 .unwrap_or_else(|| dir.dir.display().to_string()),
@@ -197,15 +208,62 @@ impl LiveDocument {
 
     /// The conversation shown: the followed one, or the sub-agent opened
     /// full-screen in it (as far as its calls still lead).
-    fn shown(&self) -> &Conversation {
-        let mut conv = &self.live.conversation;
-        for call in &self.focus {
-            match conv.subagents.get(call) {
-                Some(sub) => conv = sub,
-                None => break,
+    fn shown(&self) -> Ref<'_, Conversation> {
+        Ref::map(self.live.borrow(), |live| {
+            let mut conv = &live.conversation;
+            for call in &self.focus {
+                match conv.subagents.get(call) {
+                    Some(sub) => conv = sub,
+                    None => break,
+                }
             }
+            conv
+        })
+    }
+
+    /// Decodes again what block `i` shows, when its turn (or an event its
+    /// items name in another turn) was emptied of its texts to keep a 1 GB
+    /// conversation's memory down ([`Live::hollow_far_from`]); then empties
+    /// the decoded turns furthest from it, if they span more than the
+    /// budget. Called first by every method that reads a block's content.
+    /// A failure is noted, and the file read whole at the next tick.
+    fn resident(&self, i: usize) {
+        if !self.focus.is_empty() {
+            // A sub-agent is read whole.
+            return;
         }
-        conv
+        let Some(turn) = self.block(i).turn.checked_sub(1) else {
+            return;
+        };
+        let Ok(mut live) = self.live.try_borrow_mut() else {
+            debug_assert!(false, "block {i} laid out while the conversation is borrowed");
+            return;
+        };
+        match live.make_resident(turn) {
+            Ok(true) => {
+                self.near.set(turn);
+                live.hollow_far_from(turn, self.earlier);
+            }
+            Ok(false) => {}
+            Err(e) => *self.resident_problem.borrow_mut() = Some(without_folder(&e.to_string())),
+        }
+    }
+
+    /// Decodes again every turn emptied of its texts from turn `from`
+    /// (0-based) on, before their blocks are built again; the file is read
+    /// whole when one cannot be (then true: every block is to be built
+    /// anew).
+    fn resident_from(&mut self, from: usize) -> bool {
+        let live = self.live.get_mut();
+        let Err(e) = live.make_resident_from(from) else {
+            return false;
+        };
+        let problem = match live.reread() {
+            Ok(()) => e,
+            Err(e) => e,
+        };
+        *self.resident_problem.get_mut() = Some(without_folder(&problem.to_string()));
+        true
     }
 
     /// Whether the call of the sub-agent shown full-screen has its result:
@@ -214,7 +272,8 @@ impl LiveDocument {
         let Some(call) = self.focus.last() else {
             return false;
         };
-        let mut conv = &self.live.conversation;
+        let live = self.live.borrow();
+        let mut conv = &live.conversation;
         for step in &self.focus[..self.focus.len() - 1] {
             match conv.subagents.get(step) {
                 Some(sub) => conv = sub,
@@ -231,28 +290,37 @@ impl LiveDocument {
 
     fn rebuild(&mut self) {
         self.options.finished = self.finished;
-        self.live.take_untouched_turns();
+        self.live.get_mut().take_untouched_turns();
+        if self.focus.is_empty() {
+            let from = self.live.get_mut().earlier_turns();
+            self.resident_from(from);
+        }
         // A sub-agent is read whole.
         self.earlier = if self.focus.is_empty() {
-            self.live.earlier_turns()
+            self.live.get_mut().earlier_turns()
         } else {
             0
         };
         let earlier = self.earlier;
-        self.doc = if earlier > 0 {
-            Document::build_turns(self.shown(), &self.options, &|n| n > earlier)
+        let doc = if earlier > 0 {
+            Document::build_turns(&self.shown(), &self.options, &|n| n > earlier)
         } else {
-            Document::build(self.shown(), &self.options)
+            Document::build(&self.shown(), &self.options)
         };
+        self.doc = doc;
         self.revisions = RefCell::new(vec![NOT_YET; self.doc.blocks.len()]);
-        self.tally.update(&self.live.conversation, 0);
+        let live = self.live.get_mut();
+        self.tally.update(&live.conversation, 0);
+        if self.focus.is_empty() {
+            live.hollow_far_from(self.near.get(), self.earlier);
+        }
     }
 
     /// Brings the document up to date after a refresh, keeping the blocks
     /// (and their fingerprints) of the turns no refresh touched: a new turn
     /// at the end of a long conversation costs what that turn costs.
     fn update_blocks(&mut self) {
-        let untouched = self.live.take_untouched_turns();
+        let untouched = self.live.get_mut().take_untouched_turns();
         self.rebuild_from(untouched);
     }
 
@@ -264,21 +332,26 @@ impl LiveDocument {
             return self.rebuild();
         }
         self.options.finished = self.finished;
+        if self.resident_from(untouched) {
+            return self.rebuild();
+        }
         // Turns decoded since the last build (a re-read) are built anew.
-        let earlier = self.live.earlier_turns();
+        let live = self.live.get_mut();
+        let earlier = live.earlier_turns();
         let untouched = if earlier < self.earlier {
             untouched.min(earlier)
         } else {
             untouched
         };
         self.earlier = earlier;
-        let kept =
-            self.doc
-                .rebuild_after(&self.live.conversation, &self.options, untouched, earlier);
+        let kept = self
+            .doc
+            .rebuild_after(&live.conversation, &self.options, untouched, earlier);
         let revisions = self.revisions.get_mut();
         revisions.truncate(kept);
         revisions.resize(self.doc.blocks.len(), NOT_YET);
-        self.tally.update(&self.live.conversation, untouched);
+        self.tally.update(&live.conversation, untouched);
+        live.hollow_far_from(self.near.get(), self.earlier);
     }
 
     /// How long the turn whose rule is block `i` had been running at the
@@ -317,27 +390,16 @@ impl LiveDocument {
     /// records — so a turn's clock runs only while its records are recent;
     /// else its rule shows no running time.
     fn records_recent(&self, now: i64) -> bool {
-        let Some(limit) = self.live.quiet_limit() else {
+        let live = self.live.borrow();
+        let Some(limit) = live.quiet_limit() else {
             return true;
         };
         let limit = i64::try_from(limit.as_millis()).unwrap_or(i64::MAX);
-        writer_idle::last_stated(&self.live.conversation).is_none_or(|said| now - said <= limit)
+        writer_idle::last_stated(&live.conversation).is_none_or(|said| now - said <= limit)
     }
 
     fn block(&self, i: usize) -> &DocBlock {
         &self.doc.blocks[i]
-    }
-
-    fn ctx(&self, width: usize) -> LayoutContext<'_> {
-        LayoutContext {
-            conv: self.shown(),
-            theme: &self.theme,
-            width,
-            code_width: Some(CODE_WIDTH),
-            sanitize: self.sanitize,
-            highlighting: Highlighting::Whole,
-            wrap_results: true,
-        }
     }
 
     /// Block `i` laid out, its code highlighted as `highlighting` says.
@@ -348,15 +410,22 @@ impl LiveDocument {
         folded: bool,
         highlighting: Highlighting<'_>,
     ) -> Vec<Line<'static>> {
+        self.resident(i);
         let fold = match (self.limited(i), folded) {
             (true, true) => Fold::Policy,
             (true, false) => Fold::Expanded,
             (false, true) => Fold::Folded,
             (false, false) => Fold::Policy,
         };
+        let conv = self.shown();
         let ctx = LayoutContext {
+            conv: &conv,
+            theme: &self.theme,
+            width,
+            code_width: Some(CODE_WIDTH),
+            sanitize: self.sanitize,
             highlighting,
-            ..self.ctx(width)
+            wrap_results: true,
         };
         if let Some(lines) = self
             .running_for(i)
@@ -377,13 +446,14 @@ impl LiveDocument {
     /// before them are proven ([`Follow::prove`]), or once the proof under
     /// way is done; whether anything the viewer shows changed.
     fn refresh(&mut self) -> Result<bool, ReadError> {
-        if self.live.unproven() {
+        if self.live.get_mut().unproven() {
             // Read once the proof under way is done, between keys.
             self.refresh_waiting = true;
             return Ok(false);
         }
         let refresh = self
             .live
+            .get_mut()
             .refresh_unproven()
             .map_err(|e| ReadError::new(without_folder(&e.to_string())))?;
         Ok(refresh != Refresh::Unchanged)
@@ -394,7 +464,7 @@ impl LiveDocument {
         if self.replayed {
             return false;
         }
-        let finished = self.ended || self.live.finished() || self.quiet_too_long();
+        let finished = self.ended || self.live.get_mut().finished() || self.quiet_too_long();
         std::mem::replace(&mut self.finished, finished) != finished
     }
 
@@ -403,12 +473,13 @@ impl LiveDocument {
     /// turn settled, a quarter of an hour mid-turn (docs/agents.md). Asked
     /// at each tick; a write makes it live again.
     fn quiet_too_long(&self) -> bool {
-        let Some(limit) = self.live.quiet_limit() else {
+        let live = self.live.borrow();
+        let Some(limit) = live.quiet_limit() else {
             return false;
         };
         writer_idle::quiet_for(
             self.modified(),
-            &self.live.conversation,
+            &live.conversation,
             self.now,
             self.grown,
         )
@@ -432,7 +503,8 @@ impl Blocks for LiveDocument {
         // It changes as often as what it shows does (a day-long turn's
         // `302d18h` once an hour).
         if let Some(elapsed) = self.running_for(i) {
-            let content = fingerprint::of_block(self.block(i), self.shown());
+            self.resident(i);
+            let content = fingerprint::of_block(self.block(i), &self.shown());
             return fingerprint::with(content, &layout::running_label(elapsed));
         }
         if let Some(&rev) = self.revisions.borrow().get(i)
@@ -440,6 +512,7 @@ impl Blocks for LiveDocument {
         {
             return rev;
         }
+        self.resident(i);
         let block = self.block(i);
         let rev = match &block.piece {
             // The pieces of a block draw from the same events: those are
@@ -447,7 +520,7 @@ impl Blocks for LiveDocument {
             Some(piece) if !piece.is_first() => {
                 fingerprint::with(self.revision(self.owner(i)), &format!("{piece:?}"))
             }
-            _ => fingerprint::of_block(block, self.shown()),
+            _ => fingerprint::of_block(block, &self.shown()),
         };
         if let Some(slot) = self.revisions.borrow_mut().get_mut(i) {
             *slot = rev;
@@ -473,11 +546,12 @@ impl Blocks for LiveDocument {
             Landmark::Failure => DocLandmark::Failure,
             Landmark::Speech => DocLandmark::Speech,
         };
-        block.piece.as_ref().is_none_or(|p| p.is_first()) && block.is(landmark, self.shown())
+        block.piece.as_ref().is_none_or(|p| p.is_first()) && block.is(landmark, &self.shown())
     }
 
     fn limited(&self, i: usize) -> bool {
-        layout::is_limited(self.block(i), self.shown())
+        self.resident(i);
+        layout::is_limited(self.block(i), &self.shown())
     }
 
     fn foldable(&self, i: usize) -> bool {
@@ -513,11 +587,14 @@ impl Blocks for LiveDocument {
     }
 
     fn search_text(&self, i: usize) -> String {
-        layout::search_text(self.block(i), self.shown())
+        self.resident(i);
+        layout::search_text(self.block(i), &self.shown())
     }
 
     fn full_text(&self, i: usize) -> Option<String> {
-        let text = layout::full_text(self.block(i), self.shown())?;
+        self.resident(i);
+        let conv = self.shown();
+        let text = layout::full_text(self.block(i), &conv)?;
         Some(sanitize_cow(text, SanitizeMode::Strip).into_owned())
     }
 
@@ -529,7 +606,7 @@ impl Blocks for LiveDocument {
         if !self.shown().subagents.contains_key(&sub.call) {
             return None;
         }
-        let name = layout::subagent_name(card, self.shown());
+        let name = layout::subagent_name(card, &self.shown());
         self.focus.push(sub.call.clone());
         self.rebuild();
         Some(name)
@@ -552,7 +629,7 @@ impl Blocks for LiveDocument {
     }
 
     fn event_count(&self) -> usize {
-        self.live.conversation.events.len()
+        self.live.borrow().conversation.events.len()
     }
 
     fn usage(&self) -> Option<String> {
@@ -577,7 +654,8 @@ impl Follow for LiveDocument {
     type Update = LiveUpdate;
 
     fn attention(&self) -> Attention {
-        let conv = &self.live.conversation;
+        let live = self.live.borrow();
+        let conv = &live.conversation;
         let (questions, last_question) = self.tally.questions(conv);
         Attention {
             ended_turns: document::ended_turns(conv, self.finished),
@@ -609,24 +687,25 @@ impl Follow for LiveDocument {
                 true
             }
             LiveUpdate::Changed(Change::Moved(dir)) => {
-                self.live.moved_to(dir);
+                self.live.get_mut().moved_to(dir);
                 self.removed = false;
                 self.refresh()?
             }
             LiveUpdate::Changed(Change::Events | Change::BaseConfig) => self.refresh()?,
             LiveUpdate::Changed(Change::Metadata) => self
                 .live
+                .get_mut()
                 .refresh_title()
                 .map_err(|e| ReadError::new(without_folder(&e.to_string())))?,
             LiveUpdate::Stream(inbox) => {
                 let taken = inbox.take(STREAM_SLICE);
                 let end = taken.end.is_some();
                 self.ended |= end;
-                let pushed = self.live.push_stream(&taken.bytes, end);
+                let pushed = self.live.get_mut().push_stream(&taken.bytes, end);
                 let problem = match (pushed, taken.end) {
                     (_, Some(StreamEnd::Failed(e))) => Some(e.to_string()),
                     (Err(e), _) => Some(e.to_string()),
-                    (Ok(Refresh::Reloaded), _) if self.live.is_jp() => {
+                    (Ok(Refresh::Reloaded), _) if self.live.get_mut().is_jp() => {
                         // A JP array, read whole at the stream's end.
                         self.check_finished();
                         self.rebuild();
@@ -653,7 +732,7 @@ impl Follow for LiveDocument {
     }
 
     fn resume_command(&self) -> Result<String, NoResume> {
-        match &self.live.origin {
+        match &self.live.borrow().origin {
             Origin::Jp(_) => Err(NoResume::Jp),
             Origin::Stream(_) => Err(NoResume::Stream),
             Origin::Eve(path) => super::resume::command(path),
@@ -661,7 +740,7 @@ impl Follow for LiveDocument {
     }
 
     fn modified(&self) -> Option<SystemTime> {
-        let path = match &self.live.origin {
+        let path = match &self.live.borrow().origin {
             Origin::Jp(dir) => dir.events_path(),
             Origin::Stream(_) => return None,
             Origin::Eve(path) => return crate::source::opencode::modified(path),
@@ -670,16 +749,20 @@ impl Follow for LiveDocument {
     }
 
     fn polls(&self) -> bool {
-        !self.replayed && !self.removed && (self.live.follows_subagents() || self.live.waits_for_a_commit())
+        let live = self.live.borrow();
+        self.resident_problem.borrow().is_some()
+            || !self.replayed
+                && !self.removed
+                && (live.follows_subagents() || live.waits_for_a_commit())
     }
 
     fn unproven(&self) -> bool {
         // A change that waited for a proof that failed is still read.
-        self.refresh_waiting || self.live.unproven()
+        self.refresh_waiting || self.live.borrow().unproven()
     }
 
     fn prove(&mut self) -> Result<bool, ReadError> {
-        let proven = self.live.prove_step(PROOF_STEP);
+        let proven = self.live.get_mut().prove_step(PROOF_STEP);
         let Some(proven) = proven.map_err(|e| ReadError::new(without_folder(&e.to_string())))?
         else {
             return Ok(false);
@@ -697,6 +780,17 @@ impl Follow for LiveDocument {
     }
 
     fn poll(&mut self) -> Result<bool, ReadError> {
+        if let Some(problem) = self.resident_problem.get_mut().take() {
+            // A turn emptied of its texts could not be decoded again: what
+            // is shown is read whole from the file as it is now.
+            let live = self.live.get_mut();
+            if live.has_hollow() {
+                live.reread()
+                    .map_err(|e| ReadError::new(without_folder(&e.to_string())))?;
+            }
+            self.rebuild();
+            return Err(ReadError::new(format!("{problem}: read again whole")));
+        }
         let changed = self.refresh()?;
         if changed {
             self.update_blocks();
@@ -721,7 +815,7 @@ impl EarlierTurns for LiveDocument {
     }
 
     fn earlier_unread(&self) -> usize {
-        self.live.earlier_turns()
+        self.live.borrow().earlier_turns()
     }
 
     fn read_earlier(&mut self, amount: EarlierAmount) -> Result<bool, ReadError> {
@@ -730,33 +824,37 @@ impl EarlierTurns for LiveDocument {
         }
         // Turns decoded by earlier steps whose blocks wait (see below) are
         // what the view coming near them gets first.
-        let waiting = self.earlier > self.live.earlier_turns();
+        let live = self.live.get_mut();
+        let waiting = self.earlier > live.earlier_turns();
         let bytes = match amount {
             EarlierAmount::Near if waiting => 0,
             EarlierAmount::Near => EARLIER_STEP,
             EarlierAmount::Step => DECODE_SPAN,
         };
-        let read = self
-            .live
+        let read = live
             .read_earlier(bytes)
             .map_err(|e| ReadError::new(without_folder(&e.to_string())))?;
         match read {
             EarlierRead::Turns(0) if !waiting => Ok(false),
             EarlierRead::Turns(_) => {
-                let now = self.live.earlier_turns();
+                let now = live.earlier_turns();
+                // The turns read are where the view goes: the decoded
+                // turns furthest from them are emptied first.
+                live.hollow_far_from(now, self.earlier);
+                self.near.set(now);
                 // A step of reading every turn puts the blocks of the turns
                 // it decoded first only once they are as many as the turns
                 // with blocks, or BATCH_TURNS (or none are left): putting
                 // blocks first moves those after them, and building them
                 // walks the turns before, so blocks put first at each step
                 // would cost the whole conversation at each step.
-                let built = self.live.conversation.turns.len() - self.earlier;
+                let built = live.conversation.turns.len() - self.earlier;
                 let batch = built.min(BATCH_TURNS);
                 if amount == EarlierAmount::Step && now > 0 && self.earlier - now < batch {
                     return Ok(true);
                 }
                 let added = self.doc.prepend_turns(
-                    &self.live.conversation,
+                    &live.conversation,
                     &self.options,
                     now + 1..=self.earlier,
                 );

@@ -49,10 +49,14 @@ impl Viewer {
             self.app.handle(AppEvent::Terminal(Event::Key(key)));
             if self.app.is_reading() {
                 // As the viewer's loop does: the note is drawn, then the
-                // earlier turns are read a step at a time, a frame between
-                // two, and the key does what it asks.
+                // earlier turns are read (or a search's matches counted) a
+                // step at a time, a frame between two, and the key does
+                // what it asks.
                 let note = text(&self.frame());
-                assert!(note.contains("reading… 0% of"), "{note}");
+                assert!(
+                    note.contains("reading… 0% of") || note.contains("searching… "),
+                    "{note}"
+                );
                 while self.app.is_reading() {
                     assert_eq!(self.app.read_step(), None);
                     self.frame();

@@ -50,6 +50,7 @@ mod gemini_live_pty;
 mod gemini_qwen;
 mod highlight_hostile;
 mod highlight_visible_pty;
+mod hollow_turns;
 mod hostile;
 mod hostile_flood;
 mod hostile_idle;

@@ -24,8 +24,8 @@ const SIZE: usize = 9 << 19;
 
 impl Viewer {
     /// The viewer's events, decoded or in outline.
-    fn events(&self) -> &[Event] {
-        &self.app.document().source().conversation.events
+    fn events(&self) -> Vec<Event> {
+        self.app.document().source().conversation.events.clone()
     }
 }
 

@@ -26,7 +26,7 @@ use super::members::{Member, Shape, members};
 use super::{Fields, JpLoad, JpStream, Reader, decode_known, event_of, known_type, parsed_base};
 use crate::format::PrefixHasher;
 use crate::format::surrogates;
-use crate::model::{ChatResponse, Event, EventKind, facts};
+use crate::model::{ChatResponse, Content, Event, EventKind, Metadata, facts};
 
 /// How much of the file is read at a time.
 const CHUNK: usize = 1 << 20;
@@ -103,6 +103,11 @@ impl JpOutline {
             load.generation = Some(super::Generation::Current);
         }
         Ok(Some((stream, load, JpOutline { entries: ranges })))
+    }
+
+    /// How many entries it holds.
+    pub fn outlined(&self) -> usize {
+        self.entries.len()
     }
 
     /// How many bytes of the file the entries of `events` span.
@@ -397,6 +402,46 @@ impl<'a> Fields<'a> for Sketch<'a> {
     fn rest(&mut self) -> Map<String, Value> {
         Map::new()
     }
+}
+
+/// Empties `event`, decoded from its entry, of what only showing it needs:
+/// its texts, a call's arguments, its metadata. What grouping and the
+/// status bar read stays (its kind and form, ids, name, `is_error`,
+/// timestamp, facts, `request_id`): [`same_outline`] holds between the
+/// event before and after, so decoding the entry again brings the rest
+/// back. Questions, configuration changes and entries kept as stored are
+/// left whole: the status bar, `--notify` and every later turn read them.
+/// A viewer that read every turn of a 1 GB conversation keeps only the
+/// turns near its view decoded this way.
+pub fn hollow(event: &mut Event) {
+    use std::sync::Arc;
+    match &mut event.kind {
+        EventKind::ChatRequest { content, .. } => *content = String::new(),
+        EventKind::ChatResponse(ChatResponse::Message(message)) => {
+            if let Some(message) = message {
+                *message = String::new();
+            }
+        }
+        EventKind::ChatResponse(ChatResponse::Reasoning(text)) => *text = String::new(),
+        EventKind::ChatResponse(ChatResponse::Data(data)) => **data = Value::Null,
+        EventKind::ToolCallRequest { arguments, .. } => {
+            *arguments = Arc::new(Value::Object(Map::new()));
+        }
+        EventKind::ToolCallResponse { content, .. } => {
+            *content = match content {
+                Content::Text(_) => Content::Text(String::new()),
+                Content::Blocks(_) => Content::Blocks(Vec::new()),
+            };
+        }
+        EventKind::TurnStart
+        | EventKind::InquiryRequest { .. }
+        | EventKind::InquiryResponse { .. }
+        | EventKind::ConfigDelta { .. }
+        | EventKind::Compaction(_)
+        | EventKind::Unknown(_) => return,
+    }
+    let request_id = event.metadata.request_id().map(Into::into);
+    event.metadata = Metadata::stored(Map::new(), request_id);
 }
 
 /// Whether a decoded event is what its sketch said, in everything grouping

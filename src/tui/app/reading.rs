@@ -7,6 +7,11 @@
 //! far the read is; `q` and Ctrl-C quit at once, `Esc` stops the read (what
 //! was read stays read) and forgets the key; other keys and clicks wait for
 //! the key to be done, in the order they were typed.
+//!
+//! A search (`/`, `?`, `n`, `N`) then counts its matches in every block the
+//! same way, a step between keys ([`App::search_stepwise`]): the blocks of a
+//! 1 GB conversation's text take seconds to search, more where turns far
+//! from the view were emptied and are decoded again.
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -22,6 +27,14 @@ enum Then {
     Act(Action, Option<usize>),
     /// Showing a hit of the search over every session.
     Show(FoundHit),
+    /// Landing on the next match of the search, going `forward` or back
+    /// (`inclusive`: a match on the cursor's line counts), once the matches
+    /// of every block are counted; `counted` blocks are.
+    Search {
+        forward: bool,
+        inclusive: bool,
+        counted: usize,
+    },
 }
 
 /// A key (or a hit) waiting for every earlier turn to be read.
@@ -82,6 +95,25 @@ impl<D: Viewable> App<D> {
     /// them ends the read without the key, and the note says it.
     pub fn read_step(&mut self) -> Option<Effect> {
         self.reading.as_ref()?;
+        if self.doc.earlier() == 0
+            && let Some(Reading {
+                then: Then::Search { counted, .. },
+                ..
+            }) = &self.reading
+        {
+            let counted = self.count_matches(*counted);
+            if counted < self.doc.len() {
+                if let Some(Reading {
+                    then: Then::Search { counted: at, .. },
+                    ..
+                }) = &mut self.reading
+                {
+                    *at = counted;
+                }
+                self.show_progress();
+                return None;
+            }
+        }
         if self.doc.earlier() > 0 {
             let read = self.read_keeping_view(EarlierAmount::Step);
             self.settle();
@@ -109,7 +141,34 @@ impl<D: Viewable> App<D> {
                 self.land_on_hit(&hit);
                 None
             }
+            Then::Search {
+                forward, inclusive, ..
+            } => {
+                self.find_counted(forward, inclusive);
+                None
+            }
         }
+    }
+
+    /// Lands on the next match of the search once the matches of every
+    /// block are counted: at once when counting them takes less than a
+    /// step, else a step at a time between keys ([`App::read_step`]).
+    pub(in crate::tui) fn search_stepwise(&mut self, forward: bool, inclusive: bool) {
+        self.hits.reserve(self.doc.len());
+        let counted = self.count_matches(0);
+        if counted >= self.doc.len() {
+            return self.find_counted(forward, inclusive);
+        }
+        self.reading = Some(Reading {
+            then: Then::Search {
+                forward,
+                inclusive,
+                counted,
+            },
+            from: 0,
+            typed: Vec::new(),
+        });
+        self.show_progress();
     }
 
     /// The next key or click typed while earlier turns were read, once
@@ -158,7 +217,11 @@ impl<D: Viewable> App<D> {
     /// Stops reading the earlier turns (`Esc`): what was read stays read,
     /// the key waiting for them and what was typed after it are dropped.
     fn stop_reading(&mut self) {
-        if self.reading.take().is_none() {
+        let Some(reading) = self.reading.take() else {
+            return;
+        };
+        if let Then::Search { .. } = reading.then {
+            self.note("stopped searching: n searches again");
             return;
         }
         let left = self.doc.earlier_unread();
@@ -175,6 +238,11 @@ impl<D: Viewable> App<D> {
         let Some(reading) = &self.reading else {
             return;
         };
+        if let Then::Search { counted, .. } = reading.then {
+            let percent = counted * 100 / self.doc.len().max(1);
+            self.message = Some(format!("searching… {percent}% · Esc cancels"));
+            return;
+        }
         let from = reading.from.max(1);
         let done = from.saturating_sub(self.doc.earlier_unread());
         let percent = done * 100 / from;

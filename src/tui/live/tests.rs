@@ -53,7 +53,7 @@ fn card_of(doc: &LiveDocument, tool_id: &str) -> Option<usize> {
     (0..doc.len()).find(|&i| {
         doc.class(i) == BlockClass::ToolCard && doc.search_text(i).contains(tool_id)
             || matches!(&doc.block(i).kind, BlockKind::ToolCard(card)
-                if format!("{:?}", doc.live.conversation.events[card.call.request]).contains(tool_id))
+                if format!("{:?}", doc.live.borrow().conversation.events[card.call.request]).contains(tool_id))
     })
 }
 

@@ -56,6 +56,56 @@ fn outline_matches_the_whole_read(name: &str, events: &[u8], base: Option<&[u8]>
     );
 }
 
+/// Checks that every event of `events` read whole, emptied again by
+/// [`hollow`], still says what its outline says, groups into the same turns
+/// and items, and decodes from the outline back into the whole read's.
+fn hollowed_events_decode_back(name: &str, events: &[u8], base: Option<&[u8]>) {
+    let Ok((_, whole)) = JpStream::open(events, base) else {
+        return;
+    };
+    let (_, load, outline) = JpOutline::read_in_chunks(&mut &events[..], base, 1 << 20)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{name}: no outline"));
+    let mut hollowed = whole.events.clone();
+    hollowed.iter_mut().for_each(hollow);
+    for (i, ((empty, event), sketch)) in hollowed.iter().zip(&whole.events).zip(&load.events).enumerate() {
+        assert!(same_outline(empty, event), "{name}: event {i}: {empty:?} empties {event:?}");
+        assert!(same_outline(sketch, empty), "{name}: event {i}: {sketch:?} outlines {empty:?}");
+    }
+    let grouped = Conversation::new(whole.events.clone(), None, None);
+    let emptied = Conversation::new(hollowed.clone(), None, None);
+    assert_eq!(emptied.turns, grouped.turns, "{name}: turns and items, emptied");
+    let decoded = outline
+        .decode(&mut Cursor::new(events), 0..hollowed.len(), &hollowed)
+        .unwrap();
+    assert_eq!(decoded, Some(whole.events), "{name}: decoded back");
+}
+
+#[test]
+fn every_fixture_emptied_again_decodes_back() {
+    for (name, events, base) in fixtures() {
+        hollowed_events_decode_back(&name, &events, base.as_deref());
+    }
+}
+
+#[test]
+fn every_corpus_conversation_emptied_again_decodes_back() {
+    let Some(dir) = std::env::var_os("OVERHEAR_CORPUS") else {
+        eprintln!("skipped: OVERHEAR_CORPUS is not set (it names the real JP conversations)");
+        return;
+    };
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let Ok(events) = std::fs::read(entry.path().join("events.json")) else {
+            continue;
+        };
+        let base = std::fs::read(entry.path().join("base_config.json")).ok();
+        hollowed_events_decode_back(&entry.path().display().to_string(), &events, base.as_deref());
+        seen += 1;
+    }
+    assert!(seen > 0, "the corpus holds conversations");
+}
+
 #[test]
 fn a_lone_surrogate_is_read_the_same_in_outline_and_whole() {
     let events = br#"[

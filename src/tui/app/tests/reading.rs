@@ -195,3 +195,60 @@ fn a_repeated_key_goes_on_with_its_repeats_once_the_earlier_turns_are_read() {
         cursor_line(&mut app)
     );
 }
+
+/// 300 blocks of 20 KB of text each (6 MB, three steps of counting a
+/// search's matches), `wombat` only in block 290.
+fn long_text() -> App<TestDoc> {
+    let filler = "the reader parses the stream ".repeat(700);
+    let blocks = (0..300)
+        .map(|k| {
+            let text = if k == 290 {
+                format!("{filler}\nthe wombat is here")
+            } else {
+                filler.clone()
+            };
+            TestBlock::new(k, 1 + k as usize / 10, ClassTag::Text, &text)
+        })
+        .collect();
+    let mut app = app(TestDoc::new("Long", blocks));
+    press(&mut app, "g");
+    app
+}
+
+#[test]
+fn a_search_through_more_text_than_a_step_counts_its_matches_a_step_at_a_time_then_lands() {
+    let mut app = long_text();
+    typed(&mut app, "/wombat");
+    press(&mut app, "Enter");
+    assert!(app.is_reading(), "6 MB of text is more than one step");
+    let mut seen = vec![status(&mut app)];
+    while app.is_reading() {
+        assert_eq!(app.read_step(), None);
+        seen.push(status(&mut app));
+    }
+    assert!(seen[0].contains("searching… 34% · Esc cancels"), "{}", seen[0]);
+    assert!(seen[1].contains("searching… 69%"), "{}", seen[1]);
+    assert_eq!(cursor_line(&mut app), "the wombat is here");
+    assert!(seen.last().unwrap().contains("match 1/1"), "{seen:?}");
+    // Counted once: `n` goes on at once, around to the same match.
+    press(&mut app, "n");
+    assert!(!app.is_reading());
+    assert_eq!(cursor_line(&mut app), "the wombat is here");
+}
+
+#[test]
+fn esc_stops_a_search_counting_its_matches_and_the_view_stays() {
+    let mut app = long_text();
+    let top = top_line(&mut app);
+    typed(&mut app, "/wombat");
+    press(&mut app, "Enter");
+    app.read_step();
+    assert!(app.is_reading());
+    press(&mut app, "Esc");
+    assert!(!app.is_reading());
+    assert!(status(&mut app).contains("stopped searching: n searches again"));
+    assert_eq!(top_line(&mut app), top);
+    press(&mut app, "n");
+    finish_reading(&mut app);
+    assert_eq!(cursor_line(&mut app), "the wombat is here");
+}

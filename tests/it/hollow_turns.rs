@@ -1,0 +1,234 @@
+//! A conversation opened at its end keeps decoded only the turns near its
+//! view once it read them all: the others are emptied of their texts again
+//! and decoded when they are shown, searched or built again
+//! (`Live::hollow_far_from`). Nothing visible may differ from a
+//! conversation read whole: each frame is compared byte for byte, with the
+//! same keys pressed, against a viewer on a full read of the same file.
+//! The budget is made small (256 KiB of entries) so that a 4 MB
+//! conversation is emptied as a 1 GB one is at the real budget.
+
+use crate::common;
+use crate::common::generate;
+
+use std::path::{Path, PathBuf};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use overhear::load::Live;
+use overhear::source::ConversationDir;
+use overhear::tui::{AppEvent, Blocks};
+use ratatui::buffer::Buffer;
+use serde_json::json;
+
+use common::frames::{Viewer, text};
+
+/// The most bytes of entries the viewers here keep decoded.
+const BUDGET: usize = 256 << 10;
+
+/// A generated conversation of about 4 MB, with a word found only in its
+/// first turn, one only in a turn in its middle, and a reply of 350 KB in
+/// its second turn.
+fn conversation(parent: &Path) -> (PathBuf, Vec<u8>, usize) {
+    let mut events = generate::conversation_events(4 << 20);
+    events[1]["content"] = json!("Read the zanzibar parser first.");
+    let middle = events.len() / 2;
+    let request = (middle..events.len())
+        .find(|&i| events[i]["type"] == "chat_request")
+        .unwrap();
+    events[request]["content"] = json!("Now the quokka tokenizer, please.");
+    // A reply too long for one block: it is cut into pieces by its text,
+    // so that building its turn's blocks reads the text.
+    let reply = (0..events.len())
+        .skip(10)
+        .find(|&i| events[i]["type"] == "chat_response" && events[i]["message"].is_string())
+        .unwrap();
+    let long: String = (0..12000)
+        .map(|n| format!("Line {n} of a long reply.\n\n"))
+        .collect();
+    events[reply]["message"] = json!(long);
+    let turns = generate::turns_in(&events);
+    let stored = generate::stored(&events);
+    (generate::write_conversation(parent, &stored), stored, turns)
+}
+
+/// A viewer on `dir` opened at its end, keeping [`BUDGET`] decoded.
+fn at_end_keeping_little(dir: &Path, width: u16, height: u16) -> Viewer {
+    let mut live = Live::open_jp_at_end(ConversationDir::new(dir), None).expect("readable");
+    live.set_resident_budget(BUDGET);
+    Viewer::new(live, width, height)
+}
+
+fn press(viewer: &mut Viewer, keys: &str) {
+    for c in keys.chars() {
+        let code = match c {
+            '\n' => KeyCode::Enter,
+            '\u{2193}' => KeyCode::PageDown,
+            '\u{2191}' => KeyCode::PageUp,
+            c => KeyCode::Char(c),
+        };
+        viewer
+            .app
+            .handle(AppEvent::Terminal(Event::Key(KeyEvent::new(
+                code,
+                KeyModifiers::NONE,
+            ))));
+        while viewer.app.is_reading() {
+            assert_eq!(viewer.app.read_step(), None);
+            viewer.frame();
+        }
+    }
+}
+
+fn assert_same(emptied: &Buffer, whole: &Buffer, what: &str) {
+    assert!(
+        emptied == whole,
+        "{what}: the viewer keeping little decoded shows\n{}\n\nthe full read shows\n{}",
+        text(emptied),
+        text(whole)
+    );
+}
+
+/// Presses `keys` in both viewers and compares the frames after each.
+fn same_after(emptied: &mut Viewer, whole: &mut Viewer, steps: &[&str]) {
+    for keys in steps {
+        press(emptied, keys);
+        press(whole, keys);
+        assert_same(&emptied.frame(), &whole.frame(), keys);
+        let (blocks, all) = (emptied.app.document().len(), whole.app.document().len());
+        assert_eq!(
+            blocks, all,
+            "{keys}: the blocks built (a long reply's pieces)"
+        );
+    }
+}
+
+#[test]
+fn turns_far_from_the_view_are_emptied_and_every_frame_is_a_full_reads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _, turns) = conversation(tmp.path());
+    for (width, height) in [(40, 30), (120, 40)] {
+        let mut whole = Viewer::whole(&dir, width, height);
+        let mut emptied = at_end_keeping_little(&dir, width, height);
+        assert_same(&emptied.frame(), &whole.frame(), "the end");
+        same_after(&mut emptied, &mut whole, &["g"]);
+        assert_eq!(emptied.earlier(), 0, "every turn read");
+        let hollow = (0..turns)
+            .filter(|&t| emptied.app.document().source().is_hollow(t))
+            .count();
+        assert!(
+            hollow > turns / 2,
+            "most turns emptied again ({hollow} of {turns})"
+        );
+        same_after(
+            &mut emptied,
+            &mut whole,
+            &[
+                "G",
+                "g",
+                "]]]",
+                "5j",
+                "\u{2193}\u{2193}\u{2193}",
+                "G",
+                "\u{2191}\u{2191}",
+                "xX",
+                "g",
+            ],
+        );
+    }
+}
+
+#[test]
+fn a_search_finds_text_in_an_emptied_turn_and_counts_as_a_full_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _, _) = conversation(tmp.path());
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    let mut emptied = at_end_keeping_little(&dir, 100, 30);
+    emptied.frame();
+    whole.frame();
+    same_after(&mut emptied, &mut whole, &["g", "G"]);
+    same_after(&mut emptied, &mut whole, &["/quokka\n"]);
+    let found = text(&emptied.frame());
+    assert!(
+        found.contains("quokka tokenizer"),
+        "the middle turn is found:\n{found}"
+    );
+    same_after(
+        &mut emptied,
+        &mut whole,
+        &["?zanzibar\n", "n", "/parse\n", "n", "N"],
+    );
+    let counted = text(&emptied.frame());
+    assert!(
+        counted.contains("match "),
+        "the status bar counts:\n{counted}"
+    );
+}
+
+#[test]
+fn another_view_and_a_turn_appended_are_built_from_emptied_turns_as_from_a_full_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, turns) = conversation(tmp.path());
+    let mut emptied = at_end_keeping_little(&dir, 100, 30);
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    // `v` at the end: the long reply's turn, at the top, is emptied.
+    same_after(
+        &mut emptied,
+        &mut whole,
+        &["g", "G", "v", "g", "G", "v", "v"],
+    );
+    // JP's rewrite: a new file renamed over the old one, one more turn.
+    let turn = generate::turn_events(7, turns);
+    let longer = generate::appended(&stored, &turn);
+    let staged = dir.join("events.json.tmp");
+    std::fs::write(&staged, &longer).unwrap();
+    std::fs::rename(&staged, dir.join("events.json")).unwrap();
+    emptied.reload();
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    press(&mut whole, "vvv");
+    same_after(&mut emptied, &mut whole, &["G", "g", "/zanzibar\n"]);
+    assert_eq!(
+        emptied.app.document().event_count(),
+        whole.app.document().event_count()
+    );
+}
+
+#[test]
+fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, _) = conversation(tmp.path());
+    let mut emptied = at_end_keeping_little(&dir, 100, 30);
+    press(&mut emptied, "gG");
+    assert!(
+        emptied.app.document().source().is_hollow(0),
+        "turn 1 emptied"
+    );
+    // Not JP's rename: the same file written again in place, its first
+    // request now of a type overhear does not know (the same length).
+    let changed =
+        String::from_utf8(stored)
+            .unwrap()
+            .replacen("\"chat_request\"", "\"chat_reqvest\"", 1);
+    std::fs::write(dir.join("events.json"), changed).unwrap();
+    press(&mut emptied, "g");
+    emptied.frame();
+    emptied.app.handle(AppEvent::Tick);
+    let noted = text(&emptied.frame());
+    assert!(
+        noted.contains("changed in place since it was read: read again whole"),
+        "the status bar says why:\n{noted}"
+    );
+    press(&mut emptied, "g");
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    press(&mut whole, "g");
+    // The note stays in the status bar: above it, the file as it is now.
+    let above = |frame: &Buffer| {
+        let text = text(frame);
+        let lines: Vec<&str> = text.lines().collect();
+        lines[..lines.len() - 1].join("\n")
+    };
+    assert_eq!(above(&emptied.frame()), above(&whole.frame()));
+    assert_eq!(
+        emptied.app.document().len(),
+        whole.app.document().len(),
+        "every block built anew"
+    );
+}
