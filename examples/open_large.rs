@@ -105,8 +105,8 @@ fn open(parent: &Path, way: Way, then_top: bool) -> Result<(), String> {
         );
         // What reading every turn again costs once the turns far from the
         // view were emptied (`RESIDENT_SPAN`): the end, a search through
-        // every block for a word in none, the top again.
-        for keys in ["G", "/quokka\n", "g"] {
+        // every block for a word in none, the top again, another view.
+        for keys in ["G", "/quokka\n", "g", "v"] {
             let (took, longest) = viewer::press(&mut opened, keys)?;
             phase(&format!(
                 "{} {:.0} ms, keys wait {:.0}",

@@ -245,12 +245,14 @@ impl Live {
             .is_some_and(|earlier| !earlier.hollow.is_empty())
     }
 
-    /// Decodes again every turn emptied of its texts from turn `from`
-    /// (0-based) on: their blocks are about to be built again.
-    pub fn make_resident_from(&mut self, from: usize) -> Result<(), OpenError> {
+    /// Decodes again every turn emptied of its texts among `turns`
+    /// (0-based): their blocks are about to be built again.
+    pub fn make_resident_in(&mut self, turns: Range<usize>) -> Result<(), OpenError> {
         let hollow: Vec<usize> = match &self.earlier {
-            Some(earlier) => earlier.hollow.range(from..).copied().collect(),
-            None => return Ok(()),
+            Some(earlier) if turns.start < turns.end => {
+                earlier.hollow.range(turns).copied().collect()
+            }
+            _ => return Ok(()),
         };
         for turn in hollow {
             self.make_resident(turn)?;

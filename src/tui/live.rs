@@ -249,13 +249,13 @@ impl LiveDocument {
         }
     }
 
-    /// Decodes again every turn emptied of its texts from turn `from`
-    /// (0-based) on, before their blocks are built again; the file is read
+    /// Decodes again every turn emptied of its texts among `turns`
+    /// (0-based), before their blocks are built again; the file is read
     /// whole when one cannot be (then true: every block is to be built
     /// anew).
-    fn resident_from(&mut self, from: usize) -> bool {
+    fn resident_in(&mut self, turns: std::ops::Range<usize>) -> bool {
         let live = self.live.get_mut();
-        let Err(e) = live.make_resident_from(from) else {
+        let Err(e) = live.make_resident_in(turns) else {
             return false;
         };
         let problem = match live.reread() {
@@ -291,10 +291,8 @@ impl LiveDocument {
     fn rebuild(&mut self) {
         self.options.finished = self.finished;
         self.live.get_mut().take_untouched_turns();
-        if self.focus.is_empty() {
-            let from = self.live.get_mut().earlier_turns();
-            self.resident_from(from);
-        }
+        let emptied = self.focus.is_empty() && self.live.get_mut().has_hollow();
+        let built = if emptied { self.build_emptied() } else { None };
         // A sub-agent is read whole.
         self.earlier = if self.focus.is_empty() {
             self.live.get_mut().earlier_turns()
@@ -302,10 +300,12 @@ impl LiveDocument {
             0
         };
         let earlier = self.earlier;
-        let doc = if earlier > 0 {
-            Document::build_turns(&self.shown(), &self.options, &|n| n > earlier)
-        } else {
-            Document::build(&self.shown(), &self.options)
+        let doc = match built {
+            Some(doc) => doc,
+            None if earlier > 0 => {
+                Document::build_turns(&self.shown(), &self.options, &|n| n > earlier)
+            }
+            None => Document::build(&self.shown(), &self.options),
         };
         self.doc = doc;
         self.revisions = RefCell::new(vec![NOT_YET; self.doc.blocks.len()]);
@@ -314,6 +314,35 @@ impl LiveDocument {
         if self.focus.is_empty() {
             live.hollow_far_from(self.near.get(), self.earlier);
         }
+    }
+
+    /// Builds the blocks of every turn after those still in outline when
+    /// turns were emptied of their texts: from the end back,
+    /// [`BATCH_TURNS`] turns at a time, each batch decoded again just
+    /// before its blocks are built and emptied again after, so that memory
+    /// stays near the budget (decoding them all first would hold a 1 GB
+    /// conversation whole). `None` when one could not be decoded again: the
+    /// file was read whole, and is built as one.
+    fn build_emptied(&mut self) -> Option<Document> {
+        let live = self.live.get_mut();
+        let earlier = live.earlier_turns();
+        let total = live.conversation.turns.len();
+        let mut start = total.saturating_sub(BATCH_TURNS).max(earlier);
+        if self.resident_in(start..total) {
+            return None;
+        }
+        let mut doc = Document::build_turns(&self.shown(), &self.options, &|n| n > start);
+        while start > earlier {
+            let first = start.saturating_sub(BATCH_TURNS).max(earlier);
+            if self.resident_in(first..start) {
+                return None;
+            }
+            let live = self.live.get_mut();
+            doc.prepend_turns(&live.conversation, &self.options, first + 1..=start);
+            start = first;
+            live.hollow_far_from(self.near.get(), start);
+        }
+        Some(doc)
     }
 
     /// Brings the document up to date after a refresh, keeping the blocks
@@ -332,7 +361,7 @@ impl LiveDocument {
             return self.rebuild();
         }
         self.options.finished = self.finished;
-        if self.resident_from(untouched) {
+        if self.resident_in(untouched..usize::MAX) {
             return self.rebuild();
         }
         // Turns decoded since the last build (a re-read) are built anew.
