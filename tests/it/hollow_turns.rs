@@ -232,3 +232,29 @@ fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
         "every block built anew"
     );
 }
+
+#[test]
+fn an_emptied_turn_decoded_again_is_redacted_like_the_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = "AKIAQWERTYUIOPASDFGH";
+    let mut events = generate::conversation_events(4 << 20);
+    events[1]["content"] = json!(format!("Use {secret} to deploy the zanzibar parser."));
+    let dir = generate::write_conversation(tmp.path(), &generate::stored(&events));
+    let mut live = Live::open_jp_at_end(ConversationDir::new(&dir), None).unwrap();
+    live.set_resident_budget(BUDGET);
+    live.redact_with(std::sync::Arc::new(
+        overhear::redact::Redactor::builtin().unwrap(),
+    ));
+    let mut emptied = Viewer::new(live, 100, 30);
+    press(&mut emptied, "gG");
+    assert!(
+        emptied.app.document().source().is_hollow(0),
+        "turn 1 emptied"
+    );
+    press(&mut emptied, "g");
+    let top = text(&emptied.frame());
+    assert!(top.contains("zanzibar"), "turn 1 decoded again:\n{top}");
+    assert!(top.contains("[redacted aws-access-token]"), "{top}");
+    let events = format!("{:?}", emptied.app.document().source().conversation.events);
+    assert!(!events.contains(secret));
+}
