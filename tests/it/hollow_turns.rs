@@ -12,7 +12,6 @@ use crate::common::generate;
 
 use std::path::{Path, PathBuf};
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use overhear::load::Live;
 use overhear::source::ConversationDir;
 use overhear::tui::{AppEvent, Blocks};
@@ -57,27 +56,6 @@ fn at_end_keeping_little(dir: &Path, width: u16, height: u16) -> Viewer {
     Viewer::new(live, width, height)
 }
 
-fn press(viewer: &mut Viewer, keys: &str) {
-    for c in keys.chars() {
-        let code = match c {
-            '\n' => KeyCode::Enter,
-            '\u{2193}' => KeyCode::PageDown,
-            '\u{2191}' => KeyCode::PageUp,
-            c => KeyCode::Char(c),
-        };
-        viewer
-            .app
-            .handle(AppEvent::Terminal(Event::Key(KeyEvent::new(
-                code,
-                KeyModifiers::NONE,
-            ))));
-        while viewer.app.is_reading() {
-            assert_eq!(viewer.app.read_step(), None);
-            viewer.frame();
-        }
-    }
-}
-
 fn assert_same(emptied: &Buffer, whole: &Buffer, what: &str) {
     assert!(
         emptied == whole,
@@ -90,8 +68,8 @@ fn assert_same(emptied: &Buffer, whole: &Buffer, what: &str) {
 /// Presses `keys` in both viewers and compares the frames after each.
 fn same_after(emptied: &mut Viewer, whole: &mut Viewer, steps: &[&str]) {
     for keys in steps {
-        press(emptied, keys);
-        press(whole, keys);
+        emptied.keys(keys);
+        whole.keys(keys);
         assert_same(&emptied.frame(), &whole.frame(), keys);
         let (blocks, all) = (emptied.app.document().len(), whole.app.document().len());
         assert_eq!(
@@ -183,7 +161,7 @@ fn another_view_and_a_turn_appended_are_built_from_emptied_turns_as_from_a_full_
     std::fs::rename(&staged, dir.join("events.json")).unwrap();
     emptied.reload();
     let mut whole = Viewer::whole(&dir, 100, 30);
-    press(&mut whole, "vvv");
+    whole.keys("vvv");
     same_after(&mut emptied, &mut whole, &["G", "g", "/zanzibar\n"]);
     assert_eq!(
         emptied.app.document().event_count(),
@@ -196,7 +174,7 @@ fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, stored, _) = conversation(tmp.path());
     let mut emptied = at_end_keeping_little(&dir, 100, 30);
-    press(&mut emptied, "gG");
+    emptied.keys("gG");
     assert!(
         emptied.app.document().source().is_hollow(0),
         "turn 1 emptied"
@@ -208,7 +186,7 @@ fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
             .unwrap()
             .replacen("\"chat_request\"", "\"chat_reqvest\"", 1);
     std::fs::write(dir.join("events.json"), changed).unwrap();
-    press(&mut emptied, "g");
+    emptied.keys("g");
     emptied.frame();
     emptied.app.handle(AppEvent::Tick);
     let noted = text(&emptied.frame());
@@ -216,9 +194,9 @@ fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
         noted.contains("changed in place since it was read: read again whole"),
         "the status bar says why:\n{noted}"
     );
-    press(&mut emptied, "g");
+    emptied.keys("g");
     let mut whole = Viewer::whole(&dir, 100, 30);
-    press(&mut whole, "g");
+    whole.keys("g");
     // The note stays in the status bar: above it, the file as it is now.
     let above = |frame: &Buffer| {
         let text = text(frame);
@@ -231,30 +209,4 @@ fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
         whole.app.document().len(),
         "every block built anew"
     );
-}
-
-#[test]
-fn an_emptied_turn_decoded_again_is_redacted_like_the_rest() {
-    let tmp = tempfile::tempdir().unwrap();
-    let secret = "AKIAQWERTYUIOPASDFGH";
-    let mut events = generate::conversation_events(4 << 20);
-    events[1]["content"] = json!(format!("Use {secret} to deploy the zanzibar parser."));
-    let dir = generate::write_conversation(tmp.path(), &generate::stored(&events));
-    let mut live = Live::open_jp_at_end(ConversationDir::new(&dir), None).unwrap();
-    live.set_resident_budget(BUDGET);
-    live.redact_with(std::sync::Arc::new(
-        overhear::redact::Redactor::builtin().unwrap(),
-    ));
-    let mut emptied = Viewer::new(live, 100, 30);
-    press(&mut emptied, "gG");
-    assert!(
-        emptied.app.document().source().is_hollow(0),
-        "turn 1 emptied"
-    );
-    press(&mut emptied, "g");
-    let top = text(&emptied.frame());
-    assert!(top.contains("zanzibar"), "turn 1 decoded again:\n{top}");
-    assert!(top.contains("[redacted aws-access-token]"), "{top}");
-    let events = format!("{:?}", emptied.app.document().source().conversation.events);
-    assert!(!events.contains(secret));
 }

@@ -6,6 +6,7 @@
 use std::path::Path;
 use std::time::SystemTime;
 
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use overhear::load::Live;
 use overhear::render::document::DocOptions;
 use overhear::render::theme::Theme;
@@ -13,7 +14,7 @@ use overhear::source::ConversationDir;
 use overhear::source::watch::Change;
 use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::live::{LiveDocument, LiveUpdate};
-use overhear::tui::{App, Follow, Proven, Reload, ViewerOptions};
+use overhear::tui::{App, AppEvent, Follow, Proven, Reload, ViewerOptions};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
@@ -101,6 +102,35 @@ impl Viewer {
     /// How many leading turns are still in outline.
     pub fn earlier(&self) -> usize {
         self.app.document().source().earlier_turns()
+    }
+
+    /// Presses `keys` (`\n` is Enter, `↓` and `↑` Page Down and Page Up).
+    /// A key that waits for every earlier turn to be read, or for a
+    /// search's matches to be counted, goes as the viewer's loop makes it
+    /// go: its note drawn first, then a step at a time, a frame between
+    /// two, then the key does what it asks.
+    pub fn keys(&mut self, keys: &str) {
+        for c in keys.chars() {
+            let code = match c {
+                '\n' => KeyCode::Enter,
+                '\u{2193}' => KeyCode::PageDown,
+                '\u{2191}' => KeyCode::PageUp,
+                c => KeyCode::Char(c),
+            };
+            let key = KeyEvent::new(code, KeyModifiers::NONE);
+            self.app.handle(AppEvent::Terminal(Event::Key(key)));
+            if self.app.is_reading() {
+                let note = text(&self.frame());
+                assert!(
+                    note.contains("reading… 0% of") || note.contains("searching… "),
+                    "{note}"
+                );
+                while self.app.is_reading() {
+                    assert_eq!(self.app.read_step(), None);
+                    self.frame();
+                }
+            }
+        }
     }
 }
 
