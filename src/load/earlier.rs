@@ -231,11 +231,35 @@ impl Live {
 
     /// Whether turn `turn` (0-based) was emptied of its texts again
     /// ([`Live::hollow_far_from`]): its blocks may not be laid out before
-    /// [`Live::make_resident`] decoded it.
+    /// [`Live::make_resident`] decoded it. For tests, which check that
+    /// turns were emptied.
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_hollow(&self, turn: usize) -> bool {
         self.earlier
             .as_ref()
             .is_some_and(|earlier| earlier.hollow.contains(&turn))
+    }
+
+    /// The first turn (0-based) of the turns ending before turn `end` whose
+    /// entries span at least `bytes` of the file (at least one turn, none
+    /// before `from`): a batch of turns to decode again in one step.
+    pub fn batch_before(&self, end: usize, from: usize, bytes: usize) -> usize {
+        let Some(earlier) = &self.earlier else {
+            return from;
+        };
+        let turns = &self.conversation.turns;
+        // Turns appended since the outline was read are decoded already:
+        // they cost a batch nothing.
+        let outlined = earlier.outline.outlined();
+        let mut first = end;
+        while first > from {
+            first -= 1;
+            let span = turns[first].events.start..turns[end - 1].events.end.min(outlined);
+            if earlier.outline.span(span) >= bytes {
+                break;
+            }
+        }
+        first
     }
 
     /// Whether any turn was emptied of its texts again.
@@ -342,6 +366,7 @@ impl Live {
     /// Sets how many bytes of entries stay decoded ([`RESIDENT_SPAN`]): a
     /// test or a measurement sees turns emptied without a 200 MB
     /// conversation.
+    #[cfg(any(test, feature = "internals"))]
     pub fn set_resident_budget(&mut self, bytes: usize) {
         if let Some(earlier) = &mut self.earlier {
             earlier.budget = bytes;

@@ -297,6 +297,20 @@ pub trait EarlierTurns {
     fn read_earlier(&mut self, _amount: EarlierAmount) -> Result<bool, ReadError> {
         Ok(false)
     }
+    /// Starts switching to the next view a step at a time, when building
+    /// its blocks decodes again turns emptied to save memory (a large
+    /// conversation read whole): true, and [`EarlierTurns::view_step`] goes
+    /// on with it. False: [`Blocks::cycle_view`] switches at once.
+    fn begin_view_change(&mut self) -> bool {
+        false
+    }
+    /// One step of the view change begun: how far it is (percent) while it
+    /// goes on, `None` once the view is switched.
+    fn view_step(&mut self) -> Option<usize> {
+        None
+    }
+    /// Drops the view change begun (`Esc`): the view stays as it was.
+    fn cancel_view_change(&mut self) {}
 }
 
 /// A document played back in time (`overhear replay`). Any other ignores the

@@ -120,6 +120,8 @@ pub struct LiveDocument {
     /// A turn emptied of its texts could not be decoded again (the file
     /// changed in place): read whole at the next tick ([`Follow::poll`]).
     resident_problem: RefCell<Option<String>>,
+    /// The next view, built a batch at a time ([`EarlierTurns::view_step`]).
+    building: Option<resident::Building>,
 }
 
 impl LiveDocument {
@@ -146,6 +148,7 @@ impl LiveDocument {
             refresh_waiting: false,
             near: Cell::new(0),
             resident_problem: RefCell::new(None),
+            building: None,
         };
         doc.check_finished();
         doc.rebuild();
@@ -245,6 +248,10 @@ impl LiveDocument {
     }
 
     fn rebuild(&mut self) {
+        if let Some(building) = self.building.take() {
+            // The next view under way is built at once.
+            self.options = building.options;
+        }
         self.options.finished = self.finished;
         self.live.get_mut().take_untouched_turns();
         let emptied = self.focus.is_empty() && self.live.get_mut().has_hollow();
@@ -277,6 +284,9 @@ impl LiveDocument {
     /// at the end of a long conversation costs what that turn costs.
     fn update_blocks(&mut self) {
         let untouched = self.live.get_mut().take_untouched_turns();
+        if let Some(building) = &mut self.building {
+            building.untouched = building.untouched.min(untouched);
+        }
         self.rebuild_from(untouched);
     }
 
@@ -768,6 +778,18 @@ impl Follow for LiveDocument {
 impl EarlierTurns for LiveDocument {
     fn earlier(&self) -> usize {
         self.earlier
+    }
+
+    fn begin_view_change(&mut self) -> bool {
+        self.begin_building_next_view()
+    }
+
+    fn view_step(&mut self) -> Option<usize> {
+        self.build_next_view_step()
+    }
+
+    fn cancel_view_change(&mut self) {
+        self.building = None;
     }
 
     fn earlier_unread(&self) -> usize {

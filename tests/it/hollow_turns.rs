@@ -12,6 +12,7 @@ use crate::common::generate;
 
 use std::path::{Path, PathBuf};
 
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use overhear::load::Live;
 use overhear::source::ConversationDir;
 use overhear::tui::{AppEvent, Blocks};
@@ -209,4 +210,37 @@ fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
         whole.app.document().len(),
         "every block built anew"
     );
+}
+
+#[test]
+fn another_view_is_built_between_keys_and_esc_keeps_the_view_there_was() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _, _) = conversation(tmp.path());
+    let mut emptied = at_end_keeping_little(&dir, 100, 30);
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    same_after(&mut emptied, &mut whole, &["g", "G"]);
+    let v = KeyEvent::new(KeyCode::Char('v'), KeyModifiers::NONE);
+    emptied.app.handle(AppEvent::Terminal(Event::Key(v)));
+    assert!(
+        emptied.app.is_reading(),
+        "the view is built a step at a time"
+    );
+    let note = text(&emptied.frame());
+    assert!(
+        note.contains("changing the view… 0% · Esc cancels"),
+        "{note}"
+    );
+    let esc = KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE);
+    emptied.app.handle(AppEvent::Terminal(Event::Key(esc)));
+    assert!(!emptied.app.is_reading());
+    let note = text(&emptied.frame());
+    assert!(
+        note.contains("view: terminal (stopped changing it)"),
+        "{note}"
+    );
+    assert_eq!(emptied.app.document().view_name(), "terminal");
+    // The same as a full read that never changed its view; then `v` goes
+    // through.
+    same_after(&mut emptied, &mut whole, &["j", "v", "g", "G"]);
+    assert_eq!(emptied.app.document().view_name(), "user");
 }

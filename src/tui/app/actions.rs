@@ -394,9 +394,22 @@ impl<D: Viewable> App<D> {
     }
 
     pub(super) fn cycle_view(&mut self) {
+        if self.doc.begin_view_change() {
+            return self.change_view_stepwise();
+        }
         let anchor = self.anchor();
         let turn = anchor.as_ref().map(|(_, b, _)| self.doc.turn(*b));
         self.doc.cycle_view();
+        self.show_view_changed(anchor, turn);
+    }
+
+    /// Puts the view back where it was before the view changed (the block
+    /// at the top, else the start of its turn) and says which view it is.
+    pub(super) fn show_view_changed(
+        &mut self,
+        anchor: Option<(D::Key, usize, usize)>,
+        turn: Option<usize>,
+    ) {
         self.top = match anchor {
             Some((key, hint, line)) => match find_key(&self.doc, &key, hint) {
                 Some(b) => Pos::new(b, line),

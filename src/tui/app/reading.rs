@@ -11,7 +11,9 @@
 //! A search (`/`, `?`, `n`, `N`) then counts its matches in every block the
 //! same way, a step between keys ([`App::search_stepwise`]): the blocks of a
 //! 1 GB conversation's text take seconds to search, more where turns far
-//! from the view were emptied and are decoded again.
+//! from the view were emptied and are decoded again. So does `v` where turns
+//! were emptied: the next view's blocks are built a step at a time
+//! ([`EarlierTurns::view_step`]), the view shown until it is done.
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -35,6 +37,9 @@ enum Then {
         inclusive: bool,
         counted: usize,
     },
+    /// The next view, whose blocks are built a step at a time
+    /// ([`EarlierTurns::view_step`]); `percent` of them are.
+    View { percent: usize },
 }
 
 /// A key (or a hit) waiting for every earlier turn to be read.
@@ -95,6 +100,32 @@ impl<D: Viewable> App<D> {
     /// them ends the read without the key, and the note says it.
     pub fn read_step(&mut self) -> Option<Effect> {
         self.reading.as_ref()?;
+        if let Some(Reading {
+            then: Then::View { .. },
+            ..
+        }) = &self.reading
+        {
+            // The view shown does not change until the new one is built:
+            // its place now is where the new one opens.
+            let anchor = self.anchor();
+            let turn = anchor.as_ref().map(|(_, b, _)| self.doc.turn(*b));
+            if let Some(percent) = self.doc.view_step() {
+                if let Some(Reading {
+                    then: Then::View { percent: at },
+                    ..
+                }) = &mut self.reading
+                {
+                    *at = percent;
+                }
+                self.show_progress();
+                return None;
+            }
+            let reading = self.reading.take()?;
+            self.message = self.read_error.clone();
+            self.typed.extend(reading.typed);
+            self.show_view_changed(anchor, turn);
+            return None;
+        }
         if self.doc.earlier() == 0
             && let Some(Reading {
                 then: Then::Search { counted, .. },
@@ -147,7 +178,20 @@ impl<D: Viewable> App<D> {
                 self.find_counted(forward, inclusive);
                 None
             }
+            // Handled above.
+            Then::View { .. } => None,
         }
+    }
+
+    /// Goes on with a view change begun a step at a time
+    /// ([`EarlierTurns::begin_view_change`]): [`App::read_step`] builds it.
+    pub(super) fn change_view_stepwise(&mut self) {
+        self.reading = Some(Reading {
+            then: Then::View { percent: 0 },
+            from: 0,
+            typed: Vec::new(),
+        });
+        self.show_progress();
     }
 
     /// Lands on the next match of the search once the matches of every
@@ -220,9 +264,17 @@ impl<D: Viewable> App<D> {
         let Some(reading) = self.reading.take() else {
             return;
         };
-        if let Then::Search { .. } = reading.then {
-            self.note("stopped searching: n searches again");
-            return;
+        match reading.then {
+            Then::Search { .. } => {
+                self.note("stopped searching: n searches again");
+                return;
+            }
+            Then::View { .. } => {
+                self.doc.cancel_view_change();
+                self.note(format!("view: {} (stopped changing it)", self.doc.view_name()));
+                return;
+            }
+            Then::Act(..) | Then::Show(_) => {}
         }
         let left = self.doc.earlier_unread();
         let s = if left == 1 { "" } else { "s" };
@@ -241,6 +293,10 @@ impl<D: Viewable> App<D> {
         if let Then::Search { counted, .. } = reading.then {
             let percent = counted * 100 / self.doc.len().max(1);
             self.message = Some(format!("searching… {percent}% · Esc cancels"));
+            return;
+        }
+        if let Then::View { percent } = reading.then {
+            self.message = Some(format!("changing the view… {percent}% · Esc cancels"));
             return;
         }
         let from = reading.from.max(1);

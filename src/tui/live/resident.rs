@@ -3,10 +3,12 @@
 //! block is laid out, searched or built from an emptied turn. Every method
 //! of [`LiveDocument`] that reads a block's content calls
 //! [`LiveDocument::resident`] first; building blocks again goes through
-//! [`LiveDocument::resident_in`] or [`LiveDocument::build_emptied`].
+//! [`LiveDocument::resident_in`] or [`LiveDocument::build_emptied`], and
+//! another view (`v`) is built a batch at a time between keys.
 
-use super::{BATCH_TURNS, LiveDocument, without_folder};
-use crate::render::document::Document;
+use super::{LiveDocument, NOT_YET, without_folder};
+use crate::load::DECODE_SPAN;
+use crate::render::document::{DocBlock, DocOptions, Document};
 
 impl LiveDocument {
     /// Decodes again what block `i` shows, when its turn (or an event its
@@ -56,30 +58,157 @@ impl LiveDocument {
 
     /// Builds the blocks of every turn after those still in outline when
     /// turns were emptied of their texts: from the end back,
-    /// [`BATCH_TURNS`] turns at a time, each batch decoded again just
+    /// [`DECODE_SPAN`] of their entries at a time, each batch decoded again just
     /// before its blocks are built and emptied again after, so that memory
     /// stays near the budget (decoding them all first would hold a 1 GB
     /// conversation whole). `None` when one could not be decoded again: the
     /// file was read whole, and is built as one.
     pub(super) fn build_emptied(&mut self) -> Option<Document> {
+        let mut building = self.begin_building(self.options.clone())?;
+        while !self.build_batch(&mut building)? {}
+        Some(building.into_document())
+    }
+
+    /// The blocks of the last batch of turns, for `options`: the start of
+    /// [`LiveDocument::build_emptied`]. `None`: the file was read whole.
+    fn begin_building(&mut self, options: DocOptions) -> Option<Building> {
         let live = self.live.get_mut();
         let earlier = live.earlier_turns();
         let total = live.conversation.turns.len();
-        let mut start = total.saturating_sub(BATCH_TURNS).max(earlier);
+        let start = live.batch_before(total, earlier, DECODE_SPAN);
         if self.resident_in(start..total) {
             return None;
         }
-        let mut doc = Document::build_turns(&self.shown(), &self.options, &|n| n > start);
-        while start > earlier {
-            let first = start.saturating_sub(BATCH_TURNS).max(earlier);
-            if self.resident_in(first..start) {
-                return None;
-            }
-            let live = self.live.get_mut();
-            doc.prepend_turns(&live.conversation, &self.options, first + 1..=start);
-            start = first;
-            live.hollow_far_from(self.near.get(), start);
+        let doc = Document::build_turns(&self.shown(), &options, &|n| n > start);
+        Some(Building {
+            options,
+            doc,
+            before: Vec::new(),
+            start,
+            earlier,
+            untouched: total,
+        })
+    }
+
+    /// The blocks of the batch of turns before those `building` has, put
+    /// first; whether every turn has blocks now. `None`: the file was read
+    /// whole.
+    fn build_batch(&mut self, building: &mut Building) -> Option<bool> {
+        if building.start <= building.earlier {
+            return Some(true);
         }
-        Some(doc)
+        let live = self.live.get_mut();
+        let first = live.batch_before(building.start, building.earlier, DECODE_SPAN);
+        if self.resident_in(first..building.start) {
+            return None;
+        }
+        let live = self.live.get_mut();
+        // Built on their own and put first once all are: putting each
+        // batch first would move every block after it at each step.
+        let mut batch = Document::default();
+        batch.prepend_turns(&live.conversation, &building.options, first + 1..=building.start);
+        building.before.push(batch.blocks);
+        building.start = first;
+        live.hollow_far_from(self.near.get(), first);
+        Some(first <= building.earlier)
+    }
+
+    /// Starts building the next view a batch at a time when turns were
+    /// emptied ([`EarlierTurns::begin_view_change`]); false when it is
+    /// switched at once (nothing emptied, or the file had to be read whole).
+    pub(super) fn begin_building_next_view(&mut self) -> bool {
+        if !self.focus.is_empty() || !self.live.get_mut().has_hollow() {
+            return false;
+        }
+        let mut options = self.options.clone();
+        options.view = options.view.next();
+        match self.begin_building(options) {
+            Some(building) => {
+                self.building = Some(building);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A batch of the next view's blocks; how far (percent) while more are
+    /// to come, `None` once the view is switched.
+    pub(super) fn build_next_view_step(&mut self) -> Option<usize> {
+        let mut building = self.building.take()?;
+        let done = building.start <= building.earlier;
+        // The last batch and the switch are steps of their own.
+        let built = if done {
+            Some(true)
+        } else {
+            self.build_batch(&mut building).map(|_| false)
+        };
+        match built {
+            Some(false) => {
+                let total = self.live.get_mut().conversation.turns.len();
+                let all = total.saturating_sub(building.earlier).max(1);
+                let percent = total.saturating_sub(building.start) * 100 / all;
+                self.building = Some(building);
+                Some(percent.min(99))
+            }
+            Some(true) if building.earlier == self.earlier => {
+                let untouched = building.untouched;
+                self.options = building.options.clone();
+                let shown = std::mem::replace(&mut self.doc, building.into_document());
+                // Half a million blocks take tens of milliseconds to free:
+                // not between two keys.
+                let _ = std::thread::Builder::new()
+                    .name("overhear-free".into())
+                    .spawn(move || drop(shown));
+                *self.revisions.get_mut() = vec![NOT_YET; self.doc.blocks.len()];
+                // What refreshes changed meanwhile is built again.
+                if untouched < self.live.get_mut().conversation.turns.len() {
+                    self.rebuild_from(untouched);
+                }
+                None
+            }
+            // Earlier turns were read meanwhile, or the file read whole:
+            // built at once.
+            _ => {
+                self.options = building.options;
+                self.rebuild();
+                None
+            }
+        }
+    }
+}
+
+/// The blocks of a view being built from the end back, a batch of turns at
+/// a time, over turns emptied to save memory.
+pub(super) struct Building {
+    /// The display choices built for.
+    pub(super) options: DocOptions,
+    /// The blocks of the last turns.
+    doc: Document,
+    /// The blocks of the turns before them, a batch at a time, the last
+    /// turns' first.
+    before: Vec<Vec<DocBlock>>,
+    /// The first turn (0-based) with blocks in `doc`.
+    start: usize,
+    /// How many leading turns were still in outline when it began (they get
+    /// no blocks).
+    earlier: usize,
+    /// The turns no refresh changed since it began: the blocks of later
+    /// ones are built again once it is done.
+    pub(super) untouched: usize,
+}
+
+impl Building {
+    /// The document: every batch's blocks, first to last, then the last
+    /// turns'.
+    fn into_document(self) -> Document {
+        let mut doc = self.doc;
+        let count = self.before.iter().map(Vec::len).sum::<usize>() + doc.blocks.len();
+        let mut blocks = Vec::with_capacity(count);
+        for batch in self.before.into_iter().rev() {
+            blocks.extend(batch);
+        }
+        blocks.append(&mut doc.blocks);
+        doc.blocks = blocks;
+        doc
     }
 }

@@ -105,8 +105,8 @@ impl Viewer {
     }
 
     /// Presses `keys` (`\n` is Enter, `↓` and `↑` Page Down and Page Up).
-    /// A key that waits for every earlier turn to be read, or for a
-    /// search's matches to be counted, goes as the viewer's loop makes it
+    /// A key that waits for every earlier turn to be read, for a search's
+    /// matches to be counted or for another view to be built, goes as the viewer's loop makes it
     /// go: its note drawn first, then a step at a time, a frame between
     /// two, then the key does what it asks.
     pub fn keys(&mut self, keys: &str) {
@@ -122,7 +122,9 @@ impl Viewer {
             if self.app.is_reading() {
                 let note = text(&self.frame());
                 assert!(
-                    note.contains("reading… 0% of") || note.contains("searching… "),
+                    ["reading… 0% of", "searching… ", "changing the view… 0%"]
+                        .iter()
+                        .any(|said| note.contains(said)),
                     "{note}"
                 );
                 while self.app.is_reading() {
