@@ -298,6 +298,9 @@ impl Live {
             return Ok(false);
         };
         let own = shown.events.clone();
+        // Events appended to the turn since it was emptied were never
+        // emptied: only those the outline holds are decoded again.
+        let stored = own.start..own.end.min(earlier.outline.outlined());
         let hollow_event = |event: usize| {
             let of = turns.partition_point(|t| t.events.end <= event);
             earlier.hollow.contains(&of)
@@ -309,7 +312,7 @@ impl Live {
             .map(|event| event..event + 1)
             .collect();
         if own_hollow {
-            ranges.push(own.clone());
+            ranges.push(stored.clone());
         }
         if ranges.is_empty() {
             return Ok(false);
@@ -324,7 +327,7 @@ impl Live {
             && own_hollow
         {
             earlier.hollow.remove(&turn);
-            let bytes = earlier.outline.span(own);
+            let bytes = earlier.outline.span(stored);
             earlier.resident.insert(turn, bytes);
             earlier.resident_bytes += bytes;
         }
@@ -355,8 +358,13 @@ impl Live {
             }
             let bytes = earlier.resident.remove(&far).unwrap_or(0);
             earlier.resident_bytes -= bytes;
-            earlier.hollow.insert(far);
             let events = self.conversation.turns[far].events.clone();
+            if events.end > earlier.outline.outlined() {
+                // Events were appended to it since the outline was read:
+                // they could not be decoded from it again.
+                continue;
+            }
+            earlier.hollow.insert(far);
             for event in &mut self.conversation.events[events] {
                 earlier.outline.hollow(event);
             }

@@ -244,3 +244,42 @@ fn another_view_is_built_between_keys_and_esc_keeps_the_view_there_was() {
     same_after(&mut emptied, &mut whole, &["j", "v", "g", "G"]);
     assert_eq!(emptied.app.document().view_name(), "user");
 }
+
+#[test]
+fn a_last_turn_emptied_then_written_on_is_shown_as_a_full_read_shows_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, turns) = conversation(tmp.path());
+    let mut emptied = at_end_keeping_little(&dir, 100, 30);
+    emptied.keys("gGg");
+    assert!(
+        emptied.app.document().source().is_hollow(turns - 1),
+        "the last turn emptied, the view at the top"
+    );
+    // The agent goes on with the last turn: JP's rewrite, one more reply.
+    let reply = json!({"timestamp": "2026-05-01 11:00:00.1", "type": "chat_response",
+        "message": "And one more thing about the quokka tokenizer."});
+    let longer = generate::appended(&stored, &[reply]);
+    let staged = dir.join("events.json.tmp");
+    std::fs::write(&staged, &longer).unwrap();
+    std::fs::rename(&staged, dir.join("events.json")).unwrap();
+    emptied.reload();
+    let mut whole = Viewer::whole(&dir, 100, 30);
+    whole.keys("g");
+    // The last turn decoded again (its stored part), emptied again, and
+    // decoded again, with the reply written since.
+    same_after(
+        &mut emptied,
+        &mut whole,
+        &["G", "g", "G", "/one more thing\n"],
+    );
+    let end = text(&emptied.frame());
+    assert!(end.contains("one more thing about the quokka"), "{end}");
+    // Without a detour through a read of the whole file.
+    emptied.app.handle(AppEvent::Tick);
+    let end = text(&emptied.frame());
+    assert!(!end.contains("read again whole"), "{end}");
+    assert!(
+        emptied.app.document().source().is_hollow(0),
+        "still emptied"
+    );
+}
