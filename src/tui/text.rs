@@ -41,17 +41,32 @@ impl Matcher {
             return text.contains(&self.query);
         }
         if self.query.is_ascii() {
-            let q = self.query.as_bytes();
-            return text
-                .as_bytes()
-                .windows(q.len())
-                .any(|w| w.eq_ignore_ascii_case(q));
+            let lowered = text.as_bytes().to_ascii_lowercase();
+            return memchr::memmem::find(&lowered, self.query.as_bytes()).is_some();
         }
         !self.find(text).is_empty()
     }
 
     /// Byte ranges of the non-overlapping matches in `text`.
     pub fn find(&self, text: &str) -> Vec<Range<usize>> {
+        let len = self.query.len();
+        if !self.ignore_case {
+            return text
+                .match_indices(self.query.as_str())
+                .map(|(at, _)| at..at + len)
+                .collect();
+        }
+        if self.query.is_ascii() {
+            // A lower-case ASCII query: the text lowered byte by byte keeps
+            // every offset, and a match starts and ends on ASCII bytes, so
+            // on characters' edges. (The two characters outside ASCII that
+            // lower to a letter in it, `İ` and the Kelvin sign, match only
+            // themselves, as in `is_in`.)
+            let lowered = text.as_bytes().to_ascii_lowercase();
+            return memchr::memmem::find_iter(&lowered, self.query.as_bytes())
+                .map(|at| at..at + len)
+                .collect();
+        }
         let chars: Vec<(usize, char)> = text.char_indices().collect();
         let n = self.folded.len();
         let mut out = Vec::new();
@@ -141,6 +156,40 @@ mod tests {
         let m = Matcher::new("éclair").unwrap();
         assert!(m.is_in("ÉCLAIR au chocolat"));
         assert_eq!(m.find("un Éclair"), vec![3..10]);
+    }
+
+    /// The matcher as it was before its byte searches: character by
+    /// character, each lowered when case is ignored.
+    fn char_by_char(m: &Matcher, text: &str) -> Vec<Range<usize>> {
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let n = m.folded.len();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i + n <= chars.len() {
+            if (0..n).all(|j| fold(chars[i + j].1, m.ignore_case) == m.folded[j]) {
+                out.push(chars[i].0..chars.get(i + n).map_or(text.len(), |c| c.0));
+                i += n;
+            } else {
+                i += 1;
+            }
+        }
+        out
+    }
+
+    proptest::proptest! {
+        /// Every query finds what the character-by-character search finds,
+        /// in any text of ASCII, accented letters, `ß`, CJK, emoji and
+        /// combining marks (`İ` and the Kelvin sign aside: see `find`).
+        #[test]
+        fn byte_searches_find_what_a_character_by_character_search_finds(
+            text in "[aAbBcCaaab éÉßẞ漢字🙂\u{301}\n]{0,60}",
+            query in "[aAbBcCé ß]{1,4}",
+        ) {
+            let m = Matcher::new(&query).unwrap();
+            let found = m.find(&text);
+            proptest::prop_assert_eq!(&found, &char_by_char(&m, &text));
+            proptest::prop_assert_eq!(m.is_in(&text), !found.is_empty());
+        }
     }
 
     #[test]
