@@ -157,9 +157,7 @@ fn another_view_and_a_turn_appended_are_built_from_emptied_turns_as_from_a_full_
     // JP's rewrite: a new file renamed over the old one, one more turn.
     let turn = generate::turn_events(7, turns);
     let longer = generate::appended(&stored, &turn);
-    let staged = dir.join("events.json.tmp");
-    std::fs::write(&staged, &longer).unwrap();
-    std::fs::rename(&staged, dir.join("events.json")).unwrap();
+    common::pty::replace(&dir, &dir.join("events.json"), &longer);
     emptied.reload();
     let mut whole = Viewer::whole(&dir, 100, 30);
     whole.keys("vvv");
@@ -259,9 +257,7 @@ fn a_last_turn_emptied_then_written_on_is_shown_as_a_full_read_shows_it() {
     let reply = json!({"timestamp": "2026-05-01 11:00:00.1", "type": "chat_response",
         "message": "And one more thing about the quokka tokenizer."});
     let longer = generate::appended(&stored, &[reply]);
-    let staged = dir.join("events.json.tmp");
-    std::fs::write(&staged, &longer).unwrap();
-    std::fs::rename(&staged, dir.join("events.json")).unwrap();
+    common::pty::replace(&dir, &dir.join("events.json"), &longer);
     emptied.reload();
     let mut whole = Viewer::whole(&dir, 100, 30);
     whole.keys("g");

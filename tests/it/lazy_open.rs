@@ -137,10 +137,7 @@ fn a_turn_appended_while_earlier_turns_are_in_outline_is_shown_as_a_full_read_sh
     // JP's rewrite: a new file renamed over the old one, one more turn.
     let turn: Vec<Value> = generate::turn_events(7, turns);
     let longer = generate::appended(&stored, &turn);
-    let path = dir.join("events.json");
-    let staged = dir.join("events.json.tmp");
-    std::fs::write(&staged, &longer).unwrap();
-    std::fs::rename(&staged, &path).unwrap();
+    common::pty::replace(&dir, &dir.join("events.json"), &longer);
     lazy.reload();
     assert_eq!(lazy.earlier(), outlined, "the append read no earlier turn");
     let mut whole = Viewer::whole(&dir, 120, 40);

@@ -50,9 +50,7 @@ fn followed() -> (tempfile::TempDir, PathBuf, Vec<u8>, usize, Viewer) {
 
 /// Replaces the file the way JP does: a new file renamed over it.
 fn rewrite(dir: &Path, bytes: &[u8]) {
-    let staged = dir.join("events.json.tmp");
-    std::fs::write(&staged, bytes).unwrap();
-    std::fs::rename(&staged, dir.join("events.json")).unwrap();
+    common::pty::replace(dir, &dir.join("events.json"), bytes);
 }
 
 /// `stored` with the first letters of the first user message at or after
