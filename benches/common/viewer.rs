@@ -89,20 +89,7 @@ pub struct Steps {
 /// loop does (a step read, the screen drawn, its status bar saying how far),
 /// then draws the top.
 pub fn read_every_turn(opened: &mut Opened) -> Result<Steps, String> {
-    let Opened { app, terminal, .. } = opened;
-    let g = crossterm::event::KeyEvent::new(
-        crossterm::event::KeyCode::Char('g'),
-        crossterm::event::KeyModifiers::NONE,
-    );
-    app.handle(AppEvent::Terminal(crossterm::event::Event::Key(g)));
-    let mut steps = Vec::new();
-    while app.is_reading() {
-        let step = Instant::now();
-        terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
-        app.read_step();
-        steps.push(step.elapsed());
-    }
-    terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
+    let mut steps = press_timing_steps(opened, "g")?.1;
     steps.sort();
     Ok(Steps {
         count: steps.len(),
@@ -117,10 +104,21 @@ pub fn read_every_turn(opened: &mut Opened) -> Result<Steps, String> {
 /// the screen; how long it took in all, and the longest a key waited (the
 /// key's own work, or a step with its frame).
 pub fn press(opened: &mut Opened, keys: &str) -> Result<(Duration, Duration), String> {
+    let start = Instant::now();
+    let (keys, steps) = press_timing_steps(opened, keys)?;
+    let longest = keys.into_iter().chain(steps).max().unwrap_or_default();
+    Ok((start.elapsed(), longest))
+}
+
+/// [`press`]: how long each key took itself, and each step after it with
+/// its frame.
+fn press_timing_steps(
+    opened: &mut Opened,
+    keys: &str,
+) -> Result<(Vec<Duration>, Vec<Duration>), String> {
     use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
     let Opened { app, terminal, .. } = opened;
-    let start = Instant::now();
-    let mut longest = Duration::ZERO;
+    let (mut each_key, mut steps) = (Vec::new(), Vec::new());
     for c in keys.chars() {
         let code = if c == '\n' {
             KeyCode::Enter
@@ -132,16 +130,16 @@ pub fn press(opened: &mut Opened, keys: &str) -> Result<(Duration, Duration), St
             code,
             KeyModifiers::NONE,
         ))));
-        longest = longest.max(key.elapsed());
+        each_key.push(key.elapsed());
         while app.is_reading() {
             let step = Instant::now();
             terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
             app.read_step();
-            longest = longest.max(step.elapsed());
+            steps.push(step.elapsed());
         }
     }
     terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
-    Ok((start.elapsed(), longest))
+    Ok((each_key, steps))
 }
 
 /// How many turns of the open conversation are still in outline, of how many.

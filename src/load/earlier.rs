@@ -205,7 +205,7 @@ impl Live {
         let ranges = std::iter::once(span).chain(named.into_iter().map(|i| i..i + 1));
         for range in ranges {
             if !self.decode(range)? {
-                self.read_whole()?;
+                self.reread()?;
                 return Ok(None);
             }
         }
@@ -381,12 +381,6 @@ impl Live {
         }
     }
 
-    /// Reads the conversation's file again whole, when a turn emptied
-    /// earlier could not be decoded again ([`Live::make_resident`]).
-    pub fn reread(&mut self) -> Result<(), OpenError> {
-        self.read_whole()
-    }
-
     /// Decodes the events `range` in place; false when the outline was
     /// wrong about one of them.
     fn decode(&mut self, range: Range<usize>) -> Result<bool, OpenError> {
@@ -408,8 +402,10 @@ impl Live {
         Ok(true)
     }
 
-    /// Reads the conversation's file again whole (the outline was wrong).
-    fn read_whole(&mut self) -> Result<(), OpenError> {
+    /// Reads the conversation's file again whole: the outline was wrong
+    /// about an entry, or a turn emptied earlier could not be decoded again
+    /// ([`Live::make_resident`]).
+    pub fn reread(&mut self) -> Result<(), OpenError> {
         self.earlier = None;
         let Origin::Jp(dir) = &self.origin else {
             return Ok(());

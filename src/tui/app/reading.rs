@@ -99,53 +99,17 @@ impl<D: Viewable> App<D> {
     /// typed meanwhile comes out of [`App::typed_event`]. A problem reading
     /// them ends the read without the key, and the note says it.
     pub fn read_step(&mut self) -> Option<Effect> {
-        self.reading.as_ref()?;
-        if let Some(Reading {
-            then: Then::View { .. },
-            ..
-        }) = &self.reading
-        {
-            // The view shown does not change until the new one is built:
-            // its place now is where the new one opens.
+        let view = matches!(self.reading.as_ref()?.then, Then::View { .. });
+        // A view change shows the view there is until the new one is
+        // built: its place now is where the new one opens.
+        let (anchor, turn) = if view {
             let anchor = self.anchor();
             let turn = anchor.as_ref().map(|(_, b, _)| self.doc.turn(*b));
-            if let Some(percent) = self.doc.view_step() {
-                if let Some(Reading {
-                    then: Then::View { percent: at },
-                    ..
-                }) = &mut self.reading
-                {
-                    *at = percent;
-                }
-                self.show_progress();
-                return None;
-            }
-            let reading = self.reading.take()?;
-            self.message = self.read_error.clone();
-            self.typed.extend(reading.typed);
-            self.show_view_changed(anchor, turn);
-            return None;
-        }
-        if self.doc.earlier() == 0
-            && let Some(Reading {
-                then: Then::Search { counted, .. },
-                ..
-            }) = &self.reading
-        {
-            let counted = self.count_matches(*counted);
-            if counted < self.doc.len() {
-                if let Some(Reading {
-                    then: Then::Search { counted: at, .. },
-                    ..
-                }) = &mut self.reading
-                {
-                    *at = counted;
-                }
-                self.show_progress();
-                return None;
-            }
-        }
-        if self.doc.earlier() > 0 {
+            (anchor, turn)
+        } else {
+            (None, None)
+        };
+        if !view && self.doc.earlier() > 0 {
             let read = self.read_keeping_view(EarlierAmount::Step);
             self.settle();
             match read {
@@ -163,6 +127,11 @@ impl<D: Viewable> App<D> {
                 Ok(true) => {}
             }
         }
+        if let Some(done) = self.own_step() {
+            self.advance(done);
+            self.show_progress();
+            return None;
+        }
         let reading = self.reading.take()?;
         self.message = self.read_error.clone();
         self.typed.extend(reading.typed);
@@ -178,8 +147,35 @@ impl<D: Viewable> App<D> {
                 self.find_counted(forward, inclusive);
                 None
             }
-            // Handled above.
-            Then::View { .. } => None,
+            Then::View { .. } => {
+                self.show_view_changed(anchor, turn);
+                None
+            }
+        }
+    }
+
+    /// One step of what a view change or a search's count has left: how
+    /// far it got (a percent, a block) while more is left; `None` once it
+    /// is done, or for a key that waits only for the earlier turns.
+    fn own_step(&mut self) -> Option<usize> {
+        match self.reading.as_ref()?.then {
+            Then::View { .. } => self.doc.view_step(),
+            Then::Search { counted, .. } => {
+                let counted = self.count_matches(counted);
+                (counted < self.doc.len()).then_some(counted)
+            }
+            Then::Act(..) | Then::Show(_) => None,
+        }
+    }
+
+    /// Notes how far the view change or the search's count got.
+    fn advance(&mut self, to: usize) {
+        if let Some(reading) = &mut self.reading {
+            match &mut reading.then {
+                Then::View { percent } => *percent = to,
+                Then::Search { counted, .. } => *counted = to,
+                Then::Act(..) | Then::Show(_) => {}
+            }
         }
     }
 
@@ -290,14 +286,17 @@ impl<D: Viewable> App<D> {
         let Some(reading) = &self.reading else {
             return;
         };
-        if let Then::Search { counted, .. } = reading.then {
-            let percent = counted * 100 / self.doc.len().max(1);
-            self.message = Some(format!("searching… {percent}% · Esc cancels"));
-            return;
-        }
-        if let Then::View { percent } = reading.then {
-            self.message = Some(format!("changing the view… {percent}% · Esc cancels"));
-            return;
+        match reading.then {
+            Then::Search { counted, .. } => {
+                let percent = counted * 100 / self.doc.len().max(1);
+                self.message = Some(format!("searching… {percent}% · Esc cancels"));
+                return;
+            }
+            Then::View { percent } => {
+                self.message = Some(format!("changing the view… {percent}% · Esc cancels"));
+                return;
+            }
+            Then::Act(..) | Then::Show(_) => {}
         }
         let from = reading.from.max(1);
         let done = from.saturating_sub(self.doc.earlier_unread());
