@@ -404,15 +404,18 @@ impl Live {
 
     /// Reads the conversation's file again whole: the outline was wrong
     /// about an entry, or a turn emptied earlier could not be decoded again
-    /// ([`Live::make_resident`]).
+    /// ([`Live::make_resident`]). When it cannot be, what was read stays
+    /// as it was, the outline with it: its emptied turns can still be
+    /// decoded again once the file can be read.
     pub fn reread(&mut self) -> Result<(), OpenError> {
-        self.earlier = None;
         let Origin::Jp(dir) = &self.origin else {
+            self.earlier = None;
             return Ok(());
         };
         let files = dir.read_beside()?;
         let (reader, load) = read_document(dir, files.base_config.as_deref())?;
         let path = dir.events_path();
+        self.earlier = None;
         self.reader = Reader::Document(reader);
         self.replace_with(&path, load);
         Ok(())

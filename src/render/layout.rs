@@ -191,6 +191,23 @@ pub fn layout_in_viewer(
     layout_with(block, fold, Reader::Viewer, ctx)
 }
 
+/// What the viewer shows in place of a block whose text it could not read
+/// again from the file (a turn emptied to keep a large conversation's memory
+/// down, then the file changed in place or cut short): the problem, not
+/// the block's emptied events, which would pass for empty speech.
+#[cfg(feature = "cli")]
+pub fn unreadable(problem: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let text = format!("⚠ not readable again: {}", clean(problem, ctx));
+    let mut lines = wrap_spans(
+        &[Span::styled(text, ctx.theme.styles.warning)],
+        ctx.width,
+        &[],
+        &[Span::raw(BODY_INDENT)],
+    );
+    lines.push(Line::default());
+    lines
+}
+
 /// Whether the policy shows only part of `block`'s results (cuts them to
 /// lines or hides them) and the card has a header to say so: the viewer
 /// then treats the policy's form as the card's folded form, and unfolding

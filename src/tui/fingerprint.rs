@@ -52,6 +52,12 @@ pub(super) fn with(content: u64, more: &str) -> u64 {
     hasher.0.finish()
 }
 
+/// Whether a block's layout reads events (a turn's rule and a notice hold
+/// what they show).
+pub(super) fn reads_events(kind: &BlockKind) -> bool {
+    !events_of(kind).is_empty()
+}
+
 /// The events a block's layout reads.
 fn events_of(kind: &BlockKind) -> Vec<usize> {
     match kind {

@@ -120,6 +120,9 @@ pub struct LiveDocument {
     /// A turn emptied of its texts could not be decoded again (the file
     /// changed in place): read whole at the next tick ([`Follow::poll`]).
     resident_problem: RefCell<Option<String>>,
+    /// The file could not be read whole after that: it is not read again
+    /// at each tick, but once it has changed ([`Follow::update`]).
+    reread_failed: Option<String>,
     /// The next view, built a batch at a time ([`EarlierTurns::view_step`]).
     building: Option<resident::Building>,
 }
@@ -148,6 +151,7 @@ impl LiveDocument {
             refresh_waiting: false,
             near: Cell::new(0),
             resident_problem: RefCell::new(None),
+            reread_failed: None,
             building: None,
         };
         doc.check_finished();
@@ -376,7 +380,9 @@ impl LiveDocument {
         folded: bool,
         highlighting: Highlighting<'_>,
     ) -> Vec<Line<'static>> {
-        self.resident(i);
+        let unreadable = self
+            .resident(i)
+            .filter(|_| fingerprint::reads_events(&self.block(i).kind));
         let fold = match (self.limited(i), folded) {
             (true, true) => Fold::Policy,
             (true, false) => Fold::Expanded,
@@ -393,6 +399,9 @@ impl LiveDocument {
             highlighting,
             wrap_results: true,
         };
+        if let Some(problem) = unreadable {
+            return layout::unreadable(&problem, &ctx);
+        }
         if let Some(lines) = self
             .running_for(i)
             .and_then(|elapsed| layout::running_turn_rule(self.block(i), elapsed, &ctx))
@@ -558,7 +567,10 @@ impl Blocks for LiveDocument {
     }
 
     fn full_text(&self, i: usize) -> Option<String> {
-        self.resident(i);
+        if self.resident(i).is_some() {
+            // Nothing to copy: the block shows why.
+            return None;
+        }
         let conv = self.shown();
         let text = layout::full_text(self.block(i), &conv)?;
         Some(sanitize_cow(text, SanitizeMode::Strip).into_owned())
@@ -641,6 +653,10 @@ impl Follow for LiveDocument {
     }
 
     fn update(&mut self, update: LiveUpdate) -> Result<bool, ReadError> {
+        if let Some(problem) = self.reread_failed.take() {
+            // Tried again at the next tick, the file as it is now.
+            *self.resident_problem.get_mut() = Some(problem);
+        }
         let changed = match update {
             LiveUpdate::Changed(Change::Removed) => {
                 self.removed = true;
@@ -750,9 +766,12 @@ impl Follow for LiveDocument {
             // A turn emptied of its texts could not be decoded again: what
             // is shown is read whole from the file as it is now.
             let live = self.live.get_mut();
-            if live.has_hollow() {
-                live.reread()
-                    .map_err(|e| ReadError::new(without_folder(&e.to_string())))?;
+            if live.has_hollow()
+                && let Err(e) = live.reread()
+            {
+                let e = without_folder(&e.to_string());
+                self.reread_failed = Some(problem);
+                return Err(ReadError::new(e));
             }
             self.rebuild();
             return Err(ReadError::new(format!("{problem}: read again whole")));

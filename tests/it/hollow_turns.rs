@@ -211,6 +211,52 @@ fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
 }
 
 #[test]
+fn an_emptied_turn_that_cannot_be_read_again_says_so_instead_of_showing_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, _) = conversation(tmp.path());
+    let mut emptied = at_end_keeping_little(&dir, 100, 30);
+    emptied.keys("gG");
+    assert!(
+        emptied.app.document().source().is_hollow(0),
+        "turn 1 emptied"
+    );
+    // Not JP's rename: the file cut short in place, inside its first
+    // request's text (an editor, a full disk).
+    let cut = stored
+        .windows(9)
+        .position(|w| w == b"zanzibar ")
+        .expect("turn 1's request");
+    std::fs::write(dir.join("events.json"), &stored[..cut]).unwrap();
+    emptied.keys("g");
+    let top = text(&emptied.frame());
+    assert!(
+        top.contains(
+            "⚠ not readable again: events.json: shorter than when it was read: cut short in place"
+        ),
+        "turn 1's blocks say why they show nothing:\n{top}"
+    );
+    assert!(top.contains("turn 1"), "its rule is shown:\n{top}");
+    // The file read whole at the next tick fails too: the turn still says
+    // why, and the status bar says what is wrong with the file.
+    emptied.app.handle(AppEvent::Tick);
+    let top = text(&emptied.frame());
+    assert!(top.contains("⚠ not readable again"), "{top}");
+    assert!(top.contains("cut short"), "the status bar:\n{top}");
+    assert!(
+        !overhear::tui::blocks::Follow::polls(emptied.app.document()),
+        "not read whole again at each tick while the file is as it was"
+    );
+    // JP writes the file again (a rename): every turn is shown again.
+    common::pty::replace(&dir, &dir.join("events.json"), &stored);
+    emptied.reload();
+    emptied.app.handle(AppEvent::Tick);
+    emptied.keys("g");
+    let top = text(&emptied.frame());
+    assert!(!top.contains("not readable"), "{top}");
+    assert!(top.contains("zanzibar parser"), "{top}");
+}
+
+#[test]
 fn another_view_is_built_between_keys_and_esc_keeps_the_view_there_was() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, _, _) = conversation(tmp.path());

@@ -141,7 +141,13 @@ impl JpOutline {
         };
         file.seek(SeekFrom::Start(first.start as u64))?;
         let mut bytes = vec![0; last.end - first.start];
-        file.read_exact(&mut bytes)?;
+        file.read_exact(&mut bytes).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "shorter than when it was read: cut short in place",
+            ),
+            _ => e,
+        })?;
         let mut decoded = Vec::with_capacity(span.len());
         // The outline read these entries with their lone surrogate escapes
         // repaired: so are they here.

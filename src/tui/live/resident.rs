@@ -9,6 +9,8 @@
 use super::{LiveDocument, NOT_YET, without_folder};
 use crate::load::DECODE_SPAN;
 use crate::render::document::{DocBlock, DocOptions, Document};
+#[cfg(doc)]
+use crate::render::layout;
 
 impl LiveDocument {
     /// Decodes again what block `i` shows, when its turn (or an event its
@@ -16,26 +18,34 @@ impl LiveDocument {
     /// conversation's memory down ([`Live::hollow_far_from`]); then empties
     /// the decoded turns furthest from it, if they span more than the
     /// budget. Called first by every method that reads a block's content.
-    /// A failure is noted, and the file read whole at the next tick.
-    pub(super) fn resident(&self, i: usize) {
+    /// A failure is noted, and the file read whole at the next tick (or,
+    /// when that failed already, once the file changes); it is
+    /// returned, for the block to say so rather than show its emptied
+    /// events ([`layout::unreadable`]).
+    pub(super) fn resident(&self, i: usize) -> Option<String> {
         if !self.focus.is_empty() {
             // A sub-agent is read whole.
-            return;
+            return None;
         }
-        let Some(turn) = self.block(i).turn.checked_sub(1) else {
-            return;
-        };
+        let turn = self.block(i).turn.checked_sub(1)?;
         let Ok(mut live) = self.live.try_borrow_mut() else {
             debug_assert!(false, "block {i} laid out while the conversation is borrowed");
-            return;
+            return None;
         };
         match live.make_resident(turn) {
             Ok(true) => {
                 self.near.set(turn);
                 live.hollow_far_from(turn, self.earlier);
+                None
             }
-            Ok(false) => {}
-            Err(e) => *self.resident_problem.borrow_mut() = Some(without_folder(&e.to_string())),
+            Ok(false) => None,
+            Err(e) => {
+                let problem = without_folder(&e.to_string());
+                if self.reread_failed.is_none() {
+                    *self.resident_problem.borrow_mut() = Some(problem.clone());
+                }
+                Some(problem)
+            }
         }
     }
 
