@@ -92,9 +92,12 @@ fn no_page_of_any_conversation_shows_a_text_the_export_forgot() {
             }
         }
     }
+    // Not passed for want of exports: nearly every file is a conversation
+    // (whichever corpora are present: the agents' fixtures alone are 32
+    // files, all four with JP's and eve's 56), in both views.
     if paths.len() > 20 {
         assert!(
-            exported >= 100,
+            exported * 10 >= paths.len() * 2 * 9,
             "only {exported} exports of {} conversations",
             paths.len()
         );
