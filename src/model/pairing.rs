@@ -35,12 +35,24 @@ pub(super) struct Pairing {
     /// grouping asks it of every call in event order, and a hash map of a
     /// 1 GB conversation's 285,000 calls missed the cache at each question
     /// (docs/benchmarks.md's history, "A lighter outline"). It is as long
-    /// as the last event paired, not as the conversation.
-    partner: Vec<usize>,
+    /// as the last event paired, not as the conversation. An index is
+    /// stored in 4 bytes ([`Slot`]), a quarter of an outline's memory per
+    /// event beside its 128-byte event.
+    partner: Vec<Slot>,
 }
 
+/// An event index as [`Pairing::partner`] stores it. Four billion events
+/// would need 512 GB for the events alone; an index past `u32::MAX - 1`
+/// (never reached) is left unpaired rather than wrapped.
+type Slot = u32;
+
 /// No partner (yet).
-const UNPAIRED: usize = usize::MAX;
+const UNPAIRED: Slot = Slot::MAX;
+
+/// `index` as a [`Slot`]; `None` past what a slot holds.
+fn slot(index: usize) -> Option<Slot> {
+    Slot::try_from(index).ok().filter(|&s| s != UNPAIRED)
+}
 
 impl Pairing {
     /// The response that answers request `request`, if any.
@@ -58,18 +70,22 @@ impl Pairing {
             .get(index)
             .copied()
             .filter(|&other| other != UNPAIRED)
+            .map(|other| other as usize)
     }
 
     /// Pairs `request` with `response`; returns the response the request
     /// had before.
     fn pair(&mut self, request: usize, response: usize) -> Option<usize> {
+        let (Some(request_slot), Some(response_slot)) = (slot(request), slot(response)) else {
+            return None;
+        };
         let last = request.max(response);
         if self.partner.len() <= last {
             self.partner.resize(last + 1, UNPAIRED);
         }
-        self.partner[response] = request;
-        let before = std::mem::replace(&mut self.partner[request], response);
-        (before != UNPAIRED).then_some(before)
+        self.partner[response] = request_slot;
+        let before = std::mem::replace(&mut self.partner[request], response_slot);
+        (before != UNPAIRED).then_some(before as usize)
     }
 
     /// Takes event `index` (after all earlier ones) into account; a request
@@ -131,7 +147,7 @@ impl Pairing {
                     return;
                 };
                 self.partner[index] = UNPAIRED;
-                let before = std::mem::replace(&mut self.partner[request], UNPAIRED);
+                let before = std::mem::replace(&mut self.partner[request], UNPAIRED) as usize;
                 self.open.entry(id.to_string()).or_default().push(request);
                 if request < watch {
                     touched.entry(request).or_insert(Some(before));

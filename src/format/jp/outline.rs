@@ -35,8 +35,12 @@ const CHUNK: usize = 1 << 20;
 /// file, to decode the ones shown.
 #[derive(Debug, Clone)]
 pub struct JpOutline {
-    /// Each event's bytes in the file, in order.
-    entries: Vec<Range<usize>>,
+    /// Where each event's entry starts in the file, in order.
+    starts: Vec<usize>,
+    /// Each event's entry's length: 4 bytes, so that an outline costs 12
+    /// bytes an entry where ranges cost 16 (a file with an entry of 4 GiB
+    /// or more is not read in outline).
+    lens: Vec<u32>,
 }
 
 impl JpOutline {
@@ -64,7 +68,7 @@ impl JpOutline {
         let mut reader = Reader::new(base.is_some(), 0);
         let mut hasher = PrefixHasher::new();
         let mut entries = ArrayReader::new(events, chunk)?;
-        let mut ranges = Vec::new();
+        let (mut starts, mut lens) = (Vec::new(), Vec::new());
         // Each entry's members, the vector kept from one entry to the next.
         let mut found = Vec::new();
         let mut memo = SketchMemo::default();
@@ -88,9 +92,12 @@ impl JpOutline {
                 reader.note_lone(escape);
             }
             // A legacy base configuration is not an event.
-            if ranges.len() < reader.out.events.len() {
-                let at = entries.entry_offset();
-                ranges.push(at..at + len);
+            if starts.len() < reader.out.events.len() {
+                let Ok(len) = u32::try_from(len) else {
+                    return Ok(None);
+                };
+                starts.push(entries.entry_offset());
+                lens.push(len);
             }
         }
         let Some(end) = entries.finish(|bytes| hasher.update(bytes))? else {
@@ -102,21 +109,26 @@ impl JpOutline {
             load.base_config = Some(base);
             load.generation = Some(super::Generation::Current);
         }
-        Ok(Some((stream, load, JpOutline { entries: ranges })))
+        Ok(Some((stream, load, JpOutline { starts, lens })))
     }
 
     /// How many entries it holds.
     pub fn outlined(&self) -> usize {
-        self.entries.len()
+        self.starts.len()
+    }
+
+    /// The bytes of event `i`'s entry in the file.
+    fn entry(&self, i: usize) -> Option<Range<usize>> {
+        let start = *self.starts.get(i)?;
+        Some(start..start + *self.lens.get(i)? as usize)
     }
 
     /// How many bytes of the file the entries of `events` span.
     pub fn span(&self, events: Range<usize>) -> usize {
-        match (self.entries.get(events.start), events.end.checked_sub(1)) {
-            (Some(first), Some(last)) if last >= events.start => self
-                .entries
-                .get(last)
-                .map_or(0, |last| last.end - first.start),
+        match (self.entry(events.start), events.end.checked_sub(1)) {
+            (Some(first), Some(last)) if last >= events.start => {
+                self.entry(last).map_or(0, |last| last.end - first.start)
+            }
             _ => 0,
         }
     }
@@ -133,10 +145,13 @@ impl JpOutline {
         events: Range<usize>,
         sketches: &[Event],
     ) -> io::Result<Option<Vec<Event>>> {
-        let Some(span) = self.entries.get(events.clone()) else {
+        if events.start > events.end || events.end > self.outlined() {
             return Ok(None);
-        };
-        let (Some(first), Some(last)) = (span.first(), span.last()) else {
+        }
+        let (Some(first), Some(last)) = (
+            self.entry(events.start).filter(|_| !events.is_empty()),
+            events.end.checked_sub(1).and_then(|last| self.entry(last)),
+        ) else {
             return Ok(Some(Vec::new()));
         };
         file.seek(SeekFrom::Start(first.start as u64))?;
@@ -148,11 +163,11 @@ impl JpOutline {
             ),
             _ => e,
         })?;
-        let mut decoded = Vec::with_capacity(span.len());
+        let mut decoded = Vec::with_capacity(events.len());
         // The outline read these entries with their lone surrogate escapes
         // repaired: so are they here.
         surrogates::repair(&mut bytes);
-        for (range, sketch) in span.iter().zip(sketches) {
+        for (range, sketch) in events.filter_map(|i| self.entry(i)).zip(sketches) {
             let entry = &bytes[range.start - first.start..range.end - first.start];
             let Ok(entry) = Entry::parse(entry) else {
                 return Ok(None);
