@@ -13,9 +13,9 @@
 //! `open` goes the viewer's way (`benches/common/viewer.rs`, which
 //! `cargo bench --bench limits` measures beside Python in the same run):
 //! `Live::open_jp_at_end` (read in outline, the last turns decoded) →
-//! `LiveDocument` (the document) → `App` → one 200×60 frame of the end into a
-//! ratatui `TestBackend`, with the highlighter warmed up on another thread as
-//! the viewer does. Each prints its phases (wall-clock and CPU time, resident
+//! `LiveDocument` (the document) → `App` → one 200×60 frame of the end
+//! through crossterm's backend into a sink, with the highlighter warmed up on
+//! another thread as the viewer does. Each prints its phases (wall-clock and CPU time, resident
 //! and peak memory from `/proc/self/status`); `baseline` is the plain parse
 //! the time is compared with.
 

@@ -1,6 +1,8 @@
 //! The viewer's way through a JP conversation folder, measured inside one
 //! process: opened at its end (the earlier turns in outline), the document
-//! built, the last screen drawn into a 200×60 `TestBackend`; then, if asked,
+//! built, the last screen drawn at 200×60 through the viewer's own backend
+//! (crossterm's, writing its escape sequences into a sink: a `TestBackend`
+//! would hold a third screen of cells the viewer never has); then, if asked,
 //! `g` pressed and every earlier turn read a step at a time as the viewer's
 //! loop reads them. Shared by `examples/open_large.rs` (which prints each
 //! phase) and `benches/limits.rs` (which compares them with Python in the
@@ -18,8 +20,13 @@ use overhear::source::ConversationDir;
 use overhear::text::sanitize::SanitizeMode;
 use overhear::tui::live::LiveDocument;
 use overhear::tui::{App, AppEvent, Blocks, ViewerOptions};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+
+/// The screen the viewer draws on: crossterm's backend, as in
+/// `tui::run`, writing into nothing.
+pub type Screen = Terminal<CrosstermBackend<std::io::Sink>>;
 
 /// How the conversation is opened.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -35,7 +42,7 @@ pub struct Opened {
     /// The viewer.
     pub app: App<LiveDocument>,
     /// Its screen.
-    pub terminal: Terminal<TestBackend>,
+    pub terminal: Screen,
     /// From the start of the reading to the last screen drawn.
     pub wall: Duration,
     /// The process's CPU time over the same (the highlighter warming on its
@@ -62,7 +69,13 @@ pub fn open(dir: &Path, way: Way, mut phase: impl FnMut(&str)) -> Result<Opened,
     let doc = LiveDocument::new(live, DocOptions::default(), theme, SanitizeMode::Strip);
     phase("document built");
     let mut app = App::new(doc, ViewerOptions::default());
-    let mut terminal = Terminal::new(TestBackend::new(200, 60)).map_err(|e| e.to_string())?;
+    // A fixed size: the viewer asks its terminal, a sink has none.
+    let viewport = Viewport::Fixed(Rect::new(0, 0, 200, 60));
+    let mut terminal = Terminal::with_options(
+        CrosstermBackend::new(std::io::sink()),
+        TerminalOptions { viewport },
+    )
+    .map_err(|e| e.to_string())?;
     terminal.draw(|f| app.draw(f)).map_err(|e| e.to_string())?;
     let (wall, cpu) = (start.elapsed(), cpu_time() - cpu);
     phase("last screen drawn");
