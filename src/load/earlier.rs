@@ -15,6 +15,7 @@ use std::ops::Range;
 use super::folder::{FOLDER_FORMAT, read_document};
 use super::{Live, OpenError, Origin, Reader};
 use crate::format::Outline;
+use crate::model::Conversation;
 use crate::source::conversation::named;
 use crate::source::{ConversationDir, LocateError, Target, Workspace, locate};
 
@@ -130,7 +131,8 @@ impl Live {
         let Some((reader, load, outline)) = outlined else {
             return Live::open_jp(dir, workspace);
         };
-        let mut live = Live::of_folder(dir, workspace, &files, reader, load);
+        // A turn's items are grouped when it is decoded ([`Live::read_earlier`]).
+        let mut live = Live::of_folder(dir, workspace, &files, reader, load, Conversation::in_outline);
         live.earlier = Some(Earlier {
             outline,
             file,
@@ -195,6 +197,9 @@ impl Live {
         }
         let span = start_of(first)..stop;
         let spanned = earlier.outline.span(span.clone());
+        // Their items name the events to decode in earlier turns.
+        self.conversation.group_items_from(first);
+        let turns = &self.conversation.turns;
         let mut named: Vec<usize> = turns[first..end]
             .iter()
             .flat_map(|turn| turn.events_named())

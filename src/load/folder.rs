@@ -11,7 +11,8 @@ use super::prefix_read::{Hashed, PrefixHashing};
 use super::StoredTexts;
 use super::{Live, OpenError, Origin, Reader, Refresh};
 use crate::format::{Ahead, Change, DocumentFormat, DocumentReader, LoadError, Loaded};
-use crate::model::Conversation;
+use crate::model::{Conversation, Event};
+use serde_json::Value;
 use crate::source::ConversationFiles;
 use crate::source::conversation::{BASE_CONFIG, METADATA, named};
 use crate::source::limit;
@@ -25,16 +26,19 @@ impl Live {
     pub fn open_jp(dir: ConversationDir, workspace: Option<Workspace>) -> Result<Live, OpenError> {
         let files = dir.read_beside()?;
         let (reader, load) = read_document(&dir, files.base_config.as_deref())?;
-        Ok(Live::of_folder(dir, workspace, &files, reader, load))
+        Ok(Live::of_folder(dir, workspace, &files, reader, load, Conversation::new))
     }
 
-    /// A conversation folder's [`Live`], its document read as `load`.
+    /// A conversation folder's [`Live`], its document read as `load` and
+    /// grouped by `grouped` ([`Conversation::new`], or
+    /// [`Conversation::in_outline`] for the viewer opening it at its end).
     pub(super) fn of_folder(
         dir: ConversationDir,
         workspace: Option<Workspace>,
         files: &ConversationFiles,
         reader: DocumentReader,
         load: Loaded,
+        grouped: fn(Vec<Event>, Option<Value>, Option<String>) -> Conversation,
     ) -> Live {
         let mut warnings = diagnostics(&dir.events_path(), &load);
         warnings.extend(metadata_problem(&dir, files));
@@ -44,7 +48,7 @@ impl Live {
             .and_then(|m| FOLDER_FORMAT.title(m));
         Live {
             stored_offset: load.stored_offset,
-            conversation: Conversation::new(load.events, load.base_config, title),
+            conversation: grouped(load.events, load.base_config, title),
             origin: Origin::Jp(dir),
             workspace,
             warnings,

@@ -63,7 +63,7 @@ impl Live {
         if let Some((reader, load, stored_at)) =
             read_last_turns(&mut file, base, shown).map_err(io)?
         {
-            let mut live = Live::of_folder(dir, workspace, &files, reader, load);
+            let mut live = Live::of_folder(dir, workspace, &files, reader, load, Conversation::new);
             live.stored_at = Some(stored_at);
             return Ok(live);
         }
@@ -74,7 +74,7 @@ impl Live {
         let Some((reader, load, outline)) = outlined else {
             return Live::open_jp(dir, workspace);
         };
-        let mut live = Live::of_folder(dir, workspace, &files, reader, load);
+        let mut live = Live::of_folder(dir, workspace, &files, reader, load, Conversation::new);
         if !live.decode_shown(&mut file, &outline, shown).map_err(io)? {
             let Live {
                 origin, workspace, ..

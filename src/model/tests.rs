@@ -108,7 +108,7 @@ fn request_without_response_is_pending() {
         vec![Item::ToolCall(Box::new(ToolCall {
             request: 0,
             response: None,
-            inquiries: vec![]
+            inquiries: Box::default()
         }))]
     );
 }
@@ -141,8 +141,8 @@ fn inquiries_attach_to_their_call() {
         panic!()
     };
     assert_eq!(
-        call.inquiries,
-        vec![InquiryPair {
+        *call.inquiries,
+        [InquiryPair {
             request: 1,
             response: Some(2)
         }]
@@ -192,7 +192,7 @@ fn an_inquiry_attaches_to_the_latest_call_of_its_id() {
     ];
     let conv = Conversation::new(events, None, None);
     let asked = |slot: usize| match &conv.turns[0].items[slot] {
-        Item::ToolCall(call) => (call.request, call.inquiries.clone()),
+        Item::ToolCall(call) => (call.request, call.inquiries.to_vec()),
         other => panic!("{other:?}"),
     };
     let pair = |request| InquiryPair {
@@ -232,8 +232,8 @@ fn inquiries_naming_their_call_attach_to_it() {
     };
     assert_eq!(call.request, 1);
     assert_eq!(
-        call.inquiries,
-        vec![InquiryPair {
+        *call.inquiries,
+        [InquiryPair {
             request: 2,
             response: Some(3)
         }]
@@ -356,7 +356,7 @@ fn a_late_answer_to_an_earlier_turns_call_regroups_that_turn() {
         Item::ToolCall(Box::new(ToolCall {
             request: 1,
             response: Some(6),
-            inquiries: vec![]
+            inquiries: Box::default()
         }))
     );
 }
@@ -418,4 +418,60 @@ fn a_turn_id_read_in_place_is_the_one_of_the_facts() {
         facts::turn_info(&start).and_then(|t| t.turn_id).as_deref(),
         Some("turn_7")
     );
+}
+
+/// Four turns: a call answered in the next turn, one not answered yet, a
+/// question about a call, speech.
+#[cfg(feature = "cli")]
+fn turns_with_calls_across() -> Vec<Event> {
+    vec![
+        ev(EventKind::TurnStart),
+        user("first"),
+        request("a"),
+        request("z"),
+        message("calling"),
+        ev(EventKind::TurnStart),
+        user("second"),
+        response("a"),
+        request("b"),
+        inquiry("b.sure", false),
+        inquiry("b.sure", true),
+        response("b"),
+        ev(EventKind::TurnStart),
+        user("third"),
+        message("one"),
+        message("two"),
+        ev(EventKind::TurnStart),
+        user("fourth"),
+        request("c"),
+    ]
+}
+
+#[cfg(feature = "cli")]
+#[test]
+fn items_grouped_later_in_outline_are_the_items_grouped_at_once() {
+    let events = turns_with_calls_across();
+    let whole = Conversation::new(events.clone(), None, None);
+    let mut outline = Conversation::in_outline(events, None, None);
+    assert_eq!(outline.turns.len(), whole.turns.len());
+    for (turn, full) in outline.turns.iter().zip(&whole.turns) {
+        assert_eq!(turn.events, full.events, "the same turns");
+        assert!(turn.items.is_empty(), "no items before a turn is decoded");
+    }
+    // The viewer decodes the last turns first.
+    outline.group_items_from(2);
+    assert_eq!(outline.turns[2..], whole.turns[2..]);
+    assert!(outline.turns[1].items.is_empty());
+    // Answers appended to a call of the last turn and to one of the first,
+    // still in outline: that turn stays without items until decoded.
+    let more = || vec![response("c"), response("z"), message("done")];
+    let untouched = outline.extend(more());
+    let mut grown = turns_with_calls_across();
+    grown.extend(more());
+    let whole = Conversation::new(grown, None, None);
+    assert_eq!(untouched, 0, "the first turn's call is answered");
+    assert_eq!(outline.turns[2..], whole.turns[2..]);
+    assert!(outline.turns[0].items.is_empty() && outline.turns[1].items.is_empty());
+    outline.group_items_from(0);
+    assert_eq!(outline.turns, whole.turns);
 }

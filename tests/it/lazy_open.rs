@@ -274,3 +274,28 @@ fn opening_at_the_end_reports_how_far_the_read_is_up_to_the_whole_file() {
     );
     assert_eq!(heard.last().map(|&(read, _)| read), Some(size));
 }
+
+/// Turns still in outline have no items (a boxed call each: the memory of
+/// grouping); those decoded, step by step as the view needs them, have
+/// exactly a full read's.
+#[test]
+fn a_turn_gets_its_items_when_decoded_and_they_are_a_full_reads() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _, _) = conversation(tmp.path(), 4 << 20);
+    let whole = Live::open_jp(ConversationDir::new(&dir), None).unwrap();
+    let mut live = Live::open_jp_at_end(ConversationDir::new(&dir), None).unwrap();
+    let mut decoded_before = usize::MAX;
+    loop {
+        let earlier = live.earlier_turns();
+        let turns = &live.conversation.turns;
+        assert!(turns[..earlier].iter().all(|t| t.items.is_empty()));
+        assert_eq!(turns[earlier..], whole.conversation.turns[earlier..]);
+        assert!(earlier < decoded_before, "each step decodes turns");
+        if earlier == 0 {
+            break;
+        }
+        decoded_before = earlier;
+        live.read_earlier(64 << 10).unwrap();
+    }
+    assert_eq!(live.conversation.turns, whole.conversation.turns);
+}
