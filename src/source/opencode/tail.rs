@@ -23,8 +23,10 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
+#[cfg(all(feature = "cli", feature = "opencode"))]
+use std::time::Duration;
 #[cfg(feature = "cli")]
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[cfg(feature = "opencode")]
 use super::db::Db;
@@ -66,8 +68,9 @@ pub struct StoreTail {
 }
 
 /// How long a poll that found the files changed before their commit was
-/// visible keeps the tail [`StoreTail::waiting`].
-#[cfg(feature = "cli")]
+/// visible keeps the tail [`StoreTail::waiting`] (only a database has
+/// commits).
+#[cfg(all(feature = "cli", feature = "opencode"))]
 const COMMIT_WAIT: Duration = Duration::from_secs(5);
 
 impl StoreTail {
