@@ -30,6 +30,11 @@ pub(super) struct OpeningNote<W: Write> {
     columns: usize,
     /// The percentage written last, if any was.
     shown: Option<u64>,
+    /// The bytes read so far, as last heard.
+    read: u64,
+    /// Whether the file is being read a second time: heard going back
+    /// (a file the outline could not read is read again whole).
+    again: bool,
 }
 
 impl OpeningNote<io::Stderr> {
@@ -49,6 +54,8 @@ impl<W: Write> OpeningNote<W> {
             started,
             columns,
             shown: None,
+            read: 0,
+            again: false,
         }
     }
 
@@ -56,6 +63,12 @@ impl<W: Write> OpeningNote<W> {
     /// the conversation is large enough and the reading long enough, when
     /// the percentage has moved.
     fn progress_at(&mut self, read: u64, total: u64, now: Instant) {
+        if read < self.read {
+            // The percentage starts again from 0: say why it went back.
+            self.again = true;
+            self.shown = None;
+        }
+        self.read = read;
         if total < NOTED_BYTES || now.duration_since(self.started) < QUIET_FOR {
             return;
         }
@@ -67,7 +80,12 @@ impl<W: Write> OpeningNote<W> {
         // The last column is left free, so that the terminal never wraps
         // the line that `\r` rewrites; a narrow one loses the name first.
         let room = self.columns.saturating_sub(1).max(1);
-        let progress = format!("reading… {percent}% of {}", human(total));
+        let reading = if self.again {
+            "reading again"
+        } else {
+            "reading"
+        };
+        let progress = format!("{reading}… {percent}% of {}", human(total));
         let named = format!("overhear: {progress}");
         let text = if display_width(&named) <= room {
             named
@@ -129,6 +147,24 @@ mod tests {
         );
         note.done();
         assert!(written(&note).ends_with("50% of 1 GiB\x1b[K\r\x1b[K"));
+    }
+
+    #[test]
+    fn a_second_read_of_the_whole_file_says_it_reads_again() {
+        let (mut note, start) = note(80);
+        let later = start + Duration::from_secs(1);
+        note.progress_at(GB / 2, GB, later);
+        note.progress_at(GB, GB, later);
+        // The outline could not read it: the file is read again, whole.
+        note.progress_at(GB / 4, GB, later);
+        note.progress_at(GB / 2, GB, later);
+        assert!(
+            written(&note).ends_with(
+                "\roverhear: reading… 100% of 1 GiB\x1b[K\roverhear: reading again… 25% of 1 GiB\x1b[K\roverhear: reading again… 50% of 1 GiB\x1b[K"
+            ),
+            "{:?}",
+            written(&note)
+        );
     }
 
     #[test]

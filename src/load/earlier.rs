@@ -9,10 +9,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::ops::Range;
 
-use super::folder::{FOLDER_FORMAT, read_document};
+use super::folder::{Counted, FOLDER_FORMAT, read_document};
 use super::{Live, OpenError, Origin, Reader};
 use crate::format::Outline;
 use crate::model::Conversation;
@@ -129,7 +129,9 @@ impl Live {
             .outline(&mut counted, files.base_config.as_deref())
             .map_err(|e| named(&path, &e))?;
         let Some((reader, load, outline)) = outlined else {
-            return Live::open_jp(dir, workspace);
+            // Read again whole, which reports what is wrong: the opening's
+            // note hears it start again from 0 (`reading again… 40%`).
+            return Live::open_jp_reporting(dir, workspace, &mut |read| report(read, total));
         };
         // A turn's items are grouped when it is decoded ([`Live::read_earlier`]).
         let mut live = Live::of_folder(dir, workspace, &files, reader, load, Conversation::in_outline);
@@ -432,21 +434,5 @@ impl Live {
             Origin::Jp(dir) => named(&dir.events_path(), error).into(),
             _ => OpenError::Io(std::io::Error::new(error.kind(), error.to_string())),
         }
-    }
-}
-
-/// A reader that tells `report` how many bytes it has given so far.
-struct Counted<'a, R> {
-    inner: R,
-    read: u64,
-    report: &'a mut dyn FnMut(u64),
-}
-
-impl<R: Read> Read for Counted<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.read += n as u64;
-        (self.report)(self.read);
-        Ok(n)
     }
 }

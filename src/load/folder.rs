@@ -24,8 +24,19 @@ pub(super) const FOLDER_FORMAT: DocumentFormat = DocumentFormat::Jp;
 impl Live {
     /// Opens a JP conversation folder.
     pub fn open_jp(dir: ConversationDir, workspace: Option<Workspace>) -> Result<Live, OpenError> {
+        Live::open_jp_reporting(dir, workspace, &mut |_| {})
+    }
+
+    /// [`Live::open_jp`], telling `report` how many bytes of the file it has
+    /// read (from 0 again when a file that is not a plain array of entries
+    /// is read a second time, whole).
+    pub(super) fn open_jp_reporting(
+        dir: ConversationDir,
+        workspace: Option<Workspace>,
+        report: &mut dyn FnMut(u64),
+    ) -> Result<Live, OpenError> {
         let files = dir.read_beside()?;
-        let (reader, load) = read_document(&dir, files.base_config.as_deref())?;
+        let (reader, load) = read_document_reporting(&dir, files.base_config.as_deref(), report)?;
         Ok(Live::of_folder(dir, workspace, &files, reader, load, Conversation::new))
     }
 
@@ -260,16 +271,32 @@ pub(super) fn read_document(
     dir: &ConversationDir,
     base: Option<&[u8]>,
 ) -> Result<(DocumentReader, Loaded), OpenError> {
+    read_document_reporting(dir, base, &mut |_| {})
+}
+
+/// [`read_document`], telling `report` how many bytes it has read (from 0
+/// again for the second, whole read).
+fn read_document_reporting(
+    dir: &ConversationDir,
+    base: Option<&[u8]>,
+    report: &mut dyn FnMut(u64),
+) -> Result<(DocumentReader, Loaded), OpenError> {
     use std::io::Seek;
     let io = |e: std::io::Error| named(&dir.events_path(), &e);
     let mut file = dir.open_events()?;
-    if let Some(read) = FOLDER_FORMAT.read_from(&mut file, base).map_err(io)? {
+    let mut counted = Counted {
+        inner: &mut file,
+        read: 0,
+        report,
+    };
+    if let Some(read) = FOLDER_FORMAT.read_from(&mut counted, base).map_err(io)? {
         return Ok(read);
     }
     // The same file again, from its start: the path may name a newer one.
     // A start that is not JSON is read no further (the error is there).
-    file.rewind().map_err(io)?;
-    let events = limit::read_to_end(&mut file, limit::limit()).map_err(io)?;
+    counted.inner.rewind().map_err(io)?;
+    counted.read = 0;
+    let events = limit::read_to_end(&mut counted, limit::limit()).map_err(io)?;
     FOLDER_FORMAT
         .open(&events, base)
         .map_err(|error| format_error(dir, error))
@@ -370,4 +397,24 @@ pub fn event_count(dir: &ConversationDir) -> Option<usize> {
         .count_events(events, has_base_file)
         .ok()
         .flatten()
+}
+
+/// A reader that tells `report` how many bytes it has given so far: the
+/// viewer's opening note on a large conversation (`cli/opening.rs`).
+pub(super) struct Counted<'a, R> {
+    /// What is read.
+    pub(super) inner: R,
+    /// How many bytes it gave so far.
+    pub(super) read: u64,
+    /// Hears `read` after each read.
+    pub(super) report: &'a mut dyn FnMut(u64),
+}
+
+impl<R: std::io::Read> std::io::Read for Counted<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        (self.report)(self.read);
+        Ok(n)
+    }
 }

@@ -299,3 +299,24 @@ fn a_turn_gets_its_items_when_decoded_and_they_are_a_full_reads() {
     }
     assert_eq!(live.conversation.turns, whole.conversation.turns);
 }
+
+/// A file the outline gives up on (here a comma after the last entry: not
+/// a plain JSON array) is read again whole, which says what is wrong; the
+/// opening's note hears that read from 0 (it says `reading again… N%`),
+/// not a percentage that stops moving.
+#[test]
+fn a_file_the_outline_gives_up_on_is_reported_again_from_the_start() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, _) = conversation(tmp.path(), 4 << 20);
+    let end = stored.iter().rposition(|&b| b == b']').unwrap();
+    let odd = [&stored[..end], b",\n]".as_slice()].concat();
+    std::fs::write(dir.join("events.json"), &odd).unwrap();
+    let mut heard = Vec::new();
+    let arg = dir.to_str().unwrap();
+    let opened = Live::open_at_end_reporting(Some(arg), &mut |read, _| heard.push(read));
+    let error = opened.err().expect("not JSON").to_string();
+    assert!(error.contains("events.json"), "{error}");
+    let back = heard.windows(2).filter(|w| w[1] < w[0]).count();
+    assert!(back >= 1, "heard from the start again: {heard:?}");
+    assert_eq!(heard.last().copied(), Some(odd.len() as u64));
+}
