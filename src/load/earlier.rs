@@ -422,8 +422,8 @@ impl Live {
         let files = dir.read_beside()?;
         let (reader, load) = read_document(dir, files.base_config.as_deref())?;
         let path = dir.events_path();
-        self.earlier = None;
         self.reader = Reader::Document(reader);
+        // The outline goes with what it described.
         self.replace_with(&path, load);
         Ok(())
     }

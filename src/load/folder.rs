@@ -6,13 +6,14 @@ use std::fs::File;
 use std::io::{Read as _, Seek as _, SeekFrom};
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 use super::prefix_read::{Hashed, PrefixHashing};
 #[cfg(feature = "cli")]
 use super::StoredTexts;
 use super::{Live, OpenError, Origin, Reader, Refresh};
 use crate::format::{Ahead, Change, DocumentFormat, DocumentReader, LoadError, Loaded};
 use crate::model::{Conversation, Event};
-use serde_json::Value;
 use crate::source::ConversationFiles;
 use crate::source::conversation::{BASE_CONFIG, METADATA, named};
 use crate::source::limit;
