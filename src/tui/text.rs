@@ -67,21 +67,57 @@ impl Matcher {
                 .map(|at| at..at + len)
                 .collect();
         }
-        let chars: Vec<(usize, char)> = text.char_indices().collect();
-        let n = self.folded.len();
+        self.find_folding(text)
+    }
+
+    /// [`Matcher::find`] for a query outside ASCII, case ignored: each
+    /// character of the text lowered and compared, from each place the
+    /// query's first character can start. When that one is an ASCII letter
+    /// other than `i` and `k` (the only ones a character outside ASCII
+    /// lowers to: `İ`, the Kelvin sign), only its two bytes can start a
+    /// match, found by `memchr2`.
+    fn find_folding(&self, text: &str) -> Vec<Range<usize>> {
+        let Some((&first, rest)) = self.folded.split_first() else {
+            return Vec::new();
+        };
+        let starts: Option<(u8, u8)> = (first.is_ascii_alphanumeric() && !matches!(first, 'i' | 'k'))
+            .then(|| (first as u8, first.to_ascii_uppercase() as u8));
         let mut out = Vec::new();
-        let mut i = 0;
-        while i + n <= chars.len() {
-            let hit = (0..n).all(|j| fold(chars[i + j].1, self.ignore_case) == self.folded[j]);
-            if hit {
-                let end = chars.get(i + n).map_or(text.len(), |c| c.0);
-                out.push(chars[i].0..end);
-                i += n;
+        let mut at = 0;
+        while at < text.len() {
+            if let Some((lower, upper)) = starts {
+                match memchr::memchr2(lower, upper, &text.as_bytes()[at..]) {
+                    Some(skip) => at += skip,
+                    None => break,
+                }
+            }
+            let mut chars = text[at..].chars();
+            let Some(c) = chars.next() else { break };
+            if fold(c, true) == first
+                && let Some(end) = self.rest_matches(text, at + c.len_utf8(), rest)
+            {
+                out.push(at..end);
+                at = end;
             } else {
-                i += 1;
+                at += c.len_utf8();
             }
         }
         out
+    }
+
+    /// Where a match ends whose query characters `rest` start at byte
+    /// `from` of `text`, if they all match there.
+    fn rest_matches(&self, text: &str, from: usize, rest: &[char]) -> Option<usize> {
+        let mut end = from;
+        let mut chars = text[from..].chars();
+        for &wanted in rest {
+            let c = chars.next()?;
+            if fold(c, true) != wanted {
+                return None;
+            }
+            end += c.len_utf8();
+        }
+        Some(end)
     }
 }
 
@@ -177,6 +213,20 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// A query outside ASCII, case ignored, finds what the
+        /// character-by-character search finds, `İ` and the Kelvin sign
+        /// (lowered to `i` and `k`) included.
+        #[test]
+        fn a_query_outside_ascii_finds_what_a_character_by_character_search_finds(
+            text in "[aAcCiIkKİ\u{212A}éÉßẞ漢🙂\u{301} \n]{0,60}",
+            query in "[acikéß ]{0,2}[éß漢][acikéß ]{0,2}",
+        ) {
+            let m = Matcher::new(&query).unwrap();
+            let found = m.find(&text);
+            proptest::prop_assert_eq!(&found, &char_by_char(&m, &text));
+            proptest::prop_assert_eq!(m.is_in(&text), !found.is_empty());
+        }
+
         /// Every query finds what the character-by-character search finds,
         /// in any text of ASCII, accented letters, `ß`, CJK, emoji and
         /// combining marks (`İ` and the Kelvin sign aside: see `find`).
