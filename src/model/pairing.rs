@@ -185,6 +185,19 @@ mod tests {
     }
 
     #[test]
+    fn an_index_past_what_a_slot_holds_is_left_unpaired_without_growing() {
+        use Side::*;
+        let mut p = Pairing::default();
+        let far = u32::MAX as usize;
+        for (i, side) in [(far, Request), (far + 1, Response)] {
+            p.push(i, side, "a", 0, &mut Touched::new());
+        }
+        assert_eq!(p.response_of(far), None);
+        assert!(!p.is_answered(far + 1));
+        assert!(p.partner.is_empty(), "no vector of four billion slots");
+    }
+
+    #[test]
     fn rolling_back_and_replaying_gives_the_pairing_of_the_new_events() {
         use Side::*;
         let old = [
