@@ -212,6 +212,16 @@ mod tests {
         out
     }
 
+    /// `find` and `is_in` for `query` in `text` say what the
+    /// character-by-character search says.
+    fn finds_as_char_by_char(text: &str, query: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        let m = Matcher::new(query).unwrap();
+        let found = m.find(text);
+        proptest::prop_assert_eq!(&found, &char_by_char(&m, text));
+        proptest::prop_assert_eq!(m.is_in(text), !found.is_empty());
+        Ok(())
+    }
+
     proptest::proptest! {
         /// A query outside ASCII, case ignored, finds what the
         /// character-by-character search finds, `İ` and the Kelvin sign
@@ -221,10 +231,7 @@ mod tests {
             text in "[aAcCiIkKİ\u{212A}éÉßẞ漢🙂\u{301} \n]{0,60}",
             query in "[acikéß ]{0,2}[éß漢][acikéß ]{0,2}",
         ) {
-            let m = Matcher::new(&query).unwrap();
-            let found = m.find(&text);
-            proptest::prop_assert_eq!(&found, &char_by_char(&m, &text));
-            proptest::prop_assert_eq!(m.is_in(&text), !found.is_empty());
+            finds_as_char_by_char(&text, &query)?;
         }
 
         /// Every query finds what the character-by-character search finds,
@@ -235,10 +242,7 @@ mod tests {
             text in "[aAbBcCaaab éÉßẞ漢字🙂\u{301}\n]{0,60}",
             query in "[aAbBcCé ß]{1,4}",
         ) {
-            let m = Matcher::new(&query).unwrap();
-            let found = m.find(&text);
-            proptest::prop_assert_eq!(&found, &char_by_char(&m, &text));
-            proptest::prop_assert_eq!(m.is_in(&text), !found.is_empty());
+            finds_as_char_by_char(&text, &query)?;
         }
     }
 

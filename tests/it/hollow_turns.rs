@@ -168,16 +168,23 @@ fn another_view_and_a_turn_appended_are_built_from_emptied_turns_as_from_a_full_
     );
 }
 
-#[test]
-fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (dir, stored, _) = conversation(tmp.path());
+/// [`conversation`] in `parent`, in a viewer 100×30 keeping little that
+/// went to the top and back to the end: turn 1 is emptied.
+fn first_turn_emptied(parent: &Path) -> (PathBuf, Vec<u8>, Viewer) {
+    let (dir, stored, _) = conversation(parent);
     let mut emptied = at_end_keeping_little(&dir, 100, 30);
     emptied.keys("gG");
     assert!(
         emptied.app.document().source().is_hollow(0),
         "turn 1 emptied"
     );
+    (dir, stored, emptied)
+}
+
+#[test]
+fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, stored, mut emptied) = first_turn_emptied(tmp.path());
     // Not JP's rename: the same file written again in place, its first
     // request now of a type overhear does not know (the same length).
     let changed =
@@ -213,13 +220,7 @@ fn an_emptied_turn_changed_in_place_makes_the_file_read_whole_with_a_note() {
 #[test]
 fn an_emptied_turn_that_cannot_be_read_again_says_so_instead_of_showing_nothing() {
     let tmp = tempfile::tempdir().unwrap();
-    let (dir, stored, _) = conversation(tmp.path());
-    let mut emptied = at_end_keeping_little(&dir, 100, 30);
-    emptied.keys("gG");
-    assert!(
-        emptied.app.document().source().is_hollow(0),
-        "turn 1 emptied"
-    );
+    let (dir, stored, mut emptied) = first_turn_emptied(tmp.path());
     // Not JP's rename: the file cut short in place, inside its first
     // request's text (an editor, a full disk).
     let cut = stored
