@@ -117,12 +117,9 @@ pub struct LiveDocument {
     /// The turn (0-based) last decoded again to be shown: the turns
     /// furthest from it are the first emptied ([`Live::hollow_far_from`]).
     near: Cell<usize>,
-    /// A turn emptied of its texts could not be decoded again (the file
-    /// changed in place): read whole at the next tick ([`Follow::poll`]).
-    resident_problem: RefCell<Option<String>>,
-    /// The file could not be read whole after that: it is not read again
-    /// at each tick, but once it has changed ([`Follow::update`]).
-    reread_failed: Option<String>,
+    /// Whether a turn emptied of its texts could not be decoded again, and
+    /// what is done about it.
+    unreadable: RefCell<resident::Unreadable>,
     /// The next view, built a batch at a time ([`EarlierTurns::view_step`]).
     building: Option<resident::Building>,
 }
@@ -150,8 +147,7 @@ impl LiveDocument {
             grown: false,
             refresh_waiting: false,
             near: Cell::new(0),
-            resident_problem: RefCell::new(None),
-            reread_failed: None,
+            unreadable: RefCell::default(),
             building: None,
         };
         doc.check_finished();
@@ -653,10 +649,7 @@ impl Follow for LiveDocument {
     }
 
     fn update(&mut self, update: LiveUpdate) -> Result<bool, ReadError> {
-        if let Some(problem) = self.reread_failed.take() {
-            // Tried again at the next tick, the file as it is now.
-            *self.resident_problem.get_mut() = Some(problem);
-        }
+        self.unreadable.get_mut().file_changed();
         let changed = match update {
             LiveUpdate::Changed(Change::Removed) => {
                 self.removed = true;
@@ -732,7 +725,7 @@ impl Follow for LiveDocument {
 
     fn polls(&self) -> bool {
         let live = self.live.borrow();
-        self.resident_problem.borrow().is_some()
+        self.unreadable.borrow().to_read_whole()
             || !self.replayed
                 && !self.removed
                 && (live.follows_subagents() || live.waits_for_a_commit())
@@ -762,7 +755,7 @@ impl Follow for LiveDocument {
     }
 
     fn poll(&mut self) -> Result<bool, ReadError> {
-        if let Some(problem) = self.resident_problem.get_mut().take() {
+        if let Some(problem) = self.unreadable.get_mut().take_read_whole() {
             // A turn emptied of its texts could not be decoded again: what
             // is shown is read whole from the file as it is now.
             let live = self.live.get_mut();
@@ -770,7 +763,7 @@ impl Follow for LiveDocument {
                 && let Err(e) = live.reread()
             {
                 let e = without_folder(&e.to_string());
-                self.reread_failed = Some(problem);
+                *self.unreadable.get_mut() = resident::Unreadable::UntilChanged(problem);
                 return Err(ReadError::new(e));
             }
             self.rebuild();

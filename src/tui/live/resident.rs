@@ -7,10 +7,60 @@
 //! another view (`v`) is built a batch at a time between keys.
 
 use super::{LiveDocument, NOT_YET, without_folder};
+#[cfg(doc)]
+use crate::tui::blocks::Follow;
 use crate::load::DECODE_SPAN;
 use crate::render::document::{DocBlock, DocOptions, Document};
 #[cfg(doc)]
 use crate::render::layout;
+
+/// Whether a turn emptied of its texts could not be decoded again (the
+/// file changed or was cut short in place), and what is done about it.
+#[derive(Debug, Default)]
+pub(super) enum Unreadable {
+    /// Every turn decoded again so far could be.
+    #[default]
+    No,
+    /// One could not be, for this reason: the file is read whole at the
+    /// next tick ([`Follow::poll`]).
+    ReadWhole(String),
+    /// Reading it whole failed too: it is read whole again once the file
+    /// changes ([`Follow::update`]), not at each tick.
+    UntilChanged(String),
+}
+
+impl Unreadable {
+    /// A turn could not be decoded again, for `problem`.
+    fn failed(&mut self, problem: &str) {
+        if !matches!(self, Unreadable::UntilChanged(_)) {
+            *self = Unreadable::ReadWhole(problem.to_string());
+        }
+    }
+
+    /// Whether the file is to be read whole at the next tick.
+    pub(super) fn to_read_whole(&self) -> bool {
+        matches!(self, Unreadable::ReadWhole(_))
+    }
+
+    /// The problem, when the file is to be read whole now; it is then
+    /// taken as read (the read says whether it is not).
+    pub(super) fn take_read_whole(&mut self) -> Option<String> {
+        match std::mem::take(self) {
+            Unreadable::ReadWhole(problem) => Some(problem),
+            other => {
+                *self = other;
+                None
+            }
+        }
+    }
+
+    /// The file changed: a whole read that failed is tried again.
+    pub(super) fn file_changed(&mut self) {
+        if let Unreadable::UntilChanged(problem) = self {
+            *self = Unreadable::ReadWhole(std::mem::take(problem));
+        }
+    }
+}
 
 impl LiveDocument {
     /// Decodes again what block `i` shows, when its turn (or an event its
@@ -41,9 +91,7 @@ impl LiveDocument {
             Ok(false) => None,
             Err(e) => {
                 let problem = without_folder(&e.to_string());
-                if self.reread_failed.is_none() {
-                    *self.resident_problem.borrow_mut() = Some(problem.clone());
-                }
+                self.unreadable.borrow_mut().failed(&problem);
                 Some(problem)
             }
         }
@@ -62,7 +110,9 @@ impl LiveDocument {
             Ok(()) => e,
             Err(e) => e,
         };
-        *self.resident_problem.get_mut() = Some(without_folder(&problem.to_string()));
+        self.unreadable
+            .get_mut()
+            .failed(&without_folder(&problem.to_string()));
         true
     }
 
