@@ -1,40 +1,27 @@
 //! The note on stderr while a large conversation is read before the
 //! viewer's first screen. The viewer opens a JP conversation by outlining
 //! all of it (docs/tui.md): a 1 GB one takes most of a second, and a
-//! terminal left blank that long looks hung. A conversation of at least
-//! [`NOTED_BYTES`] whose reading has taken [`QUIET_FOR`] says how far it is,
-//! on one line that is erased before the viewer takes the screen; a
-//! smaller or quicker one says nothing. Only on a terminal: stderr sent to
-//! a file or a pipe is left alone.
+//! terminal left blank that long looks hung. What is said, and when, is
+//! [`OpeningProgress`]'s (the picker says the same in the status bar); here
+//! it goes on one line that is erased before the viewer takes the screen.
+//! Only on a terminal: stderr sent to a file or a pipe is left alone.
 
 use std::io::{self, IsTerminal, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use crate::source::limit::human;
 use crate::text::truncate::truncate;
 use crate::text::width::display_width;
 use crate::tui::OpeningReport;
-
-/// How large a conversation must be for its opening to be noted.
-const NOTED_BYTES: u64 = 64 << 20;
-
-/// How long an opening goes on before it is noted: most are over before.
-const QUIET_FOR: Duration = Duration::from_millis(250);
+use crate::tui::opening::OpeningProgress;
 
 /// The note, written to `out` (stderr) as the reading goes on.
 pub(super) struct OpeningNote<W: Write> {
     /// Where the note goes; `None` when stderr is not a terminal.
     out: Option<W>,
-    started: Instant,
     /// The terminal's width: the note fits one line, which `\r` rewrites.
     columns: usize,
-    /// The percentage written last, if any was.
-    shown: Option<u64>,
-    /// The bytes read so far, as last heard.
-    read: u64,
-    /// Whether the file is being read a second time: heard going back
-    /// (a file the outline could not read is read again whole).
-    again: bool,
+    /// What to say, and when.
+    progress: OpeningProgress,
 }
 
 impl OpeningNote<io::Stderr> {
@@ -51,41 +38,20 @@ impl<W: Write> OpeningNote<W> {
     fn new(out: Option<W>, columns: usize, started: Instant) -> Self {
         OpeningNote {
             out,
-            started,
             columns,
-            shown: None,
-            read: 0,
-            again: false,
+            progress: OpeningProgress::new(started),
         }
     }
 
-    /// `read` bytes of `total` are read at `now`: the note says so, once
-    /// the conversation is large enough and the reading long enough, when
-    /// the percentage has moved.
+    /// `read` bytes of `total` are read at `now`: the note says so when
+    /// [`OpeningProgress`] has something to say.
     fn progress_at(&mut self, read: u64, total: u64, now: Instant) {
-        if read < self.read {
-            // The percentage starts again from 0: say why it went back.
-            self.again = true;
-            self.shown = None;
-        }
-        self.read = read;
-        if total < NOTED_BYTES || now.duration_since(self.started) < QUIET_FOR {
+        let Some(progress) = self.progress.note(read, total, now) else {
             return;
-        }
-        let percent = read.min(total) * 100 / total;
-        if self.shown == Some(percent) {
-            return;
-        }
-        self.shown = Some(percent);
+        };
         // The last column is left free, so that the terminal never wraps
         // the line that `\r` rewrites; a narrow one loses the name first.
         let room = self.columns.saturating_sub(1).max(1);
-        let reading = if self.again {
-            "reading again"
-        } else {
-            "reading"
-        };
-        let progress = format!("{reading}… {percent}% of {}", human(total));
         let named = format!("overhear: {progress}");
         let text = if display_width(&named) <= room {
             named
@@ -110,7 +76,7 @@ impl<W: Write> OpeningReport for OpeningNote<W> {
 
     /// The note, if one was written, is erased.
     fn done(&mut self) {
-        if self.shown.take().is_some() {
+        if self.progress.said() {
             self.write("\r\x1b[K");
         }
     }
@@ -118,7 +84,10 @@ impl<W: Write> OpeningReport for OpeningNote<W> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::tui::opening::NOTED_BYTES;
 
     const GB: u64 = 1 << 30;
 

@@ -74,14 +74,9 @@ impl Live {
     /// [`Live::open`] for the viewer, which opens at the end: a JP
     /// conversation is read in outline with only its last turns decoded
     /// (see the module's text); anything else is read as [`Live::open`]
-    /// reads it.
-    pub fn open_at_end(arg: Option<&str>) -> Result<Live, OpenError> {
-        Live::open_at_end_reporting(arg, &mut |_, _| {})
-    }
-
-    /// [`Live::open_at_end`], telling `report` how many bytes of the file it
-    /// has read, and of how many, while it outlines a JP conversation: a
-    /// 1 GB one takes most of a second, which a note can say.
+    /// reads it. `report` hears how many bytes of the file it has read, and
+    /// of how many, while it outlines a JP conversation: a 1 GB one takes
+    /// most of a second, which a note can say.
     pub fn open_at_end_reporting(
         arg: Option<&str>,
         report: &mut dyn FnMut(u64, u64),
@@ -89,12 +84,12 @@ impl Live {
         let cwd = std::env::current_dir()?;
         let env = |name: &str| std::env::var(name).ok();
         match locate(arg, &cwd, &env)? {
-            Target::JpConversation(dir) => Live::outline_at_end(dir, None, report),
+            Target::JpConversation(dir) => Live::open_jp_at_end_reporting(dir, None, report),
             Target::Workspace(workspace) => {
                 let entry = workspace
                     .most_recent()
                     .ok_or_else(|| LocateError::NoConversations(workspace.root.clone()))?;
-                Live::outline_at_end(entry.conversation(), Some(workspace), report)
+                Live::open_jp_at_end_reporting(entry.conversation(), Some(workspace), report)
             }
             _ => Live::open(arg),
         }
@@ -103,15 +98,18 @@ impl Live {
     /// [`Live::open_jp`] with only the last turns decoded (at least
     /// [`EARLIER_STEP`] bytes of entries, whole turns); read whole when an
     /// outline will not do.
+    #[cfg(any(test, feature = "internals"))]
     pub fn open_jp_at_end(
         dir: ConversationDir,
         workspace: Option<Workspace>,
     ) -> Result<Live, OpenError> {
-        Live::outline_at_end(dir, workspace, &mut |_, _| {})
+        Live::open_jp_at_end_reporting(dir, workspace, &mut |_, _| {})
     }
 
-    /// [`Live::open_jp_at_end`], telling `report` how far the outline is.
-    fn outline_at_end(
+    /// [`Live::open_jp_at_end`], telling `report` how many bytes of the
+    /// file it has read, and of how many (from 0 again when it is read a
+    /// second time, whole): the opening's note on a large conversation.
+    pub fn open_jp_at_end_reporting(
         dir: ConversationDir,
         workspace: Option<Workspace>,
         report: &mut dyn FnMut(u64, u64),

@@ -100,7 +100,7 @@ pub struct Live {
     /// proven unchanged ([`Live::refresh_unproven`]).
     unproven: Option<folder::Unproven>,
     /// The leading turns still in outline, when it was opened at its end
-    /// ([`Live::open_at_end`]).
+    /// ([`Live::open_at_end_reporting`]).
     #[cfg(feature = "cli")]
     earlier: Option<earlier::Earlier>,
     /// The stored index of each event, when they are not the stored

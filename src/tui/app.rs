@@ -576,6 +576,14 @@ impl<D: Viewable> App<D> {
         self.reload_problem = false;
     }
 
+    /// Takes away a note that was only for a moment (how far the read of a
+    /// conversation being opened is): the status bar shows what it showed
+    /// before it, a read error that stands or the title.
+    pub fn forget_note(&mut self) {
+        self.message = self.read_error.clone();
+        self.reload_problem = self.read_error.is_some();
+    }
+
     /// Adapts to a new terminal size. A view following the end with the
     /// cursor on its last line keeps both. Otherwise the line under the
     /// cursor stays under it, on the same screen row when it can: the same

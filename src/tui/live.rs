@@ -106,7 +106,7 @@ pub struct LiveDocument {
     /// it (empty: the conversation itself).
     focus: Vec<String>,
     /// How many leading turns have no blocks: a conversation opened at its
-    /// end ([`Live::open_at_end`]) has not decoded them yet.
+    /// end ([`Live::open_at_end_reporting`]) has not decoded them yet.
     earlier: usize,
     /// The file grew while followed: from then on its modification time
     /// alone says how long the agent has been quiet ([`writer_idle::quiet_for`]).

@@ -42,6 +42,7 @@ mod list;
 pub mod live;
 mod navigate;
 pub mod notify;
+pub mod opening;
 pub mod pager;
 pub mod picker;
 pub mod replay;

@@ -22,6 +22,7 @@ use super::blocks::{ReadError, Viewable};
 use super::input::{Input, terminal_hung_up};
 use super::pager::{clipboard_sequence, pager_command, run_pager};
 use super::picker::ConversationRow;
+use super::opening::OpeningProgress;
 use super::signals::SignalThread;
 use super::terminal::{Mouse, TerminalGuard, stop_process};
 use crate::render::lazy_highlight::ColourStep;
@@ -75,8 +76,10 @@ pub trait Host<D: Viewable> {
     /// sessions), most recent first.
     fn conversations(&mut self) -> Vec<ConversationRow>;
     /// Opens conversation `id` (a row's id) and starts following it (the
-    /// previous conversation's watcher should stop).
-    fn open(&mut self, id: &str) -> Result<Opened<D>, ReadError>;
+    /// previous conversation's watcher should stop), telling `report` how
+    /// many bytes of its file it has read, and of how many.
+    fn open(&mut self, id: &str, report: &mut dyn FnMut(u64, u64))
+    -> Result<Opened<D>, ReadError>;
     /// Starts searching every session for `pattern` on another thread,
     /// handing each report to `report` (the last one `done`); the flag
     /// returned stops it when set. Without sessions to search: reports
@@ -124,7 +127,7 @@ impl<D: Viewable> Host<D> for NoWorkspace {
         Vec::new()
     }
 
-    fn open(&mut self, id: &str) -> Result<Opened<D>, ReadError> {
+    fn open(&mut self, id: &str, _: &mut dyn FnMut(u64, u64)) -> Result<Opened<D>, ReadError> {
         Err(ReadError::new(format!("{id}: not in a workspace")))
     }
 }
@@ -369,20 +372,47 @@ impl<U: Send + 'static> Session<'_, U> {
             }
             Effect::CancelSearch => self.stop_search(),
             Effect::OpenHit(hit) => open_hit(app, host, &hit),
-            Effect::Open(id) => match host.open(&id) {
-                Ok(opened) => {
-                    app.open(opened.doc, id, opened.epoch);
-                    if let Some(note) = opened.note {
-                        app.note(note);
+            Effect::Open(id) => {
+                // The picker gives way to the conversation shown, whose
+                // status bar says how far the read is.
+                app.close_picker();
+                match self.opening(app, |report| host.open(&id, report)) {
+                    Ok(opened) => {
+                        app.open(opened.doc, id, opened.epoch);
+                        if let Some(note) = opened.note {
+                            app.note(note);
+                        }
                     }
+                    Err(e) => app.note(e.to_string()),
                 }
-                Err(e) => {
-                    app.close_picker();
-                    app.note(e.to_string());
-                }
-            },
+            }
         }
         Ok(None)
+    }
+
+    /// Runs `open`, which reads a conversation, drawing the screen with a
+    /// note in the status bar as the read goes on when it is large and
+    /// slow (`reading… 40% of 1 GiB`, [`OpeningProgress`]): keys wait
+    /// until it is read, as they do before the first screen. The note goes
+    /// once it is read.
+    fn opening<D: Viewable, T>(
+        &mut self,
+        app: &mut App<D>,
+        open: impl FnOnce(&mut dyn FnMut(u64, u64)) -> T,
+    ) -> T {
+        let mut progress = OpeningProgress::new(Instant::now());
+        let terminal = &mut *self.terminal;
+        let opened = open(&mut |read, total| {
+            if let Some(note) = progress.note(read, total, Instant::now()) {
+                app.note(note);
+                // A terminal that cannot draw loses only the note.
+                let _ = terminal.draw(|frame| app.draw(frame));
+            }
+        });
+        if progress.said() {
+            app.forget_note();
+        }
+        opened
     }
 
     fn stop_search(&mut self) {

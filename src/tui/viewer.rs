@@ -313,12 +313,16 @@ impl Host<LiveDocument> for WorkspaceHost {
     }
 
     fn open_hit(&mut self, open: &str) -> Result<Opened<LiveDocument>, ReadError> {
-        let live = Live::open_at_end(Some(open))
+        let live = Live::open_at_end_reporting(Some(open), &mut |_, _| {})
             .map_err(|e| ReadError::new(super::live::without_folder(&e.to_string())))?;
         Ok(self.opened(live))
     }
 
-    fn open(&mut self, id: &str) -> Result<Opened<LiveDocument>, ReadError> {
+    fn open(
+        &mut self,
+        id: &str,
+        report: &mut dyn FnMut(u64, u64),
+    ) -> Result<Opened<LiveDocument>, ReadError> {
         let live = if self.sessions.contains(id) {
             Live::open_eve(PathBuf::from(id))
                 .map_err(|e| ReadError::new(super::live::without_folder(&e.to_string())))?
@@ -330,7 +334,7 @@ impl Host<LiveDocument> for WorkspaceHost {
             let entry = workspace
                 .find(id)
                 .ok_or_else(|| ReadError::new(format!("{id}: no such conversation any more")))?;
-            Live::open_jp_at_end(entry.conversation(), Some(workspace))
+            Live::open_jp_at_end_reporting(entry.conversation(), Some(workspace), report)
                 .map_err(|e| ReadError::new(super::live::without_folder(&e.to_string())))?
         };
         Ok(self.opened(live))
