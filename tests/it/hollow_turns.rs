@@ -19,7 +19,7 @@ use overhear::tui::{AppEvent, Blocks};
 use ratatui::buffer::Buffer;
 use serde_json::json;
 
-use common::frames::{Viewer, text};
+use common::frames::{Viewer, assert_same, text};
 
 /// The most bytes of entries the viewers here keep decoded.
 const BUDGET: usize = 256 << 10;
@@ -55,15 +55,6 @@ fn at_end_keeping_little(dir: &Path, width: u16, height: u16) -> Viewer {
     let mut live = Live::open_jp_at_end(ConversationDir::new(dir), None).expect("readable");
     live.set_resident_budget(BUDGET);
     Viewer::new(live, width, height)
-}
-
-fn assert_same(emptied: &Buffer, whole: &Buffer, what: &str) {
-    assert!(
-        emptied == whole,
-        "{what}: the viewer keeping little decoded shows\n{}\n\nthe full read shows\n{}",
-        text(emptied),
-        text(whole)
-    );
 }
 
 /// Presses `keys` in both viewers and compares the frames after each.

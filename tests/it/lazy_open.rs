@@ -14,10 +14,9 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use overhear::load::Live;
 use overhear::source::ConversationDir;
 use overhear::tui::{AppEvent, Blocks, EarlierTurns, Follow};
-use ratatui::buffer::Buffer;
 use serde_json::{Value, json};
 
-use common::frames::{Viewer, text};
+use common::frames::{Viewer, assert_same, text};
 
 /// A generated conversation of about `mb` MB whose turns state their tokens
 /// (the status bar's totals) and whose first turn asks a question.
@@ -36,15 +35,6 @@ fn conversation(parent: &Path, bytes: usize) -> (PathBuf, Vec<u8>, usize) {
     let turns = generate::turns_in(&events);
     let stored = generate::stored(&events);
     (generate::write_conversation(parent, &stored), stored, turns)
-}
-
-fn assert_same(lazy: &Buffer, whole: &Buffer, what: &str) {
-    assert!(
-        lazy == whole,
-        "{what}: the lazily opened viewer shows\n{}\n\nthe full read shows\n{}",
-        text(lazy),
-        text(whole)
-    );
 }
 
 #[test]

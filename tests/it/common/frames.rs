@@ -136,6 +136,19 @@ impl Viewer {
     }
 }
 
+/// Asserts that `shown` (a viewer that reads the file its own way: opened
+/// at its end, keeping little decoded) is the frame `whole` (a viewer on a
+/// full read of the same file) shows, cells and styles; both as text if
+/// not.
+pub fn assert_same(shown: &Buffer, whole: &Buffer, what: &str) {
+    assert!(
+        shown == whole,
+        "{what}: the viewer shows\n{}\n\nthe full read shows\n{}",
+        text(shown),
+        text(whole)
+    );
+}
+
 /// The rows of a frame as text, for a readable failure.
 pub fn text(buffer: &Buffer) -> String {
     let width = buffer.area.width as usize;
