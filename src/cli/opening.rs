@@ -137,6 +137,16 @@ mod tests {
     }
 
     #[test]
+    fn a_note_is_erased_when_the_read_again_fails_before_it_says_anything() {
+        let (mut note, start) = note(80);
+        note.progress_at(GB, GB, start + Duration::from_secs(1));
+        // Read again whole, from 0: no byte read before it fails.
+        note.progress_at(0, GB, start + Duration::from_secs(1));
+        note.done();
+        assert!(written(&note).ends_with("\r\x1b[K"), "{:?}", written(&note));
+    }
+
+    #[test]
     fn a_small_conversation_says_nothing_however_long_it_takes() {
         let (mut note, start) = note(80);
         note.progress_at(1 << 20, NOTED_BYTES - 1, start + Duration::from_secs(5));

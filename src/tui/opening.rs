@@ -1,8 +1,9 @@
 //! What to say while a large conversation is read before it is shown: on
 //! stderr before the viewer takes the screen (`cli/opening.rs`), in the
-//! status bar when the picker opens one (`tui/run.rs`). A 1 GB conversation takes most of a second to read in
-//! outline, and a screen that does not move that long looks hung; a
-//! smaller or quicker read says nothing.
+//! status bar when the picker opens one (`tui/run.rs`). A 1 GB
+//! conversation takes most of a second to read in outline, and a screen
+//! that does not move that long looks hung; a smaller or quicker read says
+//! nothing.
 
 use std::time::{Duration, Instant};
 
@@ -12,7 +13,7 @@ use crate::source::limit::human;
 pub const NOTED_BYTES: u64 = 64 << 20;
 
 /// How long an opening goes on before it is noted: most are over before.
-pub const QUIET_FOR: Duration = Duration::from_millis(250);
+const QUIET_FOR: Duration = Duration::from_millis(250);
 
 /// How far a read is, said once per percent.
 #[derive(Debug)]
@@ -64,7 +65,7 @@ impl OpeningProgress {
         Some(format!("{reading}… {percent}% of {}", human(total)))
     }
 
-    /// Whether anything was said.
+    /// Whether anything was said (a read that goes back says so at once).
     pub fn said(&self) -> bool {
         self.shown.is_some()
     }
