@@ -292,7 +292,10 @@ pub enum Next<'a> {
 pub struct ArrayReader<R> {
     source: R,
     chunk: usize,
+    /// The bytes read and not yet let go of, `buf[..filled]`; the rest is
+    /// room that was read into before, so that it is not zeroed again.
     buf: Vec<u8>,
+    filled: usize,
     scanner: ArrayScanner,
     /// Offset in the source of `buf[0]`: the bytes before it are gone.
     drained: usize,
@@ -324,36 +327,27 @@ pub struct ArrayEnd {
 impl<R: Read> ArrayReader<R> {
     /// A reader of the array in `source`, `chunk` bytes a read (a leading
     /// byte order mark is skipped).
-    pub fn new(mut source: R, chunk: usize) -> io::Result<Self> {
-        let mut buf = Vec::with_capacity(chunk);
-        let eof = fill(&mut source, &mut buf, BOM.len())?;
-        let start = if buf.starts_with(BOM) { BOM.len() } else { 0 };
-        Ok(ArrayReader::with(
-            source,
-            chunk,
-            buf,
-            ArrayScanner::new(start),
-            eof,
-        ))
+    pub fn new(source: R, chunk: usize) -> io::Result<Self> {
+        let mut reader = ArrayReader::with(source, chunk, ArrayScanner::new(0), false);
+        reader.eof = reader.fill(BOM.len())?;
+        if reader.buf[..reader.filled].starts_with(BOM) {
+            reader.scanner = ArrayScanner::new(BOM.len());
+        }
+        Ok(reader)
     }
 
     /// A reader of what follows an entry of an array read before (see
     /// [`ArrayScanner::after_entry`]): a re-read that parses only what is new.
     pub fn after_entry(source: R, chunk: usize) -> Self {
-        ArrayReader::with(
-            source,
-            chunk,
-            Vec::new(),
-            ArrayScanner::after_entry(),
-            false,
-        )
+        ArrayReader::with(source, chunk, ArrayScanner::after_entry(), false)
     }
 
-    fn with(source: R, chunk: usize, buf: Vec<u8>, scanner: ArrayScanner, eof: bool) -> Self {
+    fn with(source: R, chunk: usize, scanner: ArrayScanner, eof: bool) -> Self {
         ArrayReader {
             source,
             chunk,
-            buf,
+            buf: Vec::new(),
+            filled: 0,
             scanner,
             drained: 0,
             entry_end: 0,
@@ -369,7 +363,7 @@ impl<R: Read> ArrayReader<R> {
     /// buffer lets go of it (the caller may hash them).
     pub fn next(&mut self, mut dropped: impl FnMut(&[u8])) -> io::Result<Next<'_>> {
         loop {
-            match self.scanner.scan(&self.buf) {
+            match self.scanner.scan(&self.buf[..self.filled]) {
                 Scan::Entry(range) => {
                     self.entry_end = range.end;
                     self.entry_offset = self.drained + range.start;
@@ -395,21 +389,42 @@ impl<R: Read> ArrayReader<R> {
                 Scan::NeedMore if self.eof => return Ok(Next::Unusual),
                 Scan::NeedMore => {
                     dropped(&self.buf[..self.entry_end]);
-                    self.buf.drain(..self.entry_end);
+                    self.buf.copy_within(self.entry_end..self.filled, 0);
+                    self.filled -= self.entry_end;
                     self.scanner.drained(self.entry_end);
                     self.drained += self.entry_end;
                     self.entry_end = 0;
-                    self.eof = fill(&mut self.source, &mut self.buf, self.chunk)?;
+                    self.eof = self.fill(self.chunk)?;
                 }
             }
         }
+    }
+
+    /// Reads up to `want` more bytes after the ones held; true at the
+    /// source's end. The buffer grows (zeroed) only when it is too short: a
+    /// reader that only implements `read` would otherwise have every chunk
+    /// zeroed before it is read into (`Read::read_to_end`).
+    fn fill(&mut self, want: usize) -> io::Result<bool> {
+        let end = self.filled + want;
+        if self.buf.len() < end {
+            self.buf.resize(end, 0);
+        }
+        while self.filled < end {
+            match self.source.read(&mut self.buf[self.filled..end]) {
+                Ok(0) => return Ok(true),
+                Ok(n) => self.filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(false)
     }
 
     /// The first lone surrogate escape (`\ud83d`) of the last entry
     /// [`ArrayReader::next`] handed out, as stored, if it had one: the entry
     /// was handed out with `\ufffd` in its place.
     pub fn lone_escape(&self) -> Option<&[u8]> {
-        self.lone.and_then(|at| self.buf.get(at..at + 6))
+        self.lone.and_then(|at| self.buf[..self.filled].get(at..at + 6))
     }
 
     /// Where in the source the last entry [`ArrayReader::next`] handed out
@@ -426,6 +441,7 @@ impl<R: Read> ArrayReader<R> {
         let Some(end) = self.end else {
             return Ok(None);
         };
+        self.buf.truncate(self.filled);
         self.source.read_to_end(&mut self.buf)?;
         if !self.buf[end + 1..].iter().all(is_json_space) {
             return Ok(None);
@@ -445,11 +461,6 @@ impl<R: Read> ArrayReader<R> {
     }
 }
 
-/// Appends up to `want` bytes of `source` to `buf`; true at the end of it.
-fn fill(source: &mut impl Read, buf: &mut Vec<u8>, want: usize) -> io::Result<bool> {
-    let got = source.by_ref().take(want as u64).read_to_end(buf)?;
-    Ok(got < want)
-}
 
 #[cfg(test)]
 mod tests {
@@ -495,6 +506,60 @@ mod tests {
                     buf.extend_from_slice(&bytes[fed..next]);
                     fed = next;
                 }
+            }
+        }
+    }
+
+    /// A source that gives at most `most` bytes a read, as a pipe may.
+    struct Trickle<'a> {
+        bytes: &'a [u8],
+        most: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.most).min(self.bytes.len());
+            buf[..n].copy_from_slice(&self.bytes[..n]);
+            self.bytes = &self.bytes[n..];
+            Ok(n)
+        }
+    }
+
+    /// Every entry an [`ArrayReader`] hands out of `source`, what the
+    /// dropped bytes and the end add up to, and the rest after the array.
+    fn read_all(source: impl Read, chunk: usize) -> (Vec<String>, Vec<u8>, Vec<u8>) {
+        let mut reader = ArrayReader::new(source, chunk).unwrap();
+        let (mut found, mut seen) = (Vec::new(), Vec::new());
+        loop {
+            match reader.next(|bytes| seen.extend_from_slice(bytes)).unwrap() {
+                Next::Entry(entry, _) => found.push(String::from_utf8(entry.to_vec()).unwrap()),
+                Next::End => break,
+                Next::Unusual => panic!("unusual"),
+            }
+        }
+        let end = reader
+            .finish(|bytes| seen.extend_from_slice(bytes))
+            .unwrap()
+            .unwrap();
+        assert_eq!(end.prefix_len, seen.len());
+        (found, seen, end.rest)
+    }
+
+    #[test]
+    fn reads_the_same_entries_from_a_source_that_gives_a_few_bytes_a_read() {
+        let long = "x".repeat(300);
+        let bom = "\u{feff}";
+        let text = format!("{bom}[{{\"a\": \"{long}\"}}, 1, {{}} , \"s\"\n]\n");
+        let whole = read_all(text.as_bytes(), 1 << 20);
+        assert_eq!(whole.0.len(), 4);
+        assert_eq!(whole.0[0].len(), long.len() + 9);
+        assert_eq!(whole.1, text.as_bytes()[..text.len() - 3]);
+        assert_eq!(whole.2, b"\n]\n");
+        for chunk in [1, 2, 3, 7, 64, 1000] {
+            for most in [1, 2, 5, 4096] {
+                let bytes = text.as_bytes();
+                let trickled = read_all(Trickle { bytes, most }, chunk);
+                assert_eq!(trickled, whole, "chunk {chunk}, at most {most} a read");
             }
         }
     }
