@@ -584,6 +584,28 @@ impl<D: Viewable> App<D> {
         self.reload_problem = self.read_error.is_some();
     }
 
+    /// Says something of a conversation being opened (how far its read is,
+    /// why it could not be opened) where the user looks: on the list of
+    /// hits while it is on screen (a hit being opened), which hides the
+    /// status bar, else in the status bar.
+    pub fn note_opening(&mut self, text: String) {
+        if self.mode == Mode::Everywhere {
+            self.everywhere.note(text);
+        } else {
+            self.note(text);
+        }
+    }
+
+    /// Takes away a note of [`App::note_opening`] that was only for a
+    /// moment (how far the read was).
+    pub fn forget_opening_note(&mut self) {
+        if self.mode == Mode::Everywhere {
+            self.everywhere.forget_note();
+        } else {
+            self.forget_note();
+        }
+    }
+
     /// Adapts to a new terminal size. A view following the end with the
     /// cursor on its last line keeps both. Otherwise the line under the
     /// cursor stays under it, on the same screen row when it can: the same

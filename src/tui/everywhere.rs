@@ -90,6 +90,9 @@ pub struct HitList {
     running: bool,
     progress: (usize, usize),
     problems: usize,
+    /// What the list says of the hit being opened: how far its session's
+    /// read is, or why it could not be opened (until the next key).
+    note: Option<String>,
 }
 
 impl HitList {
@@ -113,7 +116,18 @@ impl HitList {
         self.running = true;
         self.progress = (0, 0);
         self.problems = 0;
+        self.note = None;
         self.generation
+    }
+
+    /// Says something of the hit being opened on the list's second row.
+    pub fn note(&mut self, text: String) {
+        self.note = Some(text);
+    }
+
+    /// Takes the note of [`HitList::note`] away.
+    pub fn forget_note(&mut self) {
+        self.note = None;
     }
 
     /// Takes in what the search reports (stale reports are dropped).
@@ -140,6 +154,7 @@ impl HitList {
     pub fn handle(&mut self, key: &KeyEvent, page: usize) -> ListOutcome {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         let count = self.hits.len();
+        self.note = None;
         match key.code {
             KeyCode::Esc if self.running => return ListOutcome::Cancel,
             KeyCode::Esc => return ListOutcome::Back,
@@ -182,8 +197,17 @@ impl HitList {
         ListOutcome::Stay
     }
 
-    /// What the second row says of the search.
+    /// What the second row says: of the hit being opened first, when
+    /// there is something to say, then of the search.
     fn state(&self) -> String {
+        match &self.note {
+            Some(note) => format!("{} · {}", echo_line(note), self.search_state()),
+            None => self.search_state(),
+        }
+    }
+
+    /// What the second row says of the search.
+    fn search_state(&self) -> String {
         let hits = self.hits.len();
         let plural = if hits == 1 { "" } else { "s" };
         let (searched, of) = self.progress;

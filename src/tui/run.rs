@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::app::{App, AppEvent, Effect, Proven, Signal};
-use super::everywhere::{Found, FoundHit};
+use super::everywhere::Found;
 use super::blocks::{ReadError, Viewable};
 use super::input::{Input, terminal_hung_up};
 use super::pager::{clipboard_sequence, pager_command, run_pager};
@@ -103,7 +103,13 @@ pub trait Host<D: Viewable> {
     }
     /// Opens the session a hit of [`Host::search_all`] is in (its
     /// [`FoundHit::open`]) and starts following it.
-    fn open_hit(&mut self, open: &str) -> Result<Opened<D>, ReadError> {
+    /// `report` hears how far the read is, as [`Host::open`]'s does.
+    fn open_hit(
+        &mut self,
+        open: &str,
+        report: &mut dyn FnMut(u64, u64),
+    ) -> Result<Opened<D>, ReadError> {
+        let _ = report;
         Err(ReadError::new(format!("{open}: cannot be opened here")))
     }
 }
@@ -371,7 +377,20 @@ impl<U: Send + 'static> Session<'_, U> {
                 self.searching = host.search_all(&pattern, generation, report);
             }
             Effect::CancelSearch => self.stop_search(),
-            Effect::OpenHit(hit) => open_hit(app, host, &hit),
+            Effect::OpenHit(hit) => {
+                // The list stays on screen, its second row saying how far
+                // the read is, or why the hit could not be opened.
+                match self.opening(app, |report| host.open_hit(&hit.open, report)) {
+                    Ok(opened) => {
+                        app.open(opened.doc, hit.open.clone(), opened.epoch);
+                        app.show_hit(&hit);
+                        if let Some(note) = opened.note {
+                            app.note(note);
+                        }
+                    }
+                    Err(e) => app.note_opening(format!("not opened: {e}")),
+                }
+            }
             Effect::Open(id) => {
                 // The picker gives way to the conversation shown, whose
                 // status bar says how far the read is.
@@ -383,7 +402,7 @@ impl<U: Send + 'static> Session<'_, U> {
                             app.note(note);
                         }
                     }
-                    Err(e) => app.note(e.to_string()),
+                    Err(e) => app.note_opening(e.to_string()),
                 }
             }
         }
@@ -391,10 +410,10 @@ impl<U: Send + 'static> Session<'_, U> {
     }
 
     /// Runs `open`, which reads a conversation, drawing the screen with a
-    /// note in the status bar as the read goes on when it is large and
-    /// slow (`reading… 40% of 1 GiB`, [`OpeningProgress`]): keys wait
-    /// until it is read, as they do before the first screen. The note goes
-    /// once it is read.
+    /// note as the read goes on when it is large and slow (`reading… 40%
+    /// of 1 GiB`, [`OpeningProgress`]; in the status bar, or on the list of
+    /// hits: [`App::note_opening`]): keys wait until it is read, as they do
+    /// before the first screen. The note goes once it is read.
     fn opening<D: Viewable, T>(
         &mut self,
         app: &mut App<D>,
@@ -404,13 +423,13 @@ impl<U: Send + 'static> Session<'_, U> {
         let terminal = &mut *self.terminal;
         let opened = open(&mut |read, total| {
             if let Some(note) = progress.note(read, total, Instant::now()) {
-                app.note(note);
+                app.note_opening(note);
                 // A terminal that cannot draw loses only the note.
                 let _ = terminal.draw(|frame| app.draw(frame));
             }
         });
         if progress.said() {
-            app.forget_note();
+            app.forget_opening_note();
         }
         opened
     }
@@ -430,21 +449,6 @@ impl<U: Send + 'static> Session<'_, U> {
         self.input.resume();
         redraw_all(self.terminal)?;
         Ok(())
-    }
-}
-
-/// Opens the session of `hit` in the viewer, at the hit; a session that
-/// cannot be opened leaves the list on screen with a note.
-fn open_hit<D: Viewable, H: Host<D>>(app: &mut App<D>, host: &mut H, hit: &FoundHit) {
-    match host.open_hit(&hit.open) {
-        Ok(opened) => {
-            app.open(opened.doc, hit.open.clone(), opened.epoch);
-            app.show_hit(hit);
-            if let Some(note) = opened.note {
-                app.note(note);
-            }
-        }
-        Err(e) => app.note(e.to_string()),
     }
 }
 

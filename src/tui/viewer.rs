@@ -312,8 +312,12 @@ impl Host<LiveDocument> for WorkspaceHost {
         started.is_ok().then_some(stop)
     }
 
-    fn open_hit(&mut self, open: &str) -> Result<Opened<LiveDocument>, ReadError> {
-        let live = Live::open_at_end_reporting(Some(open), &mut |_, _| {})
+    fn open_hit(
+        &mut self,
+        open: &str,
+        report: &mut dyn FnMut(u64, u64),
+    ) -> Result<Opened<LiveDocument>, ReadError> {
+        let live = Live::open_at_end_reporting(Some(open), report)
             .map_err(|e| ReadError::new(super::live::without_folder(&e.to_string())))?;
         Ok(self.opened(live))
     }

@@ -247,3 +247,40 @@ fn the_second_hit_of_a_turn_opens_at_the_second_match() {
     );
     viewer.quit();
 }
+
+/// A hit whose session is gone by the time it is opened: the list stays,
+/// its second row saying why (the status bar, which would say it, is not
+/// on screen), until the next key.
+#[test]
+fn a_hit_whose_session_is_gone_says_so_on_the_list() {
+    let setup = Setup::new();
+    let mut viewer = setup.viewer(80);
+    viewer.wait_for_text("The newer session answers.");
+    viewer.send(b"S");
+    viewer.wait_for_text("Search every");
+    viewer.send(b"zanzibar-planted\r");
+    viewer.wait_until("the hit listed", TIMEOUT, |s| {
+        s.contents().contains("1 hit in ")
+    });
+    std::fs::remove_file(setup.home.claude_folder().join("0000older.jsonl")).expect("removed");
+    viewer.send(b"\r");
+    let screen = viewer.wait_until("why it was not opened", TIMEOUT, |s| {
+        s.contents().contains("not opened: ")
+    });
+    let list = rows(&screen);
+    assert!(list[0].contains("Search every"), "{list:#?}");
+    assert!(
+        list[1].contains("0000older.jsonl: no such file"),
+        "{list:#?}"
+    );
+    assert!(list[3].contains("zanzibar-planted"), "{list:#?}");
+    viewer.send(b"\x1b[A");
+    viewer.wait_until("the note gone with the next key", TIMEOUT, |s| {
+        !s.contents().contains("not opened: ") && s.contents().contains("Search every")
+    });
+    viewer.send(b"\x1b");
+    viewer.wait_until("the conversation", TIMEOUT, |s| {
+        !s.contents().contains("Search every")
+    });
+    viewer.quit();
+}

@@ -308,15 +308,15 @@ fn key_p_opens_the_picker_in_a_workspace() {
     assert_eq!(app.mode, Mode::Normal);
 }
 
-#[test]
-fn key_capital_s_searches_every_session_and_opens_a_hit_at_its_turn() {
+/// The list over every session opened with `S`, searched for `kiwi`, and
+/// one hit found, in turn 4 of `/s.jsonl`: that hit.
+fn one_hit_listed(app: &mut App<TestDoc>) -> crate::tui::everywhere::FoundHit {
     use crate::tui::everywhere::{Found, FoundHit};
-    let mut app = app(TestDoc::turns(3));
-    assert_eq!(press(&mut app, "S"), None);
+    assert_eq!(press(app, "S"), None);
     assert_eq!(app.mode, Mode::Everywhere);
-    typed(&mut app, "kiwi");
+    typed(app, "kiwi");
     assert_eq!(
-        press(&mut app, "Enter"),
+        press(app, "Enter"),
         Some(Effect::SearchAll {
             pattern: "kiwi".into(),
             generation: 1
@@ -341,7 +341,14 @@ fn key_capital_s_searches_every_session_and_opens_a_hit_at_its_turn() {
         done: true,
         problem: None,
     }));
-    assert!(rows(&screen(&mut app)).join("\n").contains("1 hit in 1 sessions"));
+    assert!(rows(&screen(app)).join("\n").contains("1 hit in 1 sessions"));
+    hit
+}
+
+#[test]
+fn key_capital_s_searches_every_session_and_opens_a_hit_at_its_turn() {
+    let mut app = app(TestDoc::turns(3));
+    let hit = one_hit_listed(&mut app);
     assert_eq!(press(&mut app, "Enter"), Some(Effect::OpenHit(hit.clone())));
     app.open(TestDoc::turns(6), hit.open.clone(), 2);
     app.show_hit(&hit);
@@ -354,6 +361,35 @@ fn key_capital_s_searches_every_session_and_opens_a_hit_at_its_turn() {
     assert_eq!(app.mode, Mode::Everywhere);
     press(&mut app, "Esc");
     assert_eq!(app.mode, Mode::Normal);
+}
+
+/// The list hides the status bar: what is said of the hit being opened
+/// (how far its read is, why it could not be opened) is on the list's
+/// second row, until the next key; elsewhere it is in the status bar.
+#[test]
+fn a_note_on_opening_a_hit_is_on_the_list_until_the_next_key() {
+    let mut app = app(TestDoc::turns(3));
+    one_hit_listed(&mut app);
+    app.note_opening("reading… 40% of 1.0 GiB".into());
+    let second = |app: &mut App<TestDoc>| rows(&screen(app))[1].clone();
+    assert!(
+        second(&mut app).contains("reading… 40% of 1.0 GiB · 1 hit in 1 sessions"),
+        "{}",
+        second(&mut app)
+    );
+    app.forget_opening_note();
+    assert!(!second(&mut app).contains("reading"), "{}", second(&mut app));
+    app.note_opening("not opened: /s.jsonl: gone\x1b[31m".into());
+    let row = second(&mut app);
+    assert!(row.contains("not opened: /s.jsonl: gone"), "{row}");
+    assert!(!row.contains('\x1b'), "{row}");
+    press(&mut app, "Down");
+    assert!(!second(&mut app).contains("not opened"), "{}", second(&mut app));
+    // Outside the list, the status bar says it.
+    press(&mut app, "Esc");
+    assert_eq!(app.mode, Mode::Normal);
+    app.note_opening("reading… 7% of 2.0 GiB".into());
+    assert!(status(&mut app).contains("reading… 7% of 2.0 GiB"));
 }
 
 #[test]
