@@ -13,6 +13,13 @@
 //!
 //! (3., a rewrite on screen, is `cargo bench --bench tail`: `tail jp follow`.)
 //!
+//! Below the rows, the floors they stand on, in the same rounds: a process
+//! (this bench again, `--child floor read|map FILE`) that only reads the
+//! file, 1 MiB at a time or from a map, and finds every quote and backslash
+//! in it (`memchr2`: where each string ends, the least an exact reader of
+//! JSON must find), and `render --turn -1` of a conversation of one turn
+//! (the process's own time and memory, whatever the file).
+//!
 //! With `-- jp-lengths` the conversations have ids and timestamps as long
 //! as JP's own (`common::with_jp_lengths`), which cost a reader more memory
 //! than the generator's short ones; every figure of docs/benchmarks.md
@@ -46,6 +53,7 @@ fn main() {
     match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         ["--child", "open", dir] => child_open(Path::new(dir)),
         ["--child", "top", dir] => child_top(Path::new(dir)),
+        ["--child", "floor", way, file] => child_floor(way, Path::new(file)),
         ["--child", "launch", program, ref arguments @ ..] => launch(program, arguments),
         _ => measure(Asked {
             one_gb: args.iter().any(|a| a == "1gb"),
@@ -76,6 +84,50 @@ fn child_top(dir: &Path) {
         steps.longest.as_nanos()
     );
     std::mem::forget(opened);
+}
+
+/// A floor, in this process: reads `file` 1 MiB at a time (`read`) or
+/// from a private map (`map`) and counts its quotes and backslashes; prints
+/// the count.
+#[allow(unsafe_code)]
+fn child_floor(way: &str, file: &Path) {
+    use std::io::Read;
+    use std::os::fd::AsRawFd;
+    let count = |bytes: &[u8]| memchr::memchr2_iter(b'"', b'\\', bytes).count();
+    let mut opened = std::fs::File::open(file).expect("the file opens");
+    let mut found = 0;
+    match way {
+        "read" => {
+            let mut buf = vec![0; 1 << 20];
+            loop {
+                let n = opened.read(&mut buf).expect("the file reads");
+                if n == 0 {
+                    break;
+                }
+                found += count(&buf[..n]);
+            }
+        }
+        "map" => {
+            let len = usize::try_from(opened.metadata().expect("its size").len()).expect("a size");
+            // SAFETY: a private read-only map of a file this bench wrote and
+            // nothing changes while it is mapped; unmapped before the end.
+            unsafe {
+                let at = libc::mmap(
+                    std::ptr::null_mut(),
+                    len,
+                    libc::PROT_READ,
+                    libc::MAP_PRIVATE,
+                    opened.as_raw_fd(),
+                    0,
+                );
+                assert_ne!(at, libc::MAP_FAILED, "the file maps");
+                found = count(std::slice::from_raw_parts(at.cast::<u8>(), len));
+                libc::munmap(at, len);
+            }
+        }
+        _ => panic!("floor read|map, not {way}"),
+    }
+    println!("{found}");
 }
 
 /// Runs `program` with `arguments` (its output dropped), which must
@@ -183,19 +235,40 @@ fn measure(asked: Asked) {
     let this = std::env::current_exe().expect("this bench's path");
     let mut open = Command::new(&this);
     open.args(["--child", "open", dir_arg]);
-    let mut best = [Run::default(); 4];
+    let floor = |way: &str| {
+        let mut command = Command::new(&this);
+        command.args(["--child", "floor", way]).arg(&events);
+        command
+    };
+    let small_parent = scratch.root.join("small");
+    std::fs::create_dir_all(&small_parent).expect("a folder for the conversation");
+    // A turn at least: the generator stops past one byte.
+    let small = common::write_conversation(
+        &small_parent,
+        &common::stored(&common::conversation_events(1)),
+    );
+    let mut render_small = Command::new(overhear);
+    render_small
+        .args([
+            "render", "--turn", "-1", "--width", "100", "--color", "never",
+        ])
+        .arg(&small);
+    let mut best = [Run::default(); 7];
     for round in 0..rounds {
         let took = [
             launched(&this, &python_json_load(&events)),
             launched(&this, &render(&["--turn", "-1"])),
             launched(&this, &open),
             launched(&this, &render(&[])),
+            launched(&this, &floor("read")),
+            launched(&this, &floor("map")),
+            launched(&this, &render_small),
         ];
         for (best, took) in best.iter_mut().zip(took) {
             keep_best(best, took, round == 0);
         }
     }
-    let [python, last_turn, open, full] = best;
+    let [python, last_turn, open, full, read, map, process] = best;
     println!(
         "limits: {:.1} MB{}, {rounds} rounds, best CPU of each, largest peak; Python's json.load {:.1} ms CPU, peak {:.1} MiB",
         size as f64 / 1e6,
@@ -224,6 +297,24 @@ fn measure(asked: Asked) {
         Some(0.3),
     );
     row("4. render (every turn)", &full, &python, size, 2.0, None);
+    floor_row(
+        "floor: read, every string's end found",
+        &read,
+        &python,
+        size,
+    );
+    floor_row(
+        "floor: mapped, every string's end found",
+        &map,
+        &python,
+        size,
+    );
+    floor_row(
+        "floor: render --turn -1 of one turn",
+        &process,
+        &python,
+        size,
+    );
     if asked.one_gb {
         top(&scratch.root.join("1000"), &this, asked.jp_lengths);
     } else {
@@ -288,6 +379,17 @@ fn row(name: &str, ours: &Run, python: &Run, size: u64, cpu_target: f64, peak_ta
         ms(ours.cpu),
         met(cpu <= cpu_target),
         ours.peak_mib,
+    );
+}
+
+/// A floor's row: CPU against Python's, peak against the 100 MB file.
+fn floor_row(name: &str, floor: &Run, python: &Run, size: u64) {
+    println!(
+        "limits: {name}: {:.1} ms CPU = {:.3}× Python · peak {:.1} MiB = {:.3}× the file",
+        ms(floor.cpu),
+        floor.cpu.as_secs_f64() / python.cpu.as_secs_f64(),
+        floor.peak_mib,
+        floor.peak_mib * 1024.0 * 1024.0 / size as f64,
     );
 }
 
