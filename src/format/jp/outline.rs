@@ -28,8 +28,10 @@ use crate::format::PrefixHasher;
 use crate::format::surrogates;
 use crate::model::{ChatResponse, Content, Event, EventKind, Metadata, facts};
 
-/// How much of the file is read at a time.
-const CHUNK: usize = 1 << 20;
+/// How much of the file is read at a time: 128 KiB read as fast as
+/// 1 MiB and held 0.3–0.6 MiB less at the peak (docs/benchmarks.md, "The
+/// reads' chunk").
+const CHUNK: usize = 128 << 10;
 
 /// A conversation read in outline: where each event's entry lies in the
 /// file, to decode the ones shown.

@@ -30,8 +30,10 @@ use super::{JpLoad, JpStream, Reader, event_of, parsed_base};
 use crate::format::surrogates;
 use crate::model::{ChatResponse, Event, EventKind};
 
-/// How much of the file is read at a time.
-const CHUNK: usize = 1 << 20;
+/// How much of the file is read at a time: 128 KiB read as fast as
+/// 1 MiB and held 0.3–0.6 MiB less at the peak (docs/benchmarks.md, "The
+/// reads' chunk").
+const CHUNK: usize = 128 << 10;
 
 /// Where the kept events of a sparse read lie in the file.
 #[derive(Debug, Clone)]
