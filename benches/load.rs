@@ -60,7 +60,9 @@ fn bench(c: &mut Criterion) {
             b.iter(|| jp::load(events, base.as_deref()).expect("valid"))
         });
         group.bench_with_input(BenchmarkId::new("sparse", name), events, |b, events| {
-            b.iter(|| jp::JpSparse::read_from(&mut &events[..], base.as_deref()).expect("read"))
+            b.iter(|| {
+                jp::JpSparse::read_from(&mut &events[..], base.as_deref(), Some(1)).expect("read")
+            })
         });
     }
     group.finish();
@@ -77,8 +79,15 @@ fn bench(c: &mut Criterion) {
                 &mut || drop(jp::JpStream::read_from(&mut &events[..], base.as_deref())),
                 // `render --turn`'s way: in outline, nothing decoded but config deltas.
                 &mut || drop(jp::JpOutline::read_from(&mut &events[..], base.as_deref())),
-                // `render --turn -1`'s: the turns and their configuration only.
-                &mut || drop(jp::JpSparse::read_from(&mut &events[..], base.as_deref())),
+                // `render --turn -1`'s: the turns and their configuration only,
+                // the turns before the last two folded into their count.
+                &mut || {
+                    drop(jp::JpSparse::read_from(
+                        &mut &events[..],
+                        base.as_deref(),
+                        Some(1),
+                    ))
+                },
             ],
         );
         println!(

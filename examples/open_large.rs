@@ -148,13 +148,17 @@ fn last_turn(parent: &Path, outlined: bool) -> Result<(), String> {
     let (start, cpu) = (Instant::now(), cpu_time());
     let path = dir.to_str().ok_or("a UTF-8 path")?;
     let live = if outlined {
-        Live::read_turns_at(Some(path), &|number, total| spec.contains(number, total))
+        Live::read_turns_at(
+            Some(path),
+            &|number, total| spec.contains(number, total),
+            spec.last_turns(),
+        )
     } else {
         Live::read_once(path)
     }
     .map_err(|e| e.to_string())?;
     let options = DocOptions::default();
-    let total = live.conversation.turns.len();
+    let total = live.conversation.turn_count();
     let doc = if outlined {
         Document::build_turns(&live.conversation, &options, &|n| spec.contains(n, total))
     } else {

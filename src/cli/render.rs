@@ -300,7 +300,7 @@ pub(super) fn print(
         // Only the chosen turns are decoded.
         (None, Some(spec)) => {
             let shown = |number: usize, total: usize| spec.contains(number, total);
-            (Live::read_turns_at(path, &shown)?, None)
+            (Live::read_turns_at(path, &shown, spec.last_turns())?, None)
         }
         _ => super::travel::read(path, at)?,
     };
@@ -320,7 +320,7 @@ pub(super) fn print_loaded(
         loaded.redact_with(redactor.clone());
     }
     if let Some(spec) = &args.turn {
-        spec.check(loaded.conversation.turns.len())
+        spec.check(loaded.conversation.turn_count())
             .map_err(|err| anyhow!("{}: {err}", source_name(&loaded.origin)))?;
     }
     for warning in &loaded.warnings {
@@ -336,7 +336,7 @@ pub(super) fn print_loaded(
     };
     let doc = match &args.turn {
         Some(spec) => {
-            let total = loaded.conversation.turns.len();
+            let total = loaded.conversation.turn_count();
             let shown = |number: usize| spec.contains(number, total);
             report_warnings(
                 &loaded,

@@ -146,15 +146,19 @@ impl DocumentFormat {
     /// stand-in event for each run of other entries, so the turns grouped
     /// from the events are the document's; the [`Sparse`] decodes the last
     /// turns whole. The reader reads the file whole at its first change.
-    /// `Ok(None)` as for [`DocumentFormat::read_from`].
+    /// With `last`, at most the last `last` turns are printed: the turns
+    /// before the last `last + 1` are folded into their count
+    /// ([`Sparse::turns_folded`]). `Ok(None)` as for
+    /// [`DocumentFormat::read_from`].
     #[cfg(feature = "cli")]
     pub fn sparse(
         self,
         document: &mut impl Read,
         base_config: Option<&[u8]>,
+        last: Option<usize>,
     ) -> io::Result<Option<(DocumentReader, Loaded, Sparse)>> {
         match self {
-            DocumentFormat::Jp => Ok(JpSparse::read_from(document, base_config)?.map(
+            DocumentFormat::Jp => Ok(JpSparse::read_from(document, base_config, last)?.map(
                 |(stream, load, sparse)| {
                     (
                         DocumentReader::jp(stream),
@@ -333,6 +337,14 @@ pub enum Sparse {
 
 #[cfg(feature = "cli")]
 impl Sparse {
+    /// How many turns come before the first of the sparse read's events,
+    /// folded into their count (see [`DocumentFormat::sparse`]).
+    pub fn turns_folded(&self) -> usize {
+        match self {
+            Sparse::Jp(sparse) => sparse.turns_folded(),
+        }
+    }
+
     /// The stored index of the first entry each event of the sparse read
     /// stands for, in order: to name an event as it is stored.
     pub fn stored_indices(&self) -> Vec<usize> {

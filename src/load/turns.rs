@@ -8,7 +8,11 @@
 //! those of a full read; what is printed is what a full read prints. When
 //! a chosen turn answers a call of an earlier turn (the sparse read does
 //! not know the earlier calls), or the turns chosen are not the last ones,
-//! the outline is read instead.
+//! the outline is read instead. When at most the last `n` turns can be
+//! chosen (`--turn -1`, `-3..`), the sparse read folds the turns before the
+//! last `n + 1` into their count as it goes: it holds a few thousand events
+//! however long the file, and the conversation's turns are numbered after
+//! the folded ones (`Conversation::after_turns`).
 //!
 //! The outline: every event of its kind, with what grouping needs, but no
 //! text (see `format::DocumentFormat::outline`), grouped whole, and only
@@ -28,11 +32,16 @@ use crate::source::{ConversationDir, Target, Workspace, locate};
 impl Live {
     /// [`Live::read_once_at`] for printing only the turns `shown` keeps
     /// (`shown(number, total)`, turns numbered from 1): the events of the
-    /// other turns are not decoded. Only for printing: the conversation is
-    /// not to be followed or shown in full.
+    /// other turns are not decoded. `last`: at most the last `last` turns
+    /// are shown (`shown` keeps no turn before them, whatever the total), so
+    /// the ones before need not be held, only counted. Only for printing:
+    /// the conversation is not to be followed or shown in full, and with
+    /// `last` it may hold only its last turns
+    /// ([`Conversation::turn_count`] counts them all).
     pub fn read_turns_at(
         arg: Option<&str>,
         shown: &dyn Fn(usize, usize) -> bool,
+        last: Option<usize>,
     ) -> Result<Live, OpenError> {
         let cwd = std::env::current_dir()?;
         let env = |name: &str| std::env::var(name).ok();
@@ -44,7 +53,7 @@ impl Live {
             },
             _ => return Live::read_once_at(arg),
         };
-        Live::open_jp_turns(dir, workspace, shown)
+        Live::open_jp_turns(dir, workspace, shown, last)
     }
 
     /// Opens a JP conversation folder with only the events of the turns
@@ -54,16 +63,22 @@ impl Live {
         dir: ConversationDir,
         workspace: Option<Workspace>,
         shown: &dyn Fn(usize, usize) -> bool,
+        last: Option<usize>,
     ) -> Result<Live, OpenError> {
         let files = dir.read_beside()?;
         let path = dir.events_path();
         let io = |e: std::io::Error| named(&path, &e);
         let mut file = dir.open_events()?;
         let base = files.base_config.as_deref();
-        if let Some((reader, load, stored_at)) =
-            read_last_turns(&mut file, base, shown).map_err(io)?
-        {
+        if let Some(read) = read_last_turns(&mut file, base, shown, last).map_err(io)? {
+            let LastTurns {
+                reader,
+                load,
+                stored_at,
+                folded,
+            } = read;
             let mut live = Live::of_folder(dir, workspace, &files, reader, load, Conversation::new);
+            live.conversation.after_turns(folded);
             live.stored_at = Some(stored_at);
             return Ok(live);
         }
@@ -128,25 +143,45 @@ impl Live {
     }
 }
 
+/// A conversation read sparsely with its last turns decoded
+/// ([`read_last_turns`]).
+struct LastTurns {
+    /// What reads the file again.
+    reader: DocumentReader,
+    /// Every event of the turns decoded, one stand-in for each run of
+    /// earlier ones.
+    load: Loaded,
+    /// Each event's stored index.
+    stored_at: Vec<usize>,
+    /// How many turns before the events were folded into their count.
+    folded: usize,
+}
+
 /// Reads `file` sparsely and decodes the turns `shown` keeps when they are
-/// the last ones (see the module's text): the reader, the load (every event
-/// of those turns, one stand-in for each run of earlier ones) and each
-/// event's stored index. `None` when the outline must be read instead.
+/// the last ones (see the module's text). `None` when the outline must be
+/// read instead.
 fn read_last_turns(
     file: &mut std::fs::File,
     base: Option<&[u8]>,
     shown: &dyn Fn(usize, usize) -> bool,
-) -> std::io::Result<Option<(DocumentReader, Loaded, Vec<usize>)>> {
-    let Some((reader, mut load, sparse)) = FOLDER_FORMAT.sparse(file, base)? else {
+    last: Option<usize>,
+) -> std::io::Result<Option<LastTurns>> {
+    let Some((reader, mut load, sparse)) = FOLDER_FORMAT.sparse(file, base, last)? else {
         return Ok(None);
     };
-    let grouped = Conversation::new(std::mem::take(&mut load.events), None, None);
-    let total = grouped.turns.len();
+    let folded = sparse.turns_folded();
+    let mut grouped = Conversation::new(std::mem::take(&mut load.events), None, None);
+    grouped.after_turns(folded);
+    let total = grouped.turn_count();
+    // A folded turn must not be chosen: `last` said none would be.
+    if (1..=folded).any(|number| shown(number, total)) {
+        return Ok(None);
+    }
     let first = grouped
         .turns
         .iter()
         .position(|turn| shown(turn.number, total))
-        .unwrap_or(total);
+        .unwrap_or(grouped.turns.len());
     if !grouped.turns[first..]
         .iter()
         .all(|turn| shown(turn.number, total))
@@ -172,13 +207,18 @@ fn read_last_turns(
     // Grouped again with the chosen turns decoded: the same turns, and
     // every response among them paired, or the outline will do.
     let whole = Conversation::new(events, None, None);
-    let same = whole.turns.len() == total
+    let same = whole.turns.len() == grouped.turns.len()
         && whole.turns.get(first).is_none_or(|t| t.events.start == from);
     if !same || answers_earlier(&whole, first) {
         return Ok(None);
     }
     load.events = whole.events;
-    Ok(Some((reader, load, stored_at)))
+    Ok(Some(LastTurns {
+        reader,
+        load,
+        stored_at,
+        folded,
+    }))
 }
 
 /// Whether a response or answer in the turns from index `first` on has no

@@ -65,6 +65,11 @@ pub struct Conversation {
     /// events are decoded ([`Conversation::group_items_from`]). 0 for any
     /// other.
     items_from: usize,
+    /// How many turns come before the first of `turns` and are not held (a
+    /// conversation read to print its last turns, whose earlier ones were
+    /// folded into their count: [`Conversation::after_turns`]); the turns'
+    /// numbers count them. 0 for any other.
+    turns_before: usize,
 }
 
 /// The stored lines (by index in [`Conversation::originals`]) that the
@@ -224,6 +229,24 @@ impl Conversation {
         conv
     }
 
+    /// Counts `before` turns ahead of the ones held, which were read but not
+    /// kept (`render --turn -1` of a long conversation folds the turns
+    /// before the ones it prints into their count): the turns are numbered
+    /// after them, and [`Conversation::turn_count`] counts them.
+    #[cfg(feature = "cli")]
+    pub fn after_turns(&mut self, before: usize) {
+        self.turns_before = before;
+        for (i, turn) in self.turns.iter_mut().enumerate() {
+            turn.number = before + i + 1;
+        }
+    }
+
+    /// How many turns the conversation has: the last turn's number, the
+    /// turns not held ([`Conversation::after_turns`]) included.
+    pub fn turn_count(&self) -> usize {
+        self.turns_before + self.turns.len()
+    }
+
     /// Groups the items of the turns from `turn` (0-based) on that have none
     /// yet ([`Conversation::in_outline`]), before anything reads them.
     #[cfg(feature = "cli")]
@@ -251,6 +274,7 @@ impl Conversation {
             inquiries: _,
             grouped: _,
             items_from: _,
+            turns_before: _,
         } = self;
         ShownParts {
             events,
@@ -383,7 +407,7 @@ impl Conversation {
         for range in turn_ranges(&self.events, start) {
             let grouped = self.turns.len() >= self.items_from;
             let turn = Turn {
-                number: self.turns.len() + 1,
+                number: self.turns_before + self.turns.len() + 1,
                 items: if grouped {
                     items(&self.events, range.clone(), &self.calls, &self.inquiries)
                 } else {
@@ -429,7 +453,7 @@ impl Conversation {
 /// conversation event; entries before the first `turn_start` are turn 1.
 /// `start` is 0 or where an earlier split of the same events started a turn;
 /// the first turn exists even when there are no events.
-fn turn_ranges(events: &[Event], start: usize) -> Vec<Range<usize>> {
+pub(crate) fn turn_ranges(events: &[Event], start: usize) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
     let first = start == 0;
     let mut start = start;

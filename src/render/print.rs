@@ -126,6 +126,15 @@ impl TurnSpec {
         Ok(())
     }
 
+    /// How many turns from the end the spec reaches when its first turn is
+    /// counted from the end (`-1`, `-3..-1`, `-2..`): whatever the total,
+    /// no turn before the last that many is selected. `None` for a first
+    /// turn counted from the start (`3`, `2..`).
+    #[cfg(feature = "cli")]
+    pub fn last_turns(&self) -> Option<usize> {
+        (self.from < 0).then(|| usize::try_from(self.from.unsigned_abs()).unwrap_or(usize::MAX))
+    }
+
     /// Whether 1-based turn `number` of `total` is selected.
     pub fn contains(&self, number: usize, total: usize) -> bool {
         let resolve = |n: i64| -> i64 { if n < 0 { total as i64 + 1 + n } else { n } };
@@ -208,7 +217,7 @@ pub fn print_document_at(
         },
         wrap_results: true,
     };
-    let total = conv.turns.len();
+    let total = conv.turn_count();
     let mut current_turn = 0;
     let mut writer = LineWriter::default();
     for block in &doc.blocks {
@@ -256,7 +265,7 @@ fn running_for(block: &DocBlock, conv: &Conversation, now: i64) -> Option<u64> {
     else {
         return None;
     };
-    if *number < conv.turns.len() {
+    if *number < conv.turn_count() {
         return None;
     }
     u64::try_from(now - epoch_millis(stamp)?).ok()

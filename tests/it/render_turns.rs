@@ -256,3 +256,72 @@ fn last_turns_that_answer_earlier_calls_print_as_a_full_read_prints_them() {
         String::from_utf8_lossy(&warned.stderr)
     );
 }
+
+/// A conversation of 1,200 short turns, whose configuration changes in turn
+/// 600 (a tool's results shown whole, hidden before): printed from its end,
+/// the turns before the last ones are folded into their count as they are
+/// read, and what is printed is still what a full read prints, the change
+/// of turn 600 in force.
+#[test]
+fn a_long_conversation_printed_from_its_end_folds_its_earlier_turns() {
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+    use serde_json::json;
+    let mut events = Vec::new();
+    for n in 1..=1200usize {
+        let ts = format!(
+            "2026-05-01 {:02}:{:02}:{:02}.0",
+            n / 3600,
+            (n / 60) % 60,
+            n % 60
+        );
+        if n == 600 {
+            events.push(json!({"type": "config_delta", "timestamp": ts, "delta":
+                {"conversation": {"tools": {"fs_read_file": {"style": {"inline_results": "full"}}}}}}));
+        }
+        let id = format!("toolu_{n}");
+        let content = (1..=14)
+            .map(|l| format!("line {l} of file {n}\n"))
+            .collect::<String>();
+        events.extend([
+            json!({"type": "turn_start", "timestamp": ts}),
+            json!({"type": "chat_request", "timestamp": ts, "content": format!("Question {n}")}),
+            json!({"type": "tool_call_request", "timestamp": ts, "id": id, "name": "fs_read_file",
+                "arguments": {"path": STANDARD.encode(format!("src/file_{n}.rs"))}}),
+            json!({"type": "tool_call_response", "timestamp": ts, "id": id,
+                "content": STANDARD.encode(content), "is_error": false}),
+            json!({"type": "chat_response", "timestamp": ts, "message": format!("Answer {n}.")}),
+        ]);
+    }
+    let parent = tempfile::tempdir().unwrap();
+    let dir = generate::write_conversation(parent.path(), &generate::stored(&events));
+    check_conversation(&dir);
+    let last = overhear(&dir, &["--color", "never", "--turn", "-1"]);
+    let printed = String::from_utf8(last.stdout).unwrap();
+    assert!(printed.contains("turn 1200"), "{printed}");
+    assert!(
+        printed.contains("line 14 of file 1200"),
+        "turn 600's change in force: {printed}"
+    );
+    let path = dir.to_str().unwrap();
+    let spec: TurnSpec = "-2..".parse().unwrap();
+    let live = Live::read_turns_at(
+        Some(path),
+        &|number, total| spec.contains(number, total),
+        spec.last_turns(),
+    )
+    .unwrap();
+    let conv = &live.conversation;
+    assert_eq!(conv.turn_count(), 1200);
+    assert!(
+        conv.turns.len() < 1200 / 2,
+        "{} turns held",
+        conv.turns.len()
+    );
+    let numbers: Vec<usize> = conv.turns.iter().map(|turn| turn.number).collect();
+    assert_eq!(numbers.last(), Some(&1200));
+    assert!(
+        numbers.windows(2).all(|pair| pair[1] == pair[0] + 1),
+        "{numbers:?}"
+    );
+}

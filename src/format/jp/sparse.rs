@@ -20,6 +20,15 @@
 //! stand-in's turn must not be shown, and a response among the decoded
 //! turns whose request is in a stand-in's turn does not pair (the caller
 //! reads the outline then, which pairs it).
+//!
+//! A caller that prints at most the last `n` turns (`--turn -1`, `-3..`)
+//! has the turns before the last `n + 1` folded into their count as the
+//! read goes ([`JpSparse::turns_folded`]): only their configuration changes
+//! stay, in order, before the one turn kept ahead of the last `n`, which
+//! they join (grouping puts changes before a turn's first conversation
+//! event in that turn), so the configuration in force at each later turn
+//! and the turns' bounds are the whole file's. Such a read holds a few
+//! thousand events, not two per turn.
 
 use std::io::{self, Read, Seek, SeekFrom};
 
@@ -28,7 +37,13 @@ use super::entry;
 use super::outline::{SketchMemo, sketched};
 use super::{JpLoad, JpStream, Reader, event_of, parsed_base};
 use crate::format::surrogates;
-use crate::model::{ChatResponse, Event, EventKind};
+use crate::model::{ChatResponse, Event, EventKind, turn_ranges};
+
+/// How many events a read that folds its earlier turns holds before it
+/// folds them (then twice as many as it holds after, so that a file of
+/// configuration changes only is folded a number of times that grows with
+/// the logarithm of its length, not with its length).
+const FOLD_AT: usize = 1024;
 
 /// How much of the file is read at a time: 128 KiB read as fast as
 /// 1 MiB and held 0.3–0.6 MiB less at the peak (docs/benchmarks.md, "The
@@ -43,6 +58,9 @@ pub struct JpSparse {
     places: Vec<(usize, usize)>,
     /// Where the last entry ends.
     end: usize,
+    /// How many turns come before the kept events' first and were folded
+    /// into this count (see the module's text).
+    turns_folded: usize,
 }
 
 /// What a kept event stands for, for grouping.
@@ -63,10 +81,22 @@ impl JpSparse {
     /// plain JSON array of entries or an entry the scan leaves to serde_json
     /// is not JSON: read it whole then, which reports exactly what is wrong.
     /// The reader returned re-reads the file whole at its first change: the
-    /// bytes were not hashed.
+    /// bytes were not hashed. With `last`, the caller prints at most the
+    /// last `last` turns: the turns before the last `last + 1` are folded
+    /// into their count.
     pub fn read_from(
         events: &mut impl Read,
         base_config_json: Option<&[u8]>,
+        last: Option<usize>,
+    ) -> io::Result<Option<(JpStream, JpLoad, JpSparse)>> {
+        Self::read_folding_at(events, base_config_json, last, FOLD_AT)
+    }
+
+    fn read_folding_at(
+        events: &mut impl Read,
+        base_config_json: Option<&[u8]>,
+        last: Option<usize>,
+        fold_at: usize,
     ) -> io::Result<Option<(JpStream, JpLoad, JpSparse)>> {
         let Some(base) = parsed_base(base_config_json) else {
             return Ok(None);
@@ -77,7 +107,8 @@ impl JpSparse {
         let mut found = Vec::new();
         let mut memo = SketchMemo::default();
         // The class of the last kept event.
-        let mut last = Class::Kept;
+        let mut last_class = Class::Kept;
+        let (mut turns_folded, mut next_fold) = (0, fold_at);
         loop {
             let index = reader.entries_read();
             // Whether the entry goes on the run of the kept event before
@@ -93,7 +124,7 @@ impl JpSparse {
                     };
                     match sketched {
                         Some(sketched) => {
-                            in_run = class_of(sketched.kind()).continues(last);
+                            in_run = class_of(sketched.kind()).continues(last_class);
                             if in_run {
                                 reader.count_sketch(sketched.problem().map(str::to_owned));
                             } else {
@@ -124,7 +155,7 @@ impl JpSparse {
                 continue;
             }
             let class = kept.last().map_or(Class::Kept, |event| class_of(&event.kind));
-            if class.continues(last) {
+            if class.continues(last_class) {
                 kept.pop();
                 continue;
             }
@@ -135,8 +166,14 @@ impl JpSparse {
                     Class::Other => *event = super::outline::unknown(),
                 }
             }
-            last = class;
+            last_class = class;
             places.push((entries.entry_offset(), index));
+            if let Some(last) = last
+                && kept.len() >= next_fold
+            {
+                turns_folded += fold(kept, &mut places, last + 1);
+                next_fold = fold_at.max(2 * kept.len());
+            }
         }
         let Some(end) = entries.finish(|_| {})? else {
             return Ok(None);
@@ -149,8 +186,15 @@ impl JpSparse {
         let sparse = JpSparse {
             places,
             end: end.prefix_len,
+            turns_folded,
         };
         Ok(Some((JpStream::unfollowed(), load, sparse)))
+    }
+
+    /// How many turns come before the kept events' first, folded into their
+    /// count: the first kept turn's number is one more.
+    pub fn turns_folded(&self) -> usize {
+        self.turns_folded
     }
 
     /// The stored index of the first entry each kept event stands for, in
@@ -210,6 +254,30 @@ impl JpSparse {
             }
         }
     }
+}
+
+/// Folds the turns of `kept` before its last `keep` into their count (the
+/// number returned), keeping their configuration changes, in order, and
+/// each kept event's place (`places`, one for each).
+fn fold(kept: &mut Vec<Event>, places: &mut Vec<(usize, usize)>, keep: usize) -> usize {
+    let turns = turn_ranges(kept, 0);
+    let Some(folded) = turns.len().checked_sub(keep).filter(|&n| n > 0) else {
+        return 0;
+    };
+    let cut = turns[folded].start;
+    let mut at = 0;
+    let mut held = 0;
+    kept.retain(|event| {
+        let keep = at >= cut || matches!(event.kind, EventKind::ConfigDelta { .. });
+        if keep {
+            places[held] = places[at];
+            held += 1;
+        }
+        at += 1;
+        keep
+    });
+    places.truncate(held);
+    folded
 }
 
 impl Class {

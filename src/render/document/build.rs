@@ -118,7 +118,7 @@ impl<'o> TurnWalk<'o> {
             conv,
             options: self.options,
             out: Document {
-                turns: conv.turns.len(),
+                turns: conv.turn_count(),
                 ..Document::default()
             },
             skip: 0,
@@ -159,7 +159,7 @@ struct Builder<'a> {
 impl Builder<'_> {
     fn run(&mut self) {
         let conv = self.conv;
-        self.out.turns = conv.turns.len();
+        self.out.turns = conv.turn_count();
         if self.options.view == DocView::Raw && !conv.originals.is_empty() {
             self.originals();
             return;
@@ -184,7 +184,7 @@ impl Builder<'_> {
             self.collect_warnings(change);
         }
         if turn.number > self.skip && self.shown.is_none_or(|shown| shown(turn.number)) {
-            let live = !self.options.finished && turn.number == self.conv.turns.len();
+            let live = !self.options.finished && turn.number == self.conv.turn_count();
             let policy = timeline.current().clone();
             self.turn(turn, &policy, live);
         }
@@ -220,7 +220,7 @@ impl Builder<'_> {
                 part: 0,
                 piece: 0,
             },
-            turn: self.conv.turns.len().max(1),
+            turn: self.conv.turn_count().max(1),
             kind: BlockKind::InProgress {
                 kind: progress.kind,
                 live: !self.options.finished,
@@ -371,7 +371,7 @@ impl Builder<'_> {
         // or when no one writes the conversation any more; its duration runs
         // from its first stored time to the last time of its own steps. A turn whose times are all
         // one (a slash command and its output) has no duration to show.
-        let ended = turn_ended(conv, turn) || number < conv.turns.len() || self.options.finished;
+        let ended = turn_ended(conv, turn) || number < conv.turn_count() || self.options.finished;
         let duration = ended
             .then(|| {
                 // The turn's own steps: a record kept only for the raw view

@@ -159,7 +159,7 @@ fn has_text(event: &Event) -> bool {
 /// Whether the format says this turn is over (eve's `turn.completed` etc.) or
 /// a later turn exists.
 pub(super) fn turn_has_ended(conv: &Conversation, turn: &Turn) -> bool {
-    turn.number < conv.turns.len()
+    turn.number < conv.turn_count()
         || turn
             .items
             .iter()

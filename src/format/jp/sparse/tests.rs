@@ -10,14 +10,31 @@ use crate::model::Conversation;
 /// Checks that the sparse read of `events` groups into the whole read's
 /// turns (each starting at the same stored entry, with the same
 /// configuration changes before it) with the same problems, and that
-/// decoding from any turn's start gives the whole read's events from there.
+/// decoding from any turn's start gives the whole read's events from there;
+/// and so does a read that folds the turns before its last 1, 2 or 3 (and
+/// one more) into their count, folding as often as it can or every few
+/// events, for the turns it keeps.
 fn sparse_matches_the_whole_read(name: &str, events: &[u8], base: Option<&[u8]>) {
+    for (last, fold_at) in [(None, FOLD_AT), (Some(1), 1), (Some(2), 3), (Some(3), 1)] {
+        let name = format!("{name} (last {last:?}, folded at {fold_at})");
+        sparse_read_matches(&name, events, base, last, fold_at);
+    }
+}
+
+/// [`sparse_matches_the_whole_read`] for one way of reading.
+fn sparse_read_matches(
+    name: &str,
+    events: &[u8],
+    base: Option<&[u8]>,
+    last: Option<usize>,
+    fold_at: usize,
+) {
     let Ok((_, whole)) = JpStream::open(events, base) else {
         // Not JSON: the sparse read checks only what it reads, as the
         // outline does.
         return;
     };
-    let (stream, load, sparse) = JpSparse::read_from(&mut &events[..], base)
+    let (stream, load, sparse) = JpSparse::read_folding_at(&mut &events[..], base, last, fold_at)
         .unwrap()
         .unwrap_or_else(|| panic!("{name}: no sparse read"));
     assert_eq!(stream.prefix_len(), usize::MAX, "{name}: never followed");
@@ -35,19 +52,39 @@ fn sparse_matches_the_whole_read(name: &str, events: &[u8], base: Option<&[u8]>)
     };
     assert_eq!(deltas(&load.events), deltas(&whole.events), "{name}: deltas");
     let offset = whole.stored_offset();
-    let sparse_turns = Conversation::new(load.events, None, None).turns;
-    let whole_turns = Conversation::new(whole.events.clone(), None, None).turns;
-    assert_eq!(sparse_turns.len(), whole_turns.len(), "{name}: turns");
+    let folded = sparse.turns_folded();
+    assert!(last.is_some() || folded == 0, "{name}: folded unasked");
+    let deltas_before = |events: &[Event], end: usize| deltas(&events[..end]).len();
+    let mut sparse_conv = Conversation::new(load.events, None, None);
+    sparse_conv.after_turns(folded);
+    let whole_conv = Conversation::new(whole.events.clone(), None, None);
+    let (sparse_turns, whole_turns) = (&sparse_conv.turns, &whole_conv.turns);
+    assert_eq!(sparse_conv.turn_count(), whole_turns.len(), "{name}: turns");
+    let kept_at_least = last.map_or(whole_turns.len(), |last| last + 1);
+    assert!(
+        sparse_turns.len() >= kept_at_least.min(whole_turns.len()),
+        "{name}: {} turns kept",
+        sparse_turns.len()
+    );
     let diagnosed = |index: usize| load.diagnostics.iter().any(|d| d.index == index);
-    for (kept, turn) in sparse_turns.iter().zip(&whole_turns) {
+    for (k, kept) in sparse_turns.iter().enumerate() {
+        let turn = &whole_turns[kept.number - 1];
         let from = kept.events.start;
-        if turn.events.is_empty() {
+        // The first turn kept after folded ones holds their configuration
+        // changes ahead of its own events.
+        if turn.events.is_empty() || (folded > 0 && k == 0) {
             continue;
         }
         assert_eq!(
             stored[from],
             turn.events.start + offset,
             "{name}: turn {} starts at the same entry",
+            turn.number
+        );
+        assert_eq!(
+            deltas_before(&sparse_conv.events, from),
+            deltas_before(&whole.events, turn.events.start),
+            "{name}: the same configuration changes before turn {}",
             turn.number
         );
         let decoded = sparse
@@ -93,7 +130,7 @@ fn every_corpus_conversation_read_sparsely_is_the_whole_read() {
 #[test]
 fn an_entry_wrong_where_the_sparse_read_found_it_right_is_not_decoded() {
     let events = br#"[{"type": "turn_start"}, {"type": "chat_request", "content": "hi"}]"#;
-    let (_, _, sparse) = JpSparse::read_from(&mut &events[..], Some(b"{}"))
+    let (_, _, sparse) = JpSparse::read_from(&mut &events[..], Some(b"{}"), None)
         .unwrap()
         .unwrap();
     // Decoded from a file whose second entry is now malformed.
@@ -115,7 +152,7 @@ fn runs_of_events_are_one_stand_in_each() {
   {"type": "turn_start", "timestamp": "2026-01-01 00:00:01.0"},
   {"type": "chat_request", "content": "again"}
 ]"#;
-    let (_, load, sparse) = JpSparse::read_from(&mut &events[..], Some(b"{}"))
+    let (_, load, sparse) = JpSparse::read_from(&mut &events[..], Some(b"{}"), None)
         .unwrap()
         .unwrap();
     let kinds: Vec<&str> = load.events.iter().map(Event::type_name).collect();
@@ -149,7 +186,7 @@ fn entries_inside_a_run_keep_their_problems_where_they_are() {
   {"type": "chat_request", "content": "again"}
 ]"#;
     sparse_matches_the_whole_read("run with problems", events, Some(b"{}"));
-    let (_, load, _) = JpSparse::read_from(&mut &events[..], Some(b"{}"))
+    let (_, load, _) = JpSparse::read_from(&mut &events[..], Some(b"{}"), None)
         .unwrap()
         .unwrap();
     let indices: Vec<usize> = load.diagnostics.iter().map(|d| d.index).collect();
