@@ -147,9 +147,9 @@ impl DocumentFormat {
     /// from the events are the document's; the [`Sparse`] decodes the last
     /// turns whole. The reader reads the file whole at its first change.
     /// With `last`, at most the last `last` turns are printed: the turns
-    /// before the last `last + 1` are folded into their count
-    /// ([`Sparse::turns_folded`]). `Ok(None)` as for
-    /// [`DocumentFormat::read_from`].
+    /// before them are folded into their count, but for those a
+    /// configuration change decides ([`Sparse::folded_before`]). `Ok(None)`
+    /// as for [`DocumentFormat::read_from`].
     #[cfg(feature = "cli")]
     pub fn sparse(
         self,
@@ -337,11 +337,12 @@ pub enum Sparse {
 
 #[cfg(feature = "cli")]
 impl Sparse {
-    /// How many turns come before the first of the sparse read's events,
-    /// folded into their count (see [`DocumentFormat::sparse`]).
-    pub fn turns_folded(&self) -> usize {
+    /// How many turns were folded into their count just before the turn
+    /// whose first event is the sparse read's event `first` (see
+    /// [`DocumentFormat::sparse`]).
+    pub fn folded_before(&self, first: usize) -> usize {
         match self {
-            Sparse::Jp(sparse) => sparse.turns_folded(),
+            Sparse::Jp(sparse) => sparse.folded_before(first),
         }
     }
 

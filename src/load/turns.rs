@@ -10,9 +10,10 @@
 //! not know the earlier calls), or the turns chosen are not the last ones,
 //! the outline is read instead. When at most the last `n` turns can be
 //! chosen (`--turn -1`, `-3..`), the sparse read folds the turns before the
-//! last `n + 1` into their count as it goes: it holds a few thousand events
-//! however long the file, and the conversation's turns are numbered after
-//! the folded ones (`Conversation::after_turns`).
+//! last `n` into their count as it goes, but for the turns a configuration
+//! change decides: it holds a few thousand events however long the file,
+//! and the turns held are numbered as in the file, the folded ones counted
+//! (`Conversation::number_turns`).
 //!
 //! The outline: every event of its kind, with what grouping needs, but no
 //! text (see `format::DocumentFormat::outline`), grouped whole, and only
@@ -75,10 +76,10 @@ impl Live {
                 reader,
                 load,
                 stored_at,
-                folded,
+                numbers,
             } = read;
             let mut live = Live::of_folder(dir, workspace, &files, reader, load, Conversation::new);
-            live.conversation.after_turns(folded);
+            live.conversation.number_turns(&numbers);
             live.stored_at = Some(stored_at);
             return Ok(live);
         }
@@ -153,8 +154,8 @@ struct LastTurns {
     load: Loaded,
     /// Each event's stored index.
     stored_at: Vec<usize>,
-    /// How many turns before the events were folded into their count.
-    folded: usize,
+    /// Each turn's number, the turns folded into their count counted.
+    numbers: Vec<usize>,
 }
 
 /// Reads `file` sparsely and decodes the turns `shown` keeps when they are
@@ -169,12 +170,20 @@ fn read_last_turns(
     let Some((reader, mut load, sparse)) = FOLDER_FORMAT.sparse(file, base, last)? else {
         return Ok(None);
     };
-    let folded = sparse.turns_folded();
     let mut grouped = Conversation::new(std::mem::take(&mut load.events), None, None);
-    grouped.after_turns(folded);
+    let numbers: Vec<usize> = grouped
+        .turns
+        .iter()
+        .scan(0, |number, turn| {
+            *number += 1 + sparse.folded_before(turn.events.start);
+            Some(*number)
+        })
+        .collect();
+    grouped.number_turns(&numbers);
     let total = grouped.turn_count();
     // A folded turn must not be chosen: `last` said none would be.
-    if (1..=folded).any(|number| shown(number, total)) {
+    let held = |number: &usize| numbers.binary_search(number).is_ok();
+    if (1..=total).any(|number| !held(&number) && shown(number, total)) {
         return Ok(None);
     }
     let first = grouped
@@ -217,7 +226,7 @@ fn read_last_turns(
         reader,
         load,
         stored_at,
-        folded,
+        numbers,
     }))
 }
 

@@ -65,9 +65,9 @@ pub struct Conversation {
     /// events are decoded ([`Conversation::group_items_from`]). 0 for any
     /// other.
     items_from: usize,
-    /// How many turns come before the first of `turns` and are not held (a
+    /// How many turns the conversation has that are not held (a
     /// conversation read to print its last turns, whose earlier ones were
-    /// folded into their count: [`Conversation::after_turns`]); the turns'
+    /// folded into their count: [`Conversation::number_turns`]); the turns'
     /// numbers count them. 0 for any other.
     turns_before: usize,
 }
@@ -229,20 +229,25 @@ impl Conversation {
         conv
     }
 
-    /// Counts `before` turns ahead of the ones held, which were read but not
-    /// kept (`render --turn -1` of a long conversation folds the turns
-    /// before the ones it prints into their count): the turns are numbered
-    /// after them, and [`Conversation::turn_count`] counts them.
+    /// Numbers the turns held when turns between them were read but not
+    /// kept (`render --turn -1` of a long conversation folds turns before
+    /// the ones it prints into their count): `numbers` holds each turn's,
+    /// in order, increasing; [`Conversation::turn_count`] is then the last
+    /// one. For printing: regrouping numbers the turns it groups again one
+    /// after the other.
     #[cfg(feature = "cli")]
-    pub fn after_turns(&mut self, before: usize) {
-        self.turns_before = before;
-        for (i, turn) in self.turns.iter_mut().enumerate() {
-            turn.number = before + i + 1;
+    pub fn number_turns(&mut self, numbers: &[usize]) {
+        debug_assert_eq!(numbers.len(), self.turns.len());
+        debug_assert!(numbers.windows(2).all(|pair| pair[0] < pair[1]));
+        for (turn, &number) in self.turns.iter_mut().zip(numbers) {
+            turn.number = number;
         }
+        let last = numbers.last().copied().unwrap_or(0);
+        self.turns_before = last.saturating_sub(self.turns.len());
     }
 
     /// How many turns the conversation has: the last turn's number, the
-    /// turns not held ([`Conversation::after_turns`]) included.
+    /// turns not held ([`Conversation::number_turns`]) included.
     pub fn turn_count(&self) -> usize {
         self.turns_before + self.turns.len()
     }

@@ -22,13 +22,16 @@
 //! reads the outline then, which pairs it).
 //!
 //! A caller that prints at most the last `n` turns (`--turn -1`, `-3..`)
-//! has the turns before the last `n + 1` folded into their count as the
-//! read goes ([`JpSparse::turns_folded`]): only their configuration changes
-//! stay, in order, before the one turn kept ahead of the last `n`, which
-//! they join (grouping puts changes before a turn's first conversation
-//! event in that turn), so the configuration in force at each later turn
-//! and the turns' bounds are the whole file's. Such a read holds a few
-//! thousand events, not two per turn.
+//! has the turns before the last `n` folded into their count as the read
+//! goes ([`JpSparse::folded_before`]), but for the turns a configuration
+//! change decides: a turn that holds a `config_delta`, or whose first
+//! conversation event is the first after one (the turn the change is
+//! merged at, `policy::PolicyTimeline::advance`), is kept whole. The turns
+//! kept then group, and merge the configuration changes, step by step as
+//! in the whole file: the configuration in force at every turn and each
+//! change's warnings are the whole file's. Such a read holds a few
+//! thousand events, not two per turn, unless the file changes its
+//! configuration at every turn.
 
 use std::io::{self, Read, Seek, SeekFrom};
 
@@ -58,9 +61,10 @@ pub struct JpSparse {
     places: Vec<(usize, usize)>,
     /// Where the last entry ends.
     end: usize,
-    /// How many turns come before the kept events' first and were folded
-    /// into this count (see the module's text).
-    turns_folded: usize,
+    /// For each kept turn that folded turns come just before: the stored
+    /// index of its first entry, and how many (see the module's text); in
+    /// stored order.
+    gaps: Vec<(usize, usize)>,
 }
 
 /// What a kept event stands for, for grouping.
@@ -82,8 +86,8 @@ impl JpSparse {
     /// is not JSON: read it whole then, which reports exactly what is wrong.
     /// The reader returned re-reads the file whole at its first change: the
     /// bytes were not hashed. With `last`, the caller prints at most the
-    /// last `last` turns: the turns before the last `last + 1` are folded
-    /// into their count.
+    /// last `last` turns: the turns before them are folded into their
+    /// count, but for those a configuration change decides.
     pub fn read_from(
         events: &mut impl Read,
         base_config_json: Option<&[u8]>,
@@ -108,7 +112,7 @@ impl JpSparse {
         let mut memo = SketchMemo::default();
         // The class of the last kept event.
         let mut last_class = Class::Kept;
-        let (mut turns_folded, mut next_fold) = (0, fold_at);
+        let (mut gaps, mut next_fold) = (Vec::new(), fold_at);
         loop {
             let index = reader.entries_read();
             // Whether the entry goes on the run of the kept event before
@@ -171,13 +175,17 @@ impl JpSparse {
             if let Some(last) = last
                 && kept.len() >= next_fold
             {
-                turns_folded += fold(kept, &mut places, last + 1);
+                gaps = fold(kept, &mut places, &gaps, last);
                 next_fold = fold_at.max(2 * kept.len());
             }
         }
         let Some(end) = entries.finish(|_| {})? else {
             return Ok(None);
         };
+        // The turns read since the last fold too.
+        if let Some(last) = last {
+            gaps = fold(&mut reader.out.events, &mut places, &gaps, last);
+        }
         let mut load = reader.finish();
         if let Some(base) = base {
             load.base_config = Some(base);
@@ -186,15 +194,18 @@ impl JpSparse {
         let sparse = JpSparse {
             places,
             end: end.prefix_len,
-            turns_folded,
+            gaps,
         };
         Ok(Some((JpStream::unfollowed(), load, sparse)))
     }
 
-    /// How many turns come before the kept events' first, folded into their
-    /// count: the first kept turn's number is one more.
-    pub fn turns_folded(&self) -> usize {
-        self.turns_folded
+    /// How many turns were folded just before the kept turn whose first
+    /// event is kept event `first` (0 for an event that starts no turn).
+    pub fn folded_before(&self, first: usize) -> usize {
+        let Some(&(_, stored)) = self.places.get(first) else {
+            return 0;
+        };
+        gap_before(&self.gaps, stored)
     }
 
     /// The stored index of the first entry each kept event stands for, in
@@ -256,28 +267,68 @@ impl JpSparse {
     }
 }
 
-/// Folds the turns of `kept` before its last `keep` into their count (the
-/// number returned), keeping their configuration changes, in order, and
-/// each kept event's place (`places`, one for each).
-fn fold(kept: &mut Vec<Event>, places: &mut Vec<(usize, usize)>, keep: usize) -> usize {
+/// Folds the turns of `kept` before its last `keep` that no configuration
+/// change decides (see the module's text) into their count: removes their
+/// events and places, and returns, for each kept turn that folded turns
+/// now come just before, the stored index of its first entry and how many
+/// (`gaps`: those of the folds before).
+fn fold(
+    kept: &mut Vec<Event>,
+    places: &mut Vec<(usize, usize)>,
+    gaps: &[(usize, usize)],
+    keep: usize,
+) -> Vec<(usize, usize)> {
+    let is_delta = |event: &Event| matches!(event.kind, EventKind::ConfigDelta { .. });
     let turns = turn_ranges(kept, 0);
-    let Some(folded) = turns.len().checked_sub(keep).filter(|&n| n > 0) else {
-        return 0;
-    };
-    let cut = turns[folded].start;
-    let mut at = 0;
-    let mut held = 0;
-    kept.retain(|event| {
-        let keep = at >= cut || matches!(event.kind, EventKind::ConfigDelta { .. });
-        if keep {
-            places[held] = places[at];
-            held += 1;
+    let foldable = turns.len().saturating_sub(keep);
+    let mut folded = vec![false; kept.len()];
+    let mut new_gaps = Vec::new();
+    // Turns folded since the last kept one, those folded before them
+    // included; where the last turn's configuration step started.
+    let (mut carried, mut step_start) = (0, 0);
+    for (t, range) in turns.iter().enumerate() {
+        // The changes merged at this turn: from the last turn's first
+        // conversation event to this one's (`PolicyTimeline::advance`).
+        let first = range
+            .clone()
+            .find(|&i| !is_delta(&kept[i]))
+            .unwrap_or(range.end);
+        let decided = kept[step_start..first].iter().any(is_delta)
+            || kept[range.clone()].iter().any(is_delta);
+        step_start = first;
+        // A conversation with no events has one turn, empty: nothing to fold.
+        let Some(&(_, stored)) = places.get(range.start) else {
+            continue;
+        };
+        let before = gap_before(gaps, stored);
+        if t < foldable && !decided {
+            carried += 1 + before;
+            folded[range.clone()].fill(true);
+        } else {
+            if before + carried > 0 {
+                new_gaps.push((stored, before + carried));
+            }
+            carried = 0;
         }
+    }
+    let mut at = 0;
+    kept.retain(|_| {
         at += 1;
-        keep
+        !folded[at - 1]
     });
-    places.truncate(held);
-    folded
+    let mut at = 0;
+    places.retain(|_| {
+        at += 1;
+        !folded[at - 1]
+    });
+    new_gaps
+}
+
+/// How many turns `gaps` (see [`fold`]) say were folded just before the
+/// kept turn whose first entry is stored at `stored`.
+fn gap_before(gaps: &[(usize, usize)], stored: usize) -> usize {
+    gaps.binary_search_by_key(&stored, |&(at, _)| at)
+        .map_or(0, |i| gaps[i].1)
 }
 
 impl Class {

@@ -11,9 +11,9 @@ use crate::model::Conversation;
 /// turns (each starting at the same stored entry, with the same
 /// configuration changes before it) with the same problems, and that
 /// decoding from any turn's start gives the whole read's events from there;
-/// and so does a read that folds the turns before its last 1, 2 or 3 (and
-/// one more) into their count, folding as often as it can or every few
-/// events, for the turns it keeps.
+/// and so does a read that folds the turns before its last 1, 2 or 3 into
+/// their count, folding as often as it can or every few events, for the
+/// turns it keeps, each numbered as in the whole read.
 fn sparse_matches_the_whole_read(name: &str, events: &[u8], base: Option<&[u8]>) {
     for (last, fold_at) in [(None, FOLD_AT), (Some(1), 1), (Some(2), 3), (Some(3), 1)] {
         let name = format!("{name} (last {last:?}, folded at {fold_at})");
@@ -52,27 +52,34 @@ fn sparse_read_matches(
     };
     assert_eq!(deltas(&load.events), deltas(&whole.events), "{name}: deltas");
     let offset = whole.stored_offset();
-    let folded = sparse.turns_folded();
-    assert!(last.is_some() || folded == 0, "{name}: folded unasked");
     let deltas_before = |events: &[Event], end: usize| deltas(&events[..end]).len();
     let mut sparse_conv = Conversation::new(load.events, None, None);
-    sparse_conv.after_turns(folded);
+    let numbers: Vec<usize> = sparse_conv
+        .turns
+        .iter()
+        .scan(0, |number, turn| {
+            *number += 1 + sparse.folded_before(turn.events.start);
+            Some(*number)
+        })
+        .collect();
+    sparse_conv.number_turns(&numbers);
     let whole_conv = Conversation::new(whole.events.clone(), None, None);
     let (sparse_turns, whole_turns) = (&sparse_conv.turns, &whole_conv.turns);
     assert_eq!(sparse_conv.turn_count(), whole_turns.len(), "{name}: turns");
-    let kept_at_least = last.map_or(whole_turns.len(), |last| last + 1);
     assert!(
-        sparse_turns.len() >= kept_at_least.min(whole_turns.len()),
-        "{name}: {} turns kept",
-        sparse_turns.len()
+        last.is_some() || sparse_turns.len() == whole_turns.len(),
+        "{name}: folded unasked"
+    );
+    let last_kept = whole_turns.len() - last.unwrap_or(0).min(whole_turns.len());
+    assert!(
+        numbers.ends_with(&(last_kept + 1..=whole_turns.len()).collect::<Vec<_>>()),
+        "{name}: the last turns kept: {numbers:?}"
     );
     let diagnosed = |index: usize| load.diagnostics.iter().any(|d| d.index == index);
-    for (k, kept) in sparse_turns.iter().enumerate() {
+    for kept in sparse_turns {
         let turn = &whole_turns[kept.number - 1];
         let from = kept.events.start;
-        // The first turn kept after folded ones holds their configuration
-        // changes ahead of its own events.
-        if turn.events.is_empty() || (folded > 0 && k == 0) {
+        if turn.events.is_empty() {
             continue;
         }
         assert_eq!(
@@ -85,6 +92,22 @@ fn sparse_read_matches(
             deltas_before(&sparse_conv.events, from),
             deltas_before(&whole.events, turn.events.start),
             "{name}: the same configuration changes before turn {}",
+            turn.number
+        );
+        // The same changes merged by the time the turn is shown (at its
+        // first event that is not one: `PolicyTimeline::advance`), so each
+        // turn's step merges what it merges in the whole read.
+        let shown_at = |events: &[Event], range: std::ops::Range<usize>| {
+            let first = range
+                .clone()
+                .find(|&i| !matches!(events[i].kind, EventKind::ConfigDelta { .. }))
+                .unwrap_or(range.end);
+            deltas_before(events, first)
+        };
+        assert_eq!(
+            shown_at(&sparse_conv.events, kept.events.clone()),
+            shown_at(&whole.events, turn.events.clone()),
+            "{name}: the same changes merged at turn {}",
             turn.number
         );
         let decoded = sparse
@@ -125,6 +148,49 @@ fn every_corpus_conversation_read_sparsely_is_the_whole_read() {
         seen += 1;
     }
     assert!(seen > 0, "the corpus holds conversations");
+}
+
+/// Twelve turns, a configuration change inside turn 4 (merged when turn 5
+/// is shown) and one before turn 9 (grouped into it): read to print the
+/// last turn, only the turns those changes decide and the last are kept,
+/// each with its number.
+#[test]
+fn turns_no_configuration_change_decides_are_folded_into_their_count() {
+    let delta = r#"{"type": "config_delta", "delta": {"conversation": {}}}"#;
+    let mut entries = Vec::new();
+    for turn in 1..=12 {
+        if turn == 9 {
+            entries.push(delta.to_owned());
+        }
+        entries.push(r#"{"type": "turn_start"}"#.to_owned());
+        entries.push(format!(r#"{{"type": "chat_request", "content": "q{turn}"}}"#));
+        if turn == 4 {
+            entries.push(delta.to_owned());
+            entries.push(r#"{"type": "chat_request", "content": "more"}"#.to_owned());
+        }
+    }
+    let events = format!("[\n  {}\n]\n", entries.join(",\n  "));
+    let (_, load, sparse) = JpSparse::read_folding_at(&mut events.as_bytes(), Some(b"{}"), Some(1), 1)
+        .unwrap()
+        .unwrap();
+    let conv = Conversation::new(load.events, None, None);
+    let numbers: Vec<usize> = conv
+        .turns
+        .iter()
+        .scan(0, |number, turn| {
+            *number += 1 + sparse.folded_before(turn.events.start);
+            Some(*number)
+        })
+        .collect();
+    assert_eq!(numbers, [4, 5, 9, 12]);
+    let stored: Vec<usize> = conv
+        .turns
+        .iter()
+        .map(|turn| sparse.stored_indices().nth(turn.events.start).unwrap())
+        .collect();
+    // Turn 4 starts at entry 6 (its change is entry 8), turn 5 at 10, turn
+    // 9 at 18 (its change first), turn 12 at 25.
+    assert_eq!(stored, [6, 10, 18, 25]);
 }
 
 #[test]
