@@ -148,7 +148,7 @@ impl DocumentFormat {
     /// turns whole. The reader reads the file whole at its first change.
     /// With `last`, at most the last `last` turns are printed: the turns
     /// before them are folded into their count, but for those a
-    /// configuration change decides ([`Sparse::folded_before`]). `Ok(None)`
+    /// configuration change decides ([`Sparse::turn_numbers`]). `Ok(None)`
     /// as for [`DocumentFormat::read_from`].
     #[cfg(feature = "cli")]
     pub fn sparse(
@@ -337,12 +337,12 @@ pub enum Sparse {
 
 #[cfg(feature = "cli")]
 impl Sparse {
-    /// How many turns were folded into their count just before the turn
-    /// whose first event is the sparse read's event `first` (see
-    /// [`DocumentFormat::sparse`]).
-    pub fn folded_before(&self, first: usize) -> usize {
+    /// The number in the file of each of `turns`, the turns grouped from
+    /// the sparse read's events: the turns folded into their count before
+    /// each counted (see [`DocumentFormat::sparse`]).
+    pub fn turn_numbers(&self, turns: &[crate::model::Turn]) -> Vec<usize> {
         match self {
-            Sparse::Jp(sparse) => sparse.folded_before(first),
+            Sparse::Jp(sparse) => sparse.turn_numbers(turns),
         }
     }
 

@@ -171,14 +171,7 @@ fn read_last_turns(
         return Ok(None);
     };
     let mut grouped = Conversation::new(std::mem::take(&mut load.events), None, None);
-    let numbers: Vec<usize> = grouped
-        .turns
-        .iter()
-        .scan(0, |number, turn| {
-            *number += 1 + sparse.folded_before(turn.events.start);
-            Some(*number)
-        })
-        .collect();
+    let numbers = sparse.turn_numbers(&grouped.turns);
     grouped.number_turns(&numbers);
     let total = grouped.turn_count();
     // A folded turn must not be chosen: `last` said none would be.

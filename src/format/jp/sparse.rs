@@ -23,7 +23,7 @@
 //!
 //! A caller that prints at most the last `n` turns (`--turn -1`, `-3..`)
 //! has the turns before the last `n` folded into their count as the read
-//! goes ([`JpSparse::folded_before`]), but for the turns a configuration
+//! goes ([`JpSparse::turn_numbers`]), but for the turns a configuration
 //! change decides: a turn that holds a `config_delta`, or whose first
 //! conversation event is the first after one (the turn the change is
 //! merged at, `policy::PolicyTimeline::advance`), is kept whole. The turns
@@ -40,7 +40,7 @@ use super::entry;
 use super::outline::{SketchMemo, sketched};
 use super::{JpLoad, JpStream, Reader, event_of, parsed_base};
 use crate::format::surrogates;
-use crate::model::{ChatResponse, Event, EventKind, turn_ranges};
+use crate::model::{ChatResponse, Event, EventKind, Turn, turn_ranges};
 
 /// How many events a read that folds its earlier turns holds before it
 /// folds them (then twice as many as it holds after, so that a file of
@@ -199,13 +199,21 @@ impl JpSparse {
         Ok(Some((JpStream::unfollowed(), load, sparse)))
     }
 
-    /// How many turns were folded just before the kept turn whose first
-    /// event is kept event `first` (0 for an event that starts no turn).
-    pub fn folded_before(&self, first: usize) -> usize {
-        let Some(&(_, stored)) = self.places.get(first) else {
-            return 0;
+    /// The number in the file of each of `turns`, the turns grouped from
+    /// the kept events: the turns folded before each counted.
+    pub fn turn_numbers(&self, turns: &[Turn]) -> Vec<usize> {
+        let folded_before = |first: usize| {
+            self.places
+                .get(first)
+                .map_or(0, |&(_, stored)| gap_before(&self.gaps, stored))
         };
-        gap_before(&self.gaps, stored)
+        turns
+            .iter()
+            .scan(0, |number, turn| {
+                *number += 1 + folded_before(turn.events.start);
+                Some(*number)
+            })
+            .collect()
     }
 
     /// The stored index of the first entry each kept event stands for, in

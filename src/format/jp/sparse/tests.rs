@@ -54,14 +54,7 @@ fn sparse_read_matches(
     let offset = whole.stored_offset();
     let deltas_before = |events: &[Event], end: usize| deltas(&events[..end]).len();
     let mut sparse_conv = Conversation::new(load.events, None, None);
-    let numbers: Vec<usize> = sparse_conv
-        .turns
-        .iter()
-        .scan(0, |number, turn| {
-            *number += 1 + sparse.folded_before(turn.events.start);
-            Some(*number)
-        })
-        .collect();
+    let numbers = sparse.turn_numbers(&sparse_conv.turns);
     sparse_conv.number_turns(&numbers);
     let whole_conv = Conversation::new(whole.events.clone(), None, None);
     let (sparse_turns, whole_turns) = (&sparse_conv.turns, &whole_conv.turns);
@@ -174,14 +167,7 @@ fn turns_no_configuration_change_decides_are_folded_into_their_count() {
         .unwrap()
         .unwrap();
     let conv = Conversation::new(load.events, None, None);
-    let numbers: Vec<usize> = conv
-        .turns
-        .iter()
-        .scan(0, |number, turn| {
-            *number += 1 + sparse.folded_before(turn.events.start);
-            Some(*number)
-        })
-        .collect();
+    let numbers = sparse.turn_numbers(&conv.turns);
     assert_eq!(numbers, [4, 5, 9, 12]);
     let stored: Vec<usize> = conv
         .turns
