@@ -194,13 +194,18 @@ fn read_last_turns(
         .turns
         .get(first)
         .map_or(grouped.events.len(), |turn| turn.events.start);
+    let held_turns = grouped.turns.len();
+    // The chosen turns' events are decoded again: only the ones before them
+    // are held meanwhile (a last turn of many entries is not held twice).
+    let mut events = std::mem::take(&mut grouped.events);
+    drop(grouped);
+    events.truncate(from);
+    events.shrink_to_fit();
     let diagnosed = |index: usize| load.diagnostics.iter().any(|d| d.index == index);
     let Some(decoded) = sparse.decode_from(file, from, &diagnosed)? else {
         return Ok(None);
     };
-    let mut events = grouped.events;
     let mut stored_at = sparse.stored_indices();
-    events.truncate(from);
     stored_at.truncate(from);
     for (event, index) in decoded {
         events.push(event);
@@ -209,7 +214,7 @@ fn read_last_turns(
     // Grouped again with the chosen turns decoded: the same turns, and
     // every response among them paired, or the outline will do.
     let whole = Conversation::new(events, None, None);
-    let same = whole.turns.len() == grouped.turns.len()
+    let same = whole.turns.len() == held_turns
         && whole.turns.get(first).is_none_or(|t| t.events.start == from);
     if !same || answers_earlier(&whole, first) {
         return Ok(None);

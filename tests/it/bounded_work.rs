@@ -872,3 +872,38 @@ fn an_export_writes_the_same_pages_whether_or_not_it_has_a_scratch_file() {
     let left: Vec<_> = std::fs::read_dir(&scratch).unwrap().collect();
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
 }
+
+/// A JP conversation whose last turn is 600,000 `turn_start`s (they open
+/// no turn without a conversation event between them: one turn of 37 MB),
+/// printed with `--turn -1`: the sparse read's events of that turn are let
+/// go of before it is decoded again from the file, so it is not held twice.
+#[test]
+fn a_last_turn_of_six_hundred_thousand_entries_is_printed_within_the_rule() {
+    let parent = tempfile::tempdir().expect("a temporary folder");
+    let dir = parent.path().join("17760760747-starts");
+    std::fs::create_dir(&dir).expect("a conversation folder");
+    std::fs::write(dir.join("base_config.json"), "{}").expect("written");
+    let entry = r#"{"type": "turn_start", "timestamp": "2026-05-01 10:00:00.1"}"#;
+    let mut events = String::from("[\n");
+    for i in 0..600_000 {
+        if i > 0 {
+            events.push_str(",\n");
+        }
+        events.push_str(entry);
+    }
+    events.push_str(",\n{\"type\": \"chat_request\", \"content\": \"the end\"}\n]\n");
+    std::fs::write(dir.join("events.json"), &events).expect("written");
+    let run = overhear([
+        "render",
+        "--turn",
+        "-1",
+        "--color",
+        "never",
+        "--width",
+        "80",
+        arg(&dir),
+    ]);
+    run.expect_code(0);
+    check_bounds("render --turn -1", events.len() as u64, &run);
+    assert!(text(&run).contains("the end"), "{}", text(&run));
+}
