@@ -295,8 +295,9 @@ fn fold(
     // included; where the last turn's configuration step started.
     let (mut carried, mut step_start) = (0, 0);
     for (t, range) in turns.iter().enumerate() {
-        // The changes merged at this turn: from the last turn's first
-        // conversation event to this one's (`PolicyTimeline::advance`).
+        // The changes merged when this turn is shown: those from the last
+        // turn's first event that is not a change to this turn's
+        // (`PolicyTimeline::advance`).
         let first = range
             .clone()
             .find(|&i| !is_delta(&kept[i]))
