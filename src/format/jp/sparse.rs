@@ -35,11 +35,10 @@
 
 use std::io::{self, Read, Seek, SeekFrom};
 
-use super::entries::{ArrayReader, ArrayScanner, Next, Scan};
+use super::entries::{ArrayReader, Next};
 use super::entry;
 use super::outline::{SketchMemo, sketched};
 use super::{JpLoad, JpStream, Reader, event_of, parsed_base};
-use crate::format::surrogates;
 use crate::model::{ChatResponse, Event, EventKind, Turn, turn_ranges};
 
 /// How many events a read that folds its earlier turns holds before it
@@ -239,27 +238,22 @@ impl JpSparse {
             return Ok(Some(Vec::new()));
         };
         file.seek(SeekFrom::Start(start as u64))?;
-        // The entries, their commas between them, made an array again.
-        let mut bytes = Vec::with_capacity(self.end - start + 2);
-        bytes.push(b'[');
-        file.take((self.end - start) as u64)
-            .read_to_end(&mut bytes)?;
-        if bytes.len() != self.end - start + 1 {
-            return Ok(None);
-        }
-        bytes.push(b']');
-        // The sparse read read these entries with their lone surrogate
-        // escapes repaired: so are they here.
-        surrogates::repair(&mut bytes);
-        let mut scanner = ArrayScanner::new(0);
+        // The entries, their commas between them, made an array again and
+        // read a chunk at a time (a last turn of many entries is not held
+        // whole), their lone surrogate escapes repaired as the sparse read
+        // repaired them.
+        let len = self.end - start;
+        let array = io::Cursor::new(b"[")
+            .chain(file.take(len as u64))
+            .chain(io::Cursor::new(b"]"));
+        let mut entries = ArrayReader::new(array, CHUNK)?;
         let mut decoded = Vec::new();
         let mut found = Vec::new();
         loop {
-            match scanner.scan(&bytes) {
-                Scan::Entry(range) => {
+            match entries.next(|_| {})? {
+                Next::Entry(bytes, ends) => {
                     let index = first_index + decoded.len();
-                    let ends = scanner.top_level_ends();
-                    let Ok(entry) = entry::read(&bytes[range], ends, &mut found) else {
+                    let Ok(entry) = entry::read(bytes, ends, &mut found) else {
                         return Ok(None);
                     };
                     let (event, problem) = event_of(entry);
@@ -268,10 +262,16 @@ impl JpSparse {
                     }
                     decoded.push((event, index));
                 }
-                Scan::End(_) => return Ok(Some(decoded)),
-                Scan::NeedMore | Scan::Unusual => return Ok(None),
+                Next::End => break,
+                Next::Unusual => return Ok(None),
             }
         }
+        // A file cut short since, even between two entries, is not the one
+        // read.
+        let whole = entries
+            .finish(|_| {})?
+            .is_some_and(|end| end.prefix_len == 1 + len);
+        Ok(whole.then_some(decoded))
     }
 }
 

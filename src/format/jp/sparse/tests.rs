@@ -180,6 +180,20 @@ fn turns_no_configuration_change_decides_are_folded_into_their_count() {
 }
 
 #[test]
+fn a_file_cut_short_between_two_entries_since_is_not_decoded() {
+    let events = br#"[{"type": "turn_start"}, {"type": "chat_request", "content": "hi"}, {"type": "chat_request", "content": "again"}]"#;
+    let (_, _, sparse) = JpSparse::read_from(&mut &events[..], Some(b"{}"), None)
+        .unwrap()
+        .unwrap();
+    let whole = sparse.decode_from(&mut Cursor::new(&events[..]), 0, &|_| false);
+    assert_eq!(whole.unwrap().map(|decoded| decoded.len()), Some(3));
+    // The same file cut just after its second entry.
+    let cut = &events[..events.len() - r#", {"type": "chat_request", "content": "again"}]"#.len()];
+    let decoded = sparse.decode_from(&mut Cursor::new(cut), 0, &|_| false);
+    assert_eq!(decoded.unwrap(), None);
+}
+
+#[test]
 fn an_entry_wrong_where_the_sparse_read_found_it_right_is_not_decoded() {
     let events = br#"[{"type": "turn_start"}, {"type": "chat_request", "content": "hi"}]"#;
     let (_, _, sparse) = JpSparse::read_from(&mut &events[..], Some(b"{}"), None)
