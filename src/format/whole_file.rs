@@ -356,7 +356,7 @@ impl Sparse {
 
     /// Decodes every entry from the one event `from` of the sparse read
     /// stands for to the end, from `file` (the handle the sparse read read),
-    /// in one read: each event with its stored index. `diagnosed` tells
+    /// a chunk at a time: each event with its stored index. `diagnosed` tells
     /// whether the sparse read found an entry (by stored index) wrong.
     /// `Ok(None)` when an entry is not JSON or not what the sparse read
     /// took it for: only a full read will do then.

@@ -71,13 +71,13 @@ impl Live {
         let io = |e: std::io::Error| named(&path, &e);
         let mut file = dir.open_events()?;
         let base = files.base_config.as_deref();
-        if let Some(read) = read_last_turns(&mut file, base, shown, last).map_err(io)? {
-            let LastTurns {
-                reader,
-                load,
-                stored_at,
-                numbers,
-            } = read;
+        if let Some(LastTurns {
+            reader,
+            load,
+            stored_at,
+            numbers,
+        }) = read_last_turns(&mut file, base, shown, last).map_err(io)?
+        {
             let mut live = Live::of_folder(dir, workspace, &files, reader, load, Conversation::new);
             live.conversation.number_turns(&numbers);
             live.stored_at = Some(stored_at);

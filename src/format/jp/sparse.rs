@@ -223,8 +223,8 @@ impl JpSparse {
 
     /// Decodes every entry from the one kept event `from` stands for to the
     /// end, from `file` (the handle the sparse read read: a rename over its
-    /// path does not change it), in one read: the events, each with its
-    /// stored index. `diagnosed` tells whether the sparse read found an
+    /// path does not change it), a chunk at a time: the events, each with
+    /// its stored index. `diagnosed` tells whether the sparse read found an
     /// entry (by stored index) wrong. `Ok(None)` when an entry is not JSON
     /// or is wrong where the sparse read found it right (grouping went by
     /// that): only a full read will do then.
