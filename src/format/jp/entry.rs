@@ -105,7 +105,10 @@ pub(super) fn read<'de>(
     ends: &[usize],
     found: &mut Vec<members::Member>,
 ) -> Result<Entry<'de>, serde_json::Error> {
-    match members::members(bytes, ends, found).and_then(|()| from_members(bytes, found)) {
+    let read = members::members(bytes, ends, found)
+        .filter(|()| members::plain_keys(bytes, found))
+        .and_then(|()| from_members(bytes, found));
+    match read {
         Some(entry) => Ok(entry),
         None => Entry::parse(bytes),
     }

@@ -8,8 +8,9 @@
 //! of an entry are walked once, not once to find it and again for its
 //! members. It checks the entry's top level (keys, `:`, `,`, literals) but
 //! not what lies inside strings, arrays and objects. Anything it does not
-//! follow — a key or a needed value with an escape, a misplaced byte, ends
-//! that do not fit — is `None`: the caller parses that entry with
+//! follow — a misplaced byte, ends that do not fit — is `None`, and so is a
+//! key with an escape by [`plain_keys`], which a caller meeting the same
+//! keys entry after entry asks once: the caller parses that entry with
 //! serde_json instead, which decides.
 //!
 //! [`ArrayScanner::top_level_ends`]: super::entries::ArrayScanner::top_level_ends
@@ -19,7 +20,7 @@ use std::ops::Range;
 #[cfg(feature = "cli")]
 use serde_json::{Map, Value};
 
-use super::entries::is_json_space;
+use super::entries::after_space;
 #[cfg(feature = "cli")]
 use super::entry::Slot;
 
@@ -73,7 +74,8 @@ impl Shape {
 /// One top-level member of an entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Member {
-    /// The key's bytes between the quotes (valid UTF-8, no escape).
+    /// The key's bytes between the quotes, as stored ([`plain_keys`] tells
+    /// whether they are the key's text).
     pub key: Range<usize>,
     /// The type of its value.
     pub shape: Shape,
@@ -81,6 +83,19 @@ pub struct Member {
     pub text: Range<usize>,
     /// The value's bytes (a string's with its quotes).
     pub value: Range<usize>,
+}
+
+/// Whether every key of `members` (found in `entry`) is as it reads: UTF-8
+/// without an escape. [`members`] does not look: a caller that meets the
+/// same keys entry after entry checks them once.
+pub fn plain_keys(entry: &[u8], members: &[Member]) -> bool {
+    members.iter().all(|member| {
+        let key = &entry[member.key.clone()];
+        // A key is a short ASCII name: looked at once, byte by byte, and
+        // searched and validated only when it is not.
+        key.iter().all(|&b| b != b'\\' && b.is_ascii())
+            || (memchr::memchr(b'\\', key).is_none() && std::str::from_utf8(key).is_ok())
+    })
 }
 
 /// The members of the object `entry` (one whole entry, as the array scanner
@@ -93,13 +108,13 @@ pub fn members(entry: &[u8], ends: &[usize], out: &mut Vec<Member>) -> Option<()
         ends: ends.iter(),
         len: entry.len(),
     };
-    let mut pos = skip_space(entry, 0);
+    let mut pos = after_space(entry, 0);
     if entry.get(pos) != Some(&b'{') {
         return None;
     }
-    pos = skip_space(entry, pos + 1);
+    pos = after_space(entry, pos + 1);
     if entry.get(pos) == Some(&b'}') {
-        return (skip_space(entry, pos + 1) == entry.len()).then_some(());
+        return (after_space(entry, pos + 1) == entry.len()).then_some(());
     }
     loop {
         if entry.get(pos) != Some(&b'"') {
@@ -107,21 +122,11 @@ pub fn members(entry: &[u8], ends: &[usize], out: &mut Vec<Member>) -> Option<()
         }
         let key_end = ends.after(pos)?;
         let key = pos + 1..key_end - 1;
-        let key_bytes = &entry[key.clone()];
-        // A key is a short ASCII name: looked at once, byte by byte, and
-        // searched and validated only when it is not.
-        let plain = key_bytes.iter().all(|&b| b != b'\\' && b.is_ascii());
-        if !plain
-            && (memchr::memchr(b'\\', key_bytes).is_some()
-                || std::str::from_utf8(key_bytes).is_err())
-        {
-            return None;
-        }
-        pos = skip_space(entry, key_end);
+        pos = after_space(entry, key_end);
         if entry.get(pos) != Some(&b':') {
             return None;
         }
-        pos = skip_space(entry, pos + 1);
+        pos = after_space(entry, pos + 1);
         let shape = Shape::of_first_byte(*entry.get(pos)?)?;
         let start = pos;
         pos = value_end(entry, pos, shape, &mut ends)?;
@@ -135,20 +140,13 @@ pub fn members(entry: &[u8], ends: &[usize], out: &mut Vec<Member>) -> Option<()
             text,
             value: start..pos,
         });
-        pos = skip_space(entry, pos);
+        pos = after_space(entry, pos);
         match entry.get(pos) {
-            Some(b',') => pos = skip_space(entry, pos + 1),
-            Some(b'}') => return (skip_space(entry, pos + 1) == entry.len()).then_some(()),
+            Some(b',') => pos = after_space(entry, pos + 1),
+            Some(b'}') => return (after_space(entry, pos + 1) == entry.len()).then_some(()),
             _ => return None,
         }
     }
-}
-
-fn skip_space(bytes: &[u8], mut pos: usize) -> usize {
-    while bytes.get(pos).is_some_and(is_json_space) {
-        pos += 1;
-    }
-    pos
 }
 
 /// The ends the array scanner noted, taken in order: one for each key,
@@ -189,7 +187,7 @@ fn value_end(bytes: &[u8], pos: usize, shape: Shape, ends: &mut Ends<'_>) -> Opt
 
 #[cfg(test)]
 mod tests {
-    use super::super::entries::ArrayScanner;
+    use super::super::entries::{ArrayScanner, is_json_space};
     use super::*;
 
     /// The members of `text` (from its first byte that is not a space, as
@@ -256,17 +254,25 @@ mod tests {
             r#"{"a": 1,}"#,
             r#"{"a": tru}"#,
             r#"{"a": x}"#,
-            r#"{"k\u0065y": 1}"#,
             r#"{"a": "open}"#,
             r#"{"a": {"b": 1}"#,
             r#"{"a": 1} x"#,
         ] {
             assert_eq!(scan(text), None, "{text}");
         }
-        let not_utf8 = b"{\"\xff\": 1}";
-        assert_eq!(members(not_utf8, &[4], &mut Vec::new()), None);
-        let utf8 = "{\"é\": 1}".as_bytes();
-        assert_eq!(members(utf8, &[5], &mut Vec::new()), Some(()));
+    }
+
+    #[test]
+    fn keys_with_an_escape_or_not_utf8_are_not_plain() {
+        let plain = |entry: &[u8], ends: &[usize]| {
+            let mut found = Vec::new();
+            members(entry, ends, &mut found).expect("followed");
+            plain_keys(entry, &found)
+        };
+        assert!(!plain(br#"{"k\u0065y": 1}"#, &[11]));
+        assert!(!plain(b"{\"\xff\": 1}", &[4]));
+        assert!(plain("{\"é\": 1}".as_bytes(), &[5]));
+        assert!(plain(br#"{"key": 1, "type": "x"}"#, &[6, 17, 22]));
     }
 
     #[test]

@@ -22,7 +22,7 @@ use serde_json::{Map, Value};
 
 use super::entries::{ArrayReader, Next};
 use super::entry::{self, Entry, Slot};
-use super::members::{Member, Shape, members};
+use super::members::{Member, Shape, members, plain_keys};
 use super::{Fields, JpLoad, JpStream, Reader, decode_known, event_of, known_type, parsed_base};
 use crate::format::PrefixHasher;
 use crate::format::surrogates;
@@ -245,10 +245,12 @@ impl SketchMemo {
 /// event of its own. A caller that only needs the kind and the problem
 /// (`sparse.rs`, for most entries) reads them here without making the event.
 pub(super) enum Sketched<'m, 'e> {
-    /// The memo's event and problem for the entry's shape, and its id.
+    /// The memo's event and problem for the entry's shape, and its id's
+    /// bytes as stored (read only when the event is made: a caller that
+    /// needs the kind alone does not pay for it).
     Shared {
         sketch: &'m (Event, Option<String>),
-        id: Option<&'e str>,
+        id: Option<&'e [u8]>,
     },
     /// An event and problem of its own (a shape the memo does not keep).
     Own(Event, Option<String>),
@@ -271,17 +273,18 @@ impl Sketched<'_, '_> {
         }
     }
 
-    /// The entry's event, its id put in, and its problem.
-    pub(super) fn into_event(self) -> (Event, Option<String>) {
+    /// The entry's event, its id put in, and its problem; `None` when its
+    /// id holds an escape (or is not UTF-8): the entry must be parsed then.
+    pub(super) fn into_event(self) -> Option<(Event, Option<String>)> {
         match self {
             Sketched::Shared { sketch, id } => {
                 let mut event = sketch.0.clone();
                 if let Some(id) = id {
-                    set_id(&mut event, id);
+                    set_id(&mut event, unescaped(id)?);
                 }
-                (event, sketch.1.clone())
+                Some((event, sketch.1.clone()))
             }
-            Sketched::Own(event, problem) => (event, problem),
+            Sketched::Own(event, problem) => Some((event, problem)),
         }
     }
 }
@@ -297,7 +300,7 @@ pub(super) fn sketch(
     found: &mut Vec<Member>,
     memo: &mut SketchMemo,
 ) -> Option<(Event, Option<String>)> {
-    sketched(entry, ends, found, memo).map(Sketched::into_event)
+    sketched(entry, ends, found, memo).and_then(Sketched::into_event)
 }
 
 /// [`sketch`], the event not made yet (see [`Sketched`]).
@@ -320,11 +323,11 @@ pub(super) fn sketched<'m, 'e>(
                 // serde_json, any other is unknown.
                 None => {
                     fields.text(member)?;
-                    return Some(Sketched::Own(unknown(), None));
+                    return plain_keys(entry, found).then(|| Sketched::Own(unknown(), None));
                 }
             }
         }
-        _ => return Some(Sketched::Own(unknown(), None)),
+        _ => return plain_keys(entry, found).then(|| Sketched::Own(unknown(), None)),
     };
     // Small entries whose text the viewer's status bar needs at once (a
     // turn's facts, tokens among them; a question's text) are parsed whole,
@@ -337,13 +340,15 @@ pub(super) fn sketched<'m, 'e>(
     }
     // The id is kept: it pairs calls and inquiries.
     let id = match fields.last("id") {
-        Some(id) if id.shape == Shape::String => Some(unescaped_text(entry, id)?),
+        Some(id) if id.shape == Shape::String => Some(&entry[id.text.clone()]),
         _ => None,
     };
     memo.shape_of(type_name, entry, found);
     let known = memo.by_shape.get(memo.shape.as_slice()).copied();
     let at = match known {
         Some(at) => at,
+        // The keys of a shape met before were checked when it was met.
+        None if !plain_keys(entry, found) => return None,
         None => {
             let mut fields = fields;
             let sketched = match decode_known(type_name, &mut fields) {
@@ -351,6 +356,11 @@ pub(super) fn sketched<'m, 'e>(
                 Err(message) => (unknown(), Some(format!("{type_name}: {message}"))),
             };
             if memo.sketches.len() >= MEMO_SHAPES || memo.shape.len() > MEMO_SHAPE_BYTES {
+                // An event of its own holds its id as decoded above: one
+                // with an escape is left to serde_json.
+                if id.is_some_and(|id| unescaped(id).is_none()) {
+                    return None;
+                }
                 return Some(Sketched::Own(sketched.0, sketched.1));
             }
             memo.by_shape.insert(memo.shape.clone(), memo.sketches.len());
@@ -406,7 +416,12 @@ impl<'a> Sketch<'a> {
 
 /// The text of `entry`'s string member `member`, when it holds no escape.
 fn unescaped_text<'e>(entry: &'e [u8], member: &Member) -> Option<&'e str> {
-    let raw = &entry[member.text.clone()];
+    unescaped(&entry[member.text.clone()])
+}
+
+/// A string's bytes as stored (between its quotes) as text, when they hold
+/// no escape.
+fn unescaped(raw: &[u8]) -> Option<&str> {
     if memchr::memchr(b'\\', raw).is_some() {
         return None;
     }

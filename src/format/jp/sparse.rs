@@ -37,7 +37,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 
 use super::entries::{ArrayReader, Next};
 use super::entry;
-use super::outline::{SketchMemo, sketched};
+use super::outline::{SketchMemo, Sketched, sketched};
 use super::{JpLoad, JpStream, Reader, event_of, parsed_base};
 use crate::model::{ChatResponse, Event, EventKind, Turn, turn_ranges};
 
@@ -126,20 +126,18 @@ impl JpSparse {
                         sketched(bytes, ends, &mut found, &mut memo)
                     };
                     match sketched {
-                        Some(sketched) => {
-                            in_run = class_of(sketched.kind()).continues(last_class);
-                            if in_run {
-                                reader.count_sketch(sketched.problem().map(str::to_owned));
-                            } else {
-                                // The first entry of a run: made the
-                                // run's stand-in below.
-                                let (event, problem) = sketched.into_event();
-                                reader.push_sketch(event, problem);
-                            }
+                        Some(sketched) if class_of(sketched.kind()).continues(last_class) => {
+                            in_run = true;
+                            reader.count_sketch(sketched.problem().map(str::to_owned));
                         }
-                        None => match entry::read(bytes, ends, &mut found) {
-                            Ok(entry) => reader.push(entry),
-                            Err(_) => return Ok(None),
+                        // The first entry of a run (made the run's stand-in
+                        // below), or one the scan does not follow.
+                        sketched => match sketched.and_then(Sketched::into_event) {
+                            Some((event, problem)) => reader.push_sketch(event, problem),
+                            None => match entry::read(bytes, ends, &mut found) {
+                                Ok(entry) => reader.push(entry),
+                                Err(_) => return Ok(None),
+                            },
                         },
                     }
                 }

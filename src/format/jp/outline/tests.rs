@@ -146,6 +146,57 @@ fn entries_of_one_shape_keep_their_own_ids_and_problems() {
     assert_eq!(load.diagnostics.len(), 10 + MEMO_SHAPES + 50, "{:?}", load.diagnostics);
 }
 
+/// Entries whose keys or ids hold escapes, in each place the outline
+/// decides an entry without them: a shape met plain before (the memo's),
+/// an escaped key naming the type again, entries of no type or of a type
+/// it does not know, and, past the memo's room, shapes sketched one by one.
+pub(in crate::format::jp) fn escaped_keys_and_ids() -> String {
+    let mut entries: Vec<String> = [
+        r#"{"type": "turn_start"}"#,
+        r#"{"type": "chat_request", "content": "plain first"}"#,
+        r#"{"typ\u0065": "chat_request", "content": "the same keys, one escaped"}"#,
+        r#"{"type": "chat_response", "message": "m", "typ\u0065": "tool_call_request"}"#,
+        r#"{"type": "tool_call_request", "id": "c1", "name": "t", "arguments": {}}"#,
+        r#"{"type": "tool_call_request", "id": "c\u0032", "name": "t", "arguments": {}}"#,
+        r#"{"type": "tool_call_response", "id": "c2", "content": "ok"}"#,
+        r#"{"type": "made_up", "k\u0065y": 1}"#,
+        r#"{"k\u0065y": 1}"#,
+        r#"{"\u0074ype": "tool_call_response", "id": "c1", "content": "late"}"#,
+    ]
+    .map(str::to_string)
+    .to_vec();
+    for i in 0..MEMO_SHAPES {
+        entries.push(format!(r#"{{"type": "chat_response", "message": "m", "k{i}": {i}}}"#));
+    }
+    entries.extend(
+        [
+            r#"{"type": "tool_call_request", "id": "c\u0033", "name": "t", "new": 1}"#,
+            r#"{"type": "tool_call_response", "id": "c3", "content": "ok", "n\u0065w": 1}"#,
+            r#"{"type": "made_up", "n\u0065wer": 1}"#,
+        ]
+        .map(str::to_string),
+    );
+    format!("[\n  {}\n]\n", entries.join(",\n  "))
+}
+
+#[test]
+fn keys_and_ids_with_escapes_are_read_as_a_whole_read_reads_them() {
+    let events = escaped_keys_and_ids();
+    for chunk in [7, 1 << 20] {
+        outline_matches_the_whole_read("escapes", events.as_bytes(), None, chunk);
+    }
+    let (_, load, _) = outlined(events.as_bytes(), None, 1 << 20).expect("an outline");
+    let ids: Vec<&str> = load
+        .events
+        .iter()
+        .filter_map(|event| match &event.kind {
+            EventKind::ToolCallRequest { id, .. } => Some(id.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ids, ["c1", "c2", "c3"]);
+}
+
 /// Calls of one shape share one empty value for their arguments in outline:
 /// opening 100 MB costs no allocation per call for them (2.3 MB at 28,663
 /// calls, docs/benchmarks.md, "Issue 30").

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::format::jp::follow::tests::fixtures;
-use crate::format::jp::outline::tests::entry;
+use crate::format::jp::outline::tests::{entry, escaped_keys_and_ids};
 use crate::model::Conversation;
 
 /// Checks that the sparse read of `events` groups into the whole read's
@@ -121,6 +121,12 @@ fn every_fixture_read_sparsely_is_the_whole_read() {
     for (name, events, base) in fixtures() {
         sparse_matches_the_whole_read(&name, &events, base.as_deref());
     }
+}
+
+#[test]
+fn keys_and_ids_with_escapes_read_sparsely_are_the_whole_read() {
+    let events = escaped_keys_and_ids();
+    sparse_matches_the_whole_read("escapes", events.as_bytes(), None);
 }
 
 /// The real conversations (`OVERHEAR_CORPUS`), when named.
