@@ -225,7 +225,10 @@ impl SketchMemo {
         shape.extend_from_slice(type_name.as_bytes());
         for member in members {
             let key = &entry[member.key.clone()];
-            shape.extend_from_slice(&(key.len() as u64).to_le_bytes());
+            // A key of 255 bytes or more makes a shape longer than the memo
+            // keeps ([`MEMO_SHAPE_BYTES`]), which is looked up but never
+            // found: a byte tells the length of any key a kept shape holds.
+            shape.push(u8::try_from(key.len()).unwrap_or(u8::MAX));
             shape.extend_from_slice(key);
             shape.push(match member.shape {
                 Shape::String => 0,
