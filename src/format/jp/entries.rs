@@ -30,8 +30,8 @@ const SPACES: u64 = u64::from_ne_bytes([b' '; 8]);
 
 /// Where the JSON whitespace that `pos` may start ends in `bytes`: a
 /// pretty-printed file's indentation is skipped eight spaces a step, not a
-/// byte at a time (the byte-by-byte walk over the indentation was a tenth
-/// of `render --turn -1`, docs/benchmarks.md).
+/// byte at a time (which cost `render --turn -1` 4 % more, docs/benchmarks.md,
+/// "Row 1's CPU").
 pub fn after_space(bytes: &[u8], mut pos: usize) -> usize {
     loop {
         if let Some(word) = bytes.get(pos..pos + 8) {
