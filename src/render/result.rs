@@ -157,15 +157,22 @@ fn pretty_json(text: &str) -> Option<String> {
 /// pass, without recursion: the work and the text grow linearly with the
 /// input whatever its depth.
 pub fn reindent_json(json: &str) -> String {
+    reindent_json_head(json, usize::MAX).0
+}
+
+/// The first `keep` lines of [`reindent_json`]'s text, and how many lines
+/// the whole has: a value of millions of small objects is shown a few
+/// thousand lines deep without its whole text being written.
+pub fn reindent_json_head(json: &str, keep: usize) -> (String, usize) {
     let bytes = json.as_bytes();
-    let mut out: Vec<u8> = Vec::with_capacity(bytes.len() * 2);
+    let mut out = Head {
+        out: Vec::with_capacity(bytes.len().saturating_mul(2).min(1 << 20)),
+        keep,
+        breaks: 0,
+    };
     let mut indent = 0usize;
     // Inside a value written compactly: how deep inside it.
     let mut compact = 0usize;
-    let newline = |out: &mut Vec<u8>, indent: usize| {
-        out.push(b'\n');
-        out.extend(std::iter::repeat_n(b' ', indent * 2));
-    };
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -177,7 +184,7 @@ pub fn reindent_json(json: &str) -> String {
                 while i < bytes.len() && bytes[i] != b'"' {
                     i += if bytes[i] == b'\\' { 2 } else { 1 };
                 }
-                out.extend_from_slice(&bytes[start..(i + 1).min(bytes.len())]);
+                out.extend(&bytes[start..(i + 1).min(bytes.len())]);
             }
             b'{' | b'[' if compact > 0 || indent >= MAX_INDENT => {
                 compact += 1;
@@ -201,25 +208,64 @@ pub fn reindent_json(json: &str) -> String {
                     i = n;
                 } else {
                     indent += 1;
-                    newline(&mut out, indent);
+                    out.newline(indent);
                 }
             }
             b'}' | b']' => {
                 indent = indent.saturating_sub(1);
-                newline(&mut out, indent);
+                out.newline(indent);
                 out.push(b);
             }
             b',' => {
                 out.push(b',');
-                newline(&mut out, indent);
+                out.newline(indent);
             }
-            b':' => out.extend_from_slice(b": "),
+            b':' => out.extend(b": "),
             b' ' | b'\t' | b'\n' | b'\r' => {}
             _ => out.push(b),
         }
         i += 1;
     }
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    let text = String::from_utf8(out.out)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    (text, out.breaks + 1)
+}
+
+/// Where [`reindent_json_head`] writes: the bytes of its first `keep`
+/// lines, and every line break counted.
+struct Head {
+    out: Vec<u8>,
+    keep: usize,
+    /// The line breaks written or counted so far.
+    breaks: usize,
+}
+
+impl Head {
+    /// Whether the line being written is one of the first `keep`.
+    fn keeping(&self) -> bool {
+        self.breaks < self.keep
+    }
+
+    fn push(&mut self, byte: u8) {
+        if self.keeping() {
+            self.out.push(byte);
+        }
+    }
+
+    fn extend(&mut self, bytes: &[u8]) {
+        if self.keeping() {
+            self.out.extend_from_slice(bytes);
+        }
+    }
+
+    /// A line break, and the next line's indentation.
+    fn newline(&mut self, indent: usize) {
+        self.breaks += 1;
+        if self.keeping() {
+            self.out.push(b'\n');
+            self.out.extend(std::iter::repeat_n(b' ', indent * 2));
+        }
+    }
 }
 
 /// For text that opens with a code fence: the fence's language and the text between the
@@ -335,6 +381,24 @@ mod tests {
             reindent_json(&compact),
             serde_json::to_string_pretty(&value).unwrap()
         );
+    }
+
+    #[test]
+    fn the_head_of_a_reindented_value_is_the_whole_texts_first_lines_and_counts_them_all() {
+        let value: serde_json::Value = serde_json::from_str(
+            r#"{"a": [1, {"b": [[], {}, "x,y:[z]"]}], "c": {"d": {"e": {"f": null}}}, "g": "h"}"#,
+        )
+        .unwrap();
+        let compact = serde_json::to_string(&value).unwrap();
+        let whole = reindent_json(&compact);
+        let lines: Vec<&str> = whole.lines().collect();
+        for keep in [1, 2, 5, lines.len() - 1, lines.len(), lines.len() + 3] {
+            let (head, total) = reindent_json_head(&compact, keep);
+            assert_eq!(total, lines.len(), "keep {keep}");
+            let shown = keep.min(lines.len());
+            assert_eq!(head, lines[..shown].join("\n"), "keep {keep}");
+        }
+        assert_eq!(reindent_json_head("1", 1), ("1".to_string(), 1));
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::text::truncate::{cut_to_width, truncate};
 use crate::text::width::{line_width, spans_width};
 use crate::text::wrap::{prefix_lines, wrap_spans};
 
-use super::lines::{clean, code_lines, dim_line, indent_code, inner_width, line_count, pretty};
+use super::lines::{clean, dim_line, indent_code, inner_width, json_value_lines, line_count};
 use super::message::inquiry_lines;
 use super::rules::{task_detail, task_label};
 use super::{
@@ -454,10 +454,10 @@ pub(super) fn arguments_lines(
 }
 
 /// A call's arguments as pretty, highlighted JSON, indented, each line cut
-/// to the code width.
+/// to the code width (the first [`JSON_SHOWN_LINES`](super::lines::JSON_SHOWN_LINES)
+/// of them, then a note of how many more).
 fn json_lines(arguments: &Value, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let json = clean(&pretty(arguments), ctx).into_owned();
-    code_lines(&json, Some("json"), ctx)
+    json_value_lines(arguments, ctx)
         .into_iter()
         .map(|l| {
             let mut spans = vec![Span::raw("  ")];

@@ -165,6 +165,32 @@ pub(super) fn dim_line(line: Line<'static>, style: Style) -> Line<'static> {
     Line::from(spans)
 }
 
+/// The most lines of one JSON value laid out as code (a call's arguments,
+/// structured output, an entry or a record in the raw view): past them a
+/// note says how many more there are. Laid out whole, a value of millions
+/// of small objects cost about 230 bytes a line and seconds before the
+/// first frame (docs/hardening.md, "Bounded work").
+pub const JSON_SHOWN_LINES: usize = 5_000;
+
+/// `value` as pretty, highlighted JSON behind the body indent: its first
+/// [`JSON_SHOWN_LINES`] lines, then a note of how many more it has.
+pub(super) fn json_value_lines(value: &Value, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let compact = serde_json::to_string(value).unwrap_or_default();
+    let (head, total) = crate::render::result::reindent_json_head(&compact, JSON_SHOWN_LINES);
+    let mut lines = code_lines(&clean(&head, ctx), Some("json"), ctx);
+    if let Some(cut) = total.checked_sub(JSON_SHOWN_LINES).filter(|&cut| cut > 0) {
+        let plural = if cut == 1 { "" } else { "s" };
+        let note = format!("… {cut} more line{plural} not shown");
+        lines.extend(wrap_spans(
+            &[Span::styled(note, ctx.theme.styles.truncation_note)],
+            ctx.width,
+            &[Span::raw(BODY_INDENT)],
+            &[Span::raw(BODY_INDENT)],
+        ));
+    }
+    lines
+}
+
 /// Highlighted code behind the body indent, cut at the code width.
 pub(super) fn code_lines(
     code: &str,
@@ -214,8 +240,7 @@ pub(super) fn raw_json_block(
         &[],
         &[],
     );
-    let json = clean(&pretty(&e.to_json()), ctx).into_owned();
-    lines.extend(code_lines(&json, Some("json"), ctx));
+    lines.extend(json_value_lines(&e.to_json(), ctx));
     lines.push(Line::default());
     lines
 }

@@ -14,7 +14,7 @@ use crate::render::split::{PieceForm, slice_of_parts};
 use crate::text::wrap::wrap_spans;
 
 use super::lines::{
-    as_written_body, clean, code_lines, indent, pane, pane_part, pretty, speech_body,
+    as_written_body, clean, indent, json_value_lines, pane, pane_part, speech_body,
 };
 use super::{BODY_INDENT, LayoutContext};
 
@@ -161,8 +161,7 @@ pub(super) fn data(event: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> 
         "assistant · structured output",
         ctx.theme.styles.assistant_label,
     )];
-    let code = clean(&pretty(data), ctx).into_owned();
-    let body = code_lines(&code, Some("json"), ctx);
+    let body = json_value_lines(data, ctx);
     pane(label, None, body, ctx)
 }
 

@@ -7,8 +7,8 @@ use ratatui::text::{Line, Span};
 use serde_json::Value;
 
 use super::{
-    BODY_INDENT, LayoutContext, RESULT_GUTTER, clean, code_lines, display_timestamp, indent,
-    inner_width, pane, pretty,
+    BODY_INDENT, LayoutContext, RESULT_GUTTER, clean, display_timestamp, indent, inner_width,
+    json_value_lines, pane, pretty,
 };
 #[cfg(feature = "cli")]
 use crate::model::Conversation;
@@ -162,8 +162,7 @@ pub(super) fn original(index: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'stati
                 &[Span::raw("    ")],
             ));
         }
-        let json = clean(&pretty(&value), ctx).into_owned();
-        lines.extend(code_lines(&json, Some("json"), ctx));
+        lines.extend(json_value_lines(&value, ctx));
     }
     lines.push(Line::default());
     lines

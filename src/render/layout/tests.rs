@@ -544,3 +544,51 @@ fn a_notice_quoting_the_conversation_is_sanitized() {
         .expect("the notice is shown");
     assert!(notice.contains("(id idx)"), "{notice:?}");
 }
+
+/// Arguments of a million small objects (~7 MB of JSON, 3 million lines
+/// pretty) are laid out their first `JSON_SHOWN_LINES` lines deep, with a
+/// note of the rest: laid out whole they cost gigabytes and seconds
+/// (docs/hardening.md, "Bounded work").
+#[test]
+fn arguments_of_a_million_values_show_their_first_lines_and_say_how_many_more() {
+    let items: Vec<Value> = (0..1_000_000).map(|i| json!({"a": i})).collect();
+    let c = conv(
+        vec![
+            EventKind::TurnStart,
+            EventKind::ToolCallRequest {
+                id: "a".into(),
+                name: "bulk".into(),
+                arguments: Arc::new(json!({"items": items})),
+            },
+        ],
+        None,
+    );
+    let lines = render(&c, 60, DocView::Terminal);
+    let json_lines = lines.iter().filter(|l| l.trim_start().starts_with(['{', '}', '"', ']'])).count();
+    assert_eq!(json_lines, lines::JSON_SHOWN_LINES, "{:?}", &lines[..8]);
+    let whole = 3 * 1_000_000 + 4;
+    let note = format!("… {} more lines not shown", whole - lines::JSON_SHOWN_LINES);
+    assert!(lines.iter().any(|l| l.trim() == note), "{:?}", &lines[lines.len() - 4..]);
+    assert!(lines.len() < lines::JSON_SHOWN_LINES + 20, "{} lines", lines.len());
+}
+
+#[test]
+fn arguments_within_the_cap_are_shown_whole_without_a_note() {
+    let items: Vec<Value> = (0..10).map(|i| json!({"a": i})).collect();
+    let c = conv(
+        vec![
+            EventKind::TurnStart,
+            EventKind::ToolCallRequest {
+                id: "a".into(),
+                name: "bulk".into(),
+                arguments: Arc::new(json!({"items": items})),
+            },
+        ],
+        None,
+    );
+    let lines = render(&c, 60, DocView::Terminal);
+    let pretty = serde_json::to_string_pretty(&json!({"items": (0..10).map(|i| json!({"a": i})).collect::<Vec<_>>()})).unwrap();
+    let shown: Vec<&str> = lines.iter().map(|l| l.trim_start()).filter(|l| pretty.lines().any(|p| p.trim_start() == *l)).collect();
+    assert_eq!(shown.len(), pretty.lines().count());
+    assert!(!lines.iter().any(|l| l.contains("not shown")), "{lines:?}");
+}
