@@ -44,7 +44,7 @@ mod stream_blocks;
 mod subagent;
 
 use self::card::tool_card;
-use self::lines::{clean, fit, indent, inner_width, json_value_lines, pane, pretty, raw_json_block};
+use self::lines::{clean, fit, indent, inner_width, json_value_lines, pane, raw_json_block};
 use self::message::{assistant_message, data, inquiry_lines, tool_speech, user_message};
 use self::reasoning::reasoning;
 pub use self::rules::display_timestamp;
@@ -498,7 +498,7 @@ fn event_text(conv: &Conversation, event: usize) -> Cow<'_, str> {
             Cow::Borrowed(text.as_deref().unwrap_or_default())
         }
         EventKind::ChatResponse(ChatResponse::Reasoning(text)) => Cow::Borrowed(text),
-        EventKind::ChatResponse(ChatResponse::Data(data)) => Cow::Owned(pretty(data)),
+        EventKind::ChatResponse(ChatResponse::Data(data)) => Cow::Owned(lines::pretty(data)),
         EventKind::InquiryRequest { question, .. } => {
             Cow::Borrowed(question.get("text").and_then(Value::as_str).unwrap_or_default())
         }

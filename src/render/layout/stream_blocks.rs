@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{
     BODY_INDENT, LayoutContext, RESULT_GUTTER, clean, display_timestamp, indent, inner_width,
-    json_value_lines, pane, pretty,
+    json_value_lines, pane,
 };
 #[cfg(feature = "cli")]
 use crate::model::Conversation;
@@ -195,7 +195,7 @@ pub(super) fn text(kind: &BlockKind, conv: &Conversation) -> Option<String> {
     match kind {
         BlockKind::InProgress { .. } => conv.in_progress.as_ref().map(|p| p.text.clone()),
         BlockKind::Original { index } => conv.originals.get(*index).map(|o| {
-            let mut text = o.value().as_ref().map(pretty).unwrap_or_default();
+            let mut text = o.value().as_ref().map(super::lines::pretty).unwrap_or_default();
             if let Some(error) = &o.error {
                 let problem = crate::problem::line_problem(o.line, error);
                 text.push_str(&format!("\nmalformed {problem}"));
