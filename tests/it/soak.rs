@@ -2,7 +2,11 @@
 //! viewer follows it in a pseudo-terminal. At the end the screen shows
 //! exactly what `overhear render` prints for the final file at that width,
 //! and the viewer's resident memory is within 20% of what it was after the
-//! first 100 rewrites.
+//! first 500 rewrites (five cycles): it grows over the first few cycles
+//! (the allocator's pools, the caches filling), then stays flat — measured
+//! 16.8 MB after 100 rewrites, 19.2 MB from 500 to 1,600, 19.3 MB after
+//! 2,000 (2026-12-05). Compared with the 100th rewrite, that warm-up alone
+//! came to within a few KB of the 20% on a busy machine.
 //!
 //! The rewrites come in 20 cycles of 100. Each cycle starts with a new
 //! conversation (every byte differs: a replacement) that then grows by two
@@ -35,6 +39,9 @@ use serde_json::{Value, json};
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
 const REWRITES: usize = 2000;
 const CYCLE: usize = 100;
+/// The rewrites after which memory has stopped growing (see the module's
+/// text), and is measured to compare with the end.
+const WARM: usize = 5 * CYCLE;
 const ROWS: u16 = 30;
 const COLS: u16 = 100;
 /// Pause between rewrites (faster than the viewer redraws: it reads what
@@ -208,7 +215,7 @@ fn two_thousand_rewrites_end_on_what_render_prints_in_steady_memory() {
     let mut viewer = Viewer::spawn(&[&dir], tmp.path(), &tmp.path().join("user"), ROWS, COLS);
     viewer.wait_for_text(&format!("{} events", event_count(1)));
 
-    let mut rss_after_100 = 0;
+    let mut rss_warm = 0;
     for step in 2..=REWRITES {
         let bytes = writer.file_for(step);
         if step.is_multiple_of(31) {
@@ -221,8 +228,11 @@ fn two_thousand_rewrites_end_on_what_render_prints_in_steady_memory() {
         }
         if step == CYCLE {
             assert_screen_matches_render(&viewer, &dir, Duration::from_secs(30));
+        }
+        if step == WARM {
+            assert_screen_matches_render(&viewer, &dir, Duration::from_secs(30));
             std::thread::sleep(Duration::from_millis(200));
-            rss_after_100 = rss_kib(viewer.pid());
+            rss_warm = rss_kib(viewer.pid());
         }
     }
     let written = started.elapsed();
@@ -230,14 +240,14 @@ fn two_thousand_rewrites_end_on_what_render_prints_in_steady_memory() {
     std::thread::sleep(Duration::from_millis(200));
     let rss_after_all = rss_kib(viewer.pid());
     eprintln!(
-        "soak: {REWRITES} rewrites in {:.1} s (caught up after {:.1} s); VmRSS {rss_after_100} KiB after {CYCLE}, {rss_after_all} KiB after {REWRITES}",
+        "soak: {REWRITES} rewrites in {:.1} s (caught up after {:.1} s); VmRSS {rss_warm} KiB after {WARM}, {rss_after_all} KiB after {REWRITES}",
         written.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
-    let drift = rss_after_all.abs_diff(rss_after_100);
+    let drift = rss_after_all.abs_diff(rss_warm);
     assert!(
-        drift * 5 <= rss_after_100,
-        "resident memory went from {rss_after_100} KiB to {rss_after_all} KiB"
+        drift * 5 <= rss_warm,
+        "resident memory went from {rss_warm} KiB to {rss_after_all} KiB"
     );
     viewer.quit();
 }
