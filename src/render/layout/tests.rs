@@ -545,27 +545,32 @@ fn a_notice_quoting_the_conversation_is_sanitized() {
     assert!(notice.contains("(id idx)"), "{notice:?}");
 }
 
+/// A turn of one call whose arguments are `{"items": [{"a": 0}, {"a": 1},
+/// …]}`, `count` objects.
+fn call_of_items(count: usize) -> Conversation {
+    let items: Vec<Value> = (0..count).map(|i| json!({"a": i})).collect();
+    conv(
+        vec![
+            EventKind::TurnStart,
+            EventKind::ToolCallRequest {
+                id: "a".into(),
+                name: "bulk".into(),
+                arguments: Arc::new(json!({ "items": items })),
+            },
+        ],
+        None,
+    )
+}
+
 /// Arguments of a million small objects (~7 MB of JSON, 3 million lines
 /// pretty) are laid out their first `JSON_SHOWN_LINES` lines deep, with a
 /// note of the rest: laid out whole they cost gigabytes and seconds
 /// (docs/hardening.md, "Bounded work").
 #[test]
 fn arguments_of_a_million_values_show_their_first_lines_and_say_how_many_more() {
-    let items: Vec<Value> = (0..1_000_000).map(|i| json!({"a": i})).collect();
-    let c = conv(
-        vec![
-            EventKind::TurnStart,
-            EventKind::ToolCallRequest {
-                id: "a".into(),
-                name: "bulk".into(),
-                arguments: Arc::new(json!({"items": items})),
-            },
-        ],
-        None,
-    );
-    let lines = render(&c, 60, DocView::Terminal);
-    let json_lines = lines.iter().filter(|l| l.trim_start().starts_with(['{', '}', '"', ']'])).count();
-    assert_eq!(json_lines, lines::JSON_SHOWN_LINES, "{:?}", &lines[..8]);
+    let lines = render(&call_of_items(1_000_000), 60, DocView::Terminal);
+    let is_json = |l: &&String| l.trim_start().starts_with(['{', '}', '"', ']']);
+    assert_eq!(lines.iter().filter(is_json).count(), lines::JSON_SHOWN_LINES, "{:?}", &lines[..8]);
     let whole = 3 * 1_000_000 + 4;
     let note = format!("… {} more lines not shown", whole - lines::JSON_SHOWN_LINES);
     assert!(lines.iter().any(|l| l.trim() == note), "{:?}", &lines[lines.len() - 4..]);
@@ -574,21 +579,16 @@ fn arguments_of_a_million_values_show_their_first_lines_and_say_how_many_more() 
 
 #[test]
 fn arguments_within_the_cap_are_shown_whole_without_a_note() {
-    let items: Vec<Value> = (0..10).map(|i| json!({"a": i})).collect();
-    let c = conv(
-        vec![
-            EventKind::TurnStart,
-            EventKind::ToolCallRequest {
-                id: "a".into(),
-                name: "bulk".into(),
-                arguments: Arc::new(json!({"items": items})),
-            },
-        ],
-        None,
-    );
+    let c = call_of_items(10);
+    let EventKind::ToolCallRequest { arguments, .. } = &c.events[1].kind else {
+        panic!("a call");
+    };
+    let pretty = serde_json::to_string_pretty(arguments.as_ref()).unwrap();
     let lines = render(&c, 60, DocView::Terminal);
-    let pretty = serde_json::to_string_pretty(&json!({"items": (0..10).map(|i| json!({"a": i})).collect::<Vec<_>>()})).unwrap();
-    let shown: Vec<&str> = lines.iter().map(|l| l.trim_start()).filter(|l| pretty.lines().any(|p| p.trim_start() == *l)).collect();
-    assert_eq!(shown.len(), pretty.lines().count());
+    let shown = lines
+        .iter()
+        .filter(|l| pretty.lines().any(|p| p.trim_start() == l.trim_start()))
+        .count();
+    assert_eq!(shown, pretty.lines().count(), "{lines:?}");
     assert!(!lines.iter().any(|l| l.contains("not shown")), "{lines:?}");
 }
