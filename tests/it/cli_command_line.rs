@@ -240,6 +240,7 @@ fn pty_command(args: &[&str], term: Option<&str>) -> CommandBuilder {
     cmd.args(args);
     cmd.env_remove("COLUMNS");
     cmd.env_remove("NO_COLOR");
+    common::pty::without_user_config(&mut cmd);
     match term {
         Some(term) => cmd.env("TERM", term),
         None => cmd.env_remove("TERM"),

@@ -126,6 +126,7 @@ fn viewer_on_stdin(dir: &Path, path: &Path) -> Viewer {
     cmd.arg(path);
     cmd.env("TERM", "xterm-256color");
     cmd.env("JP_USER_DATA_DIR", dir.join("none"));
+    common::pty::without_user_config(&mut cmd);
     cmd.cwd(dir);
     Viewer::start(cmd, 24, 80)
 }

@@ -394,6 +394,7 @@ fn ends_when_its_terminal_is_closed(block_sighup: bool) {
     cmd.arg(dir.path());
     cmd.env("TERM", "xterm-256color");
     cmd.env("JP_USER_DATA_DIR", dir.path().join("no-user-data"));
+    common::pty::without_user_config(&mut cmd);
     let mut child = pty.slave.spawn_command(cmd).unwrap();
     drop(pty.slave);
     // Read without a thread, so that dropping the master closes its last descriptor.

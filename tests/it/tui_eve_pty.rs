@@ -41,6 +41,7 @@ impl Viewer {
         cmd.arg(arg);
         cmd.env("TERM", "xterm-256color");
         cmd.env("PAGER", "cat >/dev/null");
+        common::pty::without_user_config(&mut cmd);
         cmd.cwd(arg.parent().unwrap());
         Viewer(common::pty::Viewer::start(cmd, ROWS, COLS))
     }

@@ -141,6 +141,16 @@ pub struct Viewer<C: vt100::Callbacks = ()> {
     output: Option<Arc<Recording>>,
 }
 
+/// Keeps the machine's user configuration out of a viewer started by a
+/// test: none is read, and none is written (`r` and `z` are remembered
+/// there, so a key pressed in a viewer on the machine, or in another test,
+/// would change what the next one shows). A test that wants one sets both
+/// again.
+pub fn without_user_config(cmd: &mut CommandBuilder) {
+    cmd.env("XDG_CONFIG_HOME", "/nonexistent/overhear-tests/config");
+    cmd.env("OVERHEAR_NO_REMEMBER", "1");
+}
+
 impl Viewer {
     /// Runs `overhear ARGS…` in `cwd` on a `rows`×`cols` terminal; `$PAGER`
     /// swallows its input, JP's user data folder is `user_data`.
@@ -161,11 +171,7 @@ impl Viewer {
         cmd.env("PAGER", "cat >/dev/null");
         cmd.env("JP_USER_DATA_DIR", user_data);
         cmd.env_remove("NO_COLOR");
-        // No user configuration of the machine's is read, and none is
-        // written (`r` and `z` are remembered there): a test that wants one
-        // sets both again.
-        cmd.env("XDG_CONFIG_HOME", "/nonexistent/overhear-tests/config");
-        cmd.env("OVERHEAR_NO_REMEMBER", "1");
+        without_user_config(&mut cmd);
         cmd.cwd(cwd);
         cmd
     }
