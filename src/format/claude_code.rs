@@ -74,7 +74,7 @@ pub struct State {
 }
 
 impl Records for State {
-    fn record(&mut self, sink: &mut Sink, value: &Value) {
+    fn record(&mut self, sink: &mut Sink, value: &mut Value) {
         self.read(sink, value);
     }
 
@@ -93,7 +93,7 @@ impl Records for State {
 
 impl State {
     /// Reads one record and notes what its events say of the turn's progress.
-    fn read(&mut self, sink: &mut Sink, value: &Value) {
+    fn read(&mut self, sink: &mut Sink, value: &mut Value) {
         let before = sink.events.len();
         self.record(sink, value);
         self.progress.observe(&sink.events[before..]);
@@ -115,7 +115,7 @@ impl State {
         });
     }
 
-    fn record(&mut self, sink: &mut Sink, value: &Value) {
+    fn record(&mut self, sink: &mut Sink, value: &mut Value) {
         if let Some(uuid) = str_at(value, "uuid")
             && !self.seen_uuids.insert(uuid.to_string())
         {
@@ -260,14 +260,14 @@ impl State {
         self.usage_sum = [0; 4];
     }
 
-    fn assistant(&mut self, sink: &mut Sink, value: &Value, time: Option<String>) {
+    fn assistant(&mut self, sink: &mut Sink, value: &mut Value, time: Option<String>) {
         let message = value.get("message").unwrap_or(&Value::Null);
         if value.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true) {
             let text = user::text_of(message.get("content").unwrap_or(&Value::Null));
             sink.notice(time, "error", text);
             return;
         }
-        match message.get("content") {
+        match value.get_mut("message").and_then(|m| m.get_mut("content")) {
             Some(Value::String(text)) => {
                 sink.push_kind(time, speech(text));
             }
@@ -280,10 +280,12 @@ impl State {
                 sink.opaque(time, value);
             }
         }
-        self.count_usage(sink, message);
+        self.count_usage(sink, value.get("message").unwrap_or(&Value::Null));
     }
 
-    fn block(&mut self, sink: &mut Sink, block: &Value, time: Option<String>) {
+    /// Reads one block of an assistant's message; a call's input is moved
+    /// out of it (the record is dropped after: [`Records::record`]).
+    fn block(&mut self, sink: &mut Sink, block: &mut Value, time: Option<String>) {
         let kind = match block {
             Value::String(text) => speech(text),
             _ => match str_at(block, "type").unwrap_or("") {
@@ -300,7 +302,7 @@ impl State {
                 "tool_use" | "server_tool_use" => {
                     let id = str_at(block, "id").unwrap_or("").to_string();
                     let name = str_at(block, "name").unwrap_or("tool").to_string();
-                    let arguments = block.get("input").cloned().unwrap_or(Value::Null);
+                    let arguments = block.get_mut("input").map_or(Value::Null, Value::take);
                     if self.calls.is_repeat(&sink.events, &id, &name, &arguments) {
                         return; // the same call written again
                     }

@@ -69,7 +69,7 @@ pub struct State {
 }
 
 impl Records for State {
-    fn record(&mut self, sink: &mut Sink, value: &Value) {
+    fn record(&mut self, sink: &mut Sink, value: &mut Value) {
         self.read(sink, value);
     }
 

@@ -71,7 +71,7 @@ pub struct State {
 }
 
 impl Records for State {
-    fn record(&mut self, sink: &mut Sink, value: &Value) {
+    fn record(&mut self, sink: &mut Sink, value: &mut Value) {
         if value.get("sessionId").is_some() && value.get("projectHash").is_some() {
             self.metadata(value);
             // A legacy whole file: its messages, replayed in order.

@@ -65,7 +65,7 @@ pub struct State {
 impl Records for State {
     const GLUED: bool = true;
 
-    fn record(&mut self, sink: &mut Sink, value: &Value) {
+    fn record(&mut self, sink: &mut Sink, value: &mut Value) {
         let before = sink.events.len();
         self.read(sink, value);
         self.progress.observe(&sink.events[before..]);

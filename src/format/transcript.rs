@@ -61,8 +61,11 @@ pub trait Records: Default + std::fmt::Debug {
     /// which are then split ([`split_glued`]).
     const GLUED: bool = false;
 
-    /// Reads one record (a line's JSON object) into `sink`.
-    fn record(&mut self, sink: &mut Sink, value: &Value);
+    /// Reads one record (a line's JSON object) into `sink`. The record is
+    /// the format's to take apart: it is dropped after (the raw view keeps
+    /// the line's text), so a large part it keeps, a call's input, is moved
+    /// out rather than copied.
+    fn record(&mut self, sink: &mut Sink, value: &mut Value);
 
     /// The conversation's title, once the records gave one.
     fn title(&self) -> Option<&str>;
@@ -107,7 +110,7 @@ impl<R: Records> TranscriptReader<R> {
         self.sink.glued = R::GLUED;
         let records = &mut self.records;
         self.sink
-            .feed(bytes, false, |sink, _, value| records.record(sink, &value));
+            .feed(bytes, false, |sink, _, mut value| records.record(sink, &mut value));
     }
 
     /// End of input: a last line without a newline is read too, and a last
@@ -118,7 +121,7 @@ impl<R: Records> TranscriptReader<R> {
         self.sink.glued = R::GLUED;
         let records = &mut self.records;
         self.sink
-            .feed(&[], true, |sink, _, value| records.record(sink, &value));
+            .feed(&[], true, |sink, _, mut value| records.record(sink, &mut value));
         self.read_whole = true;
         if self.records.settled() {
             self.records.end_settled_turn(&mut self.sink);
@@ -130,7 +133,7 @@ impl<R: Records> TranscriptReader<R> {
     pub(crate) fn read_whole(&mut self, bytes: &[u8]) {
         let records = &mut self.records;
         self.sink
-            .whole(bytes, |sink, value| records.record(sink, &value));
+            .whole(bytes, |sink, mut value| records.record(sink, &mut value));
     }
 
     /// Whether the transcript is over: read to its end with its last turn

@@ -71,7 +71,7 @@ pub struct State {
 }
 
 impl Records for State {
-    fn record(&mut self, sink: &mut Sink, value: &Value) {
+    fn record(&mut self, sink: &mut Sink, value: &mut Value) {
         let before = sink.events.len();
         self.event(sink, value);
         self.progress.observe(&sink.events[before..]);

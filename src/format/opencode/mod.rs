@@ -104,7 +104,7 @@ struct Usage {
 }
 
 impl Records for State {
-    fn record(&mut self, sink: &mut Sink, value: &Value) {
+    fn record(&mut self, sink: &mut Sink, value: &mut Value) {
         let before = sink.events.len();
         self.row(sink, value);
         self.progress.observe(&sink.events[before..]);
