@@ -9,7 +9,6 @@ use crate::common;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
-use std::process::Command;
 
 use common::agents::{Agent, name, transcripts};
 use overhear::text::width::display_width;
@@ -40,7 +39,7 @@ fn text(v: &Value, key: &str) -> String {
 /// parent's events (no `overhear.subagent` key) apart from each
 /// sub-agent's (by the id of the call that started it).
 fn read_by_overhear(path: &Path) -> (Counts, BTreeMap<String, Counts>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args(["events", "--view", "raw", "--jsonl"])
         .arg(path)
         .output()

@@ -165,7 +165,7 @@ fn patch_apply_end_changes_are_the_apply_patch_diff_shown_once() {
             "{width}:\n{text}"
         );
     }
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args(["render", "--color", "always", "--width", "80"])
         .arg(&path)
         .output()

@@ -6,8 +6,6 @@
 
 use crate::common;
 
-use std::process::Command;
-
 use common::agents::fixtures_dir;
 
 /// (snapshot name, transcript under the fixtures folder, turn to show).
@@ -83,7 +81,7 @@ const SAMPLES: [(&str, &str, Option<&str>); 13] = [
 fn one_transcript_of_each_sample_folder_at_80_columns() {
     let Some(dir) = fixtures_dir() else { return };
     for (name, file, turn) in SAMPLES {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_overhear"));
+        let mut command = crate::common::overhear();
         command.args(["render", "--color", "never", "--width", "80"]);
         if let Some(turn) = turn {
             command.args(["--turn", turn]);

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use overhear::text::width::display_width;
 use serde_json::{Value, json};
@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 /// Runs the binary with `args`, `stdin` piped in when given, no colour
 /// asked of the environment.
 fn overhear_in(dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let mut child = crate::common::overhear()
         .args(args)
         .current_dir(dir)
         .env_remove("COLUMNS")
@@ -535,7 +535,7 @@ fn every_line_fits_at_40_80_and_200_columns() {
         }
     }
     // The width follows COLUMNS when no --width is given.
-    let narrow = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let narrow = crate::common::overhear()
         .args(["card", "--tool", "t", "--result", result.to_str().unwrap()])
         .env("COLUMNS", "40")
         .output()

@@ -15,7 +15,7 @@ use crate::common;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use base64::Engine;
 use common::pty::OVERHEAR;
@@ -34,7 +34,7 @@ struct Run {
 /// `overhear ARGS…` with stdout and stderr pipes, no stdin, no `COLUMNS`,
 /// then `env` on top.
 fn overhear(args: &[&str], env: &[(&str, &str)]) -> Run {
-    let mut cmd = Command::new(OVERHEAR);
+    let mut cmd = crate::common::overhear();
     cmd.args(args)
         .env_remove("COLUMNS")
         .env("TERM", "xterm-256color")
@@ -389,7 +389,7 @@ fn no_tput_from_path_is_ever_run_to_learn_the_width() {
     // case where crossterm falls back to `tput`), with and without COLUMNS.
     for args in [vec!["render", current.as_str()], vec![current.as_str()]] {
         for columns in [None, Some("61")] {
-            let mut cmd = Command::new(OVERHEAR);
+            let mut cmd = crate::common::overhear();
             cmd.args(&args)
                 .env("PATH", &path)
                 .env("TERM", "xterm-256color")

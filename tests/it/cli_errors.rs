@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use common::pty::{OVERHEAR, Viewer, replace};
+use common::pty::{Viewer, replace};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp");
 
@@ -34,7 +34,7 @@ fn overhear(cwd: &Path, args: &[&str]) -> Run {
 }
 
 fn run(cwd: &Path, args: &[&str], as_nobody: bool) -> Run {
-    let mut cmd = Command::new(OVERHEAR);
+    let mut cmd = crate::common::overhear();
     cmd.args(args)
         .current_dir(cwd)
         .env("JP_USER_DATA_DIR", cwd.join("no-user-data"));
@@ -573,7 +573,7 @@ fn widths_past_ten_thousand_columns_are_refused_or_ignored() {
         );
     }
     for columns in ["100000000", "18446744073709551616"] {
-        let out = Command::new(OVERHEAR)
+        let out = crate::common::overhear()
             .args(["render", "conv", "--color", "never"])
             .current_dir(&s.root)
             .env("JP_USER_DATA_DIR", s.path("no-user-data"))

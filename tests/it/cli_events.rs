@@ -1,7 +1,7 @@
 //! `overhear events`: the built binary on the repository's own fixtures.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -12,7 +12,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn overhear(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_overhear"))
+    crate::common::overhear()
         .args(args)
         .output()
         .expect("the binary runs")

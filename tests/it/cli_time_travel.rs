@@ -10,11 +10,10 @@ use crate::common;
 use common::corpus;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 
-const OVERHEAR: &str = env!("CARGO_BIN_EXE_overhear");
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
 /// What one run printed and how it ended.
@@ -26,7 +25,7 @@ struct Run {
 
 /// `overhear ARGS…` with pipes, no stdin, no `COLUMNS`.
 fn overhear(args: &[&str]) -> Run {
-    let output = Command::new(OVERHEAR)
+    let output = crate::common::overhear()
         .args(args)
         .env_remove("COLUMNS")
         .env_remove("NO_COLOR")

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::Duration;
 
 use common::agents::{Counts, counts_of_events, stated_ago};
@@ -290,7 +290,7 @@ impl Home {
 
     /// `overhear ARGS…` in the project folder, with `env` set.
     fn overhear(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_overhear"));
+        let mut command = crate::common::overhear();
         command
             .args(args)
             .current_dir(&self.project)

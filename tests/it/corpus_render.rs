@@ -7,14 +7,13 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::Command;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE};
 use serde_json::{Map, Value};
 
 fn render(dir: &Path, width: usize, color: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args([
             "render",
             dir.to_str().unwrap(),

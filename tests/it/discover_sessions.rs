@@ -9,7 +9,7 @@ use crate::common;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 use common::pty::{Viewer, rows};
@@ -70,7 +70,7 @@ impl Home {
 
     /// `overhear ARGS…` in the project folder.
     fn overhear(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_overhear"))
+        crate::common::overhear()
             .args(args)
             .current_dir(&self.project)
             .env("HOME", &self.home)
@@ -164,7 +164,7 @@ fn codex_home_and_claude_config_dir_are_honoured() {
         &format!("{line}\n"),
         10,
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args(["render", "--color", "never"])
         .current_dir(&home.project)
         .env("HOME", &home.home)
@@ -175,7 +175,7 @@ fn codex_home_and_claude_config_dir_are_honoured() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("From CLAUDE_CONFIG_DIR"));
 
     home.codex("sessions", "a", &home.project, "From CODEX_HOME", 5, "");
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args(["render", "--color", "never", "--agent", "codex"])
         .current_dir(&home.project)
         .env("HOME", home.home.join("nobody"))

@@ -18,9 +18,9 @@ use std::ffi::OsStr;
 use std::io::Write;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-use common::pty::{OVERHEAR, TIMEOUT, run_in_pty};
+use common::pty::{TIMEOUT, run_in_pty};
 
 /// Names carrying CSI, OSC (BEL- and ST-terminated), DCS, C1 (as UTF-8 and as
 /// a raw byte), bidi controls and invalid UTF-8.
@@ -42,7 +42,7 @@ const BIDI: &[char] = &[
 ];
 
 fn run(args: &[&OsStr]) -> Output {
-    Command::new(OVERHEAR)
+    crate::common::overhear()
         .args(args)
         .env_remove("OVERHEAR_CONFIG")
         .env("JP_USER_DATA_DIR", "/nonexistent-overhear-test")

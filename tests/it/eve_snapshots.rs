@@ -10,7 +10,6 @@ use crate::common;
 
 use common::snapshot::snapshot;
 use std::path::Path;
-use std::process::Command;
 
 fn render(fixture: &str, args: &[&str]) -> String {
     render_at("80", fixture, args)
@@ -20,7 +19,7 @@ fn render_at(width: &str, fixture: &str, args: &[&str]) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/eve")
         .join(fixture);
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args(["render", "--color", "never", "--width", width])
         .args(args)
         .arg(&path)

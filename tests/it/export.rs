@@ -9,12 +9,12 @@ use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const SECRETS: &str = "tests/fixtures/jp/secrets";
 
 fn overhear(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_overhear"))
+    crate::common::overhear()
         .args(args)
         .env_remove("NO_COLOR")
         .output()

@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
@@ -156,7 +155,7 @@ impl Home {
 
     /// Runs `overhear export --all -o OUT ARGS…` in the `app` folder.
     fn export(&self, args: &[&str]) -> Output {
-        let output = Command::new(env!("CARGO_BIN_EXE_overhear"))
+        let output = crate::common::overhear()
             .args(["export", "--all", "-o", self.out.to_str().unwrap()])
             .args(args)
             .current_dir(&self.app)
@@ -502,7 +501,7 @@ fn markdown_pages_and_index_with_format_md() {
 fn no_folder_among_an_agents_sessions_is_written() {
     let home = Home::new();
     let inside = home.claude_file().parent().unwrap().join("pages");
-    let output = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let output = crate::common::overhear()
         .args(["export", "--all", "-o", inside.to_str().unwrap()])
         .current_dir(&home.app)
         .env("HOME", &home.home)

@@ -92,7 +92,7 @@ fn final_reply(html: &str) -> Option<String> {
 
 /// Exports `input` to the HTML page `page`; its text.
 fn export_page(input: &Path, page: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args([
             "export",
             input.to_str().unwrap(),

@@ -4,7 +4,6 @@
 //! terminal's cut form, and a title and paths that tell no local folder.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::json;
 
@@ -167,7 +166,7 @@ fn the_title_is_the_first_prompt_and_the_home_folder_is_a_tilde() {
     let path = project.join("session.jsonl");
     std::fs::write(&path, records.concat()).unwrap();
     for format in ["md", "html"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+        let out = crate::common::overhear()
             .args(["export", path.to_str().unwrap(), "--format", format])
             .env("HOME", home.path())
             .output()

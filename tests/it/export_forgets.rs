@@ -8,7 +8,6 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// What a forgotten text reads in a debug build (`model::FORGOTTEN`).
 const MARKER: &str = "[overhear: forgotten text]";
@@ -63,7 +62,7 @@ fn no_page_of_any_conversation_shows_a_text_the_export_forgot() {
     for path in &paths {
         for view in ["terminal", "user"] {
             let out = dir.path().join(format!("e{exported}-{view}.html"));
-            let run = Command::new(env!("CARGO_BIN_EXE_overhear"))
+            let run = crate::common::overhear()
                 .args(["export", "--format", "html", "--view", view, "-o"])
                 .arg(&out)
                 .arg(path)

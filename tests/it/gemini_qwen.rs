@@ -10,7 +10,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use overhear::text::width::display_width;
 use serde_json::Value;
@@ -54,7 +54,7 @@ fn qwen_chats() -> Option<Vec<PathBuf>> {
 }
 
 fn overhear(args: &[&str], path: &Path) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args(args)
         .arg(path)
         .output()
@@ -431,7 +431,7 @@ impl Home {
     }
 
     fn run(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_overhear"));
+        let mut command = crate::common::overhear();
         command
             .args(args)
             .current_dir(&self.project)

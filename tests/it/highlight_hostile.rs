@@ -6,7 +6,7 @@
 //! match (docs/architecture.md, "Highlighting engine"); were the limit lost, the
 //! render would not end and the deadline below would fail the test.
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -69,7 +69,7 @@ fn hostile_code_lines_are_highlighted_in_bounded_time_and_shown_whole() {
         json!({"timestamp": "2026-06-02 09:14:04.1", "type": "chat_response", "message": message}),
     ]);
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let mut child = crate::common::overhear()
         .args(["render", "--width", "10000", "--color", "always"])
         .arg(conv.path())
         .stdin(Stdio::null())

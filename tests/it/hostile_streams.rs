@@ -42,7 +42,7 @@ fn finish(mut child: std::process::Child, what: &str) -> Output {
 
 /// `overhear render --width 80 ARG` with `input` written to its stdin.
 fn render_with_stdin(arg: &str, input: &[u8]) -> Output {
-    let mut child = Command::new(OVERHEAR)
+    let mut child = crate::common::overhear()
         .args(["render", "--width", "80", "--color", "never", arg])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -66,7 +66,7 @@ fn render_file(path: &str) -> Vec<u8> {
     let tmp = tempfile::tempdir().unwrap();
     let copy = tmp.path().join("copy");
     std::fs::copy(path, &copy).unwrap();
-    let output = Command::new(OVERHEAR)
+    let output = crate::common::overhear()
         .args(["render", "--width", "80", "--color", "never"])
         .arg(&copy)
         .output()
@@ -116,6 +116,7 @@ fn render_reads_process_substitution_in_both_formats() {
         );
         let child = Command::new("bash")
             .args(["-c", &script, OVERHEAR])
+            .env("XDG_CONFIG_HOME", crate::common::NO_USER_CONFIG)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -148,7 +149,7 @@ fn render_reads_a_named_fifo_once_in_both_formats() {
         let tmp = tempfile::tempdir().unwrap();
         let path = fifo(tmp.path());
         let writer = write_fifo(&path, std::fs::read(file).unwrap());
-        let child = Command::new(OVERHEAR)
+        let child = crate::common::overhear()
             .args(["render", "--width", "80", "--color", "never"])
             .arg(&path)
             .stdout(Stdio::piped())

@@ -4,7 +4,6 @@
 //! binary prints.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::json;
 
@@ -79,7 +78,7 @@ fn the_library_card_is_what_the_command_prints() {
     ], "isError": true});
     let file = dir.path().join("result.json");
     std::fs::write(&file, result.to_string()).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args(["card", "--tool", "save", "--args", r#"{"n":3}"#, "--result"])
         .arg(&file)
         .args([
@@ -141,7 +140,7 @@ fn render_prints_what_the_render_command_prints() {
             (120, overhear::View::User, "user"),
             (80, overhear::View::Raw, "raw"),
         ] {
-            let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+            let out = crate::common::overhear()
                 .arg("render")
                 .arg(&file)
                 .args(["--width", &width.to_string(), "--view", flag])
@@ -197,7 +196,7 @@ fn a_width_outside_what_the_commands_accept_is_taken_into_it() {
             .any(|line| line.chars().count() == overhear::MAX_WIDTH)
     );
 
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .arg("render")
         .arg(fixture("blocks"))
         .args(["--width", "1"])

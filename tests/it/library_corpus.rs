@@ -10,7 +10,6 @@ use crate::common;
 use common::corpus;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -19,7 +18,7 @@ const SAMPLE: usize = 15;
 
 /// The conversation's events, decoded, as `overhear events` prints them.
 fn events(conversation: &Path) -> Vec<Value> {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .arg("events")
         .arg(conversation)
         .output()
@@ -137,7 +136,7 @@ fn every_sampled_card_is_the_card_of_its_call_in_the_conversation() {
 
 /// `overhear render PATH --width N` as the binary prints it.
 fn rendered_by_the_binary(path: &Path, width: usize) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .arg("render")
         .arg(path)
         .args(["--width", &width.to_string(), "--color", "never"])

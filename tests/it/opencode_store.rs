@@ -7,13 +7,13 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::opencode::{REAL_SESSIONS, Store, files_of, fixtures, real_db};
 use serde_json::Value;
 
 fn overhear(args: &[&str], cwd: &Path, env: &[(&str, &Path)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_overhear"));
+    let mut command = crate::common::overhear();
     command.args(args).current_dir(cwd);
     command.env_remove("XDG_DATA_HOME");
     for (name, value) in env {

@@ -35,12 +35,12 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::io::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use common::pty::{FsEvent, OVERHEAR, Recorder, TIMEOUT, Viewer, entries_under, replace};
+use common::pty::{FsEvent, Recorder, TIMEOUT, Viewer, entries_under, replace};
 use serde_json::{Value, json};
 use twox_hash::XxHash3_64;
 
@@ -224,7 +224,7 @@ impl HeldLock {
 /// Runs `overhear ARGS…` in the workspace and returns its stdout; fails if it
 /// does not finish in time (it must never wait for JP's lock).
 fn run_overhear(ws: &Workspace, args: &[&str]) -> String {
-    let mut child = Command::new(OVERHEAR)
+    let mut child = crate::common::overhear()
         .args(args)
         .current_dir(&ws.root)
         .env("JP_USER_DATA_DIR", &ws.user)

@@ -8,7 +8,7 @@ use crate::common;
 use crate::common::generate;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use overhear::load::Live;
 use overhear::policy::Overlay;
@@ -20,7 +20,7 @@ use overhear::text::sanitize::SanitizeMode;
 /// `overhear render DIR ARGS…` with no user configuration.
 fn overhear(dir: &Path, args: &[&str]) -> Output {
     let config = tempfile::tempdir().unwrap();
-    Command::new(env!("CARGO_BIN_EXE_overhear"))
+    crate::common::overhear()
         .arg("render")
         .arg(dir)
         .args(args)

@@ -28,12 +28,11 @@ use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use common::pty::{OVERHEAR, Viewer, replace, rows, rss_kib};
+use common::pty::{Viewer, replace, rows, rss_kib};
 use serde_json::{Value, json};
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/jp/current");
@@ -143,7 +142,7 @@ fn write_in_place(path: &Path, bytes: &[u8]) {
 
 /// What `overhear render --width COLS --color never` prints for `dir`, as lines.
 fn render(dir: &Path) -> Vec<String> {
-    let output = Command::new(OVERHEAR)
+    let output = crate::common::overhear()
         .args(["render", "--width", &COLS.to_string(), "--color", "never"])
         .arg(dir)
         .env("JP_USER_DATA_DIR", dir.join("no-user-data"))

@@ -8,7 +8,6 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::Command;
 
 use overhear::text::width::display_width;
 use serde_json::{Value, json};
@@ -96,7 +95,7 @@ pub(crate) fn write_session(dir: &Path) {
 }
 
 fn overhear(args: &[&str], path: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args(args)
         .arg(path)
         .output()

@@ -9,9 +9,9 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-use common::pty::{OVERHEAR, TIMEOUT, Viewer};
+use common::pty::{TIMEOUT, Viewer};
 use serde_json::{Value, json};
 
 /// Six events two seconds apart (the longest wait at speed 1) in two turns;
@@ -189,7 +189,7 @@ fn not_on_a_terminal_it_prints_how_the_replay_ends() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = conversation(tmp.path());
     let run = |args: &[&str]| {
-        let output = Command::new(OVERHEAR)
+        let output = crate::common::overhear()
             .args(args)
             .env("TERM", "xterm-256color")
             .env_remove("COLUMNS")

@@ -8,7 +8,7 @@ use crate::common;
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use common::pty::{Viewer, rows};
 
@@ -42,7 +42,7 @@ fn config_home(text: &str) -> tempfile::TempDir {
 
 /// `overhear ARGS…` with `$XDG_CONFIG_HOME` at `home` and `input` on stdin.
 fn overhear(home: &Path, args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let mut child = crate::common::overhear()
         .args(args)
         .env("XDG_CONFIG_HOME", home)
         .env("COLORTERM", "truecolor")
@@ -256,7 +256,7 @@ fn a_relative_xdg_config_home_is_ignored_for_home_s_config() {
         "[conversation.tools.Bash.style]\ninline_results = 3\n",
     )
     .expect("written");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let mut child = crate::common::overhear()
         .args(["render", "--color", "never", "--width", "80", "-"])
         .env("XDG_CONFIG_HOME", "relative/dir")
         .env("HOME", home.path())

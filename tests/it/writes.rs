@@ -15,7 +15,7 @@ const STREAM: &str = concat!(
 );
 
 fn overhear(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_overhear"))
+    crate::common::overhear()
         .args(args)
         .current_dir(cwd)
         .env("JP_USER_DATA_DIR", cwd.join("no-user-data"))
@@ -152,6 +152,7 @@ fn a_failed_replace_leaves_the_previous_export_and_nothing_partial() {
         .args(["export", SECRETS, "-o", target.to_str().unwrap()])
         .current_dir(tmp.path())
         .env("JP_USER_DATA_DIR", tmp.path().join("no-user-data"))
+        .env("XDG_CONFIG_HOME", crate::common::NO_USER_CONFIG)
         .output()
         .unwrap();
     assert_eq!(
@@ -217,7 +218,7 @@ fn a_write_error_names_the_file_without_an_error_number() {
         &["events", SECRETS],
         &["export", SECRETS],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+        let out = crate::common::overhear()
             .args(args)
             .current_dir(tmp.path())
             .stdout(full())
@@ -261,7 +262,7 @@ fn a_signal_while_pages_are_written_leaves_no_temporary_file() {
         let out = dir.path().join(format!("out-{signal}"));
         std::fs::create_dir(&out).unwrap();
         let first = out.join("run.html");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
+        let mut child = crate::common::overhear()
             .args(["export", &text(&input), "-o", &text(&first)])
             .spawn()
             .expect("the binary runs");

@@ -4,7 +4,6 @@
 //! binary's output for an export of it.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -83,7 +82,7 @@ pub fn assistant(uuid: &str, second: u32, content: Value) -> String {
 
 /// `overhear ARGS`'s standard output; the run must succeed.
 pub fn run(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args(args)
         .output()
         .expect("the binary runs");

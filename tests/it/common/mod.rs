@@ -23,6 +23,24 @@ pub mod sgr;
 pub mod snapshot;
 pub mod support;
 
+/// Where a test's `overhear` looks for the user's configuration: nowhere
+/// (a folder that does not exist).
+pub const NO_USER_CONFIG: &str = "/nonexistent/overhear-tests/config";
+
+/// The `overhear` binary as a command that reads no configuration of the
+/// machine's and writes none (the viewer remembers `r` and `z` there): a
+/// developer's own theme, styles or remembered choices would change what
+/// the tests see. A test that wants a configuration sets `XDG_CONFIG_HOME`
+/// again (or removes it and sets `HOME`).
+pub fn overhear() -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_overhear"));
+    command
+        .env("XDG_CONFIG_HOME", NO_USER_CONFIG)
+        .env("OVERHEAR_NO_REMEMBER", "1")
+        .env_remove("OVERHEAR_CONFIG");
+    command
+}
+
 /// What `overhear ARGS… -` prints with `input` on its standard input, the
 /// command having succeeded (else the panic shows what it said).
 pub fn stdout_fed(args: &[&str], input: &str) -> String {
@@ -36,7 +54,7 @@ pub fn stdout_fed(args: &[&str], input: &str) -> String {
 /// command having succeeded (else the panic names the file, the width and
 /// what the command said).
 pub fn render_plain(path: &std::path::Path, width: usize) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let out = crate::common::overhear()
         .args(["render", "--color", "never", "--width", &width.to_string()])
         .arg(path)
         .output()

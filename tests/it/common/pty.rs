@@ -147,8 +147,9 @@ pub struct Viewer<C: vt100::Callbacks = ()> {
 /// would change what the next one shows). A test that wants one sets both
 /// again.
 pub fn without_user_config(cmd: &mut CommandBuilder) {
-    cmd.env("XDG_CONFIG_HOME", "/nonexistent/overhear-tests/config");
+    cmd.env("XDG_CONFIG_HOME", super::NO_USER_CONFIG);
     cmd.env("OVERHEAR_NO_REMEMBER", "1");
+    cmd.env_remove("OVERHEAR_CONFIG");
 }
 
 impl Viewer {

@@ -11,7 +11,7 @@ use std::io::Read;
 use std::num::NonZeroU16;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
+use std::process::{ExitStatus, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -82,7 +82,7 @@ where
     S: AsRef<OsStr>,
 {
     let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_overhear"))
+    let mut child = crate::common::overhear()
         .args(args)
         .env_remove("OVERHEAR_CONFIG")
         .env_remove("OVERHEAR_MAX_BYTES")
