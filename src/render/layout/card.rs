@@ -17,7 +17,9 @@ use crate::text::truncate::{cut_to_width, truncate};
 use crate::text::width::{line_width, spans_width};
 use crate::text::wrap::{prefix_lines, wrap_spans};
 
-use super::lines::{clean, dim_line, indent_code, inner_width, json_value_lines, line_count};
+use super::lines::{
+    clean, dim_line, indent_code, inner_width, json_value_lines, line_count, lines_not_shown,
+};
 use super::message::inquiry_lines;
 use super::rules::{task_detail, task_label};
 use super::{
@@ -527,10 +529,8 @@ pub(super) fn result_lines(
                 size(WHOLE_RESULT_BYTES)
             )
         } else {
-            format!(
-                "… {cut} more line{plural} not shown{}",
-                if viewer { " (Enter shows)" } else { "" }
-            )
+            let enter = if viewer { " (Enter shows)" } else { "" };
+            format!("{}{enter}", lines_not_shown(cut))
         };
         let gutter = [Span::styled(RESULT_GUTTER, gutter_style(is_error, ctx))];
         lines.extend(wrap_spans(

@@ -179,16 +179,21 @@ pub(super) fn json_value_lines(value: &Value, ctx: &LayoutContext<'_>) -> Vec<Li
     let (head, total) = crate::render::result::reindent_json_head(&compact, JSON_SHOWN_LINES);
     let mut lines = code_lines(&clean(&head, ctx), Some("json"), ctx);
     if let Some(cut) = total.checked_sub(JSON_SHOWN_LINES).filter(|&cut| cut > 0) {
-        let plural = if cut == 1 { "" } else { "s" };
-        let note = format!("… {cut} more line{plural} not shown");
         lines.extend(wrap_spans(
-            &[Span::styled(note, ctx.theme.styles.truncation_note)],
+            &[Span::styled(lines_not_shown(cut), ctx.theme.styles.truncation_note)],
             ctx.width,
             &[Span::raw(BODY_INDENT)],
             &[Span::raw(BODY_INDENT)],
         ));
     }
     lines
+}
+
+/// The note that ends a text cut after its first lines: `… N more lines
+/// not shown` (a result cut by the policy, a long JSON value).
+pub(super) fn lines_not_shown(cut: usize) -> String {
+    let plural = if cut == 1 { "" } else { "s" };
+    format!("… {cut} more line{plural} not shown")
 }
 
 /// Highlighted code behind the body indent, cut at the code width.
