@@ -261,9 +261,9 @@ impl State {
     }
 
     fn assistant(&mut self, sink: &mut Sink, value: &mut Value, time: Option<String>) {
-        let message = value.get("message").unwrap_or(&Value::Null);
         if value.get("isApiErrorMessage").and_then(Value::as_bool) == Some(true) {
-            let text = user::text_of(message.get("content").unwrap_or(&Value::Null));
+            let content = value.get("message").and_then(|m| m.get("content"));
+            let text = user::text_of(content.unwrap_or(&Value::Null));
             sink.notice(time, "error", text);
             return;
         }
