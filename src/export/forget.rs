@@ -82,7 +82,7 @@ mod tests {
                 content: Content::Text(text),
                 ..
             } => text.clone(),
-            EventKind::ConfigDelta { delta } => delta.to_string(),
+            EventKind::ConfigDelta { delta } => delta.value().to_string(),
             other => panic!("not a text: {other:?}"),
         }
     }
@@ -109,7 +109,7 @@ mod tests {
             Event::new(
                 None,
                 EventKind::ConfigDelta {
-                    delta: Box::new(json!({"style": {}})),
+                    delta: json!({"style": {}}).into(),
                 },
             ),
             prompt("two"),

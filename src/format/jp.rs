@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::surrogates;
 use crate::model::facts::Facts;
-use crate::model::{Block, ChatResponse, Content, Event, EventKind};
+use crate::model::{Block, ChatResponse, Content, Event, EventKind, JsonText};
 use crate::problem::json_kind;
 use entry::{Entry, Member, Slot};
 
@@ -647,10 +647,10 @@ fn decode_known<'de>(
         },
         "config_delta" => EventKind::ConfigDelta {
             // JP is lenient here: a missing or invalid delta is an empty one.
-            delta: Box::new(match map.take("delta") {
-                Some(Slot::Value(v @ Value::Object(_))) => v,
-                _ => Value::Object(Map::new()),
-            }),
+            delta: match map.take("delta") {
+                Some(Slot::Value(v @ Value::Object(_))) => JsonText::of(&v),
+                _ => JsonText::of(&Value::Object(Map::new())),
+            },
         },
         _ => {
             map.take("type");

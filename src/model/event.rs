@@ -182,8 +182,9 @@ pub enum EventKind {
     },
     /// A change of configuration that applies from the next turn on.
     ConfigDelta {
-        /// The partial configuration.
-        delta: Box<Value>,
+        /// The partial configuration, as its text: a conversation may hold
+        /// hundreds of thousands, each merged once ([`super::JsonText`]).
+        delta: super::JsonText,
     },
     /// A compaction overlay, kept as stored (projection-only).
     Compaction(Box<Map<String, Value>>),
@@ -552,7 +553,7 @@ impl Event {
                 map.insert("answer".into(), (**answer).clone());
             }
             EventKind::ConfigDelta { delta } => {
-                map.insert("delta".into(), (**delta).clone());
+                map.insert("delta".into(), delta.value());
             }
             EventKind::Compaction(rest) => {
                 for (k, v) in rest.iter() {

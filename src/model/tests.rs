@@ -45,7 +45,7 @@ fn turn_start_opens_a_turn_only_after_an_event() {
         ev(EventKind::TurnStart),
         user("a"),
         ev(EventKind::ConfigDelta {
-            delta: Box::new(json!({})),
+            delta: json!({}).into(),
         }),
         ev(EventKind::TurnStart),
         user("b"),
@@ -263,7 +263,7 @@ fn inquiry(id: &str, answered: bool) -> Event {
 
 fn delta() -> Event {
     ev(EventKind::ConfigDelta {
-        delta: Box::new(json!({})),
+        delta: json!({}).into(),
     })
 }
 

@@ -123,7 +123,7 @@ impl<'c> PolicyTimeline<'c> {
         let mut merged = false;
         while self.next_delta < first {
             if let EventKind::ConfigDelta { delta } = &events[self.next_delta].kind {
-                merge_config(self.config.to_mut(), delta);
+                merge_config(self.config.to_mut(), &delta.value());
                 merged = true;
                 self.last_delta = Some(self.next_delta);
             }

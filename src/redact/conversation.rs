@@ -96,7 +96,7 @@ pub fn redact_event(redactor: &Redactor, event: &mut Event) {
             redact_value(redactor, question);
         }
         EventKind::InquiryResponse { answer, .. } => redact_value(redactor, answer),
-        EventKind::ConfigDelta { delta } => redact_value(redactor, delta),
+        EventKind::ConfigDelta { delta } => delta.change(|value| redact_value(redactor, value)),
         EventKind::Compaction(map) => map.values_mut().for_each(|v| redact_value(redactor, v)),
         EventKind::Unknown(value) => redact_value(redactor, value),
     }

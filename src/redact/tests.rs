@@ -384,3 +384,32 @@ fn redacting_a_call_leaves_the_arguments_it_shares_as_they_were() {
     assert!(!text.contains(secret) && text.contains("[redacted"), "{text}");
     assert!(arguments_of(&kept).to_string().contains(secret));
 }
+
+/// A configuration change is held as its text: a secret in it, planted or
+/// named by its key, is redacted all the same, and the rest kept.
+#[test]
+fn a_configuration_change_is_redacted_where_it_holds_a_secret() {
+    use serde_json::json;
+
+    use crate::model::{Event, EventKind};
+
+    let redactor = Redactor::builtin().expect("the built-in rules compile");
+    let (planted, named) = (PLANTED[3].1, "hunter2-but-longer-and-secret");
+    let mut event = Event::new(
+        None,
+        EventKind::ConfigDelta {
+            delta: json!({"providers": {"github": {"token": planted}, "db": {"password": named}},
+                          "assistant": {"name": "Dev"}})
+            .into(),
+        },
+    );
+    super::redact_event(&redactor, &mut event);
+    let EventKind::ConfigDelta { delta } = &event.kind else {
+        unreachable!("a change")
+    };
+    let delta = delta.value();
+    let text = delta.to_string();
+    assert!(!text.contains(planted) && !text.contains(named), "{text}");
+    assert_eq!(delta["providers"]["github"]["token"], "[redacted github-pat]");
+    assert_eq!(delta["assistant"]["name"], "Dev");
+}

@@ -907,3 +907,49 @@ fn a_last_turn_of_six_hundred_thousand_entries_is_printed_within_the_rule() {
     check_bounds("render --turn -1", events.len() as u64, &run);
     assert!(text(&run).contains("the end"), "{}", text(&run));
 }
+
+/// A JP conversation of 90,000 turns, each changing one nested setting (a
+/// `config_delta`), then asking (26 MB): printed whole and its last turn.
+/// A change held as a JSON value cost about ten times its text (a map per
+/// object), 8.7× the file in all; it is held as its text now.
+#[test]
+fn a_conversation_of_ninety_thousand_configuration_changes_is_read_within_the_rule() {
+    let parent = tempfile::tempdir().expect("a temporary folder");
+    let dir = parent.path().join("17760760747-changes");
+    std::fs::create_dir(&dir).expect("a conversation folder");
+    std::fs::write(dir.join("base_config.json"), "{}").expect("written");
+    let time = "2026-05-01 10:00:00.1";
+    let mut events = String::from("[\n");
+    for i in 0..90_000 {
+        let entries = [
+            json!({"type": "turn_start", "timestamp": time}),
+            json!({"type": "config_delta", "timestamp": time,
+                   "delta": {"assistant": {"model": {"parameters": {"temperature": i % 10}}}}}),
+            json!({"type": "chat_request", "timestamp": time, "content": format!("ask {i}")}),
+        ];
+        for entry in entries {
+            if events.len() > 2 {
+                events.push_str(",\n");
+            }
+            events.push_str("  ");
+            events.push_str(&entry.to_string());
+        }
+    }
+    events.push_str("\n]\n");
+    std::fs::write(dir.join("events.json"), &events).expect("written");
+    for last in [false, true] {
+        let mut command = vec!["render", "--color", "never", "--width", "80", arg(&dir)];
+        if last {
+            command.extend(["--turn", "-1"]);
+        }
+        let run = overhear(&command);
+        run.expect_code(0);
+        check_bounds(&command.join(" "), events.len() as u64, &run);
+        let shown = text(&run);
+        assert!(
+            shown.contains("turn 90000") && shown.contains("ask 89999"),
+            "{}",
+            &shown[shown.len().saturating_sub(400)..]
+        );
+    }
+}

@@ -363,10 +363,11 @@ mod reference {
             },
             "config_delta" => EventKind::ConfigDelta {
                 // JP is lenient here: a missing or invalid delta is an empty one.
-                delta: Box::new(match map.take("delta") {
+                delta: match map.take("delta") {
                     Some(v @ Value::Object(_)) => v,
                     _ => Value::Object(Map::new()),
-                }),
+                }
+                .into(),
             },
             _ => {
                 map.take("type");

@@ -29,7 +29,7 @@ fn tell_user_response() -> Event {
 fn all_kinds() -> Vec<Event> {
     vec![
         ev(EventKind::ConfigDelta {
-            delta: Box::new(json!({})),
+            delta: json!({}).into(),
         }),
         ev(EventKind::TurnStart),
         ev(EventKind::ChatRequest {
