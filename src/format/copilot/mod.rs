@@ -91,7 +91,7 @@ impl Records for State {
 }
 
 impl State {
-    fn event(&mut self, sink: &mut Sink, value: &Value) {
+    fn event(&mut self, sink: &mut Sink, value: &mut Value) {
         let agent = str_at(value, "agentId").map(str::to_string);
         let own = self.own.get_or_insert_with(|| agent.clone()).clone();
         let time = timestamp(value);
@@ -110,7 +110,7 @@ impl State {
         }
         match kind {
             "user.message" => self.user(sink, value, data, time),
-            "assistant.message" => self.assistant(sink, value, data, time),
+            "assistant.message" => self.assistant(sink, value, time),
             "assistant.reasoning" => {
                 let text = str_at(data, "content").unwrap_or("");
                 self.reason(sink, time, text);
@@ -141,9 +141,13 @@ impl State {
                 if self.calls.contains_key(id) {
                     sink.opaque(time, value); // announced by its request
                 } else {
-                    let name = str_at(data, "toolName").unwrap_or("tool");
-                    let arguments = data.get("arguments").cloned().unwrap_or(Value::Null);
-                    self.call(sink, time, id, name, arguments);
+                    let (id, name) = (id.to_string(), str_at(data, "toolName").unwrap_or("tool"));
+                    let name = name.to_string();
+                    // Moved out, not copied: the record is dropped after.
+                    let arguments = value
+                        .pointer_mut("/data/arguments")
+                        .map_or(Value::Null, Value::take);
+                    self.call(sink, time, &id, &name, arguments);
                 }
             }
             "tool.execution_complete" => self.result(sink, data, time),
@@ -251,7 +255,8 @@ impl State {
 
     /// An `assistant.message`, once per `messageId`: its reasoning, its
     /// speech, then its tool calls (spec §3.4).
-    fn assistant(&mut self, sink: &mut Sink, value: &Value, data: &Value, time: Option<String>) {
+    fn assistant(&mut self, sink: &mut Sink, value: &mut Value, time: Option<String>) {
+        let data = value.get("data").unwrap_or(&Value::Null);
         if let Some(id) = str_at(data, "messageId")
             && !self.messages.insert(id.to_string())
         {
@@ -278,22 +283,24 @@ impl State {
                 EventKind::ChatResponse(ChatResponse::Message(Some(speech.to_string()))),
             );
         }
-        for request in data
-            .get("toolRequests")
-            .and_then(Value::as_array)
+        if let Some(tokens) = data.get("outputTokens").and_then(Value::as_u64) {
+            self.output_tokens += tokens;
+        }
+        // Each request's arguments are moved out, not copied: the record is
+        // dropped after.
+        for request in value
+            .pointer_mut("/data/toolRequests")
+            .and_then(Value::as_array_mut)
             .into_iter()
             .flatten()
         {
-            let id = str_at(request, "toolCallId").unwrap_or("");
-            if self.calls.contains_key(id) {
+            let id = str_at(request, "toolCallId").unwrap_or("").to_string();
+            if self.calls.contains_key(&id) {
                 continue;
             }
-            let name = str_at(request, "name").unwrap_or("tool");
-            let arguments = request.get("arguments").cloned().unwrap_or(Value::Null);
-            self.call(sink, time.clone(), id, name, arguments);
-        }
-        if let Some(tokens) = data.get("outputTokens").and_then(Value::as_u64) {
-            self.output_tokens += tokens;
+            let name = str_at(request, "name").unwrap_or("tool").to_string();
+            let arguments = request.get_mut("arguments").map_or(Value::Null, Value::take);
+            self.call(sink, time.clone(), &id, &name, arguments);
         }
         self.update_turn(sink, |_| {});
     }

@@ -144,12 +144,12 @@ impl State {
             let session = session.to_string();
             return self.forward(sink, &session, value);
         }
-        let Some(data) = rows::data(sink, value) else {
+        let Some(mut data) = rows::data(sink, value) else {
             return;
         };
         match table {
             "message" => self.message(sink, value, &data),
-            "part" => self.part(sink, value, &data),
+            "part" => self.part(sink, value, &mut data),
             _ => sink.opaque(rows::time(value, &data), value),
         }
     }

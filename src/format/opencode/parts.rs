@@ -29,7 +29,7 @@ pub(super) enum Made {
 }
 
 impl State {
-    pub(super) fn part(&mut self, sink: &mut Sink, value: &Value, data: &Value) {
+    pub(super) fn part(&mut self, sink: &mut Sink, value: &Value, data: &mut Value) {
         let Some(id) = str_at(value, "id").map(str::to_string) else {
             sink.opaque(None, value);
             return;
@@ -161,31 +161,38 @@ impl State {
         &mut self,
         sink: &mut Sink,
         time: Option<String>,
-        data: &Value,
+        data: &mut Value,
         made: Option<Made>,
     ) -> Option<Made> {
         let call = str_at(data, "callID").unwrap_or("").to_string();
         let name = str_at(data, "tool").unwrap_or("tool").to_string();
+        // Moved out, not copied: the row's data is dropped after.
+        let input = data.pointer_mut("/state/input").map_or(Value::Null, Value::take);
         let state = data.get("state").unwrap_or(&Value::Null);
-        let input = state.get("input").cloned().unwrap_or(Value::Null);
         let (request, response) = match made {
             Some(Made::Tool { request, response }) => {
-                sink.update(request, |event| match &mut event.kind {
-                    EventKind::ToolCallRequest { arguments, .. } if **arguments != input => {
-                        *arguments = Arc::new(input.clone());
-                        describe(event, &name, &input);
-                        true
+                sink.update(request, |event| {
+                    let EventKind::ToolCallRequest { arguments, .. } = &mut event.kind else {
+                        return false;
+                    };
+                    if **arguments == input {
+                        return false;
                     }
-                    _ => false,
+                    let input = Arc::new(input);
+                    *arguments = Arc::clone(&input);
+                    describe(event, &name, &input);
+                    true
                 });
                 (request, response)
             }
             Some(other) => return Some(other),
             None => {
-                let request =
-                    sink.push_call(time.clone(), call.clone(), name.clone(), input.clone());
-                if let Some(event) = sink.events.get_mut(request) {
-                    describe(event, &name, &input);
+                let request = sink.push_call(time.clone(), call.clone(), name.clone(), input);
+                if let Some(event) = sink.events.get_mut(request)
+                    && let EventKind::ToolCallRequest { arguments, .. } = &event.kind
+                {
+                    let arguments = Arc::clone(arguments);
+                    describe(event, &name, &arguments);
                 }
                 (request, None)
             }
