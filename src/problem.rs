@@ -110,6 +110,10 @@ pub fn json_problem(err: &serde_json::Error, within: &str) -> String {
     match message {
         "trailing characters" => format!("more text after the JSON value; {within} must hold one"),
         "trailing comma" => "a comma before a closing bracket (JSON allows none)".to_string(),
+        // serde_json's limit (JP's own reader has it too).
+        "recursion limit exceeded" => {
+            "nested deeper than 127 levels, more than overhear reads".to_string()
+        }
         other => other.to_string(),
     }
 }

@@ -225,6 +225,15 @@ fn events_files_that_are_not_json_name_line_and_column() {
             "{\"type\": \"turn_start\"}",
             "line 1, column 1: found a JSON object, expected a JSON array of conversation events",
         ),
+        (
+            // The array, the entry and 126 more levels: 128, one past the limit.
+            &format!(
+                "[{{\"type\": \"config_delta\", \"delta\": {}1{}}}]",
+                "[".repeat(126),
+                "]".repeat(126)
+            ),
+            "line 1, column 161: nested deeper than 127 levels, more than overhear reads",
+        ),
     ];
     for (i, (text, place)) in cases.into_iter().enumerate() {
         let file = s.write(&format!("c{i}/events.json"), text);

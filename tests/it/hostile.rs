@@ -46,7 +46,7 @@ fn load_dir(dir: &Path) -> overhear::load::Live {
 fn json_nested_ten_thousand_deep_is_one_line_error_for_events_and_render_alike() {
     let conv = Conversation::from_bytes(&deep_array(10_000));
     let expected = format!(
-        "overhear: {}: line 1, column 128: recursion limit exceeded\n",
+        "overhear: {}: line 1, column 128: nested deeper than 127 levels, more than overhear reads\n",
         conv.events_path().display()
     );
     for run in [
@@ -71,7 +71,7 @@ fn an_event_nested_ten_thousand_deep_is_a_one_line_error() {
     assert_eq!(
         run.stderr,
         format!(
-            "overhear: {}: line 2, column 695: recursion limit exceeded\n",
+            "overhear: {}: line 2, column 695: nested deeper than 127 levels, more than overhear reads\n",
             conv.events_path().display()
         )
     );
@@ -86,7 +86,7 @@ fn base_config_nested_ten_thousand_deep_is_a_one_line_error_naming_it() {
     assert_eq!(
         run.stderr,
         format!(
-            "overhear: {}: line 1, column 636: recursion limit exceeded\n",
+            "overhear: {}: line 1, column 636: nested deeper than 127 levels, more than overhear reads\n",
             conv.path().join("base_config.json").display()
         )
     );

@@ -330,7 +330,7 @@ fn json_nested_ten_thousand_deep_is_a_one_line_error_and_the_terminal_is_kept() 
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(code, 1);
     let expected = format!(
-        "overhear: {}: line 1, column 128: recursion limit exceeded",
+        "overhear: {}: line 1, column 128: nested deeper than 127 levels, more than overhear reads",
         dir.path().join("events.json").display()
     );
     let contents = viewer.contents();
