@@ -873,16 +873,22 @@ fn an_export_writes_the_same_pages_whether_or_not_it_has_a_scratch_file() {
     assert!(left.is_empty(), "left in TMPDIR: {left:?}");
 }
 
+/// A JP conversation folder `name` in `parent` of `events` and an empty
+/// base configuration.
+fn jp_conversation(parent: &Path, name: &str, events: &str) -> PathBuf {
+    let dir = parent.join(name);
+    std::fs::create_dir(&dir).expect("a conversation folder");
+    std::fs::write(dir.join("base_config.json"), "{}").expect("written");
+    std::fs::write(dir.join("events.json"), events).expect("written");
+    dir
+}
+
 /// A JP conversation whose last turn is 600,000 `turn_start`s (they open
 /// no turn without a conversation event between them: one turn of 37 MB),
 /// printed with `--turn -1`: the sparse read's events of that turn are let
 /// go of before it is decoded again from the file, so it is not held twice.
 #[test]
 fn a_last_turn_of_six_hundred_thousand_entries_is_printed_within_the_rule() {
-    let parent = tempfile::tempdir().expect("a temporary folder");
-    let dir = parent.path().join("17760760747-starts");
-    std::fs::create_dir(&dir).expect("a conversation folder");
-    std::fs::write(dir.join("base_config.json"), "{}").expect("written");
     let entry = r#"{"type": "turn_start", "timestamp": "2026-05-01 10:00:00.1"}"#;
     let mut events = String::from("[\n");
     for i in 0..600_000 {
@@ -892,7 +898,8 @@ fn a_last_turn_of_six_hundred_thousand_entries_is_printed_within_the_rule() {
         events.push_str(entry);
     }
     events.push_str(",\n{\"type\": \"chat_request\", \"content\": \"the end\"}\n]\n");
-    std::fs::write(dir.join("events.json"), &events).expect("written");
+    let parent = tempfile::tempdir().expect("a temporary folder");
+    let dir = jp_conversation(parent.path(), "17760760747-starts", &events);
     let run = overhear([
         "render",
         "--turn",
@@ -914,10 +921,6 @@ fn a_last_turn_of_six_hundred_thousand_entries_is_printed_within_the_rule() {
 /// object), 8.7× the file in all; it is held as its text now.
 #[test]
 fn a_conversation_of_ninety_thousand_configuration_changes_is_read_within_the_rule() {
-    let parent = tempfile::tempdir().expect("a temporary folder");
-    let dir = parent.path().join("17760760747-changes");
-    std::fs::create_dir(&dir).expect("a conversation folder");
-    std::fs::write(dir.join("base_config.json"), "{}").expect("written");
     let time = "2026-05-01 10:00:00.1";
     let mut events = String::from("[\n");
     for i in 0..90_000 {
@@ -936,7 +939,8 @@ fn a_conversation_of_ninety_thousand_configuration_changes_is_read_within_the_ru
         }
     }
     events.push_str("\n]\n");
-    std::fs::write(dir.join("events.json"), &events).expect("written");
+    let parent = tempfile::tempdir().expect("a temporary folder");
+    let dir = jp_conversation(parent.path(), "17760760747-changes", &events);
     for last in [false, true] {
         let mut command = vec!["render", "--color", "never", "--width", "80", arg(&dir)];
         if last {
