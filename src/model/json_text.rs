@@ -1,9 +1,10 @@
 //! A JSON value held as its compact text, for values a conversation may
 //! hold by the hundred thousand that are read only now and then: a
 //! `config_delta`'s change (merged once, when its turn comes; shown in the
-//! raw view). A `serde_json::Value` of small nested objects costs about ten
-//! times its text (each object a map of its own), which broke the memory
-//! rule (docs/hardening.md, "Bounded work") on a file made of such changes.
+//! raw view). A `serde_json::Value` of small nested objects costs about
+//! thirty times its text (each object a map of its own), which broke the
+//! memory rule (docs/hardening.md, "Bounded work") on a file made of such
+//! changes.
 
 use serde_json::Value;
 

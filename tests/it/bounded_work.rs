@@ -917,8 +917,8 @@ fn a_last_turn_of_six_hundred_thousand_entries_is_printed_within_the_rule() {
 
 /// A JP conversation of 90,000 turns, each changing one nested setting (a
 /// `config_delta`), then asking (26 MB): printed whole and its last turn.
-/// A change held as a JSON value cost about ten times its text (a map per
-/// object), 8.7× the file in all; it is held as its text now.
+/// A change held as a JSON value cost about thirty times its text (a map per
+/// object), 9.7× this file in all; it is held as its text now.
 #[test]
 fn a_conversation_of_ninety_thousand_configuration_changes_is_read_within_the_rule() {
     let time = "2026-05-01 10:00:00.1";
