@@ -266,8 +266,19 @@ impl Inner {
         let (repaired, warning) = self.surrogates.line(number, lead, trimmed);
         self.diagnostics.extend(warning);
         let trimmed = &*repaired;
-        let value: Value = match serde_json::from_slice(trimmed) {
-            Ok(value) => value,
+        let value: Value = match crate::model::bounded_value::from_slice(trimmed) {
+            Ok(bounded) => {
+                if bounded.cut > 0 {
+                    self.diagnostics.push(SkippedLine {
+                        line: number,
+                        reason: format!(
+                            "{}; the raw view shows the line",
+                            crate::model::bounded_value::warning(bounded.cut)
+                        ),
+                    });
+                }
+                bounded.value
+            }
             Err(error) => {
                 let problem = crate::problem::json_problem(&error, "the line");
                 let column = error.column().max(1) + lead;

@@ -15,6 +15,7 @@ use foldhash::HashMap;
 
 use serde_json::{Map, Value};
 
+use crate::model::bounded_value::Bounded;
 use super::eve::lines::LineSplitter;
 use super::reader::{SubAgentLink, SubAgentSource};
 use super::surrogates::LineRepair;
@@ -288,8 +289,17 @@ impl Sink {
         let (repaired, warning) = self.surrogates.line(number, lead, trimmed);
         self.diagnostics.extend(warning);
         let trimmed = &*repaired;
-        let reason = match serde_json::from_slice::<Value>(trimmed) {
-            Ok(value) if value.is_object() => {
+        let reason = match crate::model::bounded_value::from_slice(trimmed) {
+            Ok(Bounded { value, cut }) if value.is_object() => {
+                if cut > 0 {
+                    self.diagnostics.push(SkippedLine {
+                        line: number,
+                        reason: format!(
+                            "{}; the raw view shows the line",
+                            crate::model::bounded_value::warning(cut)
+                        ),
+                    });
+                }
                 self.originals
                     .push(Original::new(number, trimmed, true, None, None));
                 return vec![value];

@@ -4,6 +4,7 @@
 //! Everything here is derived from the event list alone, by JP's own rules
 //! (jp-format §1.10, §1.11): no display configuration is involved.
 
+pub(crate) mod bounded_value;
 pub mod call_view;
 mod event;
 pub mod facts;

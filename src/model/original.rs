@@ -72,6 +72,16 @@ impl Original {
         serde_json::from_str(self.json.as_deref()?).ok()
     }
 
+    /// The line parsed within a budget of values
+    /// ([`super::bounded_value`]), to read a few of its fields however long
+    /// it is: an array or object too large to hold stands as a note.
+    pub fn fields(&self) -> Option<Value> {
+        let json = self.json.as_deref()?;
+        super::bounded_value::from_slice(json.as_bytes())
+            .ok()
+            .map(|bounded| bounded.value)
+    }
+
     /// Edits the stored line through its parsed value (redaction): when
     /// `change` says it changed the value, the line is stored again as that
     /// value's JSON (keeping the turn it names). A line that did not parse is left.

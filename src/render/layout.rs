@@ -44,7 +44,7 @@ mod stream_blocks;
 mod subagent;
 
 use self::card::tool_card;
-use self::lines::{clean, fit, indent, inner_width, json_value_lines, pane, raw_json_block};
+use self::lines::{clean, fit, indent, inner_width, json_text_lines, pane, raw_json_block};
 use self::message::{assistant_message, data, inquiry_lines, tool_speech, user_message};
 use self::reasoning::reasoning;
 pub use self::rules::display_timestamp;

@@ -957,3 +957,124 @@ fn a_conversation_of_ninety_thousand_configuration_changes_is_read_within_the_ru
         );
     }
 }
+
+/// A Claude Code transcript of two lines holding long arrays of small
+/// objects (12 MB): a tool result whose `toolUseResult` carries an MCP
+/// tool's structured rows, and a call whose input holds an array of items.
+/// Each line was one JSON value while it was read (about twenty times its
+/// text), and the input was kept as one: 0.6 GB. Each array is left unread
+/// past a line's budget of values now, said in a warning naming the line,
+/// and the rest of the line (the result's text, the call) is shown.
+#[test]
+fn transcript_lines_of_long_arrays_of_small_objects_are_read_within_the_rule() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("rows.jsonl");
+    let rows: Vec<Value> = (0..250_000).map(|i| json!({"id": i, "ok": true})).collect();
+    let items: Vec<Value> = (0..500_000).map(|_| json!({"a": 1})).collect();
+    let mut result = claude_line(
+        "u2",
+        Some("a1"),
+        "user",
+        json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "250000 rows"}]}),
+    );
+    result["toolUseResult"] = json!({"structuredContent": {"rows": rows}});
+    let size = write_lines(
+        &path,
+        &[
+            claude_line(
+                "u1",
+                None,
+                "user",
+                json!({"role": "user", "content": "query"}),
+            ),
+            claude_line(
+                "a1",
+                Some("u1"),
+                "assistant",
+                json!({"role": "assistant", "id": "m1", "content": [
+                    {"type": "tool_use", "id": "t1", "name": "mcp__db__query", "input": {"sql": "select *"}}]}),
+            ),
+            result,
+            claude_line(
+                "a2",
+                Some("u2"),
+                "assistant",
+                json!({"role": "assistant", "id": "m2", "content": [
+                    {"type": "tool_use", "id": "t2", "name": "load", "input": {"path": "/x.json", "items": items}}]}),
+            ),
+        ],
+    );
+    let out = dir.path().join("out.md");
+    for command in [
+        vec!["render", "--color", "never", "--width", "80", arg(&path)],
+        vec!["render", "--view", "raw", "--color", "never", arg(&path)],
+        vec!["events", arg(&path)],
+        vec!["export", arg(&path), "-o", arg(&out)],
+    ] {
+        let run = overhear(&command);
+        run.expect_code(0);
+        check_bounds(&command[..2].join(" "), size, &run);
+        let warnings = &run.stderr;
+        for line in [3, 4] {
+            assert!(
+                warnings.contains(&format!(
+                    "line {line}: more values than overhear holds of one record: an array or object not read"
+                )),
+                "{warnings}"
+            );
+        }
+    }
+    let shown = text(&overhear([
+        "render",
+        "--color",
+        "never",
+        "--width",
+        "80",
+        arg(&path),
+    ]));
+    assert!(shown.contains("250000 rows"), "{shown}");
+    assert!(
+        shown.contains(r#""path": "/x.json","#)
+            && shown.contains(
+                r#""items": "(not read: more values than overhear holds of one record)""#
+            ),
+        "{shown}"
+    );
+}
+
+/// The same for an eve stream: a message whose record also holds a long
+/// array (6 MB) is shown, its array left unread, with a warning.
+#[test]
+fn an_eve_line_of_a_long_array_of_small_objects_is_read_within_the_rule() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("stream.ndjson");
+    let meta =
+        |n: usize| json!({"at": format!("2026-01-01T00:00:0{n}.000Z"), "id": format!("evt-{n}")});
+    let extra: Vec<Value> = (0..500_000).map(|_| json!({"a": 1})).collect();
+    let size = write_lines(
+        &path,
+        &[
+            json!({"type": "session.started", "data": {"runtime": {"agentId": "a"}}, "meta": meta(1)}),
+            json!({"type": "turn.started", "data": {"sequence": 0, "turnId": "turn-1"}, "meta": meta(2)}),
+            json!({"type": "message.received", "meta": meta(3), "data": {
+                "message": "what is in the file?", "sequence": 0, "turnId": "turn-1",
+                "parts": [{"type": "text", "text": "what is in the file?"}], "extra": extra}}),
+        ],
+    );
+    let run = overhear(["render", "--color", "never", "--width", "80", arg(&path)]);
+    run.expect_code(0);
+    check_bounds("render", size, &run);
+    assert!(
+        text(&run).contains("what is in the file?"),
+        "{}",
+        text(&run)
+    );
+    assert!(
+        run.stderr.contains(
+            "line 3: more values than overhear holds of one record: an array or object not read"
+        ),
+        "{}",
+        run.stderr
+    );
+}

@@ -23,6 +23,7 @@
 use serde_json::Value;
 
 use super::super::transcript::{Sink, str_at};
+use crate::model::bounded_value;
 
 /// The key every row record carries: the table it comes from (`session`,
 /// `message` or `part`; `format::detect::line_format` tells the format by it).
@@ -38,8 +39,14 @@ pub(super) fn data(sink: &mut Sink, value: &Value) -> Option<Value> {
         sink.skipped(format!("{table} {id}: no data"));
         return None;
     };
-    match serde_json::from_str::<Value>(text) {
-        Ok(data) if data.is_object() => Some(data),
+    match bounded_value::from_slice(text.as_bytes()) {
+        Ok(bounded) if bounded.value.is_object() => {
+            if bounded.cut > 0 {
+                let warning = bounded_value::warning(bounded.cut);
+                sink.skipped(format!("{table} {id}: its data: {warning}"));
+            }
+            Some(bounded.value)
+        }
         Ok(_) => {
             sink.skipped(format!("{table} {id}: data is not a JSON object"));
             None

@@ -175,8 +175,13 @@ pub const JSON_SHOWN_LINES: usize = 5_000;
 /// `value` as pretty, highlighted JSON behind the body indent: its first
 /// [`JSON_SHOWN_LINES`] lines, then a note of how many more it has.
 pub(super) fn json_value_lines(value: &Value, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
-    let compact = serde_json::to_string(value).unwrap_or_default();
-    let (head, total) = crate::render::result::reindent_json_head(&compact, JSON_SHOWN_LINES);
+    json_text_lines(&serde_json::to_string(value).unwrap_or_default(), ctx)
+}
+
+/// [`json_value_lines`] of JSON text as stored (a transcript's line in the
+/// raw view): re-indented from the text, no value made of it.
+pub(super) fn json_text_lines(json: &str, ctx: &LayoutContext<'_>) -> Vec<Line<'static>> {
+    let (head, total) = crate::render::result::reindent_json_head(json, JSON_SHOWN_LINES);
     let mut lines = code_lines(&clean(&head, ctx), Some("json"), ctx);
     if let Some(cut) = total.checked_sub(JSON_SHOWN_LINES).filter(|&cut| cut > 0) {
         lines.extend(wrap_spans(

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::{
     BODY_INDENT, LayoutContext, RESULT_GUTTER, clean, display_timestamp, indent, inner_width,
-    json_value_lines, pane,
+    json_text_lines, pane,
 };
 #[cfg(feature = "cli")]
 use crate::model::Conversation;
@@ -152,8 +152,10 @@ pub(super) fn original(index: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'stati
             &[Span::raw("  ")],
         ));
     }
-    if let Some(value) = original.value() {
-        if original.error.is_none() {
+    if let Some(json) = original.json.as_deref() {
+        if original.error.is_none()
+            && let Some(value) = original.fields()
+        {
             let header = clean(&original_header(original.line, &value), ctx).into_owned();
             lines.extend(wrap_spans(
                 &[Span::styled(header, styles.tool_header)],
@@ -162,7 +164,7 @@ pub(super) fn original(index: usize, ctx: &LayoutContext<'_>) -> Vec<Line<'stati
                 &[Span::raw("    ")],
             ));
         }
-        lines.extend(json_value_lines(&value, ctx));
+        lines.extend(json_text_lines(json, ctx));
     }
     lines.push(Line::default());
     lines
@@ -195,7 +197,11 @@ pub(super) fn text(kind: &BlockKind, conv: &Conversation) -> Option<String> {
     match kind {
         BlockKind::InProgress { .. } => conv.in_progress.as_ref().map(|p| p.text.clone()),
         BlockKind::Original { index } => conv.originals.get(*index).map(|o| {
-            let mut text = o.value().as_ref().map(super::lines::pretty).unwrap_or_default();
+            let mut text = o
+                .json
+                .as_deref()
+                .map(crate::render::result::reindent_json)
+                .unwrap_or_default();
             if let Some(error) = &o.error {
                 let problem = crate::problem::line_problem(o.line, error);
                 text.push_str(&format!("\nmalformed {problem}"));
