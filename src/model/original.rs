@@ -7,7 +7,7 @@ use serde_json::Value;
 /// One stored line of a stream as read, for the raw view.
 ///
 /// The line is kept as its text and parsed again when it is drawn
-/// ([`Original::value`]): parsed, a short line takes about ten times its
+/// ([`Original::fields`]): parsed, a short line takes about ten times its
 /// size, and a followed stream keeps every line it reads.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Original {
@@ -67,11 +67,6 @@ impl Original {
         }
     }
 
-    /// The line parsed, when it parsed when read.
-    pub fn value(&self) -> Option<Value> {
-        serde_json::from_str(self.json.as_deref()?).ok()
-    }
-
     /// The line parsed within a budget of values
     /// ([`super::bounded_value`]), to read a few of its fields however long
     /// it is: an array or object too large to hold stands as a note.
@@ -85,11 +80,20 @@ impl Original {
     /// Edits the stored line through its parsed value (redaction): when
     /// `change` says it changed the value, the line is stored again as that
     /// value's JSON (keeping the turn it names). A line that did not parse is left.
+    /// The line is parsed within a budget of values ([`Original::fields`]):
+    /// one holding more is stored again as what was read of it, whatever
+    /// `change` says, its arrays not read left out as their note, so that
+    /// nothing unread (and so unredacted) stays in it.
     pub fn rewrite(&mut self, change: impl FnOnce(&mut Value) -> bool) {
-        let Some(mut value) = self.value() else {
+        let Some(json) = self.json.as_deref() else {
             return;
         };
-        if !change(&mut value) {
+        let Ok(super::bounded_value::Bounded { mut value, cut }) =
+            super::bounded_value::from_slice(json.as_bytes())
+        else {
+            return;
+        };
+        if !change(&mut value) && cut == 0 {
             return;
         }
         let Ok(text) = serde_json::to_string(&value) else {
@@ -119,4 +123,36 @@ pub struct StreamPiece {
     pub key: String,
     /// The JSON pointer of the piece's string within the line.
     pub pointer: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::bounded_value::NOT_READ;
+
+    /// Redaction goes through `rewrite`: a line holding more values than a
+    /// record's budget is stored again as what was read of it, so an array
+    /// that was not read (a secret in it unredacted) does not stay.
+    #[test]
+    fn a_line_too_large_to_hold_is_stored_again_without_what_was_not_read() {
+        let mut items = vec!["1"; 120_000];
+        items[60_000] = "\"ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789\"";
+        let line = format!(
+            r#"{{"type":"user","turnId":"t1","items":[{}],"text":"kept"}}"#,
+            items.join(",")
+        );
+        let mut original = Original::new(4, line.as_bytes(), true, Some("t1"), None);
+        original.rewrite(|_| false);
+        let json = original.json.as_deref().expect("still JSON");
+        assert!(!json.contains("ghp_"), "nothing unread stays");
+        let value: Value = serde_json::from_str(json).expect("JSON");
+        assert_eq!(value["items"], NOT_READ);
+        assert_eq!(value["text"], "kept");
+        assert_eq!(original.turn_id(), Some("t1"));
+
+        let short = r#"{"type":"user","items":[1,2,3]}"#;
+        let mut original = Original::new(5, short.as_bytes(), true, None, None);
+        original.rewrite(|_| false);
+        assert_eq!(original.json.as_deref(), Some(short), "a line within budget is left as it is");
+    }
 }

@@ -482,7 +482,7 @@ mod tests {
         });
         let changed: Vec<Original> = store.iter().collect();
         assert_eq!(changed[..1_000], lines[..1_000]);
-        let second = changed[1_001].value().unwrap();
+        let second = changed[1_001].fields().unwrap();
         assert_eq!(second["type"], "redacted");
         assert_eq!(changed[1_001].turn_id(), lines[1_001].turn_id());
         assert_eq!(changed[1_001].error, None);
@@ -500,7 +500,7 @@ mod tests {
         let changed: Vec<Original> = store.iter().collect();
         assert_eq!(changed.len(), lines.len() + 1);
         for (now, was) in changed.iter().zip(&lines) {
-            match now.value() {
+            match now.fields() {
                 Some(value) => assert_eq!(value["type"], "redacted"),
                 // A line that did not parse is kept as it was.
                 None => assert_eq!(now, was),
@@ -522,7 +522,7 @@ mod tests {
                 }
             });
             for (index, (now, was)) in store.iter().zip(&lines).enumerate() {
-                let rewritten = index >= from && was.line % 400 == 1 && was.value().is_some();
+                let rewritten = index >= from && was.line % 400 == 1 && was.fields().is_some();
                 assert_eq!(now != *was, rewritten, "line {}, from {from}", was.line);
             }
             assert_eq!(store.len(), lines.len());

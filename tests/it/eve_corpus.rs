@@ -18,7 +18,7 @@ use serde_json::Value;
 fn originals_of<'a>(r: &'a EveReader, kind: &'a str) -> impl Iterator<Item = Value> + 'a {
     r.originals()
         .iter()
-        .filter_map(|o| o.value())
+        .filter_map(|o| o.fields())
         .filter(move |v| v["type"] == kind)
         .map(|mut v| v["data"].take())
 }

@@ -287,11 +287,11 @@ fn stored_lines_keep_their_text_and_give_back_the_value_and_turn_they_named() {
     );
     // The text as read (trimmed), parsed again on demand.
     assert_eq!(stored[1].json.as_deref(), Some(escaped.trim()));
-    assert_eq!(stored[1].value().unwrap()["data"]["turnId"], "turn_2");
+    assert_eq!(stored[1].fields().unwrap()["data"]["turnId"], "turn_2");
     // A line that is JSON but not an event keeps its text; one that is not
     // JSON has none.
-    assert!(stored[3].error.is_some() && stored[3].value().is_some());
-    assert!(stored[4].error.is_some() && stored[4].json.is_none() && stored[4].value().is_none());
+    assert!(stored[3].error.is_some() && stored[3].fields().is_some());
+    assert!(stored[4].error.is_some() && stored[4].json.is_none() && stored[4].fields().is_none());
 }
 
 /// A flood keeps every event: an eve event's time (RFC 3339 with
