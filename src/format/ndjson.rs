@@ -436,9 +436,13 @@ fn tell(held: &[u8], scanned: &mut usize, looked: &mut usize, end: bool) -> Opti
         *looked += 1;
         let repaired = super::surrogates::repaired(line).0;
         // A first line holding glued records (Qwen Code) tells by its first.
-        let value = serde_json::from_slice::<Value>(&repaired)
+        let value = crate::model::bounded_value::from_slice(&repaired)
             .ok()
-            .or_else(|| super::transcript::split_glued(&repaired).into_iter().next());
+            .map(|bounded| bounded.value)
+            .or_else(|| {
+                let glued = super::transcript::split_glued(&repaired);
+                glued.into_iter().next().map(|piece| piece.value)
+            });
         if let Some(value) = value
             && let Some(format) = line_format(&value)
         {

@@ -76,7 +76,8 @@ fn first_line<'a>(head: &'a [u8], plain: &'a mut Vec<u8>) -> Option<&'a [u8]> {
 /// when it is no `session_meta` or has none there, `None` when the line
 /// does not parse (cut short by the head's end).
 fn whole_meta_value(line: &[u8], pointer: &str) -> Option<Option<String>> {
-    let record = serde_json::from_slice::<Value>(&super::surrogates::repaired(line).0).ok()?;
+    let repaired = super::surrogates::repaired(line).0;
+    let record = crate::model::bounded_value::from_slice(&repaired).ok()?.value;
     if record.get("type").and_then(Value::as_str) != Some("session_meta") {
         return Some(None);
     }

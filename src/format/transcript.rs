@@ -278,6 +278,20 @@ impl Sink {
             .push(Original::new(1, trimmed, false, None, Some(reason)));
     }
 
+    /// Warns of line `number` when `cut` of its arrays or objects were not
+    /// read ([`crate::model::bounded_value`]).
+    fn warn_cut(&mut self, number: usize, cut: usize) {
+        if cut > 0 {
+            self.diagnostics.push(SkippedLine {
+                line: number,
+                reason: format!(
+                    "{}; the raw view shows the line",
+                    crate::model::bounded_value::warning(cut)
+                ),
+            });
+        }
+    }
+
     /// Parses one line, storing it for the raw view; a line that is not a
     /// JSON object is counted as skipped.
     fn parse(&mut self, number: usize, raw: &[u8]) -> Vec<Value> {
@@ -291,15 +305,7 @@ impl Sink {
         let trimmed = &*repaired;
         let reason = match crate::model::bounded_value::from_slice(trimmed) {
             Ok(Bounded { value, cut }) if value.is_object() => {
-                if cut > 0 {
-                    self.diagnostics.push(SkippedLine {
-                        line: number,
-                        reason: format!(
-                            "{}; the raw view shows the line",
-                            crate::model::bounded_value::warning(cut)
-                        ),
-                    });
-                }
+                self.warn_cut(number, cut);
                 self.originals
                     .push(Original::new(number, trimmed, true, None, None));
                 return vec![value];
@@ -309,7 +315,9 @@ impl Sink {
                 // Repaired, not bad: every record that parses is read.
                 self.originals
                     .push(Original::new(number, trimmed, true, None, None));
-                return split_glued(trimmed);
+                let pieces = split_glued(trimmed);
+                self.warn_cut(number, pieces.iter().map(|piece| piece.cut).sum());
+                return pieces.into_iter().map(|piece| piece.value).collect();
             }
             Err(error) => {
                 let problem = crate::problem::json_problem(&error, "the line");
@@ -617,8 +625,9 @@ impl TurnProgress {
 
 /// The JSON objects of a line holding several glued together (`…}{…`):
 /// split on balanced top-level braces outside strings, each piece that
-/// parses as an object kept (Qwen Code's own `recoverObjectsFromLine`).
-pub(crate) fn split_glued(line: &[u8]) -> Vec<Value> {
+/// parses as an object kept (Qwen Code's own `recoverObjectsFromLine`),
+/// each read within its budget of values.
+pub(crate) fn split_glued(line: &[u8]) -> Vec<Bounded> {
     let mut found = Vec::new();
     let (mut depth, mut start, mut in_string, mut escaped) = (0usize, None, false, false);
     for (at, &byte) in line.iter().enumerate() {
@@ -643,9 +652,9 @@ pub(crate) fn split_glued(line: &[u8]) -> Vec<Value> {
                 depth -= 1;
                 if depth == 0
                     && let Some(from) = start.take()
-                    && let Ok(value) = serde_json::from_slice::<Value>(&line[from..=at])
+                    && let Ok(piece) = crate::model::bounded_value::from_slice(&line[from..=at])
                 {
-                    found.push(value);
+                    found.push(piece);
                 }
             }
             _ => {}
