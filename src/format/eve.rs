@@ -268,15 +268,8 @@ impl Inner {
         let trimmed = &*repaired;
         let value: Value = match crate::model::bounded_value::from_slice(trimmed) {
             Ok(bounded) => {
-                if bounded.cut > 0 {
-                    self.diagnostics.push(SkippedLine {
-                        line: number,
-                        reason: format!(
-                            "{}; the raw view shows the line",
-                            crate::model::bounded_value::warning(bounded.cut)
-                        ),
-                    });
-                }
+                let cut = super::transcript::line_warning(number, bounded.cut);
+                self.diagnostics.extend(cut);
                 bounded.value
             }
             Err(error) => {

@@ -15,11 +15,11 @@ use foldhash::HashMap;
 
 use serde_json::{Map, Value};
 
-use crate::model::bounded_value::Bounded;
 use super::eve::lines::LineSplitter;
 use super::reader::{SubAgentLink, SubAgentSource};
 use super::surrogates::LineRepair;
 use crate::model::Original;
+use crate::model::bounded_value::{self, Bounded};
 use crate::model::facts::ImageAt;
 use crate::model::{call_view, facts};
 use crate::model::{ChatResponse, Event, EventKind};
@@ -278,20 +278,6 @@ impl Sink {
             .push(Original::new(1, trimmed, false, None, Some(reason)));
     }
 
-    /// Warns of line `number` when `cut` of its arrays or objects were not
-    /// read ([`crate::model::bounded_value`]).
-    fn warn_cut(&mut self, number: usize, cut: usize) {
-        if cut > 0 {
-            self.diagnostics.push(SkippedLine {
-                line: number,
-                reason: format!(
-                    "{}; the raw view shows the line",
-                    crate::model::bounded_value::warning(cut)
-                ),
-            });
-        }
-    }
-
     /// Parses one line, storing it for the raw view; a line that is not a
     /// JSON object is counted as skipped.
     fn parse(&mut self, number: usize, raw: &[u8]) -> Vec<Value> {
@@ -303,9 +289,9 @@ impl Sink {
         let (repaired, warning) = self.surrogates.line(number, lead, trimmed);
         self.diagnostics.extend(warning);
         let trimmed = &*repaired;
-        let reason = match crate::model::bounded_value::from_slice(trimmed) {
+        let reason = match bounded_value::from_slice(trimmed) {
             Ok(Bounded { value, cut }) if value.is_object() => {
-                self.warn_cut(number, cut);
+                self.diagnostics.extend(line_warning(number, cut));
                 self.originals
                     .push(Original::new(number, trimmed, true, None, None));
                 return vec![value];
@@ -316,7 +302,8 @@ impl Sink {
                 self.originals
                     .push(Original::new(number, trimmed, true, None, None));
                 let pieces = split_glued(trimmed);
-                self.warn_cut(number, pieces.iter().map(|piece| piece.cut).sum());
+                let cut = pieces.iter().map(|piece| piece.cut).sum();
+                self.diagnostics.extend(line_warning(number, cut));
                 return pieces.into_iter().map(|piece| piece.value).collect();
             }
             Err(error) => {
@@ -623,6 +610,16 @@ impl TurnProgress {
     }
 }
 
+/// The warning for line `line` of a transcript or stream when `cut` of its
+/// arrays or objects were not read ([`bounded_value`]; none when none was):
+/// its raw view keeps them.
+pub(crate) fn line_warning(line: usize, cut: usize) -> Option<SkippedLine> {
+    (cut > 0).then(|| SkippedLine {
+        line,
+        reason: format!("{}; the raw view shows the line", bounded_value::warning(cut)),
+    })
+}
+
 /// The JSON objects of a line holding several glued together (`…}{…`):
 /// split on balanced top-level braces outside strings, each piece that
 /// parses as an object kept (Qwen Code's own `recoverObjectsFromLine`),
@@ -652,7 +649,7 @@ pub(crate) fn split_glued(line: &[u8]) -> Vec<Bounded> {
                 depth -= 1;
                 if depth == 0
                     && let Some(from) = start.take()
-                    && let Ok(piece) = crate::model::bounded_value::from_slice(&line[from..=at])
+                    && let Ok(piece) = bounded_value::from_slice(&line[from..=at])
                 {
                     found.push(piece);
                 }
