@@ -6,9 +6,10 @@
 //! 400 MB while it was read, past the memory rule (docs/hardening.md,
 //! "Bounded work"). Here a record is parsed as serde_json parses it,
 //! counting the values made. When it would make more than its budget
-//! ([`budget`]), the array or object that made the most of them is not
-//! kept: the rest of it is read without being made, and it stands as the
-//! string [`NOT_READ`]; the rest of the record is read as before. Readers
+//! ([`budget`]), the innermost array or object that made a quarter of
+//! the budget or more is not kept: the rest of it is read without being
+//! made, and it stands as the string [`NOT_READ`]; the rest of the record
+//! is read as before. Readers
 //! take from a record what they show, so the values a cut array held are
 //! missing only where a reader would have read them, and the raw view of a
 //! line-based transcript keeps the line's text.
