@@ -184,3 +184,32 @@ fn a_row_whose_data_is_not_json_is_skipped_and_reading_goes_on() {
     assert!(reader.events().iter().any(|e| matches!(&e.kind,
         EventKind::ChatResponse(ChatResponse::Message(Some(t))) if t == "done")));
 }
+
+/// A row whose data holds more values than one record may make (a call's
+/// input of 100,000 small objects): the array is not read, a warning names
+/// the part, and the call and the rest of the session are read.
+#[test]
+fn a_row_whose_data_holds_too_many_values_reads_all_but_that_array() {
+    let mut rows = conversation();
+    let items: Vec<Value> = (0..100_000).map(|_| json!({"a": 1})).collect();
+    rows[7] = tool(
+        "prt_5",
+        json!({"status": "completed", "input": {"command": "make", "items": items},
+               "output": "built", "time": {"start": 2150, "end": 2160}}),
+    );
+    let reader = read(&lines(&rows));
+    let warnings: Vec<&str> = reader.diagnostics().iter().map(|d| d.reason.as_str()).collect();
+    assert_eq!(
+        warnings,
+        ["part prt_5: its data: more values than overhear holds of one record: an array or object not read"]
+    );
+    let arguments = reader.events().iter().find_map(|e| match &e.kind {
+        EventKind::ToolCallRequest { arguments, .. } => Some(arguments.clone()),
+        _ => None,
+    });
+    let arguments = arguments.expect("the call");
+    assert_eq!(arguments["command"], "make");
+    assert_eq!(arguments["items"], crate::model::bounded_value::NOT_READ);
+    assert!(reader.events().iter().any(|e| matches!(&e.kind,
+        EventKind::ChatResponse(ChatResponse::Message(Some(t))) if t == "done")));
+}
