@@ -297,16 +297,16 @@ impl Sink {
                 return vec![value];
             }
             Ok(_) => "not a JSON object".to_string(),
-            Err(_) if self.glued && !split_glued(trimmed).is_empty() => {
-                // Repaired, not bad: every record that parses is read.
-                self.originals
-                    .push(Original::new(number, trimmed, true, None, None));
-                let pieces = split_glued(trimmed);
-                let cut = pieces.iter().map(|piece| piece.cut).sum();
-                self.diagnostics.extend(line_warning(number, cut));
-                return pieces.into_iter().map(|piece| piece.value).collect();
-            }
             Err(error) => {
+                let pieces = if self.glued { split_glued(trimmed) } else { Vec::new() };
+                if !pieces.is_empty() {
+                    // Repaired, not bad: every record that parses is read.
+                    self.originals
+                        .push(Original::new(number, trimmed, true, None, None));
+                    let cut = pieces.iter().map(|piece| piece.cut).sum();
+                    self.diagnostics.extend(line_warning(number, cut));
+                    return pieces.into_iter().map(|piece| piece.value).collect();
+                }
                 let problem = crate::problem::json_problem(&error, "the line");
                 format!(
                     "column {}: not JSON: {problem}",
